@@ -1,0 +1,7 @@
+import { defineConfig } from "drizzle-kit";
+
+export default defineConfig({
+  dialect: "sqlite",
+  schema: ["./src/core/db/platform-schema.ts", "./src/modules/*/platform-tables.ts"],
+  out: "./migrations/platform",
+});

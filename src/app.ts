@@ -1,0 +1,66 @@
+import { fromHono } from "chanfana";
+import { Hono } from "hono";
+import type { HonoEnv } from "./core/env";
+import { guard, type RouteDef } from "./core/http/access";
+import {
+  corsForConfiguredOrigins,
+  rejectMalformedJson,
+  requestContext,
+  securityHeaders,
+} from "./core/http/middleware";
+import { notFound, onError } from "./core/http/problem";
+import type { AppModule } from "./core/module";
+import { healthModule } from "./modules/health";
+import { identityModule } from "./modules/identity";
+import { kependudukanModule } from "./modules/kependudukan";
+import { statistikModule } from "./modules/statistik";
+import { tenantsModule } from "./modules/tenants";
+import { swaggerPage } from "./pages/swagger";
+
+const featureModules: AppModule[] = [healthModule, identityModule, tenantsModule, kependudukanModule];
+
+export const modules: AppModule[] = [
+  ...featureModules,
+  statistikModule(featureModules.flatMap((m) => m.indicators ?? [])),
+];
+
+/** Every route with its access rule: the table the role-matrix test walks. */
+export const routeTable: RouteDef[] = modules.flatMap((m) => m.routes);
+
+export function buildApp() {
+  const app = new Hono<HonoEnv>();
+  app.use("*", requestContext, securityHeaders, corsForConfiguredOrigins, rejectMalformedJson);
+  app.onError(onError);
+  app.notFound(notFound);
+
+  app.get("/swagger", (c) => c.html(swaggerPage()));
+  app.get("/swagger-ui/*", (c) => c.env.ASSETS.fetch(c.req.raw));
+
+  const openapi = fromHono(app, {
+    docs_url: null,
+    redoc_url: null,
+    openapi_url: "/openapi.json",
+    openapiVersion: "3.1",
+    passthroughErrors: true,
+    schema: {
+      info: {
+        title: "Warga API",
+        version: "0.1.0",
+        description:
+          "System of record for Indonesian neighbourhood associations (RT/RW). Errors are RFC 9457 " +
+          "application/problem+json with a stable `code`.",
+      },
+      security: [{ bearerAuth: [] }],
+    },
+  });
+  openapi.registry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+  });
+  for (const route of routeTable) {
+    // chanfana accepts endpoint classes at run time; its Hono typings only know plain handlers.
+    openapi[route.method](route.path, guard(route.access), route.endpoint as never);
+  }
+  return app;
+}

@@ -1,0 +1,75 @@
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import type { Role } from "../context";
+import type { Config } from "../env";
+import { Unauthorized } from "../errors";
+
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+const ALG = "HS256";
+
+export interface AccessClaims {
+  sub: string;
+  /** Tenant slug; null for platform operators, who act across tenants through platform routes. */
+  tenant: string | null;
+  role: Role;
+  sid: string;
+}
+
+const keys = new Map<string, Uint8Array>();
+function keyOf(config: Config): Uint8Array {
+  let key = keys.get(config.JWT_SECRET);
+  if (!key) {
+    key = new TextEncoder().encode(config.JWT_SECRET);
+    keys.set(config.JWT_SECRET, key);
+  }
+  return key;
+}
+
+export async function signAccessToken(config: Config, claims: AccessClaims): Promise<string> {
+  return new SignJWT({ tenant: claims.tenant, role: claims.role, sid: claims.sid })
+    .setProtectedHeader({ alg: ALG, typ: "JWT" })
+    .setSubject(claims.sub)
+    .setIssuer(config.JWT_ISSUER)
+    .setAudience(config.JWT_AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
+    .sign(keyOf(config));
+}
+
+const ROLES = new Set<Role>(["warga", "bendahara", "sekretaris", "admin", "super_admin"]);
+
+/**
+ * Pins the algorithm (so `alg: none` or an RS/HS confusion cannot pass) and requires exp, iat, iss and
+ * aud: jose only checks `exp` when the claim is present unless told to require it.
+ */
+export async function verifyAccessToken(config: Config, token: string): Promise<AccessClaims> {
+  try {
+    const { payload } = await jwtVerify(token, keyOf(config), {
+      algorithms: [ALG],
+      issuer: config.JWT_ISSUER,
+      audience: config.JWT_AUDIENCE,
+      requiredClaims: ["exp", "iat", "iss", "aud", "sub"],
+    });
+    const { sub, tenant, role, sid } = payload as Record<string, unknown>;
+    if (
+      typeof sub !== "string" ||
+      typeof sid !== "string" ||
+      typeof role !== "string" ||
+      !ROLES.has(role as Role) ||
+      !(typeof tenant === "string" || tenant === null)
+    ) {
+      throw new Unauthorized("invalid_token", "The access token is malformed.");
+    }
+    if ((role === "super_admin") !== (tenant === null)) {
+      throw new Unauthorized("invalid_token", "The access token is malformed.");
+    }
+    return { sub, tenant, role: role as Role, sid };
+  } catch (error) {
+    if (error instanceof Unauthorized) {
+      throw error;
+    }
+    if (error instanceof joseErrors.JWTExpired) {
+      throw new Unauthorized("token_expired", "The access token has expired.");
+    }
+    throw new Unauthorized("invalid_token", "The access token is invalid.");
+  }
+}

@@ -1,0 +1,66 @@
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import { z } from "zod";
+import type { Actor, TenantInfo } from "./context";
+import type * as platformSchema from "./db/platform-schema";
+
+/**
+ * Bindings: `Env` comes from `wrangler types` (worker-configuration.d.ts); secrets are not in
+ * wrangler.toml, so they are declared here.
+ */
+export type Bindings = Env & {
+  JWT_SECRET: string;
+  INTERNAL_API_KEY: string;
+};
+
+export type PlatformDb = DrizzleD1Database<typeof platformSchema>;
+
+export interface Variables {
+  requestId: string;
+  config: Config;
+  actor?: Actor;
+  tenant?: TenantInfo;
+}
+
+export interface HonoEnv {
+  Bindings: Bindings;
+  Variables: Variables;
+}
+
+const configSchema = z.object({
+  ENVIRONMENT: z.enum(["local", "test", "staging", "production"]),
+  APP_URL: z.url(),
+  JWT_ISSUER: z.string().min(1),
+  JWT_AUDIENCE: z.string().min(1),
+  JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters"),
+  INTERNAL_API_KEY: z.string().min(32, "INTERNAL_API_KEY must be at least 32 characters"),
+  CORS_ORIGINS: z.string().default(""),
+  VERSION: z.string().default("dev"),
+});
+
+export type Config = Omit<z.infer<typeof configSchema>, "CORS_ORIGINS"> & { corsOrigins: string[] };
+
+let cached: { source: Bindings; config: Config } | undefined;
+
+/**
+ * Checks configuration once per isolate and fails loudly: a Worker deployed without its secrets
+ * should answer 500 `misconfigured` on every route rather than sign tokens with an empty key.
+ */
+export function loadConfig(env: Bindings): Config {
+  if (cached?.source === env) {
+    return cached.config;
+  }
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((i) => i.path.join(".")).join(", ");
+    throw new Error(`Invalid Worker configuration: ${fields}`);
+  }
+  const { CORS_ORIGINS, ...rest } = parsed.data;
+  const config: Config = {
+    ...rest,
+    corsOrigins: CORS_ORIGINS.split(",")
+      .map((o) => o.trim())
+      .filter(Boolean),
+  };
+  cached = { source: env, config };
+  return config;
+}

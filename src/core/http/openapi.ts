@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { PROBLEM_CONTENT_TYPE, ProblemSchema } from "./problem";
+
+const problem = (description: string) => ({
+  description,
+  content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } },
+});
+
+/** Error responses declared once and spread into each route's `responses`. */
+export const errors = {
+  400: problem("Invalid input (problem+json with `errors[]`)."),
+  401: problem("Missing or invalid credentials."),
+  403: problem("Role not allowed, feature disabled, or tenant suspended."),
+  404: problem("Not found, or not yours."),
+  409: problem("The current state does not allow this."),
+  413: problem("Too large."),
+  415: problem("Unsupported media type."),
+  429: problem("Rate limited; see Retry-After."),
+  503: problem("A dependency is unavailable."),
+} as const;
+
+type Code = keyof typeof errors;
+export function problems<C extends Code>(...codes: C[]): Pick<typeof errors, C> {
+  const picked = {} as Pick<typeof errors, C>;
+  for (const code of codes) {
+    picked[code] = errors[code];
+  }
+  return picked;
+}
+
+/** The standard set for an authenticated tenant route. */
+export const tenantProblems = problems(400, 401, 403, 404);
+
+export function json<T extends z.ZodType>(schema: T, description = "Success") {
+  return { description, content: { "application/json": { schema } } };
+}
+
+export const IdParam = z.object({ id: z.string().min(1).max(64) });
+
+export const ListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(200).optional(),
+});
+
+export function listOf<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+}

@@ -1,0 +1,110 @@
+import { ApiException, InputValidationException, MultiException } from "chanfana";
+import type { Context } from "hono";
+import { z } from "zod";
+import type { HonoEnv } from "../env";
+import { DomainError, type FieldError, statusOfKind } from "../errors";
+import { log } from "./log";
+
+export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+
+const TITLES: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  requestId?: string;
+  errors?: FieldError[];
+}
+
+export function problemBody(status: number, code: string, detail: string, errors?: FieldError[]): Problem {
+  return {
+    type: `https://warga.id/problems/${code}`,
+    title: TITLES[status] ?? "Error",
+    status,
+    detail,
+    code,
+    ...(errors?.length ? { errors } : {}),
+  };
+}
+
+export function problemResponse(
+  c: Context<HonoEnv>,
+  status: number,
+  code: string,
+  detail: string,
+  extra: { errors?: FieldError[]; retryAfter?: number } = {},
+): Response {
+  const body: Problem = { ...problemBody(status, code, detail, extra.errors), requestId: c.get("requestId") };
+  const headers: Record<string, string> = { "Content-Type": PROBLEM_CONTENT_TYPE };
+  if (extra.retryAfter !== undefined) {
+    headers["Retry-After"] = String(extra.retryAfter);
+  }
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+function fieldErrors(error: MultiException | InputValidationException): FieldError[] {
+  const list = error instanceof MultiException ? error.errors : [error];
+  return list.map((e) => {
+    const path = e instanceof InputValidationException && Array.isArray(e.path) ? e.path : [];
+    // chanfana prefixes the part of the request (body/query/params/headers); clients want the field.
+    const field = path.length > 1 ? path.slice(1).join(".") : (path[0] ?? "");
+    return { field, message: e.message };
+  });
+}
+
+/** The one place where anything thrown becomes problem+json. Unknown errors never leak their stack. */
+export function onError(error: Error, c: Context<HonoEnv>): Response {
+  if (error instanceof DomainError) {
+    return problemResponse(c, statusOfKind[error.kind], error.code, error.message, error.extra);
+  }
+  if (error instanceof MultiException || error instanceof InputValidationException) {
+    const errors = fieldErrors(error);
+    return problemResponse(c, 400, "invalid_input", "The request is not valid.", { errors });
+  }
+  if (error instanceof ApiException && error.status < 500) {
+    return problemResponse(c, error.status, "invalid_input", error.message);
+  }
+  if (error instanceof z.ZodError) {
+    const errors = error.issues.map((i) => ({ field: i.path.join("."), message: i.message }));
+    return problemResponse(c, 400, "invalid_input", "The request is not valid.", { errors });
+  }
+  log("error", "unhandled_error", {
+    requestId: c.get("requestId"),
+    method: c.req.method,
+    path: c.req.path,
+    error: error.message,
+    stack: error.stack,
+  });
+  return problemResponse(c, 500, "internal_error", "Something went wrong on our side.");
+}
+
+export function notFound(c: Context<HonoEnv>): Response {
+  return problemResponse(c, 404, "route_not_found", `No route for ${c.req.method} ${c.req.path}.`);
+}
+
+export const ProblemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string(),
+    requestId: z.string().optional(),
+    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  })
+  .openapi("Problem");

@@ -1,0 +1,56 @@
+import { Invalid } from "./errors";
+
+/** Asia/Jakarta (WIB) has no daylight saving: a fixed UTC+7. */
+export const JAKARTA_OFFSET_MINUTES = 7 * 60;
+const OFFSET_MS = JAKARTA_OFFSET_MINUTES * 60_000;
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}
+
+/** ISO 8601 with the +07:00 offset, as clients in Indonesia display it. */
+export function toJakartaIso(value: Date | string): string {
+  const date = typeof value === "string" ? new Date(value) : value;
+  const shifted = new Date(date.getTime() + OFFSET_MS).toISOString();
+  return `${shifted.slice(0, 19)}+07:00`;
+}
+
+/** The UTC instant at which the Jakarta calendar day `YYYY-MM-DD` starts. */
+export function jakartaDayStart(day: string, field = "date"): Date {
+  const match = DATE_RE.exec(day);
+  const utc = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : Number.NaN;
+  const check = new Date(utc);
+  if (!match || Number.isNaN(utc) || check.getUTCDate() !== Number(match[3])) {
+    throw new Invalid("invalid_date", `${field} must be a calendar date YYYY-MM-DD.`, [
+      { field, message: "expected YYYY-MM-DD" },
+    ]);
+  }
+  return new Date(utc - OFFSET_MS);
+}
+
+/**
+ * Turns inclusive `from`/`to` calendar days (Asia/Jakarta) into a half-open UTC range [gte, lt),
+ * so a row made at 23:30 WIB on the 5th falls in `to=…-05` and one at 00:30 WIB on the 6th does not.
+ */
+export function jakartaDayRange(from?: string, to?: string): { gte?: string; lt?: string } {
+  const range: { gte?: string; lt?: string } = {};
+  if (from) {
+    range.gte = jakartaDayStart(from, "from").toISOString();
+  }
+  if (to) {
+    range.lt = new Date(jakartaDayStart(to, "to").getTime() + 86_400_000).toISOString();
+  }
+  if (range.gte && range.lt && range.gte >= range.lt) {
+    throw new Invalid("invalid_range", "from must not be after to.", [
+      { field: "from", message: "after to" },
+    ]);
+  }
+  return range;
+}
+
+/** The Jakarta calendar day (YYYY-MM-DD) of an instant. */
+export function jakartaDay(value: Date | string): string {
+  const date = typeof value === "string" ? new Date(value) : value;
+  return new Date(date.getTime() + OFFSET_MS).toISOString().slice(0, 10);
+}

@@ -1,0 +1,29 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import { z } from "zod";
+import type { HonoEnv } from "../../../core/env";
+import { json } from "../../../core/http/openapi";
+import { checkHealth } from "../service";
+
+const Health = z.object({
+  status: z.enum(["ok", "degraded"]),
+  version: z.string(),
+  checks: z.record(
+    z.string(),
+    z.object({ status: z.enum(["ok", "fail"]), ms: z.number(), error: z.string().optional() }),
+  ),
+});
+
+export class GetHealth extends OpenAPIRoute {
+  override schema = {
+    tags: ["Health"],
+    summary: "Liveness and readiness: 200 when the platform database answers, 503 otherwise",
+    security: [],
+    responses: { 200: json(Health), 503: json(Health, "A dependency is failing") },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const report = await checkHealth(c.env, c.get("config").VERSION);
+    return c.json(report, report.status === "ok" ? 200 : 503);
+  }
+}

@@ -1,0 +1,19 @@
+import type { AppModule } from "../../core/module";
+import { GetMe } from "./routes/getMe";
+import { Login } from "./routes/login";
+import { countResidents } from "./service";
+
+export const identityModule: AppModule = {
+  name: "identity",
+  routes: [
+    { method: "post", path: "/api/auth/login", endpoint: Login, access: { scope: "public" } },
+    { method: "get", path: "/api/user/me", endpoint: GetMe, access: { scope: "user" } },
+  ],
+  indicators: [
+    {
+      key: "totalResidents",
+      label: "Total registered residents",
+      compute: (ctx) => countResidents(ctx.env, ctx.tenant.id),
+    },
+  ],
+};

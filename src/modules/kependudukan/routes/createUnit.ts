@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { json, problems } from "../../../core/http/openapi";
+import { CreateUnitInput, Unit } from "../schemas";
+import { createUnit } from "../service";
+
+export class CreateUnit extends OpenAPIRoute {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary: "Register a housing unit (block and house number)",
+    request: { body: { content: { "application/json": { schema: CreateUnitInput } } } },
+    responses: { 201: json(Unit, "Created"), ...problems(400, 401, 403, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await createUnit({ ctx: tenantCtx(c), input: body }), 201);
+  }
+}

@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
+import { Unit } from "../schemas";
+import { getUnit } from "../service";
+
+export class GetUnit extends OpenAPIRoute {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary: "One housing unit",
+    request: { params: IdParam },
+    responses: { 200: json(Unit), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await getUnit({ ctx: tenantCtx(c), id: params.id }));
+  }
+}

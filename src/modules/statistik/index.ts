@@ -1,0 +1,18 @@
+import { STAFF } from "../../core/http/access";
+import type { Indicator } from "../../core/indicators";
+import type { AppModule } from "../../core/module";
+import { getOperasional } from "./routes/getOperasional";
+
+export function statistikModule(indicators: readonly Indicator[]): AppModule {
+  return {
+    name: "statistik",
+    routes: [
+      {
+        method: "get",
+        path: "/api/statistik/operasional",
+        endpoint: getOperasional(indicators),
+        access: { scope: "tenant", roles: STAFF },
+      },
+    ],
+  };
+}

@@ -1,0 +1,30 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import { z } from "zod";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { json, tenantProblems } from "../../../core/http/openapi";
+import type { Indicator } from "../../../core/indicators";
+import { computeIndicators } from "../service";
+
+export const Operasional = z
+  .object({
+    indicators: z.array(z.object({ key: z.string(), label: z.string(), value: z.number().int() })),
+    generatedAt: z.string(),
+  })
+  .openapi("OperationalIndicators");
+
+/** Built per app so it sees exactly the indicators of the modules mounted. */
+export function getOperasional(indicators: readonly Indicator[]) {
+  return class GetOperasional extends OpenAPIRoute {
+    override schema = {
+      tags: ["Statistik"],
+      summary: "Dashboard indicators of the modules switched on for this community",
+      responses: { 200: json(Operasional), ...tenantProblems },
+    };
+
+    override async handle(c: Context<HonoEnv>) {
+      return c.json(await computeIndicators(tenantCtx(c), indicators));
+    }
+  };
+}

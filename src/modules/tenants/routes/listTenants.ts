@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { json, listOf, problems } from "../../../core/http/openapi";
+import { Tenant, TenantListQuery } from "../schemas";
+import { listTenants } from "../service";
+
+export class ListTenants extends OpenAPIRoute {
+  override schema = {
+    tags: ["Platform: tenants"],
+    summary: "List tenants",
+    request: { query: TenantListQuery },
+    responses: { 200: json(listOf(Tenant)), ...problems(400, 401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listTenants({ ctx: platformCtx(c), input: query }));
+  }
+}

@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { FEATURE_FLAGS } from "../../core/flags";
+
+export const SLUG_RE = /^[a-z0-9-]{3,48}$/;
+export const Slug = z.string().regex(SLUG_RE, "3 to 48 lowercase letters, digits or hyphens");
+
+export const Flags = z.object(
+  Object.fromEntries(FEATURE_FLAGS.map((f) => [f, z.boolean()])) as {
+    [K in (typeof FEATURE_FLAGS)[number]]: z.ZodBoolean;
+  },
+);
+
+export const Tenant = z
+  .object({
+    id: z.string(),
+    slug: z.string(),
+    name: z.string(),
+    type: z.enum(["RT", "RW"]),
+    parentId: z.string().nullable(),
+    flags: Flags,
+    slot: z.number().int(),
+    status: z.enum(["provisioning", "active", "suspended"]),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("Tenant");
+
+export const CreateTenantInput = z.object({
+  slug: Slug,
+  name: z.string().trim().min(3).max(120),
+  type: z.enum(["RT", "RW"]),
+  parentSlug: Slug.optional(),
+  flags: Flags.partial().optional(),
+});
+export type CreateTenantInput = z.infer<typeof CreateTenantInput>;
+
+export const UpdateTenantInput = z
+  .object({
+    name: z.string().trim().min(3).max(120).optional(),
+    flags: Flags.partial().optional(),
+    status: z.enum(["active", "suspended"]).optional(),
+  })
+  .refine((v) => v.name !== undefined || v.flags !== undefined || v.status !== undefined, {
+    message: "Give at least one of name, flags, status",
+  });
+export type UpdateTenantInput = z.infer<typeof UpdateTenantInput>;
+
+export const TenantListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(64).optional(),
+  type: z.enum(["RT", "RW"]).optional(),
+  status: z.enum(["provisioning", "active", "suspended"]).optional(),
+});
+export type TenantListQuery = z.infer<typeof TenantListQuery>;

@@ -1,0 +1,146 @@
+import { env, exports } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { expect } from "vitest";
+import { hashPassword } from "../../src/core/auth/password";
+import type { TenantRole } from "../../src/core/context";
+import { platformDb } from "../../src/core/db/platform";
+import { memberships, tenants, users } from "../../src/core/db/platform-schema";
+import type { Bindings } from "../../src/core/env";
+import { newId } from "../../src/core/ids";
+
+export const bindings = env as unknown as Bindings;
+export const PASSWORD = "kata-sandi-uji-2026";
+let passwordHash: Promise<string> | undefined;
+/** One PBKDF2 hash shared by every test user: hashing is deliberately slow. */
+const sharedHash = () => {
+  passwordHash ??= hashPassword(PASSWORD);
+  return passwordHash;
+};
+
+export interface CallInit {
+  method?: string;
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Calls the main API Worker's real fetch handler, as a client would. */
+export async function call(path: string, init: CallInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (init.token) {
+    headers.set("Authorization", `Bearer ${init.token}`);
+  }
+  let body: BodyInit | undefined;
+  if (init.body !== undefined) {
+    body = typeof init.body === "string" ? init.body : JSON.stringify(init.body);
+    if (!headers.has("Content-Type")) {
+      headers.set("Content-Type", "application/json");
+    }
+  }
+  return exports.default.fetch(
+    new Request(`http://api.test${path}`, { method: init.method ?? (body ? "POST" : "GET"), headers, body }),
+  );
+}
+
+export async function callJson<T = Record<string, unknown>>(path: string, init: CallInit = {}) {
+  const res = await call(path, init);
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : null) as T };
+}
+
+let seq = 0;
+export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq}`;
+
+export async function insertUser(opts: {
+  email?: string;
+  name?: string;
+  whatsapp?: string | null;
+  platformRole?: "super_admin";
+}): Promise<{ id: string; email: string }> {
+  const id = newId();
+  const email = (opts.email ?? `${unique("user")}@warga.test`).toLowerCase();
+  await platformDb(bindings)
+    .insert(users)
+    .values({
+      id,
+      email,
+      name: opts.name ?? "Pengguna Uji",
+      whatsapp: opts.whatsapp ?? null,
+      passwordHash: await sharedHash(),
+      platformRole: opts.platformRole ?? null,
+      updatedAt: new Date().toISOString(),
+    });
+  return { id, email };
+}
+
+export async function login(email: string, tenant?: string): Promise<string> {
+  const res = await callJson<{ accessToken: string }>("/api/auth/login", {
+    body: { email, password: PASSWORD, ...(tenant ? { tenant } : {}) },
+  });
+  if (res.status !== 200) {
+    throw new Error(`login failed for ${email}: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  return res.body.accessToken;
+}
+
+let operator: Promise<string> | undefined;
+export function operatorToken(): Promise<string> {
+  operator ??= insertUser({ platformRole: "super_admin", name: "Operator" }).then((u) => login(u.email));
+  return operator;
+}
+
+export interface TestTenant {
+  id: string;
+  slug: string;
+  slot: number;
+  /** Signs in a new member of this tenant with the given role. */
+  member(
+    role: TenantRole,
+    opts?: { unitId?: string; whatsapp?: string },
+  ): Promise<{ id: string; email: string; token: string }>;
+}
+
+/** Creates a tenant through the operator route, as production does. */
+export async function createTenant(opts: { type?: "RT" | "RW"; parentSlug?: string; slug?: string } = {}) {
+  const res = await callJson<{ id: string; slug: string; slot: number }>("/api/platform/tenants", {
+    token: await operatorToken(),
+    body: {
+      slug: opts.slug ?? unique("rt"),
+      name: "RT Uji",
+      type: opts.type ?? "RT",
+      parentSlug: opts.parentSlug,
+    },
+  });
+  if (res.status !== 201) {
+    throw new Error(`tenant creation failed: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  const { id, slug, slot } = res.body;
+  const tenant: TestTenant = {
+    id,
+    slug,
+    slot,
+    async member(role, memberOpts = {}) {
+      const user = await insertUser({ whatsapp: memberOpts.whatsapp });
+      await platformDb(bindings)
+        .insert(memberships)
+        .values({ id: newId(), userId: user.id, tenantId: id, role, unitId: memberOpts.unitId ?? null });
+      return { ...user, token: await login(user.email, slug) };
+    },
+  };
+  return tenant;
+}
+
+export async function setTenantStatus(slug: string, status: "active" | "suspended") {
+  await platformDb(bindings).update(tenants).set({ status }).where(eq(tenants.slug, slug));
+}
+
+/** Asserts an RFC 9457 problem+json answer with the given status and stable code. */
+export function expectProblem(
+  res: { status: number; headers: Headers; body: unknown },
+  status: number,
+  code: string,
+) {
+  expect(res.headers.get("Content-Type")).toContain("application/problem+json");
+  expect(res.body).toMatchObject({ status, code, type: expect.any(String), title: expect.any(String) });
+  expect(res.status).toBe(status);
+}

@@ -1,0 +1,145 @@
+import { describe, expect, it } from "vitest";
+import { slotCount } from "../../../src/core/tenancy";
+import {
+  bindings,
+  callJson,
+  createTenant,
+  expectProblem,
+  operatorToken,
+  unique,
+} from "../../helpers/harness";
+
+interface TenantBody {
+  id: string;
+  slug: string;
+  type: string;
+  slot: number;
+  status: string;
+  parentId: string | null;
+  flags: Record<string, boolean>;
+}
+
+describe("operator tenant management", () => {
+  it("creates a tenant that is usable at once, with its own migrated database", async () => {
+    const slug = unique("rt-01");
+    const res = await callJson<TenantBody>("/api/platform/tenants", {
+      token: await operatorToken(),
+      body: { slug, name: "RT 01 Sukamaju", type: "RT" },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ slug, type: "RT", status: "active", parentId: null });
+    expect(res.body.flags).toEqual({ pasar: true, tamu: true, musyawarah: true, surat: true, warga: true });
+    const tables = await (bindings as unknown as Record<string, D1Database>)[
+      `TENANT_DB_${String(res.body.slot).padStart(2, "0")}`
+    ]
+      ?.prepare("SELECT name FROM d1_migrations")
+      .all();
+    expect(tables?.results.length).toBeGreaterThan(0);
+  });
+
+  it("links an RT to its parent RW, and refuses a parent that is not an RW", async () => {
+    const token = await operatorToken();
+    const rw = await createTenant({ type: "RW" });
+    const rt = await callJson<TenantBody>("/api/platform/tenants", {
+      token,
+      body: { slug: unique("rt"), name: "RT anak", type: "RT", parentSlug: rw.slug },
+    });
+    expect(rt.status).toBe(201);
+    expect(rt.body.parentId).toBe(rw.id);
+    const bad = await callJson("/api/platform/tenants", {
+      token,
+      body: { slug: unique("rt"), name: "RT salah", type: "RT", parentSlug: rt.body.slug },
+    });
+    expectProblem(bad, 400, "invalid_parent");
+  });
+
+  it("answers 409 slug_taken for a duplicate slug", async () => {
+    const tenant = await createTenant();
+    const res = await callJson("/api/platform/tenants", {
+      token: await operatorToken(),
+      body: { slug: tenant.slug, name: "Lagi", type: "RT" },
+    });
+    expectProblem(res, 409, "slug_taken");
+  });
+
+  it("validates the slug", async () => {
+    const res = await callJson("/api/platform/tenants", {
+      token: await operatorToken(),
+      body: { slug: "RT 01!", name: "Salah", type: "RT" },
+    });
+    expectProblem(res, 400, "invalid_input");
+  });
+
+  it("lists tenants with pagination and filters", async () => {
+    const token = await operatorToken();
+    await createTenant({ type: "RW" });
+    const page = await callJson<{ items: TenantBody[]; nextCursor: string | null }>(
+      "/api/platform/tenants?limit=1",
+      { token },
+    );
+    expect(page.status).toBe(200);
+    expect(page.body.items).toHaveLength(1);
+    expect(page.body.nextCursor).toBeTruthy();
+    const next = await callJson<{ items: TenantBody[] }>(
+      `/api/platform/tenants?limit=1&cursor=${page.body.nextCursor}`,
+      { token },
+    );
+    expect(next.body.items[0]?.id).not.toBe(page.body.items[0]?.id);
+    const rws = await callJson<{ items: TenantBody[] }>("/api/platform/tenants?type=RW&limit=100", { token });
+    expect(rws.body.items.every((t) => t.type === "RW")).toBe(true);
+  });
+
+  it("renames, switches flags and suspends through PATCH", async () => {
+    const tenant = await createTenant();
+    const token = await operatorToken();
+    const res = await callJson<TenantBody & { name: string }>(`/api/platform/tenants/${tenant.id}`, {
+      method: "PATCH",
+      token,
+      body: { name: "RT Baru", flags: { pasar: false }, status: "suspended" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: "RT Baru", status: "suspended" });
+    expect(res.body.flags).toMatchObject({ pasar: false, tamu: true });
+    const missing = await callJson("/api/platform/tenants/01HZZZZZZZZZZZZZZZZZZZZZZZ", {
+      method: "PATCH",
+      token,
+      body: { name: "Tidak ada" },
+    });
+    expectProblem(missing, 404, "not_found");
+    const empty = await callJson(`/api/platform/tenants/${tenant.id}`, { method: "PATCH", token, body: {} });
+    expectProblem(empty, 400, "invalid_input");
+  });
+
+  it("is for platform operators only", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const res = await callJson("/api/platform/tenants", { token: admin.token });
+    expectProblem(res, 403, "forbidden_role");
+    const anonymous = await callJson("/api/platform/tenants");
+    expectProblem(anonymous, 401, "unauthorized");
+  });
+});
+
+describe("tenant database slots", () => {
+  it("answers 503 no_free_slot once every slot is taken", async () => {
+    const token = await operatorToken();
+    const slots = slotCount(bindings);
+    expect(slots).toBeGreaterThanOrEqual(8);
+    const results = await Promise.all(
+      Array.from({ length: slots + 2 }, (_, n) =>
+        callJson<TenantBody>("/api/platform/tenants", {
+          token,
+          body: { slug: unique(`penuh-${n}`), name: "RT Penuh", type: "RT" },
+        }),
+      ),
+    );
+    const created = results.filter((r) => r.status === 201);
+    const refused = results.filter((r) => r.status === 503);
+    expect(created.length + refused.length).toBe(slots + 2);
+    expect(new Set(created.map((r) => r.body.slot)).size).toBe(created.length);
+    expect(refused.length).toBeGreaterThanOrEqual(2);
+    for (const r of refused) {
+      expectProblem(r, 503, "no_free_slot");
+    }
+  });
+});
