@@ -28,6 +28,7 @@ export default defineConfig(async () => {
       name: "api",
       root,
       include: ["test/**/*.test.ts"],
+      exclude: ["test/e2e/**"],
       setupFiles: ["test/helpers/setup.ts"],
       testTimeout: 20_000,
     },

@@ -53,7 +53,7 @@ async function resolveParent(ctx: PlatformCtx, input: CreateTenantInput): Promis
     .from(tenants)
     .where(eq(tenants.slug, input.parentSlug))
     .get();
-  if (!parent || parent.type !== "RW") {
+  if (parent?.type !== "RW") {
     throw new Invalid("invalid_parent", "The parent must be an existing RW tenant.", [
       { field: "parentSlug", message: "no RW tenant with this slug" },
     ]);

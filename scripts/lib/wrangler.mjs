@@ -1,0 +1,62 @@
+// Small helpers around the wrangler CLI for the project's scripts.
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { parse } from "smol-toml";
+import { projectEnv, root } from "./dev-server.mjs";
+
+const run = promisify(execFile);
+export const STATE_DIR = join(root, ".wrangler", "state");
+export const WRANGLER = join(root, "node_modules", ".bin", "wrangler");
+
+/** The main Worker's config first, then each Worker under workers/ that has one. */
+export function workerConfigs() {
+  const configs = ["wrangler.toml"];
+  for (const name of ["notify", "ticket-mail"]) {
+    const path = join("workers", name, "wrangler.toml");
+    if (existsSync(join(root, path))) {
+      configs.push(path);
+    }
+  }
+  return configs;
+}
+
+export function readConfig(configPath) {
+  return parse(readFileSync(join(root, configPath), "utf8"));
+}
+
+/** D1 databases of a config that have migrations. */
+export function migratedDatabases(configPath) {
+  const config = readConfig(configPath);
+  return (config.d1_databases ?? []).filter((db) => db.migrations_dir);
+}
+
+export async function wrangler(args, opts = {}) {
+  const { stdout } = await run(WRANGLER, args, {
+    cwd: root,
+    env: projectEnv({ CI: "true" }),
+    maxBuffer: 64 * 1024 * 1024,
+    ...opts,
+  });
+  return stdout;
+}
+
+/** Where a run points: `--local` (the state `npm run dev` uses) or `--remote`. */
+export function targetArgs(remote) {
+  return remote ? ["--remote"] : ["--local", "--persist-to", STATE_DIR];
+}
+
+/** Runs async jobs with at most `limit` at a time. */
+export async function pool(items, limit, job) {
+  const results = [];
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await job(items[index], index);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}

@@ -1,0 +1,176 @@
+// Seeds the local demo data, idempotently: running it twice changes nothing the second time.
+// Tenants: RW rw-05-sukamaju with RTs rt-01-sukamaju and rt-02-sukamaju linked to it.
+// Accounts (password warga-demo-2026) are listed in the README.
+import { pbkdf2Sync, randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { targetArgs, wrangler } from "./lib/wrangler.mjs";
+
+export const DEMO_PASSWORD = "warga-demo-2026";
+const ITERATIONS = 100_000;
+const b64url = (buf) => buf.toString("base64url");
+const q = (v) => (v === null || v === undefined ? "NULL" : `'${String(v).replace(/'/g, "''")}'`);
+
+function hashPassword(password) {
+  const salt = randomBytes(16);
+  const hash = pbkdf2Sync(password, salt, ITERATIONS, 32, "sha256");
+  return `pbkdf2-sha256$${ITERATIONS}$${b64url(salt)}$${b64url(hash)}`;
+}
+
+const TENANTS = [
+  { id: "seed-tenant-rw05", slug: "rw-05-sukamaju", name: "RW 05 Sukamaju", type: "RW", parent: null },
+  {
+    id: "seed-tenant-rt01",
+    slug: "rt-01-sukamaju",
+    name: "RT 01 / RW 05 Sukamaju",
+    type: "RT",
+    parent: "seed-tenant-rw05",
+  },
+  {
+    id: "seed-tenant-rt02",
+    slug: "rt-02-sukamaju",
+    name: "RT 02 / RW 05 Sukamaju",
+    type: "RT",
+    parent: "seed-tenant-rw05",
+  },
+];
+
+function demoAccounts() {
+  const accounts = [
+    {
+      id: "seed-user-operator",
+      email: "operator@warga.test",
+      name: "Operator Warga",
+      platformRole: "super_admin",
+    },
+    {
+      id: "seed-user-admin-rw05",
+      email: "admin.rw05@warga.test",
+      name: "Pak Hendra (Ketua RW 05)",
+      tenant: "seed-tenant-rw05",
+      role: "admin",
+    },
+  ];
+  const staff = [
+    ["admin", "Ketua RT"],
+    ["sekretaris", "Sekretaris RT"],
+    ["bendahara", "Bendahara RT"],
+  ];
+  const residents = [
+    ["Budi Santoso", "6281234560001"],
+    ["Siti Aminah", "6281234560002"],
+    ["Agus Wijaya", "6281234560003"],
+  ];
+  for (const [rt, block] of [
+    ["rt01", "A"],
+    ["rt02", "B"],
+  ]) {
+    const tenant = `seed-tenant-${rt}`;
+    for (const [role, title] of staff) {
+      accounts.push({
+        id: `seed-user-${role}-${rt}`,
+        email: `${role}.${rt}@warga.test`,
+        name: `${title} ${rt.slice(2)}`,
+        tenant,
+        role,
+      });
+    }
+    residents.forEach(([name, wa], n) => {
+      accounts.push({
+        id: `seed-user-warga${n + 1}-${rt}`,
+        email: `warga${n + 1}.${rt}@warga.test`,
+        name,
+        whatsapp: `${wa.slice(0, -1)}${rt === "rt01" ? n + 1 : n + 4}`,
+        tenant,
+        role: "warga",
+        unit: { id: `seed-unit-${rt}-${block.toLowerCase()}${n + 1}`, block, number: String(n + 1) },
+      });
+    });
+  }
+  return accounts;
+}
+
+function platformSql(accounts, slots) {
+  const now = new Date().toISOString();
+  const flags = JSON.stringify({ pasar: true, tamu: true, musyawarah: true, surat: true, warga: true });
+  const lines = [];
+  for (const t of TENANTS) {
+    // Same claim as the operator route: the lowest slot no tenant holds, only if the slug is new.
+    lines.push(`INSERT INTO tenants (id, slug, name, type, parent_id, flags, slot, status, updated_at)
+SELECT ${q(t.id)}, ${q(t.slug)}, ${q(t.name)}, ${q(t.type)}, ${q(t.parent)}, ${q(flags)}, free.n, 'active', ${q(now)}
+FROM (WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${slots})
+      SELECT n FROM seq WHERE n NOT IN (SELECT slot FROM tenants) ORDER BY n LIMIT 1) AS free
+WHERE NOT EXISTS (SELECT 1 FROM tenants WHERE slug = ${q(t.slug)});`);
+  }
+  for (const a of accounts) {
+    lines.push(`INSERT OR IGNORE INTO users (id, email, name, whatsapp, password_hash, platform_role, status, updated_at)
+VALUES (${q(a.id)}, ${q(a.email)}, ${q(a.name)}, ${q(a.whatsapp)}, ${q(hashPassword(DEMO_PASSWORD))}, ${q(a.platformRole)}, 'active', ${q(now)});`);
+    if (a.tenant) {
+      lines.push(`INSERT OR IGNORE INTO memberships (id, user_id, tenant_id, role, unit_id)
+SELECT ${q(`seed-member-${a.id.slice(10)}`)}, u.id, t.id, ${q(a.role)}, ${q(a.unit?.id)}
+FROM users u, tenants t WHERE u.email = ${q(a.email)} AND t.slug = ${q(TENANTS.find((x) => x.id === a.tenant).slug)};`);
+    }
+  }
+  return lines.join("\n");
+}
+
+function tenantSql(accounts, tenantId) {
+  const now = new Date().toISOString();
+  return accounts
+    .filter((a) => a.tenant === tenantId && a.unit)
+    .map(
+      (a) => `INSERT OR IGNORE INTO units (id, block, number, updated_at)
+VALUES (${q(a.unit.id)}, ${q(a.unit.block)}, ${q(a.unit.number)}, ${q(now)});`,
+    )
+    .join("\n");
+}
+
+async function execute(database, sql) {
+  const file = join(mkdtempSync(join(tmpdir(), "warga-seed-")), "seed.sql");
+  writeFileSync(file, sql);
+  return wrangler([
+    "d1",
+    "execute",
+    database,
+    "-c",
+    "wrangler.toml",
+    ...targetArgs(false),
+    "--file",
+    file,
+    "--yes",
+  ]);
+}
+
+/** Local only: demo accounts with a published password must never reach a deployed database. */
+export async function seed({ slots }) {
+  const accounts = demoAccounts();
+  await execute("warga-platform", platformSql(accounts, slots));
+  const out = await wrangler([
+    "d1",
+    "execute",
+    "warga-platform",
+    "-c",
+    "wrangler.toml",
+    ...targetArgs(false),
+    "--json",
+    "--command",
+    "SELECT id, slug, slot FROM tenants WHERE id LIKE 'seed-tenant-%'",
+  ]);
+  const rows = JSON.parse(out)[0].results;
+  for (const row of rows) {
+    const sql = tenantSql(accounts, row.id);
+    if (sql) {
+      await execute(`warga-tenant-${String(row.slot).padStart(2, "0")}`, sql);
+    }
+  }
+  return { tenants: rows, accounts: accounts.length };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { slotCountFromConfig } = await import("./tenant-slots.mjs");
+  const result = await seed({ slots: slotCountFromConfig() });
+  console.log(
+    `seeded ${result.accounts} demo accounts; tenants: ${result.tenants.map((t) => `${t.slug}→slot ${t.slot}`).join(", ")}`,
+  );
+}

@@ -1,0 +1,175 @@
+import { env } from "cloudflare:workers";
+import { SignJWT, UnsecuredJWT } from "jose";
+import { describe, expect, it } from "vitest";
+import { hashPassword, verifyPassword } from "../../src/core/auth/password";
+import { callJson, createTenant, expectProblem, insertUser, login, PASSWORD } from "../helpers/harness";
+
+const secret = new TextEncoder().encode(env.JWT_SECRET);
+const ISS = "https://api.warga.local";
+const AUD = "warga-api";
+
+async function forged(
+  claims: Record<string, unknown>,
+  opts: { iss?: string; aud?: string; exp?: string | number; key?: Uint8Array } = {},
+) {
+  const jwt = new SignJWT(claims)
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(String(claims.sub ?? "u1"))
+    .setIssuedAt();
+  jwt
+    .setIssuer(opts.iss ?? ISS)
+    .setAudience(opts.aud ?? AUD)
+    .setExpirationTime(opts.exp ?? "15m");
+  return jwt.sign(opts.key ?? secret);
+}
+
+describe("POST /api/auth/login", () => {
+  it("signs a member in with tokens and the user's tenant and role", async () => {
+    const tenant = await createTenant();
+    const member = await tenant.member("sekretaris");
+    const res = await callJson<{
+      accessToken: string;
+      refreshToken: string;
+      expiresIn: number;
+      user: Record<string, unknown>;
+    }>("/api/auth/login", { body: { email: member.email.toUpperCase(), password: PASSWORD } });
+    expect(res.status).toBe(200);
+    expect(res.body.expiresIn).toBe(900);
+    expect(res.body.refreshToken.length).toBeGreaterThanOrEqual(43);
+    expect(res.body.user).toMatchObject({
+      id: member.id,
+      email: member.email,
+      role: "sekretaris",
+      tenant: { slug: tenant.slug, type: "RT" },
+    });
+    const me = await callJson("/api/user/me", { token: res.body.accessToken });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({
+      id: member.id,
+      role: "sekretaris",
+      tenant: { slug: tenant.slug },
+      profileComplete: false,
+    });
+  });
+
+  it("answers the same 401 for a wrong password and an unknown email", async () => {
+    const user = await insertUser({});
+    const wrong = await callJson("/api/auth/login", {
+      body: { email: user.email, password: "salah-sekali" },
+    });
+    const unknown = await callJson("/api/auth/login", {
+      body: { email: "siapa@warga.test", password: "salah-sekali" },
+    });
+    expectProblem(wrong, 401, "invalid_credentials");
+    expectProblem(unknown, 401, "invalid_credentials");
+    expect((wrong.body as { detail: string }).detail).toBe((unknown.body as { detail: string }).detail);
+  });
+
+  it("signs an operator in without a tenant", async () => {
+    const op = await insertUser({ platformRole: "super_admin" });
+    const res = await callJson<{ user: { role: string; tenant: unknown } }>("/api/auth/login", {
+      body: { email: op.email, password: PASSWORD },
+    });
+    expect(res.body.user).toMatchObject({ role: "super_admin", tenant: null });
+  });
+
+  it("refuses a tenant the user is not a member of", async () => {
+    const a = await createTenant();
+    const b = await createTenant();
+    const member = await a.member("warga");
+    const res = await callJson("/api/auth/login", {
+      body: { email: member.email, password: PASSWORD, tenant: b.slug },
+    });
+    expectProblem(res, 403, "no_membership");
+  });
+});
+
+describe("password hashing", () => {
+  it("stores PBKDF2-SHA256 with salt and iterations, and verifies", async () => {
+    const stored = await hashPassword("rahasia-sekali");
+    expect(stored).toMatch(/^pbkdf2-sha256\$100000\$[\w-]{22}\$[\w-]{43}$/);
+    expect(await hashPassword("rahasia-sekali")).not.toBe(stored);
+    expect(await verifyPassword("rahasia-sekali", stored)).toBe(true);
+    expect(await verifyPassword("rahasia-salah", stored)).toBe(false);
+    expect(await verifyPassword("apa saja", null)).toBe(false);
+  });
+});
+
+describe("access token verification", () => {
+  it("accepts a valid token", async () => {
+    const tenant = await createTenant();
+    const member = await tenant.member("warga");
+    const token = await forged({ sub: member.id, tenant: tenant.slug, role: "warga", sid: "s1" });
+    expect((await callJson("/api/user/me", { token })).status).toBe(200);
+  });
+
+  it("rejects an expired token with token_expired", async () => {
+    const token = await forged(
+      { tenant: "x", role: "warga", sid: "s" },
+      { exp: Math.floor(Date.now() / 1000) - 60 },
+    );
+    expectProblem(await callJson("/api/user/me", { token }), 401, "token_expired");
+  });
+
+  it("rejects a token signed with another key", async () => {
+    const token = await forged(
+      { tenant: "x", role: "warga", sid: "s" },
+      { key: new TextEncoder().encode("another-secret-another-secret-another") },
+    );
+    expectProblem(await callJson("/api/user/me", { token }), 401, "invalid_token");
+  });
+
+  it("rejects alg: none", async () => {
+    const token = new UnsecuredJWT({ tenant: "x", role: "admin", sid: "s" })
+      .setSubject("u1")
+      .setIssuer(ISS)
+      .setAudience(AUD)
+      .setIssuedAt()
+      .setExpirationTime("15m")
+      .encode();
+    expectProblem(await callJson("/api/user/me", { token }), 401, "invalid_token");
+  });
+
+  it("rejects a wrong audience or issuer", async () => {
+    const aud = await forged({ tenant: "x", role: "warga", sid: "s" }, { aud: "another-api" });
+    expectProblem(await callJson("/api/user/me", { token: aud }), 401, "invalid_token");
+    const iss = await forged({ tenant: "x", role: "warga", sid: "s" }, { iss: "https://evil.example" });
+    expectProblem(await callJson("/api/user/me", { token: iss }), 401, "invalid_token");
+  });
+
+  it("rejects a token without exp", async () => {
+    const token = await new SignJWT({ tenant: "x", role: "warga", sid: "s" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject("u1")
+      .setIssuer(ISS)
+      .setAudience(AUD)
+      .setIssuedAt()
+      .sign(secret);
+    expectProblem(await callJson("/api/user/me", { token }), 401, "invalid_token");
+  });
+
+  it("rejects a missing or non-bearer Authorization header", async () => {
+    expectProblem(await callJson("/api/user/me"), 401, "unauthorized");
+    expectProblem(
+      await callJson("/api/user/me", { headers: { Authorization: "Basic abc" } }),
+      401,
+      "unauthorized",
+    );
+  });
+
+  it("refuses a tenant token that claims the operator role", async () => {
+    const token = await forged({ tenant: "rt-01", role: "super_admin", sid: "s" });
+    expectProblem(await callJson("/api/user/me", { token }), 401, "invalid_token");
+  });
+
+  it("lets a real login token through and keeps the session id", async () => {
+    const tenant = await createTenant();
+    const member = await tenant.member("admin");
+    const token = await login(member.email, tenant.slug);
+    const [, payload] = token.split(".");
+    const claims = JSON.parse(atob((payload ?? "").replace(/-/g, "+").replace(/_/g, "/")));
+    expect(claims).toMatchObject({ sub: member.id, tenant: tenant.slug, role: "admin", iss: ISS, aud: AUD });
+    expect(claims.sid).toMatch(/^[0-9A-Z]{26}$/);
+    expect(claims.exp - claims.iat).toBe(900);
+  });
+});

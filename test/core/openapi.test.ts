@@ -1,0 +1,55 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { routeTable } from "../../src/app";
+import { call, callJson } from "../helpers/harness";
+
+interface OpenApiDoc {
+  openapi: string;
+  paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>>;
+  components: { securitySchemes: Record<string, unknown> };
+  security: unknown[];
+}
+
+describe("OpenAPI and the interactive reference", () => {
+  it("documents every route of the route table, with bearer security", async () => {
+    const res = await callJson<OpenApiDoc>("/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toMatch(/^3\.1/);
+    expect(res.body.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(res.body.security).toEqual([{ bearerAuth: [] }]);
+    for (const route of routeTable) {
+      const path = route.path.replace(/:(\w+)/g, "{$1}");
+      const op = res.body.paths[path]?.[route.method];
+      expect(op, `${route.method} ${route.path}`).toBeDefined();
+      if (route.access.scope === "public") {
+        expect(op?.security, `${route.path} is public`).toEqual([]);
+      } else {
+        expect(op?.security, `${route.path} needs a token`).toBeUndefined();
+        expect(op?.responses["401"], `${route.path} documents 401`).toBeDefined();
+      }
+    }
+  });
+
+  it("declares error responses as problem+json", async () => {
+    const res = await callJson<OpenApiDoc>("/openapi.json");
+    const op = res.body.paths["/api/platform/tenants"]?.post as unknown as {
+      responses: Record<string, { content: Record<string, unknown> }>;
+    };
+    expect(Object.keys(op.responses["409"]?.content ?? {})).toEqual(["application/problem+json"]);
+  });
+
+  it("serves a /swagger page whose scripts and styles are local", async () => {
+    const res = await call("/swagger");
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const sources = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(sources.length).toBeGreaterThanOrEqual(3);
+    for (const src of sources) {
+      expect(src).toMatch(/^\/swagger-ui\//);
+    }
+    const bundle = await env.ASSETS.fetch("http://api.test/swagger-ui/swagger-ui-bundle.js");
+    expect(bundle.status).toBe(200);
+    const init = await env.ASSETS.fetch("http://api.test/swagger-ui/init.js");
+    expect(await init.text()).toContain("/openapi.json");
+  });
+});

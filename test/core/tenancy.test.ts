@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { forgetTenant } from "../../src/core/tenancy";
+import { callJson, createTenant, expectProblem, operatorToken, setTenantStatus } from "../helpers/harness";
+
+interface Unit {
+  id: string;
+  block: string;
+  number: string;
+}
+
+describe("tenant isolation", () => {
+  it("keeps each tenant's data in its own database", async () => {
+    const a = await createTenant();
+    const b = await createTenant();
+    const adminA = await a.member("admin");
+    const adminB = await b.member("admin");
+    const unitA = await callJson<Unit>("/api/kependudukan/units", {
+      token: adminA.token,
+      body: { block: "a", number: "1" },
+    });
+    expect(unitA.status).toBe(201);
+    expect(unitA.body).toMatchObject({ block: "A", number: "1" });
+
+    const listB = await callJson<{ items: Unit[] }>("/api/kependudukan/units", { token: adminB.token });
+    expect(listB.body.items).toEqual([]);
+  });
+
+  it("answers 404, not 403, for another tenant's id", async () => {
+    const a = await createTenant();
+    const b = await createTenant();
+    const sekA = await a.member("sekretaris");
+    const sekB = await b.member("sekretaris");
+    const unit = await callJson<Unit>("/api/kependudukan/units", {
+      token: sekA.token,
+      body: { block: "B", number: "7" },
+    });
+    const own = await callJson(`/api/kependudukan/units/${unit.body.id}`, { token: sekA.token });
+    expect(own.status).toBe(200);
+    const foreign = await callJson(`/api/kependudukan/units/${unit.body.id}`, { token: sekB.token });
+    expectProblem(foreign, 404, "not_found");
+  });
+
+  it("does not let a resident reach staff data of the tenant, nor any other tenant's", async () => {
+    const a = await createTenant();
+    const b = await createTenant();
+    const resident = await a.member("warga");
+    const adminB = await b.member("admin");
+    const unitB = await callJson<Unit>("/api/kependudukan/units", {
+      token: adminB.token,
+      body: { block: "C", number: "3" },
+    });
+    expectProblem(
+      await callJson(`/api/kependudukan/units/${unitB.body.id}`, { token: resident.token }),
+      403,
+      "forbidden_role",
+    );
+    const me = await callJson<{ tenant: { slug: string }; memberships: unknown[] }>("/api/user/me", {
+      token: resident.token,
+    });
+    expect(me.body.tenant.slug).toBe(a.slug);
+    expect(me.body.memberships).toHaveLength(1);
+  });
+
+  it("keeps platform operators out of tenant routes", async () => {
+    const token = await operatorToken();
+    expectProblem(await callJson("/api/kependudukan/units", { token }), 403, "forbidden_role");
+  });
+});
+
+describe("feature flags and suspension", () => {
+  it("answers 403 feature_disabled when the route's module is off", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    expect((await callJson("/api/kependudukan/units", { token: admin.token })).status).toBe(200);
+    const patch = await callJson(`/api/platform/tenants/${tenant.id}`, {
+      method: "PATCH",
+      token: await operatorToken(),
+      body: { flags: { warga: false } },
+    });
+    expect(patch.status).toBe(200);
+    expectProblem(await callJson("/api/kependudukan/units", { token: admin.token }), 403, "feature_disabled");
+  });
+
+  it("answers 403 tenant_suspended for every tenant route of a suspended tenant", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    await setTenantStatus(tenant.slug, "suspended");
+    forgetTenant(tenant.slug);
+    expectProblem(await callJson("/api/kependudukan/units", { token: admin.token }), 403, "tenant_suspended");
+    expectProblem(
+      await callJson("/api/statistik/operasional", { token: admin.token }),
+      403,
+      "tenant_suspended",
+    );
+  });
+});
