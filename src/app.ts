@@ -2,6 +2,7 @@ import { fromHono } from "chanfana";
 import { Hono } from "hono";
 import type { HonoEnv } from "./core/env";
 import { guard, type RouteDef } from "./core/http/access";
+import type { TypedApp } from "./core/http/client-types";
 import {
   corsForConfiguredOrigins,
   rejectMalformedJson,
@@ -9,7 +10,6 @@ import {
   securityHeaders,
 } from "./core/http/middleware";
 import { notFound, onError } from "./core/http/problem";
-import type { AppModule } from "./core/module";
 import { healthModule } from "./modules/health";
 import { identityModule } from "./modules/identity";
 import { kependudukanModule } from "./modules/kependudukan";
@@ -17,15 +17,18 @@ import { statistikModule } from "./modules/statistik";
 import { tenantsModule } from "./modules/tenants";
 import { swaggerPage } from "./pages/swagger";
 
-const featureModules: AppModule[] = [healthModule, identityModule, tenantsModule, kependudukanModule];
+const featureModules = [healthModule, identityModule, tenantsModule, kependudukanModule] as const;
 
-export const modules: AppModule[] = [
+export const modules = [
   ...featureModules,
   statistikModule(featureModules.flatMap((m) => m.indicators ?? [])),
-];
+] as const;
+
+/** The whole API as Hono's client sees it: `hc<AppType>(baseUrl)` gives typed calls. */
+export type AppType = TypedApp<(typeof modules)[number]["routes"][number]>;
 
 /** Every route with its access rule: the table the role-matrix test walks. */
-export const routeTable: RouteDef[] = modules.flatMap((m) => m.routes);
+export const routeTable: readonly RouteDef[] = modules.flatMap((m): readonly RouteDef[] => m.routes);
 
 export function buildApp() {
   const app = new Hono<HonoEnv>();

@@ -1,9 +1,8 @@
 import { buildApp } from "./app";
 
-const app = buildApp();
+export type { AppType } from "./app";
 
-/** The app's type, for typed clients (`hc<AppType>` from hono/client). */
-export type AppType = typeof app;
+const app = buildApp();
 
 export default {
   fetch: app.fetch,

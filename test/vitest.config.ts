@@ -31,6 +31,8 @@ export default defineConfig(async () => {
       exclude: ["test/e2e/**"],
       setupFiles: ["test/helpers/setup.ts"],
       testTimeout: 20_000,
+      // Access-log lines are noise in test output; warnings and errors still show.
+      onConsoleLog: (line: string) => !line.startsWith('{"level":"info"'),
     },
   };
 });

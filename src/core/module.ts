@@ -2,8 +2,16 @@ import type { RouteDef } from "./http/access";
 import type { Indicator } from "./indicators";
 
 /** What a module hands the composition root: its routes (with their access rules) and indicators. */
-export interface AppModule {
+export interface AppModule<R extends readonly RouteDef[] = readonly RouteDef[]> {
   name: string;
-  routes: RouteDef[];
-  indicators?: Indicator[];
+  routes: R;
+  indicators?: readonly Indicator[];
+}
+
+/**
+ * Keeps each route's literal path, method and endpoint type, so `AppType` (core/http/client-types.ts)
+ * can describe every route to `hc` from hono/client.
+ */
+export function defineModule<const R extends readonly RouteDef[]>(module: AppModule<R>): AppModule<R> {
+  return module;
 }

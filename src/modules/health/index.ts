@@ -1,7 +1,7 @@
-import type { AppModule } from "../../core/module";
+import { defineModule } from "../../core/module";
 import { GetHealth } from "./routes/getHealth";
 
-export const healthModule: AppModule = {
+export const healthModule = defineModule({
   name: "health",
   routes: [{ method: "get", path: "/api/health", endpoint: GetHealth, access: { scope: "public" } }],
-};
+});

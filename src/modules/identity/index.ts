@@ -1,9 +1,9 @@
-import type { AppModule } from "../../core/module";
+import { defineModule } from "../../core/module";
 import { GetMe } from "./routes/getMe";
 import { Login } from "./routes/login";
 import { countResidents } from "./service";
 
-export const identityModule: AppModule = {
+export const identityModule = defineModule({
   name: "identity",
   routes: [
     { method: "post", path: "/api/auth/login", endpoint: Login, access: { scope: "public" } },
@@ -16,4 +16,4 @@ export const identityModule: AppModule = {
       compute: (ctx) => countResidents(ctx.env, ctx.tenant.id),
     },
   ],
-};
+});

@@ -1,10 +1,10 @@
 import { STAFF } from "../../core/http/access";
 import type { Indicator } from "../../core/indicators";
-import type { AppModule } from "../../core/module";
+import { defineModule } from "../../core/module";
 import { getOperasional } from "./routes/getOperasional";
 
-export function statistikModule(indicators: readonly Indicator[]): AppModule {
-  return {
+export function statistikModule(indicators: readonly Indicator[]) {
+  return defineModule({
     name: "statistik",
     routes: [
       {
@@ -14,5 +14,5 @@ export function statistikModule(indicators: readonly Indicator[]): AppModule {
         access: { scope: "tenant", roles: STAFF },
       },
     ],
-  };
+  });
 }

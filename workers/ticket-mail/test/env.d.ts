@@ -1,0 +1,4 @@
+declare module "*.eml?raw" {
+  const content: string;
+  export default content;
+}

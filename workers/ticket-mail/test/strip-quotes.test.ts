@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { htmlToText } from "../src/html-to-text";
+import { stripQuotedText } from "../src/strip-quotes";
+
+describe("stripQuotedText", () => {
+  it.each([
+    [
+      "Outlook plain text '-----Original Message-----'",
+      "Sudah beres.\n\n-----Original Message-----\nFrom: Warga Support <support@warga.id>\nSent: Saturday\n\nHalo",
+      "Sudah beres.",
+    ],
+    [
+      "Outlook (Indonesian) underscores then Dari/Dikirim",
+      "Oke, saya tunggu.\n\n________________________________\nDari: Warga Support <support@warga.id>\nDikirim: Sabtu, 21 November 2026 10.00\nKepada: Agus\nSubjek: [TKT:x]\n\nHalo",
+      "Oke, saya tunggu.",
+    ],
+    [
+      "Outlook mobile: From/Date header block with bold markers",
+      "Siap pak.\n\nGet Outlook for Android\n\n*From:* Warga Support <support@warga.id>\n*Date:* Saturday, November 21, 2026\n*To:* Agus\n",
+      "Siap pak.",
+    ],
+    [
+      "Yahoo (Indonesian) 'Pada Sabtu, … WIB, … menulis:'",
+      "Terima kasih.\n\nPada Sabtu, 21 November 2026 10.00.12 WIB, Warga Support <support@warga.id> menulis:\n\n> Halo",
+      "Terima kasih.",
+    ],
+    [
+      "Apple Mail (English) 'On …, at …, … wrote:' then device signature",
+      "Noted, thanks!\n\nSent from my iPhone\n\n> On 21 Nov 2026, at 10:00, Warga Support <support@warga.id> wrote:\n> \n> Hi",
+      "Noted, thanks!",
+    ],
+    [
+      "Thunderbird (English) 'On 11/21/26 10:00 AM, Name wrote:'",
+      "Yes, fixed now.\n\nOn 11/21/26 10:00 AM, Warga Support wrote:\n> Is it fixed?\n",
+      "Yes, fixed now.",
+    ],
+    [
+      "a bare 'Name wrote:' followed by quotes",
+      "Baik.\n\nWarga Support wrote:\n> Mohon konfirmasi.",
+      "Baik.",
+    ],
+    [
+      "a bottom-posted reply under the quote",
+      "On Sat, Nov 21, 2026 at 9:00 AM Warga Support <support@warga.id> wrote:\n> Sudah dicoba?\n\nSudah, dan berhasil.",
+      "Sudah, dan berhasil.",
+    ],
+    ["an RFC 3676 signature", "Sip.\n-- \nBudi\nRT 05", "Sip."],
+  ])("%s", (_name, input, expected) => {
+    expect(stripQuotedText(input)).toBe(expected);
+  });
+
+  it("keeps ordinary sentences that only look like markers", () => {
+    const text =
+      "Paket dikirim dari Bandung kemarin.\nOn Monday the guard said the gate was fixed.\nDari: pengurus RT, bukan RW.\nDikirim dari kantor kelurahan minggu lalu";
+    expect(stripQuotedText(text)).toBe(text);
+  });
+
+  it("drops the device signature only as the last line", () => {
+    expect(stripQuotedText("Dikirim dari iPhone saya\nTapi tolong dicek lagi.")).toBe(
+      "Dikirim dari iPhone saya\nTapi tolong dicek lagi.",
+    );
+    expect(stripQuotedText("Tolong dicek.\n\nDikirim dari iPhone saya")).toBe("Tolong dicek.");
+  });
+
+  it("returns an empty string when everything is history", () => {
+    expect(stripQuotedText("> Halo\n> apa kabar")).toBe("");
+  });
+});
+
+describe("htmlToText", () => {
+  it("renders Gmail's div lines, br blank lines, lists, entities and links", () => {
+    const html =
+      '<div dir="ltr">Halo&nbsp;admin,<div><br></div><div>Masalahnya:</div><ul><li>lampu &amp; CCTV</li><li>pagar</li></ul>' +
+      '<div>Lihat <a href="https://warga.id/x">di sini</a> atau <a href="https://warga.id/y">https://warga.id/y</a>.</div></div>';
+    expect(htmlToText(html).text).toBe(
+      "Halo admin,\n\nMasalahnya:\n- lampu & CCTV\n- pagar\nLihat di sini <https://warga.id/x> atau https://warga.id/y.",
+    );
+  });
+
+  it("ignores head, style, script and comments, including Outlook's conditional ones", () => {
+    const html =
+      "<html><head><title>x</title><style>p{color:red}</style></head><body><!--[if gte mso 9]><xml>junk</xml><![endif]-->" +
+      "<script>alert(1)</script><p>Isi</p></body></html>";
+    expect(htmlToText(html).text).toBe("Isi");
+  });
+
+  it("keeps the answers of an interleaved Thunderbird HTML reply and drops the cite blocks", () => {
+    const html =
+      '<div class="moz-cite-prefix">On 11/21/26 10:00 AM, Warga Support wrote:<br></div>' +
+      '<blockquote type="cite">Sudah bayar?</blockquote><p>Sudah, kemarin.</p>' +
+      '<blockquote type="cite">Ada bukti?</blockquote><p>Terlampir.</p>' +
+      '<div class="moz-signature">-- <br>Siti</div>';
+    expect(htmlToText(html).text).toBe("Sudah, kemarin.\n\nTerlampir.");
+  });
+
+  it("survives broken markup: unclosed tags, stray '<', unquoted attributes", () => {
+    const html = "<div><b>Penting<div>a < b dan c > d<br>baris <i>dua</div><p class=x>tiga";
+    expect(htmlToText(html).text).toBe("Penting\na < b dan c > d\nbaris dua\n\ntiga");
+  });
+
+  it("stays linear on hostile markup (unterminated tags, comments and quotes)", () => {
+    const started = Date.now();
+    for (const html of [
+      '<a "" '.repeat(100_000),
+      "<a b".repeat(100_000),
+      "<!x".repeat(100_000),
+      "<p>x".repeat(100_000),
+    ]) {
+      htmlToText(html);
+    }
+    // Generous for a loaded CI machine; the quadratic version took minutes on this input.
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("reports which inline images the kept part and the history reference", () => {
+    const html =
+      '<div>Foto: <img src="cid:ii_abc"></div><div class="gmail_quote"><img src="cid:LOGO@warga"></div>';
+    const result = htmlToText(html);
+    expect([...result.keptCids]).toEqual(["ii_abc"]);
+    expect([...result.allCids].sort()).toEqual(["ii_abc", "logo@warga"]);
+  });
+});

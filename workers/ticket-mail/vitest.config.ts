@@ -1,0 +1,23 @@
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+import { createFakeApi } from "./test/fake-api.ts";
+import { TEST_INTERNAL_KEY } from "./test/fake-api-shared.ts";
+
+// Standalone (`npx vitest run --config workers/ticket-mail/vitest.config.ts`) and as a root
+// project alike: root pins test discovery and relative paths to this folder.
+export default defineConfig({
+  root: import.meta.dirname,
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: { INTERNAL_API_KEY: TEST_INTERNAL_KEY },
+        serviceBindings: { API: createFakeApi() },
+      },
+    }),
+  ],
+  test: {
+    name: "ticket-mail",
+    include: ["test/**/*.test.ts"],
+  },
+});
