@@ -13,11 +13,18 @@ import { notFound, onError } from "./core/http/problem";
 import { healthModule } from "./modules/health";
 import { identityModule } from "./modules/identity";
 import { kependudukanModule } from "./modules/kependudukan";
+import { musyawarahModule } from "./modules/musyawarah";
 import { statistikModule } from "./modules/statistik";
 import { tenantsModule } from "./modules/tenants";
 import { swaggerPage } from "./pages/swagger";
 
-const featureModules = [healthModule, identityModule, tenantsModule, kependudukanModule] as const;
+const featureModules = [
+  healthModule,
+  identityModule,
+  tenantsModule,
+  kependudukanModule,
+  musyawarahModule,
+] as const;
 
 export const modules = [
   ...featureModules,

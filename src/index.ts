@@ -1,6 +1,7 @@
 import { buildApp } from "./app";
 
 export type { AppType } from "./app";
+export { PollTally } from "./durable/PollTally";
 
 const app = buildApp();
 

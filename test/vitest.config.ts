@@ -4,6 +4,21 @@ import { defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
+/**
+ * Tests create many tenants per file (storage is isolated per file, not per test), so the test
+ * runtime declares more tenant slots than wrangler.toml's local eight. The binding map is given whole
+ * because miniflare options replace, not merge, the ones read from wrangler.toml.
+ */
+const TEST_SLOTS = 40;
+function d1Databases(): Record<string, string> {
+  const dbs: Record<string, string> = { PLATFORM_DB: "warga-platform" };
+  for (let n = 1; n <= TEST_SLOTS; n++) {
+    const slot = String(n).padStart(2, "0");
+    dbs[`TENANT_DB_${slot}`] = `warga-tenant-${slot}`;
+  }
+  return dbs;
+}
+
 export default defineConfig(async () => {
   const platformMigrations = await readD1Migrations(`${root}migrations/platform`);
   return {
@@ -17,6 +32,7 @@ export default defineConfig(async () => {
             INTERNAL_API_KEY: "test-internal-key-that-is-long-enough-0123456789",
             PLATFORM_MIGRATIONS: platformMigrations,
           },
+          d1Databases: d1Databases(),
           serviceBindings: {
             // Replaced by the real notification Worker once it is wired into the test run.
             NOTIFY: () => new Response(null, { status: 503 }),

@@ -39,14 +39,18 @@ export function projectEnv(extra = {}) {
 }
 
 /**
- * @param {{ configs?: string[], vars?: Record<string,string>, persistTo?: string, timeoutMs?: number }} opts
+ * @param {{ configs?: string[], script?: string, vars?: Record<string,string>, persistTo?: string, timeoutMs?: number }} opts
  */
 export async function startDevServer(opts = {}) {
   const port = await freePort();
   const inspector = await freePort();
   const persistTo = opts.persistTo ?? mkdtempSync(join(tmpdir(), "warga-dev-"));
   const vars = { ...TEST_SECRETS, ...(opts.vars ?? {}) };
-  const args = ["dev", ...(opts.configs ?? ["wrangler.toml"]).flatMap((c) => ["-c", c])];
+  const args = [
+    "dev",
+    ...(opts.script ? [opts.script] : []),
+    ...(opts.configs ?? ["wrangler.toml"]).flatMap((c) => ["-c", c]),
+  ];
   args.push("--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector));
   args.push("--persist-to", persistTo, "--show-interactive-dev-session=false", "--log-level", "warn");
   for (const [k, v] of Object.entries(vars)) {

@@ -2,10 +2,11 @@ import { env, exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { hashPassword } from "../../src/core/auth/password";
+import { signAccessToken } from "../../src/core/auth/tokens";
 import type { TenantRole } from "../../src/core/context";
 import { platformDb } from "../../src/core/db/platform";
 import { memberships, tenants, users } from "../../src/core/db/platform-schema";
-import type { Bindings } from "../../src/core/env";
+import { type Bindings, loadConfig } from "../../src/core/env";
 import { newId } from "../../src/core/ids";
 
 export const bindings = env as unknown as Bindings;
@@ -93,11 +94,20 @@ export interface TestTenant {
   id: string;
   slug: string;
   slot: number;
-  /** Signs in a new member of this tenant with the given role. */
-  member(
-    role: TenantRole,
-    opts?: { unitId?: string; whatsapp?: string },
-  ): Promise<{ id: string; email: string; token: string }>;
+  /** Signs in a new member of this tenant with the given role (through the login route). */
+  member(role: TenantRole, opts?: MemberOpts): Promise<Member>;
+  /** Many members at once, with tokens signed directly: for load and concurrency tests. */
+  members(role: TenantRole, count: number, opts?: MemberOpts): Promise<Member[]>;
+}
+
+interface MemberOpts {
+  unitId?: string;
+  whatsapp?: string;
+}
+export interface Member {
+  id: string;
+  email: string;
+  token: string;
 }
 
 /** Creates a tenant through the operator route, as production does. */
@@ -125,6 +135,36 @@ export async function createTenant(opts: { type?: "RT" | "RW"; parentSlug?: stri
         .insert(memberships)
         .values({ id: newId(), userId: user.id, tenantId: id, role, unitId: memberOpts.unitId ?? null });
       return { ...user, token: await login(user.email, slug) };
+    },
+    async members(role, count, memberOpts = {}) {
+      const db = platformDb(bindings);
+      const now = new Date().toISOString();
+      const rows = Array.from({ length: count }, () => ({
+        id: newId(),
+        email: `${unique("bulk")}@warga.test`,
+      }));
+      for (let i = 0; i < rows.length; i += 10) {
+        const chunk = rows.slice(i, i + 10);
+        await db.insert(users).values(chunk.map((u) => ({ ...u, name: "Warga Uji", updatedAt: now })));
+        await db
+          .insert(memberships)
+          .values(
+            chunk.map((u) => ({
+              id: newId(),
+              userId: u.id,
+              tenantId: id,
+              role,
+              unitId: memberOpts.unitId ?? null,
+            })),
+          );
+      }
+      const config = loadConfig(bindings);
+      return Promise.all(
+        rows.map(async (u) => ({
+          ...u,
+          token: await signAccessToken(config, { sub: u.id, tenant: slug, role, sid: newId() }),
+        })),
+      );
     },
   };
   return tenant;

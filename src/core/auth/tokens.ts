@@ -14,11 +14,18 @@ export interface AccessClaims {
   sid: string;
 }
 
-const keys = new Map<string, Uint8Array>();
-function keyOf(config: Config): Uint8Array {
+/** Imported once per isolate and secret: importing an HMAC key on every request costs as much as verifying. */
+const keys = new Map<string, Promise<CryptoKey>>();
+function keyOf(config: Config): Promise<CryptoKey> {
   let key = keys.get(config.JWT_SECRET);
   if (!key) {
-    key = new TextEncoder().encode(config.JWT_SECRET);
+    key = crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(config.JWT_SECRET),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign", "verify"],
+    );
     keys.set(config.JWT_SECRET, key);
   }
   return key;
@@ -32,7 +39,7 @@ export async function signAccessToken(config: Config, claims: AccessClaims): Pro
     .setAudience(config.JWT_AUDIENCE)
     .setIssuedAt()
     .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
-    .sign(keyOf(config));
+    .sign(await keyOf(config));
 }
 
 const ROLES = new Set<Role>(["warga", "bendahara", "sekretaris", "admin", "super_admin"]);
@@ -43,7 +50,7 @@ const ROLES = new Set<Role>(["warga", "bendahara", "sekretaris", "admin", "super
  */
 export async function verifyAccessToken(config: Config, token: string): Promise<AccessClaims> {
   try {
-    const { payload } = await jwtVerify(token, keyOf(config), {
+    const { payload } = await jwtVerify(token, await keyOf(config), {
       algorithms: [ALG],
       issuer: config.JWT_ISSUER,
       audience: config.JWT_AUDIENCE,

@@ -3,11 +3,19 @@ import type { SqlMigration } from "./migrate";
 
 export const TENANT_MIGRATIONS: SqlMigration[] = [
   {
-    name: "0000_init.sql",
-    statements: [
+    "name": "0000_init.sql",
+    "statements": [
       "CREATE TABLE `units` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`block` text NOT NULL,\n\t`number` text NOT NULL,\n\t`latitude` real,\n\t`longitude` real,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
       "CREATE UNIQUE INDEX `units_block_number_uq` ON `units` (`block`,`number`);",
-      "CREATE INDEX `units_block_idx` ON `units` (`block`);",
-    ],
+      "CREATE INDEX `units_block_idx` ON `units` (`block`);"
+    ]
   },
+  {
+    "name": "0001_musyawarah.sql",
+    "statements": [
+      "CREATE TABLE `poll_voters` (\n\t`poll_id` text NOT NULL,\n\t`voter_key` text NOT NULL,\n\t`user_id` text NOT NULL,\n\t`voted_at` text NOT NULL,\n\tPRIMARY KEY(`poll_id`, `voter_key`)\n);",
+      "CREATE TABLE `polls` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`title` text NOT NULL,\n\t`description` text,\n\t`options` text NOT NULL,\n\t`starts_at` text NOT NULL,\n\t`ends_at` text NOT NULL,\n\t`status` text NOT NULL,\n\t`quorum_kind` text,\n\t`quorum_value` integer,\n\t`anonymous` integer NOT NULL,\n\t`multiple_choice` integer NOT NULL,\n\t`max_choices` integer NOT NULL,\n\t`voter_scope` text NOT NULL,\n\t`results_visibility` text NOT NULL,\n\t`eligible_voters` integer,\n\t`results` text DEFAULT '{}' NOT NULL,\n\t`ballots` integer DEFAULT 0 NOT NULL,\n\t`results_seq` integer DEFAULT 0 NOT NULL,\n\t`created_by` text NOT NULL,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`opened_at` text,\n\t`closed_at` text\n);",
+      "CREATE INDEX `polls_status_idx` ON `polls` (`status`);"
+    ]
+  }
 ];

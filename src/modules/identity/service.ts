@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { verifyPassword } from "../../core/auth/password";
 import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from "../../core/auth/tokens";
 import type { Actor, Role } from "../../core/context";
@@ -122,4 +122,39 @@ export async function countResidents(env: Bindings, tenantId: string): Promise<n
     memberships,
     and(eq(memberships.tenantId, tenantId), eq(memberships.role, "warga")),
   );
+}
+
+/** The caller's membership in a tenant (role and housing unit), or null. */
+export async function membershipIn(env: Bindings, userId: string, tenantId: string) {
+  return (
+    (await platformDb(env)
+      .select()
+      .from(memberships)
+      .where(and(eq(memberships.userId, userId), eq(memberships.tenantId, tenantId)))
+      .get()) ?? null
+  );
+}
+
+/** Resident accounts of a tenant with their housing units (eligible voters, household counts). */
+export async function residentsOf(env: Bindings, tenantId: string) {
+  return platformDb(env)
+    .select({ userId: memberships.userId, unitId: memberships.unitId })
+    .from(memberships)
+    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.role, "warga")));
+}
+
+/** Display names of users, for staff views that list who did what. */
+export async function userNames(env: Bindings, ids: readonly string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += 90) {
+    const rows = await platformDb(env)
+      .select({ id: users.id, name: users.name })
+      .from(users)
+      .where(inArray(users.id, unique.slice(i, i + 90)));
+    for (const row of rows) {
+      names.set(row.id, row.name);
+    }
+  }
+  return names;
 }

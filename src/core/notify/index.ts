@@ -1,0 +1,16 @@
+export { createNotifyClient, NotifyClient } from "./client";
+export { type NotifyProblem, NotifyRequestError, NotifyUnavailable } from "./errors";
+export type {
+  BlastWhatsAppInput,
+  Device,
+  NotifyBinding,
+  NotifyClientOptions,
+  PushData,
+  RegisterDeviceInput,
+  SendEmailInput,
+  SendPushInput,
+  SendRawEmailInput,
+  SendResult,
+  SendWhatsAppInput,
+  WhatsAppFallback,
+} from "./types";

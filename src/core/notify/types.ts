@@ -1,0 +1,95 @@
+// Request and response shapes of the notification service's /v1 API, as the main API uses them.
+
+// Structural, so a `Fetcher` service binding, `exports.default` in tests, or any fetch-like object fits.
+export interface NotifyBinding {
+  fetch(input: Request | string, init?: RequestInit): Promise<Response>;
+}
+
+export interface WhatsAppFallback {
+  // A Fonnte-shaped gateway: POST url, Authorization: token, form fields target, message, countryCode.
+  url: string;
+  token: string;
+}
+
+export interface NotifyClientOptions {
+  binding: NotifyBinding | undefined;
+  internalKey: string;
+  // "local" enables the direct WhatsApp fallback; any other value never bypasses the service.
+  environment: string;
+  whatsappFallback?: WhatsAppFallback;
+  // For the fallback's outbound call; defaults to the global fetch.
+  fetch?: (input: Request | string, init?: RequestInit) => Promise<Response>;
+}
+
+export interface SendResult {
+  messageIds: string[];
+  // True when the service recognised the idempotency key and sent nothing new.
+  replayed: boolean;
+  batchId?: string;
+  // "direct" only for the local WhatsApp fallback, whose ids are not in the service's delivery log.
+  via: "service" | "direct";
+}
+
+export interface SendEmailInput {
+  template: string;
+  to: string | string[];
+  data: Record<string, unknown>;
+  locale?: string;
+  replyTo?: string;
+  idempotencyKey?: string;
+}
+
+export interface SendRawEmailInput {
+  to: string | string[];
+  subject: string;
+  html?: string;
+  text?: string;
+  replyTo?: string;
+  headers?: Record<string, string>;
+  idempotencyKey?: string;
+}
+
+export interface PushData {
+  screen: string;
+  id: string;
+  [key: string]: string;
+}
+
+export type SendPushInput = {
+  tenant?: string;
+  title: string;
+  body: string;
+  data: PushData;
+  idempotencyKey?: string;
+} & ({ userIds: string[]; tokens?: never } | { tokens: string[]; userIds?: never });
+
+export interface SendWhatsAppInput {
+  to: string;
+  message: string;
+  idempotencyKey?: string;
+}
+
+export interface BlastWhatsAppInput {
+  recipients: { to: string; variables?: Record<string, string> }[];
+  message: string;
+  idempotencyKey?: string;
+}
+
+export interface RegisterDeviceInput {
+  userId: string;
+  tenant: string;
+  platform: "ios" | "android";
+  token: string;
+}
+
+export interface Device {
+  token: string;
+  userId: string;
+  tenant: string;
+  platform: "ios" | "android";
+  active: boolean;
+  deactivatedAt: string | null;
+  deactivationReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -1,0 +1,329 @@
+import { DurableObject } from "cloudflare:workers";
+import type { Bindings } from "../core/env";
+import { log } from "../core/http/log";
+import { slotDatabase } from "../core/tenancy";
+
+/**
+ * The authority for one poll's ballots and counts. Every vote is decided and recorded inside one
+ * synchronous SQLite transaction (no `await` between the duplicate check and the write), so concurrent
+ * ballots are serialised: none is lost, none counts twice. Counts and the list of who voted are then
+ * mirrored to the tenant database with absolute values and a sequence number, so a retried or reordered
+ * mirror write can never double or roll back anything.
+ *
+ * Anonymous polls store who voted (to refuse a second ballot) and the per-option counts, and nothing
+ * that links the two: ballots keep no choices, counts keep no history, and nothing is logged about choices.
+ */
+export interface TallyConfig {
+  tenantSlug: string;
+  slot: number;
+  pollId: string;
+  optionIds: string[];
+  multipleChoice: boolean;
+  maxChoices: number;
+  anonymous: boolean;
+  startsAt: string;
+  endsAt: string;
+  /** Voter keys taken when the poll opened: `user:<id>` or, for household polls, `unit:<id>`. */
+  eligible: string[];
+}
+
+export type VoteRefusal =
+  | "already_voted"
+  | "poll_not_open"
+  | "poll_not_started"
+  | "poll_ended"
+  | "poll_closed"
+  | "not_eligible"
+  | "invalid_choice";
+
+export interface TallySnapshot {
+  status: "aktif" | "ditutup" | "unconfigured";
+  counts: Record<string, number>;
+  ballots: number;
+  eligible: number;
+  seq: number;
+}
+
+export type VoteResult = ({ ok: true } & TallySnapshot) | { ok: false; code: VoteRefusal };
+
+export interface BallotRow {
+  voterKey: string;
+  userId: string;
+  optionIds: string[] | null;
+  castAt: string;
+}
+
+const MIRROR_RETRY_MS = 10_000;
+const VOTER_ROWS_PER_STATEMENT = 25; // 4 parameters each: D1 allows 100 per statement.
+
+export class PollTally extends DurableObject<Bindings> {
+  private readonly sql: SqlStorage;
+  private mirroring: Promise<void> | null = null;
+
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    this.sql.exec(`
+      CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS eligible (voter_key TEXT PRIMARY KEY);
+      CREATE TABLE IF NOT EXISTS ballots (
+        voter_key TEXT PRIMARY KEY, user_id TEXT NOT NULL, choices TEXT, cast_at TEXT NOT NULL,
+        seq INTEGER NOT NULL UNIQUE);
+      CREATE TABLE IF NOT EXISTS counts (option_id TEXT PRIMARY KEY, count INTEGER NOT NULL);
+    `);
+  }
+
+  private meta(key: string): string | null {
+    const row = this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0];
+    return row?.value ?? null;
+  }
+
+  private setMeta(key: string, value: string): void {
+    this.sql.exec(
+      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      key,
+      value,
+    );
+  }
+
+  private config(): TallyConfig | null {
+    const raw = this.meta("config");
+    return raw ? (JSON.parse(raw) as TallyConfig) : null;
+  }
+
+  private maxSeq(): number {
+    return this.sql.exec<{ seq: number }>("SELECT COALESCE(MAX(seq), 0) AS seq FROM ballots").one().seq;
+  }
+
+  private current(): TallySnapshot {
+    const status = (this.meta("status") as "aktif" | "ditutup" | null) ?? "unconfigured";
+    const counts: Record<string, number> = {};
+    for (const row of this.sql.exec<{ option_id: string; count: number }>(
+      "SELECT option_id, count FROM counts",
+    )) {
+      counts[row.option_id] = row.count;
+    }
+    const ballots = this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM ballots").one().n;
+    const eligible = this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM eligible").one().n;
+    return { status, counts, ballots, eligible, seq: this.maxSeq() };
+  }
+
+  /** Opens the poll. Idempotent: a repeated publish (a retried request) keeps the first configuration. */
+  async open(config: TallyConfig): Promise<TallySnapshot> {
+    if (!this.config()) {
+      this.ctx.storage.transactionSync(() => {
+        this.setMeta("config", JSON.stringify({ ...config, eligible: [] }));
+        this.setMeta("status", "aktif");
+        for (const id of config.optionIds) {
+          this.sql.exec("INSERT OR IGNORE INTO counts (option_id, count) VALUES (?, 0)", id);
+        }
+        for (const key of config.eligible) {
+          this.sql.exec("INSERT OR IGNORE INTO eligible (voter_key) VALUES (?)", key);
+        }
+      });
+      await this.ctx.storage.setAlarm(new Date(config.endsAt).getTime());
+    }
+    return this.current();
+  }
+
+  private decide(config: TallyConfig, optionIds: string[], now: number): VoteRefusal | null {
+    const status = this.meta("status");
+    if (status === "ditutup") {
+      return "poll_closed";
+    }
+    if (now < new Date(config.startsAt).getTime()) {
+      return "poll_not_started";
+    }
+    if (now >= new Date(config.endsAt).getTime()) {
+      return "poll_ended";
+    }
+    const distinct = new Set(optionIds);
+    const limit = config.multipleChoice ? config.maxChoices : 1;
+    if (
+      distinct.size !== optionIds.length ||
+      optionIds.length < 1 ||
+      optionIds.length > limit ||
+      optionIds.some((id) => !config.optionIds.includes(id))
+    ) {
+      return "invalid_choice";
+    }
+    return null;
+  }
+
+  async vote(input: {
+    voterKey: string;
+    userId: string;
+    optionIds: string[];
+    now?: number;
+  }): Promise<VoteResult> {
+    const config = this.config();
+    if (!config) {
+      return { ok: false, code: "poll_not_open" };
+    }
+    const refusal = this.decide(config, input.optionIds, input.now ?? Date.now());
+    if (refusal) {
+      return { ok: false, code: refusal };
+    }
+    // Synchronous from here to the commit: no other request can interleave with this ballot.
+    const outcome = this.ctx.storage.transactionSync((): VoteRefusal | number => {
+      if (!this.sql.exec("SELECT 1 FROM eligible WHERE voter_key = ?", input.voterKey).toArray().length) {
+        return "not_eligible";
+      }
+      const seq = this.maxSeq() + 1;
+      const inserted = this.sql
+        .exec(
+          "INSERT INTO ballots (voter_key, user_id, choices, cast_at, seq) VALUES (?, ?, ?, ?, ?) ON CONFLICT(voter_key) DO NOTHING RETURNING seq",
+          input.voterKey,
+          input.userId,
+          config.anonymous ? null : JSON.stringify(input.optionIds),
+          new Date().toISOString(),
+          seq,
+        )
+        .toArray();
+      if (!inserted.length) {
+        return "already_voted";
+      }
+      for (const id of input.optionIds) {
+        this.sql.exec("UPDATE counts SET count = count + 1 WHERE option_id = ?", id);
+      }
+      return seq;
+    });
+    if (typeof outcome === "string") {
+      return { ok: false, code: outcome };
+    }
+    await this.mirrorSafely();
+    return { ok: true, ...this.current() };
+  }
+
+  async close(): Promise<TallySnapshot> {
+    if (this.config() && this.meta("status") !== "ditutup") {
+      this.setMeta("status", "ditutup");
+    }
+    await this.mirrorSafely();
+    return this.current();
+  }
+
+  async snapshot(): Promise<TallySnapshot> {
+    return this.current();
+  }
+
+  async hasVoted(voterKey: string): Promise<boolean> {
+    return this.sql.exec("SELECT 1 FROM ballots WHERE voter_key = ?", voterKey).toArray().length > 0;
+  }
+
+  async ballotList(): Promise<BallotRow[]> {
+    return this.sql
+      .exec<{ voter_key: string; user_id: string; choices: string | null; cast_at: string }>(
+        "SELECT voter_key, user_id, choices, cast_at FROM ballots ORDER BY seq",
+      )
+      .toArray()
+      .map((r) => ({
+        voterKey: r.voter_key,
+        userId: r.user_id,
+        optionIds: r.choices ? (JSON.parse(r.choices) as string[]) : null,
+        castAt: r.cast_at,
+      }));
+  }
+
+  /** Forgets a poll that has no ballots (its deletion); refuses once anyone has voted. */
+  async destroy(): Promise<boolean> {
+    if (this.maxSeq() > 0) {
+      return false;
+    }
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    return true;
+  }
+
+  override async alarm(): Promise<void> {
+    const config = this.config();
+    if (!config) {
+      return;
+    }
+    if (this.meta("status") === "aktif" && Date.now() >= new Date(config.endsAt).getTime()) {
+      this.setMeta("status", "ditutup");
+    }
+    await this.mirrorSafely();
+  }
+
+  /** Mirrors; on failure keeps the vote (this object is the authority) and retries from the alarm. */
+  private async mirrorSafely(): Promise<void> {
+    try {
+      await this.mirror();
+    } catch (error) {
+      log("warn", "poll_mirror_failed", { poll: this.config()?.pollId, error: String(error) });
+      await this.ctx.storage.setAlarm(Date.now() + MIRROR_RETRY_MS);
+      return;
+    }
+    const config = this.config();
+    if (config && this.meta("status") === "aktif") {
+      await this.ctx.storage.setAlarm(new Date(config.endsAt).getTime());
+    }
+  }
+
+  private mirrored(): boolean {
+    return (
+      this.meta("mirroredSeq") === String(this.maxSeq()) &&
+      this.meta("mirroredStatus") === this.meta("status")
+    );
+  }
+
+  /**
+   * Waits until the tenant database reflects at least this moment's state. Concurrent callers share
+   * one write in flight and at most one after it, so a burst of votes costs a handful of D1 writes.
+   */
+  private async mirror(): Promise<void> {
+    while (!this.mirrored()) {
+      if (this.mirroring) {
+        await this.mirroring;
+        continue;
+      }
+      this.mirroring = this.mirrorOnce().finally(() => {
+        this.mirroring = null;
+      });
+      await this.mirroring;
+    }
+  }
+
+  private async mirrorOnce(): Promise<void> {
+    const config = this.config();
+    if (!config) {
+      return;
+    }
+    const snap = this.current();
+    const from = Number(this.meta("mirroredSeq") ?? "0");
+    const voters = this.sql
+      .exec<{ voter_key: string; user_id: string; cast_at: string }>(
+        "SELECT voter_key, user_id, cast_at FROM ballots WHERE seq > ? AND seq <= ? ORDER BY seq",
+        from,
+        snap.seq,
+      )
+      .toArray();
+    const db = slotDatabase(this.env, config.slot);
+    const now = new Date().toISOString();
+    const statements: D1PreparedStatement[] = [
+      db
+        .prepare(
+          `UPDATE polls SET results = ?1, ballots = ?2, results_seq = ?3,
+             status = CASE WHEN ?4 = 'ditutup' THEN 'ditutup' ELSE status END,
+             closed_at = CASE WHEN ?4 = 'ditutup' THEN COALESCE(closed_at, ?5) ELSE closed_at END,
+             updated_at = ?5
+           WHERE id = ?6 AND results_seq <= ?3`,
+        )
+        .bind(JSON.stringify(snap.counts), snap.ballots, snap.seq, snap.status, now, config.pollId),
+    ];
+    for (let i = 0; i < voters.length; i += VOTER_ROWS_PER_STATEMENT) {
+      const chunk = voters.slice(i, i + VOTER_ROWS_PER_STATEMENT);
+      statements.push(
+        db
+          .prepare(
+            `INSERT OR IGNORE INTO poll_voters (poll_id, voter_key, user_id, voted_at) VALUES ${chunk.map(() => "(?, ?, ?, ?)").join(", ")}`,
+          )
+          .bind(...chunk.flatMap((v) => [config.pollId, v.voter_key, v.user_id, v.cast_at])),
+      );
+    }
+    await db.batch(statements);
+    this.setMeta("mirroredSeq", String(snap.seq));
+    this.setMeta("mirroredStatus", snap.status);
+  }
+}

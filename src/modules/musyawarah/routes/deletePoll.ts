@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { IdParam, problems } from "../../../core/http/openapi";
+import { deletePoll } from "../service";
+
+export class DeletePoll extends OpenAPIRoute {
+  override schema = {
+    tags: ["Musyawarah"],
+    summary: "Delete a draft, or a poll nobody has voted in",
+    request: { params: IdParam },
+    responses: { 204: { description: "Deleted" }, ...problems(401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    await deletePoll({ ctx: tenantCtx(c), id: params.id });
+    return c.body(null, 204);
+  }
+}

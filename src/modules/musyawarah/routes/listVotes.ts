@@ -1,0 +1,25 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import { z } from "zod";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
+import { VoteRecord } from "../schemas";
+import { listVotes } from "../service";
+
+export class ListVotes extends OpenAPIRoute {
+  override schema = {
+    tags: ["Musyawarah"],
+    summary: "Who voted (and what, unless the poll is anonymous)",
+    request: { params: IdParam },
+    responses: {
+      200: json(z.object({ anonymous: z.boolean(), items: z.array(VoteRecord) })),
+      ...tenantProblems,
+    },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listVotes({ ctx: tenantCtx(c), id: params.id }));
+  }
+}

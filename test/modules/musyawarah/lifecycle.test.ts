@@ -1,0 +1,191 @@
+import { describe, expect, it } from "vitest";
+import { callJson, createTenant, expectProblem, operatorToken } from "../../helpers/harness";
+import { inMinutes, newPoll, openPoll, type PollBody, vote } from "./helpers";
+
+describe("creating and editing polls", () => {
+  it("creates a draft whose options come back with ids and zero results", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const poll = await newPoll(sek.token, { quorum: { kind: "percent", value: 50 } });
+    expect(poll.status).toBe("draft");
+    expect(poll.options.map((o) => o.label)).toEqual(["Sabtu", "Minggu"]);
+    expect(poll.results).toEqual(poll.options.map((o) => ({ optionId: o.id, label: o.label, count: 0 })));
+    expect(poll.turnout).toEqual({ ballots: 0, eligibleVoters: null });
+  });
+
+  it("rejects bad definitions", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const base = { title: "Rapat", options: ["Ya", "Tidak"], startsAt: inMinutes(1), endsAt: inMinutes(60) };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ options: ["Ya"] }, "invalid_input"],
+      [{ options: ["Ya", "ya"] }, "invalid_input"],
+      [{ options: Array.from({ length: 21 }, (_, i) => `Opsi ${i}`) }, "invalid_input"],
+      [{ endsAt: inMinutes(0) }, "invalid_schedule"],
+      [{ startsAt: "besok" }, "invalid_input"],
+      [{ multipleChoice: true, maxChoices: 3 }, "invalid_max_choices"],
+      [{ quorum: { kind: "percent", value: 150 } }, "invalid_input"],
+    ];
+    for (const [patch, code] of cases) {
+      const res = await callJson("/api/musyawarah", { token: sek.token, body: { ...base, ...patch } });
+      expectProblem(res, 400, code);
+    }
+  });
+
+  it("lets organisers only create polls", async () => {
+    const tenant = await createTenant();
+    for (const role of ["warga", "bendahara"] as const) {
+      const m = await tenant.member(role);
+      const res = await callJson("/api/musyawarah", {
+        token: m.token,
+        body: { title: "X poll", options: ["a", "b"], startsAt: inMinutes(1), endsAt: inMinutes(9) },
+      });
+      expectProblem(res, 403, "forbidden_role");
+    }
+  });
+
+  it("walks draft → aktif → ditutup and refuses every other change with 409", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    await tenant.members("warga", 3);
+    const poll = await newPoll(sek.token);
+    const put = (body: Record<string, unknown>) =>
+      callJson<PollBody>(`/api/musyawarah/${poll.id}`, { method: "PUT", token: sek.token, body });
+
+    const edited = await put({ options: ["Sabtu pagi", "Minggu pagi", "Minggu sore"] });
+    expect(edited.status).toBe(200);
+    expect(edited.body.options.map((o) => o.label)).toEqual(["Sabtu pagi", "Minggu pagi", "Minggu sore"]);
+    expectProblem(await put({ status: "ditutup" }), 409, "invalid_transition");
+
+    const published = await put({ status: "aktif" });
+    expect(published.body.status).toBe("aktif");
+    expect(published.body.turnout.eligibleVoters).toBe(3);
+    expectProblem(await put({ options: ["A", "B"] }), 409, "invalid_transition");
+    expectProblem(await put({ title: "Judul baru" }), 409, "invalid_transition");
+    expectProblem(await put({ status: "draft" }), 409, "invalid_transition");
+
+    const closed = await put({ status: "ditutup" });
+    expect(closed.body.status).toBe("ditutup");
+    expectProblem(await put({ status: "aktif" }), 409, "invalid_transition");
+    expectProblem(await put({ status: "draft" }), 409, "invalid_transition");
+    expectProblem(await put({ status: "ditutup", title: "lagi" }), 409, "invalid_transition");
+  });
+
+  it("refuses to publish a poll whose end is past", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const poll = await newPoll(sek.token, { startsAt: inMinutes(-120), endsAt: inMinutes(-60) });
+    const res = await callJson(`/api/musyawarah/${poll.id}`, {
+      method: "PUT",
+      token: sek.token,
+      body: { status: "aktif" },
+    });
+    expectProblem(res, 400, "invalid_schedule");
+  });
+
+  it("deletes a draft or a poll with no ballots, and refuses once someone voted", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const [resident] = await tenant.members("warga", 1);
+    const draft = await newPoll(sek.token);
+    expect(
+      (await callJson(`/api/musyawarah/${draft.id}`, { method: "DELETE", token: sek.token })).status,
+    ).toBe(204);
+    expectProblem(await callJson(`/api/musyawarah/${draft.id}`, { token: sek.token }), 404, "not_found");
+
+    const empty = await newPoll(sek.token, { status: "aktif" });
+    expect(
+      (await callJson(`/api/musyawarah/${empty.id}`, { method: "DELETE", token: sek.token })).status,
+    ).toBe(204);
+
+    const voted = await newPoll(sek.token, { status: "aktif" });
+    await vote(resident?.token ?? "", voted.id, [voted.options[0]?.id ?? ""]);
+    expectProblem(
+      await callJson(`/api/musyawarah/${voted.id}`, { method: "DELETE", token: sek.token }),
+      409,
+      "poll_has_ballots",
+    );
+  });
+});
+
+describe("what residents see", () => {
+  it("hides drafts and shows open and closed polls with hasVoted", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const [resident] = await tenant.members("warga", 1);
+    const token = resident?.token ?? "";
+    const draft = await newPoll(sek.token, { title: "Masih draf" });
+    const open = await newPoll(sek.token, { title: "Sedang dibuka", status: "aktif" });
+
+    expectProblem(await callJson(`/api/musyawarah/${draft.id}`, { token }), 404, "not_found");
+    const before = await callJson<{ items: PollBody[] }>("/api/musyawarah", { token });
+    expect(before.body.items.map((p) => p.id)).toEqual([open.id]);
+    expect(before.body.items[0]?.hasVoted).toBe(false);
+
+    const voted = await vote(token, open.id, [open.options[1]?.id ?? ""]);
+    expect(voted.status).toBe(200);
+    expect(voted.body.results?.find((r) => r.optionId === open.options[1]?.id)?.count).toBe(1);
+    const after = await callJson<{ items: PollBody[] }>("/api/musyawarah", { token });
+    expect(after.body.items[0]?.hasVoted).toBe(true);
+    expect((await callJson<PollBody>(`/api/musyawarah/${open.id}`, { token })).body.hasVoted).toBe(true);
+
+    const staffList = await callJson<{ items: PollBody[] }>("/api/musyawarah", { token: sek.token });
+    expect(staffList.body.items.map((p) => p.id).sort()).toEqual([draft.id, open.id].sort());
+  });
+
+  it("keeps results from residents until close when resultsVisibility is after_close", async () => {
+    const tenant = await createTenant();
+    const [resident] = await tenant.members("warga", 1);
+    const { poll, sekretaris } = await openPoll(tenant, { resultsVisibility: "after_close" });
+    const token = resident?.token ?? "";
+    const voted = await vote(token, poll.id, [poll.options[0]?.id ?? ""]);
+    expect(voted.body.results).toBeNull();
+    expect(voted.body.turnout.ballots).toBe(1);
+    expect((await callJson<PollBody>(`/api/musyawarah/${poll.id}`, { token })).body.results).toBeNull();
+    expect(
+      (await callJson<PollBody>(`/api/musyawarah/${poll.id}`, { token: sekretaris.token })).body.results?.[0]
+        ?.count,
+    ).toBe(1);
+    await callJson(`/api/musyawarah/${poll.id}`, {
+      method: "PUT",
+      token: sekretaris.token,
+      body: { status: "ditutup" },
+    });
+    expect((await callJson<PollBody>(`/api/musyawarah/${poll.id}`, { token })).body.results?.[0]?.count).toBe(
+      1,
+    );
+  });
+
+  it("answers 404 for another tenant's poll, even to its residents' tokens", async () => {
+    const a = await createTenant();
+    const b = await createTenant();
+    const { poll } = await openPoll(a);
+    const [outsider] = await b.members("warga", 1);
+    expectProblem(await callJson(`/api/musyawarah/${poll.id}`, { token: outsider?.token }), 404, "not_found");
+    expectProblem(await vote(outsider?.token ?? "", poll.id, [poll.options[0]?.id ?? ""]), 404, "not_found");
+  });
+
+  it("answers 403 feature_disabled when musyawarah is off", async () => {
+    const tenant = await createTenant();
+    const [resident] = await tenant.members("warga", 1);
+    await callJson(`/api/platform/tenants/${tenant.id}`, {
+      method: "PATCH",
+      token: await operatorToken(),
+      body: { flags: { musyawarah: false } },
+    });
+    expectProblem(await callJson("/api/musyawarah", { token: resident?.token }), 403, "feature_disabled");
+  });
+
+  it("counts active polls on the staff dashboard", async () => {
+    const tenant = await createTenant();
+    const { sekretaris } = await openPoll(tenant);
+    await newPoll(sekretaris.token);
+    const res = await callJson<{ indicators: { key: string; value: number }[] }>(
+      "/api/statistik/operasional",
+      {
+        token: sekretaris.token,
+      },
+    );
+    expect(res.body.indicators.find((i) => i.key === "activePolls")?.value).toBe(1);
+  });
+});

@@ -1,0 +1,109 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+export const channels = ["email", "push", "whatsapp"] as const;
+export type Channel = (typeof channels)[number];
+
+export const messageStatuses = ["queued", "sending", "sent", "retrying", "failed", "dead"] as const;
+export type MessageStatus = (typeof messageStatuses)[number];
+
+export const platforms = ["ios", "android"] as const;
+export type Platform = (typeof platforms)[number];
+
+export const templates = sqliteTable(
+  "templates",
+  {
+    code: text("code").notNull(),
+    locale: text("locale").notNull().default("id"),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    subject: text("subject").notNull(),
+    html: text("html").notNull(),
+    text: text("text").notNull(),
+    // JSON array of variable names a send must provide.
+    variables: text("variables").notNull().default("[]"),
+    // JSON object used by the preview route.
+    sampleData: text("sample_data").notNull().default("{}"),
+    version: integer("version").notNull().default(1),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.code, t.locale] })],
+);
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: text("id").primaryKey(),
+    channel: text("channel", { enum: channels }).notNull(),
+    status: text("status", { enum: messageStatuses }).notNull(),
+    recipient: text("recipient").notNull(),
+    template: text("template"),
+    subject: text("subject"),
+    // JSON: everything the consumer needs to deliver, so a queue message only carries the id.
+    payload: text("payload").notNull(),
+    batchId: text("batch_id"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    providerMessageId: text("provider_message_id"),
+    // Earliest delivery time (blast pacing); ISO 8601.
+    notBefore: text("not_before"),
+    // A consumer holding the message in `sending` owns it until this time.
+    leaseUntil: text("lease_until"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    sentAt: text("sent_at"),
+  },
+  (t) => [
+    index("messages_status_idx").on(t.status, t.id),
+    index("messages_channel_idx").on(t.channel, t.id),
+    index("messages_recipient_idx").on(t.recipient, t.id),
+    index("messages_created_idx").on(t.createdAt),
+    index("messages_batch_idx").on(t.batchId),
+  ],
+);
+
+export const messageAttempts = sqliteTable(
+  "message_attempts",
+  {
+    id: text("id").primaryKey(),
+    messageId: text("message_id").notNull(),
+    attempt: integer("attempt").notNull(),
+    startedAt: text("started_at").notNull(),
+    finishedAt: text("finished_at").notNull(),
+    outcome: text("outcome", { enum: ["sent", "retrying", "failed", "dead"] }).notNull(),
+    providerStatus: integer("provider_status"),
+    providerResponse: text("provider_response"),
+    error: text("error"),
+  },
+  (t) => [index("message_attempts_message_idx").on(t.messageId, t.attempt)],
+);
+
+export const idempotencyKeys = sqliteTable("idempotency_keys", {
+  // `<operation>:<caller key>` so one key can be reused across operations.
+  scopeKey: text("scope_key").primaryKey(),
+  requestHash: text("request_hash").notNull(),
+  messageIds: text("message_ids").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+export const devices = sqliteTable(
+  "devices",
+  {
+    token: text("token").primaryKey(),
+    userId: text("user_id").notNull(),
+    tenant: text("tenant").notNull(),
+    platform: text("platform", { enum: platforms }).notNull(),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    deactivatedAt: text("deactivated_at"),
+    deactivationReason: text("deactivation_reason"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("devices_user_idx").on(t.userId, t.active)],
+);
+
+export const pacing = sqliteTable("pacing", {
+  channel: text("channel").primaryKey(),
+  // Epoch milliseconds of the next free send slot.
+  nextSlotAt: integer("next_slot_at").notNull(),
+});

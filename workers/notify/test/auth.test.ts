@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { call, callJson } from "./helpers/worker";
+
+const routes: [string, string][] = [
+  ["POST", "/v1/emails/send"],
+  ["POST", "/v1/emails/raw"],
+  ["POST", "/v1/push/send"],
+  ["POST", "/v1/whatsapp/send"],
+  ["POST", "/v1/whatsapp/blast"],
+  ["GET", "/v1/templates"],
+  ["GET", "/v1/templates/WELCOME"],
+  ["PUT", "/v1/templates/WELCOME"],
+  ["POST", "/v1/templates/WELCOME/preview"],
+  ["POST", "/v1/devices"],
+  ["DELETE", "/v1/devices/some-token"],
+  ["GET", "/v1/messages"],
+  ["GET", "/v1/messages/01JD0000000000000000000000"],
+  ["POST", "/v1/messages/01JD0000000000000000000000/retry"],
+  ["GET", "/openapi.json"],
+];
+
+describe("internal key", () => {
+  it("lets /health through without a key", async () => {
+    const res = await callJson("GET", "/health", { key: null });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: "ok", channels: { email: true, push: false, whatsapp: true } });
+  });
+
+  it.each(routes)("%s %s answers 401 problem+json without a key", async (method, path) => {
+    const res = await call(method, path, {
+      key: null,
+      body: method === "GET" || method === "DELETE" ? undefined : {},
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(await res.json()).toMatchObject({
+      type: "urn:warga:problem:unauthorized",
+      title: "Unauthorized",
+      status: 401,
+      code: "unauthorized",
+      detail: expect.any(String),
+    });
+  });
+
+  it.each(["wrong-key", "test-internal-ke", "test-internal-key-x", "TEST-INTERNAL-KEY", ""])(
+    "rejects the key %j",
+    async (key) => {
+      expect((await call("GET", "/v1/templates", { key })).status).toBe(401);
+    },
+  );
+
+  it("accepts the right key", async () => {
+    expect((await call("GET", "/v1/templates")).status).toBe(200);
+  });
+
+  it("fails closed with 503 when the service has no key configured", async () => {
+    const res = await callJson("GET", "/v1/templates", { env: { INTERNAL_API_KEY: undefined } });
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ code: "service_unconfigured" });
+  });
+});
+
+describe("request errors are problem+json", () => {
+  it("maps schema violations to 400 with field errors", async () => {
+    const res = await callJson<{ code: string; errors: { field: string; message: string }[] }>(
+      "POST",
+      "/v1/whatsapp/send",
+      {
+        body: { to: "not-a-phone", message: "" },
+      },
+    );
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(res.body.code).toBe("validation_failed");
+    expect(res.body.errors.map((e) => e.field).sort()).toEqual(["message", "to"]);
+  });
+
+  it("answers 400 invalid_json for a malformed body instead of treating it as {}", async () => {
+    const res = await callJson("POST", "/v1/templates/WELCOME/preview", { body: "{not json" });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: "invalid_json" });
+  });
+
+  it("answers 415 for a body that is not JSON", async () => {
+    const res = await callJson("POST", "/v1/whatsapp/send", {
+      body: "to=1&message=2",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ code: "unsupported_media_type" });
+  });
+
+  it("answers 404 problem+json for an unknown route, never a stack trace", async () => {
+    const res = await callJson("GET", "/v1/nothing-here");
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: "not_found", status: 404 });
+    expect(JSON.stringify(res.body)).not.toContain("at ");
+  });
+
+  it("serves an OpenAPI 3.1 document describing every route with the problem schema", async () => {
+    const res = await callJson<{
+      openapi: string;
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>
+      >;
+    }>("GET", "/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toMatch(/^3\.1/);
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining([
+        "/health",
+        "/v1/emails/send",
+        "/v1/whatsapp/blast",
+        "/v1/messages/{id}/retry",
+        "/v1/devices/{token}",
+      ]),
+    );
+    expect(res.body.paths["/v1/emails/send"]?.post?.responses["401"]?.content).toHaveProperty([
+      "application/problem+json",
+    ]);
+  });
+});

@@ -1,0 +1,35 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+const root = import.meta.dirname;
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(root, "migrations"));
+  return {
+    root,
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: path.join(root, "wrangler.toml") },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            INTERNAL_API_KEY: "test-internal-key",
+            ENVIRONMENT: "test",
+            EMAIL_PROVIDER: "http",
+            EMAIL_HTTP_API_KEY: "re_test_key",
+            WHATSAPP_GATEWAY_TOKEN: "gateway-test-token",
+          },
+          // Tests drive the consumer themselves (createMessageBatch), so producers write to a queue nobody
+          // consumes; otherwise the real local consumer would race the test's own deliveries.
+          queueProducers: { NOTIFY_QUEUE: { queueName: "warga-notify-test-sink" } },
+        },
+      }),
+    ],
+    test: {
+      name: "notify",
+      include: ["test/**/*.test.ts"],
+      setupFiles: ["./test/setup.ts"],
+    },
+  };
+});
