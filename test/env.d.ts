@@ -4,6 +4,8 @@ declare global {
   namespace Cloudflare {
     interface Env {
       PLATFORM_MIGRATIONS: D1Migration[];
+      NOTIFY_MIGRATIONS: D1Migration[];
+      NOTIFY_DB_TEST: D1Database;
       JWT_SECRET: string;
       INTERNAL_API_KEY: string;
     }

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
@@ -19,8 +20,36 @@ function d1Databases(): Record<string, string> {
   return dbs;
 }
 
+export const TEST_INTERNAL_KEY = "test-internal-key-that-is-long-enough-0123456789";
+
+/**
+ * The main API talks to the real notification Worker over its service binding, built to JavaScript
+ * first (an auxiliary Worker must be given as a script). Its queue has no consumer here: tests read
+ * what was queued from its delivery log, which the main Worker's test env also binds (NOTIFY_DB_TEST).
+ */
+function buildNotifyWorker(): string {
+  const outdir = `${root}.cache/notify-build`;
+  execFileSync(
+    `${root}node_modules/.bin/wrangler`,
+    ["deploy", "--dry-run", "--outdir", outdir, "-c", `${root}workers/notify/wrangler.toml`],
+    {
+      cwd: root,
+      stdio: "pipe",
+      env: {
+        ...process.env,
+        PATH: `${root}node_modules/.bin:${process.env.PATH ?? ""}`,
+        WRANGLER_SEND_METRICS: "false",
+        XDG_CONFIG_HOME: `${root}.cache/config`,
+      },
+    },
+  );
+  return `${outdir}/index.js`;
+}
+
 export default defineConfig(async () => {
   const platformMigrations = await readD1Migrations(`${root}migrations/platform`);
+  const notifyMigrations = await readD1Migrations(`${root}workers/notify/migrations`);
+  const notifyScript = buildNotifyWorker();
   return {
     plugins: [
       cloudflareTest({
@@ -29,14 +58,43 @@ export default defineConfig(async () => {
           bindings: {
             ENVIRONMENT: "test",
             JWT_SECRET: "test-jwt-secret-that-is-long-enough-0123456789",
-            INTERNAL_API_KEY: "test-internal-key-that-is-long-enough-0123456789",
+            INTERNAL_API_KEY: TEST_INTERNAL_KEY,
             PLATFORM_MIGRATIONS: platformMigrations,
+            NOTIFY_MIGRATIONS: notifyMigrations,
           },
-          d1Databases: d1Databases(),
-          serviceBindings: {
-            // Replaced by the real notification Worker once it is wired into the test run.
-            NOTIFY: () => new Response(null, { status: 503 }),
-          },
+          d1Databases: { ...d1Databases(), NOTIFY_DB_TEST: "warga-notify" },
+          serviceBindings: { NOTIFY: "warga-notify" },
+          workers: [
+            {
+              name: "warga-notify",
+              modules: true,
+              scriptPath: notifyScript,
+              compatibilityDate: "2026-11-01",
+              compatibilityFlags: ["nodejs_compat"],
+              bindings: {
+                ENVIRONMENT: "test",
+                INTERNAL_API_KEY: TEST_INTERNAL_KEY,
+                EMAIL_PROVIDER: "cloudflare",
+                EMAIL_FROM: "Warga <noreply@warga.test>",
+                EMAIL_HTTP_URL: "https://api.resend.com/emails",
+                WHATSAPP_PROVIDER: "gateway",
+                WHATSAPP_GATEWAY_URL: "https://api.fonnte.com/send",
+                WHATSAPP_GATEWAY_TOKEN: "gateway-test-token",
+                WHATSAPP_CLOUD_PHONE_NUMBER_ID: "",
+                WHATSAPP_CLOUD_API_VERSION: "v21.0",
+                WHATSAPP_RATE_PER_MINUTE: "60",
+                MAX_ATTEMPTS: "6",
+                RETRY_BASE_SECONDS: "10",
+                RETRY_MAX_SECONDS: "900",
+                BRAND_NAME: "Warga",
+                BRAND_LOGO_URL: "http://api.test/logo.png",
+                APP_URL: "http://api.test",
+              },
+              d1Databases: { NOTIFY_DB: "warga-notify" },
+              queueProducers: { NOTIFY_QUEUE: { queueName: "warga-notify-test-sink" } },
+              email: { send_email: [{ name: "EMAIL" }] },
+            },
+          ],
         },
       }),
     ],

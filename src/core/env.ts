@@ -10,6 +10,9 @@ import type * as platformSchema from "./db/platform-schema";
 export type Bindings = Env & {
   JWT_SECRET: string;
   INTERNAL_API_KEY: string;
+  /** Local only: the WhatsApp gateway the notification client falls back to when the service is down. */
+  WHATSAPP_GATEWAY_URL?: string;
+  WHATSAPP_GATEWAY_TOKEN?: string;
 };
 
 export type PlatformDb = DrizzleD1Database<typeof platformSchema>;

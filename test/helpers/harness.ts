@@ -146,17 +146,15 @@ export async function createTenant(opts: { type?: "RT" | "RW"; parentSlug?: stri
       for (let i = 0; i < rows.length; i += 10) {
         const chunk = rows.slice(i, i + 10);
         await db.insert(users).values(chunk.map((u) => ({ ...u, name: "Warga Uji", updatedAt: now })));
-        await db
-          .insert(memberships)
-          .values(
-            chunk.map((u) => ({
-              id: newId(),
-              userId: u.id,
-              tenantId: id,
-              role,
-              unitId: memberOpts.unitId ?? null,
-            })),
-          );
+        await db.insert(memberships).values(
+          chunk.map((u) => ({
+            id: newId(),
+            userId: u.id,
+            tenantId: id,
+            role,
+            unitId: memberOpts.unitId ?? null,
+          })),
+        );
       }
       const config = loadConfig(bindings);
       return Promise.all(
