@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { notifyFor } from "../../src/core/notify/forEnv";
+import { notifyFor } from "../../src/core/notifier";
 import { bindings } from "../helpers/harness";
 import { queuedMessages } from "../helpers/notify";
 

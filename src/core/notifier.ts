@@ -1,6 +1,6 @@
-import type { Bindings } from "../env";
-import type { NotifyClient } from "./client";
-import { createNotifyClient } from "./client";
+import type { Bindings } from "./env";
+import type { NotifyClient } from "./notify/client";
+import { createNotifyClient } from "./notify/client";
 
 /** The notification client every module uses, wired to this deployment's binding and configuration. */
 export function notifyFor(env: Bindings): NotifyClient {
