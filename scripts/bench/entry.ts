@@ -1,16 +1,40 @@
-// Benchmark entry: the real API Worker plus a bare Hono route in the same isolate, so the two are
-// measured on the same runtime in the same run. Never deployed.
+// Benchmark entry: the real API Worker plus bare baselines in the same isolate, so each route is
+// measured against them on the same runtime in the same run. Never deployed.
+import { DurableObject } from "cloudflare:workers";
 import { Hono } from "hono";
 import worker from "../../src/index";
 
-const bare = new Hono();
+export { PollTally } from "../../src/index";
+
+/** The cheapest useful Durable Object call: one synchronous SQLite increment. */
+export class BenchCounter extends DurableObject {
+  increment(): number {
+    this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS c (k INTEGER PRIMARY KEY, n INTEGER NOT NULL)");
+    return this.ctx.storage.sql
+      .exec<{ n: number }>(
+        "INSERT INTO c (k, n) VALUES (1, 1) ON CONFLICT(k) DO UPDATE SET n = n + 1 RETURNING n",
+      )
+      .one().n;
+  }
+}
+
+type BenchEnv = Env & { BENCH_COUNTER?: DurableObjectNamespace<BenchCounter> };
+
+const bare = new Hono<{ Bindings: BenchEnv }>();
 bare.get("/__bare", (c) => c.json({ ok: true }));
+bare.post("/__bare-do", async (c) => {
+  const ns = c.env.BENCH_COUNTER;
+  if (!ns) {
+    return c.json({ error: "BENCH_COUNTER is bound only by the poll benchmark's config" }, 500);
+  }
+  return c.json({ n: await ns.get(ns.idFromName("bench")).increment() });
+});
 
 export default {
-  fetch(request: Request, env: Env, ctx: ExecutionContext) {
-    if (new URL(request.url).pathname === "/__bare") {
+  fetch(request: Request, env: BenchEnv, ctx: ExecutionContext) {
+    if (new URL(request.url).pathname.startsWith("/__bare")) {
       return bare.fetch(request, env, ctx);
     }
     return worker.fetch(request, env, ctx);
   },
-} satisfies ExportedHandler<Env>;
+} satisfies ExportedHandler<BenchEnv>;

@@ -1,0 +1,245 @@
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { PollTally } from "../../../src/durable/PollTally";
+import { bindings, callJson, createTenant, expectProblem, type TestTenant } from "../../helpers/harness";
+import { inMinutes, openPoll, type PollBody, vote } from "./helpers";
+
+function stubOf(tenant: TestTenant, pollId: string) {
+  return env.POLL_TALLY.get(env.POLL_TALLY.idFromName(`${tenant.slug}:${pollId}`));
+}
+
+async function mirroredRow(tenant: TestTenant, pollId: string) {
+  const db = (bindings as unknown as Record<string, D1Database>)[
+    `TENANT_DB_${String(tenant.slot).padStart(2, "0")}`
+  ];
+  return db
+    ?.prepare("SELECT status, results, ballots, results_seq AS seq FROM polls WHERE id = ?")
+    .bind(pollId)
+    .first<{ status: string; results: string; ballots: number; seq: number }>();
+}
+
+describe("casting ballots", () => {
+  it("takes exactly one option unless multiple choice is on", async () => {
+    const tenant = await createTenant();
+    const [a, b] = await tenant.members("warga", 2);
+    const { poll } = await openPoll(tenant);
+    const [sabtu, minggu] = poll.options.map((o) => o.id);
+    expectProblem(await vote(a?.token ?? "", poll.id, [sabtu ?? "", minggu ?? ""]), 400, "invalid_choice");
+    expectProblem(await vote(a?.token ?? "", poll.id, ["01HZZZZZZZZZZZZZZZZZZZZZZZ"]), 400, "invalid_choice");
+    expectProblem(
+      await callJson(`/api/musyawarah/${poll.id}/vote`, { token: a?.token, body: { optionIds: [] } }),
+      400,
+      "invalid_input",
+    );
+    const ok = await vote(a?.token ?? "", poll.id, [minggu ?? ""]);
+    expect(ok.status).toBe(200);
+    expect(ok.body.results?.map((r) => r.count)).toEqual([0, 1]);
+    expectProblem(await vote(a?.token ?? "", poll.id, [sabtu ?? ""]), 409, "already_voted");
+    const second = await vote(b?.token ?? "", poll.id, [minggu ?? ""]);
+    expect(second.body.results?.map((r) => r.count)).toEqual([0, 2]);
+    expect(second.body.turnout.ballots).toBe(2);
+  });
+
+  it("accepts 1 to maxChoices distinct options when multiple choice is on", async () => {
+    const tenant = await createTenant();
+    const [a] = await tenant.members("warga", 1);
+    const { poll } = await openPoll(tenant, {
+      options: ["Lampu", "Taman", "Pos ronda"],
+      multipleChoice: true,
+      maxChoices: 2,
+    });
+    const ids = poll.options.map((o) => o.id);
+    const token = a?.token ?? "";
+    expectProblem(await vote(token, poll.id, ids), 400, "invalid_choice");
+    expectProblem(await vote(token, poll.id, [ids[0] ?? "", ids[0] ?? ""]), 400, "invalid_choice");
+    const ok = await vote(token, poll.id, [ids[0] ?? "", ids[2] ?? ""]);
+    expect(ok.body.results?.map((r) => r.count)).toEqual([1, 0, 1]);
+    expect(ok.body.turnout.ballots).toBe(1);
+  });
+
+  it("gives a household one ballot in kk polls, used by the first member to vote", async () => {
+    const tenant = await createTenant();
+    const [first, second] = await tenant.members("warga", 2, { unitId: "unit-a-1" });
+    const [neighbour] = await tenant.members("warga", 1, { unitId: "unit-a-2" });
+    const [homeless] = await tenant.members("warga", 1);
+    const { poll } = await openPoll(tenant, { voterScope: "kk" });
+    expect(poll.turnout.eligibleVoters).toBe(2);
+    const option = poll.options[0]?.id ?? "";
+    expect((await vote(first?.token ?? "", poll.id, [option])).status).toBe(200);
+    expectProblem(await vote(second?.token ?? "", poll.id, [option]), 409, "already_voted");
+    expect(
+      (await callJson<PollBody>(`/api/musyawarah/${poll.id}`, { token: second?.token })).body.hasVoted,
+    ).toBe(true);
+    expect((await vote(neighbour?.token ?? "", poll.id, [option])).status).toBe(200);
+    expectProblem(await vote(homeless?.token ?? "", poll.id, [option]), 409, "profile_incomplete");
+  });
+
+  it("refuses ballots before startsAt, after endsAt, after closing, and from residents who joined later", async () => {
+    const tenant = await createTenant();
+    const [early] = await tenant.members("warga", 1);
+    const future = await openPoll(tenant, { startsAt: inMinutes(30), endsAt: inMinutes(90) });
+    expectProblem(
+      await vote(early?.token ?? "", future.poll.id, [future.poll.options[0]?.id ?? ""]),
+      409,
+      "poll_not_started",
+    );
+
+    const soon = await openPoll(tenant, {
+      startsAt: inMinutes(-1),
+      endsAt: new Date(Date.now() + 1500).toISOString(),
+    });
+    const [late] = await tenant.members("warga", 1);
+    expectProblem(
+      await vote(late?.token ?? "", soon.poll.id, [soon.poll.options[0]?.id ?? ""]),
+      409,
+      "not_eligible",
+    );
+    const stub = stubOf(tenant, soon.poll.id);
+    const afterEnd = await stub.vote({
+      voterKey: `user:${early?.id}`,
+      userId: early?.id ?? "",
+      optionIds: [soon.poll.options[0]?.id ?? ""],
+      now: Date.now() + 60_000,
+    });
+    expect(afterEnd).toEqual({ ok: false, code: "poll_ended" });
+
+    // At endsAt the object's alarm closes the poll and mirrors the status to the tenant database
+    // (the test runtime fires it by itself; running it again is harmless).
+    await new Promise((r) => setTimeout(r, 1600));
+    await runDurableObjectAlarm(stub);
+    expect((await mirroredRow(tenant, soon.poll.id))?.status).toBe("ditutup");
+    const closed = await callJson<PollBody>(`/api/musyawarah/${soon.poll.id}`, { token: early?.token });
+    expect(closed.body.status).toBe("ditutup");
+    expectProblem(
+      await vote(early?.token ?? "", soon.poll.id, [soon.poll.options[0]?.id ?? ""]),
+      409,
+      "poll_closed",
+    );
+  });
+
+  it("is for residents only", async () => {
+    const tenant = await createTenant();
+    const { poll, sekretaris } = await openPoll(tenant);
+    expectProblem(await vote(sekretaris.token, poll.id, [poll.options[0]?.id ?? ""]), 403, "forbidden_role");
+  });
+
+  it("reports quorum against the voters eligible when the poll opened", async () => {
+    const tenant = await createTenant();
+    const residents = await tenant.members("warga", 4);
+    const { poll } = await openPoll(tenant, { quorum: { kind: "percent", value: 50 } });
+    expect(poll.quorumReached).toBe(false);
+    await vote(residents[0]?.token ?? "", poll.id, [poll.options[0]?.id ?? ""]);
+    const two = await vote(residents[1]?.token ?? "", poll.id, [poll.options[0]?.id ?? ""]);
+    expect(two.body.quorumReached).toBe(true);
+  });
+});
+
+describe("who voted what", () => {
+  it("lists voters and their choices for open polls", async () => {
+    const tenant = await createTenant();
+    const [a] = await tenant.members("warga", 1);
+    const { poll, sekretaris } = await openPoll(tenant);
+    await vote(a?.token ?? "", poll.id, [poll.options[1]?.id ?? ""]);
+    const res = await callJson<{ anonymous: boolean; items: { userId: string; optionIds?: string[] }[] }>(
+      `/api/musyawarah/${poll.id}/votes`,
+      { token: sekretaris.token },
+    );
+    expect(res.body.anonymous).toBe(false);
+    expect(res.body.items).toEqual([
+      expect.objectContaining({ userId: a?.id, optionIds: [poll.options[1]?.id] }),
+    ]);
+  });
+
+  it("keeps no link between a voter and a choice in anonymous polls", async () => {
+    const tenant = await createTenant();
+    const [a, b] = await tenant.members("warga", 2);
+    const { poll, sekretaris } = await openPoll(tenant, { anonymous: true });
+    await vote(a?.token ?? "", poll.id, [poll.options[0]?.id ?? ""]);
+    await vote(b?.token ?? "", poll.id, [poll.options[1]?.id ?? ""]);
+    const res = await callJson<{ anonymous: boolean; items: Record<string, unknown>[] }>(
+      `/api/musyawarah/${poll.id}/votes`,
+      {
+        token: sekretaris.token,
+      },
+    );
+    expect(res.body.anonymous).toBe(true);
+    expect(res.body.items.map((i) => i.userId).sort()).toEqual([a?.id, b?.id].sort());
+    expect(res.body.items.every((i) => !("optionIds" in i))).toBe(true);
+    const stored = await runInDurableObject(stubOf(tenant, poll.id), (_instance: PollTally, state) =>
+      state.storage.sql.exec<{ choices: string | null }>("SELECT choices FROM ballots").toArray(),
+    );
+    expect(stored).toEqual([{ choices: null }, { choices: null }]);
+  });
+
+  it("is for organisers only", async () => {
+    const tenant = await createTenant();
+    const [a] = await tenant.members("warga", 1);
+    const { poll } = await openPoll(tenant);
+    expectProblem(
+      await callJson(`/api/musyawarah/${poll.id}/votes`, { token: a?.token }),
+      403,
+      "forbidden_role",
+    );
+  });
+});
+
+describe("concurrency", () => {
+  it("counts 200 ballots from distinct residents sent at once", async () => {
+    const tenant = await createTenant();
+    const residents = await tenant.members("warga", 200);
+    const { poll } = await openPoll(tenant, { options: ["A", "B", "C"] });
+    const ids = poll.options.map((o) => o.id);
+    const results = await Promise.all(residents.map((r, i) => vote(r.token, poll.id, [ids[i % 3] ?? ""])));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(200);
+    const final = await callJson<PollBody>(`/api/musyawarah/${poll.id}`, { token: residents[0]?.token });
+    expect(final.body.results?.map((r) => r.count)).toEqual([67, 67, 66]);
+    expect(final.body.turnout.ballots).toBe(200);
+    const row = await mirroredRow(tenant, poll.id);
+    expect(row?.ballots).toBe(200);
+    expect(
+      Object.values(JSON.parse(row?.results ?? "{}") as Record<string, number>).reduce((a, b) => a + b, 0),
+    ).toBe(200);
+  });
+
+  it("accepts exactly one of 20 simultaneous ballots from one resident", async () => {
+    const tenant = await createTenant();
+    const [resident] = await tenant.members("warga", 1);
+    const { poll } = await openPoll(tenant);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        vote(resident?.token ?? "", poll.id, [poll.options[i % 2]?.id ?? ""]),
+      ),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    const refused = results.filter((r) => r.status === 409);
+    expect(refused).toHaveLength(19);
+    for (const r of refused) {
+      expectProblem(r, 409, "already_voted");
+    }
+    const final = await callJson<PollBody>(`/api/musyawarah/${poll.id}`, { token: resident?.token });
+    expect(final.body.results?.reduce((n, r) => n + r.count, 0)).toBe(1);
+  });
+
+  it("mirrors absolute counts, so repeating a mirror changes nothing", async () => {
+    const tenant = await createTenant();
+    const residents = await tenant.members("warga", 3);
+    const { poll, sekretaris } = await openPoll(tenant);
+    for (const r of residents) {
+      await vote(r.token, poll.id, [poll.options[0]?.id ?? ""]);
+    }
+    const before = await mirroredRow(tenant, poll.id);
+    const stub = stubOf(tenant, poll.id);
+    await stub.close();
+    await stub.close();
+    await callJson(`/api/musyawarah/${poll.id}`, {
+      method: "PUT",
+      token: sekretaris.token,
+      body: { status: "ditutup" },
+    });
+    const after = await mirroredRow(tenant, poll.id);
+    expect(after?.results).toBe(before?.results);
+    expect(after?.ballots).toBe(3);
+    expect(after?.seq).toBe(before?.seq);
+    expect(after?.status).toBe("ditutup");
+  });
+});
