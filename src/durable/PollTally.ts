@@ -59,6 +59,8 @@ const VOTER_ROWS_PER_STATEMENT = 25; // 4 parameters each: D1 allows 100 per sta
 export class PollTally extends DurableObject<Bindings> {
   private readonly sql: SqlStorage;
   private mirroring: Promise<void> | null = null;
+  /** A mirror failed and the alarm was moved to retry it; it must be moved back to endsAt. */
+  private retrying = false;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -243,6 +245,8 @@ export class PollTally extends DurableObject<Bindings> {
     if (this.meta("status") === "aktif" && Date.now() >= new Date(config.endsAt).getTime()) {
       this.setMeta("status", "ditutup");
     }
+    // An alarm may be a mirror retry set by an earlier instance of this object.
+    this.retrying = true;
     await this.mirrorSafely();
   }
 
@@ -252,11 +256,14 @@ export class PollTally extends DurableObject<Bindings> {
       await this.mirror();
     } catch (error) {
       log("warn", "poll_mirror_failed", { poll: this.config()?.pollId, error: String(error) });
+      this.retrying = true;
       await this.ctx.storage.setAlarm(Date.now() + MIRROR_RETRY_MS);
       return;
     }
+    // After a retry succeeded, the alarm goes back to closing the poll at endsAt.
     const config = this.config();
-    if (config && this.meta("status") === "aktif") {
+    if (this.retrying && config && this.meta("status") === "aktif") {
+      this.retrying = false;
       await this.ctx.storage.setAlarm(new Date(config.endsAt).getTime());
     }
   }

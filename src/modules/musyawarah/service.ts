@@ -320,6 +320,11 @@ async function voterKeys(ctx: TenantCtx): Promise<{ user: string; unit: string |
   return { user: `user:${id}`, unit: membership?.unitId ? `unit:${membership.unitId}` : null };
 }
 
+/** The key of the ballot a poll gives this resident; only household polls need the membership read. */
+async function voterKeyFor(ctx: TenantCtx, row: PollRow): Promise<string | null> {
+  return row.voterScope === "kk" ? (await voterKeys(ctx)).unit : `user:${userId(ctx)}`;
+}
+
 export async function listPolls({ ctx, input }: { ctx: TenantCtx; input: PollListQuery }) {
   const staff = isStaff(ctx);
   const filters: SQL[] = [];
@@ -374,8 +379,7 @@ export async function getPoll({ ctx, id }: { ctx: TenantCtx; id: string }) {
   if (isStaff(ctx)) {
     return presentPoll(ctx, row, live);
   }
-  const keys = await voterKeys(ctx);
-  const key = row.voterScope === "kk" ? keys.unit : keys.user;
+  const key = await voterKeyFor(ctx, row);
   return presentPoll(ctx, row, live, key ? await stub.hasVoted(key) : false);
 }
 
@@ -397,8 +401,7 @@ export async function castVote({ ctx, id, input }: { ctx: TenantCtx; id: string;
   if (row.status === "ditutup") {
     throw REFUSALS.poll_closed();
   }
-  const keys = await voterKeys(ctx);
-  const voterKey = row.voterScope === "kk" ? keys.unit : keys.user;
+  const voterKey = await voterKeyFor(ctx, row);
   if (!voterKey) {
     throw new Conflict(
       "profile_incomplete",
