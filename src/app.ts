@@ -10,12 +10,15 @@ import {
   securityHeaders,
 } from "./core/http/middleware";
 import { notFound, onError } from "./core/http/problem";
+import { auditModule } from "./modules/audit";
 import { healthModule } from "./modules/health";
 import { identityModule } from "./modules/identity";
 import { kependudukanModule } from "./modules/kependudukan";
 import { musyawarahModule } from "./modules/musyawarah";
+import { residentsModule } from "./modules/residents";
 import { statistikModule } from "./modules/statistik";
 import { tenantsModule } from "./modules/tenants";
+import { visitorModule } from "./modules/visitor";
 import { swaggerPage } from "./pages/swagger";
 
 const featureModules = [
@@ -24,6 +27,9 @@ const featureModules = [
   tenantsModule,
   kependudukanModule,
   musyawarahModule,
+  residentsModule,
+  auditModule,
+  visitorModule,
 ] as const;
 
 export const modules = [

@@ -2,6 +2,7 @@ import { buildApp } from "./app";
 
 export type { AppType } from "./app";
 export { PollTally } from "./durable/PollTally";
+export { RateLimiter } from "./durable/RateLimiter";
 
 const app = buildApp();
 

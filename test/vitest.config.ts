@@ -59,6 +59,18 @@ export default defineConfig(async () => {
             ENVIRONMENT: "test",
             JWT_SECRET: "test-jwt-secret-that-is-long-enough-0123456789",
             INTERNAL_API_KEY: TEST_INTERNAL_KEY,
+            // Google's real endpoints; tests answer them at the fetch boundary (test/modules/identity/oauth).
+            OIDC_PROVIDERS: JSON.stringify({
+              google: {
+                issuer: ["https://accounts.google.com", "accounts.google.com"],
+                clientId: "warga-test.apps.googleusercontent.com",
+                authorizationEndpoint: "https://accounts.google.com/o/oauth2/v2/auth",
+                tokenEndpoint: "https://oauth2.googleapis.com/token",
+                jwksUri: "https://www.googleapis.com/oauth2/v3/certs",
+              },
+            }),
+            OIDC_GOOGLE_CLIENT_SECRET: "test-google-client-secret",
+            CLIENT_URL: "http://app.test",
             PLATFORM_MIGRATIONS: platformMigrations,
             NOTIFY_MIGRATIONS: notifyMigrations,
           },

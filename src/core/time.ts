@@ -21,7 +21,8 @@ export function jakartaDayStart(day: string, field = "date"): Date {
   const match = DATE_RE.exec(day);
   const utc = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : Number.NaN;
   const check = new Date(utc);
-  if (!match || Number.isNaN(utc) || check.getUTCDate() !== Number(match[3])) {
+  // Date.UTC rolls 2026-13-01 over into 2027; a real calendar date survives the round trip unchanged.
+  if (!match || Number.isNaN(utc) || check.toISOString().slice(0, 10) !== day) {
     throw new Invalid("invalid_date", `${field} must be a calendar date YYYY-MM-DD.`, [
       { field, message: "expected YYYY-MM-DD" },
     ]);

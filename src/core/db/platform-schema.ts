@@ -30,7 +30,8 @@ export const users = sqliteTable(
   "users",
   {
     id: text("id").primaryKey(),
-    email: text("email").notNull(),
+    /** Null for residents who applied with a WhatsApp number only: they sign in with that number. */
+    email: text("email"),
     name: text("name").notNull(),
     whatsapp: text("whatsapp"),
     passwordHash: text("password_hash"),
@@ -41,7 +42,11 @@ export const users = sqliteTable(
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull(),
   },
-  (t) => [uniqueIndex("users_email_uq").on(t.email)],
+  (t) => [
+    uniqueIndex("users_email_uq").on(t.email),
+    // A number identifies the account it signs in to, so two accounts cannot share one.
+    uniqueIndex("users_whatsapp_uq").on(t.whatsapp),
+  ],
 );
 
 export const memberships = sqliteTable(
@@ -97,5 +102,85 @@ export const auditLog = sqliteTable(
     detail: text("detail"),
     createdAt: createdAt(),
   },
-  (t) => [index("audit_tenant_created_idx").on(t.tenantId, t.createdAt)],
+  (t) => [
+    index("audit_tenant_created_idx").on(t.tenantId, t.createdAt),
+    index("audit_created_idx").on(t.createdAt),
+    index("audit_actor_idx").on(t.actorId, t.createdAt),
+  ],
+);
+
+/**
+ * Single-use secrets sent to a person or a client: magic links, password resets, invitations (set a
+ * first password) and OAuth exchange codes. Only the SHA-256 of the secret is stored; `used_at` is set by
+ * the one UPDATE that consumes it, so a token can never be spent twice.
+ */
+export const oneTimeTokens = sqliteTable(
+  "one_time_tokens",
+  {
+    id: text("id").primaryKey(),
+    purpose: text("purpose", {
+      enum: ["magic_link", "password_reset", "invitation", "oauth_exchange"],
+    }).notNull(),
+    tokenHash: text("token_hash").notNull(),
+    userId: text("user_id").notNull(),
+    /** JSON: what the token carries besides the user (the tenant to sign in to). */
+    data: text("data"),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("one_time_tokens_hash_uq").on(t.tokenHash),
+    index("one_time_tokens_user_idx").on(t.userId, t.purpose),
+  ],
+);
+
+/** An OAuth/OIDC sign-in in flight: PKCE verifier and nonce, found by the hash of its `state`. */
+export const oauthStates = sqliteTable(
+  "oauth_states",
+  {
+    id: text("id").primaryKey(),
+    stateHash: text("state_hash").notNull(),
+    provider: text("provider").notNull(),
+    codeVerifier: text("code_verifier").notNull(),
+    nonce: text("nonce").notNull(),
+    tenant: text("tenant"),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("oauth_states_hash_uq").on(t.stateHash)],
+);
+
+/**
+ * A request to become a resident of a tenant, sent from the public form. Kept in the platform database
+ * because approval creates the account and membership there, in the same batch as the status change.
+ */
+export const residentApplications = sqliteTable(
+  "resident_applications",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    fullName: text("full_name").notNull(),
+    email: text("email"),
+    whatsapp: text("whatsapp").notNull(),
+    block: text("block").notNull(),
+    houseNumber: text("house_number").notNull(),
+    kkNumber: text("kk_number"),
+    note: text("note"),
+    status: text("status", { enum: ["menunggu", "disetujui", "ditolak"] }).notNull(),
+    reason: text("reason"),
+    /** Random per decision: later statements of the approval batch check that this decision won. */
+    decisionId: text("decision_id"),
+    decidedBy: text("decided_by"),
+    decidedAt: text("decided_at"),
+    userId: text("user_id"),
+    ip: text("ip"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    index("resident_applications_tenant_status_idx").on(t.tenantId, t.status, t.id),
+    index("resident_applications_tenant_whatsapp_idx").on(t.tenantId, t.whatsapp),
+  ],
 );

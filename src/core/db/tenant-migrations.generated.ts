@@ -17,5 +17,16 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
       "CREATE TABLE `polls` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`title` text NOT NULL,\n\t`description` text,\n\t`options` text NOT NULL,\n\t`starts_at` text NOT NULL,\n\t`ends_at` text NOT NULL,\n\t`status` text NOT NULL,\n\t`quorum_kind` text,\n\t`quorum_value` integer,\n\t`anonymous` integer NOT NULL,\n\t`multiple_choice` integer NOT NULL,\n\t`max_choices` integer NOT NULL,\n\t`voter_scope` text NOT NULL,\n\t`results_visibility` text NOT NULL,\n\t`eligible_voters` integer,\n\t`results` text DEFAULT '{}' NOT NULL,\n\t`ballots` integer DEFAULT 0 NOT NULL,\n\t`results_seq` integer DEFAULT 0 NOT NULL,\n\t`created_by` text NOT NULL,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`opened_at` text,\n\t`closed_at` text\n);",
       "CREATE INDEX `polls_status_idx` ON `polls` (`status`);"
     ]
+  },
+  {
+    "name": "0002_visitor.sql",
+    "statements": [
+      "CREATE TABLE `gate_events` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`device_id` text NOT NULL,\n\t`kind` text NOT NULL,\n\t`direction` text,\n\t`visitor_id` text,\n\t`action` text NOT NULL,\n\t`reason` text NOT NULL,\n\t`occurred_at` text NOT NULL,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL\n);",
+      "CREATE INDEX `gate_events_device_idx` ON `gate_events` (`device_id`,`id`);",
+      "CREATE TABLE `visitors` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`resident_id` text NOT NULL,\n\t`unit_id` text,\n\t`guest_name` text NOT NULL,\n\t`purpose` text NOT NULL,\n\t`visit_at` text NOT NULL,\n\t`vehicle_plate` text,\n\t`identity` text,\n\t`status` text NOT NULL,\n\t`note` text,\n\t`decided_by` text,\n\t`decided_at` text,\n\t`pass_valid_from` text,\n\t`pass_valid_until` text,\n\t`notified_at` text,\n\t`checked_in_at` text,\n\t`checked_in_by` text,\n\t`checked_out_at` text,\n\t`checked_out_by` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `visitors_status_visit_idx` ON `visitors` (`status`,`visit_at`);",
+      "CREATE INDEX `visitors_resident_idx` ON `visitors` (`resident_id`,`id`);",
+      "CREATE INDEX `visitors_inside_idx` ON `visitors` (`checked_in_at`,`checked_out_at`);"
+    ]
   }
 ];

@@ -1,13 +1,47 @@
+import { type Access, ANY_MEMBER } from "../../core/http/access";
 import { defineModule } from "../../core/module";
+import { ExchangeOAuthCode } from "./routes/exchangeOAuthCode";
+import { ForgotPassword } from "./routes/forgotPassword";
 import { GetMe } from "./routes/getMe";
 import { Login } from "./routes/login";
+import { Logout } from "./routes/logout";
+import { OAuthCallback } from "./routes/oauthCallback";
+import { Refresh } from "./routes/refresh";
+import { RequestMagicLink } from "./routes/requestMagicLink";
+import { ResetPassword } from "./routes/resetPassword";
+import { ResetPasswordPage, SubmitResetPasswordPage } from "./routes/resetPasswordPage";
+import { StartOAuth } from "./routes/startOAuth";
+import { SwitchTenant } from "./routes/switchTenant";
+import { UpdateProfile } from "./routes/updateProfile";
+import { VerifyMagicLink } from "./routes/verifyMagicLink";
 import { countResidents } from "./service";
+
+const pub = { scope: "public" } as const satisfies Access;
+const user = { scope: "user" } as const satisfies Access;
 
 export const identityModule = defineModule({
   name: "identity",
   routes: [
-    { method: "post", path: "/api/auth/login", endpoint: Login, access: { scope: "public" } },
-    { method: "get", path: "/api/user/me", endpoint: GetMe, access: { scope: "user" } },
+    { method: "post", path: "/api/auth/login", endpoint: Login, access: pub },
+    { method: "post", path: "/api/auth/refresh", endpoint: Refresh, access: pub },
+    { method: "post", path: "/api/auth/logout", endpoint: Logout, access: pub },
+    { method: "post", path: "/api/auth/switch-tenant", endpoint: SwitchTenant, access: user },
+    { method: "post", path: "/api/auth/magic-link", endpoint: RequestMagicLink, access: pub },
+    { method: "post", path: "/api/auth/magic-link/verify", endpoint: VerifyMagicLink, access: pub },
+    { method: "post", path: "/api/auth/forgot-password", endpoint: ForgotPassword, access: pub },
+    { method: "post", path: "/api/auth/reset-password", endpoint: ResetPassword, access: pub },
+    { method: "get", path: "/api/auth/oauth/:provider", endpoint: StartOAuth, access: pub },
+    { method: "get", path: "/api/auth/oauth/:provider/callback", endpoint: OAuthCallback, access: pub },
+    { method: "post", path: "/api/auth/oauth/exchange", endpoint: ExchangeOAuthCode, access: pub },
+    { method: "get", path: "/api/user/me", endpoint: GetMe, access: user },
+    {
+      method: "put",
+      path: "/api/user/profile",
+      endpoint: UpdateProfile,
+      access: { scope: "tenant", roles: ANY_MEMBER },
+    },
+    { method: "get", path: "/reset-password", endpoint: ResetPasswordPage, access: pub },
+    { method: "post", path: "/reset-password", endpoint: SubmitResetPasswordPage, access: pub },
   ],
   indicators: [
     {

@@ -1,11 +1,37 @@
 import { z } from "zod";
+import { normaliseIndonesianMobile } from "../../core/phone";
 import { Slug } from "../tenants/schemas";
 
-export const LoginInput = z.object({
-  email: z.email().max(254),
-  password: z.string().min(1).max(200),
-  tenant: Slug.optional(),
-});
+/** Field-level phone check, so a bad number is a 400 naming the field, like any other bad input. */
+export const IndonesianMobile = z
+  .string()
+  .max(32)
+  .transform((value, ctx) => {
+    const normalised = normaliseIndonesianMobile(value);
+    if (!normalised) {
+      ctx.addIssue({ code: "custom", message: "not an Indonesian mobile number (08…, +62…, 62…)" });
+      return z.NEVER;
+    }
+    return normalised;
+  });
+
+const Email = z
+  .email()
+  .max(254)
+  .transform((v) => v.trim().toLowerCase());
+
+export const LoginInput = z
+  .object({
+    email: Email.optional(),
+    /** Residents invited over WhatsApp have no email: their number is their sign-in name. */
+    whatsapp: IndonesianMobile.optional(),
+    password: z.string().min(1).max(200),
+    tenant: Slug.optional(),
+  })
+  .refine((v) => (v.email === undefined) !== (v.whatsapp === undefined), {
+    message: "Give exactly one of email or whatsapp",
+    path: ["email"],
+  });
 export type LoginInput = z.infer<typeof LoginInput>;
 
 export const TenantRef = z.object({ slug: z.string(), name: z.string(), type: z.enum(["RT", "RW"]) });
@@ -19,7 +45,7 @@ export const LoginResult = z
     user: z.object({
       id: z.string(),
       name: z.string(),
-      email: z.string(),
+      email: z.string().nullable(),
       role: RoleEnum,
       tenant: TenantRef.nullable(),
     }),
@@ -30,12 +56,51 @@ export const Me = z
   .object({
     id: z.string(),
     name: z.string(),
-    email: z.string(),
+    email: z.string().nullable(),
     whatsapp: z.string().nullable(),
     role: RoleEnum,
     tenant: TenantRef.nullable(),
     unitId: z.string().nullable(),
+    unit: z.object({ id: z.string(), block: z.string(), number: z.string() }).nullable().optional(),
     profileComplete: z.boolean(),
     memberships: z.array(z.object({ tenant: TenantRef, role: RoleEnum })),
   })
   .openapi("Me");
+
+/** Opaque one-time secrets: 32 random bytes in base64url are 43 characters. */
+const Secret = z.string().min(20).max(200);
+
+export const RefreshInput = z.object({ refreshToken: Secret });
+export const LogoutInput = z.object({
+  refreshToken: Secret,
+  /** The device's FCM token, unregistered from push so a signed-out phone stops getting notifications. */
+  pushToken: z.string().min(1).max(4096).optional(),
+});
+export const SwitchTenantInput = z.object({ tenant: Slug });
+
+export const MagicLinkInput = z.object({ email: Email, tenant: Slug.optional() });
+export type MagicLinkInput = z.infer<typeof MagicLinkInput>;
+export const TokenInput = z.object({ token: Secret });
+export const ExchangeInput = z.object({ code: Secret });
+
+export const ForgotPasswordInput = z.object({ email: Email });
+/** Length is checked by the service, which answers the spec's `password_too_short`. */
+export const ResetPasswordInput = z.object({ token: Secret, password: z.string().max(200) });
+
+export const Accepted = z.object({ status: z.literal("accepted") }).openapi("Accepted");
+
+export const ProfileInput = z.object({
+  fullName: z.string().trim().min(2).max(120),
+  whatsapp: IndonesianMobile,
+  block: z.string().trim().min(1).max(20),
+  houseNumber: z.string().trim().min(1).max(20),
+});
+export type ProfileInput = z.infer<typeof ProfileInput>;
+
+export const ProviderParam = z.object({ provider: z.string().regex(/^[a-z0-9-]{1,32}$/) });
+export const OAuthStartQuery = z.object({ tenant: Slug.optional() });
+export const OAuthCallbackQuery = z.object({
+  code: z.string().max(2048).optional(),
+  state: z.string().max(200).optional(),
+  error: z.string().max(200).optional(),
+});

@@ -1,20 +1,22 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { verifyPassword } from "../../core/auth/password";
-import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from "../../core/auth/tokens";
-import type { Actor, Role } from "../../core/context";
+import type { Actor } from "../../core/context";
 import { platformDb } from "../../core/db/platform";
-import { memberships, sessions, tenants, users } from "../../core/db/platform-schema";
-import type { Bindings, Config } from "../../core/env";
-import { Forbidden, NotFound, Unauthorized } from "../../core/errors";
-import { newId, randomToken, sha256Hex } from "../../core/ids";
-import type { LoginInput } from "./schemas";
+import { memberships, tenants, users } from "../../core/db/platform-schema";
+import type { Bindings } from "../../core/env";
+import { Conflict, NotFound } from "../../core/errors";
+import { findTenantBySlug, tenantDb } from "../../core/tenancy";
+import { unitsByIds } from "../kependudukan/service";
 
-export const REFRESH_TOKEN_TTL_DAYS = 30;
+/**
+ * Reads of accounts and memberships that other modules use. The sign-in flows live beside this file:
+ * sessions.ts (login, refresh, logout, switch), magicLink.ts, passwordReset.ts, oauth/, profile.ts.
+ */
 
-type TenantRow = typeof tenants.$inferSelect;
-const tenantRef = (t: TenantRow) => ({ slug: t.slug, name: t.name, type: t.type });
+export type TenantRow = typeof tenants.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
+export const tenantRef = (t: TenantRow) => ({ slug: t.slug, name: t.name, type: t.type });
 
-async function membershipsOf(env: Bindings, userId: string) {
+export async function membershipsOf(env: Bindings, userId: string) {
   return platformDb(env)
     .select({ membership: memberships, tenant: tenants })
     .from(memberships)
@@ -23,75 +25,9 @@ async function membershipsOf(env: Bindings, userId: string) {
     .orderBy(asc(memberships.createdAt), asc(memberships.id));
 }
 
-/** Opens a session (one refresh-token family) and signs the first access token of it. */
-export async function openSession(
-  env: Bindings,
-  config: Config,
-  user: typeof users.$inferSelect,
-  role: Role,
-  tenant: TenantRow | null,
-) {
-  const sessionId = newId();
-  const refreshToken = randomToken(32);
-  const expiresAt = new Date(Date.now() + REFRESH_TOKEN_TTL_DAYS * 86_400_000).toISOString();
-  await platformDb(env)
-    .insert(sessions)
-    .values({
-      id: sessionId,
-      userId: user.id,
-      tenantId: tenant?.id ?? null,
-      familyId: sessionId,
-      refreshHash: await sha256Hex(refreshToken),
-      expiresAt,
-    });
-  const accessToken = await signAccessToken(config, {
-    sub: user.id,
-    tenant: tenant?.slug ?? null,
-    role,
-    sid: sessionId,
-  });
-  return {
-    accessToken,
-    refreshToken,
-    expiresIn: ACCESS_TOKEN_TTL_SECONDS,
-    user: {
-      id: user.id,
-      name: user.name,
-      email: user.email,
-      role,
-      tenant: tenant ? tenantRef(tenant) : null,
-    },
-  };
-}
-
-/**
- * Email and password. A wrong email and a wrong password get the same 401 after the same work
- * (a dummy hash is verified for unknown emails), so the answer reveals no accounts.
- */
-export async function login({ env, config, input }: { env: Bindings; config: Config; input: LoginInput }) {
-  const email = input.email.trim().toLowerCase();
-  const user = await platformDb(env).select().from(users).where(eq(users.email, email)).get();
-  const valid = await verifyPassword(input.password, user?.passwordHash);
-  if (!user || !valid) {
-    throw new Unauthorized("invalid_credentials", "Email or password is wrong.");
-  }
-  if (user.status !== "active") {
-    throw new Forbidden("account_disabled", "This account is disabled.");
-  }
-  if (user.platformRole === "super_admin" && !input.tenant) {
-    return openSession(env, config, user, "super_admin", null);
-  }
-  const all = await membershipsOf(env, user.id);
-  const chosen = input.tenant
-    ? all.find((m) => m.tenant.slug === input.tenant)
-    : (all.find((m) => m.tenant.status !== "suspended") ?? all[0]);
-  if (!chosen) {
-    throw new Forbidden("no_membership", "This account has no membership in that community.");
-  }
-  if (chosen.tenant.status === "suspended") {
-    throw new Forbidden("tenant_suspended", "This community's account is suspended.");
-  }
-  return openSession(env, config, user, chosen.membership.role, chosen.tenant);
+/** A profile is complete exactly when the name, the WhatsApp number and the housing unit are set. */
+export function isProfileComplete(user: Pick<UserRow, "name" | "whatsapp">, unitId: string | null): boolean {
+  return Boolean(user.name.trim() && user.whatsapp && unitId);
 }
 
 export async function me({ env, actor }: { env: Bindings; actor: Extract<Actor, { kind: "user" }> }) {
@@ -103,6 +39,11 @@ export async function me({ env, actor }: { env: Bindings; actor: Extract<Actor, 
   const all = await membershipsOf(env, user.id);
   const current = actor.tenantSlug ? all.find((m) => m.tenant.slug === actor.tenantSlug) : undefined;
   const unitId = current?.membership.unitId ?? null;
+  let unit: { id: string; block: string; number: string } | null = null;
+  if (current && unitId) {
+    const tenant = await findTenantBySlug(db, current.tenant.slug);
+    unit = tenant ? ((await unitsByIds(tenantDb(env, tenant.slot), [unitId])).get(unitId) ?? null) : null;
+  }
   return {
     id: user.id,
     name: user.name,
@@ -111,9 +52,30 @@ export async function me({ env, actor }: { env: Bindings; actor: Extract<Actor, 
     role: actor.role,
     tenant: current ? tenantRef(current.tenant) : null,
     unitId,
-    profileComplete: Boolean(user.name.trim() && user.whatsapp && unitId),
+    unit,
+    profileComplete: isProfileComplete(user, unitId),
     memberships: all.map((m) => ({ tenant: tenantRef(m.tenant), role: m.membership.role })),
   };
+}
+
+/**
+ * For modules that act per household (dues, household polls): the caller's unit, or 409
+ * `profile_incomplete` until the resident has completed their profile.
+ */
+export async function requireCompleteProfile(env: Bindings, userId: string, tenantId: string) {
+  const row = await platformDb(env)
+    .select({ name: users.name, whatsapp: users.whatsapp, unitId: memberships.unitId })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.userId, userId), eq(memberships.tenantId, tenantId)))
+    .get();
+  if (!row?.unitId || !isProfileComplete(row, row.unitId)) {
+    throw new Conflict(
+      "profile_incomplete",
+      "Complete your profile (full name, WhatsApp number, block and house number) first.",
+    );
+  }
+  return { unitId: row.unitId };
 }
 
 /** Resident accounts of a tenant: the "total registered residents" indicator. */

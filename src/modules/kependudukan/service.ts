@@ -1,10 +1,10 @@
-import { and, asc, eq, gt, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, type SQL } from "drizzle-orm";
 import { auditInsert } from "../../core/audit";
-import type { TenantCtx } from "../../core/context";
+import type { TenantCtx, TenantDb } from "../../core/context";
 import { platformDb } from "../../core/db/platform";
 import { Conflict, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
-import type { CreateUnitInput, UnitListQuery } from "./schemas";
+import { type CreateUnitInput, normaliseBlock, normaliseHouseNumber, type UnitListQuery } from "./schemas";
 import { units } from "./tables";
 
 export async function getUnit({ ctx, id }: { ctx: TenantCtx; id: string }) {
@@ -66,4 +66,50 @@ export async function createUnit({ ctx, input }: { ctx: TenantCtx; input: Create
     }
     throw error;
   }
+}
+
+/**
+ * The unit a resident names in their profile or application, created on first use. Insert-or-ignore
+ * then read, in one batch, so two residents of one house naming it at once share a single row.
+ */
+export async function findOrCreateUnit({
+  ctx,
+  input,
+}: {
+  ctx: Pick<TenantCtx, "db">;
+  input: { block: string; number: string };
+}) {
+  const block = normaliseBlock(input.block);
+  const number = normaliseHouseNumber(input.number);
+  const [, rows] = await ctx.db.batch([
+    ctx.db
+      .insert(units)
+      .values({ id: newId(), block, number, updatedAt: new Date().toISOString() })
+      .onConflictDoNothing({ target: [units.block, units.number] }),
+    ctx.db
+      .select()
+      .from(units)
+      .where(and(eq(units.block, block), eq(units.number, number))),
+  ]);
+  const unit = rows[0];
+  if (!unit) {
+    throw new Error("unit vanished after insert");
+  }
+  return unit;
+}
+
+/** Block and number of the given units, for views that show residents with their houses. */
+export async function unitsByIds(db: TenantDb, ids: readonly string[]) {
+  const found = new Map<string, { id: string; block: string; number: string }>();
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += 90) {
+    const rows = await db
+      .select({ id: units.id, block: units.block, number: units.number })
+      .from(units)
+      .where(inArray(units.id, unique.slice(i, i + 90)));
+    for (const row of rows) {
+      found.set(row.id, row);
+    }
+  }
+  return found;
 }

@@ -1,14 +1,15 @@
 import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
 import { json, problems } from "../../../core/http/openapi";
 import { LoginInput, LoginResult } from "../schemas";
-import { login } from "../service";
+import { login } from "../sessions";
 
 export class Login extends OpenAPIRoute {
   override schema = {
     tags: ["Auth"],
-    summary: "Sign in with email and password",
+    summary: "Sign in with email (or WhatsApp number) and password",
     security: [],
     request: { body: { content: { "application/json": { schema: LoginInput } } } },
     responses: { 200: json(LoginResult), ...problems(400, 401, 403, 429) },
@@ -16,6 +17,6 @@ export class Login extends OpenAPIRoute {
 
   override async handle(c: Context<HonoEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await login({ env: c.env, config: c.get("config"), input: body }));
+    return c.json(await login({ ctx: platformCtx(c), input: body }));
   }
 }

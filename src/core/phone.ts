@@ -1,0 +1,19 @@
+/**
+ * Indonesian mobile numbers as E.164 digits without the plus (`62812…`), the form WhatsApp gateways
+ * take. `0812…`, `+62 812…`, `62-812-…` and `(0812) …` are one number. Mobile numbers start with 8 after
+ * the country code and have 9 to 12 digits after it; landlines (`021…`) and foreign numbers are refused,
+ * since a WhatsApp invitation or sign-in link must reach a phone.
+ */
+const MOBILE_RE = /^628[1-9]\d{7,10}$/;
+
+export function normaliseIndonesianMobile(input: string): string | null {
+  const compact = input.trim().replace(/[\s().-]/g, "");
+  let digits = compact.startsWith("+") ? compact.slice(1) : compact;
+  if (!/^\d+$/.test(digits)) {
+    return null;
+  }
+  if (digits.startsWith("08")) {
+    digits = `62${digits.slice(1)}`;
+  }
+  return MOBILE_RE.test(digits) ? digits : null;
+}

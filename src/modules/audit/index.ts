@@ -1,0 +1,21 @@
+import { defineModule } from "../../core/module";
+import { ListPlatformAudit } from "./routes/listPlatformAudit";
+import { ListTenantAudit } from "./routes/listTenantAudit";
+
+export const auditModule = defineModule({
+  name: "audit",
+  routes: [
+    {
+      method: "get",
+      path: "/api/audit",
+      endpoint: ListTenantAudit,
+      access: { scope: "tenant", roles: ["admin"] },
+    },
+    {
+      method: "get",
+      path: "/api/platform/audit",
+      endpoint: ListPlatformAudit,
+      access: { scope: "platform" },
+    },
+  ],
+});

@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { json, listOf, problems } from "../../../core/http/openapi";
+import { AuditEntry, PlatformAuditQuery } from "../schemas";
+import { listPlatformAudit } from "../service";
+
+export class ListPlatformAudit extends OpenAPIRoute {
+  override schema = {
+    tags: ["Platform: audit"],
+    summary: "Audit log across tenants; filter by tenant (slug, id or `platform`), actor and days",
+    request: { query: PlatformAuditQuery },
+    responses: { 200: json(listOf(AuditEntry)), ...problems(400, 401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listPlatformAudit({ ctx: platformCtx(c), input: query }));
+  }
+}

@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { json, listOf, tenantProblems } from "../../../core/http/openapi";
+import { AuditEntry, AuditQuery } from "../schemas";
+import { listTenantAudit } from "../service";
+
+export class ListTenantAudit extends OpenAPIRoute {
+  override schema = {
+    tags: ["Audit"],
+    summary: "Audit log of the community: who changed what, newest first",
+    request: { query: AuditQuery },
+    responses: { 200: json(listOf(AuditEntry)), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listTenantAudit({ ctx: tenantCtx(c), input: query }));
+  }
+}

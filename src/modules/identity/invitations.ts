@@ -1,0 +1,69 @@
+import type { Bindings } from "../../core/env";
+import { log } from "../../core/http/log";
+import { notifyFor } from "../../core/notifier";
+import { resetPasswordUrl } from "./passwordReset";
+
+export type InvitationChannel = "email" | "whatsapp";
+
+export interface InvitationTarget {
+  name: string;
+  email: string | null;
+  whatsapp: string | null;
+}
+
+/** Email when the person has one (a button is easier than a long link), else WhatsApp. */
+export function invitationChannel(target: InvitationTarget): InvitationChannel | null {
+  if (target.email) {
+    return "email";
+  }
+  return target.whatsapp ? "whatsapp" : null;
+}
+
+/**
+ * Sends a resident their account link: a set-password link (`token`) for a new account, or a sign-in
+ * link for someone who already has a password elsewhere. Returns whether the notification service took
+ * it; the account exists either way and staff can re-send from the residents list.
+ */
+export async function deliverInvitation(
+  env: Bindings,
+  input: {
+    target: InvitationTarget;
+    tenantName: string;
+    token: string | null;
+    idempotencyKey: string;
+    requestId: string;
+  },
+): Promise<{ channel: InvitationChannel | null; sent: boolean }> {
+  const channel = invitationChannel(input.target);
+  const url = input.token ? resetPasswordUrl(env, input.token) : `${env.CLIENT_URL.replace(/\/$/, "")}/login`;
+  try {
+    if (channel === "email" && input.target.email) {
+      await notifyFor(env).sendEmail({
+        template: "WELCOME",
+        to: input.target.email,
+        data: { name: input.target.name, tenantName: input.tenantName, loginUrl: url },
+        idempotencyKey: input.idempotencyKey,
+      });
+      return { channel, sent: true };
+    }
+    if (channel === "whatsapp" && input.target.whatsapp) {
+      const action = input.token ? "Buat kata sandi Anda (berlaku 7 hari)" : "Masuk";
+      await notifyFor(env).sendWhatsApp({
+        to: input.target.whatsapp,
+        message:
+          `Halo ${input.target.name}, akun warga Anda di ${input.tenantName} sudah aktif. ` +
+          `${action} melalui tautan berikut:\n${url}\n\nMasuk dengan nomor WhatsApp ini.`,
+        idempotencyKey: input.idempotencyKey,
+      });
+      return { channel, sent: true };
+    }
+    return { channel: null, sent: false };
+  } catch (error) {
+    log("error", "invitation_not_sent", {
+      requestId: input.requestId,
+      channel,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return { channel, sent: false };
+  }
+}

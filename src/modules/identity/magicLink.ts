@@ -1,0 +1,86 @@
+import { eq } from "drizzle-orm";
+import type { PlatformCtx } from "../../core/context";
+import { platformDb } from "../../core/db/platform";
+import { users } from "../../core/db/platform-schema";
+import { Unauthorized } from "../../core/errors";
+import { notifyFor } from "../../core/notifier";
+import { rateLimit } from "../../core/rateLimit";
+import type { Defer } from "./background";
+import { consumeOneTimeToken, newOneTimeToken, TOKEN_TTL_SECONDS } from "./oneTimeTokens";
+import type { MagicLinkInput } from "./schemas";
+import { membershipsOf } from "./service";
+import { signIn } from "./sessions";
+
+/** Where the emailed link points: the web portal, which posts the token to the verify route. */
+export function magicLinkUrl(env: { CLIENT_URL: string }, token: string): string {
+  return `${env.CLIENT_URL.replace(/\/$/, "")}/auth/magic-link?token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * Always accepted: the lookup, the token and the email happen after the answer (see background.ts),
+ * so the response says nothing about whether the email has an account. A link is only sent when it
+ * could sign the person in (active account, and a membership in the asked tenant if one was named).
+ */
+export async function requestMagicLink({
+  ctx,
+  input,
+  defer,
+}: {
+  ctx: PlatformCtx;
+  input: MagicLinkInput;
+  defer: Defer;
+}) {
+  await rateLimit(ctx.env, [
+    { policy: "magic-link:subject", subject: input.email },
+    { policy: "magic-link:ip", subject: ctx.ip },
+  ]);
+  defer("magic_link", async () => {
+    const db = platformDb(ctx.env);
+    const user = await db.select().from(users).where(eq(users.email, input.email)).get();
+    if (!user?.email || user.status !== "active") {
+      return;
+    }
+    if (
+      input.tenant &&
+      !(await membershipsOf(ctx.env, user.id)).some((m) => m.tenant.slug === input.tenant)
+    ) {
+      return;
+    }
+    const issued = await newOneTimeToken(db, {
+      purpose: "magic_link",
+      userId: user.id,
+      data: { tenant: input.tenant ?? null },
+    });
+    await db.batch([issued.insert]);
+    await notifyFor(ctx.env).sendEmail({
+      template: "MAGIC_LINK",
+      to: user.email,
+      data: {
+        name: user.name,
+        loginUrl: magicLinkUrl(ctx.env, issued.token),
+        expiresInMinutes: String(TOKEN_TTL_SECONDS.magic_link / 60),
+      },
+      idempotencyKey: `magic-link:${issued.id}`,
+    });
+  });
+}
+
+const FAILURES = {
+  token_invalid: "This sign-in link is not valid.",
+  token_expired: "This sign-in link has expired; ask for a new one.",
+  token_used: "This sign-in link was already used; ask for a new one.",
+} as const;
+
+export async function verifyMagicLink({ ctx, token }: { ctx: PlatformCtx; token: string }) {
+  await rateLimit(ctx.env, [{ policy: "token-exchange:ip", subject: ctx.ip }]);
+  const db = platformDb(ctx.env);
+  const result = await consumeOneTimeToken(db, ["magic_link"], token);
+  if (!result.ok) {
+    throw new Unauthorized(result.reason, FAILURES[result.reason]);
+  }
+  const user = await db.select().from(users).where(eq(users.id, result.userId)).get();
+  if (!user) {
+    throw new Unauthorized("token_invalid", FAILURES.token_invalid);
+  }
+  return signIn(ctx.env, user, result.data.tenant);
+}

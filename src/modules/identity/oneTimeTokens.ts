@@ -1,0 +1,106 @@
+import { and, eq, gt, inArray, isNull } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { oneTimeTokens } from "../../core/db/platform-schema";
+import type { PlatformDb } from "../../core/env";
+import { newId, randomToken, sha256Hex } from "../../core/ids";
+
+export type TokenPurpose = (typeof oneTimeTokens.$inferSelect)["purpose"];
+
+/**
+ * How long each kind of link works. Invitations last a week because a resident approved on Friday may
+ * open WhatsApp on Monday; sign-in links and exchange codes are short because they grant a session.
+ */
+export const TOKEN_TTL_SECONDS: Record<TokenPurpose, number> = {
+  magic_link: 15 * 60,
+  password_reset: 60 * 60,
+  invitation: 7 * 86_400,
+  oauth_exchange: 2 * 60,
+};
+
+export interface TokenData {
+  tenant?: string | null;
+}
+
+/**
+ * A new secret (256 bits) and the insert that stores its SHA-256, as a batch item so the caller can
+ * commit it together with the change that warrants it (an approval, a reset request).
+ */
+export async function newOneTimeToken(
+  db: PlatformDb,
+  input: { purpose: TokenPurpose; userId: string; data?: TokenData },
+): Promise<{ id: string; token: string; expiresAt: string; insert: BatchItem<"sqlite"> }> {
+  const id = newId();
+  const token = randomToken(32);
+  const expiresAt = new Date(Date.now() + TOKEN_TTL_SECONDS[input.purpose] * 1000).toISOString();
+  const insert = db.insert(oneTimeTokens).values({
+    id,
+    purpose: input.purpose,
+    tokenHash: await sha256Hex(token),
+    userId: input.userId,
+    data: input.data ? JSON.stringify(input.data) : null,
+    expiresAt,
+  });
+  return { id, token, expiresAt, insert };
+}
+
+/** Spends every unused token of these purposes for a user: only the newest reset or invitation works. */
+export function retireTokens(db: PlatformDb, userId: string, purposes: TokenPurpose[]): BatchItem<"sqlite"> {
+  return db
+    .update(oneTimeTokens)
+    .set({ usedAt: new Date().toISOString() })
+    .where(
+      and(
+        eq(oneTimeTokens.userId, userId),
+        inArray(oneTimeTokens.purpose, purposes),
+        isNull(oneTimeTokens.usedAt),
+      ),
+    );
+}
+
+export type ConsumeFailure = "token_invalid" | "token_expired" | "token_used";
+
+/**
+ * Spends a token in the one UPDATE that also checks it: of two concurrent requests with the same token,
+ * exactly one gets the row back. A failure is then classified (unknown, expired, already used) so the
+ * person can be told to ask for a new link; the token itself is never compared outside the index.
+ */
+export async function consumeOneTimeToken(
+  db: PlatformDb,
+  purposes: TokenPurpose[],
+  token: string,
+): Promise<
+  { ok: true; userId: string; purpose: TokenPurpose; data: TokenData } | { ok: false; reason: ConsumeFailure }
+> {
+  const tokenHash = await sha256Hex(token);
+  const now = new Date().toISOString();
+  const spent = await db
+    .update(oneTimeTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(oneTimeTokens.tokenHash, tokenHash),
+        inArray(oneTimeTokens.purpose, purposes),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, now),
+      ),
+    )
+    .returning()
+    .get();
+  if (spent) {
+    return {
+      ok: true,
+      userId: spent.userId,
+      purpose: spent.purpose,
+      data: spent.data ? (JSON.parse(spent.data) as TokenData) : {},
+    };
+  }
+  const row = await db
+    .select({ usedAt: oneTimeTokens.usedAt, purpose: oneTimeTokens.purpose })
+    .from(oneTimeTokens)
+    .where(eq(oneTimeTokens.tokenHash, tokenHash))
+    .get();
+  if (!row || !purposes.includes(row.purpose)) {
+    return { ok: false, reason: "token_invalid" };
+  }
+  return { ok: false, reason: row.usedAt ? "token_used" : "token_expired" };
+}

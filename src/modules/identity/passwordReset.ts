@@ -1,0 +1,98 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { hashPassword } from "../../core/auth/password";
+import type { PlatformCtx } from "../../core/context";
+import { platformDb } from "../../core/db/platform";
+import { sessions, users } from "../../core/db/platform-schema";
+import type { Bindings } from "../../core/env";
+import { Invalid } from "../../core/errors";
+import { notifyFor } from "../../core/notifier";
+import { rateLimit } from "../../core/rateLimit";
+import type { Defer } from "./background";
+import { consumeOneTimeToken, newOneTimeToken, retireTokens, TOKEN_TTL_SECONDS } from "./oneTimeTokens";
+
+export const MIN_PASSWORD_LENGTH = 8;
+
+/** The spec's reset page, served by this API: `{APP_URL}/reset-password?token=…`. Invitations use it too. */
+export function resetPasswordUrl(env: Bindings, token: string): string {
+  return `${env.APP_URL.replace(/\/$/, "")}/reset-password?token=${encodeURIComponent(token)}`;
+}
+
+/** Always accepted; the account lookup and the email happen after the answer (see background.ts). */
+export async function forgotPassword({
+  ctx,
+  email,
+  defer,
+}: {
+  ctx: PlatformCtx;
+  email: string;
+  defer: Defer;
+}) {
+  await rateLimit(ctx.env, [
+    { policy: "forgot-password:subject", subject: email },
+    { policy: "forgot-password:ip", subject: ctx.ip },
+  ]);
+  defer("forgot_password", async () => {
+    const db = platformDb(ctx.env);
+    const user = await db.select().from(users).where(eq(users.email, email)).get();
+    if (!user?.email || user.status !== "active") {
+      return;
+    }
+    const issued = await newOneTimeToken(db, { purpose: "password_reset", userId: user.id });
+    await db.batch([retireTokens(db, user.id, ["password_reset"]), issued.insert]);
+    await notifyFor(ctx.env).sendEmail({
+      template: "PASSWORD_RESET",
+      to: user.email,
+      data: {
+        name: user.name,
+        resetUrl: resetPasswordUrl(ctx.env, issued.token),
+        expiresInMinutes: String(TOKEN_TTL_SECONDS.password_reset / 60),
+      },
+      idempotencyKey: `password-reset:${issued.id}`,
+    });
+  });
+}
+
+const FAILURES = {
+  token_invalid: "This link is not valid.",
+  token_expired: "This link has expired; ask for a new one.",
+  token_used: "This link was already used; ask for a new one.",
+} as const;
+
+/**
+ * Sets a new password from a reset link or an invitation. The token is spent first, atomically; then
+ * the password changes and every session of the user ends, because whoever asked for a reset may be
+ * locking out someone who had the old password.
+ */
+export async function resetPassword({
+  ctx,
+  input,
+}: {
+  ctx: PlatformCtx;
+  input: { token: string; password: string };
+}) {
+  if ([...input.password].length < MIN_PASSWORD_LENGTH) {
+    throw new Invalid(
+      "password_too_short",
+      `The password needs at least ${MIN_PASSWORD_LENGTH} characters.`,
+      [{ field: "password", message: `at least ${MIN_PASSWORD_LENGTH} characters` }],
+    );
+  }
+  await rateLimit(ctx.env, [{ policy: "token-exchange:ip", subject: ctx.ip }]);
+  // Hashing is the slow part; doing it before spending the token means a crash cannot burn the link.
+  const passwordHash = await hashPassword(input.password);
+  const db = platformDb(ctx.env);
+  const result = await consumeOneTimeToken(db, ["password_reset", "invitation"], input.token);
+  if (!result.ok) {
+    throw new Invalid(result.reason, FAILURES[result.reason], [{ field: "token", message: result.reason }]);
+  }
+  const now = new Date().toISOString();
+  await db.batch([
+    db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, result.userId)),
+    db
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(and(eq(sessions.userId, result.userId), isNull(sessions.revokedAt))),
+    retireTokens(db, result.userId, ["password_reset", "invitation"]),
+  ]);
+  return { purpose: result.purpose };
+}

@@ -1,0 +1,22 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { json, problems } from "../../../core/http/openapi";
+import { exchangeOAuthCode } from "../oauth/flow";
+import { ExchangeInput, LoginResult } from "../schemas";
+
+export class ExchangeOAuthCode extends OpenAPIRoute {
+  override schema = {
+    tags: ["Auth"],
+    summary: "Turn the one-time code from the OAuth callback into a session",
+    security: [],
+    request: { body: { content: { "application/json": { schema: ExchangeInput } } } },
+    responses: { 200: json(LoginResult), ...problems(400, 401, 403, 429) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await exchangeOAuthCode({ ctx: platformCtx(c), code: body.code }));
+  }
+}

@@ -1,0 +1,24 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { json, problems } from "../../../core/http/openapi";
+import { deferFor } from "../background";
+import { forgotPassword } from "../passwordReset";
+import { Accepted, ForgotPasswordInput } from "../schemas";
+
+export class ForgotPassword extends OpenAPIRoute {
+  override schema = {
+    tags: ["Auth"],
+    summary: "Email a password reset link (always 202, whether or not the account exists)",
+    security: [],
+    request: { body: { content: { "application/json": { schema: ForgotPasswordInput } } } },
+    responses: { 202: json(Accepted, "Accepted"), ...problems(400, 429) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    await forgotPassword({ ctx: platformCtx(c), email: body.email, defer: deferFor(c) });
+    return c.json({ status: "accepted" as const }, 202);
+  }
+}

@@ -1,0 +1,26 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { problems } from "../../../core/http/openapi";
+import { LogoutInput } from "../schemas";
+import { logout } from "../sessions";
+
+export class Logout extends OpenAPIRoute {
+  override schema = {
+    tags: ["Auth"],
+    summary: "End the session of a refresh token and unregister the device's push token",
+    security: [],
+    request: { body: { content: { "application/json": { schema: LogoutInput } } } },
+    responses: {
+      204: { description: "Signed out (also for an unknown or already ended session)" },
+      ...problems(400),
+    },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    await logout({ ctx: platformCtx(c), input: body });
+    return c.body(null, 204);
+  }
+}

@@ -1,0 +1,36 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import { setCookie } from "hono/cookie";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { problems } from "../../../core/http/openapi";
+import { STATE_COOKIE, startOAuth } from "../oauth/flow";
+import { OAuthStartQuery, ProviderParam } from "../schemas";
+
+export class StartOAuth extends OpenAPIRoute {
+  override schema = {
+    tags: ["Auth"],
+    summary: "Start signing in with an OpenID Connect provider (redirects to it)",
+    security: [],
+    request: { params: ProviderParam, query: OAuthStartQuery },
+    responses: { 302: { description: "Redirect to the provider" }, ...problems(400, 404, 503) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, query } = await this.getValidatedData<typeof this.schema>();
+    const { location, state } = await startOAuth({
+      ctx: platformCtx(c),
+      provider: params.provider,
+      tenant: query.tenant,
+    });
+    setCookie(c, STATE_COOKIE, state, {
+      path: `/api/auth/oauth/${params.provider}`,
+      httpOnly: true,
+      secure: c.env.APP_URL.startsWith("https:"),
+      // Lax: the provider's redirect back is a top-level GET navigation, which Lax cookies accompany.
+      sameSite: "Lax",
+      maxAge: 600,
+    });
+    return c.redirect(location, 302);
+  }
+}

@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx, userActor } from "../../../core/http/access";
+import { json, problems } from "../../../core/http/openapi";
+import { LoginResult, SwitchTenantInput } from "../schemas";
+import { switchTenant } from "../sessions";
+
+export class SwitchTenant extends OpenAPIRoute {
+  override schema = {
+    tags: ["Auth"],
+    summary: "Move to another of the caller's communities: ends this session, opens one there",
+    request: { body: { content: { "application/json": { schema: SwitchTenantInput } } } },
+    responses: { 200: json(LoginResult), ...problems(400, 401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await switchTenant({ ctx: platformCtx(c), actor: userActor(c), tenant: body.tenant }));
+  }
+}

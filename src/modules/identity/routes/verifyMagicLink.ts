@@ -1,0 +1,22 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { json, problems } from "../../../core/http/openapi";
+import { verifyMagicLink } from "../magicLink";
+import { LoginResult, TokenInput } from "../schemas";
+
+export class VerifyMagicLink extends OpenAPIRoute {
+  override schema = {
+    tags: ["Auth"],
+    summary: "Exchange a sign-in link's token (single use, 15 minutes) for a session",
+    security: [],
+    request: { body: { content: { "application/json": { schema: TokenInput } } } },
+    responses: { 200: json(LoginResult), ...problems(400, 401, 403, 429) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await verifyMagicLink({ ctx: platformCtx(c), token: body.token }));
+  }
+}

@@ -1,0 +1,275 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { auditInsert } from "../../core/audit";
+import { verifyPassword } from "../../core/auth/password";
+import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from "../../core/auth/tokens";
+import type { Actor, PlatformCtx, Role } from "../../core/context";
+import { platformDb } from "../../core/db/platform";
+import { sessions, users } from "../../core/db/platform-schema";
+import { type Bindings, loadConfig } from "../../core/env";
+import { Forbidden, Unauthorized } from "../../core/errors";
+import { log } from "../../core/http/log";
+import { newId, randomToken, sha256Hex } from "../../core/ids";
+import { notifyFor } from "../../core/notifier";
+import { rateLimit } from "../../core/rateLimit";
+import type { LoginInput } from "./schemas";
+import { membershipsOf, type TenantRow, tenantRef, type UserRow } from "./service";
+
+export const REFRESH_TOKEN_TTL_DAYS = 30;
+
+const refreshExpiry = () => new Date(Date.now() + REFRESH_TOKEN_TTL_DAYS * 86_400_000).toISOString();
+
+/** Signs one access token of a session. `sid` is the session family, stable across rotations. */
+async function tokensFor(
+  env: Bindings,
+  user: UserRow,
+  role: Role,
+  tenant: TenantRow | null,
+  familyId: string,
+  refreshToken: string,
+) {
+  const accessToken = await signAccessToken(loadConfig(env), {
+    sub: user.id,
+    tenant: tenant?.slug ?? null,
+    role,
+    sid: familyId,
+  });
+  return {
+    accessToken,
+    refreshToken,
+    expiresIn: ACCESS_TOKEN_TTL_SECONDS,
+    user: {
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      role,
+      tenant: tenant ? tenantRef(tenant) : null,
+    },
+  };
+}
+
+/** Opens a session (one refresh-token family) and signs the first access token of it. */
+export async function openSession(env: Bindings, user: UserRow, role: Role, tenant: TenantRow | null) {
+  const familyId = newId();
+  const refreshToken = randomToken(32);
+  await platformDb(env)
+    .insert(sessions)
+    .values({
+      id: familyId,
+      userId: user.id,
+      tenantId: tenant?.id ?? null,
+      familyId,
+      refreshHash: await sha256Hex(refreshToken),
+      expiresAt: refreshExpiry(),
+    });
+  return tokensFor(env, user, role, tenant, familyId, refreshToken);
+}
+
+/**
+ * Where a verified person lands: the tenant they asked for, else their first community that is not
+ * suspended; an operator asking for no tenant gets the platform session. Every sign-in method (password,
+ * magic link, OIDC) ends here, so the rules are the same for all of them.
+ */
+export async function signIn(env: Bindings, user: UserRow, tenantSlug?: string | null) {
+  if (user.status !== "active") {
+    throw new Forbidden("account_disabled", "This account is disabled.");
+  }
+  if (user.platformRole === "super_admin" && !tenantSlug) {
+    return openSession(env, user, "super_admin", null);
+  }
+  const all = await membershipsOf(env, user.id);
+  const chosen = tenantSlug
+    ? all.find((m) => m.tenant.slug === tenantSlug)
+    : (all.find((m) => m.tenant.status !== "suspended") ?? all[0]);
+  if (!chosen) {
+    throw new Forbidden("no_membership", "This account has no membership in that community.");
+  }
+  if (chosen.tenant.status === "suspended") {
+    throw new Forbidden("tenant_suspended", "This community's account is suspended.");
+  }
+  return openSession(env, user, chosen.membership.role, chosen.tenant);
+}
+
+/**
+ * Email (or WhatsApp number) and password. A wrong identifier and a wrong password get the same 401
+ * after the same work (a dummy hash is verified for unknown accounts), so the answer reveals no accounts.
+ */
+export async function login({ ctx, input }: { ctx: PlatformCtx; input: LoginInput }) {
+  const subject = input.email ?? input.whatsapp;
+  await rateLimit(ctx.env, [
+    { policy: "login:subject", subject },
+    { policy: "login:ip", subject: ctx.ip },
+  ]);
+  const db = platformDb(ctx.env);
+  const user = await db
+    .select()
+    .from(users)
+    .where(input.email ? eq(users.email, input.email) : eq(users.whatsapp, input.whatsapp ?? ""))
+    .get();
+  const valid = await verifyPassword(input.password, user?.passwordHash);
+  if (!user || !valid) {
+    throw new Unauthorized("invalid_credentials", "Email or password is wrong.");
+  }
+  return signIn(ctx.env, user, input.tenant);
+}
+
+function revokeFamily(env: Bindings, familyId: string) {
+  return platformDb(env)
+    .update(sessions)
+    .set({ revokedAt: new Date().toISOString() })
+    .where(and(eq(sessions.familyId, familyId), isNull(sessions.revokedAt)));
+}
+
+const invalidRefresh = () =>
+  new Unauthorized("invalid_refresh_token", "The refresh token is invalid, expired or revoked.");
+
+/**
+ * Rotation: the presented token is spent by the one UPDATE that checks it, and a successor joins the
+ * same family. A token that was already spent is evidence that someone else holds a copy (the thief or
+ * the owner, we cannot tell which), so the whole family is revoked and both must sign in again.
+ * Role and tenant are read again here: a membership ended or changed takes effect at the next refresh.
+ */
+export async function refresh({ ctx, refreshToken }: { ctx: PlatformCtx; refreshToken: string }) {
+  const db = platformDb(ctx.env);
+  const hash = await sha256Hex(refreshToken);
+  const now = new Date().toISOString();
+  const spent = await db
+    .update(sessions)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(sessions.refreshHash, hash),
+        isNull(sessions.usedAt),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+      ),
+    )
+    .returning()
+    .get();
+  if (!spent) {
+    const row = await db.select().from(sessions).where(eq(sessions.refreshHash, hash)).get();
+    if (row?.usedAt && !row.revokedAt) {
+      await db.batch([
+        revokeFamily(ctx.env, row.familyId),
+        auditInsert(
+          db,
+          { ...ctx, actor: { kind: "system", reason: "refresh_token_reuse" } },
+          {
+            tenantId: row.tenantId,
+            action: "session.reuse_detected",
+            targetType: "user",
+            targetId: row.userId,
+            detail: { familyId: row.familyId },
+          },
+        ),
+      ]);
+      log("warn", "refresh_token_reuse", { requestId: ctx.requestId, familyId: row.familyId });
+      throw new Unauthorized(
+        "refresh_token_reused",
+        "This refresh token was already used; the session has been ended. Sign in again.",
+      );
+    }
+    throw invalidRefresh();
+  }
+  const user = await db.select().from(users).where(eq(users.id, spent.userId)).get();
+  const { role, tenant } = await currentRole(ctx.env, user, spent.tenantId);
+  if (!user || !role) {
+    await revokeFamily(ctx.env, spent.familyId);
+    throw new Unauthorized("session_ended", "Your access has changed; sign in again.");
+  }
+  if (tenant?.status === "suspended") {
+    throw new Forbidden("tenant_suspended", "This community's account is suspended.");
+  }
+  const next = randomToken(32);
+  await db.insert(sessions).values({
+    id: newId(),
+    userId: user.id,
+    tenantId: spent.tenantId,
+    familyId: spent.familyId,
+    refreshHash: await sha256Hex(next),
+    expiresAt: refreshExpiry(),
+  });
+  return tokensFor(ctx.env, user, role, tenant, spent.familyId, next);
+}
+
+async function currentRole(
+  env: Bindings,
+  user: UserRow | undefined,
+  tenantId: string | null,
+): Promise<{ role: Role | null; tenant: TenantRow | null }> {
+  if (user?.status !== "active") {
+    return { role: null, tenant: null };
+  }
+  if (tenantId === null) {
+    return { role: user.platformRole === "super_admin" ? "super_admin" : null, tenant: null };
+  }
+  const found = (await membershipsOf(env, user.id)).find((m) => m.tenant.id === tenantId);
+  return found ? { role: found.membership.role, tenant: found.tenant } : { role: null, tenant: null };
+}
+
+/**
+ * Ends the session of this refresh token and, from the mobile app, unregisters its push token. The
+ * refresh token is the credential (the access token may already have expired); an unknown one still
+ * gets 204, and nothing is unregistered for it, so this route cannot be used to silence someone's phone.
+ */
+export async function logout({
+  ctx,
+  input,
+}: {
+  ctx: PlatformCtx;
+  input: { refreshToken: string; pushToken?: string };
+}) {
+  const db = platformDb(ctx.env);
+  const row = await db
+    .select({ familyId: sessions.familyId })
+    .from(sessions)
+    .where(eq(sessions.refreshHash, await sha256Hex(input.refreshToken)))
+    .get();
+  if (!row) {
+    return;
+  }
+  await revokeFamily(ctx.env, row.familyId);
+  if (input.pushToken) {
+    try {
+      await notifyFor(ctx.env).unregisterDevice(input.pushToken);
+    } catch (error) {
+      // Signing out must work even when the notification service is down; the token then stays until
+      // FCM reports it unregistered or the next login moves it.
+      log("warn", "push_unregister_failed", {
+        requestId: ctx.requestId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+}
+
+/**
+ * Moves the caller to another of their communities: the current session is ended and a new one opened
+ * in the target tenant, so the old refresh token can no longer mint tokens for the first tenant.
+ */
+export async function switchTenant({
+  ctx,
+  actor,
+  tenant,
+}: {
+  ctx: PlatformCtx;
+  actor: Extract<Actor, { kind: "user" }>;
+  tenant: string;
+}) {
+  const db = platformDb(ctx.env);
+  const user = await db.select().from(users).where(eq(users.id, actor.userId)).get();
+  if (!user) {
+    throw new Unauthorized("session_ended", "Your account no longer exists.");
+  }
+  const result = await signIn(ctx.env, user, tenant);
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date().toISOString() })
+    .where(
+      and(
+        eq(sessions.familyId, actor.sessionId),
+        eq(sessions.userId, actor.userId),
+        isNull(sessions.revokedAt),
+      ),
+    );
+  return result;
+}

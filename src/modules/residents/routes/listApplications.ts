@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { json, listOf, tenantProblems } from "../../../core/http/openapi";
+import { listApplications } from "../applications";
+import { Application, ApplicationListQuery } from "../schemas";
+
+export class ListApplications extends OpenAPIRoute {
+  override schema = {
+    tags: ["Residents"],
+    summary: "Resident applications of the community, newest first",
+    request: { query: ApplicationListQuery },
+    responses: { 200: json(listOf(Application)), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listApplications({ ctx: tenantCtx(c), input: query }));
+  }
+}

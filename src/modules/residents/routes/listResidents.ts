@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { json, listOf, tenantProblems } from "../../../core/http/openapi";
+import { listResidents } from "../residents";
+import { Resident, ResidentListQuery } from "../schemas";
+
+export class ListResidents extends OpenAPIRoute {
+  override schema = {
+    tags: ["Residents"],
+    summary: "Resident accounts of the community",
+    request: { query: ResidentListQuery },
+    responses: { 200: json(listOf(Resident)), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listResidents({ ctx: tenantCtx(c), input: query }));
+  }
+}

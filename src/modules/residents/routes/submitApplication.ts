@@ -1,0 +1,28 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { json, problems } from "../../../core/http/openapi";
+import { submitApplication } from "../applications";
+import { ApplicationAccepted, ApplicationInput, SlugParam } from "../schemas";
+
+export class SubmitApplication extends OpenAPIRoute {
+  override schema = {
+    tags: ["Residents"],
+    summary: "Apply to become a resident of a community (public form)",
+    security: [],
+    request: {
+      params: SlugParam,
+      body: { content: { "application/json": { schema: ApplicationInput } } },
+    },
+    responses: {
+      202: json(ApplicationAccepted, "Accepted, waiting for staff"),
+      ...problems(400, 403, 404, 429),
+    },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await submitApplication({ ctx: platformCtx(c), slug: params.slug, input: body }), 202);
+  }
+}

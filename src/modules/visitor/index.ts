@@ -1,0 +1,34 @@
+import { ANY_MEMBER } from "../../core/http/access";
+import { defineModule } from "../../core/module";
+import { CreateVisitor } from "./routes/createVisitor";
+import { DecideVisitor } from "./routes/decideVisitor";
+import { GateCheckIn } from "./routes/gateCheckIn";
+import { GateCheckOut } from "./routes/gateCheckOut";
+import { GetVisitor } from "./routes/getVisitor";
+import { GetVisitorQr } from "./routes/getVisitorQr";
+import { ListMyVisitors } from "./routes/listMyVisitors";
+import { ListVisitors } from "./routes/listVisitors";
+import { countAwaitingGuests, VISITOR_STAFF } from "./service";
+
+const flag = "tamu" as const;
+const resident = { scope: "tenant", roles: ["warga"], flag } as const;
+const staff = { scope: "tenant", roles: VISITOR_STAFF, flag } as const;
+const member = { scope: "tenant", roles: ANY_MEMBER, flag } as const;
+
+// Static paths before `/:id`, so `mine` and `gate/...` are never read as ids.
+export const visitorModule = defineModule({
+  name: "visitor",
+  routes: [
+    { method: "post", path: "/api/visitor", endpoint: CreateVisitor, access: resident },
+    { method: "get", path: "/api/visitor/mine", endpoint: ListMyVisitors, access: resident },
+    { method: "get", path: "/api/visitor", endpoint: ListVisitors, access: staff },
+    { method: "post", path: "/api/visitor/gate/check-in", endpoint: GateCheckIn, access: staff },
+    { method: "post", path: "/api/visitor/gate/check-out", endpoint: GateCheckOut, access: staff },
+    { method: "get", path: "/api/visitor/:id", endpoint: GetVisitor, access: member },
+    { method: "get", path: "/api/visitor/:id/qr", endpoint: GetVisitorQr, access: member },
+    { method: "put", path: "/api/visitor/:id", endpoint: DecideVisitor, access: staff },
+  ],
+  indicators: [
+    { key: "guestsAwaitingApproval", label: "Guests awaiting approval", flag, compute: countAwaitingGuests },
+  ],
+});

@@ -1,0 +1,103 @@
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import type { Config } from "../../core/env";
+import { Conflict, Invalid } from "../../core/errors";
+import { jakartaDay, jakartaDayStart } from "../../core/time";
+
+/**
+ * A visitor pass is a compact JWT carried in the QR: tenant, visitor id and validity window, signed with
+ * a key derived from the API secret for this purpose only, so a pass can never pass as an access token
+ * (nor an access token as a pass). Issued-at is the approval time, so the same approval always yields
+ * the same pass string.
+ */
+const AUDIENCE = "warga-gate";
+const keys = new Map<string, Promise<CryptoKey>>();
+
+function passKey(config: Config): Promise<CryptoKey> {
+  let key = keys.get(config.JWT_SECRET);
+  if (!key) {
+    key = (async () => {
+      const base = await crypto.subtle.importKey(
+        "raw",
+        new TextEncoder().encode(config.JWT_SECRET),
+        "HKDF",
+        false,
+        ["deriveKey"],
+      );
+      return crypto.subtle.deriveKey(
+        {
+          name: "HKDF",
+          hash: "SHA-256",
+          salt: new Uint8Array(0),
+          info: new TextEncoder().encode("warga visitor pass v1"),
+        },
+        base,
+        { name: "HMAC", hash: "SHA-256", length: 256 },
+        false,
+        ["sign", "verify"],
+      );
+    })();
+    keys.set(config.JWT_SECRET, key);
+  }
+  return key;
+}
+
+export interface PassWindow {
+  validFrom: string;
+  validUntil: string;
+}
+
+/** One hour before the visit to the end of that calendar day in Asia/Jakarta. */
+export function defaultWindow(visitAt: string): PassWindow {
+  const visit = new Date(visitAt);
+  const dayEnd = new Date(jakartaDayStart(jakartaDay(visit)).getTime() + 86_400_000 - 1000);
+  return { validFrom: new Date(visit.getTime() - 3_600_000).toISOString(), validUntil: dayEnd.toISOString() };
+}
+
+export async function signPass(
+  config: Config,
+  claims: { tenant: string; visitorId: string; issuedAt: string } & PassWindow,
+): Promise<string> {
+  return new SignJWT({ tenant: claims.tenant })
+    .setProtectedHeader({ alg: "HS256", typ: "warga-pass" })
+    .setIssuer(config.JWT_ISSUER)
+    .setAudience(AUDIENCE)
+    .setSubject(claims.visitorId)
+    .setIssuedAt(new Date(claims.issuedAt))
+    .setNotBefore(new Date(claims.validFrom))
+    .setExpirationTime(new Date(claims.validUntil))
+    .sign(await passKey(config));
+}
+
+/**
+ * Checks a scanned pass for the tenant whose gate scanned it. Forged or altered passes are 400
+ * `invalid_pass`; another tenant's pass is 400 `foreign_pass`; outside its window it is 409.
+ */
+export async function verifyPass(
+  config: Config,
+  token: string,
+  tenant: string,
+  now = new Date(),
+): Promise<string> {
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(token, await passKey(config), {
+      algorithms: ["HS256"],
+      issuer: config.JWT_ISSUER,
+      audience: AUDIENCE,
+      requiredClaims: ["sub", "nbf", "exp"],
+      currentDate: now,
+    }));
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) {
+      throw new Conflict("pass_expired", "This pass has expired.");
+    }
+    if (error instanceof joseErrors.JWTClaimValidationFailed && error.claim === "nbf") {
+      throw new Conflict("pass_not_yet_valid", "This pass is not valid yet.");
+    }
+    throw new Invalid("invalid_pass", "This is not a valid visitor pass.");
+  }
+  if (payload.tenant !== tenant || typeof payload.sub !== "string") {
+    throw new Invalid("foreign_pass", "This pass belongs to another community.");
+  }
+  return payload.sub;
+}

@@ -1,0 +1,24 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { IdParam, problems } from "../../../core/http/openapi";
+import { visitorQrSvg } from "../service";
+
+export class GetVisitorQr extends OpenAPIRoute {
+  override schema = {
+    tags: ["Tamu"],
+    summary: "The pass as a QR code (SVG), for the resident to show at the gate",
+    request: { params: IdParam },
+    responses: {
+      200: { description: "QR code", content: { "image/svg+xml": { schema: { type: "string" as const } } } },
+      ...problems(401, 403, 404, 409),
+    },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    const svg = await visitorQrSvg({ ctx: tenantCtx(c), id: params.id });
+    return c.body(svg, 200, { "Content-Type": "image/svg+xml", "Cache-Control": "private, no-store" });
+  }
+}

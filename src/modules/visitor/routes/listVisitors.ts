@@ -1,0 +1,22 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { json, listOf, tenantProblems } from "../../../core/http/openapi";
+import { Visitor, VisitorListQuery } from "../schemas";
+import { listVisitors } from "../service";
+
+export class ListVisitors extends OpenAPIRoute {
+  override schema = {
+    tags: ["Tamu"],
+    summary:
+      "Guest registrations for review: by status, visit date (Asia/Jakarta days, inclusive) or inside now",
+    request: { query: VisitorListQuery },
+    responses: { 200: json(listOf(Visitor)), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listVisitors({ ctx: tenantCtx(c), input: query }));
+  }
+}

@@ -1,0 +1,84 @@
+import { z } from "zod";
+
+/** "b 1234  xyz" and "B 1234 XYZ" are the same plate. */
+export const normalisePlate = (v: string) => v.trim().toUpperCase().replace(/\s+/g, " ");
+
+export const CreateVisitorInput = z.object({
+  guestName: z.string().trim().min(2).max(120),
+  purpose: z.string().trim().min(2).max(500),
+  visitAt: z.iso.datetime({ offset: true }),
+  vehiclePlate: z
+    .string()
+    .max(20)
+    .transform(normalisePlate)
+    .pipe(z.string().regex(/^[A-Z0-9 ]{1,15}$/, "letters, digits and spaces, at most 15"))
+    .optional(),
+  identity: z.string().trim().min(1).max(100).optional(),
+});
+export type CreateVisitorInput = z.infer<typeof CreateVisitorInput>;
+
+export const DecideVisitorInput = z
+  .object({
+    status: z.enum(["disetujui", "ditolak"]),
+    note: z.string().trim().max(500).optional(),
+    validFrom: z.iso.datetime({ offset: true }).optional(),
+    validUntil: z.iso.datetime({ offset: true }).optional(),
+  })
+  .refine((v) => (v.validFrom === undefined) === (v.validUntil === undefined), {
+    message: "validFrom and validUntil go together",
+    path: ["validFrom"],
+  });
+export type DecideVisitorInput = z.infer<typeof DecideVisitorInput>;
+
+export const GateScanInput = z.object({ qr: z.string().min(10).max(2000) });
+
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD");
+export const VisitorListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(64).optional(),
+  status: z.enum(["menunggu", "disetujui", "ditolak"]).optional(),
+  from: Day.optional(),
+  to: Day.optional(),
+  inside: z.enum(["true", "false"]).optional(),
+});
+export type VisitorListQuery = z.infer<typeof VisitorListQuery>;
+
+export const MineQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(64).optional(),
+});
+
+export const Visitor = z
+  .object({
+    id: z.string(),
+    residentId: z.string(),
+    residentName: z.string().nullable().optional(),
+    unitId: z.string().nullable(),
+    guestName: z.string(),
+    purpose: z.string(),
+    visitAt: z.string(),
+    vehiclePlate: z.string().nullable(),
+    identity: z.string().nullable(),
+    status: z.enum(["menunggu", "disetujui", "ditolak"]),
+    note: z.string().nullable(),
+    decidedAt: z.string().nullable(),
+    passValidFrom: z.string().nullable(),
+    passValidUntil: z.string().nullable(),
+    /** The signed pass the QR carries, for apps that draw their own QR (approved requests only). */
+    pass: z.string().nullable().optional(),
+    notificationPending: z.boolean(),
+    checkedInAt: z.string().nullable(),
+    checkedOutAt: z.string().nullable(),
+    inside: z.boolean(),
+    createdAt: z.string(),
+  })
+  .openapi("VisitorRequest");
+
+export const GateResult = z
+  .object({
+    visitorId: z.string(),
+    guestName: z.string(),
+    checkedInAt: z.string().nullable(),
+    checkedOutAt: z.string().nullable(),
+  })
+  .openapi("GateResult");

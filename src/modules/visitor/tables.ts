@@ -1,0 +1,57 @@
+import { sql } from "drizzle-orm";
+import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/**
+ * A guest a resident registers (buku tamu). Check-in and check-out are recorded on the request itself:
+ * the status stays `disetujui`, and `checkedInAt`/`checkedOutAt` say whether the guest is inside.
+ */
+export const visitors = sqliteTable(
+  "visitors",
+  {
+    id: text("id").primaryKey(),
+    residentId: text("resident_id").notNull(),
+    unitId: text("unit_id"),
+    guestName: text("guest_name").notNull(),
+    purpose: text("purpose").notNull(),
+    visitAt: text("visit_at").notNull(),
+    vehiclePlate: text("vehicle_plate"),
+    /** What the guest identifies with (e.g. "KTP", a phone number); shown to staff only. */
+    identity: text("identity"),
+    status: text("status", { enum: ["menunggu", "disetujui", "ditolak"] }).notNull(),
+    note: text("note"),
+    decidedBy: text("decided_by"),
+    decidedAt: text("decided_at"),
+    passValidFrom: text("pass_valid_from"),
+    passValidUntil: text("pass_valid_until"),
+    /** When the approval email was queued; null while it is still owed (the service was down). */
+    notifiedAt: text("notified_at"),
+    checkedInAt: text("checked_in_at"),
+    checkedInBy: text("checked_in_by"),
+    checkedOutAt: text("checked_out_at"),
+    checkedOutBy: text("checked_out_by"),
+    createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    index("visitors_status_visit_idx").on(t.status, t.visitAt),
+    index("visitors_resident_idx").on(t.residentId, t.id),
+    index("visitors_inside_idx").on(t.checkedInAt, t.checkedOutAt),
+  ],
+);
+
+/** Every event a gate device sent, with what we did about it. */
+export const gateEvents = sqliteTable(
+  "gate_events",
+  {
+    id: text("id").primaryKey(),
+    deviceId: text("device_id").notNull(),
+    kind: text("kind", { enum: ["qr_scan", "door_opened", "heartbeat"] }).notNull(),
+    direction: text("direction", { enum: ["in", "out"] }),
+    visitorId: text("visitor_id"),
+    action: text("action", { enum: ["open", "deny", "none"] }).notNull(),
+    reason: text("reason").notNull(),
+    occurredAt: text("occurred_at").notNull(),
+    createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+  },
+  (t) => [index("gate_events_device_idx").on(t.deviceId, t.id)],
+);

@@ -1,0 +1,66 @@
+/**
+ * The spec's reset page (`/reset-password?token=…`), also the landing page of resident invitations.
+ * A plain HTML form that works without JavaScript: residents open it from an email or a WhatsApp
+ * message on cheap Android phones, and the API's CSP allows no inline scripts anyway.
+ */
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch,
+  );
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="id">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="referrer" content="no-referrer">
+  <title>${escapeHtml(title)}</title>
+  <style>
+    body { font-family: system-ui, sans-serif; max-width: 28rem; margin: 2rem auto; padding: 0 1rem; color: #111827; }
+    h1 { font-size: 1.4rem; color: #0f766e; }
+    label { display: block; margin-top: 1rem; font-size: 1.05rem; }
+    input { width: 100%; box-sizing: border-box; padding: .8rem; font-size: 1.1rem; margin-top: .3rem; }
+    button { margin-top: 1.5rem; width: 100%; padding: .9rem; font-size: 1.1rem; background: #0f766e; color: #fff; border: 0; border-radius: .4rem; }
+    .error { background: #fef2f2; border-left: 4px solid #b91c1c; padding: .8rem; margin-top: 1rem; }
+    .ok { background: #f0fdf4; border-left: 4px solid #15803d; padding: .8rem; margin-top: 1rem; }
+  </style>
+</head>
+<body>
+${body}
+</body>
+</html>`;
+}
+
+export function resetPasswordForm(token: string, error?: string): string {
+  if (!token) {
+    return layout(
+      "Tautan tidak lengkap",
+      `<h1>Tautan tidak lengkap</h1><p class="error">Buka tautan dari email atau pesan WhatsApp Anda sekali lagi, atau minta tautan baru.</p>`,
+    );
+  }
+  return layout(
+    "Atur kata sandi",
+    `<h1>Atur kata sandi</h1>
+<p>Buat kata sandi baru untuk akun Anda. Minimal 8 karakter.</p>
+${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+<form method="post" action="/reset-password">
+  <input type="hidden" name="token" value="${escapeHtml(token)}">
+  <label for="password">Kata sandi baru</label>
+  <input id="password" name="password" type="password" minlength="8" maxlength="200" required autocomplete="new-password">
+  <label for="confirm">Ulangi kata sandi</label>
+  <input id="confirm" name="confirm" type="password" minlength="8" maxlength="200" required autocomplete="new-password">
+  <button type="submit">Simpan kata sandi</button>
+</form>`,
+  );
+}
+
+export function resetPasswordDone(loginUrl: string): string {
+  return layout(
+    "Kata sandi tersimpan",
+    `<h1>Kata sandi tersimpan</h1>
+<p class="ok">Kata sandi Anda sudah diganti. Semua sesi lama sudah keluar.</p>
+<p><a href="${escapeHtml(loginUrl)}">Masuk ke akun</a></p>`,
+  );
+}

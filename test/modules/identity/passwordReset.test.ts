@@ -1,0 +1,167 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it, vi } from "vitest";
+import { platformDb } from "../../../src/core/db/platform";
+import { oneTimeTokens } from "../../../src/core/db/platform-schema";
+import { sha256Hex } from "../../../src/core/ids";
+import {
+  bindings,
+  call,
+  callJson,
+  createTenant,
+  expectProblem,
+  insertUser,
+  PASSWORD,
+} from "../../helpers/harness";
+import { queuedMessages } from "../../helpers/notify";
+import { type Session, settle, tokenIn, waitForMessage } from "./helpers";
+
+async function requestReset(email: string): Promise<string> {
+  const res = await callJson("/api/auth/forgot-password", { body: { email } });
+  expect(res.status).toBe(202);
+  return tokenIn(await waitForMessage({ recipient: email, template: "PASSWORD_RESET" }));
+}
+
+const reset = (token: string, password: string) =>
+  callJson("/api/auth/reset-password", { body: { token, password } });
+
+describe("forgot and reset password", () => {
+  it("emails PASSWORD_RESET with the template's variables and a link to the API's reset page", async () => {
+    const user = await insertUser({ name: "Bu Sri" });
+    await callJson("/api/auth/forgot-password", { body: { email: user.email.toUpperCase() } });
+    const message = await waitForMessage({ recipient: user.email, template: "PASSWORD_RESET" });
+    const text = String(message.payload.text);
+    expect(text).toContain("Bu Sri");
+    expect(text).toMatch(/http:\/\/127\.0\.0\.1:8787\/reset-password\?token=[\w-]{43}/);
+    expect(text).toContain("60 menit");
+    // Stored hashed, never in clear.
+    const token = tokenIn(message);
+    const row = await platformDb(bindings)
+      .select()
+      .from(oneTimeTokens)
+      .where(eq(oneTimeTokens.tokenHash, await sha256Hex(token)))
+      .get();
+    expect(row).toMatchObject({ purpose: "password_reset", usedAt: null });
+    expect(JSON.stringify(row)).not.toContain(token);
+  });
+
+  it("sets the new password, ends every session, and refuses the link a second time", async () => {
+    const tenant = await createTenant();
+    const member = await tenant.member("warga");
+    const session = (
+      await callJson<Session>("/api/auth/login", { body: { email: member.email, password: PASSWORD } })
+    ).body;
+    const token = await requestReset(member.email);
+    expect((await reset(token, "kata-sandi-baru-1")).status).toBe(204);
+
+    expectProblem(
+      await callJson("/api/auth/refresh", { body: { refreshToken: session.refreshToken } }),
+      401,
+      "invalid_refresh_token",
+    );
+    expectProblem(
+      await callJson("/api/auth/login", { body: { email: member.email, password: PASSWORD } }),
+      401,
+      "invalid_credentials",
+    );
+    expect(
+      (await callJson("/api/auth/login", { body: { email: member.email, password: "kata-sandi-baru-1" } }))
+        .status,
+    ).toBe(200);
+    expectProblem(await reset(token, "kata-sandi-baru-2"), 400, "token_used");
+  });
+
+  it("answers 400 password_too_short under 8 characters and keeps the token usable", async () => {
+    const user = await insertUser({});
+    const token = await requestReset(user.email);
+    const short = await reset(token, "1234567");
+    expectProblem(short, 400, "password_too_short");
+    expect((short.body as { errors: unknown[] }).errors).toEqual([
+      { field: "password", message: expect.any(String) },
+    ]);
+    expect((await reset(token, "12345678")).status).toBe(204);
+  });
+
+  it("refuses an expired link and an unknown one", async () => {
+    const user = await insertUser({});
+    const token = await requestReset(user.email);
+    await platformDb(bindings)
+      .update(oneTimeTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(oneTimeTokens.tokenHash, await sha256Hex(token)));
+    expectProblem(await reset(token, "kata-sandi-baru"), 400, "token_expired");
+    expectProblem(await reset("z".repeat(43), "kata-sandi-baru"), 400, "token_invalid");
+  });
+
+  it("keeps only the newest reset link alive", async () => {
+    const user = await insertUser({});
+    const first = await requestReset(user.email);
+    await callJson("/api/auth/forgot-password", { body: { email: user.email } });
+    const latest = await vi.waitFor(
+      async () => {
+        const sent = await queuedMessages({ recipient: user.email, template: "PASSWORD_RESET" });
+        const last = sent.at(-1);
+        if (sent.length < 2 || !last) {
+          throw new Error("second reset email not queued yet");
+        }
+        return tokenIn(last);
+      },
+      { timeout: 5_000, interval: 50 },
+    );
+    expect(latest).not.toBe(first);
+    expectProblem(await reset(first, "kata-sandi-baru"), 400, "token_used");
+    expect((await reset(latest, "kata-sandi-baru")).status).toBe(204);
+  });
+
+  it("sends nothing for an unknown email and answers exactly the same", async () => {
+    const unknown = "tidak-ada@warga.test";
+    const res = await callJson("/api/auth/forgot-password", { body: { email: unknown } });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ status: "accepted" });
+    await settle();
+    expect(await queuedMessages({ recipient: unknown })).toEqual([]);
+  });
+});
+
+describe("the reset page", () => {
+  it("serves a form that carries the token from the query", async () => {
+    const res = await call("/reset-password?token=abc_DEF-123");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toContain("text/html");
+    const html = await res.text();
+    expect(html).toContain('<form method="post" action="/reset-password">');
+    expect(html).toContain('name="token" value="abc_DEF-123"');
+  });
+
+  it("escapes whatever is in the query", async () => {
+    const html = await (
+      await call(`/reset-password?token=${encodeURIComponent('"><script>x</script>')}`)
+    ).text();
+    expect(html).not.toContain("<script>x");
+  });
+
+  it("sets the password from the posted form", async () => {
+    const user = await (await createTenant()).member("warga");
+    const token = await requestReset(user.email);
+    const post = (password: string, confirm = password) =>
+      call("/reset-password", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ token, password, confirm }).toString(),
+      });
+    const mismatch = await post("kata-sandi-baru", "kata-sandi-lain");
+    expect(mismatch.status).toBe(400);
+    expect(await mismatch.text()).toContain("tidak sama");
+    const short = await post("pendek");
+    expect(short.status).toBe(400);
+    expect(await short.text()).toContain("minimal 8 karakter");
+    const done = await post("kata-sandi-baru");
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain("Kata sandi tersimpan");
+    expect(
+      (await callJson("/api/auth/login", { body: { email: user.email, password: "kata-sandi-baru" } }))
+        .status,
+    ).toBe(200);
+    const again = await post("kata-sandi-lagi");
+    expect(await again.text()).toContain("sudah pernah dipakai");
+  });
+});

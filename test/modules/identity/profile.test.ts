@@ -1,0 +1,147 @@
+import { describe, expect, it } from "vitest";
+import { normaliseIndonesianMobile } from "../../../src/core/phone";
+import { requireCompleteProfile } from "../../../src/modules/identity/service";
+import { bindings, callJson, createTenant, expectProblem } from "../../helpers/harness";
+
+interface MeBody {
+  name: string;
+  whatsapp: string | null;
+  unitId: string | null;
+  unit: { id: string; block: string; number: string } | null;
+  profileComplete: boolean;
+}
+
+const put = (token: string, body: Record<string, unknown>) =>
+  callJson<MeBody>("/api/user/profile", { method: "PUT", token, body });
+
+describe("WhatsApp numbers", () => {
+  it("normalises 08…, +62… and 62… to the same E.164 digits", () => {
+    for (const input of [
+      "081234567890",
+      "+6281234567890",
+      "6281234567890",
+      "0812-3456-7890",
+      "+62 812 3456 7890",
+    ]) {
+      expect(normaliseIndonesianMobile(input)).toBe("6281234567890");
+    }
+  });
+
+  it("refuses landlines, foreign and malformed numbers", () => {
+    for (const input of [
+      "0215551234",
+      "+6591234567",
+      "+14155552671",
+      "0812",
+      "08123456789012345",
+      "08abc",
+      "",
+    ]) {
+      expect(normaliseIndonesianMobile(input)).toBeNull();
+    }
+  });
+});
+
+describe("PUT /api/user/profile", () => {
+  it("sets name, number and unit, and profileComplete follows exactly those three", async () => {
+    const tenant = await createTenant();
+    const warga = await tenant.member("warga");
+    const before = await callJson<MeBody>("/api/user/me", { token: warga.token });
+    expect(before.body.profileComplete).toBe(false);
+
+    const res = await put(warga.token, {
+      fullName: "Siti Aminah",
+      whatsapp: "0812-1111-2222",
+      block: " b ",
+      houseNumber: "12a",
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      name: "Siti Aminah",
+      whatsapp: "6281211112222",
+      unit: { block: "B", number: "12A" },
+      profileComplete: true,
+    });
+    const me = await callJson<MeBody>("/api/user/me", { token: warga.token });
+    expect(me.body.profileComplete).toBe(true);
+    expect(me.body.unitId).toBe(res.body.unitId);
+  });
+
+  it("creates a unit on first use and links the next resident of the same house to it", async () => {
+    const tenant = await createTenant();
+    const a = await tenant.member("warga");
+    const b = await tenant.member("warga");
+    const first = await put(a.token, {
+      fullName: "Pak Ahmad",
+      whatsapp: "081200000101",
+      block: "C",
+      houseNumber: "7",
+    });
+    const second = await put(b.token, {
+      fullName: "Bu Ahmad",
+      whatsapp: "+6281200000102",
+      block: "c",
+      houseNumber: "7",
+    });
+    expect(second.body.unitId).toBe(first.body.unitId);
+    const admin = await tenant.member("admin");
+    const units = await callJson<{ items: { id: string }[] }>("/api/kependudukan/units?block=C", {
+      token: admin.token,
+    });
+    expect(units.body.items.map((u) => u.id)).toEqual([first.body.unitId]);
+  });
+
+  it("rejects a number that is not an Indonesian mobile, and missing fields", async () => {
+    const warga = await (await createTenant()).member("warga");
+    const base = { fullName: "Budi", whatsapp: "081234560000", block: "A", houseNumber: "1" };
+    for (const patch of [
+      { whatsapp: "0215551234" },
+      { whatsapp: "+14155552671" },
+      { fullName: "" },
+      { block: "" },
+    ]) {
+      const res = await put(warga.token, { ...base, ...patch });
+      expectProblem(res, 400, "invalid_input");
+    }
+    const { houseNumber: _, ...missing } = base;
+    expectProblem(await put(warga.token, missing), 400, "invalid_input");
+  });
+
+  it("answers 409 whatsapp_taken for another account's number", async () => {
+    const tenant = await createTenant();
+    await tenant.member("warga", { whatsapp: "6281299990001" });
+    const other = await tenant.member("warga");
+    const res = await put(other.token, {
+      fullName: "Budi",
+      whatsapp: "081299990001",
+      block: "A",
+      houseNumber: "2",
+    });
+    expectProblem(res, 409, "whatsapp_taken");
+  });
+
+  it("needs a signed-in member of a tenant", async () => {
+    const body = { fullName: "Budi", whatsapp: "081234560000", block: "A", houseNumber: "1" };
+    expectProblem(await callJson("/api/user/profile", { method: "PUT", body }), 401, "unauthorized");
+  });
+});
+
+describe("modules that need a unit identity", () => {
+  it("get 409 profile_incomplete until the profile is complete", async () => {
+    const tenant = await createTenant();
+    const warga = await tenant.member("warga");
+    await expect(requireCompleteProfile(bindings, warga.id, tenant.id)).rejects.toMatchObject({
+      code: "profile_incomplete",
+      kind: "conflict",
+    });
+    const me = await put(warga.token, {
+      fullName: "Rina",
+      whatsapp: "081277770001",
+      block: "D",
+      houseNumber: "4",
+    });
+    await expect(requireCompleteProfile(bindings, warga.id, tenant.id)).resolves.toEqual({
+      unitId: me.body.unitId,
+    });
+  });
+});

@@ -1,0 +1,326 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { platformDb } from "../../../src/core/db/platform";
+import { memberships, residentApplications, users } from "../../../src/core/db/platform-schema";
+import { newId } from "../../../src/core/ids";
+import {
+  bindings,
+  callJson,
+  createTenant,
+  expectProblem,
+  operatorToken,
+  PASSWORD,
+  type TestTenant,
+} from "../../helpers/harness";
+import { queuedMessages } from "../../helpers/notify";
+import { tokenIn } from "../identity/helpers";
+
+interface ApplicationBody {
+  id: string;
+  status: string;
+  userId: string | null;
+  reason: string | null;
+  decidedBy: string | null;
+  whatsapp: string;
+  block: string;
+  houseNumber: string;
+}
+interface Decision {
+  application: ApplicationBody;
+  invitation: { channel: string | null; sent: boolean } | null;
+}
+
+let phone = 0;
+const nextPhone = () => `08135${Date.now().toString().slice(-4)}${String(++phone).padStart(2, "0")}`;
+
+function apply(tenant: { slug: string }, body: Record<string, unknown> = {}) {
+  return callJson(`/api/public/tenants/${tenant.slug}/applications`, {
+    body: { fullName: "Warga Baru", whatsapp: nextPhone(), block: "A", houseNumber: "3", ...body },
+  });
+}
+
+async function pendingOf(tenant: TestTenant, token: string, whatsapp: string): Promise<ApplicationBody> {
+  const list = await callJson<{ items: ApplicationBody[] }>("/api/applications?status=menunggu", { token });
+  const normalised = `62${whatsapp.replace(/\D/g, "").replace(/^0/, "")}`;
+  const found = list.body.items.find((a) => a.whatsapp === normalised);
+  if (!found) {
+    throw new Error(`no pending application for ${whatsapp} in ${tenant.slug}`);
+  }
+  return found;
+}
+
+const decide = (token: string, id: string, body: Record<string, unknown>) =>
+  callJson<Decision>(`/api/applications/${id}`, { method: "PUT", token, body });
+
+describe("the public application form", () => {
+  it("answers 202 menunggu and stores a normalised application", async () => {
+    const tenant = await createTenant();
+    const whatsapp = nextPhone();
+    const res = await apply(tenant, {
+      whatsapp,
+      email: "Warga.Baru@Mail.test",
+      block: " b ",
+      kkNumber: "3174012345678901",
+    });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ status: "menunggu" });
+    const sek = await tenant.member("sekretaris");
+    const app = await pendingOf(tenant, sek.token, whatsapp);
+    expect(app).toMatchObject({ status: "menunggu", block: "B", houseNumber: "3", userId: null });
+  });
+
+  it("stores nothing when the honeypot is filled, yet answers the same", async () => {
+    const tenant = await createTenant();
+    const res = await apply(tenant, { website: "http://spam.example" });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ status: "menunggu" });
+    const rows = await platformDb(bindings)
+      .select()
+      .from(residentApplications)
+      .where(eq(residentApplications.tenantId, tenant.id));
+    expect(rows).toEqual([]);
+  });
+
+  it("keeps one pending application per number", async () => {
+    const tenant = await createTenant();
+    const whatsapp = nextPhone();
+    await apply(tenant, { whatsapp });
+    expect((await apply(tenant, { whatsapp: whatsapp.replace(/^0/, "+62") })).status).toBe(202);
+    const rows = await platformDb(bindings)
+      .select()
+      .from(residentApplications)
+      .where(eq(residentApplications.tenantId, tenant.id));
+    expect(rows).toHaveLength(1);
+  });
+
+  it("rejects bad input, unknown communities and communities without the warga module", async () => {
+    const tenant = await createTenant();
+    expectProblem(await apply(tenant, { whatsapp: "0215551234" }), 400, "invalid_input");
+    expectProblem(await apply(tenant, { kkNumber: "123" }), 400, "invalid_input");
+    expectProblem(await apply(tenant, { fullName: undefined }), 400, "invalid_input");
+    expectProblem(await apply({ slug: "tidak-ada-rt" }), 404, "tenant_not_found");
+    const off = await createTenant();
+    await callJson(`/api/platform/tenants/${off.id}`, {
+      method: "PATCH",
+      token: await operatorToken(),
+      body: { flags: { warga: false } },
+    });
+    expectProblem(await apply(off), 403, "feature_disabled");
+  });
+});
+
+describe("deciding applications", () => {
+  it("approves: account, membership with the unit, email invitation, audit — and the link sets a password", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const whatsapp = nextPhone();
+    const email = `pelamar-${newId().toLowerCase()}@mail.test`;
+    await apply(tenant, { whatsapp, email, fullName: "Dewi Lestari", block: "F", houseNumber: "9" });
+    const app = await pendingOf(tenant, sek.token, whatsapp);
+
+    const res = await decide(sek.token, app.id, { status: "disetujui" });
+    expect(res.status).toBe(200);
+    expect(res.body.invitation).toEqual({ channel: "email", sent: true });
+    expect(res.body.application).toMatchObject({
+      status: "disetujui",
+      decidedBy: sek.id,
+      userId: expect.any(String),
+    });
+    const userId = res.body.application.userId ?? "";
+
+    const residents = await callJson<{
+      items: { userId: string; unit: { block: string; number: string }; hasPassword: boolean }[];
+    }>("/api/residents", { token: sek.token });
+    expect(residents.body.items).toContainEqual(
+      expect.objectContaining({
+        userId,
+        unit: expect.objectContaining({ block: "F", number: "9" }),
+        hasPassword: false,
+      }),
+    );
+
+    const [welcome] = await queuedMessages({ recipient: email, template: "WELCOME" });
+    expect(String(welcome?.payload.text)).toContain("Dewi Lestari");
+    const token = tokenIn(welcome ?? ({ payload: {} } as never));
+    expect(
+      (await callJson("/api/auth/reset-password", { body: { token, password: "sandi-pertama-1" } })).status,
+    ).toBe(204);
+    const session = await callJson<{ user: { role: string } }>("/api/auth/login", {
+      body: { email, password: "sandi-pertama-1" },
+    });
+    expect(session.body.user.role).toBe("warga");
+    const me = await callJson<{ profileComplete: boolean }>("/api/user/me", {
+      token: (session.body as unknown as { accessToken: string }).accessToken,
+    });
+    expect(me.body.profileComplete).toBe(true);
+
+    const admin = await tenant.member("admin");
+    const audit = await callJson<{ items: { action: string; targetId: string; actorId: string }[] }>(
+      "/api/audit?action=application.approve",
+      { token: admin.token },
+    );
+    expect(audit.body.items).toEqual([expect.objectContaining({ targetId: app.id, actorId: sek.id })]);
+  });
+
+  it("invites over WhatsApp when there is no email, and the resident signs in with the number", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const whatsapp = nextPhone();
+    await apply(tenant, { whatsapp });
+    const app = await pendingOf(tenant, sek.token, whatsapp);
+    const res = await decide(sek.token, app.id, { status: "disetujui" });
+    expect(res.body.invitation).toEqual({ channel: "whatsapp", sent: true });
+    const [message] = await queuedMessages({ recipient: app.whatsapp });
+    expect(message?.channel).toBe("whatsapp");
+    const token = tokenIn(message ?? ({ payload: {} } as never));
+    await callJson("/api/auth/reset-password", { body: { token, password: "sandi-wa-1234" } });
+    const login = await callJson("/api/auth/login", { body: { whatsapp, password: "sandi-wa-1234" } });
+    expect(login.status).toBe(200);
+  });
+
+  it("adds a membership to an existing account (staff elsewhere) instead of a second account", async () => {
+    const rw = await createTenant({ type: "RW" });
+    const rt = await createTenant({ type: "RT", parentSlug: rw.slug });
+    const rwStaff = await rw.member("sekretaris");
+    const sek = await rt.member("sekretaris");
+    const whatsapp = nextPhone();
+    await apply(rt, { whatsapp, email: rwStaff.email });
+    const app = await pendingOf(rt, sek.token, whatsapp);
+    const res = await decide(sek.token, app.id, { status: "disetujui" });
+    expect(res.body.application.userId).toBe(rwStaff.id);
+    const rows = await platformDb(bindings)
+      .select()
+      .from(memberships)
+      .where(eq(memberships.userId, rwStaff.id));
+    expect(rows.map((m) => m.role).sort()).toEqual(["sekretaris", "warga"]);
+    // The existing password still works; the resident can sign in to the RT now.
+    expect(
+      (
+        await callJson("/api/auth/login", {
+          body: { email: rwStaff.email, password: PASSWORD, tenant: rt.slug },
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it("rejects with a reason, and refuses a second decision with 409", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const whatsapp = nextPhone();
+    await apply(tenant, { whatsapp });
+    const app = await pendingOf(tenant, sek.token, whatsapp);
+    const rejected = await decide(sek.token, app.id, { status: "ditolak", reason: "Bukan warga RT ini" });
+    expect(rejected.body.application).toMatchObject({
+      status: "ditolak",
+      reason: "Bukan warga RT ini",
+      userId: null,
+    });
+    expect(rejected.body.invitation).toBeNull();
+    expectProblem(await decide(sek.token, app.id, { status: "disetujui" }), 409, "invalid_transition");
+    const accounts = await platformDb(bindings).select().from(users).where(eq(users.whatsapp, app.whatsapp));
+    expect(accounts).toEqual([]);
+  });
+
+  it("lets exactly one of two simultaneous decisions win", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const admin = await tenant.member("admin");
+    const whatsapp = nextPhone();
+    await apply(tenant, { whatsapp });
+    const app = await pendingOf(tenant, sek.token, whatsapp);
+    const results = await Promise.all([
+      decide(sek.token, app.id, { status: "disetujui" }),
+      decide(admin.token, app.id, { status: "ditolak" }),
+      decide(admin.token, app.id, { status: "disetujui" }),
+    ]);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const loser of results.filter((r) => r.status !== 200)) {
+      expectProblem(loser, 409, "invalid_transition");
+    }
+    const members = await platformDb(bindings)
+      .select()
+      .from(memberships)
+      .where(eq(memberships.tenantId, tenant.id));
+    expect(members.filter((m) => m.role === "warga").length).toBeLessThanOrEqual(1);
+  });
+
+  it("hides other tenants' applications (404), refuses other roles (403) and bad input (400)", async () => {
+    const a = await createTenant();
+    const b = await createTenant();
+    const whatsapp = nextPhone();
+    await apply(a, { whatsapp });
+    const sekA = await a.member("sekretaris");
+    const app = await pendingOf(a, sekA.token, whatsapp);
+    const sekB = await b.member("sekretaris");
+    expectProblem(await decide(sekB.token, app.id, { status: "disetujui" }), 404, "not_found");
+    for (const role of ["warga", "bendahara"] as const) {
+      const m = await a.member(role);
+      expectProblem(await decide(m.token, app.id, { status: "disetujui" }), 403, "forbidden_role");
+      expectProblem(await callJson("/api/applications", { token: m.token }), 403, "forbidden_role");
+    }
+    expectProblem(await decide(sekA.token, app.id, { status: "menunggu" }), 400, "invalid_input");
+    const list = await callJson<{ items: ApplicationBody[] }>("/api/applications", { token: sekB.token });
+    expect(list.body.items).toEqual([]);
+  });
+
+  it("answers 403 feature_disabled when the warga module is off", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    await callJson(`/api/platform/tenants/${tenant.id}`, {
+      method: "PATCH",
+      token: await operatorToken(),
+      body: { flags: { warga: false } },
+    });
+    expectProblem(await callJson("/api/applications", { token: sek.token }), 403, "feature_disabled");
+    expectProblem(await callJson("/api/residents", { token: sek.token }), 403, "feature_disabled");
+  });
+});
+
+describe("POST /api/residents/:id/credentials/reset", () => {
+  it("re-sends a set-password link, and only the newest link works", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const whatsapp = nextPhone();
+    await apply(tenant, { whatsapp });
+    const app = await pendingOf(tenant, sek.token, whatsapp);
+    const approved = await decide(sek.token, app.id, { status: "disetujui" });
+    const userId = approved.body.application.userId ?? "";
+    const first = tokenIn(
+      (await queuedMessages({ recipient: app.whatsapp }))[0] ?? ({ payload: {} } as never),
+    );
+
+    const res = await callJson(`/api/residents/${userId}/credentials/reset`, {
+      method: "POST",
+      token: sek.token,
+    });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ channel: "whatsapp", sent: true });
+    const sent = await queuedMessages({ recipient: app.whatsapp });
+    expect(sent).toHaveLength(2);
+    const second = tokenIn(sent[1] ?? ({ payload: {} } as never));
+    expectProblem(
+      await callJson("/api/auth/reset-password", { body: { token: first, password: "sandi-baru-123" } }),
+      400,
+      "token_used",
+    );
+    expect(
+      (await callJson("/api/auth/reset-password", { body: { token: second, password: "sandi-baru-123" } }))
+        .status,
+    ).toBe(204);
+  });
+
+  it("answers 404 for someone who is not a resident of this community", async () => {
+    const a = await createTenant();
+    const b = await createTenant();
+    const residentOfB = await b.member("warga");
+    const staffOfA = await a.member("sekretaris");
+    const admin = await a.member("admin");
+    for (const id of [residentOfB.id, admin.id, "01HZZZZZZZZZZZZZZZZZZZZZZZ"]) {
+      expectProblem(
+        await callJson(`/api/residents/${id}/credentials/reset`, { method: "POST", token: staffOfA.token }),
+        404,
+        "not_found",
+      );
+    }
+  });
+});

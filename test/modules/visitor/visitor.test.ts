@@ -1,0 +1,280 @@
+import { describe, expect, it } from "vitest";
+import {
+  call,
+  callJson,
+  createTenant,
+  expectProblem,
+  operatorToken,
+  type TestTenant,
+} from "../../helpers/harness";
+import { queuedMessages } from "../../helpers/notify";
+
+interface VisitorBody {
+  id: string;
+  status: string;
+  vehiclePlate: string | null;
+  pass?: string | null;
+  passValidFrom: string | null;
+  passValidUntil: string | null;
+  inside: boolean;
+  checkedInAt: string | null;
+  checkedOutAt: string | null;
+}
+
+const inHours = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
+/** The Asia/Jakarta calendar day `days` from now. */
+const jakartaDayIn = (days: number) =>
+  new Date(Date.now() + days * 86_400_000 + 7 * 3_600_000).toISOString().slice(0, 10);
+let unitSeq = 0;
+
+async function resident(tenant: TestTenant) {
+  unitSeq += 1;
+  return tenant.member("warga", {
+    unitId: `unit-${unitSeq}`,
+    whatsapp: `62812${String(unitSeq).padStart(7, "0")}`,
+  });
+}
+
+async function register(token: string, overrides: Record<string, unknown> = {}) {
+  return callJson<VisitorBody>("/api/visitor", {
+    token,
+    body: { guestName: "Andi Wijaya", purpose: "Silaturahmi", visitAt: inHours(2), ...overrides },
+  });
+}
+
+async function approvedVisit(tenant: TestTenant, decision: Record<string, unknown> = {}) {
+  const warga = await resident(tenant);
+  const sek = await tenant.member("sekretaris");
+  // Half an hour ahead: the default pass window (from an hour before the visit) is open now.
+  const created = await register(warga.token, { visitAt: inHours(0.5) });
+  const approved = await callJson<VisitorBody>(`/api/visitor/${created.body.id}`, {
+    method: "PUT",
+    token: sek.token,
+    body: { status: "disetujui", ...decision },
+  });
+  expect(approved.status).toBe(200);
+  return { warga, sek, visit: approved.body };
+}
+
+const gate = (token: string, direction: "in" | "out", qr: string) =>
+  callJson<{ visitorId: string; checkedInAt: string | null; checkedOutAt: string | null }>(
+    `/api/visitor/gate/check-${direction}`,
+    { token, body: { qr } },
+  );
+
+describe("registering guests", () => {
+  it("creates a waiting request with a normalised plate", async () => {
+    const tenant = await createTenant();
+    const warga = await resident(tenant);
+    const res = await register(warga.token, { vehiclePlate: "  b 1234   xyz " });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      status: "menunggu",
+      vehiclePlate: "B 1234 XYZ",
+      pass: null,
+      inside: false,
+    });
+  });
+
+  it("needs a complete profile", async () => {
+    const tenant = await createTenant();
+    const incomplete = await tenant.member("warga");
+    expectProblem(await register(incomplete.token), 409, "profile_incomplete");
+  });
+
+  it("refuses a visit more than an hour in the past, and bad input", async () => {
+    const tenant = await createTenant();
+    const warga = await resident(tenant);
+    expectProblem(await register(warga.token, { visitAt: inHours(-2) }), 400, "visit_in_past");
+    expect((await register(warga.token, { visitAt: inHours(-0.5) })).status).toBe(201);
+    expectProblem(await register(warga.token, { guestName: "" }), 400, "invalid_input");
+    expectProblem(await register(warga.token, { vehiclePlate: "B-1234-XYZ" }), 400, "invalid_input");
+  });
+
+  it("shows a resident only their own requests", async () => {
+    const tenant = await createTenant();
+    const a = await resident(tenant);
+    const b = await resident(tenant);
+    const mine = await register(a.token);
+    await register(b.token);
+    const list = await callJson<{ items: VisitorBody[] }>("/api/visitor/mine", { token: a.token });
+    expect(list.body.items.map((v) => v.id)).toEqual([mine.body.id]);
+    expectProblem(await callJson(`/api/visitor/${mine.body.id}`, { token: b.token }), 404, "not_found");
+    expectProblem(await callJson("/api/visitor", { token: a.token }), 403, "forbidden_role");
+  });
+});
+
+describe("reviewing", () => {
+  it("approves with a pass valid from an hour before the visit to the end of that day in Jakarta, and emails the resident", async () => {
+    const tenant = await createTenant();
+    const warga = await resident(tenant);
+    const sek = await tenant.member("sekretaris");
+    const day = jakartaDayIn(3);
+    const created = await register(warga.token, { visitAt: `${day}T10:00:00+07:00` });
+    const approved = await callJson<VisitorBody>(`/api/visitor/${created.body.id}`, {
+      method: "PUT",
+      token: sek.token,
+      body: { status: "disetujui" },
+    });
+    expect(approved.body).toMatchObject({
+      status: "disetujui",
+      passValidFrom: `${day}T02:00:00.000Z`,
+      passValidUntil: `${day}T16:59:59.000Z`,
+    });
+    expect(approved.body.pass?.split(".")).toHaveLength(3);
+    const mine = await callJson<{ items: VisitorBody[] }>("/api/visitor/mine", { token: warga.token });
+    expect(mine.body.items[0]?.pass).toBe(approved.body.pass);
+    const [email] = await queuedMessages({ recipient: warga.email, template: "VISITOR_APPROVED" });
+    expect(email?.payload).toBeDefined();
+    expectProblem(
+      await callJson(`/api/visitor/${created.body.id}`, {
+        method: "PUT",
+        token: sek.token,
+        body: { status: "ditolak" },
+      }),
+      409,
+      "invalid_transition",
+    );
+  });
+
+  it("rejects without a pass, and only staff decide", async () => {
+    const tenant = await createTenant();
+    const warga = await resident(tenant);
+    const sek = await tenant.member("sekretaris");
+    const created = await register(warga.token);
+    expectProblem(
+      await callJson(`/api/visitor/${created.body.id}`, {
+        method: "PUT",
+        token: warga.token,
+        body: { status: "disetujui" },
+      }),
+      403,
+      "forbidden_role",
+    );
+    const rejected = await callJson<VisitorBody>(`/api/visitor/${created.body.id}`, {
+      method: "PUT",
+      token: sek.token,
+      body: { status: "ditolak", note: "Tidak dikenal" },
+    });
+    expect(rejected.body).toMatchObject({ status: "ditolak", pass: null, passValidFrom: null });
+    expectProblem(
+      await call(`/api/visitor/${created.body.id}/qr`, { token: warga.token }).then(async (r) => ({
+        status: r.status,
+        headers: r.headers,
+        body: await r.json(),
+      })),
+      409,
+      "not_approved",
+    );
+  });
+
+  it("filters by status and by visit day in Asia/Jakarta, inclusive", async () => {
+    const tenant = await createTenant();
+    const warga = await resident(tenant);
+    const sek = await tenant.member("sekretaris");
+    const [d5, d6] = [jakartaDayIn(5), jakartaDayIn(6)];
+    const late = await register(warga.token, { visitAt: `${d5}T23:30:00+07:00` });
+    const early = await register(warga.token, { visitAt: `${d6}T00:30:00+07:00` });
+    const day5 = await callJson<{ items: VisitorBody[] }>(`/api/visitor?from=${d5}&to=${d5}`, {
+      token: sek.token,
+    });
+    expect(day5.body.items.map((v) => v.id)).toEqual([late.body.id]);
+    const day6 = await callJson<{ items: VisitorBody[] }>(`/api/visitor?from=${d6}&to=${d6}`, {
+      token: sek.token,
+    });
+    expect(day6.body.items.map((v) => v.id)).toEqual([early.body.id]);
+    const waiting = await callJson<{ items: VisitorBody[] }>("/api/visitor?status=menunggu", {
+      token: sek.token,
+    });
+    expect(waiting.body.items).toHaveLength(2);
+    expectProblem(await callJson("/api/visitor?from=2030-13-01", { token: sek.token }), 400, "invalid_date");
+  });
+
+  it("counts guests awaiting approval on the dashboard", async () => {
+    const tenant = await createTenant();
+    const warga = await resident(tenant);
+    const admin = await tenant.member("admin");
+    await register(warga.token);
+    await register(warga.token);
+    const res = await callJson<{ indicators: { key: string; value: number }[] }>(
+      "/api/statistik/operasional",
+      {
+        token: admin.token,
+      },
+    );
+    expect(res.body.indicators.find((i) => i.key === "guestsAwaitingApproval")?.value).toBe(2);
+  });
+});
+
+describe("the QR pass at the gate", () => {
+  it("serves the pass as an SVG QR to its resident and staff", async () => {
+    const tenant = await createTenant();
+    const { warga, sek, visit } = await approvedVisit(tenant);
+    for (const token of [warga.token, sek.token]) {
+      const res = await call(`/api/visitor/${visit.id}/qr`, { token });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("Content-Type")).toBe("image/svg+xml");
+      expect(await res.text()).toContain("<svg");
+    }
+  });
+
+  it("checks in, lists the guest as inside, checks out, and refuses every wrong order", async () => {
+    const tenant = await createTenant();
+    const { sek, visit } = await approvedVisit(tenant);
+    const pass = visit.pass ?? "";
+    expectProblem(await gate(sek.token, "out", pass), 409, "not_checked_in");
+    const inside = await gate(sek.token, "in", pass);
+    expect(inside.status).toBe(200);
+    expect(inside.body.checkedInAt).not.toBeNull();
+    expectProblem(await gate(sek.token, "in", pass), 409, "already_checked_in");
+    const now = await callJson<{ items: VisitorBody[] }>("/api/visitor?inside=true", { token: sek.token });
+    expect(now.body.items.map((v) => v.id)).toEqual([visit.id]);
+    const out = await gate(sek.token, "out", pass);
+    expect(out.body.checkedOutAt).not.toBeNull();
+    expectProblem(await gate(sek.token, "out", pass), 409, "already_checked_out");
+    expectProblem(await gate(sek.token, "in", pass), 409, "pass_used");
+    const after = await callJson<{ items: VisitorBody[] }>("/api/visitor?inside=true", { token: sek.token });
+    expect(after.body.items).toEqual([]);
+    const record = await callJson<VisitorBody>(`/api/visitor/${visit.id}`, { token: sek.token });
+    expect(record.body.status).toBe("disetujui");
+  });
+
+  it("refuses forged, altered, expired, early and foreign passes", async () => {
+    const tenant = await createTenant();
+    const other = await createTenant();
+    const { sek, visit } = await approvedVisit(tenant);
+    const pass = visit.pass ?? "";
+    expectProblem(await gate(sek.token, "in", "not-a-pass-at-all"), 400, "invalid_pass");
+    const [header, payload, signature] = pass.split(".");
+    const claims = JSON.parse(atob((payload ?? "").replace(/-/g, "+").replace(/_/g, "/")));
+    const altered = btoa(JSON.stringify({ ...claims, sub: "01HZZZZZZZZZZZZZZZZZZZZZZZ" }))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
+    expectProblem(await gate(sek.token, "in", `${header}.${altered}.${signature}`), 400, "invalid_pass");
+
+    const expired = await approvedVisit(tenant, { validFrom: inHours(-5), validUntil: inHours(-1) });
+    expectProblem(await gate(sek.token, "in", expired.visit.pass ?? ""), 409, "pass_expired");
+    const early = await approvedVisit(tenant, { validFrom: inHours(5), validUntil: inHours(9) });
+    expectProblem(await gate(sek.token, "in", early.visit.pass ?? ""), 409, "pass_not_yet_valid");
+
+    const foreignGuard = await other.member("sekretaris");
+    expectProblem(await gate(foreignGuard.token, "in", pass), 400, "foreign_pass");
+    expectProblem(
+      await callJson(`/api/visitor/${visit.id}`, { token: foreignGuard.token }),
+      404,
+      "not_found",
+    );
+  });
+
+  it("is switched off with the tamu flag", async () => {
+    const tenant = await createTenant();
+    const warga = await resident(tenant);
+    await callJson(`/api/platform/tenants/${tenant.id}`, {
+      method: "PATCH",
+      token: await operatorToken(),
+      body: { flags: { tamu: false } },
+    });
+    expectProblem(await register(warga.token), 403, "feature_disabled");
+  });
+});
