@@ -11,6 +11,7 @@ import {
 } from "./core/http/middleware";
 import { notFound, onError } from "./core/http/problem";
 import { auditModule } from "./modules/audit";
+import { gateModule } from "./modules/gate";
 import { healthModule } from "./modules/health";
 import { identityModule } from "./modules/identity";
 import { kependudukanModule } from "./modules/kependudukan";
@@ -30,6 +31,7 @@ const featureModules = [
   residentsModule,
   auditModule,
   visitorModule,
+  gateModule,
 ] as const;
 
 export const modules = [
@@ -73,6 +75,11 @@ export function buildApp() {
     type: "http",
     scheme: "bearer",
     bearerFormat: "JWT",
+  });
+  openapi.registry.registerComponent("securitySchemes", "gateDeviceKey", {
+    type: "http",
+    scheme: "bearer",
+    description: "A gate device's API key, shown once when the device is added.",
   });
   for (const route of routeTable) {
     // chanfana accepts endpoint classes at run time; its Hono typings only know plain handlers.

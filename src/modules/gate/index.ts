@@ -1,0 +1,29 @@
+import { defineModule } from "../../core/module";
+import { ActivateDevice } from "./routes/activateDevice";
+import { CreateDevice } from "./routes/createDevice";
+import { DeactivateDevice } from "./routes/deactivateDevice";
+import { DeleteDevice } from "./routes/deleteDevice";
+import { GateWebhook } from "./routes/gateWebhook";
+import { ListDeviceEvents } from "./routes/listDeviceEvents";
+import { ListDevices } from "./routes/listDevices";
+
+const admin = { scope: "tenant", roles: ["admin"], flag: "tamu" } as const;
+
+export const gateModule = defineModule({
+  name: "gate",
+  routes: [
+    { method: "get", path: "/api/gate-devices", endpoint: ListDevices, access: admin },
+    { method: "post", path: "/api/gate-devices", endpoint: CreateDevice, access: admin },
+    { method: "post", path: "/api/gate-devices/:id/deactivate", endpoint: DeactivateDevice, access: admin },
+    { method: "post", path: "/api/gate-devices/:id/activate", endpoint: ActivateDevice, access: admin },
+    { method: "delete", path: "/api/gate-devices/:id", endpoint: DeleteDevice, access: admin },
+    { method: "get", path: "/api/gate-devices/:id/events", endpoint: ListDeviceEvents, access: admin },
+    // The device authenticates itself with its key (checked by the service, which needs the key's tenant).
+    {
+      method: "post",
+      path: "/api/gate-hardware/webhook",
+      endpoint: GateWebhook,
+      access: { scope: "public" },
+    },
+  ],
+});

@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { json, problems } from "../../../core/http/openapi";
+import { CreateDeviceInput, CreatedDevice } from "../schemas";
+import { createDevice } from "../service";
+
+export class CreateDevice extends OpenAPIRoute {
+  override schema = {
+    tags: ["Gate devices"],
+    summary: "Add a gate device; its API key is in this answer only",
+    request: { body: { content: { "application/json": { schema: CreateDeviceInput } } } },
+    responses: { 201: json(CreatedDevice, "Created"), ...problems(400, 401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await createDevice({ ctx: tenantCtx(c), input: body }), 201);
+  }
+}

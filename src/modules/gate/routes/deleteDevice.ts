@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { IdParam, problems } from "../../../core/http/openapi";
+import { deleteDevice } from "../service";
+
+export class DeleteDevice extends OpenAPIRoute {
+  override schema = {
+    tags: ["Gate devices"],
+    summary: "Delete a device: it leaves the list and its key stops working (401)",
+    request: { params: IdParam },
+    responses: { 204: { description: "Deleted" }, ...problems(401, 403, 404) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    await deleteDevice({ ctx: tenantCtx(c), id: params.id });
+    return c.body(null, 204);
+  }
+}

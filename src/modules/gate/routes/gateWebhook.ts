@@ -1,0 +1,35 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { json, problems } from "../../../core/http/openapi";
+import { readDeviceBody } from "../adapters";
+import { GenericEvent, WebhookAnswer } from "../schemas";
+import { handleWebhook } from "../service";
+
+export class GateWebhook extends OpenAPIRoute {
+  override schema = {
+    tags: ["Gate devices"],
+    summary: "Device events (qr_scan, door_opened, heartbeat); authorised by the device's API key",
+    description:
+      "Send the key as `Authorization: Bearer <key>`. Valid key: 200 with `{ action, reason }` (open or deny " +
+      "for a QR scan); missing or unknown key: 401; deactivated device: 403. The body depends on the device's " +
+      "adapter: `generic` takes the JSON shown here; `hikvision` takes ISAPI EventNotificationAlert JSON (or " +
+      "multipart with an `event_log` part); see docs/gate-hardware.md for the mapping.",
+    security: [{ gateDeviceKey: [] }],
+    request: { body: { content: { "application/json": { schema: GenericEvent } } } },
+    responses: { 200: json(WebhookAnswer), ...problems(400, 401, 403) },
+  };
+
+  /** Not validated by chanfana: the body's shape depends on the device's adapter, known only after auth. */
+  override async handle(c: Context<HonoEnv>) {
+    return c.json(
+      await handleWebhook({
+        env: c.env,
+        authorization: c.req.header("Authorization"),
+        body: () => readDeviceBody(c.req.raw),
+        requestId: c.get("requestId"),
+        ip: c.req.header("CF-Connecting-IP") ?? null,
+      }),
+    );
+  }
+}

@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { IdParam, json, listOf, tenantProblems } from "../../../core/http/openapi";
+import { EventListQuery, GateEvent } from "../schemas";
+import { listDeviceEvents } from "../service";
+
+export class ListDeviceEvents extends OpenAPIRoute {
+  override schema = {
+    tags: ["Gate devices"],
+    summary: "Events a device sent, newest first, with what was done",
+    request: { params: IdParam, query: EventListQuery },
+    responses: { 200: json(listOf(GateEvent)), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listDeviceEvents({ ctx: tenantCtx(c), id: params.id, input: query }));
+  }
+}

@@ -1,0 +1,19 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { json, listOf, tenantProblems } from "../../../core/http/openapi";
+import { Device } from "../schemas";
+import { listDevices } from "../service";
+
+export class ListDevices extends OpenAPIRoute {
+  override schema = {
+    tags: ["Gate devices"],
+    summary: "The community's gate devices (deleted ones are gone)",
+    responses: { 200: json(listOf(Device)), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    return c.json(await listDevices({ ctx: tenantCtx(c) }));
+  }
+}

@@ -1,0 +1,59 @@
+import { z } from "zod";
+
+export const ADAPTERS = ["generic", "hikvision"] as const;
+
+export const CreateDeviceInput = z.object({
+  name: z.string().trim().min(2).max(80),
+  adapter: z.enum(ADAPTERS),
+});
+export type CreateDeviceInput = z.infer<typeof CreateDeviceInput>;
+
+export const Device = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    adapter: z.enum(ADAPTERS),
+    keyPrefix: z.string(),
+    active: z.boolean(),
+    lastSeenAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi("GateDevice");
+
+export const CreatedDevice = z
+  .object({ device: Device, apiKey: z.string().describe("Shown once; only its hash is stored.") })
+  .openapi("GateDeviceCreated");
+
+export const GateEvent = z
+  .object({
+    id: z.string(),
+    kind: z.enum(["qr_scan", "door_opened", "heartbeat"]),
+    direction: z.enum(["in", "out"]).nullable(),
+    visitorId: z.string().nullable(),
+    action: z.enum(["open", "deny", "none"]),
+    reason: z.string(),
+    occurredAt: z.string(),
+    createdAt: z.string(),
+  })
+  .openapi("GateEvent");
+
+export const EventListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(64).optional(),
+});
+
+/** The generic adapter's body: what a small gate controller or a guard's phone app sends. */
+export const GenericEvent = z.object({
+  event: z.enum(["qr_scan", "door_opened", "heartbeat"]),
+  qr: z.string().min(1).max(2000).optional(),
+  direction: z.enum(["in", "out"]).optional(),
+  at: z.iso.datetime({ offset: true }).optional(),
+});
+
+export const WebhookAnswer = z
+  .object({
+    action: z.enum(["open", "deny", "none"]),
+    reason: z.string(),
+    eventId: z.string(),
+  })
+  .openapi("GateWebhookAnswer");

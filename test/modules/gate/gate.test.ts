@@ -1,0 +1,261 @@
+import { describe, expect, it } from "vitest";
+import {
+  call,
+  callJson,
+  createTenant,
+  expectProblem,
+  operatorToken,
+  type TestTenant,
+} from "../../helpers/harness";
+
+interface DeviceBody {
+  id: string;
+  name: string;
+  adapter: string;
+  keyPrefix: string;
+  active: boolean;
+  lastSeenAt: string | null;
+}
+
+let seq = 0;
+async function approvedPass(tenant: TestTenant, token: string) {
+  seq += 1;
+  const warga = await tenant.member("warga", {
+    unitId: `gate-unit-${seq}`,
+    whatsapp: `62813${String(seq).padStart(7, "0")}`,
+  });
+  const created = await callJson<{ id: string }>("/api/visitor", {
+    token: warga.token,
+    body: {
+      guestName: "Tamu Gerbang",
+      purpose: "Antar paket",
+      visitAt: new Date(Date.now() + 1_800_000).toISOString(),
+    },
+  });
+  const approved = await callJson<{ id: string; pass: string }>(`/api/visitor/${created.body.id}`, {
+    method: "PUT",
+    token,
+    body: { status: "disetujui" },
+  });
+  return approved.body;
+}
+
+async function addDevice(token: string, adapter: "generic" | "hikvision" = "generic") {
+  const res = await callJson<{ device: DeviceBody; apiKey: string }>("/api/gate-devices", {
+    token,
+    body: { name: `Gerbang ${adapter}`, adapter },
+  });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+const webhook = (key: string | undefined, body: unknown) =>
+  callJson<{ action: string; reason: string; eventId: string }>("/api/gate-hardware/webhook", {
+    headers: key ? { Authorization: `Bearer ${key}` } : {},
+    body,
+  });
+
+describe("gate devices", () => {
+  it("adds a device whose key is shown once and stored only as a hash", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const { device, apiKey } = await addDevice(admin.token);
+    expect(apiKey).toMatch(/^wgd_[\w-]{43}$/);
+    expect(device).toMatchObject({ adapter: "generic", active: true, keyPrefix: apiKey.slice(0, 12) });
+    const list = await callJson<{ items: Record<string, unknown>[] }>("/api/gate-devices", {
+      token: admin.token,
+    });
+    expect(list.body.items).toHaveLength(1);
+    expect(JSON.stringify(list.body)).not.toContain(apiKey);
+  });
+
+  it("is managed by the tenant admin only, within the tenant", async () => {
+    const tenant = await createTenant();
+    const other = await createTenant();
+    const admin = await tenant.member("admin");
+    const sek = await tenant.member("sekretaris");
+    const otherAdmin = await other.member("admin");
+    const { device } = await addDevice(admin.token);
+    expectProblem(await callJson("/api/gate-devices", { token: sek.token }), 403, "forbidden_role");
+    expectProblem(
+      await callJson(`/api/gate-devices/${device.id}/deactivate`, {
+        method: "POST",
+        token: otherAdmin.token,
+      }),
+      404,
+      "not_found",
+    );
+    expectProblem(
+      await callJson(`/api/gate-devices/${device.id}/events`, { token: otherAdmin.token }),
+      404,
+      "not_found",
+    );
+  });
+
+  it("validates the device", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    expectProblem(
+      await callJson("/api/gate-devices", { token: admin.token, body: { name: "X", adapter: "zkteco" } }),
+      400,
+      "invalid_input",
+    );
+  });
+});
+
+describe("POST /api/gate-hardware/webhook", () => {
+  it("answers 401 without a key, 401 for an unknown key, 403 when deactivated, 401 once deleted", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const { device, apiKey } = await addDevice(admin.token);
+    const heartbeat = { event: "heartbeat" };
+    expectProblem(await webhook(undefined, heartbeat), 401, "missing_device_key");
+    expectProblem(await webhook("wgd_not-a-real-key", heartbeat), 401, "invalid_device_key");
+    expect((await webhook(apiKey, heartbeat)).status).toBe(200);
+
+    await callJson(`/api/gate-devices/${device.id}/deactivate`, { method: "POST", token: admin.token });
+    expectProblem(await webhook(apiKey, heartbeat), 403, "device_inactive");
+    await callJson(`/api/gate-devices/${device.id}/activate`, { method: "POST", token: admin.token });
+    expect((await webhook(apiKey, heartbeat)).status).toBe(200);
+
+    expect(
+      (await call(`/api/gate-devices/${device.id}`, { method: "DELETE", token: admin.token })).status,
+    ).toBe(204);
+    expectProblem(await webhook(apiKey, heartbeat), 401, "invalid_device_key");
+    const list = await callJson<{ items: DeviceBody[] }>("/api/gate-devices", { token: admin.token });
+    expect(list.body.items).toEqual([]);
+  });
+
+  it("opens for a valid pass, checks the guest in and out, denies reuse, and logs every event", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const { device, apiKey } = await addDevice(admin.token);
+    const visit = await approvedPass(tenant, admin.token);
+    expect(await webhook(apiKey, { event: "qr_scan", qr: visit.pass, direction: "in" })).toMatchObject({
+      status: 200,
+      body: { action: "open", reason: "checked_in" },
+    });
+    expect((await webhook(apiKey, { event: "qr_scan", qr: visit.pass, direction: "in" })).body).toMatchObject(
+      {
+        action: "deny",
+        reason: "already_checked_in",
+      },
+    );
+    expect(
+      (await webhook(apiKey, { event: "qr_scan", qr: visit.pass, direction: "out" })).body,
+    ).toMatchObject({
+      action: "open",
+      reason: "checked_out",
+    });
+    expect((await webhook(apiKey, { event: "qr_scan", qr: visit.pass, direction: "in" })).body).toMatchObject(
+      {
+        action: "deny",
+        reason: "pass_used",
+      },
+    );
+    expect((await webhook(apiKey, { event: "qr_scan", qr: "rubbish-rubbish" })).body).toMatchObject({
+      action: "deny",
+      reason: "invalid_pass",
+    });
+    await webhook(apiKey, { event: "door_opened" });
+
+    const record = await callJson<{ checkedInAt: string; checkedOutAt: string }>(`/api/visitor/${visit.id}`, {
+      token: admin.token,
+    });
+    expect(record.body.checkedInAt).not.toBeNull();
+    expect(record.body.checkedOutAt).not.toBeNull();
+    const events = await callJson<{ items: { kind: string; action: string; reason: string }[] }>(
+      `/api/gate-devices/${device.id}/events`,
+      { token: admin.token },
+    );
+    expect(events.body.items.map((e) => `${e.kind}:${e.action}:${e.reason}`)).toEqual([
+      "door_opened:none:recorded",
+      "qr_scan:deny:invalid_pass",
+      "qr_scan:deny:pass_used",
+      "qr_scan:open:checked_out",
+      "qr_scan:deny:already_checked_in",
+      "qr_scan:open:checked_in",
+    ]);
+    const devices = await callJson<{ items: DeviceBody[] }>("/api/gate-devices", { token: admin.token });
+    expect(devices.body.items[0]?.lastSeenAt).not.toBeNull();
+  });
+
+  it("denies another community's pass at this gate", async () => {
+    const a = await createTenant();
+    const b = await createTenant();
+    const adminA = await a.member("admin");
+    const adminB = await b.member("admin");
+    const visit = await approvedPass(a, adminA.token);
+    const { apiKey } = await addDevice(adminB.token);
+    expect((await webhook(apiKey, { event: "qr_scan", qr: visit.pass })).body).toMatchObject({
+      action: "deny",
+      reason: "foreign_pass",
+    });
+  });
+
+  it("reads Hikvision ISAPI access-controller events, JSON or multipart", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const { apiKey } = await addDevice(admin.token, "hikvision");
+    const visit = await approvedPass(tenant, admin.token);
+    const alert = (extra: Record<string, unknown>) => ({
+      ipAddress: "192.168.1.64",
+      portNo: 80,
+      protocol: "HTTP",
+      dateTime: "2026-11-21T10:00:00+07:00",
+      activePostCount: 1,
+      eventType: "AccessControllerEvent",
+      eventState: "active",
+      eventDescription: "Access Controller Event",
+      AccessControllerEvent: { deviceName: "Gerbang Utama", majorEventType: 5, ...extra },
+    });
+    const checkIn = await webhook(apiKey, alert({ subEventType: 1, cardNo: visit.pass, cardReaderNo: 1 }));
+    expect(checkIn.body).toMatchObject({ action: "open", reason: "checked_in" });
+
+    const form = new FormData();
+    form.append(
+      "event_log",
+      JSON.stringify(alert({ subEventType: 1, cardNo: visit.pass, attendanceStatus: "checkOut" })),
+    );
+    const multipart = await callJsonForm(apiKey, form);
+    expect(multipart).toMatchObject({ action: "open", reason: "checked_out" });
+
+    expect((await webhook(apiKey, alert({ subEventType: 21 }))).body).toMatchObject({ action: "none" });
+    expect(
+      (await webhook(apiKey, { eventType: "heartBeat", dateTime: "2026-11-21T10:00:00+07:00" })).status,
+    ).toBe(200);
+    expectProblem(await webhook(apiKey, alert({ subEventType: 999 })), 400, "unsupported_event");
+  });
+
+  it("refuses a generic event it cannot read", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const { apiKey } = await addDevice(admin.token);
+    expectProblem(await webhook(apiKey, { event: "qr_scan" }), 400, "unsupported_event");
+    expectProblem(await webhook(apiKey, { event: "teleport" }), 400, "unsupported_event");
+  });
+
+  it("answers 403 when the guest book is switched off", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const { apiKey } = await addDevice(admin.token);
+    await callJson(`/api/platform/tenants/${tenant.id}`, {
+      method: "PATCH",
+      token: await operatorToken(),
+      body: { flags: { tamu: false } },
+    });
+    expectProblem(await webhook(apiKey, { event: "heartbeat" }), 403, "feature_disabled");
+  });
+});
+
+async function callJsonForm(key: string, form: FormData) {
+  const { exports } = await import("cloudflare:workers");
+  const res = await exports.default.fetch(
+    new Request("http://api.test/api/gate-hardware/webhook", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key}` },
+      body: form,
+    }),
+  );
+  return res.json();
+}
