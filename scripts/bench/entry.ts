@@ -4,7 +4,8 @@ import { DurableObject } from "cloudflare:workers";
 import { Hono } from "hono";
 import worker from "../../src/index";
 
-export { PollTally } from "../../src/index";
+// Every Durable Object class the API declares must be exported by the entry wrangler runs.
+export * from "../../src/index";
 
 /** The cheapest useful Durable Object call: one synchronous SQLite increment. */
 export class BenchCounter extends DurableObject {
