@@ -42,14 +42,29 @@ const configSchema = z.object({
 
 export type Config = Omit<z.infer<typeof configSchema>, "CORS_ORIGINS"> & { corsOrigins: string[] };
 
-let cached: { source: Bindings; config: Config } | undefined;
+let cached: { key: string; config: Config } | undefined;
+
+/** Identity of the configuration, cheap enough to compare on every request. */
+function fingerprint(env: Bindings): string {
+  return [
+    env.ENVIRONMENT,
+    env.APP_URL,
+    env.JWT_ISSUER,
+    env.JWT_AUDIENCE,
+    env.JWT_SECRET,
+    env.INTERNAL_API_KEY,
+    env.CORS_ORIGINS,
+    env.VERSION,
+  ].join("\u0000");
+}
 
 /**
  * Checks configuration once per isolate and fails loudly: a Worker deployed without its secrets
- * should answer 500 `misconfigured` on every route rather than sign tokens with an empty key.
+ * should answer 500 on every route rather than sign tokens with an empty key.
  */
 export function loadConfig(env: Bindings): Config {
-  if (cached?.source === env) {
+  const key = fingerprint(env);
+  if (cached?.key === key) {
     return cached.config;
   }
   const parsed = configSchema.safeParse(env);
@@ -64,6 +79,6 @@ export function loadConfig(env: Bindings): Config {
       .map((o) => o.trim())
       .filter(Boolean),
   };
-  cached = { source: env, config };
+  cached = { key, config };
   return config;
 }

@@ -24,7 +24,7 @@ function allowed(access: (typeof routeTable)[number]["access"], role: Role): boo
   }
 }
 
-const GUARD_CODES = new Set(["forbidden_role", "unauthorized", "invalid_token"]);
+const GUARD_CODES = new Set(["forbidden_role", "unauthorized", "invalid_token", "invalid_service_key"]);
 
 describe("role matrix", () => {
   it("lets exactly the declared roles through every route's guard", async () => {

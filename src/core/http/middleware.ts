@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { secureHeaders } from "hono/secure-headers";
-import { type HonoEnv, loadConfig } from "../env";
+import { type Config, type HonoEnv, loadConfig } from "../env";
 import { newId } from "../ids";
 import { log } from "./log";
 import { problemResponse } from "./problem";
@@ -40,14 +40,14 @@ export const securityHeaders = secureHeaders({
   referrerPolicy: "no-referrer",
 });
 
-export const corsForConfiguredOrigins: MiddlewareHandler<HonoEnv> = (c, next) =>
-  cors({
-    origin: (origin) => (c.get("config").corsOrigins.includes(origin) ? origin : null),
-    allowHeaders: ["Authorization", "Content-Type", "X-Request-Id", "Idempotency-Key"],
-    allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-    exposeHeaders: ["X-Request-Id", "Retry-After"],
-    maxAge: 600,
-  })(c, next);
+/** Built once: the allowed origins are read from the request's config on each preflight. */
+export const corsForConfiguredOrigins: MiddlewareHandler<HonoEnv> = cors({
+  origin: (origin, c) => ((c.get("config") as Config).corsOrigins.includes(origin) ? origin : null),
+  allowHeaders: ["Authorization", "Content-Type", "X-Request-Id", "Idempotency-Key"],
+  allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+  exposeHeaders: ["X-Request-Id", "Retry-After"],
+  maxAge: 600,
+});
 
 /**
  * chanfana replaces a body that is not JSON with `{}`, which a schema of optional fields would accept.
