@@ -5,6 +5,11 @@ import { defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
+// Browser Rendering (letter PDFs): miniflare launches Chrome from wrangler's cache and would download it
+// when absent. scripts/setup-chromium.sh puts a wrapper around Debian's Chromium in the project's own
+// cache, so point miniflare there before the plugin starts it (the same folder `npm run dev` uses).
+process.env.XDG_CACHE_HOME = `${root}.cache`;
+
 /**
  * Tests create many tenants per file (storage is isolated per file, not per test), so the test
  * runtime declares more tenant slots than wrangler.toml's local eight. The binding map is given whole
@@ -57,6 +62,7 @@ export default defineConfig(async () => {
         miniflare: {
           bindings: {
             ENVIRONMENT: "test",
+            LOG_LEVEL: "warn",
             JWT_SECRET: "test-jwt-secret-that-is-long-enough-0123456789",
             INTERNAL_API_KEY: TEST_INTERNAL_KEY,
             // Google's real endpoints; tests answer them at the fetch boundary (test/modules/identity/oauth).
@@ -71,6 +77,9 @@ export default defineConfig(async () => {
             }),
             OIDC_GOOGLE_CLIENT_SECRET: "test-google-client-secret",
             CLIENT_URL: "http://app.test",
+            // Support tickets: two operator inboxes, and the ticket-mail Worker's inbound address.
+            SUPPORT_OPERATOR_EMAILS: "ops-a@warga.test, ops-b@warga.test",
+            SUPPORT_REPLY_TO: "balas@support.warga.test",
             PLATFORM_MIGRATIONS: platformMigrations,
             NOTIFY_MIGRATIONS: notifyMigrations,
           },
@@ -117,8 +126,6 @@ export default defineConfig(async () => {
       exclude: ["test/e2e/**"],
       setupFiles: ["test/helpers/setup.ts"],
       testTimeout: 20_000,
-      // Access-log lines are noise in test output; warnings and errors still show.
-      onConsoleLog: (line: string) => !line.startsWith('{"level":"info"'),
     },
   };
 });

@@ -2,6 +2,7 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { z } from "zod";
 import type { Actor, TenantInfo } from "./context";
 import type * as platformSchema from "./db/platform-schema";
+import { setLogLevel } from "./http/log";
 
 /**
  * Bindings: `Env` comes from `wrangler types` (worker-configuration.d.ts); secrets are not in
@@ -38,6 +39,7 @@ const configSchema = z.object({
   INTERNAL_API_KEY: z.string().min(32, "INTERNAL_API_KEY must be at least 32 characters"),
   CORS_ORIGINS: z.string().default(""),
   VERSION: z.string().default("dev"),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 
 export type Config = Omit<z.infer<typeof configSchema>, "CORS_ORIGINS"> & { corsOrigins: string[] };
@@ -55,6 +57,7 @@ function fingerprint(env: Bindings): string {
     env.INTERNAL_API_KEY,
     env.CORS_ORIGINS,
     env.VERSION,
+    env.LOG_LEVEL,
   ].join("\u0000");
 }
 
@@ -79,6 +82,7 @@ export function loadConfig(env: Bindings): Config {
       .map((o) => o.trim())
       .filter(Boolean),
   };
+  setLogLevel(config.LOG_LEVEL);
   cached = { key, config };
   return config;
 }
