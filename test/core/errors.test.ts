@@ -57,3 +57,25 @@ describe("problem+json everywhere", () => {
     expect(other.headers.get("Access-Control-Allow-Origin")).toBeNull();
   });
 });
+
+describe("dependency overload", () => {
+  it("answers a Durable Object's overload as 503 busy with Retry-After, not 500", async () => {
+    const { Hono } = await import("hono");
+    const { onError } = await import("../../src/core/http/problem");
+    const app = new Hono();
+    app.use("*", async (c, next) => {
+      c.set("requestId" as never, "r1" as never);
+      await next();
+    });
+    app.get("/", () => {
+      throw Object.assign(new Error("Durable Object is overloaded. Too many requests queued."), {
+        overloaded: true,
+      });
+    });
+    app.onError(onError as never);
+    const res = await app.request("/");
+    expect(res.status).toBe(503);
+    expect(res.headers.get("Retry-After")).toBe("1");
+    expect(await res.json()).toMatchObject({ code: "busy" });
+  });
+});

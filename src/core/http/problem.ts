@@ -83,6 +83,18 @@ export function onError(error: Error, c: Context<HonoEnv>): Response {
     const errors = error.issues.map((i) => ({ field: i.path.join("."), message: i.message }));
     return problemResponse(c, 400, "invalid_input", "The request is not valid.", { errors });
   }
+  // A Durable Object refusing work under load (its queue is full) is a busy dependency, not a bug:
+  // the request never ran there, so the client may simply retry.
+  if ((error as { overloaded?: boolean }).overloaded === true || /overloaded/i.test(error.message)) {
+    log("warn", "dependency_overloaded", {
+      requestId: c.get("requestId"),
+      path: c.req.path,
+      error: error.message,
+    });
+    return problemResponse(c, 503, "busy", "Too many requests at once; try again in a moment.", {
+      retryAfter: 1,
+    });
+  }
   log("error", "unhandled_error", {
     requestId: c.get("requestId"),
     method: c.req.method,
