@@ -9,6 +9,8 @@ import { root } from "./lib/dev-server.mjs";
 const suites = {
   api: () => import("./bench/api-routes.mjs").then((m) => m.run()),
   musyawarah: () => import("./bench/poll-votes.mjs").then((m) => m.run()),
+  surat: () => import("./bench/surat-pdf.mjs").then((m) => m.run()),
+  support: () => import("./bench/support-tickets.mjs").then((m) => m.run()),
 };
 for (const dir of readdirSync(join(root, "workers"), { withFileTypes: true })) {
   const bench = join(root, "workers", dir.name, "bench");

@@ -18,11 +18,14 @@ if ! command -v chromium >/dev/null 2>&1; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq >/dev/null 2>&1 || true
     if ! apt-get install -y -qq chromium >/dev/null 2>&1; then
-      echo "setup-chromium: warning: apt-get install chromium failed; browser tests will fail" >&2
+      echo "setup-chromium: warning: apt-get install chromium failed; browser tests and letter PDFs will not work" >&2
+      echo "setup-chromium: fix the package source, then run: apt-get install -y chromium && bash scripts/setup-chromium.sh" >&2
       exit 0
     fi
   else
-    echo "setup-chromium: warning: chromium is missing and this user cannot apt-get install it" >&2
+    # Not fatal: `npm run dev` still starts, and the letter PDF route answers 503 pdf_renderer_unavailable.
+    echo "setup-chromium: warning: chromium is missing and this user cannot install it." >&2
+    echo "setup-chromium: to enable letter PDFs and browser tests, run: sudo apt-get install -y chromium && bash scripts/setup-chromium.sh" >&2
     exit 0
   fi
 fi

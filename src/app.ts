@@ -10,6 +10,7 @@ import {
   securityHeaders,
 } from "./core/http/middleware";
 import { notFound, onError } from "./core/http/problem";
+import { aspirasiModule } from "./modules/aspirasi";
 import { auditModule } from "./modules/audit";
 import { gateModule } from "./modules/gate";
 import { healthModule } from "./modules/health";
@@ -18,6 +19,8 @@ import { kependudukanModule } from "./modules/kependudukan";
 import { musyawarahModule } from "./modules/musyawarah";
 import { residentsModule } from "./modules/residents";
 import { statistikModule } from "./modules/statistik";
+import { supportModule } from "./modules/support";
+import { suratModule } from "./modules/surat";
 import { tenantsModule } from "./modules/tenants";
 import { visitorModule } from "./modules/visitor";
 import { swaggerPage } from "./pages/swagger";
@@ -31,7 +34,10 @@ const featureModules = [
   residentsModule,
   auditModule,
   visitorModule,
+  suratModule,
+  aspirasiModule,
   gateModule,
+  supportModule,
 ] as const;
 
 export const modules = [

@@ -1,4 +1,8 @@
+import { eq } from "drizzle-orm";
+import { platformDb } from "./db/platform";
+import { users } from "./db/platform-schema";
 import type { Bindings } from "./env";
+import { log } from "./http/log";
 import type { NotifyClient } from "./notify/client";
 import { createNotifyClient } from "./notify/client";
 
@@ -14,4 +18,61 @@ export function notifyFor(env: Bindings): NotifyClient {
     environment: env.ENVIRONMENT,
     whatsappFallback: fallback,
   });
+}
+
+/** What a resident is told: an email (a stored template, or a plain subject and text) or, without one, WhatsApp. */
+export type ResidentMessage = {
+  /** Names the event, so a retried request never tells the same news twice. */
+  idempotencyKey: string;
+  /** The news in one or two sentences: the plain-text email body, and the WhatsApp message. */
+  text: string;
+} & ({ subject: string; html?: string } | { template: string; data: Record<string, unknown> });
+
+/**
+ * Tells a resident by email, or by WhatsApp when they have no email (resident applications allow
+ * that). The change being reported is already stored, so a notification service that is down is
+ * logged and answered with `false` (the caller may record the notice as pending), never thrown.
+ */
+export async function tellResident(
+  ctx: { env: Bindings; requestId: string; tenant: { name: string } },
+  residentId: string,
+  message: ResidentMessage,
+): Promise<boolean> {
+  const resident = await platformDb(ctx.env).select().from(users).where(eq(users.id, residentId)).get();
+  if (!resident || !(resident.email || resident.whatsapp)) {
+    return false;
+  }
+  const client = notifyFor(ctx.env);
+  try {
+    if (resident.email && "template" in message) {
+      await client.sendEmail({
+        template: message.template,
+        to: resident.email,
+        data: { name: resident.name, tenantName: ctx.tenant.name, ...message.data },
+        idempotencyKey: message.idempotencyKey,
+      });
+    } else if (resident.email && "subject" in message) {
+      await client.sendRawEmail({
+        to: resident.email,
+        subject: `[${ctx.tenant.name}] ${message.subject}`,
+        text: `Halo ${resident.name},\n\n${message.text}`,
+        ...(message.html ? { html: message.html } : {}),
+        idempotencyKey: message.idempotencyKey,
+      });
+    } else if (resident.whatsapp) {
+      await client.sendWhatsApp({
+        to: resident.whatsapp,
+        message: `Halo ${resident.name}, ${message.text}`,
+        idempotencyKey: message.idempotencyKey,
+      });
+    }
+    return true;
+  } catch (error) {
+    log("warn", "resident_notify_failed", {
+      requestId: ctx.requestId,
+      key: message.idempotencyKey,
+      error: String(error),
+    });
+    return false;
+  }
 }

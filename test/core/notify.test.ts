@@ -42,7 +42,12 @@ describe("local-only WhatsApp fallback", () => {
       });
     });
     try {
-      const env = { ...bindings, ...gateway, ENVIRONMENT: "local", NOTIFY: down } as typeof bindings;
+      const env = {
+        ...bindings,
+        ...gateway,
+        ENVIRONMENT: "local",
+        NOTIFY: down,
+      } as unknown as typeof bindings;
       const result = await notifyFor(env).sendWhatsApp({ to: "081234567890", message: "Rapat RT malam ini" });
       expect(result.via).toBe("direct");
       expect(sent).toHaveLength(1);
@@ -59,7 +64,12 @@ describe("local-only WhatsApp fallback", () => {
   it("never bypasses the service outside local: the caller gets the error", async () => {
     const spy = vi.spyOn(globalThis, "fetch");
     try {
-      const env = { ...bindings, ...gateway, ENVIRONMENT: "production", NOTIFY: down } as typeof bindings;
+      const env = {
+        ...bindings,
+        ...gateway,
+        ENVIRONMENT: "production",
+        NOTIFY: down,
+      } as unknown as typeof bindings;
       await expect(notifyFor(env).sendWhatsApp({ to: "081234567890", message: "x" })).rejects.toMatchObject({
         code: "notification_unavailable",
       });

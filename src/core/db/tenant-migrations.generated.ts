@@ -28,5 +28,40 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
       "CREATE INDEX `visitors_resident_idx` ON `visitors` (`resident_id`,`id`);",
       "CREATE INDEX `visitors_inside_idx` ON `visitors` (`checked_in_at`,`checked_out_at`);"
     ]
+  },
+  {
+    "name": "0003_surat_registry.sql",
+    "statements": [
+      "CREATE TABLE `family_cards` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`kk_number` text NOT NULL,\n\t`unit_id` text NOT NULL,\n\t`head_name` text NOT NULL,\n\t`head_nik` text NOT NULL,\n\t`head_whatsapp` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE UNIQUE INDEX `family_cards_kk_number_uq` ON `family_cards` (`kk_number`);",
+      "CREATE INDEX `family_cards_unit_idx` ON `family_cards` (`unit_id`);",
+      "CREATE TABLE `family_members` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`family_card_id` text NOT NULL,\n\t`name` text NOT NULL,\n\t`nik` text NOT NULL,\n\t`relationship` text NOT NULL,\n\t`sex` text NOT NULL,\n\t`birth_date` text,\n\t`birth_place` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE UNIQUE INDEX `family_members_nik_uq` ON `family_members` (`nik`);",
+      "CREATE INDEX `family_members_card_idx` ON `family_members` (`family_card_id`,`id`);",
+      "CREATE TABLE `letter_events` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`letter_id` text NOT NULL,\n\t`status` text NOT NULL,\n\t`note` text,\n\t`actor_id` text NOT NULL,\n\t`created_at` text NOT NULL\n);",
+      "CREATE INDEX `letter_events_letter_idx` ON `letter_events` (`letter_id`,`id`);",
+      "CREATE TABLE `letter_sequences` (\n\t`year` integer PRIMARY KEY NOT NULL,\n\t`last` integer NOT NULL\n);",
+      "CREATE TABLE `letter_settings` (\n\t`id` integer PRIMARY KEY NOT NULL,\n\t`rt` text,\n\t`rw` text,\n\t`kelurahan` text,\n\t`kecamatan` text,\n\t`kota` text,\n\t`provinsi` text,\n\t`address` text,\n\t`logo_data_url` text,\n\t`head_name` text,\n\t`head_title` text,\n\t`number_format` text,\n\t`updated_at` text NOT NULL,\n\t`updated_by` text\n);",
+      "CREATE TABLE `letters` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`resident_id` text NOT NULL,\n\t`unit_id` text NOT NULL,\n\t`jenis` text NOT NULL,\n\t`on_behalf_of` text NOT NULL,\n\t`subject_name` text NOT NULL,\n\t`keperluan` text NOT NULL,\n\t`fields` text NOT NULL,\n\t`status` text NOT NULL,\n\t`nomor_surat` text,\n\t`tanggal_surat` text,\n\t`note` text,\n\t`verification_code` text,\n\t`revision` integer DEFAULT 1 NOT NULL,\n\t`pdf_version` integer DEFAULT 1 NOT NULL,\n\t`decided_by` text,\n\t`finished_at` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE UNIQUE INDEX `letters_nomor_uq` ON `letters` (`nomor_surat`);",
+      "CREATE UNIQUE INDEX `letters_verification_uq` ON `letters` (`verification_code`);",
+      "CREATE INDEX `letters_resident_idx` ON `letters` (`resident_id`,`id`);",
+      "CREATE INDEX `letters_status_idx` ON `letters` (`status`,`id`);"
+    ]
+  },
+  {
+    "name": "0004_aspirasi.sql",
+    "statements": [
+      "CREATE TABLE `complaint_messages` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`complaint_id` text NOT NULL,\n\t`author_id` text NOT NULL,\n\t`by_staff` integer NOT NULL,\n\t`status` text,\n\t`body` text,\n\t`created_at` text NOT NULL\n);",
+      "CREATE INDEX `complaint_messages_idx` ON `complaint_messages` (`complaint_id`,`id`);",
+      "CREATE TABLE `complaints` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`resident_id` text NOT NULL,\n\t`unit_id` text,\n\t`title` text NOT NULL,\n\t`description` text NOT NULL,\n\t`category` text NOT NULL,\n\t`photo` text,\n\t`location` text,\n\t`status` text NOT NULL,\n\t`revision` integer DEFAULT 1 NOT NULL,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `complaints_status_idx` ON `complaints` (`status`,`id`);",
+      "CREATE INDEX `complaints_resident_idx` ON `complaints` (`resident_id`,`id`);",
+      "CREATE TABLE `proposal_endorsements` (\n\t`proposal_id` text NOT NULL,\n\t`user_id` text NOT NULL,\n\t`created_at` text NOT NULL,\n\tPRIMARY KEY(`proposal_id`, `user_id`)\n);",
+      "CREATE TABLE `proposals` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`resident_id` text NOT NULL,\n\t`title` text NOT NULL,\n\t`description` text NOT NULL,\n\t`estimated_cost` integer,\n\t`status` text NOT NULL,\n\t`note` text,\n\t`endorsements` integer DEFAULT 0 NOT NULL,\n\t`decided_by` text,\n\t`decided_at` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `proposals_status_idx` ON `proposals` (`status`,`id`);",
+      "CREATE TABLE `suggestions` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`sender_id` text,\n\t`anonymous` integer NOT NULL,\n\t`body` text NOT NULL,\n\t`read_at` text,\n\t`read_by` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL\n);",
+      "CREATE INDEX `suggestions_read_idx` ON `suggestions` (`read_at`,`id`);"
+    ]
   }
 ];

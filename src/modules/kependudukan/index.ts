@@ -1,11 +1,18 @@
 import type { TenantRole } from "../../core/context";
 import { defineModule } from "../../core/module";
+import { AddFamilyMember } from "./routes/addFamilyMember";
+import { CreateFamilyCard } from "./routes/createFamilyCard";
 import { CreateUnit } from "./routes/createUnit";
+import { GetFamilyCard } from "./routes/getFamilyCard";
+import { GetMyHousehold } from "./routes/getMyHousehold";
 import { GetUnit } from "./routes/getUnit";
+import { ListFamilyCards } from "./routes/listFamilyCards";
 import { ListUnits } from "./routes/listUnits";
 
 /** The spec: the registry is opened by the secretary and admin roles. */
 const registry = { scope: "tenant", roles: ["sekretaris", "admin"] as TenantRole[], flag: "warga" } as const;
+/** A resident sees only their own household, masked: enough to request a letter for a family member. */
+const resident = { scope: "tenant", roles: ["warga"] as TenantRole[], flag: "warga" } as const;
 
 export const kependudukanModule = defineModule({
   name: "kependudukan",
@@ -13,5 +20,10 @@ export const kependudukanModule = defineModule({
     { method: "get", path: "/api/kependudukan/units", endpoint: ListUnits, access: registry },
     { method: "get", path: "/api/kependudukan/units/:id", endpoint: GetUnit, access: registry },
     { method: "post", path: "/api/kependudukan/units", endpoint: CreateUnit, access: registry },
+    { method: "get", path: "/api/kependudukan/household", endpoint: GetMyHousehold, access: resident },
+    { method: "get", path: "/api/kependudukan/kk", endpoint: ListFamilyCards, access: registry },
+    { method: "post", path: "/api/kependudukan/kk", endpoint: CreateFamilyCard, access: registry },
+    { method: "get", path: "/api/kependudukan/kk/:id", endpoint: GetFamilyCard, access: registry },
+    { method: "post", path: "/api/kependudukan/kk/:id/members", endpoint: AddFamilyMember, access: registry },
   ],
 });

@@ -35,3 +35,95 @@ export const UnitListQuery = z.object({
   block: z.string().trim().min(1).max(20).transform(normaliseBlock).optional(),
 });
 export type UnitListQuery = z.infer<typeof UnitListQuery>;
+
+const RELATIONSHIP_VALUES = [
+  "kepala_keluarga",
+  "suami",
+  "istri",
+  "anak",
+  "menantu",
+  "cucu",
+  "orang_tua",
+  "mertua",
+  "famili_lain",
+  "lainnya",
+] as const;
+const Digits16 = (what: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{16}$/, `${what} is 16 digits`);
+const Day = z.iso.date();
+
+export const MemberInput = z.object({
+  name: z.string().trim().min(2).max(120),
+  nik: Digits16("NIK"),
+  relationship: z.enum(RELATIONSHIP_VALUES).exclude(["kepala_keluarga"]),
+  sex: z.enum(["L", "P"]),
+  birthDate: Day.optional(),
+  birthPlace: z.string().trim().min(2).max(80).optional(),
+});
+export type MemberInput = z.infer<typeof MemberInput>;
+
+export const CreateFamilyCardInput = z.object({
+  kkNumber: Digits16("The KK number"),
+  unitId: z.string().min(1).max(64),
+  headName: z.string().trim().min(2).max(120),
+  headNik: Digits16("NIK"),
+  headSex: z.enum(["L", "P"]),
+  headBirthDate: Day.optional(),
+  headBirthPlace: z.string().trim().min(2).max(80).optional(),
+  headWhatsapp: z
+    .string()
+    .trim()
+    .regex(/^\+?\d{9,15}$/, "9 to 15 digits")
+    .optional(),
+});
+export type CreateFamilyCardInput = z.infer<typeof CreateFamilyCardInput>;
+
+export const FamilyCardListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(64).optional(),
+  unitId: z.string().max(64).optional(),
+  /** Head's name (contains) or the KK number (starts with). */
+  q: z.string().trim().min(1).max(60).optional(),
+});
+export type FamilyCardListQuery = z.infer<typeof FamilyCardListQuery>;
+
+export const FamilyMember = z
+  .object({
+    id: z.string(),
+    familyCardId: z.string(),
+    name: z.string(),
+    /** Whole only in staff detail views; masked (3201********0001) elsewhere. */
+    nik: z.string(),
+    relationship: z.enum(RELATIONSHIP_VALUES),
+    sex: z.enum(["L", "P"]),
+    birthDate: z.string().nullable(),
+    birthPlace: z.string().nullable(),
+  })
+  .openapi("FamilyMember");
+
+const unitRef = z.object({ id: z.string(), block: z.string(), number: z.string() }).nullable();
+
+export const FamilyCardSummary = z
+  .object({
+    id: z.string(),
+    kkNumber: z.string(),
+    unitId: z.string(),
+    unit: unitRef,
+    headName: z.string(),
+    headNik: z.string(),
+    memberCount: z.number().int(),
+    createdAt: z.string(),
+  })
+  .openapi("FamilyCardSummary");
+
+export const FamilyCardDetail = FamilyCardSummary.extend({
+  headWhatsapp: z.string().nullable(),
+  members: z.array(FamilyMember),
+}).openapi("FamilyCardDetail");
+
+export const Household = z
+  .object({ unitId: z.string(), unit: unitRef, members: z.array(FamilyMember) })
+  .openapi("Household");

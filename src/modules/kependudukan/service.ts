@@ -113,3 +113,6 @@ export async function unitsByIds(db: TenantDb, ids: readonly string[]) {
   }
   return found;
 }
+
+// Registry of family cards and their members (families.ts); letters read households through these.
+export { householdMembers, maskNik } from "./families";

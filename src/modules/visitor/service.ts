@@ -3,12 +3,10 @@ import QRCode from "qrcode-svg";
 import { auditInsert } from "../../core/audit";
 import type { TenantCtx, TenantRole } from "../../core/context";
 import { platformDb } from "../../core/db/platform";
-import { users } from "../../core/db/platform-schema";
 import { loadConfig } from "../../core/env";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
-import { log } from "../../core/http/log";
 import { newId } from "../../core/ids";
-import { notifyFor } from "../../core/notifier";
+import { tellResident } from "../../core/notifier";
 import { jakartaDayRange } from "../../core/time";
 import { requireCompleteProfile, userNames } from "../identity/service";
 import { defaultWindow, signPass, verifyPass } from "./pass";
@@ -191,45 +189,17 @@ const DATE_FORMAT = new Intl.DateTimeFormat("id-ID", {
   timeZone: "Asia/Jakarta",
 });
 
-/** Queues the approval email; a notification service that is down leaves `notifiedAt` null, not a lost approval. */
+/** Tells the resident; a notification service that is down leaves `notifiedAt` null, not a lost approval. */
 async function notifyApproval(ctx: TenantCtx, row: VisitorRow): Promise<VisitorRow> {
-  const resident = await platformDb(ctx.env).select().from(users).where(eq(users.id, row.residentId)).get();
-  if (!resident) {
-    return row;
-  }
   const visitDate = `${DATE_FORMAT.format(new Date(row.visitAt))} WIB`;
   const visitUrl = `${loadConfig(ctx.env).APP_URL}/tamu/${row.id}`;
-  const idempotencyKey = `visitor-approved:${ctx.tenant.slug}:${row.id}`;
-  try {
-    if (resident.email) {
-      await notifyFor(ctx.env).sendEmail({
-        template: "VISITOR_APPROVED",
-        to: resident.email,
-        data: {
-          name: resident.name,
-          tenantName: ctx.tenant.name,
-          visitorName: row.guestName,
-          visitDate,
-          visitUrl,
-        },
-        idempotencyKey,
-      });
-    } else if (resident.whatsapp) {
-      // Residents without an email (applications allow that) hear about it on WhatsApp instead.
-      await notifyFor(ctx.env).sendWhatsApp({
-        to: resident.whatsapp,
-        message: `Halo ${resident.name}, kunjungan ${row.guestName} pada ${visitDate} telah disetujui pengurus ${ctx.tenant.name}. Kode QR: ${visitUrl}`,
-        idempotencyKey,
-      });
-    } else {
-      return row;
-    }
-  } catch (error) {
-    log("warn", "visitor_approval_notify_failed", {
-      requestId: ctx.requestId,
-      visitor: row.id,
-      error: String(error),
-    });
+  const told = await tellResident(ctx, row.residentId, {
+    template: "VISITOR_APPROVED",
+    data: { visitorName: row.guestName, visitDate, visitUrl },
+    text: `kunjungan ${row.guestName} pada ${visitDate} telah disetujui pengurus ${ctx.tenant.name}. Kode QR: ${visitUrl}`,
+    idempotencyKey: `visitor-approved:${ctx.tenant.slug}:${row.id}`,
+  });
+  if (!told) {
     return row;
   }
   const notifiedAt = new Date().toISOString();

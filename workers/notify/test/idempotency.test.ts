@@ -29,14 +29,14 @@ describe("idempotency", () => {
       body: {
         template: "CONTACT_AUTO_REPLY",
         to: "idem-2@example.com",
-        data: { name: "Sari", message: "x" },
+        data: { name: "Sari", message: "x", replyToken: "tok-0123456789abcdef0123" },
         idempotencyKey: "contact-9",
       },
     });
     const second = await callJson<Accepted>("POST", "/v1/emails/send", {
       body: {
         idempotencyKey: "contact-9",
-        data: { message: "x", name: "Sari" },
+        data: { message: "x", replyToken: "tok-0123456789abcdef0123", name: "Sari" },
         to: "idem-2@example.com",
         template: "CONTACT_AUTO_REPLY",
       },

@@ -68,6 +68,13 @@ describe("templates", () => {
     }
   });
 
+  it("puts the reply token in the contact auto-reply's subject (the seed is migrated to it)", async () => {
+    const res = await callJson<Rendered>("POST", "/v1/templates/CONTACT_AUTO_REPLY/preview", {
+      body: { data: { replyToken: "tok456" } },
+    });
+    expect(res.body.subject).toMatch(/^\[TKT:tok456\] Terima kasih/);
+  });
+
   it("previews with sample data when no body is sent, and escapes caller data", async () => {
     const plain = await callJson<Rendered>("POST", "/v1/templates/PAYMENT_REMINDER/preview");
     expect(plain.status).toBe(200);

@@ -124,14 +124,19 @@ export const defaultTemplates: DefaultTemplate[] = [
     code: "CONTACT_AUTO_REPLY",
     name: "Balasan otomatis formulir kontak",
     description: "Balasan otomatis kepada pengirim formulir kontak.",
-    subject: "Terima kasih telah menghubungi {{brandName}}",
+    // The token lets the sender answer by email: the ticket-mail Worker threads the reply into the ticket.
+    subject: "[TKT:{{replyToken}}] Terima kasih telah menghubungi {{brandName}}",
     html: emailLayout({
       heading: "Terima kasih, {{name}}",
       body: `Pesan Anda sudah kami terima. Tim kami akan membalas dalam 1–2 hari kerja. Ringkasan pesan Anda:${quote("message")}`,
     }),
     text: `Halo {{name}},\n\nPesan Anda sudah kami terima. Tim kami akan membalas dalam 1–2 hari kerja.\n\nPesan Anda:\n{{message}}${textFooter}`,
-    variables: ["name"],
-    sampleData: { name: "Siti Aminah", message: "Kami ingin mencoba Warga untuk 12 RT di wilayah kami." },
+    variables: ["name", "replyToken"],
+    sampleData: {
+      name: "Siti Aminah",
+      replyToken: "q0Zl3c9R2hVb8wJtY4kN1xPaE7uMfD6s",
+      message: "Kami ingin mencoba Warga untuk 12 RT di wilayah kami.",
+    },
   },
   {
     code: "SUPPORT_TICKET_CREATED",

@@ -1,0 +1,187 @@
+// Support ticket lists with 10,000 tickets in the platform database, through `wrangler dev`: the tenant
+// console's list and the operators' list with each filter (status, Asia/Jakarta days, tenant), as p50
+// ratios over the bare route served by the same isolate in the same run.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { SignJWT } from "jose";
+import { migrateAll } from "../db-migrate.mjs";
+import { root, startDevServer } from "../lib/dev-server.mjs";
+import { ensureDevVars } from "../lib/dev-vars.mjs";
+import { readConfig, STATE_DIR, targetArgs, wrangler } from "../lib/wrangler.mjs";
+import { seed } from "../seed-dev.mjs";
+import { slotCountFromConfig } from "../tenant-slots.mjs";
+
+const TICKETS = Number(process.env.BENCH_TICKETS ?? 10_000);
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const ROUNDS = 2;
+// Seeded by scripts/seed-dev.mjs: 70 % of the tickets go to RT 01, the rest to RT 02.
+const TENANTS = [
+  { id: "seed-tenant-rt01", slug: "rt-01-sukamaju" },
+  { id: "seed-tenant-rt02", slug: "rt-02-sukamaju" },
+];
+const STATUSES = ["baru", "diproses", "selesai"];
+const q = (v) => (v === null ? "NULL" : `'${String(v).replace(/'/g, "''")}'`);
+
+/** 10,000 tickets over 2026, one every 45 minutes, written once (INSERT OR IGNORE by fixed ids). */
+async function seedTickets() {
+  const start = Date.parse("2026-01-01T00:00:00Z");
+  const lines = [];
+  for (let i = 1; i <= TICKETS; i++) {
+    const tenant = i % 10 < 7 ? TENANTS[0] : TENANTS[1];
+    const token = `bench-reply-token-${String(i).padStart(6, "0")}-xxxxxxxxxxxxxxxx`;
+    const hash = createHash("sha256").update(token).digest("hex");
+    const at = new Date(start + i * 45 * 60_000).toISOString();
+    lines.push(
+      `INSERT OR IGNORE INTO support_tickets (id, number, tenant_id, tenant_slug, source, category, title, detail, status, reply_token, reply_token_hash, submitter_name, write_id, created_at, updated_at) VALUES (${[
+        `bench-ticket-${String(i).padStart(6, "0")}`,
+        900_000 + i,
+        tenant.id,
+        tenant.slug,
+        "tenant",
+        "teknis",
+        `Tiket bench ${i}`,
+        "Detail tiket untuk pengukuran daftar.",
+        STATUSES[i % 3],
+        token,
+        hash,
+        "Pengurus Bench",
+        `bench-write-${i}`,
+        at,
+        at,
+      ]
+        .map((v) => (typeof v === "number" ? String(v) : q(v)))
+        .join(", ")});`,
+    );
+  }
+  mkdirSync(join(root, ".cache"), { recursive: true });
+  const file = join(root, ".cache", "bench-support-tickets.sql");
+  writeFileSync(file, lines.join("\n"));
+  await wrangler([
+    "d1",
+    "execute",
+    "warga-platform",
+    "-c",
+    "wrangler.toml",
+    ...targetArgs(false),
+    "--file",
+    file,
+    "--yes",
+  ]);
+  const count = JSON.parse(
+    await wrangler([
+      "d1",
+      "execute",
+      "warga-platform",
+      "-c",
+      "wrangler.toml",
+      ...targetArgs(false),
+      "--json",
+      "--command",
+      "SELECT COUNT(*) AS n FROM support_tickets",
+    ]),
+  )[0].results[0].n;
+  return count;
+}
+
+function secretFromDevVars() {
+  return /JWT_SECRET=(.*)/.exec(readFileSync(join(root, ".dev.vars"), "utf8"))?.[1];
+}
+
+async function token(sub, role, tenant) {
+  const vars = readConfig("wrangler.toml").vars;
+  return new SignJWT({ tenant, role, sid: `bench-${sub}` })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(sub)
+    .setIssuer(vars.JWT_ISSUER)
+    .setAudience(vars.JWT_AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime("30m")
+    .sign(new TextEncoder().encode(secretFromDevVars()));
+}
+
+function load(url, headers = {}) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
+  });
+}
+
+export async function run() {
+  ensureDevVars(["wrangler.toml"]);
+  await migrateAll({ quiet: true });
+  await seed({ slots: slotCountFromConfig() });
+  const total = await seedTickets();
+  const server = await startDevServer({
+    script: "scripts/bench/entry.ts",
+    persistTo: STATE_DIR,
+    vars: { JWT_SECRET: secretFromDevVars() },
+  });
+  try {
+    const admin = {
+      Authorization: `Bearer ${await token("seed-user-admin-rt01", "admin", TENANTS[0].slug)}`,
+    };
+    const operator = { Authorization: `Bearer ${await token("seed-user-operator", "super_admin", null)}` };
+    const tenantList = `${server.url}/api/support-tickets`;
+    const platformList = `${server.url}/api/platform/support-tickets`;
+    const targets = {
+      bare: { url: `${server.url}/__bare` },
+      "tenant list": { url: tenantList, headers: admin },
+      "tenant status+days": {
+        url: `${tenantList}?status=diproses&from=2026-03-01&to=2026-06-30`,
+        headers: admin,
+      },
+      "platform list": { url: platformList, headers: operator },
+      "platform status": { url: `${platformList}?status=selesai`, headers: operator },
+      "platform days": { url: `${platformList}?from=2026-05-01&to=2026-05-31`, headers: operator },
+      "platform tenant+all": {
+        url: `${platformList}?tenant=${TENANTS[1].slug}&status=baru&from=2026-02-01&to=2026-10-31`,
+        headers: operator,
+      },
+    };
+    for (const [name, t] of Object.entries(targets)) {
+      const res = await fetch(t.url, { headers: t.headers });
+      if (res.status !== 200) {
+        throw new Error(`${name} answered ${res.status}: ${await res.text()}`);
+      }
+      if (name !== "bare") {
+        t.summary = (await res.json()).summary;
+      }
+      await load(t.url, t.headers);
+    }
+    const samples = Object.fromEntries(Object.keys(targets).map((k) => [k, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, t] of Object.entries(targets)) {
+        const r = await load(t.url, t.headers);
+        if (r.non2xx > 0 || r.errors > 0) {
+          throw new Error(`${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
+        }
+        samples[name].push({ p50: r.latency.p50, p99: r.latency.p99, rps: r.requests.average });
+      }
+    }
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const stats = Object.fromEntries(
+      Object.entries(samples).map(([k, v]) => [
+        k,
+        { p50: mean(v.map((s) => s.p50)), p99: mean(v.map((s) => s.p99)), rps: mean(v.map((s) => s.rps)) },
+      ]),
+    );
+    console.log(
+      `\nSupport ticket lists via wrangler dev, ${total} tickets in the platform database (${CONNECTIONS} connections, ${ROUNDS}×${DURATION_S}s each, interleaved)`,
+    );
+    console.log("route                       p50 ms   p99 ms    req/s   p50 ratio  summary total");
+    for (const [name, s] of Object.entries(stats)) {
+      const r50 = (s.p50 / stats.bare.p50).toFixed(2);
+      const summary = targets[name].summary ? String(targets[name].summary.total) : "-";
+      console.log(
+        `${name.padEnd(26)} ${s.p50.toFixed(1).padStart(7)} ${s.p99.toFixed(1).padStart(8)} ${s.rps.toFixed(0).padStart(8)} ${r50.padStart(10)} ${summary.padStart(14)}`,
+      );
+    }
+    return stats;
+  } finally {
+    await server.stop();
+  }
+}

@@ -1,0 +1,150 @@
+import { and, desc, eq, inArray, lt, type SQL, sql } from "drizzle-orm";
+import type { TenantCtx } from "../../core/context";
+import { Conflict, NotFound } from "../../core/errors";
+import { newId } from "../../core/ids";
+import type { CreateProposalInput, DecideProposalInput, ProposalListQuery } from "./schemas";
+import { audit, notifyResident, page, userId } from "./shared";
+import { proposalEndorsements, proposals } from "./tables";
+
+type Row = typeof proposals.$inferSelect;
+
+function present(row: Row, endorsedByMe: boolean) {
+  return {
+    id: row.id,
+    residentId: row.residentId,
+    title: row.title,
+    description: row.description,
+    estimatedCost: row.estimatedCost,
+    status: row.status,
+    note: row.note,
+    endorsements: row.endorsements,
+    endorsedByMe,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+async function load(ctx: TenantCtx, id: string): Promise<Row> {
+  const row = await ctx.db.select().from(proposals).where(eq(proposals.id, id)).get();
+  if (!row) {
+    throw new NotFound("Proposal");
+  }
+  return row;
+}
+
+async function endorsedBy(ctx: TenantCtx, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) {
+    return new Set();
+  }
+  const rows = await ctx.db
+    .select({ id: proposalEndorsements.proposalId })
+    .from(proposalEndorsements)
+    .where(and(eq(proposalEndorsements.userId, userId(ctx)), inArray(proposalEndorsements.proposalId, ids)));
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function createProposal({ ctx, input }: { ctx: TenantCtx; input: CreateProposalInput }) {
+  const [row] = await ctx.db
+    .insert(proposals)
+    .values({
+      id: newId(),
+      residentId: userId(ctx),
+      title: input.title,
+      description: input.description,
+      estimatedCost: input.estimatedCost ?? null,
+      status: "diajukan",
+      updatedAt: new Date().toISOString(),
+    })
+    .returning();
+  if (!row) {
+    throw new Error("insert returned no row");
+  }
+  return present(row, false);
+}
+
+export async function getProposal({ ctx, id }: { ctx: TenantCtx; id: string }) {
+  const row = await load(ctx, id);
+  return present(row, (await endorsedBy(ctx, [id])).has(id));
+}
+
+export async function listProposals({ ctx, input }: { ctx: TenantCtx; input: ProposalListQuery }) {
+  const filters: SQL[] = [];
+  if (input.cursor) {
+    filters.push(lt(proposals.id, input.cursor));
+  }
+  if (input.status) {
+    filters.push(eq(proposals.status, input.status));
+  }
+  const rows = await ctx.db
+    .select()
+    .from(proposals)
+    .where(and(...filters))
+    .orderBy(desc(proposals.id))
+    .limit(input.limit + 1);
+  const result = page(rows, input.limit);
+  const mine = await endorsedBy(
+    ctx,
+    result.items.map((r) => r.id),
+  );
+  return { items: result.items.map((r) => present(r, mine.has(r.id))), nextCursor: result.nextCursor };
+}
+
+/**
+ * One endorsement per resident: the endorsement row (primary key proposal + user) and the counter
+ * move in one batch, so a second endorsement fails whole and the count never drifts from the rows.
+ */
+export async function endorseProposal({ ctx, id }: { ctx: TenantCtx; id: string }) {
+  const row = await load(ctx, id);
+  if (row.residentId === userId(ctx)) {
+    throw new Conflict("own_proposal", "You cannot endorse your own proposal.");
+  }
+  if (row.status !== "diajukan") {
+    throw new Conflict("proposal_closed", `This proposal is already ${row.status}.`);
+  }
+  try {
+    await ctx.db.batch([
+      ctx.db
+        .insert(proposalEndorsements)
+        .values({ proposalId: id, userId: userId(ctx), createdAt: new Date().toISOString() }),
+      ctx.db
+        .update(proposals)
+        .set({ endorsements: sql`${proposals.endorsements} + 1` })
+        .where(eq(proposals.id, id)),
+    ]);
+  } catch (error) {
+    if (String(error).includes("UNIQUE constraint failed: proposal_endorsements")) {
+      throw new Conflict("already_endorsed", "You have already endorsed this proposal.");
+    }
+    throw error;
+  }
+  return getProposal({ ctx, id });
+}
+
+export async function decideProposal({
+  ctx,
+  id,
+  input,
+}: {
+  ctx: TenantCtx;
+  id: string;
+  input: DecideProposalInput;
+}) {
+  const current = await load(ctx, id);
+  const now = new Date().toISOString();
+  // Only from diajukan: a concurrent decision loses here instead of overwriting the first.
+  const [row] = await ctx.db
+    .update(proposals)
+    .set({ status: input.status, note: input.note, decidedBy: userId(ctx), decidedAt: now, updatedAt: now })
+    .where(and(eq(proposals.id, id), eq(proposals.status, "diajukan")))
+    .returning();
+  if (!row) {
+    throw new Conflict("invalid_transition", `This proposal is already ${current.status}.`);
+  }
+  await audit(ctx, `usulan.${input.status}`, "proposal", id);
+  await notifyResident(ctx, row.residentId, {
+    subject: `Usulan "${row.title}" ${input.status}`,
+    text: `Usulan Anda "${row.title}" ${input.status} oleh pengurus.\nCatatan: ${input.note}`,
+    idempotencyKey: `usulan:${ctx.tenant.slug}:${id}:${input.status}`,
+  });
+  return getProposal({ ctx, id });
+}

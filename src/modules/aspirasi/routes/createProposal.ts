@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { json, problems } from "../../../core/http/openapi";
+import { createProposal } from "../proposals";
+import { CreateProposalInput, Proposal } from "../schemas";
+
+export class CreateProposal extends OpenAPIRoute {
+  override schema = {
+    tags: ["Usulan"],
+    summary: "Propose something for the community; starts as diajukan",
+    request: { body: { content: { "application/json": { schema: CreateProposalInput } } } },
+    responses: { 201: json(Proposal, "Created"), ...problems(400, 401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await createProposal({ ctx: tenantCtx(c), input: body }), 201);
+  }
+}

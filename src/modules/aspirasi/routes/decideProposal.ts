@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { decideProposal } from "../proposals";
+import { DecideProposalInput, Proposal } from "../schemas";
+
+export class DecideProposal extends OpenAPIRoute {
+  override schema = {
+    tags: ["Usulan"],
+    summary: "Accept or reject a proposal with a note (diajukan → diterima | ditolak); tells the proposer",
+    request: { params: IdParam, body: { content: { "application/json": { schema: DecideProposalInput } } } },
+    responses: { 200: json(Proposal), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await decideProposal({ ctx: tenantCtx(c), id: params.id, input: body }));
+  }
+}

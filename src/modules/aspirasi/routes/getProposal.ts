@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
+import { getProposal } from "../proposals";
+import { Proposal } from "../schemas";
+
+export class GetProposal extends OpenAPIRoute {
+  override schema = {
+    tags: ["Usulan"],
+    summary: "One proposal",
+    request: { params: IdParam },
+    responses: { 200: json(Proposal), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await getProposal({ ctx: tenantCtx(c), id: params.id }));
+  }
+}

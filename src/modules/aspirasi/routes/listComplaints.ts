@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { json, listOf, tenantProblems } from "../../../core/http/openapi";
+import { listComplaints } from "../complaints";
+import { Complaint, ComplaintListQuery } from "../schemas";
+
+export class ListComplaints extends OpenAPIRoute {
+  override schema = {
+    tags: ["Pengaduan"],
+    summary: "Complaints for staff: by status, category and date (Asia/Jakarta days, inclusive)",
+    request: { query: ComplaintListQuery },
+    responses: { 200: json(listOf(Complaint)), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listComplaints({ ctx: tenantCtx(c), input: query }));
+  }
+}

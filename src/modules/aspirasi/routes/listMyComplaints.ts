@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { json, listOf, tenantProblems } from "../../../core/http/openapi";
+import { listMyComplaints } from "../complaints";
+import { Complaint, PageQuery } from "../schemas";
+
+export class ListMyComplaints extends OpenAPIRoute {
+  override schema = {
+    tags: ["Pengaduan"],
+    summary: "The caller's complaints, newest first",
+    request: { query: PageQuery },
+    responses: { 200: json(listOf(Complaint)), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listMyComplaints({ ctx: tenantCtx(c), input: query }));
+  }
+}

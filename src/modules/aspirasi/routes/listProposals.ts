@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { json, listOf, tenantProblems } from "../../../core/http/openapi";
+import { listProposals } from "../proposals";
+import { Proposal, ProposalListQuery } from "../schemas";
+
+export class ListProposals extends OpenAPIRoute {
+  override schema = {
+    tags: ["Usulan"],
+    summary: "Proposals with their endorsement counts and whether the caller endorsed them",
+    request: { query: ProposalListQuery },
+    responses: { 200: json(listOf(Proposal)), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listProposals({ ctx: tenantCtx(c), input: query }));
+  }
+}

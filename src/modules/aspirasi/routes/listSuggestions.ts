@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { json, listOf, tenantProblems } from "../../../core/http/openapi";
+import { Suggestion, SuggestionListQuery } from "../schemas";
+import { listSuggestions } from "../suggestions";
+
+export class ListSuggestions extends OpenAPIRoute {
+  override schema = {
+    tags: ["Saran"],
+    summary: "Suggestions for staff, newest first; unread=true for the unread ones",
+    request: { query: SuggestionListQuery },
+    responses: { 200: json(listOf(Suggestion)), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listSuggestions({ ctx: tenantCtx(c), input: query }));
+  }
+}

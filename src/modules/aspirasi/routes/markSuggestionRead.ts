@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
+import { Suggestion } from "../schemas";
+import { markSuggestionRead } from "../suggestions";
+
+export class MarkSuggestionRead extends OpenAPIRoute {
+  override schema = {
+    tags: ["Saran"],
+    summary: "Mark a suggestion read (idempotent)",
+    request: { params: IdParam },
+    responses: { 200: json(Suggestion), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await markSuggestionRead({ ctx: tenantCtx(c), id: params.id }));
+  }
+}

@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { addFamilyMember } from "../families";
+import { FamilyCardDetail, MemberInput } from "../schemas";
+
+export class AddFamilyMember extends OpenAPIRoute {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary: "Add a person to a family card",
+    request: { params: IdParam, body: { content: { "application/json": { schema: MemberInput } } } },
+    responses: { 201: json(FamilyCardDetail, "Created"), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await addFamilyMember({ ctx: tenantCtx(c), id: params.id, input: body }), 201);
+  }
+}

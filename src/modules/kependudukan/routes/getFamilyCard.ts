@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
+import { getFamilyCard } from "../families";
+import { FamilyCardDetail } from "../schemas";
+
+export class GetFamilyCard extends OpenAPIRoute {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary: "One family card with its members (NIKs whole: secretary and admin only)",
+    request: { params: IdParam },
+    responses: { 200: json(FamilyCardDetail), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await getFamilyCard({ ctx: tenantCtx(c), id: params.id }));
+  }
+}

@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { json, listOf, tenantProblems } from "../../../core/http/openapi";
+import { listFamilyCards } from "../families";
+import { FamilyCardListQuery, FamilyCardSummary } from "../schemas";
+
+export class ListFamilyCards extends OpenAPIRoute {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary: "Family cards: by unit, or search the head's name or the KK number (NIKs masked)",
+    request: { query: FamilyCardListQuery },
+    responses: { 200: json(listOf(FamilyCardSummary)), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listFamilyCards({ ctx: tenantCtx(c), input: query }));
+  }
+}

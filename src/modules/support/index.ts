@@ -1,0 +1,89 @@
+import type { Access } from "../../core/http/access";
+import { defineModule } from "../../core/module";
+import { AppendInboundReply } from "./routes/appendInboundReply";
+import { CreateTicket } from "./routes/createTicket";
+import { GetSupportFile } from "./routes/getFile";
+import { GetPlatformTicket } from "./routes/getPlatformTicket";
+import { GetPublicFile } from "./routes/getPublicFile";
+import { GetPublicTicket } from "./routes/getPublicTicket";
+import { GetTicket } from "./routes/getTicket";
+import { ListPlatformTickets } from "./routes/listPlatformTickets";
+import { ListTickets } from "./routes/listTickets";
+import { SubmitSupportReplyPage, SupportReplyPage } from "./routes/replyPage";
+import { ReplyPublicTicket } from "./routes/replyPublicTicket";
+import { ReplyToTicket } from "./routes/replyToTicket";
+import { RespondToTicket } from "./routes/respondToTicket";
+import { SubmitContact } from "./routes/submitContact";
+import { UploadPlatformImage } from "./routes/uploadPlatformImage";
+import { UploadPublicImage } from "./routes/uploadPublicImage";
+import { UploadTicketImage } from "./routes/uploadTicketImage";
+
+/** Tickets to the platform are the tenant head's business (ARCHITECTURE.md roles). */
+const admin = { scope: "tenant", roles: ["admin"] } as const satisfies Access;
+const operator = { scope: "platform" } as const satisfies Access;
+const pub = { scope: "public" } as const satisfies Access;
+
+export const supportModule = defineModule({
+  name: "support",
+  routes: [
+    { method: "post", path: "/api/uploads/resident-image", endpoint: UploadTicketImage, access: admin },
+    { method: "post", path: "/api/support-tickets", endpoint: CreateTicket, access: admin },
+    { method: "get", path: "/api/support-tickets", endpoint: ListTickets, access: admin },
+    { method: "get", path: "/api/support-tickets/:id", endpoint: GetTicket, access: admin },
+    { method: "post", path: "/api/support-tickets/:id/messages", endpoint: ReplyToTicket, access: admin },
+    // Which signed-in users may see a file depends on the ticket it belongs to: checked in the service.
+    { method: "get", path: "/api/support-files/:id", endpoint: GetSupportFile, access: { scope: "user" } },
+    {
+      method: "post",
+      path: "/api/platform/uploads/support-image",
+      endpoint: UploadPlatformImage,
+      access: operator,
+    },
+    { method: "get", path: "/api/platform/support-tickets", endpoint: ListPlatformTickets, access: operator },
+    {
+      method: "get",
+      path: "/api/platform/support-tickets/:id",
+      endpoint: GetPlatformTicket,
+      access: operator,
+    },
+    {
+      method: "patch",
+      path: "/api/platform/support-tickets/:id",
+      endpoint: RespondToTicket,
+      access: operator,
+    },
+    {
+      method: "get",
+      path: "/api/public/support-tickets/:reply_token",
+      endpoint: GetPublicTicket,
+      access: pub,
+    },
+    {
+      method: "post",
+      path: "/api/public/support-tickets/:reply_token/messages",
+      endpoint: ReplyPublicTicket,
+      access: pub,
+    },
+    {
+      method: "post",
+      path: "/api/public/support-tickets/:reply_token/uploads",
+      endpoint: UploadPublicImage,
+      access: pub,
+    },
+    {
+      method: "get",
+      path: "/api/public/support-tickets/:reply_token/files/:id",
+      endpoint: GetPublicFile,
+      access: pub,
+    },
+    { method: "post", path: "/api/public/contact", endpoint: SubmitContact, access: pub },
+    { method: "get", path: "/support/reply/:reply_token", endpoint: SupportReplyPage, access: pub },
+    { method: "post", path: "/support/reply/:reply_token", endpoint: SubmitSupportReplyPage, access: pub },
+    {
+      method: "post",
+      path: "/internal/support-tickets/replies",
+      endpoint: AppendInboundReply,
+      access: { scope: "service" },
+    },
+  ],
+});

@@ -1,0 +1,260 @@
+import { eq, inArray, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { auditInsert } from "../../core/audit";
+import type { PlatformCtx, TenantCtx } from "../../core/context";
+import { users } from "../../core/db/platform-schema";
+import type { Bindings } from "../../core/env";
+import { Conflict, Invalid } from "../../core/errors";
+import { newId } from "../../core/ids";
+import { type AttachOwner, attachmentLost, attachStatements } from "./files";
+import { notifyResponded, notifySubmitterReplied } from "./notifications";
+import { supportFiles, supportTicketMessages, supportTickets } from "./platform-tables";
+import type { RespondInput, TicketStatus } from "./schemas";
+import { abortUnless, db, isGuardFailure, loadTicket, type TicketRow } from "./store";
+import { consoleUrls, loadAnyTicket, loadTenantTicket, threadOf } from "./tickets";
+
+/** Operator transitions: `baru → diproses → selesai` and `baru → selesai`, keyed by target. */
+const OPERATOR_FROM: Record<TicketStatus, readonly TicketStatus[]> = {
+  baru: [],
+  diproses: ["baru"],
+  selesai: ["baru", "diproses"],
+};
+
+const invalidTransition = (from: string, to: string) =>
+  new Conflict("invalid_transition", `A ticket that is ${from} cannot become ${to}.`);
+
+const attachmentTaken = (field: string) =>
+  new Invalid("invalid_attachment", "This image is already attached elsewhere.", [
+    { field, message: "already attached" },
+  ]);
+
+interface SubmitterReply {
+  ticket: TicketRow;
+  via: "console" | "public" | "email";
+  authorUserId: string | null;
+  authorName: string;
+  message: string;
+  lampiranUrl?: string;
+  owner: AttachOwner;
+  emailMessageId?: string;
+  /** Images the Email Worker already stored under support/inbound/. */
+  inbound?: { key: string; filename: string; contentType: string; size: number }[];
+  extra?: BatchItem<"sqlite">[];
+  requestId: string;
+}
+
+/**
+ * A reply from the submitter's side (console, public page or email): one batch appends the message,
+ * attaches its images and reopens a `selesai` ticket to `diproses`. The reopen is decided in SQL from
+ * the row's status at commit time, so a close racing with the reply cannot be lost or misreported.
+ */
+export async function appendSubmitterReply(env: Bindings, reply: SubmitterReply) {
+  const database = db(env);
+  const ticket = reply.ticket;
+  const messageId = newId();
+  const now = new Date().toISOString();
+  const attach = reply.lampiranUrl
+    ? await attachStatements(env, {
+        url: reply.lampiranUrl,
+        field: "lampiran_url",
+        owner: reply.owner,
+        ticketId: ticket.id,
+        messageId,
+      })
+    : null;
+  const reopened = sql`(SELECT CASE WHEN ${supportTickets.status} = 'selesai' THEN 'diproses' END FROM ${supportTickets} WHERE ${supportTickets.id} = ${ticket.id})`;
+  const statements: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [
+    database.insert(supportTicketMessages).values({
+      id: messageId,
+      ticketId: ticket.id,
+      author: "submitter",
+      via: reply.via,
+      authorUserId: reply.authorUserId,
+      authorName: reply.authorName,
+      message: reply.message,
+      emailMessageId: reply.emailMessageId ?? null,
+      statusChange: reopened,
+      createdAt: now,
+    }),
+    database
+      .update(supportTickets)
+      .set({
+        status: sql`CASE WHEN ${supportTickets.status} = 'selesai' THEN 'diproses' ELSE ${supportTickets.status} END`,
+        writeId: newId(),
+        updatedAt: now,
+      })
+      .where(eq(supportTickets.id, ticket.id)),
+    ...(attach?.statements ?? []),
+    ...(reply.inbound ?? []).map((file) =>
+      database.insert(supportFiles).values({
+        id: newId(),
+        scope: "inbound",
+        tenantId: ticket.tenantId,
+        uploadedBy: null,
+        r2Key: file.key,
+        contentType: file.contentType,
+        size: file.size,
+        filename: file.filename.slice(0, 200),
+        ticketId: ticket.id,
+        messageId,
+        attachedAt: now,
+        attachId: newId(),
+      }),
+    ),
+    ...(reply.extra ?? []),
+  ];
+  try {
+    await database.batch(statements);
+  } catch (error) {
+    if (attach && isGuardFailure(error) && (await attachmentLost(env, attach.fileId, attach.attachId))) {
+      throw attachmentTaken("lampiran_url");
+    }
+    throw error;
+  }
+  const updated = (await loadTicket(env, ticket.id)) ?? ticket;
+  await notifySubmitterReplied(
+    env,
+    updated,
+    { messageId, message: reply.message, authorName: reply.authorName },
+    reply.requestId,
+  );
+  return { messageId, ticket: updated };
+}
+
+async function userName(env: Bindings, id: string): Promise<string | null> {
+  const row = await db(env).select({ name: users.name }).from(users).where(eq(users.id, id)).get();
+  return row?.name ?? null;
+}
+
+export async function replyFromConsole({
+  ctx,
+  id,
+  input,
+}: {
+  ctx: TenantCtx;
+  id: string;
+  input: { message: string; lampiran_url?: string };
+}) {
+  if (ctx.actor.kind !== "user") {
+    throw new Error("a console reply needs a signed-in admin");
+  }
+  const ticket = await loadTenantTicket(ctx, id);
+  const { ticket: updated } = await appendSubmitterReply(ctx.env, {
+    ticket,
+    via: "console",
+    authorUserId: ctx.actor.userId,
+    authorName: (await userName(ctx.env, ctx.actor.userId)) ?? ticket.submitterName,
+    message: input.message,
+    lampiranUrl: input.lampiran_url,
+    owner: { scope: "tenant", tenantId: ctx.tenant.id },
+    extra: [
+      auditInsert(db(ctx.env), ctx, {
+        tenantId: ctx.tenant.id,
+        action: "support_ticket.reply",
+        targetType: "support_ticket",
+        targetId: id,
+      }),
+    ],
+    requestId: ctx.requestId,
+  });
+  return threadOf(ctx.env, updated, consoleUrls(ctx.env));
+}
+
+/**
+ * The operator's PATCH: a response, a status change, or both, in one batch with its audit record.
+ * The transition is checked on the loaded row and again inside the batch: the UPDATE only matches the
+ * allowed source states, and a guard aborts the batch unless that UPDATE (marked by a fresh write id)
+ * is the one that landed, so a reply reopening the ticket meanwhile turns the PATCH into a 409.
+ */
+export async function respondToTicket({
+  ctx,
+  id,
+  input,
+}: {
+  ctx: PlatformCtx;
+  id: string;
+  input: RespondInput;
+}) {
+  if (ctx.actor.kind !== "user") {
+    throw new Error("a response needs a signed-in operator");
+  }
+  const ticket = await loadAnyTicket(ctx.env, id);
+  // Repeating the current status alongside a message is a response, not a transition.
+  const target =
+    input.status !== undefined && !(input.status === ticket.status && input.message) ? input.status : null;
+  if (target && !OPERATOR_FROM[target].includes(ticket.status)) {
+    throw invalidTransition(ticket.status, target);
+  }
+  const database = db(ctx.env);
+  const writeId = newId();
+  const messageId = newId();
+  const now = new Date().toISOString();
+  const attach = input.lampiran_url
+    ? await attachStatements(ctx.env, {
+        url: input.lampiran_url,
+        field: "lampiran_url",
+        owner: { scope: "platform" },
+        ticketId: ticket.id,
+        messageId,
+      })
+    : null;
+  const responderName = (await userName(ctx.env, ctx.actor.userId)) ?? "Tim Dukungan Warga";
+  const statements: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [
+    database
+      .update(supportTickets)
+      .set({ ...(target ? { status: target } : {}), writeId, updatedAt: now })
+      .where(
+        target
+          ? sql`${supportTickets.id} = ${ticket.id} AND ${inArray(supportTickets.status, [...OPERATOR_FROM[target]])}`
+          : eq(supportTickets.id, ticket.id),
+      ),
+    abortUnless(database, supportTickets, ticket.id, sql`${supportTickets.writeId} = ${writeId}`),
+    ...(input.message
+      ? [
+          database.insert(supportTicketMessages).values({
+            id: messageId,
+            ticketId: ticket.id,
+            author: "operator",
+            via: "console",
+            authorUserId: ctx.actor.userId,
+            authorName: responderName,
+            message: input.message,
+            statusChange: target,
+            createdAt: now,
+          }),
+        ]
+      : []),
+    ...(attach?.statements ?? []),
+    auditInsert(database, ctx, {
+      tenantId: ticket.tenantId,
+      action: input.message ? "support_ticket.respond" : "support_ticket.status",
+      targetType: "support_ticket",
+      targetId: ticket.id,
+      detail: { from: ticket.status, to: target ?? ticket.status, message: Boolean(input.message) },
+    }),
+  ];
+  try {
+    await database.batch(statements);
+  } catch (error) {
+    if (!isGuardFailure(error)) {
+      throw error;
+    }
+    if (attach && (await attachmentLost(ctx.env, attach.fileId, attach.attachId))) {
+      throw attachmentTaken("lampiran_url");
+    }
+    const current = await loadAnyTicket(ctx.env, id);
+    throw invalidTransition(current.status, target ?? current.status);
+  }
+  const updated = await loadAnyTicket(ctx.env, id);
+  await notifyResponded(
+    ctx.env,
+    updated,
+    {
+      writeId,
+      message: input.message ?? `Status tiket diubah menjadi ${updated.status}.`,
+      responderName,
+    },
+    ctx.requestId,
+  );
+  return threadOf(ctx.env, (await loadTicket(ctx.env, id)) ?? updated, consoleUrls(ctx.env));
+}

@@ -1,0 +1,200 @@
+import { eq } from "drizzle-orm";
+import type { Bindings } from "../../core/env";
+import { log } from "../../core/http/log";
+import { notifyFor } from "../../core/notifier";
+import { findTenantBySlug } from "../../core/tenancy";
+import { supportTickets } from "./platform-tables";
+import { db, operatorTicketUrl, replyPageUrl, type TicketRow } from "./store";
+
+/** SUPPORT_OPERATOR_EMAILS: the platform team's inboxes, comma-separated. */
+export function operatorEmails(env: Bindings): string[] {
+  return (env.SUPPORT_OPERATOR_EMAILS ?? "")
+    .split(",")
+    .map((a) => a.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+/** The inbound address the ticket-mail Worker reads: replies to submitter emails land there. */
+const replyTo = (env: Bindings) => env.SUPPORT_REPLY_TO || undefined;
+
+async function tenantName(env: Bindings, ticket: TicketRow): Promise<string> {
+  if (!ticket.tenantSlug) {
+    return "formulir kontak situs";
+  }
+  const tenant = await findTenantBySlug(db(env), ticket.tenantSlug);
+  return tenant?.name ?? `Tenant ${ticket.tenantSlug}`;
+}
+
+/**
+ * Hands every email to the notification service. A service that is down must not lose the ticket or
+ * the message that caused the email: that write has committed already, so a failure is logged and the
+ * ticket marked `notification_pending` for the operators to see.
+ */
+async function deliver(
+  env: Bindings,
+  ticket: TicketRow,
+  requestId: string,
+  event: string,
+  sends: (() => Promise<unknown>)[],
+): Promise<boolean> {
+  const results = await Promise.allSettled(sends.map((send) => send()));
+  const failed = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed.length === 0) {
+    return true;
+  }
+  log("warn", "support_notify_failed", {
+    requestId,
+    ticket: ticket.id,
+    event,
+    errors: failed.map((f) => String(f.reason)),
+  });
+  await db(env)
+    .update(supportTickets)
+    .set({ notificationPending: true })
+    .where(eq(supportTickets.id, ticket.id));
+  return false;
+}
+
+export async function notifyTicketCreated(env: Bindings, ticket: TicketRow, requestId: string) {
+  const notify = notifyFor(env);
+  const operators = operatorEmails(env);
+  const name = await tenantName(env, ticket);
+  const sends: (() => Promise<unknown>)[] = [];
+  if (ticket.submitterEmail) {
+    const email = ticket.submitterEmail;
+    sends.push(() =>
+      notify.sendEmail({
+        template: "SUPPORT_TICKET_CREATED",
+        to: email,
+        data: {
+          replyToken: ticket.replyToken,
+          ticketNumber: String(ticket.number),
+          ticketSubject: ticket.title,
+          submitterName: ticket.submitterName,
+          ticketUrl: replyPageUrl(env, ticket.replyToken),
+          tenantName: name,
+          message: ticket.detail,
+        },
+        replyTo: replyTo(env),
+        idempotencyKey: `support-ticket:${ticket.id}:created`,
+      }),
+    );
+  }
+  if (operators.length > 0) {
+    sends.push(() =>
+      notify.sendRawEmail({
+        to: operators,
+        subject: `Tiket baru #${ticket.number} dari Tenant ${ticket.tenantSlug}: ${ticket.title}`.slice(
+          0,
+          300,
+        ),
+        text: `${ticket.submitterName} (${name}) membuat tiket #${ticket.number}.\n\nKategori: ${ticket.category}\nJudul: ${ticket.title}\n\n${ticket.detail}\n\nBuka tiket: ${operatorTicketUrl(env, ticket.id)}`,
+        idempotencyKey: `support-ticket:${ticket.id}:operators-new`,
+      }),
+    );
+  }
+  return deliver(env, ticket, requestId, "created", sends);
+}
+
+/** A submitter's reply (console, public page or email) tells the operators. */
+export async function notifySubmitterReplied(
+  env: Bindings,
+  ticket: TicketRow,
+  reply: { messageId: string; message: string; authorName: string },
+  requestId: string,
+) {
+  const operators = operatorEmails(env);
+  if (operators.length === 0) {
+    return true;
+  }
+  const name = await tenantName(env, ticket);
+  return deliver(env, ticket, requestId, "submitter_replied", [
+    () =>
+      notifyFor(env).sendEmail({
+        template: "SUPPORT_TICKET_SUBMITTER_REPLIED",
+        to: operators,
+        data: {
+          replyToken: ticket.replyToken,
+          ticketNumber: String(ticket.number),
+          ticketSubject: ticket.title,
+          submitterName: reply.authorName,
+          message: reply.message || "(gambar terlampir)",
+          ticketUrl: operatorTicketUrl(env, ticket.id),
+          tenantName: name,
+        },
+        idempotencyKey: `support-ticket:${ticket.id}:replied:${reply.messageId}`,
+      }),
+  ]);
+}
+
+/** An operator's response or status change goes to the submitter, with the reply page as its button. */
+export async function notifyResponded(
+  env: Bindings,
+  ticket: TicketRow,
+  response: { writeId: string; message: string; responderName: string },
+  requestId: string,
+) {
+  const email = ticket.submitterEmail;
+  if (!email) {
+    return true;
+  }
+  return deliver(env, ticket, requestId, "responded", [
+    () =>
+      notifyFor(env).sendEmail({
+        template: "SUPPORT_TICKET_RESPONDED",
+        to: email,
+        data: {
+          replyToken: ticket.replyToken,
+          ticketNumber: String(ticket.number),
+          ticketSubject: ticket.title,
+          submitterName: ticket.submitterName,
+          message: response.message,
+          status: ticket.status,
+          ticketUrl: replyPageUrl(env, ticket.replyToken),
+          responderName: response.responderName,
+        },
+        replyTo: replyTo(env),
+        idempotencyKey: `support-ticket:${ticket.id}:responded:${response.writeId}`,
+      }),
+  ]);
+}
+
+export async function notifyContact(env: Bindings, ticket: TicketRow, requestId: string) {
+  const notify = notifyFor(env);
+  const operators = operatorEmails(env);
+  const sends: (() => Promise<unknown>)[] = [];
+  if (operators.length > 0) {
+    sends.push(() =>
+      notify.sendEmail({
+        template: "CONTACT_INQUIRY",
+        to: operators,
+        data: {
+          name: ticket.submitterName,
+          email: ticket.submitterEmail,
+          phone: ticket.submitterPhone ?? "-",
+          message: `${ticket.title}\n\n${ticket.detail}`,
+        },
+        idempotencyKey: `contact:${ticket.id}:inquiry`,
+      }),
+    );
+  }
+  if (ticket.submitterEmail) {
+    const email = ticket.submitterEmail;
+    sends.push(() =>
+      notify.sendEmail({
+        template: "CONTACT_AUTO_REPLY",
+        to: email,
+        data: {
+          name: ticket.submitterName,
+          message: ticket.detail,
+          // For the subject's [TKT:{{replyToken}}]: replies by email find this ticket through it.
+          replyToken: ticket.replyToken,
+          ticketUrl: replyPageUrl(env, ticket.replyToken),
+        },
+        replyTo: replyTo(env),
+        idempotencyKey: `contact:${ticket.id}:auto-reply`,
+      }),
+    );
+  }
+  return deliver(env, ticket, requestId, "contact", sends);
+}

@@ -1,0 +1,216 @@
+import { eq } from "drizzle-orm";
+import type { PlatformCtx } from "../../core/context";
+import type { Bindings } from "../../core/env";
+import { Invalid, Unavailable } from "../../core/errors";
+import { type ImageUpload, MAX_IMAGE_BYTES } from "../../core/files";
+import { log } from "../../core/http/log";
+import { newId } from "../../core/ids";
+import { storePublic } from "./files";
+import { supportRateLimit } from "./limits";
+import { appendSubmitterReply } from "./messages";
+import { notifyContact } from "./notifications";
+import { supportTicketMessages, supportTickets } from "./platform-tables";
+import type { ContactInput, InboundReplyInput, ReplyInput } from "./schemas";
+import { db, findTicketByToken, isUniqueFailure, loadTicket, publicFileUrl, type TicketRow } from "./store";
+import { newReplyToken, nextNumber, publicUrls, threadOf } from "./tickets";
+
+/** What the login-free page shows: the conversation, not the submitter's contact details. */
+export async function publicThread(env: Bindings, ticket: TicketRow) {
+  const thread = await threadOf(env, ticket, publicUrls(env, ticket.replyToken));
+  return {
+    number: thread.number,
+    category: thread.category,
+    title: thread.title,
+    detail: thread.detail,
+    status: thread.status,
+    attachment_url: thread.attachment_url,
+    created_at: thread.created_at,
+    messages: thread.messages.map(({ via: _via, ...m }) => m),
+  };
+}
+
+export async function getPublicTicket({ ctx, token }: { ctx: PlatformCtx; token: string }) {
+  await supportRateLimit(ctx.env, [{ policy: "support-public-read:ip", subject: ctx.ip }]);
+  return publicThread(ctx.env, await findTicketByToken(ctx.env, token));
+}
+
+/** A reply through the public page (JSON or its HTML form): the token is the only credential. */
+export async function replyPublic({
+  ctx,
+  token,
+  input,
+  upload,
+}: {
+  ctx: PlatformCtx;
+  token: string;
+  input: ReplyInput;
+  upload?: ImageUpload;
+}) {
+  await supportRateLimit(ctx.env, [
+    { policy: "support-public-write:ip", subject: ctx.ip },
+    { policy: "support-public-write:token", subject: token },
+  ]);
+  const ticket = await findTicketByToken(ctx.env, token);
+  const lampiranUrl = upload
+    ? publicFileUrl(ctx.env, token, await storePublic(ctx.env, ticket, upload))
+    : input.lampiran_url;
+  const { ticket: updated } = await appendSubmitterReply(ctx.env, {
+    ticket,
+    via: "public",
+    authorUserId: null,
+    authorName: ticket.submitterName,
+    message: input.message,
+    lampiranUrl,
+    owner: { scope: "public", ticketId: ticket.id },
+    requestId: ctx.requestId,
+  });
+  return publicThread(ctx.env, updated);
+}
+
+const INBOUND_PREFIX = "support/inbound/";
+
+/**
+ * The Email Worker's reply. Idempotent on the email's Message-ID: a redelivery answers `duplicate`,
+ * and two deliveries racing each other meet the UNIQUE index, so only one is ever appended.
+ */
+export async function appendInbound({
+  ctx,
+  input,
+}: {
+  ctx: PlatformCtx;
+  input: InboundReplyInput;
+}): Promise<{ ticketId: string; messageId: string } | { duplicate: true }> {
+  const ticket = await findTicketByToken(ctx.env, input.replyToken);
+  const database = db(ctx.env);
+  const seen = await database
+    .select({ id: supportTicketMessages.id })
+    .from(supportTicketMessages)
+    .where(eq(supportTicketMessages.emailMessageId, input.messageId))
+    .get();
+  if (seen) {
+    return { duplicate: true };
+  }
+  for (const [i, file] of input.attachments.entries()) {
+    const field = `attachments.${i}.key`;
+    if (
+      !file.key.startsWith(INBOUND_PREFIX) ||
+      file.key.includes("..") ||
+      !file.contentType.startsWith("image/")
+    ) {
+      throw new Invalid("invalid_attachment", "Attachments are images stored under support/inbound/.", [
+        { field, message: "not an inbound image key" },
+      ]);
+    }
+    if (file.size > MAX_IMAGE_BYTES || !(await ctx.env.FILES.head(file.key))) {
+      throw new Invalid("invalid_attachment", "An attachment is missing or too large.", [
+        { field, message: "missing or too large" },
+      ]);
+    }
+  }
+  const text = input.text.trim();
+  if (!text && input.attachments.length === 0) {
+    throw new Invalid("empty_reply", "The reply has neither text nor images.", [
+      { field: "text", message: "empty" },
+    ]);
+  }
+  try {
+    const { messageId } = await appendSubmitterReply(ctx.env, {
+      ticket,
+      via: "email",
+      authorUserId: null,
+      authorName: input.from.name?.trim() || input.from.address,
+      message: text.slice(0, 20_000),
+      owner: { scope: "public", ticketId: ticket.id },
+      emailMessageId: input.messageId,
+      inbound: input.attachments,
+      requestId: ctx.requestId,
+    });
+    return { ticketId: ticket.id, messageId };
+  } catch (error) {
+    if (isUniqueFailure(error, "support_ticket_messages.email_message_id")) {
+      return { duplicate: true };
+    }
+    throw error;
+  }
+}
+
+type SupportEnv = Bindings & { TURNSTILE_SECRET_KEY?: string };
+
+/** Cloudflare Turnstile's server-side check (https://developers.cloudflare.com/turnstile/get-started/server-side-validation/). */
+async function verifyTurnstile(env: SupportEnv, token: string | undefined, ip: string | null): Promise<void> {
+  const secret = env.TURNSTILE_SECRET_KEY;
+  if (!secret) {
+    return;
+  }
+  if (!token) {
+    throw new Invalid("turnstile_required", "Complete the anti-robot check.", [
+      { field: "turnstileToken", message: "required" },
+    ]);
+  }
+  const body = new FormData();
+  body.set("secret", secret);
+  body.set("response", token);
+  if (ip) {
+    body.set("remoteip", ip);
+  }
+  let outcome: { success?: boolean; "error-codes"?: string[] };
+  try {
+    const res = await fetch("https://challenges.cloudflare.com/turnstile/v0/siteverify", {
+      method: "POST",
+      body,
+    });
+    outcome = (await res.json()) as typeof outcome;
+  } catch (error) {
+    log("warn", "turnstile_unreachable", { error: String(error) });
+    throw new Unavailable("turnstile_unavailable", "The anti-robot check is unavailable; try again later.");
+  }
+  if (!outcome.success) {
+    throw new Invalid("turnstile_failed", "The anti-robot check failed; try again.", [
+      { field: "turnstileToken", message: (outcome["error-codes"] ?? []).join(", ") || "rejected" },
+    ]);
+  }
+}
+
+/**
+ * The marketing site's contact form becomes a `homepage` ticket. A bot caught by the honeypot gets
+ * the same answer as a person, so the form teaches it nothing.
+ */
+export async function submitContact({ ctx, input }: { ctx: PlatformCtx; input: ContactInput }) {
+  await supportRateLimit(ctx.env, [
+    { policy: "support-contact:ip", subject: ctx.ip },
+    { policy: "support-contact:email", subject: input.email },
+  ]);
+  if (input.website) {
+    return { status: "diterima" as const };
+  }
+  await verifyTurnstile(ctx.env, input.turnstileToken, ctx.ip);
+  const id = newId();
+  const now = new Date().toISOString();
+  const { token, hash } = await newReplyToken();
+  await db(ctx.env)
+    .insert(supportTickets)
+    .values({
+      id,
+      number: nextNumber,
+      tenantId: null,
+      tenantSlug: null,
+      source: "homepage",
+      category: "kontak",
+      title: input.subject,
+      detail: input.message,
+      status: "baru",
+      replyToken: token,
+      replyTokenHash: hash,
+      submitterName: input.name,
+      submitterEmail: input.email,
+      submitterPhone: input.phone ?? null,
+      writeId: newId(),
+      createdAt: now,
+      updatedAt: now,
+    });
+  const ticket = await loadTicket(ctx.env, id);
+  if (ticket) {
+    await notifyContact(ctx.env, ticket, ctx.requestId);
+  }
+  return { status: "diterima" as const };
+}

@@ -1,0 +1,27 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { json, problems } from "../../../core/http/openapi";
+import { appendInbound } from "../public";
+import { InboundAppended, InboundDuplicate, InboundReplyInput } from "../schemas";
+
+export class AppendInboundReply extends OpenAPIRoute {
+  override schema = {
+    tags: ["Internal"],
+    summary:
+      "The ticket-mail Worker hands over an email reply (X-Service-Internal-Key); idempotent per Message-ID",
+    request: { body: { content: { "application/json": { schema: InboundReplyInput } } } },
+    responses: {
+      201: json(InboundAppended, "Appended"),
+      200: json(InboundDuplicate, "This Message-ID was appended before"),
+      ...problems(400, 401, 404),
+    },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    const result = await appendInbound({ ctx: platformCtx(c), input: body });
+    return "duplicate" in result ? c.json(result, 200) : c.json(result, 201);
+  }
+}

@@ -1,0 +1,24 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import { z } from "zod";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { IdParam, problems } from "../../../core/http/openapi";
+import { serveFile } from "../files";
+
+export class GetSupportFile extends OpenAPIRoute {
+  override schema = {
+    tags: ["Support"],
+    summary: "A ticket image, for the ticket's tenant admins and for operators (others: 404)",
+    request: { params: IdParam },
+    responses: {
+      200: { description: "The image", content: { "image/*": { schema: z.string() } } },
+      ...problems(401, 404),
+    },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return serveFile({ ctx: platformCtx(c), id: params.id });
+  }
+}

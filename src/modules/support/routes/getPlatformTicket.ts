@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { TicketWithThread } from "../schemas";
+import { getPlatformTicket } from "../tickets";
+
+export class GetPlatformTicket extends OpenAPIRoute {
+  override schema = {
+    tags: ["Support (operators)"],
+    summary: "Any ticket with its whole thread",
+    request: { params: IdParam },
+    responses: { 200: json(TicketWithThread), ...problems(401, 403, 404) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await getPlatformTicket({ ctx: platformCtx(c), id: params.id }));
+  }
+}

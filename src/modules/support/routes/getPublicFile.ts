@@ -1,0 +1,26 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import { z } from "zod";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { problems } from "../../../core/http/openapi";
+import { servePublicFile } from "../files";
+import { PublicFileParams } from "../schemas";
+
+export class GetPublicFile extends OpenAPIRoute {
+  override schema = {
+    tags: ["Support (public)"],
+    summary: "An image of the ticket the reply token opens (no login)",
+    security: [],
+    request: { params: PublicFileParams },
+    responses: {
+      200: { description: "The image", content: { "image/*": { schema: z.string() } } },
+      ...problems(404, 429),
+    },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return servePublicFile({ ctx: platformCtx(c), token: params.reply_token, id: params.id });
+  }
+}

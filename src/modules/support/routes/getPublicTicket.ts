@@ -1,0 +1,22 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { json, problems } from "../../../core/http/openapi";
+import { getPublicTicket } from "../public";
+import { PublicThread, ReplyTokenParam } from "../schemas";
+
+export class GetPublicTicket extends OpenAPIRoute {
+  override schema = {
+    tags: ["Support (public)"],
+    summary: "The thread a reply token opens (no login)",
+    security: [],
+    request: { params: ReplyTokenParam },
+    responses: { 200: json(PublicThread), ...problems(404, 429) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await getPublicTicket({ ctx: platformCtx(c), token: params.reply_token }));
+  }
+}

@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
+import { TicketWithThread } from "../schemas";
+import { getTenantTicket } from "../tickets";
+
+export class GetTicket extends OpenAPIRoute {
+  override schema = {
+    tags: ["Support"],
+    summary: "One of the tenant's tickets with its whole thread",
+    request: { params: IdParam },
+    responses: { 200: json(TicketWithThread), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await getTenantTicket({ ctx: tenantCtx(c), id: params.id }));
+  }
+}

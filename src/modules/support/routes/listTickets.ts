@@ -1,0 +1,22 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { json, tenantProblems } from "../../../core/http/openapi";
+import { TicketList, TicketListQuery } from "../schemas";
+import { listTenantTickets } from "../tickets";
+
+export class ListTickets extends OpenAPIRoute {
+  override schema = {
+    tags: ["Support"],
+    summary:
+      "The tenant's own tickets by status and creation day (Asia/Jakarta, inclusive), with summary counts under the same filters",
+    request: { query: TicketListQuery },
+    responses: { 200: json(TicketList), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listTenantTickets({ ctx: tenantCtx(c), input: query }));
+  }
+}

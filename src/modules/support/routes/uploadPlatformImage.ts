@@ -1,0 +1,20 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { json, problems } from "../../../core/http/openapi";
+import { uploadPlatformImage } from "../files";
+import { multipartImage, Upload } from "../schemas";
+
+export class UploadPlatformImage extends OpenAPIRoute {
+  override schema = {
+    tags: ["Support (operators)"],
+    summary: "Upload an image for an operator response; JPEG, PNG or WebP, at most 5 MB",
+    request: { body: multipartImage },
+    responses: { 201: json(Upload, "Stored"), ...problems(400, 401, 403, 413, 415) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    return c.json(await uploadPlatformImage({ ctx: platformCtx(c), request: c.req.raw }), 201);
+  }
+}

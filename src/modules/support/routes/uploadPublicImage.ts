@@ -1,0 +1,25 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { json, problems } from "../../../core/http/openapi";
+import { uploadPublicImage } from "../files";
+import { multipartImage, ReplyTokenParam, Upload } from "../schemas";
+
+export class UploadPublicImage extends OpenAPIRoute {
+  override schema = {
+    tags: ["Support (public)"],
+    summary: "Upload an image for a login-free reply; JPEG, PNG or WebP, at most 5 MB",
+    security: [],
+    request: { params: ReplyTokenParam, body: multipartImage },
+    responses: { 201: json(Upload, "Stored"), ...problems(400, 404, 413, 415, 429) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return c.json(
+      await uploadPublicImage({ ctx: platformCtx(c), token: params.reply_token, request: c.req.raw }),
+      201,
+    );
+  }
+}

@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { json, problems } from "../../../core/http/openapi";
+import { uploadTenantImage } from "../files";
+import { multipartImage, Upload, UploadQuery } from "../schemas";
+
+export class UploadTicketImage extends OpenAPIRoute {
+  override schema = {
+    tags: ["Support"],
+    summary: "Upload an image (kind=support-ticket: a ticket's evidence); JPEG, PNG or WebP, at most 5 MB",
+    request: { query: UploadQuery, body: multipartImage },
+    responses: { 201: json(Upload, "Stored"), ...problems(400, 401, 403, 413, 415) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    await this.getValidatedData<typeof this.schema>();
+    return c.json(await uploadTenantImage({ ctx: tenantCtx(c), request: c.req.raw }), 201);
+  }
+}

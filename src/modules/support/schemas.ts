@@ -1,0 +1,180 @@
+import { z } from "zod";
+
+/** The support ticket resource keeps the spec's snake_case names throughout (ARCHITECTURE.md). */
+export const TICKET_STATUSES = ["baru", "diproses", "selesai"] as const;
+export const TicketStatus = z.enum(TICKET_STATUSES);
+export type TicketStatus = z.infer<typeof TicketStatus>;
+
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD");
+const AttachmentUrl = z.string().trim().min(1).max(500);
+
+export const CreateTicketInput = z.object({
+  category: z.string().trim().min(2).max(60),
+  title: z.string().trim().min(3).max(200),
+  detail: z.string().trim().min(3).max(5000),
+  attachment_url: AttachmentUrl.optional(),
+});
+export type CreateTicketInput = z.infer<typeof CreateTicketInput>;
+
+export const ReplyInput = z.object({
+  message: z.string().trim().min(1).max(5000),
+  lampiran_url: AttachmentUrl.optional(),
+});
+export type ReplyInput = z.infer<typeof ReplyInput>;
+
+export const RespondInput = z
+  .object({
+    message: z.string().trim().min(1).max(5000).optional(),
+    status: TicketStatus.optional(),
+    lampiran_url: AttachmentUrl.optional(),
+  })
+  .refine((v) => v.message !== undefined || v.status !== undefined, {
+    message: "message or status is required",
+    path: ["message"],
+  })
+  .refine((v) => v.lampiran_url === undefined || v.message !== undefined, {
+    message: "an image goes with a message",
+    path: ["lampiran_url"],
+  });
+export type RespondInput = z.infer<typeof RespondInput>;
+
+export const TicketListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(100).optional(),
+  status: TicketStatus.optional(),
+  from: Day.optional(),
+  to: Day.optional(),
+});
+export type TicketListQuery = z.infer<typeof TicketListQuery>;
+
+export const PlatformTicketListQuery = TicketListQuery.extend({
+  tenant: z.string().trim().min(1).max(64).optional(),
+});
+export type PlatformTicketListQuery = z.infer<typeof PlatformTicketListQuery>;
+
+export const UploadQuery = z.object({ kind: z.enum(["support-ticket"]) });
+
+export const ReplyTokenParam = z.object({ reply_token: z.string().min(1).max(128) });
+export const PublicFileParams = ReplyTokenParam.extend({ id: z.string().min(1).max(64) });
+
+export const ContactInput = z.object({
+  name: z.string().trim().min(2).max(120),
+  email: z
+    .email()
+    .max(254)
+    .transform((v) => v.trim().toLowerCase()),
+  phone: z
+    .string()
+    .trim()
+    .regex(/^\+?[0-9 ()-]{6,20}$/, "a phone number")
+    .optional(),
+  subject: z.string().trim().min(3).max(200),
+  message: z.string().trim().min(3).max(5000),
+  /** Honeypot: hidden in the form, so only bots fill it. */
+  website: z.string().max(500).optional(),
+  /** Cloudflare Turnstile response token; checked when the deployment has a Turnstile secret. */
+  turnstileToken: z.string().max(4096).optional(),
+});
+export type ContactInput = z.infer<typeof ContactInput>;
+
+export const InboundReplyInput = z.object({
+  replyToken: z.string().min(1).max(128),
+  messageId: z.string().trim().min(1).max(998),
+  from: z.object({ address: z.email().max(320), name: z.string().max(200).optional() }),
+  subject: z.string().max(998),
+  text: z.string().max(100_000),
+  attachments: z
+    .array(
+      z.object({
+        key: z.string().min(1).max(1024),
+        filename: z.string().max(255),
+        contentType: z.string().max(100),
+        size: z.number().int().min(0),
+      }),
+    )
+    .max(20),
+  receivedAt: z.iso.datetime({ offset: true }),
+});
+export type InboundReplyInput = z.infer<typeof InboundReplyInput>;
+
+export const TicketMessage = z
+  .object({
+    id: z.string(),
+    author: z.enum(["submitter", "operator"]),
+    via: z.enum(["console", "public", "email"]),
+    author_name: z.string(),
+    message: z.string(),
+    lampiran_url: z.string().nullable(),
+    /** Every image of the message (an email may carry several); `lampiran_url` is the first. */
+    lampiran_urls: z.array(z.string()),
+    status_change: TicketStatus.nullable(),
+    created_at: z.string(),
+  })
+  .openapi("SupportTicketMessage");
+
+export const Ticket = z
+  .object({
+    id: z.string(),
+    number: z.number().int(),
+    category: z.string(),
+    title: z.string(),
+    detail: z.string(),
+    status: TicketStatus,
+    source: z.enum(["tenant", "homepage"]),
+    /** `Tenant {slug}`, from the ticket itself; null for contact-form tickets. */
+    tenant: z.string().nullable(),
+    tenant_slug: z.string().nullable(),
+    reply_token: z.string(),
+    attachment_url: z.string().nullable(),
+    submitter_name: z.string(),
+    submitter_email: z.string().nullable(),
+    submitter_phone: z.string().nullable(),
+    notification_pending: z.boolean(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi("SupportTicket");
+
+export const TicketWithThread = Ticket.extend({ messages: z.array(TicketMessage) }).openapi(
+  "SupportTicketThread",
+);
+
+export const Summary = z.object({
+  total: z.number().int(),
+  baru: z.number().int(),
+  diproses: z.number().int(),
+  selesai: z.number().int(),
+});
+
+export const TicketList = z
+  .object({ items: z.array(Ticket), nextCursor: z.string().nullable(), summary: Summary })
+  .openapi("SupportTicketList");
+
+/** What the login-free page sees: the thread, nothing about the submitter or the tenant. */
+export const PublicThread = z
+  .object({
+    number: z.number().int(),
+    category: z.string(),
+    title: z.string(),
+    detail: z.string(),
+    status: TicketStatus,
+    attachment_url: z.string().nullable(),
+    created_at: z.string(),
+    messages: z.array(TicketMessage.omit({ via: true })),
+  })
+  .openapi("SupportTicketPublicThread");
+
+export const Upload = z.object({ url: z.string() }).openapi("SupportImageUpload");
+
+export const ContactAccepted = z.object({ status: z.literal("diterima") }).openapi("ContactAccepted");
+
+export const InboundAppended = z.object({ ticketId: z.string(), messageId: z.string() });
+export const InboundDuplicate = z.object({ duplicate: z.literal(true) });
+
+export const multipartImage = {
+  content: {
+    "multipart/form-data": {
+      schema: z.object({ file: z.string().describe("JPEG, PNG or WebP image, at most 5 MB") }),
+    },
+  },
+};

@@ -1,0 +1,53 @@
+import type { TenantRole } from "../../core/context";
+import { ANY_MEMBER } from "../../core/http/access";
+import { defineModule } from "../../core/module";
+import { CancelLetter } from "./routes/cancelLetter";
+import { CreateLetter } from "./routes/createLetter";
+import { GetLetter } from "./routes/getLetter";
+import { GetLetterPdf } from "./routes/getLetterPdf";
+import { GetLetterSettings } from "./routes/getSettings";
+import { ListJenis } from "./routes/listJenis";
+import { ListLetters } from "./routes/listLetters";
+import { ListMyLetters } from "./routes/listMyLetters";
+import { GetNextNumber } from "./routes/nextNumber";
+import { ResubmitLetter } from "./routes/resubmitLetter";
+import { UpdateLetter } from "./routes/updateLetter";
+import { UpdateLetterSettings } from "./routes/updateSettings";
+import { VerifyLetterPage } from "./routes/verifyLetterPage";
+import { countLettersAwaiting, LETTER_STAFF } from "./service";
+
+const flag = "surat" as const;
+const resident = { scope: "tenant", roles: ["warga"], flag } as const;
+const staff = { scope: "tenant", roles: LETTER_STAFF, flag } as const;
+const ownerOrStaff = { scope: "tenant", roles: ["warga", ...LETTER_STAFF] as TenantRole[], flag } as const;
+const member = { scope: "tenant", roles: ANY_MEMBER, flag } as const;
+const admin = { scope: "tenant", roles: ["admin"], flag } as const;
+
+// Static paths before `/:id`, so `jenis`, `mine`, `next-number` and `settings` are never read as ids.
+export const suratModule = defineModule({
+  name: "surat",
+  routes: [
+    { method: "get", path: "/api/surat/jenis", endpoint: ListJenis, access: member },
+    { method: "post", path: "/api/surat", endpoint: CreateLetter, access: resident },
+    { method: "get", path: "/api/surat/mine", endpoint: ListMyLetters, access: resident },
+    { method: "get", path: "/api/surat", endpoint: ListLetters, access: staff },
+    { method: "get", path: "/api/surat/next-number", endpoint: GetNextNumber, access: staff },
+    { method: "get", path: "/api/surat/settings", endpoint: GetLetterSettings, access: staff },
+    { method: "put", path: "/api/surat/settings", endpoint: UpdateLetterSettings, access: admin },
+    { method: "get", path: "/api/surat/:id", endpoint: GetLetter, access: ownerOrStaff },
+    { method: "put", path: "/api/surat/:id", endpoint: UpdateLetter, access: staff },
+    { method: "post", path: "/api/surat/:id/resubmit", endpoint: ResubmitLetter, access: resident },
+    { method: "post", path: "/api/surat/:id/cancel", endpoint: CancelLetter, access: resident },
+    { method: "get", path: "/api/surat/:id/pdf", endpoint: GetLetterPdf, access: ownerOrStaff },
+    // Public: the QR on a printed letter; the code itself names the tenant (see publish.ts).
+    { method: "get", path: "/verify/surat/:code", endpoint: VerifyLetterPage, access: { scope: "public" } },
+  ],
+  indicators: [
+    {
+      key: "lettersAwaitingProcessing",
+      label: "Letters awaiting processing",
+      flag,
+      compute: countLettersAwaiting,
+    },
+  ],
+});

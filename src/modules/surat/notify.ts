@@ -1,0 +1,49 @@
+import type { TenantCtx } from "../../core/context";
+import { loadConfig } from "../../core/env";
+import { tellResident } from "../../core/notifier";
+import { jenisOf } from "./jenis";
+import type { LetterRow } from "./service";
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch,
+  );
+
+function message(ctx: TenantCtx, row: LetterRow): { subject: string; text: string } {
+  const jenis = jenisOf(row.jenis).name;
+  const note = row.note ? `\nCatatan pengurus: ${row.note}` : "";
+  switch (row.status) {
+    case "selesai":
+      return {
+        subject: `${jenis} Anda sudah selesai`,
+        text: `${jenis} untuk ${row.subjectName} sudah selesai dengan nomor ${row.nomorSurat}. Unduh PDF-nya dari aplikasi Warga.`,
+      };
+    case "ditolak":
+      return {
+        subject: `${jenis} Anda ditolak`,
+        text: `Permohonan ${jenis} untuk ${row.subjectName} ditolak oleh pengurus ${ctx.tenant.name}.${note}`,
+      };
+    default:
+      return {
+        subject: `${jenis} Anda perlu diperbaiki`,
+        text: `Permohonan ${jenis} untuk ${row.subjectName} perlu diperbaiki sebelum diproses.${note}\nPerbaiki dan ajukan ulang dari aplikasi Warga.`,
+      };
+  }
+}
+
+/**
+ * Tells the resident (email, or WhatsApp when they have no email). The status change is already
+ * stored: a notification service that is down is logged, never turned into a failed request.
+ * The idempotency key names the history event, so a retry never sends the same news twice.
+ */
+export async function notifyLetterStatus(ctx: TenantCtx, row: LetterRow, eventId: string): Promise<void> {
+  const { subject, text } = message(ctx, row);
+  const link = `${loadConfig(ctx.env).APP_URL.replace(/\/$/, "")}/surat/${row.id}`;
+  await tellResident(ctx, row.residentId, {
+    subject,
+    text: `${text}\n\n${link}`,
+    html: `<p>${escapeHtml(text).replace(/\n/g, "<br>")}</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
+    idempotencyKey: `surat:${ctx.tenant.slug}:${row.id}:${eventId}`,
+  });
+}

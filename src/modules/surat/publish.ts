@@ -1,0 +1,98 @@
+import { and, eq } from "drizzle-orm";
+import type { TenantCtx } from "../../core/context";
+import { platformDb } from "../../core/db/platform";
+import type { Bindings } from "../../core/env";
+import { Conflict } from "../../core/errors";
+import { findTenantBySlug, tenantDb } from "../../core/tenancy";
+import { householdMembers, unitsByIds } from "../kependudukan/service";
+import { letterHtml, type Subject, tanggalIndonesia } from "./document";
+import { jenisOf } from "./jenis";
+import { pdfRendering } from "./pdf";
+import { type LetterRow, loadLetter, verificationUrl } from "./service";
+import { loadSettings } from "./settings";
+import { letters } from "./tables";
+
+export const pdfKey = (slug: string, id: string, version: number) =>
+  `tenants/${slug}/surat/${id}/v${version}.pdf`;
+
+async function renderLetter(ctx: TenantCtx, row: LetterRow): Promise<Uint8Array> {
+  const [settings, household, units] = await Promise.all([
+    loadSettings(ctx.db),
+    householdMembers(ctx.db, row.unitId),
+    unitsByIds(ctx.db, [row.unitId]),
+  ]);
+  const member = household.find((m) => m.id === row.onBehalfOf);
+  const subject: Subject = member
+    ? {
+        name: member.name,
+        nik: member.nik,
+        sex: member.sex,
+        birthPlace: member.birthPlace,
+        birthDate: member.birthDate,
+      }
+    : { name: row.subjectName, nik: null, sex: null, birthPlace: null, birthDate: null };
+  const html = letterHtml({
+    tenant: ctx.tenant,
+    settings,
+    jenis: jenisOf(row.jenis),
+    letter: row,
+    subject,
+    unit: units.get(row.unitId) ?? null,
+    memberNames: new Map(household.map((m) => [m.id, m.name])),
+    verificationUrl: verificationUrl(ctx, row.verificationCode ?? ""),
+  });
+  return pdfRendering.create(ctx.env).render(html);
+}
+
+/**
+ * The official PDF: rendered once per `pdfVersion`, stored in R2, and served from there afterwards.
+ * Two first requests at once may both render; they write the same key, and either copy is right.
+ */
+export async function letterPdf({ ctx, id }: { ctx: TenantCtx; id: string }) {
+  const row = await loadLetter(ctx, id);
+  if (row.status !== "selesai" || !row.nomorSurat || !row.tanggalSurat || !row.verificationCode) {
+    throw new Conflict("letter_not_ready", "The PDF is offered once the letter is selesai with its number.");
+  }
+  const key = pdfKey(ctx.tenant.slug, row.id, row.pdfVersion);
+  const filename = `surat-${row.nomorSurat.replace(/[^A-Za-z0-9.-]+/g, "-")}.pdf`;
+  const stored = await ctx.env.FILES.get(key);
+  if (stored) {
+    return { body: stored.body as ReadableStream, filename, source: "r2" as const };
+  }
+  const bytes = await renderLetter(ctx, row);
+  await ctx.env.FILES.put(key, bytes, {
+    httpMetadata: { contentType: "application/pdf" },
+    customMetadata: { letterId: row.id, pdfVersion: String(row.pdfVersion) },
+  });
+  return { body: bytes, filename, source: "render" as const };
+}
+
+/**
+ * The public verification page's lookup. The code carries the tenant slug before the first dot, so
+ * the letter is found in that tenant's database alone; anything unknown is simply "not found".
+ */
+export async function verifyLetter(env: Bindings, code: string) {
+  const dot = code.indexOf(".");
+  if (dot < 3 || code.length > 120) {
+    return null;
+  }
+  const tenant = await findTenantBySlug(platformDb(env), code.slice(0, dot));
+  if (!tenant || tenant.status === "provisioning") {
+    return null;
+  }
+  const row = await tenantDb(env, tenant.slot)
+    .select()
+    .from(letters)
+    .where(and(eq(letters.verificationCode, code), eq(letters.status, "selesai")))
+    .get();
+  if (!row?.nomorSurat || !row.tanggalSurat) {
+    return null;
+  }
+  return {
+    tenantName: tenant.name,
+    nomorSurat: row.nomorSurat,
+    jenisName: jenisOf(row.jenis).name,
+    tanggalSurat: tanggalIndonesia(row.tanggalSurat),
+    subjectName: row.subjectName,
+  };
+}

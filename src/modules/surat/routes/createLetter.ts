@@ -1,0 +1,22 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { json, problems } from "../../../core/http/openapi";
+import { CreateLetterInput, Letter } from "../schemas";
+import { createLetter } from "../service";
+
+export class CreateLetter extends OpenAPIRoute {
+  override schema = {
+    tags: ["Surat"],
+    summary:
+      "Request a letter for oneself or a household member (needs a complete profile); starts as diajukan",
+    request: { body: { content: { "application/json": { schema: CreateLetterInput } } } },
+    responses: { 201: json(Letter, "Created"), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await createLetter({ ctx: tenantCtx(c), input: body }), 201);
+  }
+}

@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
+import { Letter } from "../schemas";
+import { getLetter } from "../service";
+
+export class GetLetter extends OpenAPIRoute {
+  override schema = {
+    tags: ["Surat"],
+    summary: "One letter request with its history (its resident or letter staff)",
+    request: { params: IdParam },
+    responses: { 200: json(Letter), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await getLetter({ ctx: tenantCtx(c), id: params.id }));
+  }
+}

@@ -1,0 +1,32 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import { z } from "zod";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { IdParam, problems } from "../../../core/http/openapi";
+import { letterPdf } from "../publish";
+
+export class GetLetterPdf extends OpenAPIRoute {
+  override schema = {
+    tags: ["Surat"],
+    summary:
+      "The official PDF (A4) of a finished letter: rendered once per version, then served from storage",
+    request: { params: IdParam },
+    responses: {
+      200: { description: "The letter", content: { "application/pdf": { schema: z.string() } } },
+      ...problems(401, 403, 404, 409, 503),
+    },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    const pdf = await letterPdf({ ctx: tenantCtx(c), id: params.id });
+    const headers = new Headers(c.res.headers);
+    headers.set("Content-Type", "application/pdf");
+    headers.set("Content-Disposition", `inline; filename="${pdf.filename}"`);
+    headers.set("Cache-Control", "private, no-store");
+    // Rendered now or read from R2: lets clients and the benchmark tell the two apart.
+    headers.set("X-Pdf-Source", pdf.source);
+    return new Response(pdf.body, { status: 200, headers });
+  }
+}

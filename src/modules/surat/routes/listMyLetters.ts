@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { json, listOf, tenantProblems } from "../../../core/http/openapi";
+import { Letter, MineQuery } from "../schemas";
+import { listMyLetters } from "../service";
+
+export class ListMyLetters extends OpenAPIRoute {
+  override schema = {
+    tags: ["Surat"],
+    summary: "The caller's letter requests, newest first",
+    request: { query: MineQuery },
+    responses: { 200: json(listOf(Letter)), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listMyLetters({ ctx: tenantCtx(c), input: query }));
+  }
+}

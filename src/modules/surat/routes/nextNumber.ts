@@ -1,0 +1,21 @@
+import { OpenAPIRoute } from "chanfana";
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { json, tenantProblems } from "../../../core/http/openapi";
+import { nextNumber } from "../numbering";
+import { NextNumber, NextNumberQuery } from "../schemas";
+
+export class GetNextNumber extends OpenAPIRoute {
+  override schema = {
+    tags: ["Surat"],
+    summary: "Suggest the next letter number (the tenant's format; the sequence restarts every year)",
+    request: { query: NextNumberQuery },
+    responses: { 200: json(NextNumber), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await nextNumber({ ctx: tenantCtx(c), jenis: query.jenis, tanggal: query.tanggal }));
+  }
+}

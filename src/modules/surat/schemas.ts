@@ -1,0 +1,158 @@
+import { z } from "zod";
+import { JENIS_CODES } from "./jenis";
+import { LETTER_STATUSES } from "./tables";
+
+const Day = z.iso.date();
+const Jenis = z.enum(JENIS_CODES);
+
+export const FieldsInput = z.record(z.string(), z.unknown());
+
+export const CreateLetterInput = z.object({
+  jenis: Jenis,
+  /** `self`, or the id of a member of the caller's household (GET /api/kependudukan/household). */
+  onBehalfOf: z.string().trim().min(1).max(64),
+  keperluan: z.string().trim().min(3).max(500),
+  fields: FieldsInput.default({}),
+});
+export type CreateLetterInput = z.infer<typeof CreateLetterInput>;
+
+export const ResubmitLetterInput = z.object({
+  onBehalfOf: z.string().trim().min(1).max(64).optional(),
+  keperluan: z.string().trim().min(3).max(500).optional(),
+  fields: FieldsInput.optional(),
+});
+export type ResubmitLetterInput = z.infer<typeof ResubmitLetterInput>;
+
+export const CancelLetterInput = z.object({ reason: z.string().trim().max(500).optional() });
+
+export const UpdateLetterInput = z.object({
+  status: z.enum(["diproses", "perlu_perbaikan", "selesai", "ditolak"]).optional(),
+  nomorSurat: z.string().trim().min(1).max(80).optional(),
+  tanggalSurat: Day.optional(),
+  note: z.string().trim().min(1).max(1000).optional(),
+});
+export type UpdateLetterInput = z.infer<typeof UpdateLetterInput>;
+
+export const LetterListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(64).optional(),
+  status: z.enum(LETTER_STATUSES).optional(),
+  jenis: Jenis.optional(),
+  /** Request date, Asia/Jakarta calendar days, inclusive. */
+  from: Day.optional(),
+  to: Day.optional(),
+});
+export type LetterListQuery = z.infer<typeof LetterListQuery>;
+
+export const MineQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(64).optional(),
+});
+
+export const NextNumberQuery = z.object({ jenis: Jenis, tanggal: Day.optional() });
+export const NextNumber = z.object({
+  nomorSurat: z.string(),
+  sequence: z.number().int(),
+  year: z.number().int(),
+});
+
+const Option = z.object({ value: z.string(), label: z.string() });
+export const JenisItem = z
+  .object({
+    code: z.string(),
+    name: z.string(),
+    description: z.string(),
+    validityDays: z.number().int().nullable(),
+    fields: z.array(
+      z.object({
+        name: z.string(),
+        label: z.string(),
+        type: z.string(),
+        required: z.boolean(),
+        options: z.array(Option).nullable(),
+        requiredUnless: z.string().nullable(),
+        pattern: z.string().nullable(),
+      }),
+    ),
+  })
+  .openapi("JenisSurat");
+export const JenisList = z.object({ items: z.array(JenisItem) });
+
+export const LetterEvent = z.object({
+  status: z.string(),
+  note: z.string().nullable(),
+  byStaff: z.boolean(),
+  createdAt: z.string(),
+});
+
+export const Letter = z
+  .object({
+    id: z.string(),
+    jenis: z.string(),
+    jenisName: z.string(),
+    residentId: z.string(),
+    residentName: z.string().nullable().optional(),
+    onBehalfOf: z.string(),
+    subjectName: z.string(),
+    keperluan: z.string(),
+    fields: z.record(z.string(), z.unknown()),
+    status: z.enum(LETTER_STATUSES),
+    nomorSurat: z.string().nullable(),
+    tanggalSurat: z.string().nullable(),
+    note: z.string().nullable(),
+    verificationCode: z.string().nullable(),
+    verificationUrl: z.string().nullable(),
+    pdfAvailable: z.boolean(),
+    pdfVersion: z.number().int(),
+    history: z.array(LetterEvent).optional(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("Letter");
+
+const Short = (max: number) => z.string().trim().min(1).max(max).nullable().optional();
+export const LetterSettingsInput = z.object({
+  rt: z
+    .string()
+    .regex(/^\d{1,3}$/)
+    .nullable()
+    .optional(),
+  rw: z
+    .string()
+    .regex(/^\d{1,3}$/)
+    .nullable()
+    .optional(),
+  kelurahan: Short(80),
+  kecamatan: Short(80),
+  kota: Short(80),
+  provinsi: Short(80),
+  address: Short(300),
+  logoDataUrl: z
+    .string()
+    .max(300_000)
+    .regex(/^data:image\/(png|jpeg|svg\+xml);base64,[A-Za-z0-9+/=]+$/, "a base64 PNG, JPEG or SVG data: URL")
+    .nullable()
+    .optional(),
+  headName: Short(120),
+  headTitle: Short(120),
+  numberFormat: z.string().trim().min(5).max(120).nullable().optional(),
+});
+export type LetterSettingsInput = z.infer<typeof LetterSettingsInput>;
+
+export const LetterSettings = z
+  .object({
+    tenantName: z.string(),
+    rt: z.string().nullable(),
+    rw: z.string().nullable(),
+    kelurahan: z.string().nullable(),
+    kecamatan: z.string().nullable(),
+    kota: z.string().nullable(),
+    provinsi: z.string().nullable(),
+    address: z.string().nullable(),
+    logoDataUrl: z.string().nullable(),
+    headName: z.string().nullable(),
+    headTitle: z.string().nullable(),
+    numberFormat: z.string(),
+    updatedAt: z.string().nullable(),
+  })
+  .openapi("LetterSettings");

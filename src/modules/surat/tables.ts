@@ -1,0 +1,91 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const LETTER_STATUSES = [
+  "diajukan",
+  "diproses",
+  "perlu_perbaikan",
+  "selesai",
+  "ditolak",
+  "dibatalkan",
+] as const;
+export type LetterStatus = (typeof LETTER_STATUSES)[number];
+
+/**
+ * A letter request (surat). `revision` guards every write (compare-and-set), so two staff acting at
+ * once cannot both win; `pdfVersion` moves whenever something printed on the letter changes, which
+ * names a new PDF object in R2 instead of serving a stale one.
+ */
+export const letters = sqliteTable(
+  "letters",
+  {
+    id: text("id").primaryKey(),
+    residentId: text("resident_id").notNull(),
+    unitId: text("unit_id").notNull(),
+    jenis: text("jenis").notNull(),
+    /** `self` or the id of a member of the resident's household (family_members). */
+    onBehalfOf: text("on_behalf_of").notNull(),
+    /** The name printed on the letter, taken when the request is made or corrected. */
+    subjectName: text("subject_name").notNull(),
+    keperluan: text("keperluan").notNull(),
+    /** JSON of the type's additional fields, validated against jenis.ts. */
+    fields: text("fields").notNull(),
+    status: text("status", { enum: LETTER_STATUSES }).notNull(),
+    nomorSurat: text("nomor_surat"),
+    tanggalSurat: text("tanggal_surat"),
+    note: text("note"),
+    /** `<tenant slug>.<128 random bits>`: the public verification page finds the tenant from it. */
+    verificationCode: text("verification_code"),
+    revision: integer("revision").notNull().default(1),
+    pdfVersion: integer("pdf_version").notNull().default(1),
+    decidedBy: text("decided_by"),
+    finishedAt: text("finished_at"),
+    createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("letters_nomor_uq").on(t.nomorSurat),
+    uniqueIndex("letters_verification_uq").on(t.verificationCode),
+    index("letters_resident_idx").on(t.residentId, t.id),
+    index("letters_status_idx").on(t.status, t.id),
+  ],
+);
+
+/** The letter's history: every status change and correction, with who made it and why. */
+export const letterEvents = sqliteTable(
+  "letter_events",
+  {
+    id: text("id").primaryKey(),
+    letterId: text("letter_id").notNull(),
+    status: text("status").notNull(),
+    note: text("note"),
+    actorId: text("actor_id").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("letter_events_letter_idx").on(t.letterId, t.id)],
+);
+
+/** The highest sequence number used per year: numbering restarts at 1 every January. */
+export const letterSequences = sqliteTable("letter_sequences", {
+  year: integer("year").primaryKey(),
+  last: integer("last").notNull(),
+});
+
+/** The tenant's letterhead, signatory and number format: one row (id 1), edited by the admin. */
+export const letterSettings = sqliteTable("letter_settings", {
+  id: integer("id").primaryKey(),
+  rt: text("rt"),
+  rw: text("rw"),
+  kelurahan: text("kelurahan"),
+  kecamatan: text("kecamatan"),
+  kota: text("kota"),
+  provinsi: text("provinsi"),
+  address: text("address"),
+  /** A data: URL (PNG, JPEG or SVG): the renderer has no network, so the logo travels inline. */
+  logoDataUrl: text("logo_data_url"),
+  headName: text("head_name"),
+  headTitle: text("head_title"),
+  numberFormat: text("number_format"),
+  updatedAt: text("updated_at").notNull(),
+  updatedBy: text("updated_by"),
+});

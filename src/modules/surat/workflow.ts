@@ -1,0 +1,143 @@
+import { and, eq } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { auditInsert } from "../../core/audit";
+import type { TenantCtx } from "../../core/context";
+import { platformDb } from "../../core/db/platform";
+import { Conflict, Invalid } from "../../core/errors";
+import { newId, randomToken } from "../../core/ids";
+import { jakartaDay } from "../../core/time";
+import { notifyLetterStatus } from "./notify";
+import { bumpSequence, DEFAULT_FORMAT, sequenceOf } from "./numbering";
+import type { UpdateLetterInput } from "./schemas";
+import { actorId, eventIfApplied, getLetter, type LetterRow, loadLetter } from "./service";
+import { loadSettings } from "./settings";
+import { type LetterStatus, letters } from "./tables";
+
+/**
+ * Staff moves: diajukan → diproses → selesai; diajukan|diproses → perlu_perbaikan (the resident
+ * corrects and resubmits) or ditolak. The resident's own moves (resubmit, cancel) live in service.ts.
+ */
+const NEXT: Record<LetterStatus, LetterStatus[]> = {
+  diajukan: ["diproses", "perlu_perbaikan", "ditolak"],
+  diproses: ["selesai", "perlu_perbaikan", "ditolak"],
+  perlu_perbaikan: [],
+  selesai: [],
+  ditolak: [],
+  dibatalkan: [],
+};
+/** States in which staff may edit the number, date or note without moving the letter. */
+const EDITABLE: LetterStatus[] = ["diajukan", "diproses", "selesai"];
+const NOTIFIED: LetterStatus[] = ["perlu_perbaikan", "ditolak", "selesai"];
+
+function isUniqueNumber(error: unknown): boolean {
+  return String(error).includes("UNIQUE constraint failed: letters.nomor_surat");
+}
+
+export async function updateLetter({
+  ctx,
+  id,
+  input,
+}: {
+  ctx: TenantCtx;
+  id: string;
+  input: UpdateLetterInput;
+}) {
+  const current = await loadLetter(ctx, id);
+  const changing = input.status !== undefined && input.status !== current.status;
+  const target: LetterStatus = input.status ?? current.status;
+  if (changing ? !NEXT[current.status].includes(target) : !EDITABLE.includes(current.status)) {
+    throw new Conflict(
+      "invalid_transition",
+      changing
+        ? `A letter that is ${current.status} cannot become ${target}.`
+        : `A letter that is ${current.status} cannot be edited.`,
+    );
+  }
+  if (changing && (target === "ditolak" || target === "perlu_perbaikan") && !input.note) {
+    throw new Invalid("note_required", "Say why, so the resident knows what to do.", [
+      { field: "note", message: "required for ditolak and perlu_perbaikan" },
+    ]);
+  }
+  const nomorSurat = input.nomorSurat ?? current.nomorSurat;
+  const tanggalSurat = input.tanggalSurat ?? current.tanggalSurat;
+  if (target === "selesai" && (!nomorSurat || !tanggalSurat)) {
+    throw new Conflict("letter_number_required", "A finished letter needs its number and date.");
+  }
+  const printed =
+    nomorSurat !== current.nomorSurat ||
+    tanggalSurat !== current.tanggalSurat ||
+    (changing && target === "selesai");
+  const revision = current.revision + 1;
+  const now = new Date().toISOString();
+  const eventId = newId();
+  const update = ctx.db
+    .update(letters)
+    .set({
+      status: target,
+      nomorSurat,
+      tanggalSurat,
+      note: input.note ?? current.note,
+      // Unguessable and self-locating (tenant slug first): the public page needs no platform table.
+      verificationCode:
+        target === "selesai" ? (current.verificationCode ?? `${ctx.tenant.slug}.${randomToken(16)}`) : null,
+      revision,
+      pdfVersion: printed ? current.pdfVersion + 1 : current.pdfVersion,
+      decidedBy: actorId(ctx),
+      finishedAt: changing && target === "selesai" ? now : current.finishedAt,
+      updatedAt: now,
+    })
+    .where(and(eq(letters.id, id), eq(letters.revision, current.revision)))
+    .returning();
+  const extra: BatchItem<"sqlite">[] = [
+    eventIfApplied(ctx.db, {
+      id: eventId,
+      letterId: id,
+      status: changing ? target : "diubah",
+      note: input.note ?? null,
+      actorId: actorId(ctx),
+      revision,
+    }),
+  ];
+  if (nomorSurat && nomorSurat !== current.nomorSurat) {
+    const settings = await loadSettings(ctx.db);
+    const year = Number((tanggalSurat ?? jakartaDay(new Date())).slice(0, 4));
+    const seq = sequenceOf(
+      settings.numberFormat ?? DEFAULT_FORMAT,
+      nomorSurat,
+      year,
+      settings.rt,
+      settings.rw,
+    );
+    if (seq !== null) {
+      extra.push(bumpSequence(ctx.db, year, seq, id, revision));
+    }
+  }
+  let rows: LetterRow[];
+  try {
+    [rows] = await ctx.db.batch([update, ...extra]);
+  } catch (error) {
+    // The UNIQUE index is the guard: two staff using one number at once cannot both succeed.
+    if (isUniqueNumber(error)) {
+      throw new Conflict(
+        "letter_number_taken",
+        `Letter number ${nomorSurat} is already used in this community.`,
+      );
+    }
+    throw error;
+  }
+  const row = rows[0];
+  if (!row) {
+    throw new Conflict("invalid_transition", "This letter changed meanwhile; reload it and try again.");
+  }
+  await auditInsert(platformDb(ctx.env), ctx, {
+    tenantId: ctx.tenant.id,
+    action: changing ? `surat.${target}` : "surat.update",
+    targetType: "letter",
+    targetId: id,
+    detail: { from: current.status, to: target, nomorSurat: row.nomorSurat },
+  });
+  if (changing && NOTIFIED.includes(target)) {
+    await notifyLetterStatus(ctx, row, eventId);
+  }
+  return getLetter({ ctx, id });
+}

@@ -1,0 +1,67 @@
+/**
+ * The public page a letter's QR code opens (`/verify/surat/:code`). It confirms the number, type,
+ * date and community, and that the letter is valid; of personal data it shows only the name. Plain
+ * HTML without scripts: the API's CSP allows none, and it opens on any phone's camera app.
+ */
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch,
+  );
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="id">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="referrer" content="no-referrer">
+  <meta name="robots" content="noindex">
+  <title>${escapeHtml(title)}</title>
+  <style>
+    body { font-family: system-ui, sans-serif; max-width: 30rem; margin: 2rem auto; padding: 0 1rem; color: #111827; }
+    h1 { font-size: 1.4rem; }
+    .ok { background: #f0fdf4; border-left: 4px solid #15803d; padding: .8rem; }
+    .bad { background: #fef2f2; border-left: 4px solid #b91c1c; padding: .8rem; }
+    dl { display: grid; grid-template-columns: max-content 1fr; gap: .4rem 1rem; }
+    dt { color: #4b5563; }
+    dd { margin: 0; font-weight: 600; }
+  </style>
+</head>
+<body>
+${body}
+</body>
+</html>`;
+}
+
+export interface VerifiedLetter {
+  tenantName: string;
+  nomorSurat: string;
+  jenisName: string;
+  tanggalSurat: string;
+  subjectName: string;
+}
+
+export function verifiedLetterPage(letter: VerifiedLetter): string {
+  return layout(
+    "Surat sah",
+    `<h1>Verifikasi surat</h1>
+<p class="ok" role="status"><strong>Surat ini sah (valid)</strong> dan tercatat di ${escapeHtml(letter.tenantName)}.</p>
+<dl>
+  <dt>Nomor surat</dt><dd>${escapeHtml(letter.nomorSurat)}</dd>
+  <dt>Jenis surat</dt><dd>${escapeHtml(letter.jenisName)}</dd>
+  <dt>Tanggal surat</dt><dd>${escapeHtml(letter.tanggalSurat)}</dd>
+  <dt>Atas nama</dt><dd>${escapeHtml(letter.subjectName)}</dd>
+  <dt>Diterbitkan oleh</dt><dd>${escapeHtml(letter.tenantName)}</dd>
+</dl>
+<p>Pastikan isi surat yang Anda pegang sama dengan data di atas.</p>`,
+  );
+}
+
+export function unknownLetterPage(): string {
+  return layout(
+    "Surat tidak ditemukan",
+    `<h1>Verifikasi surat</h1>
+<p class="bad" role="alert"><strong>Surat tidak ditemukan.</strong> Kode verifikasi ini tidak cocok dengan surat mana pun yang sah. Hubungi pengurus RT yang tercantum pada surat.</p>`,
+  );
+}

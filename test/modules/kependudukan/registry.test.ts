@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import { callJson, createTenant, expectProblem } from "../../helpers/harness";
+
+interface Card {
+  id: string;
+  kkNumber: string;
+  headNik: string;
+  memberCount: number;
+  members: { id: string; nik: string; relationship: string }[];
+}
+
+let n = 0;
+const digits = () => `3273${String(++n).padStart(12, "0")}`;
+
+async function setup() {
+  const tenant = await createTenant();
+  const sek = await tenant.member("sekretaris");
+  const unit = await callJson<{ id: string }>("/api/kependudukan/units", {
+    token: sek.token,
+    body: { block: "A", number: "7" },
+  });
+  return { tenant, sek, unitId: unit.body.id };
+}
+
+describe("family cards (KK)", () => {
+  it("registers a KK with its head as a member; lists mask NIKs, the staff detail shows them whole", async () => {
+    const { sek, unitId } = await setup();
+    const kkNumber = digits();
+    const headNik = digits();
+    const created = await callJson<Card>("/api/kependudukan/kk", {
+      token: sek.token,
+      body: { kkNumber, unitId, headName: "Siti Aminah", headNik, headSex: "P", headBirthDate: "1980-02-01" },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.members).toEqual([
+      expect.objectContaining({ nik: headNik, relationship: "kepala_keluarga" }),
+    ]);
+    const child = digits();
+    await callJson(`/api/kependudukan/kk/${created.body.id}/members`, {
+      token: sek.token,
+      body: { name: "Dewi", nik: child, relationship: "anak", sex: "P" },
+    });
+    const list = await callJson<{ items: Card[] }>("/api/kependudukan/kk?q=Siti", { token: sek.token });
+    expect(list.body.items).toHaveLength(1);
+    expect(list.body.items[0]).toMatchObject({
+      headNik: `${headNik.slice(0, 4)}********${headNik.slice(-4)}`,
+      kkNumber: `${kkNumber.slice(0, 4)}********${kkNumber.slice(-4)}`,
+      memberCount: 2,
+    });
+    expect(JSON.stringify(list.body)).not.toContain(headNik);
+    const detail = await callJson<Card>(`/api/kependudukan/kk/${created.body.id}`, { token: sek.token });
+    expect(detail.body.members.map((m) => m.nik)).toEqual([headNik, child]);
+  });
+
+  it("refuses duplicate KK numbers and NIKs (409), a bad NIK (400) and an unknown unit (404)", async () => {
+    const { sek, unitId } = await setup();
+    const kkNumber = digits();
+    const headNik = digits();
+    const body = { kkNumber, unitId, headName: "Agus", headNik, headSex: "L" };
+    expect((await callJson("/api/kependudukan/kk", { token: sek.token, body })).status).toBe(201);
+    expectProblem(
+      await callJson("/api/kependudukan/kk", { token: sek.token, body: { ...body, headNik: digits() } }),
+      409,
+      "kk_exists",
+    );
+    expectProblem(
+      await callJson("/api/kependudukan/kk", { token: sek.token, body: { ...body, kkNumber: digits() } }),
+      409,
+      "nik_exists",
+    );
+    expectProblem(
+      await callJson("/api/kependudukan/kk", {
+        token: sek.token,
+        body: { ...body, kkNumber: digits(), headNik: "123" },
+      }),
+      400,
+      "invalid_input",
+    );
+    expectProblem(
+      await callJson("/api/kependudukan/kk", {
+        token: sek.token,
+        body: { ...body, kkNumber: digits(), headNik: digits(), unitId: "nope" },
+      }),
+      404,
+      "unit_not_found",
+    );
+  });
+
+  it("shows a resident their own household, masked, and nothing of another tenant", async () => {
+    const { tenant, sek, unitId } = await setup();
+    const headNik = digits();
+    await callJson("/api/kependudukan/kk", {
+      token: sek.token,
+      body: { kkNumber: digits(), unitId, headName: "Budi", headNik, headSex: "L" },
+    });
+    const warga = await tenant.member("warga", { unitId, whatsapp: "6281300000001" });
+    const mine = await callJson<{ members: { nik: string; name: string }[] }>("/api/kependudukan/household", {
+      token: warga.token,
+    });
+    expect(mine.status).toBe(200);
+    expect(mine.body.members).toEqual([
+      expect.objectContaining({ name: "Budi", nik: `${headNik.slice(0, 4)}********${headNik.slice(-4)}` }),
+    ]);
+    const other = await (await createTenant()).member("sekretaris");
+    const card = await callJson<{ items: Card[] }>("/api/kependudukan/kk", { token: sek.token });
+    expectProblem(
+      await callJson(`/api/kependudukan/kk/${card.body.items[0]?.id}`, { token: other.token }),
+      404,
+      "not_found",
+    );
+    expectProblem(await callJson("/api/kependudukan/kk", { token: warga.token }), 403, "forbidden_role");
+  });
+});
