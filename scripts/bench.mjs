@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { root } from "./lib/dev-server.mjs";
+import { resetLocalRateLimits } from "./lib/wrangler.mjs";
 
 /** In-process suites of the main API, then each Worker's own bench scripts as child processes. */
 const suites = {
@@ -32,5 +33,6 @@ for (const [name, run] of Object.entries(suites)) {
     continue;
   }
   console.log(`\n=== bench: ${name} ===`);
+  resetLocalRateLimits();
   await run();
 }

@@ -73,7 +73,10 @@ export async function run() {
   ensureDevVars(["wrangler.toml"]);
   await migrateAll({ quiet: true });
   await seed({ slots: slotCountFromConfig() });
-  const server = await startDevServer({ script: "scripts/bench/entry.ts", persistTo: STATE_DIR });
+  // BENCH_LOG_LEVEL=warn drops the per-request access line: under `wrangler dev` every console line is
+  // piped to the terminal process, which costs far more than Workers Logs does when deployed.
+  const vars = process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {};
+  const server = await startDevServer({ script: "scripts/bench/entry.ts", persistTo: STATE_DIR, vars });
   try {
     const login = await fetch(`${server.url}/api/auth/login`, {
       method: "POST",
@@ -81,6 +84,9 @@ export async function run() {
       body: JSON.stringify({ email: "sekretaris.rt01@warga.test", password: "warga-demo-2026" }),
     });
     const { accessToken } = await login.json();
+    if (login.status !== 200) {
+      throw new Error(`demo sign-in answered ${login.status}`);
+    }
     const auth = { Authorization: `Bearer ${accessToken}` };
     const read = `${server.url}/api/kependudukan/units/seed-unit-rt01-a1`;
     const check = await fetch(read, { headers: auth });

@@ -1,6 +1,6 @@
 // Small helpers around the wrangler CLI for the project's scripts.
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { parse } from "smol-toml";
@@ -59,4 +59,12 @@ export async function pool(items, limit, job) {
   });
   await Promise.all(workers);
   return results;
+}
+
+/**
+ * Benchmarks sign in as the demo accounts many times; the sign-in rate limits (kept in the local
+ * RateLimiter Durable Object's state) would refuse them after a few runs. Local state only.
+ */
+export function resetLocalRateLimits() {
+  rmSync(join(STATE_DIR, "v3", "do", "warga-api-RateLimiter"), { recursive: true, force: true });
 }

@@ -45,10 +45,40 @@ export async function signAccessToken(config: Config, claims: AccessClaims): Pro
 const ROLES = new Set<Role>(["warga", "bendahara", "sekretaris", "admin", "super_admin"]);
 
 /**
+ * Tokens this isolate has already verified, per configuration (a rotated secret starts afresh), until
+ * they expire: a resident's app sends the same token for up to 15 minutes, and a map lookup is far
+ * cheaper than an HMAC. Bounded; the oldest entries go first.
+ */
+const verified = new WeakMap<Config, Map<string, { claims: AccessClaims; exp: number }>>();
+const VERIFIED_MAX = 5000;
+
+function remember(config: Config, token: string, claims: AccessClaims, exp: number): void {
+  let byToken = verified.get(config);
+  if (!byToken) {
+    byToken = new Map();
+    verified.set(config, byToken);
+  }
+  if (byToken.size >= VERIFIED_MAX) {
+    const oldest = byToken.keys().next().value;
+    if (oldest !== undefined) {
+      byToken.delete(oldest);
+    }
+  }
+  byToken.set(token, { claims, exp });
+}
+
+/**
  * Pins the algorithm (so `alg: none` or an RS/HS confusion cannot pass) and requires exp, iat, iss and
  * aud: jose only checks `exp` when the claim is present unless told to require it.
  */
 export async function verifyAccessToken(config: Config, token: string): Promise<AccessClaims> {
+  const hit = verified.get(config)?.get(token);
+  if (hit) {
+    if (hit.exp * 1000 > Date.now()) {
+      return hit.claims;
+    }
+    verified.get(config)?.delete(token);
+  }
   try {
     const { payload } = await jwtVerify(token, await keyOf(config), {
       algorithms: [ALG],
@@ -69,7 +99,9 @@ export async function verifyAccessToken(config: Config, token: string): Promise<
     if ((role === "super_admin") !== (tenant === null)) {
       throw new Unauthorized("invalid_token", "The access token is malformed.");
     }
-    return { sub, tenant, role: role as Role, sid };
+    const claims: AccessClaims = { sub, tenant, role: role as Role, sid };
+    remember(config, token, claims, Number(payload.exp));
+    return claims;
   } catch (error) {
     if (error instanceof Unauthorized) {
       throw error;
