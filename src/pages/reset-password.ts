@@ -3,34 +3,17 @@
  * A plain HTML form that works without JavaScript: residents open it from an email or a WhatsApp
  * message on cheap Android phones, and the API's CSP allows no inline scripts anyway.
  */
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch,
-  );
+import { escapeHtml } from "../core/html";
+import { htmlPage } from "./layout";
 
-function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="id">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta name="referrer" content="no-referrer">
-  <title>${escapeHtml(title)}</title>
-  <style>
-    body { font-family: system-ui, sans-serif; max-width: 28rem; margin: 2rem auto; padding: 0 1rem; color: #111827; }
-    h1 { font-size: 1.4rem; color: #0f766e; }
+const PAGE_STYLES = `
     label { display: block; margin-top: 1rem; font-size: 1.05rem; }
     input { width: 100%; box-sizing: border-box; padding: .8rem; font-size: 1.1rem; margin-top: .3rem; }
     button { margin-top: 1.5rem; width: 100%; padding: .9rem; font-size: 1.1rem; background: #0f766e; color: #fff; border: 0; border-radius: .4rem; }
-    .error { background: #fef2f2; border-left: 4px solid #b91c1c; padding: .8rem; margin-top: 1rem; }
-    .ok { background: #f0fdf4; border-left: 4px solid #15803d; padding: .8rem; margin-top: 1rem; }
-  </style>
-</head>
-<body>
-${body}
-</body>
-</html>`;
+`;
+
+function layout(title: string, body: string): string {
+  return htmlPage({ title, body, width: "28rem", styles: PAGE_STYLES });
 }
 
 export function resetPasswordForm(token: string, error?: string): string {

@@ -3,11 +3,8 @@
  * optional image. A plain multipart form that works without JavaScript: the API's CSP allows no inline
  * scripts, and submitters open it from an email on whatever phone they have.
  */
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch,
-  );
+import { escapeHtml } from "../core/html";
+import { htmlPage } from "./layout";
 
 const STATUS_LABEL: Record<string, string> = {
   baru: "Baru",
@@ -48,18 +45,7 @@ const image = (url: string) =>
     ? `<a href="${escapeHtml(url)}"><img src="${escapeHtml(url)}" alt="Lampiran" loading="lazy"></a>`
     : "";
 
-function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="id">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta name="referrer" content="no-referrer">
-  <meta name="robots" content="noindex">
-  <title>${escapeHtml(title)}</title>
-  <style>
-    body { font-family: system-ui, sans-serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem; color: #111827; }
-    h1 { font-size: 1.4rem; color: #0f766e; }
+const PAGE_STYLES = `
     .meta { color: #4b5563; font-size: .95rem; }
     .badge { display: inline-block; padding: .1rem .6rem; border-radius: 1rem; background: #e0f2f1; color: #0f766e; font-weight: 600; }
     .msg { border-left: 4px solid #d1d5db; padding: .6rem .9rem; margin: 1rem 0; background: #f9fafb; }
@@ -69,14 +55,10 @@ function layout(title: string, body: string): string {
     textarea, input[type=file] { width: 100%; box-sizing: border-box; padding: .6rem; font-size: 1.05rem; margin-top: .3rem; }
     textarea { min-height: 8rem; }
     button { margin-top: 1.2rem; width: 100%; padding: .9rem; font-size: 1.1rem; background: #0f766e; color: #fff; border: 0; border-radius: .4rem; }
-    .error { background: #fef2f2; border-left: 4px solid #b91c1c; padding: .8rem; margin-top: 1rem; }
-    .ok { background: #f0fdf4; border-left: 4px solid #15803d; padding: .8rem; margin-top: 1rem; }
-  </style>
-</head>
-<body>
-${body}
-</body>
-</html>`;
+`;
+
+function layout(title: string, body: string): string {
+  return htmlPage({ title, body, width: "40rem", styles: PAGE_STYLES });
 }
 
 export function supportReplyPage(

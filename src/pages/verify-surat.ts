@@ -3,35 +3,17 @@
  * date and community, and that the letter is valid; of personal data it shows only the name. Plain
  * HTML without scripts: the API's CSP allows none, and it opens on any phone's camera app.
  */
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch,
-  );
+import { escapeHtml } from "../core/html";
+import { htmlPage } from "./layout";
 
-function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="id">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta name="referrer" content="no-referrer">
-  <meta name="robots" content="noindex">
-  <title>${escapeHtml(title)}</title>
-  <style>
-    body { font-family: system-ui, sans-serif; max-width: 30rem; margin: 2rem auto; padding: 0 1rem; color: #111827; }
-    h1 { font-size: 1.4rem; }
-    .ok { background: #f0fdf4; border-left: 4px solid #15803d; padding: .8rem; }
-    .bad { background: #fef2f2; border-left: 4px solid #b91c1c; padding: .8rem; }
+const PAGE_STYLES = `
     dl { display: grid; grid-template-columns: max-content 1fr; gap: .4rem 1rem; }
     dt { color: #4b5563; }
     dd { margin: 0; font-weight: 600; }
-  </style>
-</head>
-<body>
-${body}
-</body>
-</html>`;
+`;
+
+function layout(title: string, body: string): string {
+  return htmlPage({ title, body, width: "30rem", styles: PAGE_STYLES });
 }
 
 export interface VerifiedLetter {

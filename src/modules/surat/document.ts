@@ -1,16 +1,11 @@
 import QRCode from "qrcode-svg";
 import type { TenantInfo } from "../../core/context";
+import { escapeHtml } from "../../core/html";
 import type { JenisDef } from "./jenis";
 import type { LetterRow } from "./service";
 import type { Settings } from "./settings";
 
 /** The letter as one self-contained HTML page (no network, no script): what Browser Rendering prints. */
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch,
-  );
 
 const MONTHS = [
   "Januari",

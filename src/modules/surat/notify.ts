@@ -1,14 +1,9 @@
 import type { TenantCtx } from "../../core/context";
 import { loadConfig } from "../../core/env";
+import { escapeHtml } from "../../core/html";
 import { tellResident } from "../../core/notifier";
 import { jenisOf } from "./jenis";
 import type { LetterRow } from "./service";
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch,
-  );
 
 function message(ctx: TenantCtx, row: LetterRow): { subject: string; text: string } {
   const jenis = jenisOf(row.jenis).name;
