@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 import type { TenantCtx } from "../../core/context";
+import { jakartaDayFilters } from "../../core/db/paging";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
-import { jakartaDayRange } from "../../core/time";
 import { membershipIn, userNames } from "../identity/service";
 import type { ComplaintListQuery, CreateComplaintInput, UpdateComplaintInput } from "./schemas";
 import { audit, isStaff, notifyResident, page, userId } from "./shared";
@@ -138,13 +138,7 @@ export async function listComplaints({ ctx, input }: { ctx: TenantCtx; input: Co
   if (input.category) {
     filters.push(eq(complaints.category, input.category));
   }
-  const range = jakartaDayRange(input.from, input.to);
-  if (range.gte) {
-    filters.push(gte(complaints.createdAt, range.gte));
-  }
-  if (range.lt) {
-    filters.push(lt(complaints.createdAt, range.lt));
-  }
+  filters.push(...jakartaDayFilters(complaints.createdAt, input.from, input.to));
   const rows = await ctx.db
     .select()
     .from(complaints)

@@ -1,5 +1,6 @@
 import { auditInsert } from "../../core/audit";
 import type { TenantCtx, TenantRole } from "../../core/context";
+import { keysetPage } from "../../core/db/paging";
 import { platformDb } from "../../core/db/platform";
 import { tellResident } from "../../core/notifier";
 
@@ -40,7 +41,5 @@ export async function notifyResident(
   await tellResident(ctx, residentId, message);
 }
 
-export function page<T extends { id: string }>(rows: T[], limit: number) {
-  const items = rows.slice(0, limit);
-  return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
-}
+/** Keyset page of `limit + 1` rows (see core/db/paging). */
+export const page = keysetPage;

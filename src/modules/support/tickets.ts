@@ -1,12 +1,12 @@
-import { and, asc, desc, eq, gte, isNotNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { auditInsert } from "../../core/audit";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
+import { jakartaDayFilters } from "../../core/db/paging";
 import { users } from "../../core/db/platform-schema";
 import type { Bindings } from "../../core/env";
 import { Invalid, NotFound } from "../../core/errors";
 import { newId, randomToken, sha256Hex } from "../../core/ids";
-import { jakartaDayRange } from "../../core/time";
 import { attachmentLost, attachStatements } from "./files";
 import { notifyTicketCreated } from "./notifications";
 import { supportFiles, supportTicketMessages, supportTickets } from "./platform-tables";
@@ -217,13 +217,7 @@ async function listTickets(env: Bindings, scope: ListScope, input: TicketListQue
   if (input.status) {
     filters.push(eq(supportTickets.status, input.status));
   }
-  const range = jakartaDayRange(input.from, input.to);
-  if (range.gte) {
-    filters.push(gte(supportTickets.createdAt, range.gte));
-  }
-  if (range.lt) {
-    filters.push(lt(supportTickets.createdAt, range.lt));
-  }
+  filters.push(...jakartaDayFilters(supportTickets.createdAt, input.from, input.to));
   const where = filters.length ? and(...filters) : undefined;
   const after = input.cursor ? decodeCursor(input.cursor) : null;
   const pageWhere = after

@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { TenantCtx, TenantDb, TenantRole } from "../../core/context";
+import { jakartaDayFilters } from "../../core/db/paging";
 import { loadConfig } from "../../core/env";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
-import { jakartaDayRange } from "../../core/time";
 import { requireCompleteProfile, userNames } from "../identity/service";
 import { householdMembers } from "../kependudukan/service";
 import { JENIS, type JenisDef, jenisOf, presentJenis, validateFields } from "./jenis";
@@ -283,13 +283,7 @@ export async function listLetters({ ctx, input }: { ctx: TenantCtx; input: Lette
   if (input.jenis) {
     filters.push(eq(letters.jenis, input.jenis));
   }
-  const range = jakartaDayRange(input.from, input.to);
-  if (range.gte) {
-    filters.push(gte(letters.createdAt, range.gte));
-  }
-  if (range.lt) {
-    filters.push(lt(letters.createdAt, range.lt));
-  }
+  filters.push(...jakartaDayFilters(letters.createdAt, input.from, input.to));
   const rows = await ctx.db
     .select()
     .from(letters)

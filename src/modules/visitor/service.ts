@@ -1,13 +1,13 @@
-import { and, desc, eq, gte, isNotNull, isNull, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, lt, type SQL } from "drizzle-orm";
 import QRCode from "qrcode-svg";
 import { auditInsert } from "../../core/audit";
 import type { TenantCtx, TenantRole } from "../../core/context";
+import { jakartaDayFilters } from "../../core/db/paging";
 import { platformDb } from "../../core/db/platform";
 import { loadConfig } from "../../core/env";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { tellResident } from "../../core/notifier";
-import { jakartaDayRange } from "../../core/time";
 import { requireCompleteProfile, userNames } from "../identity/service";
 import { defaultWindow, signPass, verifyPass } from "./pass";
 import type { CreateVisitorInput, DecideVisitorInput, VisitorListQuery } from "./schemas";
@@ -150,13 +150,7 @@ export async function listVisitors({ ctx, input }: { ctx: TenantCtx; input: Visi
   if (input.status) {
     filters.push(eq(visitors.status, input.status));
   }
-  const range = jakartaDayRange(input.from, input.to);
-  if (range.gte) {
-    filters.push(gte(visitors.visitAt, range.gte));
-  }
-  if (range.lt) {
-    filters.push(lt(visitors.visitAt, range.lt));
-  }
+  filters.push(...jakartaDayFilters(visitors.visitAt, input.from, input.to));
   if (input.inside === "true") {
     filters.push(isNotNull(visitors.checkedInAt), isNull(visitors.checkedOutAt));
   }

@@ -1,0 +1,21 @@
+import { gte, lt, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { jakartaDayRange } from "../time";
+
+/**
+ * One page of a keyset-paginated list: queries fetch `limit + 1` rows ordered by id, and the extra
+ * row only says whether there is a next page (whose cursor is the last id shown).
+ */
+export function keysetPage<T extends { id: string }>(
+  rows: T[],
+  limit: number,
+): { items: T[]; nextCursor: string | null } {
+  const items = rows.slice(0, limit);
+  return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
+}
+
+/** `from`/`to` calendar days (Asia/Jakarta, inclusive) as conditions on an ISO timestamp column. */
+export function jakartaDayFilters(column: SQLiteColumn, from?: string, to?: string): SQL[] {
+  const range = jakartaDayRange(from, to);
+  return [...(range.gte ? [gte(column, range.gte)] : []), ...(range.lt ? [lt(column, range.lt)] : [])];
+}
