@@ -23,6 +23,8 @@ type BenchEnv = Env & { BENCH_COUNTER?: DurableObjectNamespace<BenchCounter> };
 
 const bare = new Hono<{ Bindings: BenchEnv }>();
 bare.get("/__bare", (c) => c.json({ ok: true }));
+// The irreducible part of a tenant read: one D1 round trip, with nothing of ours around it.
+bare.get("/__bare-d1", async (c) => c.json(await c.env.TENANT_DB_01.prepare("SELECT 1 AS one").first()));
 bare.post("/__bare-do", async (c) => {
   const ns = c.env.BENCH_COUNTER;
   if (!ns) {

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { createComplaint } from "../complaints";
 import { Complaint, CreateComplaintInput } from "../schemas";
 
-export class CreateComplaint extends OpenAPIRoute {
+export class CreateComplaint extends Endpoint {
   override schema = {
     tags: ["Pengaduan"],
     summary: "Send a complaint to the RT staff; starts as baru",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { createProposal } from "../proposals";
 import { CreateProposalInput, Proposal } from "../schemas";
 
-export class CreateProposal extends OpenAPIRoute {
+export class CreateProposal extends Endpoint {
   override schema = {
     tags: ["Usulan"],
     summary: "Propose something for the community; starts as diajukan",

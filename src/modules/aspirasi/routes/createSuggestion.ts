@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { CreateSuggestionInput, SuggestionReceipt } from "../schemas";
 import { createSuggestion } from "../suggestions";
 
-export class CreateSuggestion extends OpenAPIRoute {
+export class CreateSuggestion extends Endpoint {
   override schema = {
     tags: ["Saran"],
     summary: "Send a suggestion; anonymous ones keep no link to the sender",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
 import { decideProposal } from "../proposals";
 import { DecideProposalInput, Proposal } from "../schemas";
 
-export class DecideProposal extends OpenAPIRoute {
+export class DecideProposal extends Endpoint {
   override schema = {
     tags: ["Usulan"],
     summary: "Accept or reject a proposal with a note (diajukan → diterima | ditolak); tells the proposer",

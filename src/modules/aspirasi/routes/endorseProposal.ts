@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
 import { endorseProposal } from "../proposals";
 import { Proposal } from "../schemas";
 
-export class EndorseProposal extends OpenAPIRoute {
+export class EndorseProposal extends Endpoint {
   override schema = {
     tags: ["Usulan"],
     summary: "Endorse another resident's proposal (once each, while diajukan)",

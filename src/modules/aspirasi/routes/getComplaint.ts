@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
 import { getComplaint } from "../complaints";
 import { Complaint } from "../schemas";
 
-export class GetComplaint extends OpenAPIRoute {
+export class GetComplaint extends Endpoint {
   override schema = {
     tags: ["Pengaduan"],
     summary: "One complaint with its thread (its resident or staff)",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
 import { getProposal } from "../proposals";
 import { Proposal } from "../schemas";
 
-export class GetProposal extends OpenAPIRoute {
+export class GetProposal extends Endpoint {
   override schema = {
     tags: ["Usulan"],
     summary: "One proposal",

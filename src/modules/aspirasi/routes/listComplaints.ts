@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { listComplaints } from "../complaints";
 import { Complaint, ComplaintListQuery } from "../schemas";
 
-export class ListComplaints extends OpenAPIRoute {
+export class ListComplaints extends Endpoint {
   override schema = {
     tags: ["Pengaduan"],
     summary: "Complaints for staff: by status, category and date (Asia/Jakarta days, inclusive)",

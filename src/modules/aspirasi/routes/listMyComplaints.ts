@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { listMyComplaints } from "../complaints";
 import { Complaint, PageQuery } from "../schemas";
 
-export class ListMyComplaints extends OpenAPIRoute {
+export class ListMyComplaints extends Endpoint {
   override schema = {
     tags: ["Pengaduan"],
     summary: "The caller's complaints, newest first",

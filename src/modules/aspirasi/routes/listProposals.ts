@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { listProposals } from "../proposals";
 import { Proposal, ProposalListQuery } from "../schemas";
 
-export class ListProposals extends OpenAPIRoute {
+export class ListProposals extends Endpoint {
   override schema = {
     tags: ["Usulan"],
     summary: "Proposals with their endorsement counts and whether the caller endorsed them",

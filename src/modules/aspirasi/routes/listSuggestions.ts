@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { Suggestion, SuggestionListQuery } from "../schemas";
 import { listSuggestions } from "../suggestions";
 
-export class ListSuggestions extends OpenAPIRoute {
+export class ListSuggestions extends Endpoint {
   override schema = {
     tags: ["Saran"],
     summary: "Suggestions for staff, newest first; unread=true for the unread ones",

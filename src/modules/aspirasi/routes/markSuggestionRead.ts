@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
 import { Suggestion } from "../schemas";
 import { markSuggestionRead } from "../suggestions";
 
-export class MarkSuggestionRead extends OpenAPIRoute {
+export class MarkSuggestionRead extends Endpoint {
   override schema = {
     tags: ["Saran"],
     summary: "Mark a suggestion read (idempotent)",

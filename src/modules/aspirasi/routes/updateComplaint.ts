@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
 import { updateComplaint } from "../complaints";
 import { Complaint, UpdateComplaintInput } from "../schemas";
 
-export class UpdateComplaint extends OpenAPIRoute {
+export class UpdateComplaint extends Endpoint {
   override schema = {
     tags: ["Pengaduan"],
     summary: "Move a complaint (baru → diproses → selesai, or ditolak) with a response; tells the resident",

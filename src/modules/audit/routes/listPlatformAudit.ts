@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, problems } from "../../../core/http/openapi";
 import { AuditEntry, PlatformAuditQuery } from "../schemas";
 import { listPlatformAudit } from "../service";
 
-export class ListPlatformAudit extends OpenAPIRoute {
+export class ListPlatformAudit extends Endpoint {
   override schema = {
     tags: ["Platform: audit"],
     summary: "Audit log across tenants; filter by tenant (slug, id or `platform`), actor and days",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { AuditEntry, AuditQuery } from "../schemas";
 import { listTenantAudit } from "../service";
 
-export class ListTenantAudit extends OpenAPIRoute {
+export class ListTenantAudit extends Endpoint {
   override schema = {
     tags: ["Audit"],
     summary: "Audit log of the community: who changed what, newest first",

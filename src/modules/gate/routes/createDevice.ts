@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { CreateDeviceInput, CreatedDevice } from "../schemas";
 import { createDevice } from "../service";
 
-export class CreateDevice extends OpenAPIRoute {
+export class CreateDevice extends Endpoint {
   override schema = {
     tags: ["Gate devices"],
     summary: "Add a gate device; its API key is in this answer only",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
 import { Device } from "../schemas";
 import { setDeviceActive } from "../service";
 
-export class DeactivateDevice extends OpenAPIRoute {
+export class DeactivateDevice extends Endpoint {
   override schema = {
     tags: ["Gate devices"],
     summary: "Reject this device's webhook calls (403) until it is activated",

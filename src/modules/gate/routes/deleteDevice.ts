@@ -1,11 +1,11 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, problems } from "../../../core/http/openapi";
 import { deleteDevice } from "../service";
 
-export class DeleteDevice extends OpenAPIRoute {
+export class DeleteDevice extends Endpoint {
   override schema = {
     tags: ["Gate devices"],
     summary: "Delete a device: it leaves the list and its key stops working (401)",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { readDeviceBody } from "../adapters";
 import { GenericEvent, WebhookAnswer } from "../schemas";
 import { handleWebhook } from "../service";
 
-export class GateWebhook extends OpenAPIRoute {
+export class GateWebhook extends Endpoint {
   override schema = {
     tags: ["Gate devices"],
     summary: "Device events (qr_scan, door_opened, heartbeat); authorised by the device's API key",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { EventListQuery, GateEvent } from "../schemas";
 import { listDeviceEvents } from "../service";
 
-export class ListDeviceEvents extends OpenAPIRoute {
+export class ListDeviceEvents extends Endpoint {
   override schema = {
     tags: ["Gate devices"],
     summary: "Events a device sent, newest first, with what was done",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { Device } from "../schemas";
 import { listDevices } from "../service";
 
-export class ListDevices extends OpenAPIRoute {
+export class ListDevices extends Endpoint {
   override schema = {
     tags: ["Gate devices"],
     summary: "The community's gate devices (deleted ones are gone)",

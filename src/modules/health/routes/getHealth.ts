@@ -1,7 +1,7 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import { z } from "zod";
 import type { HonoEnv } from "../../../core/env";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json } from "../../../core/http/openapi";
 import { checkHealth } from "../service";
 
@@ -14,7 +14,7 @@ const Health = z.object({
   ),
 });
 
-export class GetHealth extends OpenAPIRoute {
+export class GetHealth extends Endpoint {
   override schema = {
     tags: ["Health"],
     summary: "Liveness and readiness: 200 when the platform database answers, 503 otherwise",

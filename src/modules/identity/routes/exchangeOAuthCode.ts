@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { exchangeOAuthCode } from "../oauth/flow";
 import { ExchangeInput, LoginResult } from "../schemas";
 
-export class ExchangeOAuthCode extends OpenAPIRoute {
+export class ExchangeOAuthCode extends Endpoint {
   override schema = {
     tags: ["Auth"],
     summary: "Turn the one-time code from the OAuth callback into a session",

@@ -1,13 +1,13 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { deferFor } from "../background";
 import { forgotPassword } from "../passwordReset";
 import { Accepted, ForgotPasswordInput } from "../schemas";
 
-export class ForgotPassword extends OpenAPIRoute {
+export class ForgotPassword extends Endpoint {
   override schema = {
     tags: ["Auth"],
     summary: "Email a password reset link (always 202, whether or not the account exists)",

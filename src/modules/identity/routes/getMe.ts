@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { userActor } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { Me } from "../schemas";
 import { me } from "../service";
 
-export class GetMe extends OpenAPIRoute {
+export class GetMe extends Endpoint {
   override schema = {
     tags: ["User"],
     summary: "The caller, the current tenant and role, and all memberships",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { LoginInput, LoginResult } from "../schemas";
 import { login } from "../sessions";
 
-export class Login extends OpenAPIRoute {
+export class Login extends Endpoint {
   override schema = {
     tags: ["Auth"],
     summary: "Sign in with email (or WhatsApp number) and password",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { problems } from "../../../core/http/openapi";
 import { LogoutInput } from "../schemas";
 import { logout } from "../sessions";
 
-export class Logout extends OpenAPIRoute {
+export class Logout extends Endpoint {
   override schema = {
     tags: ["Auth"],
     summary: "End the session of a refresh token and unregister the device's push token",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import { deleteCookie, getCookie } from "hono/cookie";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { finishOAuth, STATE_COOKIE } from "../oauth/flow";
 import { OAuthCallbackQuery, ProviderParam } from "../schemas";
 
-export class OAuthCallback extends OpenAPIRoute {
+export class OAuthCallback extends Endpoint {
   override schema = {
     tags: ["Auth"],
     summary: "Provider callback: verifies state and ID token, then redirects to the client with a code",

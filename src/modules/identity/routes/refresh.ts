@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { LoginResult, RefreshInput } from "../schemas";
 import { refresh } from "../sessions";
 
-export class Refresh extends OpenAPIRoute {
+export class Refresh extends Endpoint {
   override schema = {
     tags: ["Auth"],
     summary: "Rotate the refresh token and get a new access token (a reused token ends the session)",

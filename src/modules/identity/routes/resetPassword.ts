@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { problems } from "../../../core/http/openapi";
 import { resetPassword } from "../passwordReset";
 import { ResetPasswordInput } from "../schemas";
 
-export class ResetPassword extends OpenAPIRoute {
+export class ResetPassword extends Endpoint {
   override schema = {
     tags: ["Auth"],
     summary: "Set a new password with a reset or invitation token; ends every session of the user",

@@ -1,9 +1,9 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import { z } from "zod";
 import type { HonoEnv } from "../../../core/env";
 import { DomainError } from "../../../core/errors";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { resetPasswordDone, resetPasswordForm } from "../../../pages/reset-password";
 import { resetPassword } from "../passwordReset";
 
@@ -17,7 +17,7 @@ const MESSAGES: Record<string, string> = {
   rate_limited: "Terlalu banyak percobaan. Coba lagi beberapa menit lagi.",
 };
 
-export class ResetPasswordPage extends OpenAPIRoute {
+export class ResetPasswordPage extends Endpoint {
   override schema = {
     tags: ["Pages"],
     summary: "The password reset (and invitation) page: a form for the token in the query",
@@ -33,7 +33,7 @@ export class ResetPasswordPage extends OpenAPIRoute {
 }
 
 /** The form's POST (application/x-www-form-urlencoded), answered with a page, not JSON. */
-export class SubmitResetPasswordPage extends OpenAPIRoute {
+export class SubmitResetPasswordPage extends Endpoint {
   override schema = {
     tags: ["Pages"],
     summary: "Submit the reset page's form",

@@ -1,13 +1,13 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import { setCookie } from "hono/cookie";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { problems } from "../../../core/http/openapi";
 import { STATE_COOKIE, startOAuth } from "../oauth/flow";
 import { OAuthStartQuery, ProviderParam } from "../schemas";
 
-export class StartOAuth extends OpenAPIRoute {
+export class StartOAuth extends Endpoint {
   override schema = {
     tags: ["Auth"],
     summary: "Start signing in with an OpenID Connect provider (redirects to it)",

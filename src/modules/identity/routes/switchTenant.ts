@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx, userActor } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { LoginResult, SwitchTenantInput } from "../schemas";
 import { switchTenant } from "../sessions";
 
-export class SwitchTenant extends OpenAPIRoute {
+export class SwitchTenant extends Endpoint {
   override schema = {
     tags: ["Auth"],
     summary: "Move to another of the caller's communities: ends this session, opens one there",

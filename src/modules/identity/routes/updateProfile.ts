@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { updateProfile } from "../profile";
 import { Me, ProfileInput } from "../schemas";
 
-export class UpdateProfile extends OpenAPIRoute {
+export class UpdateProfile extends Endpoint {
   override schema = {
     tags: ["User"],
     summary: "Set full name, WhatsApp number and housing unit (block and house number)",

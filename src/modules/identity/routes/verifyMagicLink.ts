@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { verifyMagicLink } from "../magicLink";
 import { LoginResult, TokenInput } from "../schemas";
 
-export class VerifyMagicLink extends OpenAPIRoute {
+export class VerifyMagicLink extends Endpoint {
   override schema = {
     tags: ["Auth"],
     summary: "Exchange a sign-in link's token (single use, 15 minutes) for a session",

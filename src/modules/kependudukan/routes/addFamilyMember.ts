@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
 import { addFamilyMember } from "../families";
 import { FamilyCardDetail, MemberInput } from "../schemas";
 
-export class AddFamilyMember extends OpenAPIRoute {
+export class AddFamilyMember extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
     summary: "Add a person to a family card",

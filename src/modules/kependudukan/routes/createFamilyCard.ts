@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { createFamilyCard } from "../families";
 import { CreateFamilyCardInput, FamilyCardDetail } from "../schemas";
 
-export class CreateFamilyCard extends OpenAPIRoute {
+export class CreateFamilyCard extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
     summary: "Register a family card (KK) at a unit, with its head as the first member",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { CreateUnitInput, Unit } from "../schemas";
 import { createUnit } from "../service";
 
-export class CreateUnit extends OpenAPIRoute {
+export class CreateUnit extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
     summary: "Register a housing unit (block and house number)",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
 import { getFamilyCard } from "../families";
 import { FamilyCardDetail } from "../schemas";
 
-export class GetFamilyCard extends OpenAPIRoute {
+export class GetFamilyCard extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
     summary: "One family card with its members (NIKs whole: secretary and admin only)",

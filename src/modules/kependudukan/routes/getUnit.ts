@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
 import { Unit } from "../schemas";
 import { getUnit } from "../service";
 
-export class GetUnit extends OpenAPIRoute {
+export class GetUnit extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
     summary: "One housing unit",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { listFamilyCards } from "../families";
 import { FamilyCardListQuery, FamilyCardSummary } from "../schemas";
 
-export class ListFamilyCards extends OpenAPIRoute {
+export class ListFamilyCards extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
     summary: "Family cards: by unit, or search the head's name or the KK number (NIKs masked)",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { Unit, UnitListQuery } from "../schemas";
 import { listUnits } from "../service";
 
-export class ListUnits extends OpenAPIRoute {
+export class ListUnits extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
     summary: "Housing units of the community, with coordinates",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
 import { Poll, VoteInput } from "../schemas";
 import { castVote } from "../service";
 
-export class CastVote extends OpenAPIRoute {
+export class CastVote extends Endpoint {
   override schema = {
     tags: ["Musyawarah"],
     summary: "Cast a ballot: one option, or up to maxChoices when multiple choice is on",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { CreatePollInput, Poll } from "../schemas";
 import { createPoll } from "../service";
 
-export class CreatePoll extends OpenAPIRoute {
+export class CreatePoll extends Endpoint {
   override schema = {
     tags: ["Musyawarah"],
     summary: "Create a poll (normally as draft; status aktif publishes at once)",

@@ -1,11 +1,11 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, problems } from "../../../core/http/openapi";
 import { deletePoll } from "../service";
 
-export class DeletePoll extends OpenAPIRoute {
+export class DeletePoll extends Endpoint {
   override schema = {
     tags: ["Musyawarah"],
     summary: "Delete a draft, or a poll nobody has voted in",

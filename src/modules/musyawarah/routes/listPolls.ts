@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { Poll, PollListQuery } from "../schemas";
 import { listPolls } from "../service";
 
-export class ListPolls extends OpenAPIRoute {
+export class ListPolls extends Endpoint {
   override schema = {
     tags: ["Musyawarah"],
     summary: "Polls: residents see open and closed ones with hasVoted; staff see all",

@@ -1,13 +1,13 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import { z } from "zod";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
 import { VoteRecord } from "../schemas";
 import { listVotes } from "../service";
 
-export class ListVotes extends OpenAPIRoute {
+export class ListVotes extends Endpoint {
   override schema = {
     tags: ["Musyawarah"],
     summary: "Who voted (and what, unless the poll is anonymous)",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
 import { Poll, UpdatePollInput } from "../schemas";
 import { updatePoll } from "../service";
 
-export class UpdatePoll extends OpenAPIRoute {
+export class UpdatePoll extends Endpoint {
   override schema = {
     tags: ["Musyawarah"],
     summary: "Edit a draft, publish it (draft → aktif) or close it (aktif → ditutup)",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
 import { decideApplication } from "../applications";
 import { DecisionInput, DecisionResult } from "../schemas";
 
-export class DecideApplication extends OpenAPIRoute {
+export class DecideApplication extends Endpoint {
   override schema = {
     tags: ["Residents"],
     summary: "Approve (creates the account, membership and invitation) or reject an application",

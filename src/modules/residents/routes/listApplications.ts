@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { listApplications } from "../applications";
 import { Application, ApplicationListQuery } from "../schemas";
 
-export class ListApplications extends OpenAPIRoute {
+export class ListApplications extends Endpoint {
   override schema = {
     tags: ["Residents"],
     summary: "Resident applications of the community, newest first",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { listResidents } from "../residents";
 import { Resident, ResidentListQuery } from "../schemas";
 
-export class ListResidents extends OpenAPIRoute {
+export class ListResidents extends Endpoint {
   override schema = {
     tags: ["Residents"],
     summary: "Resident accounts of the community",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
 import { resetCredentials } from "../residents";
 import { CredentialsResetResult } from "../schemas";
 
-export class ResetCredentials extends OpenAPIRoute {
+export class ResetCredentials extends Endpoint {
   override schema = {
     tags: ["Residents"],
     summary: "Re-send a resident's set-password link (email, else WhatsApp)",

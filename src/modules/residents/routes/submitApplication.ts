@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { submitApplication } from "../applications";
 import { ApplicationAccepted, ApplicationInput, SlugParam } from "../schemas";
 
-export class SubmitApplication extends OpenAPIRoute {
+export class SubmitApplication extends Endpoint {
   override schema = {
     tags: ["Residents"],
     summary: "Apply to become a resident of a community (public form)",

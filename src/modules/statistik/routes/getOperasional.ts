@@ -1,8 +1,8 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import { z } from "zod";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, tenantProblems } from "../../../core/http/openapi";
 import type { Indicator } from "../../../core/indicators";
 import { computeIndicators } from "../service";
@@ -16,7 +16,7 @@ export const Operasional = z
 
 /** Built per app so it sees exactly the indicators of the modules mounted. */
 export function getOperasional(indicators: readonly Indicator[]) {
-  return class GetOperasional extends OpenAPIRoute {
+  return class GetOperasional extends Endpoint {
     override schema = {
       tags: ["Statistik"],
       summary: "Dashboard indicators of the modules switched on for this community",

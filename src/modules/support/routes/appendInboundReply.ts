@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { appendInbound } from "../public";
 import { InboundAppended, InboundDuplicate, InboundReplyInput } from "../schemas";
 
-export class AppendInboundReply extends OpenAPIRoute {
+export class AppendInboundReply extends Endpoint {
   override schema = {
     tags: ["Internal"],
     summary:

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { CreateTicketInput, TicketWithThread } from "../schemas";
 import { createTicket } from "../tickets";
 
-export class CreateTicket extends OpenAPIRoute {
+export class CreateTicket extends Endpoint {
   override schema = {
     tags: ["Support"],
     summary:

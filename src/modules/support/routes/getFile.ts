@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import { z } from "zod";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, problems } from "../../../core/http/openapi";
 import { serveFile } from "../files";
 
-export class GetSupportFile extends OpenAPIRoute {
+export class GetSupportFile extends Endpoint {
   override schema = {
     tags: ["Support"],
     summary: "A ticket image, for the ticket's tenant admins and for operators (others: 404)",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
 import { TicketWithThread } from "../schemas";
 import { getPlatformTicket } from "../tickets";
 
-export class GetPlatformTicket extends OpenAPIRoute {
+export class GetPlatformTicket extends Endpoint {
   override schema = {
     tags: ["Support (operators)"],
     summary: "Any ticket with its whole thread",

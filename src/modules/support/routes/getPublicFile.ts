@@ -1,13 +1,13 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import { z } from "zod";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { problems } from "../../../core/http/openapi";
 import { servePublicFile } from "../files";
 import { PublicFileParams } from "../schemas";
 
-export class GetPublicFile extends OpenAPIRoute {
+export class GetPublicFile extends Endpoint {
   override schema = {
     tags: ["Support (public)"],
     summary: "An image of the ticket the reply token opens (no login)",

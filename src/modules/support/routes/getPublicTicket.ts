@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { getPublicTicket } from "../public";
 import { PublicThread, ReplyTokenParam } from "../schemas";
 
-export class GetPublicTicket extends OpenAPIRoute {
+export class GetPublicTicket extends Endpoint {
   override schema = {
     tags: ["Support (public)"],
     summary: "The thread a reply token opens (no login)",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
 import { TicketWithThread } from "../schemas";
 import { getTenantTicket } from "../tickets";
 
-export class GetTicket extends OpenAPIRoute {
+export class GetTicket extends Endpoint {
   override schema = {
     tags: ["Support"],
     summary: "One of the tenant's tickets with its whole thread",

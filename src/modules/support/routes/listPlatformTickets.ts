@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { PlatformTicketListQuery, TicketList } from "../schemas";
 import { listPlatformTickets } from "../tickets";
 
-export class ListPlatformTickets extends OpenAPIRoute {
+export class ListPlatformTickets extends Endpoint {
   override schema = {
     tags: ["Support (operators)"],
     summary:

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, tenantProblems } from "../../../core/http/openapi";
 import { TicketList, TicketListQuery } from "../schemas";
 import { listTenantTickets } from "../tickets";
 
-export class ListTickets extends OpenAPIRoute {
+export class ListTickets extends Endpoint {
   override schema = {
     tags: ["Support"],
     summary:

@@ -1,10 +1,10 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import { z } from "zod";
 import type { HonoEnv } from "../../../core/env";
 import { DomainError } from "../../../core/errors";
 import { checkMultipart, type ImageUpload, imageFromFile, readForm } from "../../../core/files";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { supportReplyNotFound, supportReplyPage } from "../../../pages/support-reply";
 import { getPublicTicket, replyPublic } from "../public";
 import { ReplyTokenParam } from "../schemas";
@@ -28,7 +28,7 @@ const STATUS_OF: Record<string, 400 | 404 | 413 | 415 | 429> = {
   rate_limited: 429,
 };
 
-export class SupportReplyPage extends OpenAPIRoute {
+export class SupportReplyPage extends Endpoint {
   override schema = {
     tags: ["Pages"],
     summary: "The login-free ticket page: the thread and a reply form with an optional image",
@@ -59,7 +59,7 @@ export class SupportReplyPage extends OpenAPIRoute {
  * The page's form (multipart: `message`, optional `file`), answered with a redirect back to the page
  * (so a reload does not post twice) or with the page and the reason.
  */
-export class SubmitSupportReplyPage extends OpenAPIRoute {
+export class SubmitSupportReplyPage extends Endpoint {
   override schema = {
     tags: ["Pages"],
     summary: "Submit the ticket page's reply form",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { replyPublic } from "../public";
 import { PublicThread, ReplyInput, ReplyTokenParam } from "../schemas";
 
-export class ReplyPublicTicket extends OpenAPIRoute {
+export class ReplyPublicTicket extends Endpoint {
   override schema = {
     tags: ["Support (public)"],
     summary: "Reply by reply token (no login); reopens a selesai ticket, operators are told",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
 import { replyFromConsole } from "../messages";
 import { ReplyInput, TicketWithThread } from "../schemas";
 
-export class ReplyToTicket extends OpenAPIRoute {
+export class ReplyToTicket extends Endpoint {
   override schema = {
     tags: ["Support"],
     summary: "Reply from the console (reopens a selesai ticket to diproses; operators are told)",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
 import { respondToTicket } from "../messages";
 import { RespondInput, TicketWithThread } from "../schemas";
 
-export class RespondToTicket extends OpenAPIRoute {
+export class RespondToTicket extends Endpoint {
   override schema = {
     tags: ["Support (operators)"],
     summary:

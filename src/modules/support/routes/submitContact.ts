@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { submitContact } from "../public";
 import { ContactAccepted, ContactInput } from "../schemas";
 
-export class SubmitContact extends OpenAPIRoute {
+export class SubmitContact extends Endpoint {
   override schema = {
     tags: ["Support (public)"],
     summary:

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { uploadPlatformImage } from "../files";
 import { multipartImage, Upload } from "../schemas";
 
-export class UploadPlatformImage extends OpenAPIRoute {
+export class UploadPlatformImage extends Endpoint {
   override schema = {
     tags: ["Support (operators)"],
     summary: "Upload an image for an operator response; JPEG, PNG or WebP, at most 5 MB",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { uploadPublicImage } from "../files";
 import { multipartImage, ReplyTokenParam, Upload } from "../schemas";
 
-export class UploadPublicImage extends OpenAPIRoute {
+export class UploadPublicImage extends Endpoint {
   override schema = {
     tags: ["Support (public)"],
     summary: "Upload an image for a login-free reply; JPEG, PNG or WebP, at most 5 MB",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { uploadTenantImage } from "../files";
 import { multipartImage, Upload, UploadQuery } from "../schemas";
 
-export class UploadTicketImage extends OpenAPIRoute {
+export class UploadTicketImage extends Endpoint {
   override schema = {
     tags: ["Support"],
     summary: "Upload an image (kind=support-ticket: a ticket's evidence); JPEG, PNG or WebP, at most 5 MB",

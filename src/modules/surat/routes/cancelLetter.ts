@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
 import { CancelLetterInput, Letter } from "../schemas";
 import { cancelLetter } from "../service";
 
-export class CancelLetter extends OpenAPIRoute {
+export class CancelLetter extends Endpoint {
   override schema = {
     tags: ["Surat"],
     summary: "Cancel one's own request before it is selesai",

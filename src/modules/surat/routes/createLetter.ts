@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { CreateLetterInput, Letter } from "../schemas";
 import { createLetter } from "../service";
 
-export class CreateLetter extends OpenAPIRoute {
+export class CreateLetter extends Endpoint {
   override schema = {
     tags: ["Surat"],
     summary:

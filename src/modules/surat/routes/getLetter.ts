@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
 import { Letter } from "../schemas";
 import { getLetter } from "../service";
 
-export class GetLetter extends OpenAPIRoute {
+export class GetLetter extends Endpoint {
   override schema = {
     tags: ["Surat"],
     summary: "One letter request with its history (its resident or letter staff)",

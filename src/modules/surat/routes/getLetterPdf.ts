@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import { z } from "zod";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, problems } from "../../../core/http/openapi";
 import { letterPdf } from "../publish";
 
-export class GetLetterPdf extends OpenAPIRoute {
+export class GetLetterPdf extends Endpoint {
   override schema = {
     tags: ["Surat"],
     summary:

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { LetterSettings } from "../schemas";
 import { getSettings } from "../settings";
 
-export class GetLetterSettings extends OpenAPIRoute {
+export class GetLetterSettings extends Endpoint {
   override schema = {
     tags: ["Surat"],
     summary: "The letterhead, signatory and number format",

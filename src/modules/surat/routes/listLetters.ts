@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { Letter, LetterListQuery } from "../schemas";
 import { listLetters } from "../service";
 
-export class ListLetters extends OpenAPIRoute {
+export class ListLetters extends Endpoint {
   override schema = {
     tags: ["Surat"],
     summary: "Letter requests for staff: by status, type and request date (Asia/Jakarta days, inclusive)",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { Letter, MineQuery } from "../schemas";
 import { listMyLetters } from "../service";
 
-export class ListMyLetters extends OpenAPIRoute {
+export class ListMyLetters extends Endpoint {
   override schema = {
     tags: ["Surat"],
     summary: "The caller's letter requests, newest first",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, tenantProblems } from "../../../core/http/openapi";
 import { nextNumber } from "../numbering";
 import { NextNumber, NextNumberQuery } from "../schemas";
 
-export class GetNextNumber extends OpenAPIRoute {
+export class GetNextNumber extends Endpoint {
   override schema = {
     tags: ["Surat"],
     summary: "Suggest the next letter number (the tenant's format; the sequence restarts every year)",

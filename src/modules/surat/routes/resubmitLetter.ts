@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
 import { Letter, ResubmitLetterInput } from "../schemas";
 import { resubmitLetter } from "../service";
 
-export class ResubmitLetter extends OpenAPIRoute {
+export class ResubmitLetter extends Endpoint {
   override schema = {
     tags: ["Surat"],
     summary: "Correct and resubmit a letter sent back for correction (perlu_perbaikan → diajukan)",

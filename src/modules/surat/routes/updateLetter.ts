@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
 import { Letter, UpdateLetterInput } from "../schemas";
 import { updateLetter } from "../workflow";
 
-export class UpdateLetter extends OpenAPIRoute {
+export class UpdateLetter extends Endpoint {
   override schema = {
     tags: ["Surat"],
     summary: "Move a letter (diproses, perlu_perbaikan, selesai, ditolak) or set its number and date",

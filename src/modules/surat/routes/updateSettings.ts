@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { LetterSettings, LetterSettingsInput } from "../schemas";
 import { updateSettings } from "../settings";
 
-export class UpdateLetterSettings extends OpenAPIRoute {
+export class UpdateLetterSettings extends Endpoint {
   override schema = {
     tags: ["Surat"],
     summary: "Edit the letterhead, signatory and number format (fields left out keep their value)",

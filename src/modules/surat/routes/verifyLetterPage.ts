@@ -1,13 +1,13 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import { z } from "zod";
 import type { HonoEnv } from "../../../core/env";
+import { Endpoint } from "../../../core/http/endpoint";
 import { unknownLetterPage, verifiedLetterPage } from "../../../pages/verify-surat";
 import { verifyLetter } from "../publish";
 
 const html = (description: string) => ({ description, content: { "text/html": { schema: z.string() } } });
 
-export class VerifyLetterPage extends OpenAPIRoute {
+export class VerifyLetterPage extends Endpoint {
   override schema = {
     tags: ["Pages"],
     summary: "Public page the letter's QR opens: confirms number, type, date, community and validity",

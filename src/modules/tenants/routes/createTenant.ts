@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { CreateTenantInput, Tenant } from "../schemas";
 import { createTenant } from "../service";
 
-export class CreateTenant extends OpenAPIRoute {
+export class CreateTenant extends Endpoint {
   override schema = {
     tags: ["Platform: tenants"],
     summary: "Create a tenant: claims a free database slot and migrates it, usable at once",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, problems } from "../../../core/http/openapi";
 import { Tenant, TenantListQuery } from "../schemas";
 import { listTenants } from "../service";
 
-export class ListTenants extends OpenAPIRoute {
+export class ListTenants extends Endpoint {
   override schema = {
     tags: ["Platform: tenants"],
     summary: "List tenants",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
 import { Tenant, UpdateTenantInput } from "../schemas";
 import { updateTenant } from "../service";
 
-export class UpdateTenant extends OpenAPIRoute {
+export class UpdateTenant extends Endpoint {
   override schema = {
     tags: ["Platform: tenants"],
     summary: "Rename a tenant, switch feature flags, suspend or reactivate",

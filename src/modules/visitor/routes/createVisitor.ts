@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { CreateVisitorInput, Visitor } from "../schemas";
 import { createVisitor } from "../service";
 
-export class CreateVisitor extends OpenAPIRoute {
+export class CreateVisitor extends Endpoint {
   override schema = {
     tags: ["Tamu"],
     summary: "Register a guest (needs a complete profile); starts as menunggu",

@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
 import { DecideVisitorInput, Visitor } from "../schemas";
 import { decideVisitor } from "../service";
 
-export class DecideVisitor extends OpenAPIRoute {
+export class DecideVisitor extends Endpoint {
   override schema = {
     tags: ["Tamu"],
     summary: "Approve (issues the pass, tells the resident) or reject a waiting request",

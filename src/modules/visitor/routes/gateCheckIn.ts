@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { GateResult, GateScanInput } from "../schemas";
 import { passGate } from "../service";
 
-export class GateCheckIn extends OpenAPIRoute {
+export class GateCheckIn extends Endpoint {
   override schema = {
     tags: ["Tamu"],
     summary: "Check a guest in by the scanned pass (approved, inside its window, not yet in)",

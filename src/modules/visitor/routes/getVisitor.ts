@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
 import { Visitor } from "../schemas";
 import { getVisitor } from "../service";
 
-export class GetVisitor extends OpenAPIRoute {
+export class GetVisitor extends Endpoint {
   override schema = {
     tags: ["Tamu"],
     summary: "One guest registration (its resident or staff), with its pass once approved",

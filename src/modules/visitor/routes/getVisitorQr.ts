@@ -1,11 +1,11 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, problems } from "../../../core/http/openapi";
 import { visitorQrSvg } from "../service";
 
-export class GetVisitorQr extends OpenAPIRoute {
+export class GetVisitorQr extends Endpoint {
   override schema = {
     tags: ["Tamu"],
     summary: "The pass as a QR code (SVG), for the resident to show at the gate",

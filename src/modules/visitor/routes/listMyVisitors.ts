@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { MineQuery, Visitor } from "../schemas";
 import { listMyVisitors } from "../service";
 
-export class ListMyVisitors extends OpenAPIRoute {
+export class ListMyVisitors extends Endpoint {
   override schema = {
     tags: ["Tamu"],
     summary: "The caller's guest registrations, with the pass of approved ones",

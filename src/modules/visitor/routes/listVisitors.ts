@@ -1,12 +1,12 @@
-import { OpenAPIRoute } from "chanfana";
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { Visitor, VisitorListQuery } from "../schemas";
 import { listVisitors } from "../service";
 
-export class ListVisitors extends OpenAPIRoute {
+export class ListVisitors extends Endpoint {
   override schema = {
     tags: ["Tamu"],
     summary:
