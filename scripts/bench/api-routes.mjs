@@ -132,7 +132,7 @@ export async function run() {
       ]),
     );
     console.log(
-      `\nAPI routes via wrangler dev (${CONNECTIONS} connections, ${ROUNDS}×${DURATION_S}s each, interleaved)`,
+      `\nAPI routes via wrangler dev (${CONNECTIONS} connections, ${ROUNDS}×${DURATION_S}s each, interleaved, LOG_LEVEL=${logLevel})`,
     );
     console.log("route                       p50 ms   p99 ms    req/s   p50 ratio  p99 ratio");
     for (const [name, s] of Object.entries(stats)) {
