@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { SignJWT } from "jose";
 import { migrateAll } from "../db-migrate.mjs";
 import { root, startDevServer } from "../lib/dev-server.mjs";
-import { ensureDevVars } from "../lib/dev-vars.mjs";
-import { readConfig, STATE_DIR, targetArgs, wrangler } from "../lib/wrangler.mjs";
+import { devSecret, ensureDevVars } from "../lib/dev-vars.mjs";
+import { executeLocalSql, queryLocal, readConfig, STATE_DIR } from "../lib/wrangler.mjs";
 import { seed } from "../seed-dev.mjs";
 import { slotCountFromConfig } from "../tenant-slots.mjs";
 
@@ -37,19 +37,7 @@ new_sqlite_classes = ["BenchCounter"]
 }
 
 async function seedVoters() {
-  const tenant = JSON.parse(
-    await wrangler([
-      "d1",
-      "execute",
-      "warga-platform",
-      "-c",
-      "wrangler.toml",
-      ...targetArgs(false),
-      "--json",
-      "--command",
-      `SELECT id FROM tenants WHERE slug = '${TENANT}'`,
-    ]),
-  )[0].results[0];
+  const tenant = (await queryLocal("warga-platform", `SELECT id FROM tenants WHERE slug = '${TENANT}'`))[0];
   const now = new Date().toISOString();
   const lines = [];
   for (let i = 1; i <= VOTERS; i++) {
@@ -61,23 +49,7 @@ async function seedVoters() {
       `INSERT OR IGNORE INTO memberships (id, user_id, tenant_id, role) VALUES ('m-${id}', '${id}', '${tenant.id}', 'warga');`,
     );
   }
-  const file = join(root, ".cache", "bench-voters.sql");
-  writeFileSync(file, lines.join("\n"));
-  await wrangler([
-    "d1",
-    "execute",
-    "warga-platform",
-    "-c",
-    "wrangler.toml",
-    ...targetArgs(false),
-    "--file",
-    file,
-    "--yes",
-  ]);
-}
-
-function secretFromDevVars() {
-  return /JWT_SECRET=(.*)/.exec(readFileSync(join(root, ".dev.vars"), "utf8"))?.[1];
+  await executeLocalSql("warga-platform", lines.join("\n"), "bench-voters");
 }
 
 async function timed(fn) {
@@ -101,7 +73,7 @@ export async function run() {
   const server = await startDevServer({
     configs: [benchConfig()],
     persistTo: STATE_DIR,
-    vars: { JWT_SECRET: secretFromDevVars() },
+    vars: { JWT_SECRET: devSecret("JWT_SECRET") },
   });
   try {
     const login = await (
@@ -127,7 +99,7 @@ export async function run() {
     if (created.status !== 201) {
       throw new Error(`poll creation failed: ${JSON.stringify(poll)}`);
     }
-    const key = new TextEncoder().encode(secretFromDevVars());
+    const key = new TextEncoder().encode(devSecret("JWT_SECRET"));
     const tokens = await Promise.all(
       Array.from({ length: VOTERS }, (_, i) =>
         new SignJWT({ tenant: TENANT, role: "warga", sid: `bench-${i}` })

@@ -2,14 +2,12 @@
 // console's list and the operators' list with each filter (status, Asia/Jakarta days, tenant), as p50
 // ratios over the bare route served by the same isolate in the same run.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import autocannon from "autocannon";
 import { SignJWT } from "jose";
 import { migrateAll } from "../db-migrate.mjs";
-import { root, startDevServer } from "../lib/dev-server.mjs";
-import { ensureDevVars } from "../lib/dev-vars.mjs";
-import { readConfig, STATE_DIR, targetArgs, wrangler } from "../lib/wrangler.mjs";
+import { startDevServer } from "../lib/dev-server.mjs";
+import { devSecret, ensureDevVars } from "../lib/dev-vars.mjs";
+import { executeLocalSql, queryLocal, readConfig, STATE_DIR } from "../lib/wrangler.mjs";
 import { seed } from "../seed-dev.mjs";
 import { slotCountFromConfig } from "../tenant-slots.mjs";
 
@@ -56,38 +54,9 @@ async function seedTickets() {
         .join(", ")});`,
     );
   }
-  mkdirSync(join(root, ".cache"), { recursive: true });
-  const file = join(root, ".cache", "bench-support-tickets.sql");
-  writeFileSync(file, lines.join("\n"));
-  await wrangler([
-    "d1",
-    "execute",
-    "warga-platform",
-    "-c",
-    "wrangler.toml",
-    ...targetArgs(false),
-    "--file",
-    file,
-    "--yes",
-  ]);
-  const count = JSON.parse(
-    await wrangler([
-      "d1",
-      "execute",
-      "warga-platform",
-      "-c",
-      "wrangler.toml",
-      ...targetArgs(false),
-      "--json",
-      "--command",
-      "SELECT COUNT(*) AS n FROM support_tickets",
-    ]),
-  )[0].results[0].n;
+  await executeLocalSql("warga-platform", lines.join("\n"), "bench-support-tickets");
+  const count = (await queryLocal("warga-platform", "SELECT COUNT(*) AS n FROM support_tickets"))[0].n;
   return count;
-}
-
-function secretFromDevVars() {
-  return /JWT_SECRET=(.*)/.exec(readFileSync(join(root, ".dev.vars"), "utf8"))?.[1];
 }
 
 async function token(sub, role, tenant) {
@@ -99,7 +68,7 @@ async function token(sub, role, tenant) {
     .setAudience(vars.JWT_AUDIENCE)
     .setIssuedAt()
     .setExpirationTime("30m")
-    .sign(new TextEncoder().encode(secretFromDevVars()));
+    .sign(new TextEncoder().encode(devSecret("JWT_SECRET")));
 }
 
 function load(url, headers = {}) {
@@ -118,7 +87,7 @@ export async function run() {
   const server = await startDevServer({
     script: "scripts/bench/entry.ts",
     persistTo: STATE_DIR,
-    vars: { JWT_SECRET: secretFromDevVars() },
+    vars: { JWT_SECRET: devSecret("JWT_SECRET") },
   });
   try {
     const admin = {

@@ -19,3 +19,8 @@ export function ensureDevVars(configs) {
     }
   }
 }
+
+/** A value from the main Worker's `.dev.vars` (benchmarks sign tokens with the local JWT secret). */
+export function devSecret(name) {
+  return new RegExp(`^${name}=(.*)$`, "m").exec(readFileSync(join(root, ".dev.vars"), "utf8"))?.[1];
+}

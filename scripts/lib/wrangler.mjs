@@ -1,6 +1,6 @@
 // Small helpers around the wrangler CLI for the project's scripts.
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { parse } from "smol-toml";
@@ -67,4 +67,38 @@ export async function pool(items, limit, job) {
  */
 export function resetLocalRateLimits() {
   rmSync(join(STATE_DIR, "v3", "do", "warga-api-RateLimiter"), { recursive: true, force: true });
+}
+
+/** Runs a SQL file's worth of statements against a local database of the main Worker. */
+export async function executeLocalSql(database, sql, name = "statements") {
+  mkdirSync(join(root, ".cache"), { recursive: true });
+  const file = join(root, ".cache", `${database}-${name}.sql`);
+  writeFileSync(file, sql);
+  return wrangler([
+    "d1",
+    "execute",
+    database,
+    "-c",
+    "wrangler.toml",
+    ...targetArgs(false),
+    "--file",
+    file,
+    "--yes",
+  ]);
+}
+
+/** Rows of one query against a local database of the main Worker. */
+export async function queryLocal(database, sql) {
+  const out = await wrangler([
+    "d1",
+    "execute",
+    database,
+    "-c",
+    "wrangler.toml",
+    ...targetArgs(false),
+    "--json",
+    "--command",
+    sql,
+  ]);
+  return JSON.parse(out)[0].results;
 }
