@@ -2,6 +2,6 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  schema: ["./src/modules/*/tables.ts"],
+  schema: ["./src/core/db/tenant-schema.ts", "./src/modules/*/tables.ts"],
   out: "./migrations/tenant",
 });

@@ -1,11 +1,10 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { Bindings } from "./env";
+import type { Bindings, Config, PlatformDb } from "./env";
 import type { FeatureFlag } from "./flags";
 
 export const TENANT_ROLES = ["warga", "bendahara", "sekretaris", "admin"] as const;
 export type TenantRole = (typeof TENANT_ROLES)[number];
 export type Role = TenantRole | "super_admin";
-export const STAFF_ROLES: readonly TenantRole[] = ["bendahara", "sekretaris", "admin"];
 
 /** Who is acting. Services branch on `kind`; routes never read headers themselves. */
 export type Actor =
@@ -14,6 +13,8 @@ export type Actor =
   | { kind: "service"; name: string }
   | { kind: "public"; ip: string | null }
   | { kind: "system"; reason: string };
+
+export type UserActor = Extract<Actor, { kind: "user" }>;
 
 export interface TenantInfo {
   id: string;
@@ -28,19 +29,25 @@ export interface TenantInfo {
 
 export type TenantDb = DrizzleD1Database;
 
-/** Explicit context handed to every service verb: no ambient state. */
-export interface TenantCtx {
-  tenant: TenantInfo;
+/**
+ * The bindings a service verb may use: everything but the databases. The platform database comes as
+ * `ctx.platform` and a tenant's database only as `ctx.db`, so no verb can name another tenant's slot.
+ * (At run time this is a copy of the bindings without those keys: see core/tenancy/contexts.ts.)
+ */
+export type ServiceEnv = Omit<Bindings, "PLATFORM_DB" | `TENANT_DB_${string}`>;
+
+/** What every verb receives: who acts, the control plane, the non-database bindings, and the request. */
+export interface PlatformCtx {
   actor: Actor;
-  db: TenantDb;
-  env: Bindings;
+  platform: PlatformDb;
+  env: ServiceEnv;
+  config: Config;
   requestId: string;
   ip: string | null;
 }
 
-export interface PlatformCtx {
-  actor: Actor;
-  env: Bindings;
-  requestId: string;
-  ip: string | null;
+/** A verb acting inside one tenant: `db` is that tenant's database and no other. */
+export interface TenantCtx extends PlatformCtx {
+  tenant: TenantInfo;
+  db: TenantDb;
 }

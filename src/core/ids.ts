@@ -1,3 +1,4 @@
+import { base64url as b64 } from "jose";
 import { monotonicFactory } from "ulidx";
 
 const ulid = monotonicFactory();
@@ -14,19 +15,9 @@ export function randomToken(bytes = 32): string {
   return base64url(buf);
 }
 
-export function base64url(bytes: Uint8Array): string {
-  let bin = "";
-  for (const b of bytes) {
-    bin += String.fromCharCode(b);
-  }
-  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-export function fromBase64url(text: string): Uint8Array {
-  const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
-  const bin = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
-  return Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
-}
+/** base64url without padding (RFC 4648 §5), as JWTs and our secrets use it; jose's codec. */
+export const base64url = (bytes: Uint8Array): string => b64.encode(bytes);
+export const fromBase64url = (text: string): Uint8Array => b64.decode(text);
 
 export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));

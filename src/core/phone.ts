@@ -17,3 +17,19 @@ export function normaliseIndonesianMobile(input: string): string | null {
   }
   return MOBILE_RE.test(digits) ? digits : null;
 }
+
+/**
+ * Any phone number as the bare international digits WhatsApp providers take (`0812…` → `62812…`, a
+ * leading `+` dropped), or null when it is not a number at all. Lenient on purpose: this is for
+ * delivery to numbers already accepted, including foreign ones; input is checked with
+ * `normaliseIndonesianMobile` above.
+ */
+export function toMsisdn(input: string): string | null {
+  const compact = input.replace(/[\s().-]/g, "");
+  const digits = compact.startsWith("+") ? compact.slice(1) : compact;
+  if (!/^\d+$/.test(digits)) {
+    return null;
+  }
+  const international = digits.startsWith("0") ? `62${digits.slice(1)}` : digits;
+  return /^[1-9]\d{7,14}$/.test(international) ? international : null;
+}

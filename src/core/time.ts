@@ -5,8 +5,15 @@ export const JAKARTA_OFFSET_MINUTES = 7 * 60;
 const OFFSET_MS = JAKARTA_OFFSET_MINUTES * 60_000;
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+export const DAY_MS = 86_400_000;
+
 export function nowIso(): string {
   return new Date().toISOString();
+}
+
+/** The instant `days` whole days (of 24 h; Jakarta has no DST) after `from`. */
+export function addDays(from: Date | string | number, days: number): Date {
+  return new Date(new Date(from).getTime() + days * DAY_MS);
 }
 
 /** ISO 8601 with the +07:00 offset, as clients in Indonesia display it. */
@@ -40,7 +47,7 @@ export function jakartaDayRange(from?: string, to?: string): { gte?: string; lt?
     range.gte = jakartaDayStart(from, "from").toISOString();
   }
   if (to) {
-    range.lt = new Date(jakartaDayStart(to, "to").getTime() + 86_400_000).toISOString();
+    range.lt = new Date(jakartaDayStart(to, "to").getTime() + DAY_MS).toISOString();
   }
   if (range.gte && range.lt && range.gte >= range.lt) {
     throw new Invalid("invalid_range", "from must not be after to.", [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { forgetTenant } from "../../src/core/tenancy";
+import { forgetTenant } from "../../src/core/tenancy/registry";
 import { callJson, createTenant, expectProblem, operatorToken, setTenantStatus } from "../helpers/harness";
 
 interface Unit {

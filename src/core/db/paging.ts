@@ -1,5 +1,6 @@
-import { gte, lt, type SQL } from "drizzle-orm";
+import { gt, gte, lt, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { z } from "zod";
 import { jakartaDayRange } from "../time";
 
 /**
@@ -18,4 +19,22 @@ export function keysetPage<T extends { id: string }>(
 export function jakartaDayFilters(column: SQLiteColumn, from?: string, to?: string): SQL[] {
   const range = jakartaDayRange(from, to);
   return [...(range.gte ? [gte(column, range.gte)] : []), ...(range.lt ? [lt(column, range.lt)] : [])];
+}
+
+/**
+ * The query every list takes: `?limit=` (1–100, default 20) and `?cursor=` (the last id of the previous
+ * page). A module's list adds its own filters with `ListQuery.extend({ … })`.
+ */
+export const ListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(64).optional(),
+});
+export type ListQuery = z.infer<typeof ListQuery>;
+
+/** `id < cursor` for a newest-first list, `id > cursor` for an oldest-first one (ids are ULIDs). */
+export function afterCursor(column: SQLiteColumn, cursor: string | undefined, order: "desc" | "asc"): SQL[] {
+  if (!cursor) {
+    return [];
+  }
+  return [order === "desc" ? lt(column, cursor) : gt(column, cursor)];
 }

@@ -63,5 +63,13 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
       "CREATE TABLE `suggestions` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`sender_id` text,\n\t`anonymous` integer NOT NULL,\n\t`body` text NOT NULL,\n\t`read_at` text,\n\t`read_by` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL\n);",
       "CREATE INDEX `suggestions_read_idx` ON `suggestions` (`read_at`,`id`);"
     ]
+  },
+  {
+    "name": "0005_tenant_audit.sql",
+    "statements": [
+      "CREATE TABLE `audit_log` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`actor_id` text,\n\t`actor_role` text,\n\t`action` text NOT NULL,\n\t`target_type` text NOT NULL,\n\t`target_id` text,\n\t`ip` text,\n\t`request_id` text,\n\t`detail` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL\n);",
+      "CREATE INDEX `audit_created_idx` ON `audit_log` (`created_at`);",
+      "CREATE INDEX `audit_actor_idx` ON `audit_log` (`actor_id`,`created_at`);"
+    ]
   }
 ];

@@ -1,27 +1,55 @@
 import type { OpenAPIRoute } from "chanfana";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { verifyAccessToken } from "../auth/tokens";
-import { type Actor, type PlatformCtx, TENANT_ROLES, type TenantCtx, type TenantRole } from "../context";
+import { type Actor, type PlatformCtx, TENANT_ROLES, type TenantRole, type UserActor } from "../context";
 import { platformDb } from "../db/platform";
+import { gateDevices, tenants } from "../db/platform-schema";
 import type { HonoEnv } from "../env";
 import { Forbidden, Unauthorized } from "../errors";
 import type { FeatureFlag } from "../flags";
-import { timingSafeEqualText } from "../ids";
-import { resolveTenant, tenantDb } from "../tenancy";
+import { sha256Hex, timingSafeEqualText } from "../ids";
+import { resolveTenant } from "../tenancy/registry";
+
+export { platformCtx, tenantCtx } from "../tenancy/contexts";
 
 /**
- * Who may call a route. Every route declares exactly one of these next to its path, and the table of
- * all of them (app.ts `routeTable`) is what the role-matrix test walks.
+ * The role vocabulary: the groups the spec names, used both in route access lines and in services'
+ * own checks (so "staff" means the same thing in a route table and in a verb).
+ */
+export const ROLES = {
+  /** Every member of the tenant. */
+  MEMBER: TENANT_ROLES,
+  /** The community's officers: treasurer, secretary, head. */
+  STAFF: ["bendahara", "sekretaris", "admin"],
+  /** Registry, letters, guests, polls, content: the secretary and the head. */
+  SECRETARIAT: ["sekretaris", "admin"],
+  /** Money: the treasurer and the head. */
+  FINANCE: ["bendahara", "admin"],
+  ADMIN: ["admin"],
+  RESIDENT: ["warga"],
+} as const satisfies Record<string, readonly TenantRole[]>;
+
+/**
+ * Who may call a route. Every route declares exactly one of these next to its path; the role-matrix
+ * test checks the table of all of them (app.ts `routeTable`) against an expected table of its own.
  */
 export type Access =
   | { scope: "public" }
   | { scope: "service" }
   | { scope: "user" }
   | { scope: "platform" }
+  | { scope: "device"; flag: FeatureFlag }
   | { scope: "tenant"; roles: readonly TenantRole[]; flag?: FeatureFlag };
 
-export const STAFF: readonly TenantRole[] = ["bendahara", "sekretaris", "admin"];
-export const ANY_MEMBER: readonly TenantRole[] = TENANT_ROLES;
+/** A tenant route's access line: `tenantAccess(ROLES.SECRETARIAT, "surat")`. */
+export function tenantAccess(roles: readonly TenantRole[], flag?: FeatureFlag) {
+  return { scope: "tenant", roles, ...(flag ? { flag } : {}) } as {
+    scope: "tenant";
+    roles: readonly TenantRole[];
+    flag?: FeatureFlag;
+  };
+}
 
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
 
@@ -32,21 +60,59 @@ export interface RouteDef {
   access: Access;
 }
 
+/** Whether the actor is a signed-in user with one of `roles` (devices and services never are). */
+export function hasRole(ctx: { actor: Actor }, roles: readonly TenantRole[]): boolean {
+  return ctx.actor.kind === "user" && (roles as readonly string[]).includes(ctx.actor.role);
+}
+
+/** The signed-in user behind a verb, or 401: the one actor → user helper. */
+export function requireUser(ctx: Pick<PlatformCtx, "actor">): UserActor {
+  if (ctx.actor.kind !== "user") {
+    throw new Unauthorized();
+  }
+  return ctx.actor;
+}
+
 function clientIp(c: Context<HonoEnv>): string | null {
   return c.req.header("CF-Connecting-IP") ?? null;
 }
 
-function bearer(c: Context<HonoEnv>): string {
+function bearer(c: Context<HonoEnv>, code: "unauthorized" | "missing_device_key"): string {
   const header = c.req.header("Authorization") ?? "";
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match?.[1]) {
-    throw new Unauthorized("unauthorized", "A bearer access token is required.");
+    throw code === "unauthorized"
+      ? new Unauthorized("unauthorized", "A bearer access token is required.")
+      : new Unauthorized("missing_device_key", "The device API key goes in Authorization: Bearer <key>.");
   }
   return match[1];
 }
 
 /**
- * Checks in the order ARCHITECTURE.md fixes: credentials, role, tenant (exists, not suspended),
+ * A gate device proves itself with its key (ADR 0008): the key's hash leads to the device and its
+ * tenant. Unknown and deleted keys are 401; a deactivated device is 403.
+ */
+async function authenticateDevice(c: Context<HonoEnv>, flag: FeatureFlag): Promise<void> {
+  const key = bearer(c, "missing_device_key");
+  const platform = platformDb(c.env);
+  const found = await platform
+    .select({ id: gateDevices.id, active: gateDevices.active, slug: tenants.slug })
+    .from(gateDevices)
+    .innerJoin(tenants, eq(tenants.id, gateDevices.tenantId))
+    .where(and(eq(gateDevices.keyHash, await sha256Hex(key)), isNull(gateDevices.deletedAt)))
+    .get();
+  if (!found) {
+    throw new Unauthorized("invalid_device_key", "This device key is not valid.");
+  }
+  if (!found.active) {
+    throw new Forbidden("device_inactive", "This device has been deactivated.");
+  }
+  c.set("actor", { kind: "device", deviceId: found.id, tenantSlug: found.slug });
+  c.set("tenant", await resolveTenant(c.env, platform, found.slug, { flag }));
+}
+
+/**
+ * Checks in the order the architecture fixes: credentials, role, tenant (exists, not suspended),
  * feature flag. State checks belong to the service verb that knows the state.
  */
 export function guard(access: Access): MiddlewareHandler<HonoEnv> {
@@ -63,7 +129,11 @@ export function guard(access: Access): MiddlewareHandler<HonoEnv> {
       c.set("actor", { kind: "service", name: "internal" });
       return next();
     }
-    const claims = await verifyAccessToken(c.get("config"), bearer(c));
+    if (access.scope === "device") {
+      await authenticateDevice(c, access.flag);
+      return next();
+    }
+    const claims = await verifyAccessToken(c.get("config"), bearer(c, "unauthorized"));
     const actor: Actor = {
       kind: "user",
       userId: claims.sub,
@@ -84,47 +154,7 @@ export function guard(access: Access): MiddlewareHandler<HonoEnv> {
     if (claims.role === "super_admin" || !access.roles.includes(claims.role) || !claims.tenant) {
       throw new Forbidden("forbidden_role", "Your role may not use this route.");
     }
-    const tenant = await resolveTenant(c.env, platformDb(c.env), claims.tenant);
-    c.set("tenant", tenant);
-    if (access.flag && !tenant.flags[access.flag]) {
-      throw new Forbidden(
-        "feature_disabled",
-        `The ${access.flag} module is switched off for this community.`,
-      );
-    }
+    c.set("tenant", await resolveTenant(c.env, platformDb(c.env), claims.tenant, { flag: access.flag }));
     return next();
   };
-}
-
-export function tenantCtx(c: Context<HonoEnv>): TenantCtx {
-  const tenant = c.get("tenant");
-  const actor = c.get("actor");
-  if (!tenant || !actor) {
-    throw new Error("tenantCtx used on a route without tenant access");
-  }
-  return {
-    tenant,
-    actor,
-    db: tenantDb(c.env, tenant.slot),
-    env: c.env,
-    requestId: c.get("requestId"),
-    ip: clientIp(c),
-  };
-}
-
-export function platformCtx(c: Context<HonoEnv>): PlatformCtx {
-  const actor = c.get("actor");
-  if (!actor) {
-    throw new Error("platformCtx used on a route without a guard");
-  }
-  return { actor, env: c.env, requestId: c.get("requestId"), ip: clientIp(c) };
-}
-
-/** The signed-in user behind a request (routes of scope user, tenant or platform). */
-export function userActor(c: Context<HonoEnv>): Extract<Actor, { kind: "user" }> {
-  const actor = c.get("actor");
-  if (actor?.kind !== "user") {
-    throw new Unauthorized();
-  }
-  return actor;
 }

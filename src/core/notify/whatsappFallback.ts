@@ -1,14 +1,8 @@
 import { ulid } from "ulidx";
+import { toMsisdn } from "../phone";
 import type { SendResult, WhatsAppFallback } from "./types";
 
 type FetchLike = (input: Request | string, init?: RequestInit) => Promise<Response>;
-
-// Same normalization as the service, so a local developer sees the number the service would have used.
-function msisdn(input: string): string {
-  const compact = input.replace(/[\s().-]/g, "");
-  const digits = compact.startsWith("+") ? compact.slice(1) : compact;
-  return digits.startsWith("0") ? `62${digits.slice(1)}` : digits;
-}
 
 function fill(message: string, variables: Record<string, string> = {}): string {
   return message.replace(
@@ -27,7 +21,7 @@ export async function sendDirect(
   const messageIds: string[] = [];
   for (const recipient of recipients) {
     const form = new FormData();
-    form.set("target", msisdn(recipient.to));
+    form.set("target", toMsisdn(recipient.to) ?? recipient.to);
     form.set("message", fill(message, recipient.variables));
     form.set("countryCode", "62");
     const response = await fetchFn(gateway.url, {

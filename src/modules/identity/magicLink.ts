@@ -4,7 +4,7 @@ import { platformDb } from "../../core/db/platform";
 import { users } from "../../core/db/platform-schema";
 import { Unauthorized } from "../../core/errors";
 import { notifyFor } from "../../core/notifier";
-import { rateLimit } from "../../core/rateLimit";
+import { identityRateLimit as rateLimit } from "./limits";
 import type { Defer } from "./background";
 import { consumeOneTimeToken, newOneTimeToken, TOKEN_TTL_SECONDS } from "./oneTimeTokens";
 import type { MagicLinkInput } from "./schemas";

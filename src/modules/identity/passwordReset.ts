@@ -6,7 +6,7 @@ import { sessions, users } from "../../core/db/platform-schema";
 import type { Bindings } from "../../core/env";
 import { Invalid } from "../../core/errors";
 import { notifyFor } from "../../core/notifier";
-import { rateLimit } from "../../core/rateLimit";
+import { identityRateLimit as rateLimit } from "./limits";
 import type { Defer } from "./background";
 import { consumeOneTimeToken, newOneTimeToken, retireTokens, TOKEN_TTL_SECONDS } from "./oneTimeTokens";
 

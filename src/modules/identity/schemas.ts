@@ -1,19 +1,5 @@
 import { z } from "zod";
-import { normaliseIndonesianMobile } from "../../core/phone";
-import { Slug } from "../tenants/schemas";
-
-/** Field-level phone check, so a bad number is a 400 naming the field, like any other bad input. */
-export const IndonesianMobile = z
-  .string()
-  .max(32)
-  .transform((value, ctx) => {
-    const normalised = normaliseIndonesianMobile(value);
-    if (!normalised) {
-      ctx.addIssue({ code: "custom", message: "not an Indonesian mobile number (08…, +62…, 62…)" });
-      return z.NEVER;
-    }
-    return normalised;
-  });
+import { IndonesianMobile, Slug } from "../../core/schemas";
 
 const Email = z
   .email()

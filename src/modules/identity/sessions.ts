@@ -10,7 +10,7 @@ import { Forbidden, Unauthorized } from "../../core/errors";
 import { log } from "../../core/http/log";
 import { newId, randomToken, sha256Hex } from "../../core/ids";
 import { notifyFor } from "../../core/notifier";
-import { rateLimit } from "../../core/rateLimit";
+import { identityRateLimit as rateLimit } from "./limits";
 import type { LoginInput } from "./schemas";
 import { membershipsOf, type TenantRow, tenantRef, type UserRow } from "./service";
 

@@ -1,8 +1,5 @@
 import { z } from "zod";
-
-/** "a-3 " and "A3" are the same block on paper; store one spelling. */
-export const normaliseBlock = (v: string) => v.trim().toUpperCase().replace(/\s+/g, " ");
-export const normaliseHouseNumber = (v: string) => v.trim().toUpperCase().replace(/\s+/g, " ");
+import { Block, HouseNumber } from "../../core/schemas";
 
 export const Unit = z
   .object({
@@ -18,8 +15,8 @@ export const Unit = z
 
 export const CreateUnitInput = z
   .object({
-    block: z.string().trim().min(1).max(20).transform(normaliseBlock),
-    number: z.string().trim().min(1).max(20).transform(normaliseHouseNumber),
+    block: Block,
+    number: HouseNumber,
     latitude: z.number().min(-90).max(90).optional(),
     longitude: z.number().min(-180).max(180).optional(),
   })
@@ -32,7 +29,7 @@ export type CreateUnitInput = z.infer<typeof CreateUnitInput>;
 export const UnitListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().max(64).optional(),
-  block: z.string().trim().min(1).max(20).transform(normaliseBlock).optional(),
+  block: Block.optional(),
 });
 export type UnitListQuery = z.infer<typeof UnitListQuery>;
 

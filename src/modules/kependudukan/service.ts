@@ -4,7 +4,8 @@ import type { TenantCtx, TenantDb } from "../../core/context";
 import { platformDb } from "../../core/db/platform";
 import { Conflict, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
-import { type CreateUnitInput, normaliseBlock, normaliseHouseNumber, type UnitListQuery } from "./schemas";
+import { normaliseBlock, normaliseHouseNumber } from "../../core/schemas";
+import type { CreateUnitInput, UnitListQuery } from "./schemas";
 import { units } from "./tables";
 
 export async function getUnit({ ctx, id }: { ctx: TenantCtx; id: string }) {

@@ -6,11 +6,11 @@ import { platformDb } from "../../core/db/platform";
 import { memberships, residentApplications, users } from "../../core/db/platform-schema";
 import { Conflict, Forbidden, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
-import { rateLimit } from "../../core/rateLimit";
+import { applicationRateLimit as rateLimit } from "./limits";
 import { findTenantBySlug } from "../../core/tenancy";
 import { deliverInvitation } from "../identity/invitations";
 import { newOneTimeToken } from "../identity/oneTimeTokens";
-import { normaliseBlock, normaliseHouseNumber } from "../kependudukan/schemas";
+import { normaliseBlock, normaliseHouseNumber } from "../../core/schemas";
 import { findOrCreateUnit } from "../kependudukan/service";
 import type { ApplicationInput, ApplicationListQuery, DecisionInput } from "./schemas";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IndonesianMobile } from "../identity/schemas";
+import { IndonesianMobile } from "../../core/schemas";
 
 const Status = z.enum(["menunggu", "disetujui", "ditolak"]);
 

@@ -1,8 +1,7 @@
 import { z } from "zod";
+import { Slug } from "../../core/schemas";
 import { FEATURE_FLAGS } from "../../core/flags";
 
-export const SLUG_RE = /^[a-z0-9-]{3,48}$/;
-export const Slug = z.string().regex(SLUG_RE, "3 to 48 lowercase letters, digits or hyphens");
 
 export const Flags = z.object(
   Object.fromEntries(FEATURE_FLAGS.map((f) => [f, z.boolean()])) as {

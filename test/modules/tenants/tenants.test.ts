@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { slotCount } from "../../../src/core/tenancy";
+import { slotCount } from "../../../src/core/tenancy/slots";
 import {
   bindings,
   callJson,

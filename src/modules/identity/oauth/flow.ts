@@ -8,7 +8,7 @@ import type { Bindings } from "../../../core/env";
 import { Unauthorized } from "../../../core/errors";
 import { log } from "../../../core/http/log";
 import { base64url, newId, randomToken, sha256Hex, timingSafeEqualText } from "../../../core/ids";
-import { rateLimit } from "../../../core/rateLimit";
+import { identityRateLimit as rateLimit } from "../limits";
 import { consumeOneTimeToken, newOneTimeToken } from "../oneTimeTokens";
 import { signIn } from "../sessions";
 import { jwksFor, type OidcProvider, providerFor } from "./providers";

@@ -1,0 +1,110 @@
+import type { Context } from "hono";
+import type { Actor, PlatformCtx, ServiceEnv, TenantCtx, TenantInfo } from "../context";
+import { platformDb } from "../db/platform";
+import { type Bindings, type HonoEnv, loadConfig } from "../env";
+import { type ResolveOptions, resolveTenant } from "./registry";
+import { isSlotBinding, tenantDb } from "./slots";
+
+/**
+ * Where contexts are made. Verbs never see the raw bindings: they get `env` without the databases, the
+ * platform database as `platform`, and (inside a tenant) that tenant's database as `db`. Every tenant
+ * context, whatever proves the tenant (a verified token, a device key, a public slug, a verification
+ * code, a poll's stored tenant), passes the same `resolveTenant` checks.
+ */
+const serviceEnvs = new WeakMap<Bindings, ServiceEnv>();
+const fullBindings = new WeakMap<ServiceEnv, Bindings>();
+
+/** The bindings without PLATFORM_DB and the slots; one copy per bindings object (per isolate). */
+export function serviceEnv(bindings: Bindings): ServiceEnv {
+  let narrowed = serviceEnvs.get(bindings);
+  if (!narrowed) {
+    const copy: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(bindings)) {
+      if (key !== "PLATFORM_DB" && !isSlotBinding(key)) {
+        copy[key] = value;
+      }
+    }
+    narrowed = Object.freeze(copy) as ServiceEnv;
+    serviceEnvs.set(bindings, narrowed);
+    fullBindings.set(narrowed, bindings);
+  }
+  return narrowed;
+}
+
+/** Core's way back from a context to the bindings it was made from (never exported past core). */
+export function bindingsOf(ctx: PlatformCtx): Bindings {
+  const bindings = fullBindings.get(ctx.env);
+  if (!bindings) {
+    throw new Error("context was not built by core/tenancy");
+  }
+  return bindings;
+}
+
+function clientIp(c: Context<HonoEnv>): string | null {
+  return c.req.header("CF-Connecting-IP") ?? null;
+}
+
+/** The context of a request that acts outside any one tenant (sign-in, profile, operator routes). */
+export function platformCtx(c: Context<HonoEnv>): PlatformCtx {
+  const actor = c.get("actor");
+  if (!actor) {
+    throw new Error("platformCtx used on a route without a guard");
+  }
+  return {
+    actor,
+    platform: platformDb(c.env),
+    env: serviceEnv(c.env),
+    config: c.get("config"),
+    requestId: c.get("requestId"),
+    ip: clientIp(c),
+  };
+}
+
+function withTenant(base: PlatformCtx, tenant: TenantInfo, actor: Actor = base.actor): TenantCtx {
+  return { ...base, actor, tenant, db: tenantDb(bindingsOf(base), tenant.slot) };
+}
+
+/** The context of a tenant route: the guard has resolved the tenant from the token or device key. */
+export function tenantCtx(c: Context<HonoEnv>): TenantCtx {
+  const tenant = c.get("tenant");
+  if (!tenant) {
+    throw new Error("tenantCtx used on a route without tenant access");
+  }
+  return withTenant(platformCtx(c), tenant);
+}
+
+/**
+ * A tenant named by something other than the route guard: the slug of a public form, the slug inside a
+ * letter verification code, or the tenant claim of a signed-in user on a `user` route. Same checks.
+ */
+export async function tenantCtxFor(
+  base: PlatformCtx,
+  slug: string,
+  options: Omit<ResolveOptions, "allowSuspended"> & { actor?: Actor } = {},
+): Promise<TenantCtx> {
+  const tenant = await resolveTenant(bindingsOf(base), base.platform, slug, { flag: options.flag });
+  return withTenant(base, tenant, options.actor);
+}
+
+/**
+ * Work the platform does on its own inside a tenant (a poll's Durable Object mirroring ballots it has
+ * already accepted). Suspension does not stop it: the ballots were cast while the tenant was active.
+ */
+export async function systemTenantCtx(
+  bindings: Bindings,
+  slug: string,
+  reason: string,
+  options: Pick<ResolveOptions, "flag"> = {},
+): Promise<TenantCtx> {
+  const platform = platformDb(bindings);
+  const tenant = await resolveTenant(bindings, platform, slug, { ...options, allowSuspended: true });
+  const base: PlatformCtx = {
+    actor: { kind: "system", reason },
+    platform,
+    env: serviceEnv(bindings),
+    config: loadConfig(bindings),
+    requestId: `system:${reason}`,
+    ip: null,
+  };
+  return withTenant(base, tenant);
+}

@@ -1,0 +1,48 @@
+import { drizzle } from "drizzle-orm/d1";
+import type { TenantDb } from "../context";
+import { applyMigrations } from "../db/migrate";
+import { TENANT_MIGRATIONS } from "../db/tenant-migrations.generated";
+import type { Bindings } from "../env";
+import { Unavailable } from "../errors";
+
+/**
+ * The tenant database slots (wrangler.toml `TENANT_DB_NN`). Only core may name a slot: a module gets
+ * its tenant's database as `ctx.db` (Biome's noRestrictedImports keeps this file out of modules).
+ */
+const SLOT_RE = /^TENANT_DB_(\d+)$/;
+
+export function slotBindingName(slot: number): string {
+  return `TENANT_DB_${String(slot).padStart(2, "0")}`;
+}
+
+/** How many tenant database slots this deployment declares. */
+export function slotCount(env: Bindings): number {
+  let max = 0;
+  for (const key of Object.keys(env)) {
+    const match = SLOT_RE.exec(key);
+    if (match) {
+      max = Math.max(max, Number(match[1]));
+    }
+  }
+  return max;
+}
+
+export function isSlotBinding(key: string): boolean {
+  return SLOT_RE.test(key);
+}
+
+export function slotDatabase(env: Bindings, slot: number): D1Database {
+  const binding = (env as unknown as Record<string, D1Database | undefined>)[slotBindingName(slot)];
+  if (!binding) {
+    throw new Unavailable("tenant_db_unavailable", "The tenant's database is not bound to this deployment.");
+  }
+  return binding;
+}
+
+export function tenantDb(env: Bindings, slot: number): TenantDb {
+  return drizzle(slotDatabase(env, slot));
+}
+
+export async function migrateSlot(env: Bindings, slot: number): Promise<string[]> {
+  return applyMigrations(slotDatabase(env, slot), TENANT_MIGRATIONS);
+}
