@@ -3,13 +3,9 @@ import { Hono } from "hono";
 import type { HonoEnv } from "./core/env";
 import { guard, type RouteDef } from "./core/http/access";
 import type { TypedApp } from "./core/http/client-types";
-import {
-  corsForConfiguredOrigins,
-  rejectMalformedJson,
-  requestContext,
-  securityHeaders,
-} from "./core/http/middleware";
+import { corsForConfiguredOrigins, requestContext, securityHeaders } from "./core/http/middleware";
 import { notFound, onError } from "./core/http/problem";
+import { secretRoute } from "./core/http/secret";
 import { aspirasiModule } from "./modules/aspirasi";
 import { auditModule } from "./modules/audit";
 import { gateModule } from "./modules/gate";
@@ -53,7 +49,7 @@ export const routeTable: readonly RouteDef[] = modules.flatMap((m): readonly Rou
 
 export function buildApp() {
   const app = new Hono<HonoEnv>();
-  app.use("*", requestContext, securityHeaders, corsForConfiguredOrigins, rejectMalformedJson);
+  app.use("*", requestContext, securityHeaders, corsForConfiguredOrigins);
   app.onError(onError);
   app.notFound(notFound);
 
@@ -89,7 +85,12 @@ export function buildApp() {
   });
   for (const route of routeTable) {
     // chanfana accepts endpoint classes at run time; its Hono typings only know plain handlers.
-    openapi[route.method](route.path, guard(route.access), route.endpoint as never);
+    const handlers = [
+      ...(route.secret ? [secretRoute(route.path, route.secret)] : []),
+      guard(route.access),
+      route.endpoint,
+    ];
+    openapi[route.method](route.path, ...(handlers as [never]));
   }
   return app;
 }

@@ -4,11 +4,11 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Actor, PlatformCtx, TenantCtx, TenantInfo } from "./context";
 import { auditLog, tenants } from "./db/platform-schema";
 import { tenantAuditLog } from "./db/tenant-schema";
+import { newId } from "./ids";
 import { bindingsOf } from "./tenancy/contexts";
 import { resolveTenant, toTenantInfo } from "./tenancy/registry";
 import { tenantDb } from "./tenancy/slots";
 import { jakartaDayRange } from "./time";
-import { newId } from "./ids";
 
 /**
  * The audit trail (ADR 0006). A change and its record are written in one D1 batch, in the database

@@ -23,6 +23,8 @@ export interface Variables {
   config: Config;
   actor?: Actor;
   tenant?: TenantInfo;
+  /** The request path with secret route parts redacted (core/http/secret.ts), for logs. */
+  logPath?: string;
 }
 
 export interface HonoEnv {

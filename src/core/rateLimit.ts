@@ -12,8 +12,16 @@ export interface RatePolicy {
  * function that counts one attempt against every given key and throws 429 (with Retry-After) if any is
  * over its limit. Each module owns its policy table; the counting lives in the RateLimiter Durable
  * Object, one per policy and subject. Subjects are hashed so no email or phone number ends up in a
- * Durable Object name. A null subject (no client IP, e.g. an internal call) is not limited by that key.
+ * Durable Object name.
+ *
+ * The client IP comes from Cloudflare's `CF-Connecting-IP`. Where it is absent (outside Cloudflare:
+ * local dev, tests, a misrouted request) every such request shares one fixed bucket per policy
+ * rather than going unlimited: absent is not a way around the limit. Other subjects (an email, a
+ * token) that are absent are not counted, since there is nothing to count them against.
  */
+/** The one bucket of every request that reaches a per-IP limit without a client IP. */
+export const NO_CLIENT_IP = "no-client-ip";
+
 export function createRateLimit<const P extends Record<string, RatePolicy>>(policies: P) {
   return async function rateLimit(
     env: Pick<ServiceEnv, "RATE_LIMITER">,
@@ -21,7 +29,11 @@ export function createRateLimit<const P extends Record<string, RatePolicy>>(poli
   ): Promise<void> {
     const decisions = await Promise.all(
       checks
-        .filter((c): c is { policy: keyof P & string; subject: string } => Boolean(c.subject))
+        .map(({ policy, subject }) => ({
+          policy,
+          subject: subject || (policy.endsWith(":ip") ? NO_CLIENT_IP : null),
+        }))
+        .filter((c): c is { policy: keyof P & string; subject: string } => c.subject !== null)
         .map(async ({ policy, subject }) => {
           const { limit, windowSeconds } = policies[policy] as RatePolicy;
           const name = `${policy}:${await sha256Hex(subject.trim().toLowerCase())}`;

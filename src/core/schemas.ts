@@ -25,3 +25,68 @@ export const normaliseBlock = (v: string) => v.trim().toUpperCase().replace(/\s+
 export const normaliseHouseNumber = (v: string) => v.trim().toUpperCase().replace(/\s+/g, " ");
 export const Block = z.string().trim().min(1).max(20).transform(normaliseBlock);
 export const HouseNumber = z.string().trim().min(1).max(20).transform(normaliseHouseNumber);
+
+/**
+ * Characters no text field takes: C0 controls (NUL, ESC of ANSI sequences, …) except line breaks and
+ * tabs, DEL and the C1 controls, and the bidirectional overrides and isolates (U+202A–202E,
+ * U+2066–2069) that make "gpj.exe" read as "exe.jpg" in an email, a PDF or a console.
+ */
+export function hasUnsafeText(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (
+      c <= 0x08 ||
+      c === 0x0b ||
+      c === 0x0c ||
+      (c >= 0x0e && c <= 0x1f) ||
+      (c >= 0x7f && c <= 0x9f) ||
+      (c >= 0x202a && c <= 0x202e) ||
+      (c >= 0x2066 && c <= 0x2069)
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+const hasLineBreak = (value: string) => /[\r\n\t]/.test(value);
+
+/** A one-line text field (a name, a title, a letterhead line): trimmed, no control characters at all. */
+export const Line = (max: number, min = 1) =>
+  z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .refine((v) => !hasUnsafeText(v) && !hasLineBreak(v), "must not contain control characters");
+
+/** A multi-line text field (a description, a message): line breaks kept (CRLF becomes LF), no other controls. */
+export const Paragraph = (max: number, min = 1) =>
+  z
+    .string()
+    .transform((v) => v.replace(/\r\n?/g, "\n").trim())
+    .pipe(
+      z
+        .string()
+        .min(min)
+        .max(max)
+        .refine((v) => !hasUnsafeText(v), "must not contain control characters"),
+    );
+
+/**
+ * Every string of a request body, whatever its schema says: the net under `Line`/`Paragraph`, so a
+ * field declared as a plain `z.string()` still never carries a NUL, an ANSI escape or a bidi override
+ * into storage. Returns the dotted paths of the offending fields.
+ */
+export function unsafeTextPaths(value: unknown, path: string[] = []): string[] {
+  if (typeof value === "string") {
+    return hasUnsafeText(value) ? [path.join(".")] : [];
+  }
+  if (Array.isArray(value)) {
+    return value.flatMap((item, i) => unsafeTextPaths(item, [...path, String(i)]));
+  }
+  if (value && typeof value === "object") {
+    return Object.entries(value).flatMap(([key, item]) => unsafeTextPaths(item, [...path, key]));
+  }
+  return [];
+}

@@ -25,9 +25,16 @@ export interface CallInit {
   headers?: Record<string, string>;
 }
 
+let ipSeq = 1;
+
 /** Calls the main API Worker's real fetch handler, as a client would. */
 export async function call(path: string, init: CallInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
+  // Outside Cloudflare every request without CF-Connecting-IP shares one per-IP bucket (core/rateLimit):
+  // give each test request its own address unless the test names one.
+  if (!headers.has("CF-Connecting-IP")) {
+    headers.set("CF-Connecting-IP", `198.18.${(ipSeq >> 8) & 255}.${ipSeq++ & 255}`);
+  }
   if (init.token) {
     headers.set("Authorization", `Bearer ${init.token}`);
   }

@@ -17,9 +17,7 @@ export const tenantAuditLog = sqliteTable(
     ip: text("ip"),
     requestId: text("request_id"),
     detail: text("detail", { mode: "json" }).$type<Record<string, unknown>>(),
-    createdAt: text("created_at")
-      .notNull()
-      .default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+    createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
   },
   (t) => [index("audit_created_idx").on(t.createdAt), index("audit_actor_idx").on(t.actorId, t.createdAt)],
 );

@@ -10,6 +10,7 @@ import { Forbidden, Unauthorized } from "../errors";
 import type { FeatureFlag } from "../flags";
 import { sha256Hex, timingSafeEqualText } from "../ids";
 import { resolveTenant } from "../tenancy/registry";
+import type { SecretParts } from "./secret";
 
 export { platformCtx, tenantCtx } from "../tenancy/contexts";
 
@@ -58,6 +59,8 @@ export interface RouteDef {
   path: string;
   endpoint: typeof OpenAPIRoute;
   access: Access;
+  /** URL parts that are credentials: redacted from logs, answered with `Cache-Control: no-store`. */
+  secret?: SecretParts;
 }
 
 /** Whether the actor is a signed-in user with one of `roles` (devices and services never are). */

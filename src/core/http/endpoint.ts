@@ -1,5 +1,8 @@
 import { InputValidationException, MultiException, OpenAPIRoute } from "chanfana";
 import { z } from "zod";
+import { Invalid } from "../errors";
+import { unsafeTextPaths } from "../schemas";
+import { DEFAULT_JSON_LIMIT, readJsonBody } from "./body";
 
 /**
  * chanfana's OpenAPIRoute, with its request validator built once per route instead of on every
@@ -10,6 +13,45 @@ import { z } from "zod";
 const validators = new WeakMap<object, Map<boolean, z.ZodType>>();
 
 export abstract class Endpoint extends OpenAPIRoute {
+  /** The most a JSON body of this route may hold; a route with a larger body (a logo) raises it. */
+  static maxBodyBytes = DEFAULT_JSON_LIMIT;
+
+  private jsonBodySchema(): unknown {
+    return (this.getSchemaZod().request?.body?.content as Record<string, { schema?: unknown }> | undefined)?.[
+      "application/json"
+    ]?.schema;
+  }
+
+  /**
+   * The body is read here, once, after the route's guard has run (so an unauthenticated request is
+   * refused before any of its body is read), capped at `maxBodyBytes`. chanfana's own read then finds
+   * the stream used and yields `{}`, which is replaced by what was read.
+   */
+  override async getUnvalidatedData() {
+    if (this.unvalidatedData !== undefined) {
+      return this.unvalidatedData;
+    }
+    const request = this.params.router.getRequest(this.args);
+    const method = request.method.toLowerCase();
+    const hasJsonBody = method !== "get" && method !== "head" && this.jsonBodySchema() instanceof z.ZodType;
+    const body = hasJsonBody
+      ? await readJsonBody(request, (this.constructor as typeof Endpoint).maxBodyBytes)
+      : undefined;
+    const data = await super.getUnvalidatedData();
+    if (hasJsonBody) {
+      const unsafe = unsafeTextPaths(body);
+      if (unsafe.length > 0) {
+        throw new Invalid(
+          "invalid_input",
+          "Text fields must not contain control characters.",
+          unsafe.map((field) => ({ field, message: "must not contain control characters" })),
+        );
+      }
+      data.body = body;
+    }
+    return data;
+  }
+
   private validator(withBody: boolean): z.ZodType {
     let byBody = validators.get(this.constructor);
     if (!byBody) {
@@ -29,9 +71,7 @@ export abstract class Endpoint extends OpenAPIRoute {
       if (request?.headers) {
         shape.headers = request.headers as z.ZodType;
       }
-      const body = (request?.body?.content as Record<string, { schema?: unknown }> | undefined)?.[
-        "application/json"
-      ]?.schema;
+      const body = this.jsonBodySchema();
       if (withBody && body instanceof z.ZodType) {
         shape.body = body;
       }

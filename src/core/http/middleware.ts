@@ -4,7 +4,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { type Config, type HonoEnv, loadConfig } from "../env";
 import { newId } from "../ids";
 import { log } from "./log";
-import { problemResponse } from "./problem";
+import { loggedPath } from "./secret";
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -20,7 +20,7 @@ export const requestContext: MiddlewareHandler<HonoEnv> = async (c, next) => {
   log("info", "request", {
     requestId,
     method: c.req.method,
-    path: c.req.path,
+    path: loggedPath(c),
     status: c.res.status,
     ms: Date.now() - started,
     tenant: c.get("tenant")?.slug,
@@ -48,24 +48,3 @@ export const corsForConfiguredOrigins: MiddlewareHandler<HonoEnv> = cors({
   exposeHeaders: ["X-Request-Id", "Retry-After"],
   maxAge: 600,
 });
-
-/**
- * chanfana replaces a body that is not JSON with `{}`, which a schema of optional fields would accept.
- * Parse a clone first so malformed JSON is a 400 of its own; a non-JSON content type on a JSON route
- * is left to the route (multipart uploads use their own type).
- */
-export const rejectMalformedJson: MiddlewareHandler<HonoEnv> = async (c, next) => {
-  const method = c.req.method;
-  const type = c.req.header("Content-Type") ?? "";
-  if ((method === "POST" || method === "PUT" || method === "PATCH") && type.includes("application/json")) {
-    const text = await c.req.raw.clone().text();
-    if (text.trim() !== "") {
-      try {
-        JSON.parse(text);
-      } catch {
-        return problemResponse(c, 400, "malformed_json", "The request body is not valid JSON.");
-      }
-    }
-  }
-  return next();
-};

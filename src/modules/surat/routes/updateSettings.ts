@@ -7,6 +7,8 @@ import { LetterSettings, LetterSettingsInput } from "../schemas";
 import { updateSettings } from "../settings";
 
 export class UpdateLetterSettings extends Endpoint {
+  /** The letterhead logo travels inside the JSON as a data: URL of up to 300,000 characters. */
+  static override maxBodyBytes = 320 * 1024;
   override schema = {
     tags: ["Surat"],
     summary: "Edit the letterhead, signatory and number format (fields left out keep their value)",
