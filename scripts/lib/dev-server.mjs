@@ -11,6 +11,7 @@ export const root = fileURLToPath(new URL("../..", import.meta.url));
 export const TEST_SECRETS = {
   JWT_SECRET: "local-bench-secret-that-is-long-enough-000000",
   INTERNAL_API_KEY: "local-bench-internal-key-long-enough-000000",
+  PASSWORD_PEPPER: "local-bench-password-pepper-long-enough-0000",
 };
 
 /** A free loopback port, asked of the OS. */

@@ -6,10 +6,16 @@ import { root } from "./dev-server.mjs";
 /** Each Worker reads `.dev.vars` beside its config; they share one internal key. */
 export function ensureDevVars(configs) {
   const main = join(root, ".dev.vars");
-  if (!existsSync(main)) {
-    const secret = () => randomBytes(32).toString("base64url");
-    writeFileSync(main, `JWT_SECRET=${secret()}\nINTERNAL_API_KEY=${secret()}\n`);
-    console.log("wrote .dev.vars with fresh local secrets");
+  const secret = () => randomBytes(32).toString("base64url");
+  const present = existsSync(main) ? readFileSync(main, "utf8") : "";
+  // Secrets added in later versions are appended to an existing file, so an old checkout keeps working.
+  const missing = ["JWT_SECRET", "INTERNAL_API_KEY", "PASSWORD_PEPPER"].filter(
+    (name) => !new RegExp(`^${name}=`, "m").test(present),
+  );
+  if (missing.length > 0) {
+    const prefix = present && !present.endsWith("\n") ? "\n" : "";
+    writeFileSync(main, `${present}${prefix}${missing.map((name) => `${name}=${secret()}\n`).join("")}`);
+    console.log(`.dev.vars: wrote fresh local ${missing.join(", ")}`);
   }
   const key = /INTERNAL_API_KEY=(.*)/.exec(readFileSync(main, "utf8"))?.[1];
   for (const config of configs.slice(1)) {

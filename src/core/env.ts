@@ -11,6 +11,8 @@ import { setLogLevel } from "./http/log";
 export type Bindings = Env & {
   JWT_SECRET: string;
   INTERNAL_API_KEY: string;
+  /** Keys every password before hashing (ADR 0012): without it a stolen database cannot be cracked. */
+  PASSWORD_PEPPER: string;
   /** Local only: the WhatsApp gateway the notification client falls back to when the service is down. */
   WHATSAPP_GATEWAY_URL?: string;
   WHATSAPP_GATEWAY_TOKEN?: string;
@@ -39,6 +41,7 @@ const configSchema = z.object({
   JWT_AUDIENCE: z.string().min(1),
   JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters"),
   INTERNAL_API_KEY: z.string().min(32, "INTERNAL_API_KEY must be at least 32 characters"),
+  PASSWORD_PEPPER: z.string().min(32, "PASSWORD_PEPPER must be at least 32 characters"),
   CORS_ORIGINS: z.string().default(""),
   VERSION: z.string().default("dev"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
@@ -57,6 +60,7 @@ function fingerprint(env: Bindings): string {
     env.JWT_AUDIENCE,
     env.JWT_SECRET,
     env.INTERNAL_API_KEY,
+    env.PASSWORD_PEPPER,
     env.CORS_ORIGINS,
     env.VERSION,
     env.LOG_LEVEL,

@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
 import { SignJWT, UnsecuredJWT } from "jose";
 import { describe, expect, it } from "vitest";
-import { hashPassword, verifyPassword } from "../../src/core/auth/password";
 import { callJson, createTenant, expectProblem, insertUser, login, PASSWORD } from "../helpers/harness";
 
 const secret = new TextEncoder().encode(env.JWT_SECRET);
@@ -81,17 +80,6 @@ describe("POST /api/auth/login", () => {
       body: { email: member.email, password: PASSWORD, tenant: b.slug },
     });
     expectProblem(res, 403, "no_membership");
-  });
-});
-
-describe("password hashing", () => {
-  it("stores PBKDF2-SHA256 with salt and iterations, and verifies", async () => {
-    const stored = await hashPassword("rahasia-sekali");
-    expect(stored).toMatch(/^pbkdf2-sha256\$100000\$[\w-]{22}\$[\w-]{43}$/);
-    expect(await hashPassword("rahasia-sekali")).not.toBe(stored);
-    expect(await verifyPassword("rahasia-sekali", stored)).toBe(true);
-    expect(await verifyPassword("rahasia-salah", stored)).toBe(false);
-    expect(await verifyPassword("apa saja", null)).toBe(false);
   });
 });
 

@@ -14,7 +14,7 @@ export const PASSWORD = "kata-sandi-uji-2026";
 let passwordHash: Promise<string> | undefined;
 /** One PBKDF2 hash shared by every test user: hashing is deliberately slow. */
 const sharedHash = () => {
-  passwordHash ??= hashPassword(PASSWORD);
+  passwordHash ??= hashPassword(PASSWORD, bindings.PASSWORD_PEPPER);
   return passwordHash;
 };
 
