@@ -5,6 +5,8 @@ import { Unauthorized } from "../errors";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const ALG = "HS256";
+/** Clocks of Workers and clients differ by seconds, not minutes. */
+const CLOCK_SKEW_SECONDS = 30;
 
 export interface AccessClaims {
   sub: string;
@@ -85,7 +87,16 @@ export async function verifyAccessToken(config: Config, token: string): Promise<
       issuer: config.JWT_ISSUER,
       audience: config.JWT_AUDIENCE,
       requiredClaims: ["exp", "iat", "iss", "aud", "sub"],
+      // A token lives 15 minutes: one claiming longer (an exp pushed out by a leaked key) is refused.
+      maxTokenAge: ACCESS_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS,
+      clockTolerance: CLOCK_SKEW_SECONDS,
     });
+    if (Number(payload.iat) > Date.now() / 1000 + CLOCK_SKEW_SECONDS) {
+      throw new Unauthorized("invalid_token", "The access token was issued in the future.");
+    }
+    if (Number(payload.exp) - Number(payload.iat) > ACCESS_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS) {
+      throw new Unauthorized("invalid_token", "The access token lives longer than any this API issues.");
+    }
     const { sub, tenant, role, sid } = payload as Record<string, unknown>;
     if (
       typeof sub !== "string" ||
