@@ -47,6 +47,12 @@ export type AppType = TypedApp<(typeof modules)[number]["routes"][number]>;
 /** Every route with its access rule: the table the role-matrix test walks. */
 export const routeTable: readonly RouteDef[] = modules.flatMap((m): readonly RouteDef[] => m.routes);
 
+const liveSessionOf = new Map<RouteDef, "always" | "staff-writes">(
+  modules.flatMap((m) =>
+    m.routes.map((r): [RouteDef, "always" | "staff-writes"] => [r, m.liveSession ?? "staff-writes"]),
+  ),
+);
+
 export function buildApp() {
   const app = new Hono<HonoEnv>();
   app.use("*", requestContext, securityHeaders, corsForConfiguredOrigins);
@@ -87,7 +93,7 @@ export function buildApp() {
     // chanfana accepts endpoint classes at run time; its Hono typings only know plain handlers.
     const handlers = [
       ...(route.secret ? [secretRoute(route.path, route.secret)] : []),
-      guard(route.access),
+      guard(route.access, { liveSession: liveSessionOf.get(route) }),
       route.endpoint,
     ];
     openapi[route.method](route.path, ...(handlers as [never]));

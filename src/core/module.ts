@@ -6,6 +6,8 @@ export interface AppModule<R extends readonly RouteDef[] = readonly RouteDef[]> 
   name: string;
   routes: R;
   indicators?: readonly Indicator[];
+  /** Whether every route checks that the caller's sign-in is still live (identity), or only staff writes. */
+  liveSession?: "always" | "staff-writes";
 }
 
 /**

@@ -1,8 +1,16 @@
 import type { OpenAPIRoute } from "chanfana";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
+import { requireLiveSession } from "../auth/liveness";
 import { verifyAccessToken } from "../auth/tokens";
-import { type Actor, type PlatformCtx, TENANT_ROLES, type TenantRole, type UserActor } from "../context";
+import {
+  type Actor,
+  type PlatformCtx,
+  type Role,
+  TENANT_ROLES,
+  type TenantRole,
+  type UserActor,
+} from "../context";
 import { platformDb } from "../db/platform";
 import { gateDevices, tenants } from "../db/platform-schema";
 import type { HonoEnv } from "../env";
@@ -114,11 +122,28 @@ async function authenticateDevice(c: Context<HonoEnv>, flag: FeatureFlag): Promi
   c.set("tenant", await resolveTenant(c.env, platform, found.slug, { flag }));
 }
 
+export interface GuardOptions {
+  /**
+   * Ask whether the token's sign-in is still live (core/auth/liveness.ts): `always` for identity's
+   * routes, `staff-writes` (the default) for writes by bendahara, sekretaris and admin.
+   */
+  liveSession?: "always" | "staff-writes";
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+function needsLiveSession(c: Context<HonoEnv>, role: Role, options: GuardOptions): boolean {
+  if (options.liveSession === "always") {
+    return true;
+  }
+  return !SAFE_METHODS.has(c.req.method) && (ROLES.STAFF as readonly string[]).includes(role);
+}
+
 /**
  * Checks in the order the architecture fixes: credentials, role, tenant (exists, not suspended),
  * feature flag. State checks belong to the service verb that knows the state.
  */
-export function guard(access: Access): MiddlewareHandler<HonoEnv> {
+export function guard(access: Access, options: GuardOptions = {}): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
     if (access.scope === "public") {
       c.set("actor", { kind: "public", ip: clientIp(c) });
@@ -145,6 +170,9 @@ export function guard(access: Access): MiddlewareHandler<HonoEnv> {
       tenantSlug: claims.tenant,
     };
     c.set("actor", actor);
+    if (needsLiveSession(c, claims.role, options)) {
+      await requireLiveSession(platformDb(c.env), claims.sid);
+    }
     if (access.scope === "user") {
       return next();
     }
