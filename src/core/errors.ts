@@ -1,8 +1,126 @@
 /**
  * Domain errors know nothing of HTTP: services throw these, and one `onError` (http/problem.ts) maps
- * them to RFC 9457 problem+json. The kinds are closed; `code` is the stable machine-readable reason
- * clients switch on (e.g. `slug_taken`, `feature_disabled`).
+ * them to RFC 9457 problem+json. The kinds are closed, and so are the codes: `code` is the stable
+ * machine-readable reason clients switch on, and `/openapi.json` lists every one of them (the Problem
+ * schema's `code` is this enum), so a client can generate an exhaustive switch. A new reason is a new
+ * entry here; a typo at a throw site fails `tsc`. Never rename or drop a code clients may have seen.
  */
+export const ERROR_CODES = [
+  // Answered by the HTTP layer itself (http/problem.ts, http/middleware.ts) and the constructors' defaults.
+  "invalid_input",
+  "malformed_json",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "route_not_found",
+  "method_not_allowed",
+  "conflict",
+  "payload_too_large",
+  "unsupported_media_type",
+  "rate_limited",
+  "busy",
+  "internal_error",
+  // Credentials, sessions and one-time tokens.
+  "invalid_token",
+  "token_expired",
+  "token_invalid",
+  "token_used",
+  "invalid_credentials",
+  "invalid_refresh_token",
+  "refresh_token_reused",
+  "session_ended",
+  "account_disabled",
+  "no_membership",
+  "invalid_service_key",
+  "password_too_short",
+  "provider_not_found",
+  "provider_unconfigured",
+  // Tenancy and access.
+  "tenant_not_found",
+  "tenant_suspended",
+  "tenant_db_unavailable",
+  "feature_disabled",
+  "forbidden_role",
+  "no_free_slot",
+  "slug_taken",
+  "invalid_parent",
+  // Gate devices.
+  "missing_device_key",
+  "invalid_device_key",
+  "device_inactive",
+  "unsupported_event",
+  // Shared request shapes: dates, cursors, uploads.
+  "invalid_date",
+  "invalid_range",
+  "invalid_cursor",
+  "not_multipart",
+  "invalid_multipart",
+  "file_missing",
+  "file_empty",
+  "file_too_large",
+  "unsupported_image_type",
+  "invalid_attachment",
+  // Every module's state machine.
+  "invalid_transition",
+  // Identity and residents.
+  "profile_incomplete",
+  "whatsapp_taken",
+  "account_conflict",
+  "already_member",
+  "no_contact",
+  // Kependudukan.
+  "unit_exists",
+  "unit_not_found",
+  "kk_exists",
+  "nik_exists",
+  // Surat.
+  "invalid_fields",
+  "invalid_number_format",
+  "household_member_not_found",
+  "letter_number_required",
+  "letter_number_taken",
+  "letter_not_ready",
+  "note_required",
+  "pdf_renderer_unavailable",
+  // Musyawarah.
+  "invalid_schedule",
+  "invalid_max_choices",
+  "invalid_choice",
+  "not_eligible",
+  "already_voted",
+  "poll_not_open",
+  "poll_not_started",
+  "poll_ended",
+  "poll_closed",
+  "poll_has_ballots",
+  // Aspirasi.
+  "response_required",
+  "own_proposal",
+  "already_endorsed",
+  "proposal_closed",
+  // Visitor passes.
+  "invalid_window",
+  "visit_in_past",
+  "visit_too_far",
+  "not_approved",
+  "invalid_pass",
+  "foreign_pass",
+  "pass_expired",
+  "pass_not_yet_valid",
+  "pass_used",
+  "already_checked_in",
+  "already_checked_out",
+  "not_checked_in",
+  // Support tickets.
+  "ticket_not_found",
+  "empty_reply",
+  "turnstile_required",
+  "turnstile_failed",
+  "turnstile_unavailable",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
 export type ErrorKind =
   | "invalid"
   | "unauthorized"
@@ -22,7 +140,7 @@ export interface FieldError {
 export class DomainError extends Error {
   constructor(
     readonly kind: ErrorKind,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly extra: { errors?: FieldError[]; retryAfter?: number } = {},
   ) {
@@ -32,43 +150,43 @@ export class DomainError extends Error {
 }
 
 export class Invalid extends DomainError {
-  constructor(code: string, message: string, errors?: FieldError[]) {
+  constructor(code: ErrorCode, message: string, errors?: FieldError[]) {
     super("invalid", code, message, { errors });
   }
 }
 
 export class Unauthorized extends DomainError {
-  constructor(code = "unauthorized", message = "Missing or invalid credentials.") {
+  constructor(code: ErrorCode = "unauthorized", message = "Missing or invalid credentials.") {
     super("unauthorized", code, message);
   }
 }
 
 export class Forbidden extends DomainError {
-  constructor(code = "forbidden", message = "You are not allowed to do this.") {
+  constructor(code: ErrorCode = "forbidden", message = "You are not allowed to do this.") {
     super("forbidden", code, message);
   }
 }
 
 export class NotFound extends DomainError {
-  constructor(what = "Resource", code = "not_found") {
+  constructor(what = "Resource", code: ErrorCode = "not_found") {
     super("not_found", code, `${what} not found.`);
   }
 }
 
 export class Conflict extends DomainError {
-  constructor(code: string, message: string) {
+  constructor(code: ErrorCode, message: string) {
     super("conflict", code, message);
   }
 }
 
 export class TooLarge extends DomainError {
-  constructor(message: string, code = "too_large") {
+  constructor(message: string, code: ErrorCode = "payload_too_large") {
     super("too_large", code, message);
   }
 }
 
 export class UnsupportedMedia extends DomainError {
-  constructor(message: string, code = "unsupported_media_type") {
+  constructor(message: string, code: ErrorCode = "unsupported_media_type") {
     super("unsupported_media", code, message);
   }
 }
@@ -80,12 +198,13 @@ export class RateLimited extends DomainError {
 }
 
 export class Unavailable extends DomainError {
-  constructor(code: string, message: string) {
+  constructor(code: ErrorCode, message: string) {
     super("unavailable", code, message);
   }
 }
 
-export const statusOfKind: Record<ErrorKind, number> = {
+/** The one kind → status map: problem+json (http/problem.ts) and the HTML pages both answer with it. */
+export const statusOfKind = {
   invalid: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -95,4 +214,6 @@ export const statusOfKind: Record<ErrorKind, number> = {
   unsupported_media: 415,
   rate_limited: 429,
   unavailable: 503,
-};
+} as const satisfies Record<ErrorKind, number>;
+
+export type StatusOfKind = (typeof statusOfKind)[ErrorKind];

@@ -47,3 +47,12 @@ export function unknownLetterPage(): string {
 <p class="bad" role="alert"><strong>Surat tidak ditemukan.</strong> Kode verifikasi ini tidak cocok dengan surat mana pun yang sah. Hubungi pengurus RT yang tercantum pada surat.</p>`,
   );
 }
+
+/** The community behind the code cannot answer now (suspended, or its letters are switched off). */
+export function letterUnavailablePage(): string {
+  return layout(
+    "Verifikasi tidak tersedia",
+    `<h1>Verifikasi surat</h1>
+<p class="bad" role="alert"><strong>Verifikasi tidak dapat dilakukan saat ini.</strong> Layanan surat komunitas ini sedang tidak aktif. Hubungi pengurus RT yang tercantum pada surat.</p>`,
+  );
+}

@@ -1,5 +1,39 @@
+import {
+  ApiException,
+  ConflictException,
+  MethodNotAllowedException,
+  NotFoundException,
+  TooManyRequestsException,
+  UnauthorizedException,
+} from "chanfana";
+import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { call, callJson, createTenant, expectProblem } from "../helpers/harness";
+import { platformDb } from "../../src/core/db/platform";
+import { tenants } from "../../src/core/db/platform-schema";
+import { Conflict, ERROR_CODES, type ErrorCode, Forbidden, Invalid, NotFound } from "../../src/core/errors";
+import { onError, PROBLEM_TYPE_BASE, ProblemSchema, problemBody } from "../../src/core/http/problem";
+import { newId } from "../../src/core/ids";
+import {
+  PROBLEM_TYPE_BASE as NOTIFY_PROBLEM_TYPE_BASE,
+  problemResponse as notifyProblemResponse,
+} from "../../workers/notify/src/http/problem";
+import { bindings, call, callJson, createTenant, expectProblem, unique } from "../helpers/harness";
+import { insertTicket } from "../modules/support/helpers";
+
+/** A bare app whose only route throws `error`, answered by the real onError. */
+async function answerTo(error: unknown) {
+  const app = new Hono();
+  app.use("*", async (c, next) => {
+    c.set("requestId" as never, "r1" as never);
+    await next();
+  });
+  app.get("/", () => {
+    throw error;
+  });
+  app.onError(onError as never);
+  const res = await app.request("/");
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+}
 
 describe("problem+json everywhere", () => {
   it("answers an unknown route with 404 problem+json and a request id", async () => {
@@ -60,22 +94,186 @@ describe("problem+json everywhere", () => {
 
 describe("dependency overload", () => {
   it("answers a Durable Object's overload as 503 busy with Retry-After, not 500", async () => {
-    const { Hono } = await import("hono");
-    const { onError } = await import("../../src/core/http/problem");
-    const app = new Hono();
-    app.use("*", async (c, next) => {
-      c.set("requestId" as never, "r1" as never);
-      await next();
-    });
-    app.get("/", () => {
-      throw Object.assign(new Error("Durable Object is overloaded. Too many requests queued."), {
+    const res = await answerTo(
+      Object.assign(new Error("Durable Object is overloaded. Too many requests queued."), {
         overloaded: true,
-      });
-    });
-    app.onError(onError as never);
-    const res = await app.request("/");
+      }),
+    );
     expect(res.status).toBe(503);
     expect(res.headers.get("Retry-After")).toBe("1");
-    expect(await res.json()).toMatchObject({ code: "busy" });
+    expect(res.body).toMatchObject({ code: "busy" });
+  });
+
+  it("reads the error's overloaded property, not its message", async () => {
+    const res = await answerTo(new Error("The queue is overloaded, says a library"));
+    expect(res.status).toBe(500);
+    expect(res.body).toMatchObject({ code: "internal_error" });
+    expect(res.headers.get("Retry-After")).toBeNull();
+  });
+});
+
+describe("closed error codes", () => {
+  it("refuses a code outside the union at compile time", () => {
+    // If `code` were a plain string this would compile, and tsc would fail on the unused directive.
+    // @ts-expect-error "slug_takne" is not an ErrorCode
+    const typo = new Conflict("slug_takne", "A typo.");
+    expect(ERROR_CODES).not.toContain(typo.code);
+    // @ts-expect-error the default codes are typed too
+    new NotFound("Unit", "unit_missing");
+  });
+
+  it("holds the codes the platform kit answers with", () => {
+    const kit: ErrorCode[] = [
+      "invalid_device_key",
+      "device_inactive",
+      "missing_device_key",
+      "payload_too_large",
+      "unsupported_media_type",
+      "busy",
+      "route_not_found",
+      "malformed_json",
+      "internal_error",
+      "tenant_not_found",
+      "tenant_suspended",
+      "feature_disabled",
+      "forbidden_role",
+    ];
+    expect(ERROR_CODES).toEqual(expect.arrayContaining(kit));
+    expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
+  });
+
+  it("lets the Problem schema accept only a known code", () => {
+    const body = problemBody(409, "slug_taken", "Taken.");
+    expect(ProblemSchema.safeParse(body).success).toBe(true);
+    expect(ProblemSchema.safeParse({ ...body, code: "slug_takne" }).success).toBe(false);
+  });
+
+  it("answers a thrown domain error with its own code and the status of its kind", async () => {
+    const res = await answerTo(new Forbidden("tenant_suspended", "Suspended."));
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({
+      code: "tenant_suspended",
+      type: `${PROBLEM_TYPE_BASE}tenant_suspended`,
+    });
+    const invalid = await answerTo(
+      new Invalid("invalid_date", "Bad date.", [{ field: "from", message: "x" }]),
+    );
+    expect(invalid.body).toMatchObject({ status: 400, errors: [{ field: "from", message: "x" }] });
+  });
+});
+
+describe("chanfana exceptions", () => {
+  const sized = (status: number) => Object.assign(new ApiException("Refused."), { status });
+
+  it.each([
+    ["404", new NotFoundException(), 404, "not_found"],
+    ["401", new UnauthorizedException(), 401, "unauthorized"],
+    ["405", new MethodNotAllowedException(), 405, "method_not_allowed"],
+    ["409", new ConflictException(), 409, "conflict"],
+    ["413", sized(413), 413, "payload_too_large"],
+    ["415", sized(415), 415, "unsupported_media_type"],
+    ["another 4xx", sized(418), 418, "invalid_input"],
+  ] as const)("maps %s by its status", async (_name, error, status, code) => {
+    const res = await answerTo(error);
+    expect(res.status).toBe(status);
+    expect(res.body).toMatchObject({ status, code });
+    expect(res.body.detail).not.toBe("");
+  });
+
+  it("keeps a 429's Retry-After", async () => {
+    const res = await answerTo(new TooManyRequestsException("Slow down.", 30));
+    expect(res.status).toBe(429);
+    expect(res.body).toMatchObject({ code: "rate_limited" });
+    expect(res.headers.get("Retry-After")).toBe("30");
+  });
+
+  it("leaves a 5xx to the unknown-error path", async () => {
+    const res = await answerTo(new ApiException("Internal detail."));
+    expect(res.status).toBe(500);
+    expect(res.body).toMatchObject({ code: "internal_error" });
+  });
+});
+
+describe("one problem type base for both Workers", () => {
+  it("gives the notify Worker's problems the API's base", async () => {
+    expect(NOTIFY_PROBLEM_TYPE_BASE).toBe(PROBLEM_TYPE_BASE);
+    const notify = (await notifyProblemResponse({
+      status: 404,
+      code: "not_found",
+      title: "Not found",
+      detail: "Nothing.",
+    }).json()) as { type: string };
+    expect(notify.type).toBe(problemBody(404, "not_found", "Nothing.").type);
+    expect(notify.type).toBe("https://warga.id/problems/not_found");
+  });
+});
+
+describe("HTML pages answer with the same kind → status map", () => {
+  it("answers the reply page's non-multipart post as 415, an unsupported media kind", async () => {
+    const { token } = await insertTicket({ tenant: null, createdAt: new Date().toISOString() });
+    const res = await call(`/support/reply/${token}`, {
+      method: "POST",
+      headers: { "Content-Type": "text/plain" },
+      body: "message=halo",
+    });
+    expect(res.status).toBe(415);
+    expect(res.headers.get("Content-Type")).toContain("text/html");
+    expect(await res.text()).toContain("Formulir tidak lengkap");
+  });
+
+  it("answers an unknown reply token as the HTML not-found page even when the upload is refused first", async () => {
+    const res = await call(`/support/reply/${"E".repeat(43)}`, {
+      method: "POST",
+      headers: { "Content-Type": "text/plain" },
+      body: "message=halo",
+    });
+    expect(res.status).toBe(404);
+    expect(res.headers.get("Content-Type")).toContain("text/html");
+  });
+
+  it("answers the reset page's rate limit as 429 with Retry-After", async () => {
+    const ip = "198.51.100.29";
+    const headers = { "CF-Connecting-IP": ip };
+    // Sign-in links share the reset page's per-IP budget and cost no password hash to spend it.
+    let spent = 0;
+    while (
+      (await call("/api/auth/magic-link/verify", { headers, body: { token: "x".repeat(43) } })).status !== 429
+    ) {
+      spent += 1;
+      expect(spent).toBeLessThan(200);
+    }
+    const res = await call("/reset-password", {
+      method: "POST",
+      headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        token: "x",
+        password: "kata-sandi-baru",
+        confirm: "kata-sandi-baru",
+      }).toString(),
+    });
+    expect(res.status).toBe(429);
+    expect(res.headers.get("Content-Type")).toContain("text/html");
+    expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await res.text()).toContain("Terlalu banyak percobaan");
+  });
+
+  it("answers the letter page as HTML with the status of the domain error's kind", async () => {
+    const slug = unique("rt");
+    const now = new Date().toISOString();
+    // A tenant whose database slot this deployment does not bind: the lookup fails as unavailable.
+    await platformDb(bindings).insert(tenants).values({
+      id: newId(),
+      slug,
+      name: "RT Lepas",
+      type: "RT",
+      flags: "{}",
+      slot: 9999,
+      status: "active",
+      updatedAt: now,
+    });
+    const res = await call(`/verify/surat/${slug}.ABCDEFGH`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get("Content-Type")).toContain("text/html");
+    expect(await res.text()).toContain("Verifikasi tidak dapat dilakukan");
   });
 });

@@ -1,12 +1,16 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { routeTable } from "../../src/app";
+import { ERROR_CODES } from "../../src/core/errors";
 import { call, callJson } from "../helpers/harness";
 
 interface OpenApiDoc {
   openapi: string;
   paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>>;
-  components: { securitySchemes: Record<string, unknown> };
+  components: {
+    securitySchemes: Record<string, unknown>;
+    schemas: Record<string, { properties?: Record<string, { type?: string; enum?: string[] }> }>;
+  };
   security: unknown[];
 }
 
@@ -38,6 +42,14 @@ describe("OpenAPI and the interactive reference", () => {
       responses: Record<string, { content: Record<string, unknown> }>;
     };
     expect(Object.keys(op.responses["409"]?.content ?? {})).toEqual(["application/problem+json"]);
+  });
+
+  it("lists every error code in the Problem schema, so a client can generate its switch", async () => {
+    const res = await callJson<OpenApiDoc>("/openapi.json");
+    const code = res.body.components.schemas.Problem?.properties?.code;
+    expect(code?.enum).toContain("slug_taken");
+    expect(code?.enum).toContain("busy");
+    expect([...(code?.enum ?? [])].sort()).toEqual([...ERROR_CODES].sort());
   });
 
   it("serves a /swagger page whose scripts and styles are local", async () => {

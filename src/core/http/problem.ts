@@ -2,10 +2,16 @@ import { ApiException, InputValidationException, MultiException } from "chanfana
 import type { Context } from "hono";
 import { z } from "zod";
 import type { HonoEnv } from "../env";
-import { DomainError, type FieldError, statusOfKind } from "../errors";
+import { DomainError, ERROR_CODES, type ErrorCode, type FieldError, statusOfKind } from "../errors";
 import { log } from "./log";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+
+/**
+ * Every problem's `type` is this base plus its code, in both Workers (the notify Worker repeats the
+ * literal because it may not import from here); ADR 0002 says why this base.
+ */
+export const PROBLEM_TYPE_BASE = "https://warga.id/problems/";
 
 const TITLES: Record<number, string> = {
   400: "Bad Request",
@@ -16,6 +22,7 @@ const TITLES: Record<number, string> = {
   409: "Conflict",
   413: "Content Too Large",
   415: "Unsupported Media Type",
+  422: "Unprocessable Content",
   429: "Too Many Requests",
   500: "Internal Server Error",
   503: "Service Unavailable",
@@ -26,14 +33,14 @@ export interface Problem {
   title: string;
   status: number;
   detail: string;
-  code: string;
+  code: ErrorCode;
   requestId?: string;
   errors?: FieldError[];
 }
 
-export function problemBody(status: number, code: string, detail: string, errors?: FieldError[]): Problem {
+export function problemBody(status: number, code: ErrorCode, detail: string, errors?: FieldError[]): Problem {
   return {
-    type: `https://warga.id/problems/${code}`,
+    type: `${PROBLEM_TYPE_BASE}${code}`,
     title: TITLES[status] ?? "Error",
     status,
     detail,
@@ -45,7 +52,7 @@ export function problemBody(status: number, code: string, detail: string, errors
 export function problemResponse(
   c: Context<HonoEnv>,
   status: number,
-  code: string,
+  code: ErrorCode,
   detail: string,
   extra: { errors?: FieldError[]; retryAfter?: number } = {},
 ): Response {
@@ -67,6 +74,43 @@ function fieldErrors(error: MultiException | InputValidationException): FieldErr
   });
 }
 
+/**
+ * chanfana's own exceptions carry only a status; each status answers with the code a DomainError of the
+ * same meaning would have. A 4xx not listed here is still the client's fault: it keeps its status and
+ * answers `invalid_input`.
+ */
+const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = {
+  400: "invalid_input",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  409: "conflict",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  422: "invalid_input",
+  429: "rate_limited",
+};
+
+function apiExceptionProblem(c: Context<HonoEnv>, error: ApiException): Response {
+  const retryAfter = (error as { retryAfter?: unknown }).retryAfter;
+  const code = CODE_OF_STATUS[error.status] ?? "invalid_input";
+  return problemResponse(c, error.status, code, error.message || error.default_message, {
+    ...(typeof retryAfter === "number" ? { retryAfter } : {}),
+  });
+}
+
+/**
+ * Cloudflare marks a Durable Object that refuses work under load with `overloaded: true` on the error
+ * (https://developers.cloudflare.com/durable-objects/best-practices/error-handling/). The message text
+ * is not a contract, so only the property counts.
+ */
+function isOverloaded(error: unknown): boolean {
+  return (
+    typeof error === "object" && error !== null && (error as { overloaded?: unknown }).overloaded === true
+  );
+}
+
 /** The one place where anything thrown becomes problem+json. Unknown errors never leak their stack. */
 export function onError(error: Error, c: Context<HonoEnv>): Response {
   if (error instanceof DomainError) {
@@ -76,16 +120,16 @@ export function onError(error: Error, c: Context<HonoEnv>): Response {
     const errors = fieldErrors(error);
     return problemResponse(c, 400, "invalid_input", "The request is not valid.", { errors });
   }
-  if (error instanceof ApiException && error.status < 500) {
-    return problemResponse(c, error.status, "invalid_input", error.message);
+  if (error instanceof ApiException && error.status >= 400 && error.status < 500) {
+    return apiExceptionProblem(c, error);
   }
   if (error instanceof z.ZodError) {
     const errors = error.issues.map((i) => ({ field: i.path.join("."), message: i.message }));
     return problemResponse(c, 400, "invalid_input", "The request is not valid.", { errors });
   }
-  // A Durable Object refusing work under load (its queue is full) is a busy dependency, not a bug:
-  // the request never ran there, so the client may simply retry.
-  if ((error as { overloaded?: boolean }).overloaded === true || /overloaded/i.test(error.message)) {
+  // An overloaded Durable Object is a busy dependency, not a bug. Cloudflare advises against retrying
+  // at once (it deepens the overload), so the Worker does not; the client may after Retry-After.
+  if (isOverloaded(error)) {
     log("warn", "dependency_overloaded", {
       requestId: c.get("requestId"),
       path: c.req.path,
@@ -115,7 +159,7 @@ export const ProblemSchema = z
     title: z.string(),
     status: z.number().int(),
     detail: z.string(),
-    code: z.string(),
+    code: z.enum(ERROR_CODES),
     requestId: z.string().optional(),
     errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
   })

@@ -1,21 +1,28 @@
 // Domain errors know nothing of HTTP beyond a status hint; http/errorHandler.ts turns them into problem+json.
 
-export type ErrorCode =
-  | "validation_failed"
-  | "invalid_json"
-  | "unsupported_media_type"
-  | "unauthorized"
-  | "not_found"
-  | "template_not_found"
-  | "message_not_found"
-  | "device_not_found"
-  | "missing_template_variables"
-  | "idempotency_conflict"
-  | "message_not_dead"
-  | "channel_unconfigured"
-  | "queue_unavailable"
-  | "service_unconfigured"
-  | "internal_error";
+/**
+ * The notification service's own closed set of problem codes (a separate Worker, so not the API's list).
+ * The Problem schema's `code` is this enum, so /openapi.json lists them; a typo at a throw site fails tsc.
+ */
+export const NOTIFY_ERROR_CODES = [
+  "validation_failed",
+  "invalid_json",
+  "unsupported_media_type",
+  "unauthorized",
+  "not_found",
+  "template_not_found",
+  "message_not_found",
+  "device_not_found",
+  "missing_template_variables",
+  "idempotency_conflict",
+  "message_not_dead",
+  "channel_unconfigured",
+  "queue_unavailable",
+  "service_unconfigured",
+  "internal_error",
+] as const;
+
+export type ErrorCode = (typeof NOTIFY_ERROR_CODES)[number];
 
 export interface FieldError {
   field: string;

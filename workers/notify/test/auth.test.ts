@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { NOTIFY_ERROR_CODES } from "../src/errors";
 import { call, callJson } from "./helpers/worker";
 
 const routes: [string, string][] = [
@@ -34,7 +35,7 @@ describe("internal key", () => {
     expect(res.status).toBe(401);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     expect(await res.json()).toMatchObject({
-      type: "urn:warga:problem:unauthorized",
+      type: "https://warga.id/problems/unauthorized",
       title: "Unauthorized",
       status: 401,
       code: "unauthorized",
@@ -119,5 +120,19 @@ describe("request errors are problem+json", () => {
     expect(res.body.paths["/v1/emails/send"]?.post?.responses["401"]?.content).toHaveProperty([
       "application/problem+json",
     ]);
+  });
+
+  it("lists every one of its own error codes in the problem schema", async () => {
+    type Schema = { properties: { code: { enum?: string[] } } };
+    const res = await callJson<{
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content: Record<string, { schema: Schema }> }> }>
+      >;
+    }>("GET", "/openapi.json");
+    const schema =
+      res.body.paths["/v1/emails/send"]?.post?.responses["401"]?.content["application/problem+json"]?.schema;
+    expect(schema?.properties.code.enum).toContain("template_not_found");
+    expect([...(schema?.properties.code.enum ?? [])].sort()).toEqual([...NOTIFY_ERROR_CODES].sort());
   });
 });

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import type { HonoEnv } from "../../../core/env";
-import { DomainError } from "../../../core/errors";
+import { DomainError, type ErrorCode, statusOfKind } from "../../../core/errors";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { resetPasswordDone, resetPasswordForm } from "../../../pages/reset-password";
@@ -9,7 +9,7 @@ import { resetPassword } from "../passwordReset";
 
 const html = (description: string) => ({ description, content: { "text/html": { schema: z.string() } } });
 
-const MESSAGES: Record<string, string> = {
+const MESSAGES: Partial<Record<ErrorCode, string>> = {
   password_too_short: "Kata sandi minimal 8 karakter.",
   token_invalid: "Tautan ini tidak berlaku. Minta tautan baru.",
   token_expired: "Tautan ini sudah kedaluwarsa. Minta tautan baru.",
@@ -38,7 +38,11 @@ export class SubmitResetPasswordPage extends Endpoint {
     tags: ["Pages"],
     summary: "Submit the reset page's form",
     security: [],
-    responses: { 200: html("Password set"), 400: html("The form again, with the reason") },
+    responses: {
+      200: html("Password set"),
+      400: html("The form again, with the reason"),
+      429: html("The form again: too many attempts"),
+    },
   };
 
   override async handle(c: Context<HonoEnv>) {
@@ -53,7 +57,13 @@ export class SubmitResetPasswordPage extends Endpoint {
       await resetPassword({ ctx: platformCtx(c), input: { token, password } });
     } catch (error) {
       if (error instanceof DomainError) {
-        return c.html(resetPasswordForm(token, MESSAGES[error.code] ?? error.message), 400);
+        if (error.extra.retryAfter !== undefined) {
+          c.header("Retry-After", String(error.extra.retryAfter));
+        }
+        return c.html(
+          resetPasswordForm(token, MESSAGES[error.code] ?? error.message),
+          statusOfKind[error.kind],
+        );
       }
       throw error;
     }

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import type { HonoEnv } from "../../../core/env";
-import { DomainError } from "../../../core/errors";
+import { DomainError, type ErrorCode, type StatusOfKind, statusOfKind } from "../../../core/errors";
 import { checkMultipart, type ImageUpload, imageFromFile, readForm } from "../../../core/files";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
@@ -11,21 +11,13 @@ import { ReplyTokenParam } from "../schemas";
 
 const html = (description: string) => ({ description, content: { "text/html": { schema: z.string() } } });
 
-const MESSAGES: Record<string, string> = {
+const MESSAGES: Partial<Record<ErrorCode, string>> = {
   file_too_large: "Gambar terlalu besar (maksimal 5 MB).",
   unsupported_image_type: "Hanya gambar JPEG, PNG atau WebP yang dapat dilampirkan.",
   not_multipart: "Formulir tidak lengkap. Muat ulang halaman lalu coba lagi.",
   invalid_multipart: "Formulir tidak lengkap. Muat ulang halaman lalu coba lagi.",
   file_empty: "Berkas gambar kosong.",
   rate_limited: "Terlalu banyak balasan. Coba lagi beberapa menit lagi.",
-};
-
-const STATUS_OF: Record<string, 400 | 404 | 413 | 415 | 429> = {
-  not_found: 404,
-  ticket_not_found: 404,
-  file_too_large: 413,
-  unsupported_image_type: 415,
-  rate_limited: 429,
 };
 
 export class SupportReplyPage extends Endpoint {
@@ -69,6 +61,9 @@ export class SubmitSupportReplyPage extends Endpoint {
       303: { description: "Sent; back to the page" },
       400: html("The page again, with the reason"),
       404: html("Unknown token"),
+      413: html("The page again: the image is too large"),
+      415: html("The page again: not a form upload, or not an image"),
+      429: html("The page again: too many replies"),
     },
   };
 
@@ -95,15 +90,26 @@ export class SubmitSupportReplyPage extends Endpoint {
         if (error.kind === "not_found") {
           return c.html(supportReplyNotFound(), 404);
         }
-        return this.again(c, token, MESSAGES[error.code] ?? error.message, STATUS_OF[error.code] ?? 400);
+        if (error.extra.retryAfter !== undefined) {
+          c.header("Retry-After", String(error.extra.retryAfter));
+        }
+        return this.again(c, token, MESSAGES[error.code] ?? error.message, statusOfKind[error.kind]);
       }
       throw error;
     }
     return c.redirect(`/support/reply/${encodeURIComponent(token)}?terkirim=1`, 303);
   }
 
-  private async again(c: Context<HonoEnv>, token: string, text: string, status: 400 | 404 | 413 | 415 | 429) {
-    const thread = await getPublicTicket({ ctx: platformCtx(c), token });
-    return c.html(supportReplyPage(token, thread, { kind: "error", text }), status);
+  private async again(c: Context<HonoEnv>, token: string, text: string, status: StatusOfKind) {
+    try {
+      const thread = await getPublicTicket({ ctx: platformCtx(c), token });
+      return c.html(supportReplyPage(token, thread, { kind: "error", text }), status);
+    } catch (error) {
+      // An upload refused before the token was looked up may still carry an unknown token.
+      if (error instanceof DomainError && error.kind === "not_found") {
+        return c.html(supportReplyNotFound(), 404);
+      }
+      throw error;
+    }
   }
 }

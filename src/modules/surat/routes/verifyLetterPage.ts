@@ -1,8 +1,9 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import type { HonoEnv } from "../../../core/env";
+import { DomainError, statusOfKind } from "../../../core/errors";
 import { Endpoint } from "../../../core/http/endpoint";
-import { unknownLetterPage, verifiedLetterPage } from "../../../pages/verify-surat";
+import { letterUnavailablePage, unknownLetterPage, verifiedLetterPage } from "../../../pages/verify-surat";
 import { verifyLetter } from "../publish";
 
 const html = (description: string) => ({ description, content: { "text/html": { schema: z.string() } } });
@@ -13,13 +14,27 @@ export class VerifyLetterPage extends Endpoint {
     summary: "Public page the letter's QR opens: confirms number, type, date, community and validity",
     security: [],
     request: { params: z.object({ code: z.string().min(1).max(200) }) },
-    responses: { 200: html("The letter is valid"), 404: html("No valid letter has this code") },
+    responses: {
+      200: html("The letter is valid"),
+      403: html("The community is suspended or its letters are switched off"),
+      404: html("No valid letter has this code"),
+    },
   };
 
   override async handle(c: Context<HonoEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
-    const letter = await verifyLetter(c.env, params.code);
     c.header("Cache-Control", "no-store");
-    return letter ? c.html(verifiedLetterPage(letter)) : c.html(unknownLetterPage(), 404);
+    try {
+      const letter = await verifyLetter(c.env, params.code);
+      return letter ? c.html(verifiedLetterPage(letter)) : c.html(unknownLetterPage(), 404);
+    } catch (error) {
+      // Whoever scanned the QR holds paper, not an API client: the answer is a page, with the status
+      // problem+json would have carried.
+      if (error instanceof DomainError) {
+        const page = error.kind === "not_found" ? unknownLetterPage() : letterUnavailablePage();
+        return c.html(page, statusOfKind[error.kind]);
+      }
+      throw error;
+    }
   }
 }

@@ -1,14 +1,18 @@
 import { z } from "zod";
-import type { ErrorCode, FieldError } from "../errors";
+import { type ErrorCode, type FieldError, NOTIFY_ERROR_CODES } from "../errors";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+
+// The same base as the main API's problems (src/core/http/problem.ts; ADR 0002), repeated because this
+// Worker does not import the API's source.
+export const PROBLEM_TYPE_BASE = "https://warga.id/problems/";
 
 export const Problem = z.object({
   type: z.string(),
   title: z.string(),
   status: z.number().int(),
   detail: z.string(),
-  code: z.string(),
+  code: z.enum(NOTIFY_ERROR_CODES),
   requestId: z.string().optional(),
   errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
 });
@@ -24,7 +28,7 @@ export interface ProblemInit {
 
 export function problemResponse(init: ProblemInit): Response {
   const body = {
-    type: `urn:warga:problem:${init.code}`,
+    type: `${PROBLEM_TYPE_BASE}${init.code}`,
     title: init.title,
     status: init.status,
     detail: init.detail,
