@@ -28,6 +28,7 @@ export const ERROR_CODES = [
   "invalid_credentials",
   "invalid_refresh_token",
   "refresh_token_reused",
+  "session_revoked",
   "session_ended",
   "account_disabled",
   "no_membership",

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { HonoEnv } from "../env";
 import { DomainError, ERROR_CODES, type ErrorCode, type FieldError, statusOfKind } from "../errors";
 import { log } from "./log";
+import { loggedPath } from "./secret";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
@@ -132,7 +133,7 @@ export function onError(error: Error, c: Context<HonoEnv>): Response {
   if (isOverloaded(error)) {
     log("warn", "dependency_overloaded", {
       requestId: c.get("requestId"),
-      path: c.req.path,
+      path: loggedPath(c),
       error: error.message,
     });
     return problemResponse(c, 503, "busy", "Too many requests at once; try again in a moment.", {
@@ -142,7 +143,7 @@ export function onError(error: Error, c: Context<HonoEnv>): Response {
   log("error", "unhandled_error", {
     requestId: c.get("requestId"),
     method: c.req.method,
-    path: c.req.path,
+    path: loggedPath(c),
     error: error.message,
     stack: error.stack,
   });
