@@ -3,7 +3,7 @@ import { base64url, exportSPKI, generateKeyPair, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/core/env";
 import { signPass } from "../../src/modules/visitor/pass";
-import { bindings, callJson, createTenant, login } from "../helpers/harness";
+import { bindings, callJson, createTenant } from "../helpers/harness";
 import { tokenIn, waitForMessage } from "../modules/identity/helpers";
 
 /**
