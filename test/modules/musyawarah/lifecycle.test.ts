@@ -156,6 +156,26 @@ describe("what residents see", () => {
     );
   });
 
+  it("gives the bendahara published polls as a resident sees them, without a ballot", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const bendahara = await tenant.member("bendahara");
+    const draft = await newPoll(sek.token);
+    const open = await newPoll(sek.token, { status: "aktif", resultsVisibility: "after_close" });
+    const token = bendahara.token;
+
+    const list = await callJson<{ items: PollBody[] }>("/api/musyawarah", { token });
+    expect(list.body.items.map((p) => p.id)).toEqual([open.id]);
+    expect(list.body.items[0]).not.toHaveProperty("hasVoted");
+    expect(list.body.items[0]?.results).toBeNull();
+    expectProblem(await callJson(`/api/musyawarah/${draft.id}`, { token }), 404, "not_found");
+    const one = await callJson<PollBody>(`/api/musyawarah/${open.id}`, { token });
+    expect(one.body.results).toBeNull();
+    expect(one.body).not.toHaveProperty("hasVoted");
+    expectProblem(await vote(token, open.id, [open.options[0]?.id ?? ""]), 403, "forbidden_role");
+    expectProblem(await callJson(`/api/musyawarah/${open.id}/votes`, { token }), 403, "forbidden_role");
+  });
+
   it("answers 404 for another tenant's poll, even to its residents' tokens", async () => {
     const a = await createTenant();
     const b = await createTenant();
