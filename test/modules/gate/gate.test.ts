@@ -292,6 +292,13 @@ describe("POST /api/gate-hardware/webhook", () => {
     expect(devices.body.items[0]?.lastSeenAt).toBeNull();
   });
 
+  it("declares the device key, not a user token, as its security in the OpenAPI document", async () => {
+    const doc = await callJson<{ paths: Record<string, Record<string, { security?: unknown }>> }>(
+      "/openapi.json",
+    );
+    expect(doc.body.paths["/api/gate-hardware/webhook"]?.post?.security).toEqual([{ gateDeviceKey: [] }]);
+  });
+
   it("answers 403 when the guest book is switched off", async () => {
     const tenant = await createTenant();
     const admin = await tenant.member("admin");
