@@ -81,6 +81,21 @@ describe("creating and editing polls", () => {
       body: { status: "aktif" },
     });
     expectProblem(res, 400, "invalid_schedule");
+
+    // Created as aktif with a past end: refused before anything is stored, not left behind as a draft.
+    const direct = await callJson("/api/musyawarah", {
+      token: sek.token,
+      body: {
+        title: "Rapat lalu",
+        options: ["Ya", "Tidak"],
+        startsAt: inMinutes(-120),
+        endsAt: inMinutes(-60),
+        status: "aktif",
+      },
+    });
+    expectProblem(direct, 400, "invalid_schedule");
+    const list = await callJson<{ items: PollBody[] }>("/api/musyawarah", { token: sek.token });
+    expect(list.body.items.map((p) => p.id)).toEqual([poll.id]);
   });
 
   it("deletes a draft or a poll with no ballots, and refuses once someone voted", async () => {
