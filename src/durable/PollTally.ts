@@ -1,7 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../core/env";
 import { log } from "../core/http/log";
-import { slotDatabase } from "../core/tenancy";
+import { systemTenantCtx } from "../core/tenancy/contexts";
+import { mirrorTally } from "../modules/musyawarah/service";
 
 /**
  * The authority for one poll's ballots and counts. Every vote is decided and recorded inside one
@@ -14,8 +15,11 @@ import { slotDatabase } from "../core/tenancy";
  * that links the two: ballots keep no choices, counts keep no history, and nothing is logged about choices.
  */
 export interface TallyConfig {
+  /**
+   * The tenant the mirror writes to, resolved by `systemTenantCtx` like any tenant. Configs stored by
+   * earlier versions also hold the tenant's database `slot`; it is no longer read (they hold the slug too).
+   */
   tenantSlug: string;
-  slot: number;
   pollId: string;
   optionIds: string[];
   multipleChoice: boolean;
@@ -54,7 +58,6 @@ export interface BallotRow {
 }
 
 const MIRROR_RETRY_MS = 10_000;
-const VOTER_ROWS_PER_STATEMENT = 25; // 4 parameters each: D1 allows 100 per statement.
 
 export class PollTally extends DurableObject<Bindings> {
   private readonly sql: SqlStorage;
@@ -306,30 +309,20 @@ export class PollTally extends DurableObject<Bindings> {
         snap.seq,
       )
       .toArray();
-    const db = slotDatabase(this.env, config.slot);
-    const now = new Date().toISOString();
-    const statements: D1PreparedStatement[] = [
-      db
-        .prepare(
-          `UPDATE polls SET results = ?1, ballots = ?2, results_seq = ?3,
-             status = CASE WHEN ?4 = 'ditutup' THEN 'ditutup' ELSE status END,
-             closed_at = CASE WHEN ?4 = 'ditutup' THEN COALESCE(closed_at, ?5) ELSE closed_at END,
-             updated_at = ?5
-           WHERE id = ?6 AND results_seq <= ?3`,
-        )
-        .bind(JSON.stringify(snap.counts), snap.ballots, snap.seq, snap.status, now, config.pollId),
-    ];
-    for (let i = 0; i < voters.length; i += VOTER_ROWS_PER_STATEMENT) {
-      const chunk = voters.slice(i, i + VOTER_ROWS_PER_STATEMENT);
-      statements.push(
-        db
-          .prepare(
-            `INSERT OR IGNORE INTO poll_voters (poll_id, voter_key, user_id, voted_at) VALUES ${chunk.map(() => "(?, ?, ?, ?)").join(", ")}`,
-          )
-          .bind(...chunk.flatMap((v) => [config.pollId, v.voter_key, v.user_id, v.cast_at])),
-      );
-    }
-    await db.batch(statements);
+    // The SQL is musyawarah's (drizzle, so a renamed column breaks the build, not the mirror). No flag
+    // check: ballots accepted before musyawarah was switched off (or the tenant suspended) still land.
+    const ctx = await systemTenantCtx(this.env, config.tenantSlug, "poll-mirror");
+    await mirrorTally({
+      ctx,
+      input: {
+        pollId: config.pollId,
+        counts: snap.counts,
+        ballots: snap.ballots,
+        seq: snap.seq,
+        status: snap.status,
+        voters: voters.map((v) => ({ voterKey: v.voter_key, userId: v.user_id, votedAt: v.cast_at })),
+      },
+    });
     this.setMeta("mirroredSeq", String(snap.seq));
     this.setMeta("mirroredStatus", snap.status);
   }

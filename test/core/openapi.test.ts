@@ -26,9 +26,12 @@ describe("OpenAPI and the interactive reference", () => {
       const op = res.body.paths[path]?.[route.method];
       expect(op, `${route.method} ${route.path}`).toBeDefined();
       if (route.access.scope === "public") {
-        // Public routes need no user token; a few carry credentials of their own (gate device keys).
         expect(op?.security ?? [], `${route.path} is public`).not.toContainEqual({ bearerAuth: [] });
         expect(op?.security, `${route.path} declares its security`).toBeDefined();
+      } else if (route.access.scope === "device") {
+        // Gate devices carry their own key, not a user token.
+        expect(op?.security, `${route.path} takes a device key`).toEqual([{ gateDeviceKey: [] }]);
+        expect(op?.responses["401"], `${route.path} documents 401`).toBeDefined();
       } else {
         expect(op?.security, `${route.path} needs a token`).toBeUndefined();
         expect(op?.responses["401"], `${route.path} documents 401`).toBeDefined();

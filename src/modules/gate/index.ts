@@ -1,3 +1,4 @@
+import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
 import { ActivateDevice } from "./routes/activateDevice";
 import { CreateDevice } from "./routes/createDevice";
@@ -7,7 +8,7 @@ import { GateWebhook } from "./routes/gateWebhook";
 import { ListDeviceEvents } from "./routes/listDeviceEvents";
 import { ListDevices } from "./routes/listDevices";
 
-const admin = { scope: "tenant", roles: ["admin"], flag: "tamu" } as const;
+const admin = tenantAccess(ROLES.ADMIN, "tamu");
 
 export const gateModule = defineModule({
   name: "gate",
@@ -18,12 +19,12 @@ export const gateModule = defineModule({
     { method: "post", path: "/api/gate-devices/:id/activate", endpoint: ActivateDevice, access: admin },
     { method: "delete", path: "/api/gate-devices/:id", endpoint: DeleteDevice, access: admin },
     { method: "get", path: "/api/gate-devices/:id/events", endpoint: ListDeviceEvents, access: admin },
-    // The device authenticates itself with its key (checked by the service, which needs the key's tenant).
+    // The device's key is checked by the guard, which then knows the device's tenant (ADR 0008).
     {
       method: "post",
       path: "/api/gate-hardware/webhook",
       endpoint: GateWebhook,
-      access: { scope: "public" },
+      access: { scope: "device", flag: "tamu" },
     },
   ],
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ListQuery } from "../../core/db/paging";
 
 export const ADAPTERS = ["generic", "hikvision"] as const;
 
@@ -37,10 +38,7 @@ export const GateEvent = z
   })
   .openapi("GateEvent");
 
-export const EventListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(64).optional(),
-});
+export const EventListQuery = ListQuery;
 
 /** The generic adapter's body: what a small gate controller or a guard's phone app sends. */
 export const GenericEvent = z.object({

@@ -1,18 +1,17 @@
-import { and, desc, eq, isNull, lt, type SQL } from "drizzle-orm";
-import { auditInsert } from "../../core/audit";
+import { and, desc, eq, isNull, type SQL } from "drizzle-orm";
+import { platformAudit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
-import { platformDb } from "../../core/db/platform";
-import { tenants } from "../../core/db/platform-schema";
-import type { Bindings } from "../../core/env";
-import { DomainError, Forbidden, NotFound, Unauthorized } from "../../core/errors";
+import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
+import { gateDevices } from "../../core/db/platform-schema";
+import { DomainError, NotFound, Unauthorized } from "../../core/errors";
+import { requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
 import { newId, randomToken, sha256Hex } from "../../core/ids";
-import { tenantDb, toTenantInfo } from "../../core/tenancy";
+import { nowIso } from "../../core/time";
 import { passGate } from "../visitor/service";
-import { gateEvents } from "../visitor/tables";
 import { adapters, type NormalisedEvent } from "./adapters";
-import { gateDevices } from "./platform-tables";
 import type { CreateDeviceInput } from "./schemas";
+import { gateEvents } from "./tables";
 
 type DeviceRow = typeof gateDevices.$inferSelect;
 const KEY_PREFIX = "wgd_";
@@ -29,16 +28,9 @@ export function presentDevice(row: DeviceRow) {
   };
 }
 
-function userId(ctx: TenantCtx): string {
-  if (ctx.actor.kind !== "user") {
-    throw new Error("device management needs a signed-in user");
-  }
-  return ctx.actor.userId;
-}
-
 /** Fetch-or-404 within the caller's tenant; deleted devices are gone. */
 async function loadDevice(ctx: TenantCtx, id: string): Promise<DeviceRow> {
-  const row = await platformDb(ctx.env)
+  const row = await ctx.platform
     .select()
     .from(gateDevices)
     .where(
@@ -52,7 +44,7 @@ async function loadDevice(ctx: TenantCtx, id: string): Promise<DeviceRow> {
 }
 
 export async function listDevices({ ctx }: { ctx: TenantCtx }) {
-  const rows = await platformDb(ctx.env)
+  const rows = await ctx.platform
     .select()
     .from(gateDevices)
     .where(and(eq(gateDevices.tenantId, ctx.tenant.id), isNull(gateDevices.deletedAt)))
@@ -60,10 +52,11 @@ export async function listDevices({ ctx }: { ctx: TenantCtx }) {
   return { items: rows.map(presentDevice), nextCursor: null };
 }
 
+/** Devices are control-plane rows (the guard finds a key's tenant there), so their audit is too. */
 export async function createDevice({ ctx, input }: { ctx: TenantCtx; input: CreateDeviceInput }) {
   const apiKey = `${KEY_PREFIX}${randomToken(32)}`;
   const id = newId();
-  const db = platformDb(ctx.env);
+  const db = ctx.platform;
   const [, , created] = await db.batch([
     db.insert(gateDevices).values({
       id,
@@ -72,15 +65,10 @@ export async function createDevice({ ctx, input }: { ctx: TenantCtx; input: Crea
       adapter: input.adapter,
       keyHash: await sha256Hex(apiKey),
       keyPrefix: apiKey.slice(0, 12),
-      createdBy: userId(ctx),
-      updatedAt: new Date().toISOString(),
+      createdBy: requireUser(ctx).userId,
+      updatedAt: nowIso(),
     }),
-    auditInsert(db, ctx, {
-      tenantId: ctx.tenant.id,
-      action: "gate_device.create",
-      targetType: "gate_device",
-      targetId: id,
-    }),
+    platformAudit(ctx, { action: "gate_device.create", targetType: "gate_device", targetId: id }),
     db.select().from(gateDevices).where(eq(gateDevices.id, id)),
   ]);
   const row = created[0];
@@ -92,13 +80,13 @@ export async function createDevice({ ctx, input }: { ctx: TenantCtx; input: Crea
 
 async function changeDevice(ctx: TenantCtx, id: string, change: Partial<DeviceRow>, action: string) {
   await loadDevice(ctx, id);
-  const db = platformDb(ctx.env);
+  const db = ctx.platform;
   const [, , updated] = await db.batch([
     db
       .update(gateDevices)
-      .set({ ...change, updatedAt: new Date().toISOString() })
+      .set({ ...change, updatedAt: nowIso() })
       .where(and(eq(gateDevices.id, id), eq(gateDevices.tenantId, ctx.tenant.id))),
-    auditInsert(db, ctx, { tenantId: ctx.tenant.id, action, targetType: "gate_device", targetId: id }),
+    platformAudit(ctx, { action, targetType: "gate_device", targetId: id }),
     db.select().from(gateDevices).where(eq(gateDevices.id, id)),
   ]);
   const row = updated[0];
@@ -108,70 +96,29 @@ async function changeDevice(ctx: TenantCtx, id: string, change: Partial<DeviceRo
   return presentDevice(row);
 }
 
-export const setDeviceActive = ({ ctx, id, active }: { ctx: TenantCtx; id: string; active: boolean }) =>
-  changeDevice(ctx, id, { active }, active ? "gate_device.activate" : "gate_device.deactivate");
+export const activateDevice = ({ ctx, id }: { ctx: TenantCtx; id: string }) =>
+  changeDevice(ctx, id, { active: true }, "gate_device.activate");
+
+/** The key stays but is refused (403 device_inactive) until the device is activated again. */
+export const deactivateDevice = ({ ctx, id }: { ctx: TenantCtx; id: string }) =>
+  changeDevice(ctx, id, { active: false }, "gate_device.deactivate");
 
 /** Soft delete: the key stops working and the device leaves the list; its event log stays. */
 export async function deleteDevice({ ctx, id }: { ctx: TenantCtx; id: string }) {
-  await changeDevice(ctx, id, { active: false, deletedAt: new Date().toISOString() }, "gate_device.delete");
+  await changeDevice(ctx, id, { active: false, deletedAt: nowIso() }, "gate_device.delete");
 }
 
-export async function listDeviceEvents({
-  ctx,
-  id,
-  input,
-}: {
-  ctx: TenantCtx;
-  id: string;
-  input: { limit: number; cursor?: string };
-}) {
+export async function listDeviceEvents({ ctx, id, input }: { ctx: TenantCtx; id: string; input: ListQuery }) {
   await loadDevice(ctx, id);
-  const filters: SQL[] = [eq(gateEvents.deviceId, id)];
-  if (input.cursor) {
-    filters.push(lt(gateEvents.id, input.cursor));
-  }
+  const filters: SQL[] = [eq(gateEvents.deviceId, id), ...afterCursor(gateEvents.id, input.cursor, "desc")];
   const rows = await ctx.db
     .select()
     .from(gateEvents)
     .where(and(...filters))
     .orderBy(desc(gateEvents.id))
     .limit(input.limit + 1);
-  const items = rows.slice(0, input.limit);
-  return {
-    items: items.map(({ deviceId: _d, ...event }) => event),
-    nextCursor: rows.length > input.limit ? (items.at(-1)?.id ?? null) : null,
-  };
-}
-
-/**
- * Finds the device behind a webhook key. Unknown and deleted keys are 401, a deactivated device 403;
- * the device's tenant must be active with the guest book switched on.
- */
-async function authenticateDevice(env: Bindings, authorization: string | undefined) {
-  const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
-  if (!match?.[1]) {
-    throw new Unauthorized("missing_device_key", "The device API key goes in Authorization: Bearer <key>.");
-  }
-  const found = await platformDb(env)
-    .select({ device: gateDevices, tenant: tenants })
-    .from(gateDevices)
-    .innerJoin(tenants, eq(tenants.id, gateDevices.tenantId))
-    .where(eq(gateDevices.keyHash, await sha256Hex(match[1])))
-    .get();
-  if (!found || found.device.deletedAt) {
-    throw new Unauthorized("invalid_device_key", "This device key is not valid.");
-  }
-  if (!found.device.active) {
-    throw new Forbidden("device_inactive", "This device has been deactivated.");
-  }
-  const tenant = toTenantInfo(found.tenant);
-  if (tenant.status === "suspended") {
-    throw new Forbidden("tenant_suspended", "This community's account is suspended.");
-  }
-  if (!tenant.flags.tamu) {
-    throw new Forbidden("feature_disabled", "The tamu module is switched off for this community.");
-  }
-  return { device: found.device, tenant };
+  const page = keysetPage(rows, input.limit);
+  return { items: page.items.map(({ deviceId: _d, ...event }) => event), nextCursor: page.nextCursor };
 }
 
 async function act(ctx: TenantCtx, event: NormalisedEvent) {
@@ -179,7 +126,7 @@ async function act(ctx: TenantCtx, event: NormalisedEvent) {
     return { action: "none" as const, reason: "recorded", visitorId: null };
   }
   try {
-    const result = await passGate({ ctx, qr: event.qr, direction: event.direction });
+    const result = await passGate({ ctx, input: { qr: event.qr, direction: event.direction } });
     return {
       action: "open" as const,
       reason: event.direction === "in" ? "checked_in" : "checked_out",
@@ -194,30 +141,35 @@ async function act(ctx: TenantCtx, event: NormalisedEvent) {
   }
 }
 
-export async function handleWebhook(opts: {
-  env: Bindings;
-  authorization: string | undefined;
-  body: () => Promise<unknown>;
-  requestId: string;
-  ip: string | null;
-}) {
-  const { device, tenant } = await authenticateDevice(opts.env, opts.authorization);
-  const event = adapters[device.adapter](await opts.body());
-  const ctx: TenantCtx = {
-    tenant,
-    actor: { kind: "device", deviceId: device.id, tenantSlug: tenant.slug },
-    db: tenantDb(opts.env, tenant.slot),
-    env: opts.env,
-    requestId: opts.requestId,
-    ip: opts.ip,
-  };
+/**
+ * One event from a gate device. The route guard has already proved the key (device scope: unknown or
+ * deleted → 401, deactivated → 403, tenant suspended or `tamu` off → 403); `input` is the raw body,
+ * read by the device's adapter.
+ */
+export async function handleWebhook({ ctx, input }: { ctx: TenantCtx; input: unknown }) {
+  if (ctx.actor.kind !== "device") {
+    throw new Unauthorized("invalid_device_key", "This route is for gate devices.");
+  }
+  const deviceId = ctx.actor.deviceId;
+  const device = await ctx.platform
+    .select({ adapter: gateDevices.adapter })
+    .from(gateDevices)
+    .where(and(eq(gateDevices.id, deviceId), eq(gateDevices.tenantId, ctx.tenant.id)))
+    .get();
+  if (!device) {
+    throw new Unauthorized("invalid_device_key", "This device key is not valid.");
+  }
+  const event = adapters[device.adapter](input);
   const outcome = await act(ctx, event);
   const eventId = newId();
-  const now = new Date().toISOString();
+  // Two databases, so two writes and no batch (D1 has no transaction across databases). The event is
+  // the record and lives in the tenant's database beside the visitor it concerns; last-seen is a
+  // liveness hint on the control-plane device row, not an audit record: if its write fails the device
+  // still gets its answer (a 500 would make it retry a check-in that already happened).
   await Promise.all([
     ctx.db.insert(gateEvents).values({
       id: eventId,
-      deviceId: device.id,
+      deviceId,
       kind: event.kind,
       direction: event.direction,
       visitorId: outcome.visitorId,
@@ -225,11 +177,21 @@ export async function handleWebhook(opts: {
       reason: outcome.reason,
       occurredAt: event.occurredAt,
     }),
-    platformDb(opts.env).update(gateDevices).set({ lastSeenAt: now }).where(eq(gateDevices.id, device.id)),
+    ctx.platform
+      .update(gateDevices)
+      .set({ lastSeenAt: nowIso() })
+      .where(eq(gateDevices.id, deviceId))
+      .catch((error: unknown) => {
+        log("warn", "gate_last_seen_failed", {
+          requestId: ctx.requestId,
+          device: deviceId,
+          error: String(error),
+        });
+      }),
   ]);
   log("info", "gate_event", {
-    requestId: opts.requestId,
-    device: device.id,
+    requestId: ctx.requestId,
+    device: deviceId,
     kind: event.kind,
     action: outcome.action,
     reason: outcome.reason,

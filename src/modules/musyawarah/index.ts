@@ -1,5 +1,4 @@
-import type { TenantRole } from "../../core/context";
-import { ANY_MEMBER } from "../../core/http/access";
+import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
 import { CastVote } from "./routes/castVote";
 import { CreatePoll } from "./routes/createPoll";
@@ -11,53 +10,21 @@ import { UpdatePoll } from "./routes/updatePoll";
 import { countActivePolls } from "./service";
 
 const flag = "musyawarah" as const;
-const organisers: TenantRole[] = ["sekretaris", "admin"];
+// Polls are the secretariat's; residents vote; every member reads published polls (service.ts says how).
+const organisers = tenantAccess(ROLES.SECRETARIAT, flag);
+const members = tenantAccess(ROLES.MEMBER, flag);
+const residents = tenantAccess(ROLES.RESIDENT, flag);
 
 export const musyawarahModule = defineModule({
   name: "musyawarah",
   routes: [
-    {
-      method: "get",
-      path: "/api/musyawarah",
-      endpoint: ListPolls,
-      access: { scope: "tenant", roles: ANY_MEMBER, flag },
-    },
-    {
-      method: "post",
-      path: "/api/musyawarah",
-      endpoint: CreatePoll,
-      access: { scope: "tenant", roles: organisers, flag },
-    },
-    {
-      method: "get",
-      path: "/api/musyawarah/:id",
-      endpoint: GetPoll,
-      access: { scope: "tenant", roles: ANY_MEMBER, flag },
-    },
-    {
-      method: "put",
-      path: "/api/musyawarah/:id",
-      endpoint: UpdatePoll,
-      access: { scope: "tenant", roles: organisers, flag },
-    },
-    {
-      method: "delete",
-      path: "/api/musyawarah/:id",
-      endpoint: DeletePoll,
-      access: { scope: "tenant", roles: organisers, flag },
-    },
-    {
-      method: "post",
-      path: "/api/musyawarah/:id/vote",
-      endpoint: CastVote,
-      access: { scope: "tenant", roles: ["warga"], flag },
-    },
-    {
-      method: "get",
-      path: "/api/musyawarah/:id/votes",
-      endpoint: ListVotes,
-      access: { scope: "tenant", roles: organisers, flag },
-    },
+    { method: "get", path: "/api/musyawarah", endpoint: ListPolls, access: members },
+    { method: "post", path: "/api/musyawarah", endpoint: CreatePoll, access: organisers },
+    { method: "get", path: "/api/musyawarah/:id", endpoint: GetPoll, access: members },
+    { method: "put", path: "/api/musyawarah/:id", endpoint: UpdatePoll, access: organisers },
+    { method: "delete", path: "/api/musyawarah/:id", endpoint: DeletePoll, access: organisers },
+    { method: "post", path: "/api/musyawarah/:id/vote", endpoint: CastVote, access: residents },
+    { method: "get", path: "/api/musyawarah/:id/votes", endpoint: ListVotes, access: organisers },
   ],
   indicators: [{ key: "activePolls", label: "Active polls", flag, compute: countActivePolls }],
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ListQuery } from "../../core/db/paging";
 
 const Label = z.string().trim().min(1).max(200);
 const Instant = z.iso.datetime({ offset: true });
@@ -49,9 +50,7 @@ export type UpdatePollInput = z.infer<typeof UpdatePollInput>;
 export const VoteInput = z.object({ optionIds: z.array(z.string().min(1).max(64)).min(1).max(20) });
 export type VoteInput = z.infer<typeof VoteInput>;
 
-export const PollListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(64).optional(),
+export const PollListQuery = ListQuery.extend({
   status: z.enum(["draft", "aktif", "ditutup"]).optional(),
 });
 export type PollListQuery = z.infer<typeof PollListQuery>;

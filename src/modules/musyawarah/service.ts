@@ -1,44 +1,36 @@
-import { and, desc, eq, inArray, lt, type SQL } from "drizzle-orm";
-import { auditInsert } from "../../core/audit";
-import { STAFF_ROLES, type TenantCtx } from "../../core/context";
-import { platformDb } from "../../core/db/platform";
+import { and, desc, eq, inArray, lte, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { audit } from "../../core/audit";
+import type { TenantCtx } from "../../core/context";
+import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
+import { afterCursor, keysetPage } from "../../core/db/paging";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
+import { nowIso } from "../../core/time";
 import type { TallyConfig, TallySnapshot, VoteRefusal } from "../../durable/PollTally";
 import { membershipIn, residentsOf, userNames } from "../identity/service";
 import type { CreatePollInput, PollListQuery, UpdatePollInput, VoteInput } from "./schemas";
-import { polls, pollVoters } from "./tables";
+import { type PollOption, polls, pollVoters } from "./tables";
 
 type PollRow = typeof polls.$inferSelect;
-type Option = { id: string; label: string };
+type Option = PollOption;
 
-function isStaff(ctx: TenantCtx): boolean {
-  return ctx.actor.kind === "user" && (STAFF_ROLES as readonly string[]).includes(ctx.actor.role);
-}
-
-function userId(ctx: TenantCtx): string {
-  if (ctx.actor.kind !== "user") {
-    throw new Error("poll verbs need a signed-in user");
-  }
-  return ctx.actor.userId;
-}
+/**
+ * Polls belong to the secretariat (sekretaris, admin), as the route table says: they alone see drafts,
+ * see results before closing and see who voted. Residents vote. Any other member (the bendahara) reads
+ * published polls as a resident does, but holds no ballot, so gets no `hasVoted`.
+ */
+const isOrganiser = (ctx: TenantCtx) => hasRole(ctx, ROLES.SECRETARIAT);
+const isVoter = (ctx: TenantCtx) => hasRole(ctx, ROLES.RESIDENT);
 
 function tally(ctx: TenantCtx, pollId: string) {
   const ns = ctx.env.POLL_TALLY;
   return ns.get(ns.idFromName(`${ctx.tenant.slug}:${pollId}`));
 }
 
-function audit(ctx: TenantCtx, action: string, pollId: string, detail?: Record<string, unknown>) {
-  return auditInsert(platformDb(ctx.env), ctx, {
-    tenantId: ctx.tenant.id,
-    action,
-    targetType: "poll",
-    targetId: pollId,
-    detail,
-  });
-}
-
-const options = (row: PollRow): Option[] => JSON.parse(row.options) as Option[];
+const pollAudit = (ctx: TenantCtx, action: string, pollId: string, detail?: Record<string, unknown>) =>
+  audit(ctx, { action, targetType: "poll", targetId: pollId, detail });
 
 function requiredBallots(row: PollRow, eligible: number): number | null {
   if (!row.quorumKind || row.quorumValue === null) {
@@ -47,18 +39,18 @@ function requiredBallots(row: PollRow, eligible: number): number | null {
   return row.quorumKind === "count" ? row.quorumValue : Math.ceil((eligible * row.quorumValue) / 100);
 }
 
-/** The poll as the caller may see it: results follow `resultsVisibility` for residents. */
+/** The poll as the caller may see it: results follow `resultsVisibility` for everyone but organisers. */
 export function presentPoll(ctx: TenantCtx, row: PollRow, live?: TallySnapshot, hasVoted?: boolean) {
   const status = live?.status === "ditutup" ? "ditutup" : row.status;
-  const counts = live?.counts ?? (JSON.parse(row.results) as Record<string, number>);
+  const counts = live?.counts ?? row.results;
   const ballots = live?.ballots ?? row.ballots;
-  const visible = isStaff(ctx) || row.resultsVisibility === "always" || status === "ditutup";
+  const visible = isOrganiser(ctx) || row.resultsVisibility === "always" || status === "ditutup";
   const required = row.eligibleVoters === null ? null : requiredBallots(row, row.eligibleVoters);
   return {
     id: row.id,
     title: row.title,
     description: row.description,
-    options: options(row),
+    options: row.options,
     startsAt: row.startsAt,
     endsAt: row.endsAt,
     status,
@@ -70,7 +62,7 @@ export function presentPoll(ctx: TenantCtx, row: PollRow, live?: TallySnapshot, 
     voterScope: row.voterScope,
     resultsVisibility: row.resultsVisibility,
     results: visible
-      ? options(row).map((o) => ({ optionId: o.id, label: o.label, count: counts[o.id] ?? 0 }))
+      ? row.options.map((o) => ({ optionId: o.id, label: o.label, count: counts[o.id] ?? 0 }))
       : null,
     turnout: { ballots, eligibleVoters: row.eligibleVoters },
     quorumReached: required === null ? null : ballots >= required,
@@ -82,10 +74,10 @@ export function presentPoll(ctx: TenantCtx, row: PollRow, live?: TallySnapshot, 
   };
 }
 
-/** Fetch-or-404; a draft is invisible to residents. */
+/** Fetch-or-404; a draft exists only for organisers. */
 async function loadPoll(ctx: TenantCtx, id: string): Promise<PollRow> {
   const row = await ctx.db.select().from(polls).where(eq(polls.id, id)).get();
-  if (!row || (row.status === "draft" && !isStaff(ctx))) {
+  if (!row || (row.status === "draft" && !isOrganiser(ctx))) {
     throw new NotFound("Poll");
   }
   return row;
@@ -122,7 +114,7 @@ function rowValues(def: Definition) {
   return {
     title: def.title,
     description: def.description,
-    options: JSON.stringify(def.options),
+    options: def.options,
     startsAt: new Date(def.startsAt).toISOString(),
     endsAt: new Date(def.endsAt).toISOString(),
     quorumKind: def.quorum?.kind ?? null,
@@ -139,7 +131,7 @@ function definitionOf(row: PollRow): Definition {
   return {
     title: row.title,
     description: row.description,
-    options: options(row),
+    options: row.options,
     startsAt: row.startsAt,
     endsAt: row.endsAt,
     quorum:
@@ -186,66 +178,113 @@ const EMPTY: Definition = {
 };
 
 async function eligibleVoters(ctx: TenantCtx, scope: "warga" | "kk"): Promise<string[]> {
-  const residents = await residentsOf(ctx.env, ctx.tenant.id);
+  const residents = await residentsOf({ ctx });
   if (scope === "warga") {
     return residents.map((r) => `user:${r.userId}`);
   }
   return [...new Set(residents.flatMap((r) => (r.unitId ? [`unit:${r.unitId}`] : [])))];
 }
 
-/** draft → aktif: takes the eligible voters, opens the tally (idempotent), then marks the row. */
-async function publish(ctx: TenantCtx, row: PollRow): Promise<PollRow> {
-  if (new Date(row.endsAt).getTime() <= Date.now()) {
+function assertNotEnded(def: Definition): void {
+  if (new Date(def.endsAt).getTime() <= Date.now()) {
     throw new Invalid("invalid_schedule", "A poll whose end is past cannot be published.", [
       { field: "endsAt", message: "in the past" },
     ]);
   }
-  const eligible = await eligibleVoters(ctx, row.voterScope);
+}
+
+/**
+ * Opens the poll's tally with the voters eligible now, before the row says `aktif`: the tally is the
+ * authority, and opening is idempotent (a retried publish keeps the first configuration). Returns the
+ * number of eligible voters for the row.
+ */
+async function openTally(ctx: TenantCtx, pollId: string, def: Definition): Promise<number> {
+  assertNotEnded(def);
+  const eligible = await eligibleVoters(ctx, def.voterScope);
   const config: TallyConfig = {
     tenantSlug: ctx.tenant.slug,
-    slot: ctx.tenant.slot,
-    pollId: row.id,
-    optionIds: options(row).map((o) => o.id),
-    multipleChoice: row.multipleChoice,
-    maxChoices: row.maxChoices,
-    anonymous: row.anonymous,
-    startsAt: row.startsAt,
-    endsAt: row.endsAt,
+    pollId,
+    optionIds: def.options.map((o) => o.id),
+    multipleChoice: def.multipleChoice,
+    maxChoices: def.maxChoices,
+    anonymous: def.anonymous,
+    startsAt: new Date(def.startsAt).toISOString(),
+    endsAt: new Date(def.endsAt).toISOString(),
     eligible,
   };
-  await tally(ctx, row.id).open(config);
-  const now = new Date().toISOString();
-  const [updated] = await ctx.db
-    .update(polls)
-    .set({ status: "aktif", eligibleVoters: eligible.length, openedAt: now, updatedAt: now })
-    .where(and(eq(polls.id, row.id), eq(polls.status, "draft")))
-    .returning();
-  if (!updated) {
-    throw new Conflict("invalid_transition", "The poll is no longer a draft.");
-  }
-  return updated;
+  await tally(ctx, pollId).open(config);
+  return eligible.length;
 }
 
 export async function createPoll({ ctx, input }: { ctx: TenantCtx; input: CreatePollInput }) {
   const def = merge(EMPTY, input);
   checkDefinition(def);
   const id = newId();
-  const [row] = await ctx.db
-    .insert(polls)
-    .values({
-      id,
-      ...rowValues(def),
-      status: "draft",
-      createdBy: userId(ctx),
-      updatedAt: new Date().toISOString(),
-    })
-    .returning();
+  const now = nowIso();
+  const opening =
+    input.status === "aktif"
+      ? { status: "aktif" as const, eligibleVoters: await openTally(ctx, id, def), openedAt: now }
+      : { status: "draft" as const };
+  const [[row]] = await ctx.db.batch([
+    ctx.db
+      .insert(polls)
+      .values({ id, ...rowValues(def), ...opening, createdBy: requireUser(ctx).userId, updatedAt: now })
+      .returning(),
+    pollAudit(ctx, "poll.create", id, { title: def.title, status: opening.status }),
+  ]);
   if (!row) {
     throw new Error("insert returned no row");
   }
-  const result = input.status === "aktif" ? await publish(ctx, row) : row;
-  await audit(ctx, "poll.create", id, { title: def.title, status: result.status });
-  return presentPoll(ctx, result);
+  return presentPoll(ctx, row);
+}
+
+/**
+ * A draft's edit or publication: one conditional UPDATE (`status = 'draft'`), its audit record, and
+ * between them a guard that aborts the batch when the UPDATE found no draft (a concurrent publish or
+ * delete won), so no record is written for a change that did not happen.
+ */
+async function changeDraft(ctx: TenantCtx, id: string, input: UpdatePollInput, row: PollRow) {
+  const { status, ...fields } = input;
+  const editing = Object.values(fields).some((v) => v !== undefined);
+  if (status === "ditutup") {
+    throw new Conflict("invalid_transition", "A draft must be published before it can be closed.");
+  }
+  if (!editing && status !== "aktif") {
+    return presentPoll(ctx, row);
+  }
+  const def = editing ? merge(definitionOf(row), fields as Partial<CreatePollInput>) : definitionOf(row);
+  if (editing) {
+    checkDefinition(def);
+  }
+  const now = nowIso();
+  const change = {
+    ...(editing ? rowValues(def) : {}),
+    ...(status === "aktif"
+      ? { status: "aktif" as const, eligibleVoters: await openTally(ctx, id, def), openedAt: now }
+      : {}),
+    updatedAt: now,
+  };
+  const landed = status === "aktif" ? eq(polls.openedAt, now) : eq(polls.status, "draft");
+  try {
+    const [[updated]] = await ctx.db.batch([
+      ctx.db
+        .update(polls)
+        .set(change)
+        .where(and(eq(polls.id, id), eq(polls.status, "draft")))
+        .returning(),
+      abortBatchUnless(ctx.db, polls, id, and(landed, eq(polls.updatedAt, now)) as SQL),
+      pollAudit(ctx, status === "aktif" ? "poll.publish" : "poll.update", id),
+    ]);
+    if (!updated) {
+      throw new NotFound("Poll");
+    }
+    return presentPoll(ctx, updated);
+  } catch (error) {
+    if (isBatchAborted(error)) {
+      throw new Conflict("invalid_transition", "The poll is no longer a draft.");
+    }
+    throw error;
+  }
 }
 
 export async function updatePoll({ ctx, id, input }: { ctx: TenantCtx; id: string; input: UpdatePollInput }) {
@@ -255,47 +294,25 @@ export async function updatePoll({ ctx, id, input }: { ctx: TenantCtx; id: strin
   if (row.status === "ditutup") {
     throw new Conflict("invalid_transition", "A closed poll is final.");
   }
-  if (row.status === "aktif") {
-    if (editing || status === "draft") {
-      throw new Conflict(
-        "invalid_transition",
-        "A published poll can only be closed; its options are frozen.",
-      );
-    }
-    if (status === "ditutup") {
-      await tally(ctx, id).close();
-      const now = new Date().toISOString();
-      // The tally's mirror normally did this already; repeating it is harmless and covers a failed mirror.
-      await ctx.db
-        .update(polls)
-        .set({ status: "ditutup", closedAt: row.closedAt ?? now, updatedAt: now })
-        .where(eq(polls.id, id));
-      await audit(ctx, "poll.close", id);
-    }
-    return getPoll({ ctx, id });
+  if (row.status === "draft") {
+    return changeDraft(ctx, id, input, row);
+  }
+  if (editing || status === "draft") {
+    throw new Conflict("invalid_transition", "A published poll can only be closed; its options are frozen.");
   }
   if (status === "ditutup") {
-    throw new Conflict("invalid_transition", "A draft must be published before it can be closed.");
+    await tally(ctx, id).close();
+    const now = nowIso();
+    // The tally's mirror normally did this already; repeating it is harmless and covers a failed mirror.
+    await ctx.db.batch([
+      ctx.db
+        .update(polls)
+        .set({ status: "ditutup", closedAt: row.closedAt ?? now, updatedAt: now })
+        .where(eq(polls.id, id)),
+      pollAudit(ctx, "poll.close", id),
+    ]);
   }
-  let current = row;
-  if (editing) {
-    const def = merge(definitionOf(row), fields as Partial<CreatePollInput>);
-    checkDefinition(def);
-    const [updated] = await ctx.db
-      .update(polls)
-      .set({ ...rowValues(def), updatedAt: new Date().toISOString() })
-      .where(and(eq(polls.id, id), eq(polls.status, "draft")))
-      .returning();
-    if (!updated) {
-      throw new Conflict("invalid_transition", "The poll is no longer a draft.");
-    }
-    current = updated;
-  }
-  if (status === "aktif") {
-    current = await publish(ctx, current);
-  }
-  await audit(ctx, status === "aktif" ? "poll.publish" : "poll.update", id);
-  return presentPoll(ctx, current);
+  return getPoll({ ctx, id });
 }
 
 export async function deletePoll({ ctx, id }: { ctx: TenantCtx; id: string }) {
@@ -309,63 +326,61 @@ export async function deletePoll({ ctx, id }: { ctx: TenantCtx; id: string }) {
   await ctx.db.batch([
     ctx.db.delete(pollVoters).where(eq(pollVoters.pollId, id)),
     ctx.db.delete(polls).where(eq(polls.id, id)),
+    pollAudit(ctx, "poll.delete", id, { title: row.title }),
   ]);
-  await audit(ctx, "poll.delete", id, { title: row.title });
 }
 
 /** The ballot keys a resident holds: their own, and their household's for `kk` polls. */
 async function voterKeys(ctx: TenantCtx): Promise<{ user: string; unit: string | null }> {
-  const id = userId(ctx);
-  const membership = await membershipIn(ctx.env, id, ctx.tenant.id);
-  return { user: `user:${id}`, unit: membership?.unitId ? `unit:${membership.unitId}` : null };
+  const { userId } = requireUser(ctx);
+  const membership = await membershipIn({ ctx });
+  return { user: `user:${userId}`, unit: membership?.unitId ? `unit:${membership.unitId}` : null };
 }
 
 /** The key of the ballot a poll gives this resident; only household polls need the membership read. */
 async function voterKeyFor(ctx: TenantCtx, row: PollRow): Promise<string | null> {
-  return row.voterScope === "kk" ? (await voterKeys(ctx)).unit : `user:${userId(ctx)}`;
+  return row.voterScope === "kk" ? (await voterKeys(ctx)).unit : `user:${requireUser(ctx).userId}`;
+}
+
+/** Which of these polls the resident's ballot (their own, or their household's) has been used in. */
+async function votedIn(ctx: TenantCtx, page: PollRow[]): Promise<Set<string>> {
+  if (!page.length) {
+    return new Set();
+  }
+  const keys = await voterKeys(ctx);
+  const rows = await ctx.db
+    .select({ pollId: pollVoters.pollId, voterKey: pollVoters.voterKey })
+    .from(pollVoters)
+    .where(
+      and(
+        inArray(
+          pollVoters.pollId,
+          page.map((p) => p.id),
+        ),
+        inArray(pollVoters.voterKey, [keys.user, ...(keys.unit ? [keys.unit] : [])]),
+      ),
+    );
+  const keyOf = new Map(page.map((p) => [p.id, p.voterScope === "kk" ? keys.unit : keys.user]));
+  return new Set(rows.filter((r) => keyOf.get(r.pollId) === r.voterKey).map((r) => r.pollId));
 }
 
 export async function listPolls({ ctx, input }: { ctx: TenantCtx; input: PollListQuery }) {
-  const staff = isStaff(ctx);
-  const filters: SQL[] = [];
-  if (input.cursor) {
-    filters.push(lt(polls.id, input.cursor));
-  }
-  if (input.status) {
-    filters.push(eq(polls.status, input.status));
-  }
-  if (!staff) {
-    filters.push(inArray(polls.status, ["aktif", "ditutup"]));
-  }
+  const filters: SQL[] = [
+    ...afterCursor(polls.id, input.cursor, "desc"),
+    ...(input.status ? [eq(polls.status, input.status)] : []),
+    ...(isOrganiser(ctx) ? [] : [inArray(polls.status, ["aktif", "ditutup"])]),
+  ];
   const rows = await ctx.db
     .select()
     .from(polls)
     .where(and(...filters))
     .orderBy(desc(polls.id))
     .limit(input.limit + 1);
-  const page = rows.slice(0, input.limit);
-  let voted = new Set<string>();
-  if (!staff && page.length) {
-    const keys = await voterKeys(ctx);
-    const held = [keys.user, ...(keys.unit ? [keys.unit] : [])];
-    const rowsVoted = await ctx.db
-      .select({ pollId: pollVoters.pollId, voterKey: pollVoters.voterKey })
-      .from(pollVoters)
-      .where(
-        and(
-          inArray(
-            pollVoters.pollId,
-            page.map((p) => p.id),
-          ),
-          inArray(pollVoters.voterKey, held),
-        ),
-      );
-    const byPoll = new Map(page.map((p) => [p.id, p.voterScope === "kk" ? keys.unit : keys.user]));
-    voted = new Set(rowsVoted.filter((r) => byPoll.get(r.pollId) === r.voterKey).map((r) => r.pollId));
-  }
+  const page = keysetPage(rows, input.limit);
+  const voted = isVoter(ctx) ? await votedIn(ctx, page.items) : null;
   return {
-    items: page.map((row) => presentPoll(ctx, row, undefined, staff ? undefined : voted.has(row.id))),
-    nextCursor: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null,
+    items: page.items.map((row) => presentPoll(ctx, row, undefined, voted ? voted.has(row.id) : undefined)),
+    nextCursor: page.nextCursor,
   };
 }
 
@@ -376,7 +391,7 @@ export async function getPoll({ ctx, id }: { ctx: TenantCtx; id: string }) {
   }
   const stub = tally(ctx, id);
   const live = await stub.snapshot();
-  if (isStaff(ctx)) {
+  if (!isVoter(ctx)) {
     return presentPoll(ctx, row, live);
   }
   const key = await voterKeyFor(ctx, row);
@@ -408,7 +423,11 @@ export async function castVote({ ctx, id, input }: { ctx: TenantCtx; id: string;
       "Set your housing unit in your profile to vote for your household.",
     );
   }
-  const result = await tally(ctx, id).vote({ voterKey, userId: userId(ctx), optionIds: input.optionIds });
+  const result = await tally(ctx, id).vote({
+    voterKey,
+    userId: requireUser(ctx).userId,
+    optionIds: input.optionIds,
+  });
   if (!result.ok) {
     throw REFUSALS[result.code]();
   }
@@ -421,10 +440,7 @@ export async function listVotes({ ctx, id }: { ctx: TenantCtx; id: string }) {
     return { items: [], anonymous: row.anonymous };
   }
   const ballots = await tally(ctx, id).ballotList();
-  const names = await userNames(
-    ctx.env,
-    ballots.map((b) => b.userId),
-  );
+  const names = await userNames({ ctx, ids: ballots.map((b) => b.userId) });
   return {
     anonymous: row.anonymous,
     items: ballots.map((b) => ({
@@ -434,6 +450,55 @@ export async function listVotes({ ctx, id }: { ctx: TenantCtx; id: string }) {
       ...(row.anonymous || !b.optionIds ? {} : { optionIds: b.optionIds }),
     })),
   };
+}
+
+/** What a poll's tally hands the tenant database: absolute counts at `seq`, and the voters after the last mirror. */
+export interface TallyMirror {
+  pollId: string;
+  counts: Record<string, number>;
+  ballots: number;
+  seq: number;
+  status: TallySnapshot["status"];
+  voters: { voterKey: string; userId: string; votedAt: string }[];
+}
+
+/** Four parameters a voter row: D1 binds at most 100 per statement. */
+const VOTER_ROWS_PER_STATEMENT = 25;
+
+/**
+ * Mirrors a tally into the poll's row and `poll_voters`, for lists and the dashboard. The counts are
+ * absolute and the row takes them only when its `results_seq` is not ahead (`results_seq <= seq`), and
+ * voters are inserted or ignored, so a repeated or reordered mirror never doubles or rolls back
+ * anything. Called by the PollTally Durable Object (a system context), never by a route.
+ */
+export async function mirrorTally({ ctx, input }: { ctx: TenantCtx; input: TallyMirror }) {
+  const now = nowIso();
+  const closing =
+    input.status === "ditutup"
+      ? { status: "ditutup" as const, closedAt: sql`COALESCE(${polls.closedAt}, ${now})` }
+      : {};
+  const statements: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [
+    ctx.db
+      .update(polls)
+      .set({
+        results: input.counts,
+        ballots: input.ballots,
+        resultsSeq: input.seq,
+        ...closing,
+        updatedAt: now,
+      })
+      .where(and(eq(polls.id, input.pollId), lte(polls.resultsSeq, input.seq))),
+  ];
+  for (let i = 0; i < input.voters.length; i += VOTER_ROWS_PER_STATEMENT) {
+    const chunk = input.voters.slice(i, i + VOTER_ROWS_PER_STATEMENT);
+    statements.push(
+      ctx.db
+        .insert(pollVoters)
+        .values(chunk.map((v) => ({ pollId: input.pollId, ...v })))
+        .onConflictDoNothing(),
+    );
+  }
+  await ctx.db.batch(statements);
 }
 
 /** Dashboard indicator: polls open for voting. */

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
+export type PollOption = { id: string; label: string };
+
 /**
  * A poll's definition lives here; its ballots live in the poll's PollTally Durable Object, which
  * mirrors counts and the list of who voted back into these tables for lists and the dashboard.
@@ -11,8 +13,8 @@ export const polls = sqliteTable(
     id: text("id").primaryKey(),
     title: text("title").notNull(),
     description: text("description"),
-    /** JSON `[{ id, label }]`, frozen once the poll is published. */
-    options: text("options").notNull(),
+    /** Frozen once the poll is published. */
+    options: text("options", { mode: "json" }).$type<PollOption[]>().notNull(),
     startsAt: text("starts_at").notNull(),
     endsAt: text("ends_at").notNull(),
     status: text("status", { enum: ["draft", "aktif", "ditutup"] }).notNull(),
@@ -25,8 +27,8 @@ export const polls = sqliteTable(
     resultsVisibility: text("results_visibility", { enum: ["always", "after_close"] }).notNull(),
     /** Taken when the poll opens. */
     eligibleVoters: integer("eligible_voters"),
-    /** Mirrored from the Durable Object: JSON `{ optionId: count }`, ballots, and the tally sequence. */
-    results: text("results").notNull().default("{}"),
+    /** Mirrored from the Durable Object: `{ optionId: count }`, ballots, and the tally sequence. */
+    results: text("results", { mode: "json" }).$type<Record<string, number>>().notNull().default({}),
     ballots: integer("ballots").notNull().default(0),
     resultsSeq: integer("results_seq").notNull().default(0),
     createdBy: text("created_by").notNull(),

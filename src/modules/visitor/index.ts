@@ -1,4 +1,4 @@
-import { ANY_MEMBER } from "../../core/http/access";
+import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
 import { CreateVisitor } from "./routes/createVisitor";
 import { DecideVisitor } from "./routes/decideVisitor";
@@ -8,12 +8,13 @@ import { GetVisitor } from "./routes/getVisitor";
 import { GetVisitorQr } from "./routes/getVisitorQr";
 import { ListMyVisitors } from "./routes/listMyVisitors";
 import { ListVisitors } from "./routes/listVisitors";
-import { countAwaitingGuests, VISITOR_STAFF } from "./service";
+import { countAwaitingGuests } from "./service";
 
 const flag = "tamu" as const;
-const resident = { scope: "tenant", roles: ["warga"], flag } as const;
-const staff = { scope: "tenant", roles: VISITOR_STAFF, flag } as const;
-const member = { scope: "tenant", roles: ANY_MEMBER, flag } as const;
+const resident = tenantAccess(ROLES.RESIDENT, flag);
+// Guests are the secretariat's (service.ts's `isStaff` is the same group).
+const staff = tenantAccess(ROLES.SECRETARIAT, flag);
+const member = tenantAccess(ROLES.MEMBER, flag);
 
 // Static paths before `/:id`, so `mine` and `gate/...` are never read as ids.
 export const visitorModule = defineModule({

@@ -1,7 +1,7 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import type { Config } from "../../core/env";
 import { Conflict, Invalid } from "../../core/errors";
-import { jakartaDay, jakartaDayStart } from "../../core/time";
+import { DAY_MS, jakartaDay, jakartaDayStart } from "../../core/time";
 
 /**
  * A visitor pass is a compact JWT carried in the QR: tenant, visitor id and validity window, signed with
@@ -49,7 +49,7 @@ export interface PassWindow {
 /** One hour before the visit to the end of that calendar day in Asia/Jakarta. */
 export function defaultWindow(visitAt: string): PassWindow {
   const visit = new Date(visitAt);
-  const dayEnd = new Date(jakartaDayStart(jakartaDay(visit)).getTime() + 86_400_000 - 1000);
+  const dayEnd = new Date(jakartaDayStart(jakartaDay(visit)).getTime() + DAY_MS - 1000);
   return { validFrom: new Date(visit.getTime() - 3_600_000).toISOString(), validUntil: dayEnd.toISOString() };
 }
 

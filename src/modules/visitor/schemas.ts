@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ListQuery } from "../../core/db/paging";
 
 /** "b 1234  xyz" and "B 1234 XYZ" are the same plate. */
 export const normalisePlate = (v: string) => v.trim().toUpperCase().replace(/\s+/g, " ");
@@ -33,9 +34,7 @@ export type DecideVisitorInput = z.infer<typeof DecideVisitorInput>;
 export const GateScanInput = z.object({ qr: z.string().min(10).max(2000) });
 
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD");
-export const VisitorListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(64).optional(),
+export const VisitorListQuery = ListQuery.extend({
   status: z.enum(["menunggu", "disetujui", "ditolak"]).optional(),
   from: Day.optional(),
   to: Day.optional(),
@@ -43,10 +42,7 @@ export const VisitorListQuery = z.object({
 });
 export type VisitorListQuery = z.infer<typeof VisitorListQuery>;
 
-export const MineQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(64).optional(),
-});
+export const MineQuery = ListQuery;
 
 export const Visitor = z
   .object({

@@ -1,13 +1,14 @@
-import { and, desc, eq, isNotNull, isNull, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, type SQL } from "drizzle-orm";
 import QRCode from "qrcode-svg";
-import { auditInsert } from "../../core/audit";
-import type { TenantCtx, TenantRole } from "../../core/context";
-import { jakartaDayFilters } from "../../core/db/paging";
-import { platformDb } from "../../core/db/platform";
-import { loadConfig } from "../../core/env";
+import { audit } from "../../core/audit";
+import type { TenantCtx } from "../../core/context";
+import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
+import { afterCursor, jakartaDayFilters, keysetPage, type ListQuery } from "../../core/db/paging";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { tellResident } from "../../core/notifier";
+import { addDays, nowIso } from "../../core/time";
 import { requireCompleteProfile, userNames } from "../identity/service";
 import { defaultWindow, signPass, verifyPass } from "./pass";
 import type { CreateVisitorInput, DecideVisitorInput, VisitorListQuery } from "./schemas";
@@ -15,28 +16,21 @@ import { visitors } from "./tables";
 
 type VisitorRow = typeof visitors.$inferSelect;
 const VISIT_GRACE_MS = 3_600_000;
-const MAX_AHEAD_MS = 90 * 86_400_000;
+const MAX_AHEAD_DAYS = 90;
 
-function actorId(ctx: TenantCtx): string {
-  if (ctx.actor.kind === "user") {
-    return ctx.actor.userId;
-  }
-  if (ctx.actor.kind === "device") {
-    return `device:${ctx.actor.deviceId}`;
-  }
-  throw new Error("visitor verbs need a user or a gate device");
+/** Who reviews guests and works the gate: the secretariat, as in the route table. */
+const isStaff = (ctx: TenantCtx) => hasRole(ctx, ROLES.SECRETARIAT);
+
+/** Who let a guest through: a staff member at the gate, or a gate device (`device:<id>`). */
+function gateOperator(ctx: TenantCtx): string {
+  return ctx.actor.kind === "device" ? `device:${ctx.actor.deviceId}` : requireUser(ctx).userId;
 }
-
-/** Who reviews guests and works the gate: the secretary and the head (ARCHITECTURE.md roles). */
-export const VISITOR_STAFF: TenantRole[] = ["sekretaris", "admin"];
-const isStaff = (ctx: TenantCtx) =>
-  ctx.actor.kind === "user" && (VISITOR_STAFF as string[]).includes(ctx.actor.role);
 
 async function passOf(ctx: TenantCtx, row: VisitorRow): Promise<string | null> {
   if (row.status !== "disetujui" || !row.passValidFrom || !row.passValidUntil || !row.decidedAt) {
     return null;
   }
-  return signPass(loadConfig(ctx.env), {
+  return signPass(ctx.config, {
     tenant: ctx.tenant.slug,
     visitorId: row.id,
     issuedAt: row.decidedAt,
@@ -77,22 +71,22 @@ export async function presentVisitor(
 /** Fetch-or-404: a resident sees only their own requests; staff see all of the tenant's. */
 async function loadVisitor(ctx: TenantCtx, id: string): Promise<VisitorRow> {
   const row = await ctx.db.select().from(visitors).where(eq(visitors.id, id)).get();
-  if (!row || (!isStaff(ctx) && row.residentId !== actorId(ctx))) {
+  if (!row || (!isStaff(ctx) && row.residentId !== requireUser(ctx).userId)) {
     throw new NotFound("Visitor request");
   }
   return row;
 }
 
 export async function createVisitor({ ctx, input }: { ctx: TenantCtx; input: CreateVisitorInput }) {
-  const residentId = actorId(ctx);
-  const { unitId } = await requireCompleteProfile(ctx.env, residentId, ctx.tenant.id);
+  const residentId = requireUser(ctx).userId;
+  const { unitId } = await requireCompleteProfile({ ctx });
   const visitAt = new Date(input.visitAt);
   if (visitAt.getTime() < Date.now() - VISIT_GRACE_MS) {
     throw new Invalid("visit_in_past", "The visit is more than an hour in the past.", [
       { field: "visitAt", message: "more than an hour ago" },
     ]);
   }
-  if (visitAt.getTime() > Date.now() + MAX_AHEAD_MS) {
+  if (visitAt > addDays(Date.now(), MAX_AHEAD_DAYS)) {
     throw new Invalid("visit_too_far", "Register visits at most 90 days ahead.", [
       { field: "visitAt", message: "more than 90 days ahead" },
     ]);
@@ -109,7 +103,7 @@ export async function createVisitor({ ctx, input }: { ctx: TenantCtx; input: Cre
       vehiclePlate: input.vehiclePlate ?? null,
       identity: input.identity ?? null,
       status: "menunggu",
-      updatedAt: new Date().toISOString(),
+      updatedAt: nowIso(),
     })
     .returning();
   if (!row) {
@@ -118,58 +112,45 @@ export async function createVisitor({ ctx, input }: { ctx: TenantCtx; input: Cre
   return presentVisitor(ctx, row, { withPass: true });
 }
 
-export async function listMyVisitors({
-  ctx,
-  input,
-}: {
-  ctx: TenantCtx;
-  input: { limit: number; cursor?: string };
-}) {
-  const filters: SQL[] = [eq(visitors.residentId, actorId(ctx))];
-  if (input.cursor) {
-    filters.push(lt(visitors.id, input.cursor));
-  }
+export async function listMyVisitors({ ctx, input }: { ctx: TenantCtx; input: ListQuery }) {
   const rows = await ctx.db
     .select()
     .from(visitors)
-    .where(and(...filters))
+    .where(
+      and(
+        eq(visitors.residentId, requireUser(ctx).userId),
+        ...afterCursor(visitors.id, input.cursor, "desc"),
+      ),
+    )
     .orderBy(desc(visitors.id))
     .limit(input.limit + 1);
-  const page = rows.slice(0, input.limit);
+  const page = keysetPage(rows, input.limit);
   return {
-    items: await Promise.all(page.map((row) => presentVisitor(ctx, row, { withPass: true }))),
-    nextCursor: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null,
+    items: await Promise.all(page.items.map((row) => presentVisitor(ctx, row, { withPass: true }))),
+    nextCursor: page.nextCursor,
   };
 }
 
 export async function listVisitors({ ctx, input }: { ctx: TenantCtx; input: VisitorListQuery }) {
-  const filters: SQL[] = [];
-  if (input.cursor) {
-    filters.push(lt(visitors.id, input.cursor));
-  }
-  if (input.status) {
-    filters.push(eq(visitors.status, input.status));
-  }
-  filters.push(...jakartaDayFilters(visitors.visitAt, input.from, input.to));
-  if (input.inside === "true") {
-    filters.push(isNotNull(visitors.checkedInAt), isNull(visitors.checkedOutAt));
-  }
+  const filters: SQL[] = [
+    ...afterCursor(visitors.id, input.cursor, "desc"),
+    ...(input.status ? [eq(visitors.status, input.status)] : []),
+    ...jakartaDayFilters(visitors.visitAt, input.from, input.to),
+    ...(input.inside === "true" ? [isNotNull(visitors.checkedInAt), isNull(visitors.checkedOutAt)] : []),
+  ];
   const rows = await ctx.db
     .select()
     .from(visitors)
     .where(and(...filters))
     .orderBy(desc(visitors.id))
     .limit(input.limit + 1);
-  const page = rows.slice(0, input.limit);
-  const names = await userNames(
-    ctx.env,
-    page.map((r) => r.residentId),
-  );
+  const page = keysetPage(rows, input.limit);
+  const names = await userNames({ ctx, ids: page.items.map((r) => r.residentId) });
   return {
     items: await Promise.all(
-      page.map((row) => presentVisitor(ctx, row, { residentName: names.get(row.residentId) ?? null })),
+      page.items.map((row) => presentVisitor(ctx, row, { residentName: names.get(row.residentId) ?? null })),
     ),
-    nextCursor: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null,
+    nextCursor: page.nextCursor,
   };
 }
 
@@ -186,7 +167,7 @@ const DATE_FORMAT = new Intl.DateTimeFormat("id-ID", {
 /** Tells the resident; a notification service that is down leaves `notifiedAt` null, not a lost approval. */
 async function notifyApproval(ctx: TenantCtx, row: VisitorRow): Promise<VisitorRow> {
   const visitDate = `${DATE_FORMAT.format(new Date(row.visitAt))} WIB`;
-  const visitUrl = `${loadConfig(ctx.env).APP_URL}/tamu/${row.id}`;
+  const visitUrl = `${ctx.config.APP_URL}/tamu/${row.id}`;
   const told = await tellResident(ctx, row.residentId, {
     template: "VISITOR_APPROVED",
     data: { visitorName: row.guestName, visitDate, visitUrl },
@@ -196,7 +177,7 @@ async function notifyApproval(ctx: TenantCtx, row: VisitorRow): Promise<VisitorR
   if (!told) {
     return row;
   }
-  const notifiedAt = new Date().toISOString();
+  const notifiedAt = nowIso();
   await ctx.db.update(visitors).set({ notifiedAt }).where(eq(visitors.id, row.id));
   return { ...row, notifiedAt };
 }
@@ -214,7 +195,7 @@ export async function decideVisitor({
   if (current.status !== "menunggu") {
     throw new Conflict("invalid_transition", `This request is already ${current.status}.`);
   }
-  const now = new Date().toISOString();
+  const now = nowIso();
   const window =
     input.status === "disetujui"
       ? input.validFrom && input.validUntil
@@ -229,29 +210,46 @@ export async function decideVisitor({
       { field: "validUntil", message: "before validFrom" },
     ]);
   }
-  // Only from `menunggu`: a concurrent decision loses here rather than overwriting the first one.
-  const [row] = await ctx.db
-    .update(visitors)
-    .set({
-      status: input.status,
-      note: input.note ?? null,
-      decidedBy: actorId(ctx),
-      decidedAt: now,
-      passValidFrom: window?.validFrom ?? null,
-      passValidUntil: window?.validUntil ?? null,
-      updatedAt: now,
-    })
-    .where(and(eq(visitors.id, id), eq(visitors.status, "menunggu")))
-    .returning();
-  if (!row) {
-    throw new Conflict("invalid_transition", "This request was decided meanwhile.");
+  const decidedBy = requireUser(ctx).userId;
+  // Only from `menunggu`: a concurrent decision loses here rather than overwriting the first one. The
+  // guard aborts the batch (and so the audit record) when this UPDATE was not the one that decided.
+  let row: VisitorRow | undefined;
+  try {
+    [[row]] = await ctx.db.batch([
+      ctx.db
+        .update(visitors)
+        .set({
+          status: input.status,
+          note: input.note ?? null,
+          decidedBy,
+          decidedAt: now,
+          passValidFrom: window?.validFrom ?? null,
+          passValidUntil: window?.validUntil ?? null,
+          updatedAt: now,
+        })
+        .where(and(eq(visitors.id, id), eq(visitors.status, "menunggu")))
+        .returning(),
+      abortBatchUnless(
+        ctx.db,
+        visitors,
+        id,
+        and(eq(visitors.decidedAt, now), eq(visitors.decidedBy, decidedBy)) as SQL,
+      ),
+      audit(ctx, {
+        action: input.status === "disetujui" ? "visitor.approve" : "visitor.reject",
+        targetType: "visitor",
+        targetId: id,
+      }),
+    ]);
+  } catch (error) {
+    if (isBatchAborted(error)) {
+      throw new Conflict("invalid_transition", "This request was decided meanwhile.");
+    }
+    throw error;
   }
-  await auditInsert(platformDb(ctx.env), ctx, {
-    tenantId: ctx.tenant.id,
-    action: input.status === "disetujui" ? "visitor.approve" : "visitor.reject",
-    targetType: "visitor",
-    targetId: id,
-  });
+  if (!row) {
+    throw new NotFound("Visitor request");
+  }
   const final = input.status === "disetujui" ? await notifyApproval(ctx, row) : row;
   return presentVisitor(ctx, final, { withPass: true });
 }
@@ -266,23 +264,21 @@ export async function visitorQrSvg({ ctx, id }: { ctx: TenantCtx; id: string }):
 }
 
 export type GateDirection = "in" | "out";
+/** A scanned pass and which way the guest is going (the staff route's path, or the device's event). */
+export interface GateScan {
+  qr: string;
+  direction: GateDirection;
+}
 
 /**
  * Checks a guest in or out by the scanned pass. Each step is one conditional UPDATE, so two gates
  * scanning the same pass at once record one check-in, and the loser learns why.
  */
-export async function passGate({
-  ctx,
-  qr,
-  direction,
-}: {
-  ctx: TenantCtx;
-  qr: string;
-  direction: GateDirection;
-}) {
-  const visitorId = await verifyPass(loadConfig(ctx.env), qr.trim(), ctx.tenant.slug);
-  const now = new Date().toISOString();
-  const by = actorId(ctx);
+export async function passGate({ ctx, input }: { ctx: TenantCtx; input: GateScan }) {
+  const visitorId = await verifyPass(ctx.config, input.qr.trim(), ctx.tenant.slug);
+  const direction = input.direction;
+  const now = nowIso();
+  const by = gateOperator(ctx);
   const update =
     direction === "in"
       ? ctx.db

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { withTrigger } from "../../helpers/d1";
 import {
+  bindings,
   call,
   callJson,
   createTenant,
@@ -92,6 +94,28 @@ describe("gate devices", () => {
     );
   });
 
+  it("records every change of a device in the community's audit log", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const { device } = await addDevice(admin.token);
+    for (const step of ["deactivate", "activate"]) {
+      await callJson(`/api/gate-devices/${device.id}/${step}`, { method: "POST", token: admin.token });
+    }
+    await call(`/api/gate-devices/${device.id}`, { method: "DELETE", token: admin.token });
+    const audit = await callJson<{ items: { action: string; actorId: string; targetId: string }[] }>(
+      "/api/audit?limit=100",
+      { token: admin.token },
+    );
+    const records = audit.body.items.filter((e) => e.targetId === device.id);
+    expect(records.map((e) => e.action)).toEqual([
+      "gate_device.delete",
+      "gate_device.activate",
+      "gate_device.deactivate",
+      "gate_device.create",
+    ]);
+    expect(records.every((e) => e.actorId === admin.id)).toBe(true);
+  });
+
   it("validates the device", async () => {
     const tenant = await createTenant();
     const admin = await tenant.member("admin");
@@ -111,6 +135,7 @@ describe("POST /api/gate-hardware/webhook", () => {
     const heartbeat = { event: "heartbeat" };
     expectProblem(await webhook(undefined, heartbeat), 401, "missing_device_key");
     expectProblem(await webhook("wgd_not-a-real-key", heartbeat), 401, "invalid_device_key");
+    expectProblem(await webhook(admin.token, heartbeat), 401, "invalid_device_key");
     expect((await webhook(apiKey, heartbeat)).status).toBe(200);
 
     await callJson(`/api/gate-devices/${device.id}/deactivate`, { method: "POST", token: admin.token });
@@ -233,6 +258,45 @@ describe("POST /api/gate-hardware/webhook", () => {
     const { apiKey } = await addDevice(admin.token);
     expectProblem(await webhook(apiKey, { event: "qr_scan" }), 400, "unsupported_event");
     expectProblem(await webhook(apiKey, { event: "teleport" }), 400, "unsupported_event");
+  });
+
+  it("answers 403 tenant_suspended while the community is suspended", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const { apiKey } = await addDevice(admin.token);
+    await callJson(`/api/platform/tenants/${tenant.id}`, {
+      method: "PATCH",
+      token: await operatorToken(),
+      body: { status: "suspended" },
+    });
+    expectProblem(await webhook(apiKey, { event: "heartbeat" }), 403, "tenant_suspended");
+  });
+
+  it("answers the device and logs the event even when its last-seen time cannot be written", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const { device, apiKey } = await addDevice(admin.token);
+    const answer = await withTrigger(
+      bindings.PLATFORM_DB,
+      `fail_last_seen_${tenant.slug.replaceAll("-", "_")}`,
+      `BEFORE UPDATE OF last_seen_at ON gate_devices WHEN OLD.id = '${device.id}'
+         BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+      () => webhook(apiKey, { event: "heartbeat" }),
+    );
+    expect(answer.status).toBe(200);
+    const events = await callJson<{ items: { id: string }[] }>(`/api/gate-devices/${device.id}/events`, {
+      token: admin.token,
+    });
+    expect(events.body.items.map((e) => e.id)).toEqual([answer.body.eventId]);
+    const devices = await callJson<{ items: DeviceBody[] }>("/api/gate-devices", { token: admin.token });
+    expect(devices.body.items[0]?.lastSeenAt).toBeNull();
+  });
+
+  it("declares the device key, not a user token, as its security in the OpenAPI document", async () => {
+    const doc = await callJson<{ paths: Record<string, Record<string, { security?: unknown }>> }>(
+      "/openapi.json",
+    );
+    expect(doc.body.paths["/api/gate-hardware/webhook"]?.post?.security).toEqual([{ gateDeviceKey: [] }]);
   });
 
   it("answers 403 when the guest book is switched off", async () => {

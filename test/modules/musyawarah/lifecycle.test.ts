@@ -81,6 +81,21 @@ describe("creating and editing polls", () => {
       body: { status: "aktif" },
     });
     expectProblem(res, 400, "invalid_schedule");
+
+    // Created as aktif with a past end: refused before anything is stored, not left behind as a draft.
+    const direct = await callJson("/api/musyawarah", {
+      token: sek.token,
+      body: {
+        title: "Rapat lalu",
+        options: ["Ya", "Tidak"],
+        startsAt: inMinutes(-120),
+        endsAt: inMinutes(-60),
+        status: "aktif",
+      },
+    });
+    expectProblem(direct, 400, "invalid_schedule");
+    const list = await callJson<{ items: PollBody[] }>("/api/musyawarah", { token: sek.token });
+    expect(list.body.items.map((p) => p.id)).toEqual([poll.id]);
   });
 
   it("deletes a draft or a poll with no ballots, and refuses once someone voted", async () => {
@@ -154,6 +169,26 @@ describe("what residents see", () => {
     expect((await callJson<PollBody>(`/api/musyawarah/${poll.id}`, { token })).body.results?.[0]?.count).toBe(
       1,
     );
+  });
+
+  it("gives the bendahara published polls as a resident sees them, without a ballot", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const bendahara = await tenant.member("bendahara");
+    const draft = await newPoll(sek.token);
+    const open = await newPoll(sek.token, { status: "aktif", resultsVisibility: "after_close" });
+    const token = bendahara.token;
+
+    const list = await callJson<{ items: PollBody[] }>("/api/musyawarah", { token });
+    expect(list.body.items.map((p) => p.id)).toEqual([open.id]);
+    expect(list.body.items[0]).not.toHaveProperty("hasVoted");
+    expect(list.body.items[0]?.results).toBeNull();
+    expectProblem(await callJson(`/api/musyawarah/${draft.id}`, { token }), 404, "not_found");
+    const one = await callJson<PollBody>(`/api/musyawarah/${open.id}`, { token });
+    expect(one.body.results).toBeNull();
+    expect(one.body).not.toHaveProperty("hasVoted");
+    expectProblem(await vote(token, open.id, [open.options[0]?.id ?? ""]), 403, "forbidden_role");
+    expectProblem(await callJson(`/api/musyawarah/${open.id}/votes`, { token }), 403, "forbidden_role");
   });
 
   it("answers 404 for another tenant's poll, even to its residents' tokens", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { tenantD1, withTrigger } from "../../helpers/d1";
 import {
   call,
   callJson,
@@ -135,6 +136,34 @@ describe("reviewing", () => {
       409,
       "invalid_transition",
     );
+  });
+
+  it("records each decision in the audit log, and none for a request decided meanwhile", async () => {
+    const tenant = await createTenant();
+    const warga = await resident(tenant);
+    const sek = await tenant.member("sekretaris");
+    const admin = await tenant.member("admin");
+    const first = await register(warga.token);
+    const second = await register(warga.token);
+    const decide = (id: string) =>
+      callJson(`/api/visitor/${id}`, { method: "PUT", token: sek.token, body: { status: "disetujui" } });
+    expect((await decide(first.body.id)).status).toBe(200);
+    // The conditional UPDATE finds the request no longer waiting, as if another officer had decided it.
+    const lost = await withTrigger(
+      tenantD1(tenant),
+      `skip_visitor_${tenant.slug.replaceAll("-", "_")}`,
+      `BEFORE UPDATE ON visitors WHEN OLD.id = '${second.body.id}' BEGIN SELECT RAISE(IGNORE); END`,
+      () => decide(second.body.id),
+    );
+    expectProblem(lost, 409, "invalid_transition");
+
+    const audit = await callJson<{ items: { action: string; actorId: string; targetId: string }[] }>(
+      "/api/audit?limit=100",
+      { token: admin.token },
+    );
+    expect(audit.body.items.filter((e) => e.action.startsWith("visitor."))).toEqual([
+      expect.objectContaining({ action: "visitor.approve", actorId: sek.id, targetId: first.body.id }),
+    ]);
   });
 
   it("rejects without a pass, and only staff decide", async () => {

@@ -4,7 +4,7 @@ import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
 import { Device } from "../schemas";
-import { setDeviceActive } from "../service";
+import { deactivateDevice } from "../service";
 
 export class DeactivateDevice extends Endpoint {
   override schema = {
@@ -16,6 +16,6 @@ export class DeactivateDevice extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await setDeviceActive({ ctx: tenantCtx(c), id: params.id, active: false }));
+    return c.json(await deactivateDevice({ ctx: tenantCtx(c), id: params.id }));
   }
 }

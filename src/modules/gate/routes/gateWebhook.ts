@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { readDeviceBody } from "../adapters";
@@ -12,7 +13,9 @@ export class GateWebhook extends Endpoint {
     summary: "Device events (qr_scan, door_opened, heartbeat); authorised by the device's API key",
     description:
       "Send the key as `Authorization: Bearer <key>`. Valid key: 200 with `{ action, reason }` (open or deny " +
-      "for a QR scan); missing or unknown key: 401; deactivated device: 403. The body depends on the device's " +
+      "for a QR scan). Missing key: 401 `missing_device_key`; unknown or deleted key: 401 " +
+      "`invalid_device_key`; deactivated device: 403 `device_inactive`; suspended community: 403 " +
+      "`tenant_suspended`; guest book switched off: 403 `feature_disabled`. The body depends on the device's " +
       "adapter: `generic` takes the JSON shown here; `hikvision` takes ISAPI EventNotificationAlert JSON (or " +
       "multipart with an `event_log` part); see docs/gate-hardware.md for the mapping.",
     security: [{ gateDeviceKey: [] }],
@@ -20,16 +23,8 @@ export class GateWebhook extends Endpoint {
     responses: { 200: json(WebhookAnswer), ...problems(400, 401, 403) },
   };
 
-  /** Not validated by chanfana: the body's shape depends on the device's adapter, known only after auth. */
+  /** Not validated by chanfana: the body's shape depends on the device's adapter. */
   override async handle(c: Context<HonoEnv>) {
-    return c.json(
-      await handleWebhook({
-        env: c.env,
-        authorization: c.req.header("Authorization"),
-        body: () => readDeviceBody(c.req.raw),
-        requestId: c.get("requestId"),
-        ip: c.req.header("CF-Connecting-IP") ?? null,
-      }),
-    );
+    return c.json(await handleWebhook({ ctx: tenantCtx(c), input: await readDeviceBody(c.req.raw) }));
   }
 }

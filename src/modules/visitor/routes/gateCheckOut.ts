@@ -16,6 +16,6 @@ export class GateCheckOut extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await passGate({ ctx: tenantCtx(c), qr: body.qr, direction: "out" }));
+    return c.json(await passGate({ ctx: tenantCtx(c), input: { qr: body.qr, direction: "out" } }));
   }
 }
