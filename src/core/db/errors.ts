@@ -35,9 +35,10 @@ const GUARD_FAILED = "batch_guard_failed";
 /**
  * D1 runs a batch as one transaction but has no interactive transactions, so a batch cannot read a
  * row and decide. The way to stop a batch half-way is a statement that fails when a guard does not
- * hold: this one selects the row by id and calls `json()` on a text that is not JSON unless `cond`
- * holds (SQLite has no RAISE outside triggers). Put it after the conditional write it guards; catch
- * the batch's error with `isBatchAborted`. A missing row does not abort (nothing is selected).
+ * hold: this one calls `json()` on a text that is not JSON unless the row `id` exists and `cond`
+ * holds for it (SQLite has no RAISE outside triggers). A missing row aborts too, so a row deleted
+ * meanwhile cannot let the rest of the batch (its audit record) land. Put it after the conditional
+ * write it guards; catch the batch's error with `isBatchAborted`.
  */
 export function abortBatchUnless(
   db: DrizzleD1Database<Record<string, unknown>>,
@@ -46,9 +47,10 @@ export function abortBatchUnless(
   cond: SQL,
 ): BatchItem<"sqlite"> {
   return db
-    .select({ guard: sql`json(CASE WHEN ${cond} THEN '1' ELSE ${GUARD_FAILED} END)` })
-    .from(table)
-    .where(eq(table.id, id));
+    .select({
+      guard: sql`json(CASE WHEN EXISTS (SELECT 1 FROM ${table} WHERE ${eq(table.id, id)} AND ${cond}) THEN '1' ELSE ${GUARD_FAILED} END)`,
+    })
+    .from(sql`(SELECT 1)`);
 }
 
 /** Whether a batch failed because an `abortBatchUnless` guard did not hold. */
