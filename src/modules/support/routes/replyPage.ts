@@ -41,7 +41,7 @@ export class SupportReplyPage extends Endpoint {
     const { params, query } = await this.getValidatedData<typeof this.schema>();
     const ctx = platformCtx(c);
     try {
-      const thread = await getPublicTicket({ ctx, token: params.reply_token });
+      const thread = await getPublicTicket({ ctx, input: { token: params.reply_token } });
       const notice = query.terkirim
         ? { kind: "ok" as const, text: "Balasan Anda sudah terkirim." }
         : undefined;
@@ -89,7 +89,7 @@ export class SubmitSupportReplyPage extends Endpoint {
       if (!message) {
         return await this.again(c, token, "Tulis pesan balasan Anda.", 400);
       }
-      await replyPublic({ ctx, token, input: { message }, upload });
+      await replyPublic({ ctx, input: { token, message, upload } });
     } catch (error) {
       if (error instanceof DomainError) {
         if (error.kind === "not_found") {
@@ -103,7 +103,7 @@ export class SubmitSupportReplyPage extends Endpoint {
   }
 
   private async again(c: Context<HonoEnv>, token: string, text: string, status: 400 | 404 | 413 | 415 | 429) {
-    const thread = await getPublicTicket({ ctx: platformCtx(c), token });
+    const thread = await getPublicTicket({ ctx: platformCtx(c), input: { token } });
     return c.html(supportReplyPage(token, thread, { kind: "error", text }), status);
   }
 }
