@@ -5,6 +5,9 @@ import { type Bindings, type HonoEnv, loadConfig } from "../env";
 import { type ResolveOptions, resolveTenant } from "./registry";
 import { isSlotBinding, tenantDb } from "./slots";
 
+/** The operator route that changes a tenant evicts its own isolate's cached copy (ADR 0007). */
+export { forgetTenant } from "./registry";
+
 /**
  * Where contexts are made. Verbs never see the raw bindings: they get `env` without the databases, the
  * platform database as `platform`, and (inside a tenant) that tenant's database as `db`. Every tenant

@@ -1,3 +1,4 @@
+import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
 import { ListPlatformAudit } from "./routes/listPlatformAudit";
 import { ListTenantAudit } from "./routes/listTenantAudit";
@@ -9,7 +10,7 @@ export const auditModule = defineModule({
       method: "get",
       path: "/api/audit",
       endpoint: ListTenantAudit,
-      access: { scope: "tenant", roles: ["admin"] },
+      access: tenantAccess(ROLES.ADMIN),
     },
     {
       method: "get",

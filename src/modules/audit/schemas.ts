@@ -1,10 +1,9 @@
 import { z } from "zod";
+import { ListQuery } from "../../core/db/paging";
 
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD");
 
-export const AuditQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(64).optional(),
+export const AuditQuery = ListQuery.extend({
   /** Inclusive calendar days in Asia/Jakarta. */
   from: Day.optional(),
   to: Day.optional(),
@@ -13,7 +12,10 @@ export const AuditQuery = z.object({
 });
 export type AuditQuery = z.infer<typeof AuditQuery>;
 
-export const PlatformAuditQuery = AuditQuery.extend({ tenant: z.string().min(1).max(64).optional() });
+export const PlatformAuditQuery = AuditQuery.extend({
+  /** A tenant's slug or id, or `platform` for the changes that concern no tenant. */
+  tenant: z.string().min(1).max(64).optional(),
+});
 export type PlatformAuditQuery = z.infer<typeof PlatformAuditQuery>;
 
 export const AuditEntry = z

@@ -1,4 +1,5 @@
-import type { Bindings } from "../../core/env";
+import { sql } from "drizzle-orm";
+import type { PlatformCtx } from "../../core/context";
 import { log } from "../../core/http/log";
 
 interface Check {
@@ -18,10 +19,10 @@ async function timed(fn: () => Promise<unknown>): Promise<Check> {
   }
 }
 
-export async function checkHealth(env: Bindings, version: string) {
+export async function checkHealth({ ctx }: { ctx: PlatformCtx }) {
   const checks = {
-    platformDb: await timed(() => env.PLATFORM_DB.prepare("SELECT 1").first()),
+    platformDb: await timed(() => ctx.platform.run(sql`SELECT 1`)),
   };
   const ok = Object.values(checks).every((c) => c.status === "ok");
-  return { status: ok ? ("ok" as const) : ("degraded" as const), version, checks };
+  return { status: ok ? ("ok" as const) : ("degraded" as const), version: ctx.config.VERSION, checks };
 }

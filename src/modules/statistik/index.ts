@@ -1,4 +1,4 @@
-import { STAFF } from "../../core/http/access";
+import { ROLES, tenantAccess } from "../../core/http/access";
 import type { Indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
 import { getOperasional } from "./routes/getOperasional";
@@ -11,7 +11,7 @@ export function statistikModule(indicators: readonly Indicator[]) {
         method: "get",
         path: "/api/statistik/operasional",
         endpoint: getOperasional(indicators),
-        access: { scope: "tenant", roles: STAFF },
+        access: tenantAccess(ROLES.STAFF),
       },
     ],
   });

@@ -1,8 +1,15 @@
 import type { TenantCtx } from "../../core/context";
 import type { Indicator } from "../../core/indicators";
 
-export async function computeIndicators(ctx: TenantCtx, indicators: readonly Indicator[]) {
-  const active = indicators.filter((i) => !i.flag || ctx.tenant.flags[i.flag]);
+/** The indicators of the modules mounted (`input.indicators`) that this tenant has switched on. */
+export async function computeIndicators({
+  ctx,
+  input,
+}: {
+  ctx: TenantCtx;
+  input: { indicators: readonly Indicator[] };
+}) {
+  const active = input.indicators.filter((i) => !i.flag || ctx.tenant.flags[i.flag]);
   const values = await Promise.all(active.map((i) => i.compute(ctx)));
   return {
     indicators: active.map((i, n) => ({ key: i.key, label: i.label, value: values[n] ?? 0 })),

@@ -1,23 +1,15 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Actor, PlatformCtx, TenantCtx } from "../../core/context";
-import type { Bindings } from "../../core/env";
-import { Invalid, NotFound } from "../../core/errors";
-import { IMAGE_EXTENSION, type ImageUpload, readImageUpload } from "../../core/files";
+import type { PlatformCtx, TenantCtx } from "../../core/context";
+import { abortBatchUnless } from "../../core/db/errors";
+import { DomainError, Invalid, NotFound } from "../../core/errors";
+import { IMAGE_EXTENSION, type ImageUpload } from "../../core/files";
+import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
-import { findTenantBySlug } from "../../core/tenancy";
+import { tenantCtxFor } from "../../core/tenancy/contexts";
 import { supportRateLimit } from "./limits";
 import { supportFiles } from "./platform-tables";
-import {
-  abortUnless,
-  db,
-  type FileRow,
-  fileUrl,
-  findTicketByToken,
-  loadTicket,
-  publicFileUrl,
-  type TicketRow,
-} from "./store";
+import { type FileRow, fileUrl, findTicketByToken, loadTicket, publicFileUrl, type TicketRow } from "./store";
 
 /** Who is attaching: an upload may only be attached by the side that made it. */
 export type AttachOwner =
@@ -26,7 +18,7 @@ export type AttachOwner =
   | { scope: "public"; ticketId: string };
 
 async function store(
-  env: Bindings,
+  ctx: PlatformCtx,
   upload: ImageUpload,
   row: Pick<FileRow, "scope" | "tenantId" | "uploadedBy" | "ticketId">,
   prefix: string,
@@ -34,67 +26,59 @@ async function store(
   const id = newId();
   const key = `${prefix}/support/${id}.${IMAGE_EXTENSION[upload.contentType]}`;
   // R2 first: a failed insert leaves an unreferenced object, never a row pointing at nothing.
-  await env.FILES.put(key, upload.bytes, { httpMetadata: { contentType: upload.contentType } });
-  await db(env)
-    .insert(supportFiles)
-    .values({
-      id,
-      ...row,
-      r2Key: key,
-      contentType: upload.contentType,
-      size: upload.size,
-      filename: upload.filename.slice(0, 200) || null,
-    });
+  await ctx.env.FILES.put(key, upload.bytes, { httpMetadata: { contentType: upload.contentType } });
+  await ctx.platform.insert(supportFiles).values({
+    id,
+    ...row,
+    r2Key: key,
+    contentType: upload.contentType,
+    size: upload.size,
+    filename: upload.filename.slice(0, 200) || null,
+  });
   return id;
 }
 
-const userId = (actor: Actor) => (actor.kind === "user" ? actor.userId : null);
-
-export async function uploadTenantImage({ ctx, request }: { ctx: TenantCtx; request: Request }) {
-  const upload = await readImageUpload(request);
+/** A tenant admin's image, stored before the ticket or reply it will be attached to exists. */
+export async function uploadTenantImage({ ctx, input }: { ctx: TenantCtx; input: ImageUpload }) {
   const id = await store(
-    ctx.env,
-    upload,
-    { scope: "tenant", tenantId: ctx.tenant.id, uploadedBy: userId(ctx.actor), ticketId: null },
+    ctx,
+    input,
+    { scope: "tenant", tenantId: ctx.tenant.id, uploadedBy: requireUser(ctx).userId, ticketId: null },
     `tenants/${ctx.tenant.id}`,
   );
-  return { url: fileUrl(ctx.env, id) };
+  return { url: fileUrl(ctx, id) };
 }
 
-export async function uploadPlatformImage({ ctx, request }: { ctx: PlatformCtx; request: Request }) {
-  const upload = await readImageUpload(request);
+export async function uploadPlatformImage({ ctx, input }: { ctx: PlatformCtx; input: ImageUpload }) {
   const id = await store(
-    ctx.env,
-    upload,
-    { scope: "platform", tenantId: null, uploadedBy: userId(ctx.actor), ticketId: null },
+    ctx,
+    input,
+    { scope: "platform", tenantId: null, uploadedBy: requireUser(ctx).userId, ticketId: null },
     "platform",
   );
-  return { url: fileUrl(ctx.env, id) };
+  return { url: fileUrl(ctx, id) };
 }
 
 export async function uploadPublicImage({
   ctx,
-  token,
-  request,
+  input,
 }: {
   ctx: PlatformCtx;
-  token: string;
-  request: Request;
+  input: { token: string; file: ImageUpload };
 }) {
   await supportRateLimit(ctx.env, [
     { policy: "support-public-write:ip", subject: ctx.ip },
-    { policy: "support-public-write:token", subject: token },
+    { policy: "support-public-write:token", subject: input.token },
   ]);
-  const ticket = await findTicketByToken(ctx.env, token);
-  const upload = await readImageUpload(request);
-  const id = await storePublic(ctx.env, ticket, upload);
-  return { url: publicFileUrl(ctx.env, token, id) };
+  const ticket = await findTicketByToken(ctx, input.token);
+  const id = await storePublic(ctx, ticket, input.file);
+  return { url: publicFileUrl(ctx, input.token, id) };
 }
 
 /** A login-free upload belongs to its ticket from the start, under that ticket's owner's prefix. */
-export function storePublic(env: Bindings, ticket: TicketRow, upload: ImageUpload): Promise<string> {
+export function storePublic(ctx: PlatformCtx, ticket: TicketRow, upload: ImageUpload): Promise<string> {
   return store(
-    env,
+    ctx,
     upload,
     { scope: "public", tenantId: ticket.tenantId, uploadedBy: null, ticketId: ticket.id },
     ticket.tenantId ? `tenants/${ticket.tenantId}` : "platform",
@@ -112,12 +96,12 @@ const invalidAttachment = (field: string, message: string) =>
  * attach one upload, only one batch commits.
  */
 export async function attachStatements(
-  env: Bindings,
+  ctx: PlatformCtx,
   input: { url: string; field: string; owner: AttachOwner; ticketId: string; messageId: string | null },
 ): Promise<{ fileId: string; attachId: string; statements: BatchItem<"sqlite">[] }> {
   const fileId = URL_ID.exec(input.url)?.[1];
   const file = fileId
-    ? await db(env).select().from(supportFiles).where(eq(supportFiles.id, fileId)).get()
+    ? await ctx.platform.select().from(supportFiles).where(eq(supportFiles.id, fileId)).get()
     : undefined;
   const owner = input.owner;
   const mine =
@@ -132,12 +116,11 @@ export async function attachStatements(
     throw invalidAttachment(input.field, "This image is already attached elsewhere.");
   }
   const attachId = newId();
-  const database = db(env);
   return {
     fileId: file.id,
     attachId,
     statements: [
-      database
+      ctx.platform
         .update(supportFiles)
         .set({
           ticketId: input.ticketId,
@@ -146,19 +129,19 @@ export async function attachStatements(
           attachId,
         })
         .where(and(eq(supportFiles.id, file.id), isNull(supportFiles.attachedAt))),
-      abortUnless(database, supportFiles, file.id, sql`${supportFiles.attachId} = ${attachId}`),
+      abortBatchUnless(ctx.platform, supportFiles, file.id, sql`${supportFiles.attachId} = ${attachId}`),
     ],
   };
 }
 
 /** After a guard aborted a batch: was it the attachment (taken meanwhile) rather than the ticket? */
-export async function attachmentLost(env: Bindings, fileId: string, attachId: string): Promise<boolean> {
-  const row = await db(env).select().from(supportFiles).where(eq(supportFiles.id, fileId)).get();
+export async function attachmentLost(ctx: PlatformCtx, fileId: string, attachId: string): Promise<boolean> {
+  const row = await ctx.platform.select().from(supportFiles).where(eq(supportFiles.id, fileId)).get();
   return row?.attachedAt !== null && row?.attachId !== attachId;
 }
 
-async function objectResponse(env: Bindings, file: FileRow): Promise<Response> {
-  const object = await env.FILES.get(file.r2Key);
+async function objectResponse(ctx: PlatformCtx, file: FileRow): Promise<Response> {
+  const object = await ctx.env.FILES.get(file.r2Key);
   if (!object) {
     throw new NotFound("File");
   }
@@ -174,59 +157,68 @@ async function objectResponse(env: Bindings, file: FileRow): Promise<Response> {
   });
 }
 
-async function fileRow(env: Bindings, id: string): Promise<FileRow> {
-  const file = await db(env).select().from(supportFiles).where(eq(supportFiles.id, id)).get();
+async function fileRow(ctx: PlatformCtx, id: string): Promise<FileRow> {
+  const file = await ctx.platform.select().from(supportFiles).where(eq(supportFiles.id, id)).get();
   if (!file) {
     throw new NotFound("File");
   }
   return file;
 }
 
+/** The tenant a signed-in admin's token names, through the same checks as the guard; any refusal is null. */
+async function adminTenantId(ctx: PlatformCtx, tenantSlug: string | null): Promise<string | null> {
+  if (!tenantSlug || !hasRole(ctx, ROLES.ADMIN)) {
+    return null;
+  }
+  try {
+    return (await tenantCtxFor(ctx, tenantSlug)).tenant.id;
+  } catch (error) {
+    // Unknown or suspended: the token's tenant may not see files any more than a stranger may.
+    if (error instanceof DomainError && (error.kind === "not_found" || error.kind === "forbidden")) {
+      return null;
+    }
+    throw error;
+  }
+}
+
 /**
  * Operators see every ticket's files; a tenant admin sees the files of their tenant's tickets and
- * their own tenant's uploads not attached yet. Anything else is 404, not 403.
+ * their own tenant's uploads not attached yet. Anything else (a suspended tenant included) is 404,
+ * not 403: the file route does not tell who else may see a file.
  */
 export async function serveFile({ ctx, id }: { ctx: PlatformCtx; id: string }): Promise<Response> {
-  const file = await fileRow(ctx.env, id);
-  const actor = ctx.actor;
-  if (actor.kind !== "user") {
-    throw new NotFound("File");
-  }
+  const file = await fileRow(ctx, id);
+  const actor = requireUser(ctx);
   if (actor.role === "super_admin") {
-    return objectResponse(ctx.env, file);
+    return objectResponse(ctx, file);
   }
-  if (actor.role !== "admin" || !actor.tenantSlug) {
+  const tenantId = await adminTenantId(ctx, actor.tenantSlug);
+  if (!tenantId) {
     throw new NotFound("File");
   }
-  const tenant = await findTenantBySlug(db(ctx.env), actor.tenantSlug);
-  if (tenant?.status !== "active") {
-    throw new NotFound("File");
-  }
-  const ticket = file.ticketId ? await loadTicket(ctx.env, file.ticketId) : undefined;
-  const owned = ticket
-    ? ticket.tenantId === tenant.id
-    : file.scope === "tenant" && file.tenantId === tenant.id;
+  const ticket = file.ticketId ? await loadTicket(ctx, file.ticketId) : undefined;
+  const owned = ticket ? ticket.tenantId === tenantId : file.scope === "tenant" && file.tenantId === tenantId;
   if (!owned) {
     throw new NotFound("File");
   }
-  return objectResponse(ctx.env, file);
+  return objectResponse(ctx, file);
 }
 
 /** The login-free page sees the files of the ticket its token opens, and nothing else. */
 export async function servePublicFile({
   ctx,
-  token,
   id,
+  input,
 }: {
   ctx: PlatformCtx;
-  token: string;
   id: string;
+  input: { token: string };
 }): Promise<Response> {
   await supportRateLimit(ctx.env, [{ policy: "support-public-read:ip", subject: ctx.ip }]);
-  const ticket = await findTicketByToken(ctx.env, token);
-  const file = await fileRow(ctx.env, id);
+  const ticket = await findTicketByToken(ctx, input.token);
+  const file = await fileRow(ctx, id);
   if (file.ticketId !== ticket.id) {
     throw new NotFound("File");
   }
-  return objectResponse(ctx.env, file);
+  return objectResponse(ctx, file);
 }

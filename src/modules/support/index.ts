@@ -1,4 +1,4 @@
-import type { Access } from "../../core/http/access";
+import { type Access, ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
 import { AppendInboundReply } from "./routes/appendInboundReply";
 import { CreateTicket } from "./routes/createTicket";
@@ -19,7 +19,7 @@ import { UploadPublicImage } from "./routes/uploadPublicImage";
 import { UploadTicketImage } from "./routes/uploadTicketImage";
 
 /** Tickets to the platform are the tenant head's business (ARCHITECTURE.md roles). */
-const admin = { scope: "tenant", roles: ["admin"] } as const satisfies Access;
+const admin = tenantAccess(ROLES.ADMIN);
 const operator = { scope: "platform" } as const satisfies Access;
 const pub = { scope: "public" } as const satisfies Access;
 

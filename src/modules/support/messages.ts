@@ -1,16 +1,17 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { auditInsert } from "../../core/audit";
+import { platformAudit } from "../../core/audit";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
-import { users } from "../../core/db/platform-schema";
-import type { Bindings } from "../../core/env";
+import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { Conflict, Invalid } from "../../core/errors";
+import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
+import { userNames } from "../identity/service";
 import { type AttachOwner, attachmentLost, attachStatements } from "./files";
 import { notifyResponded, notifySubmitterReplied } from "./notifications";
 import { supportFiles, supportTicketMessages, supportTickets } from "./platform-tables";
-import type { RespondInput, TicketStatus } from "./schemas";
-import { abortUnless, db, isGuardFailure, loadTicket, type TicketRow } from "./store";
+import type { ReplyInput, RespondInput, TicketStatus } from "./schemas";
+import { loadTicket, type TicketRow } from "./store";
 import { consoleUrls, loadAnyTicket, loadTenantTicket, threadOf } from "./tickets";
 
 /** Operator transitions: `baru → diproses → selesai` and `baru → selesai`, keyed by target. */
@@ -40,7 +41,6 @@ interface SubmitterReply {
   /** Images the Email Worker already stored under support/inbound/. */
   inbound?: { key: string; filename: string; contentType: string; size: number }[];
   extra?: BatchItem<"sqlite">[];
-  requestId: string;
 }
 
 /**
@@ -48,13 +48,13 @@ interface SubmitterReply {
  * attaches its images and reopens a `selesai` ticket to `diproses`. The reopen is decided in SQL from
  * the row's status at commit time, so a close racing with the reply cannot be lost or misreported.
  */
-export async function appendSubmitterReply(env: Bindings, reply: SubmitterReply) {
-  const database = db(env);
+export async function appendSubmitterReply(ctx: PlatformCtx, reply: SubmitterReply) {
+  const db = ctx.platform;
   const ticket = reply.ticket;
   const messageId = newId();
   const now = new Date().toISOString();
   const attach = reply.lampiranUrl
-    ? await attachStatements(env, {
+    ? await attachStatements(ctx, {
         url: reply.lampiranUrl,
         field: "lampiran_url",
         owner: reply.owner,
@@ -64,7 +64,7 @@ export async function appendSubmitterReply(env: Bindings, reply: SubmitterReply)
     : null;
   const reopened = sql`(SELECT CASE WHEN ${supportTickets.status} = 'selesai' THEN 'diproses' END FROM ${supportTickets} WHERE ${supportTickets.id} = ${ticket.id})`;
   const statements: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [
-    database.insert(supportTicketMessages).values({
+    db.insert(supportTicketMessages).values({
       id: messageId,
       ticketId: ticket.id,
       author: "submitter",
@@ -76,7 +76,7 @@ export async function appendSubmitterReply(env: Bindings, reply: SubmitterReply)
       statusChange: reopened,
       createdAt: now,
     }),
-    database
+    db
       .update(supportTickets)
       .set({
         status: sql`CASE WHEN ${supportTickets.status} = 'selesai' THEN 'diproses' ELSE ${supportTickets.status} END`,
@@ -86,7 +86,7 @@ export async function appendSubmitterReply(env: Bindings, reply: SubmitterReply)
       .where(eq(supportTickets.id, ticket.id)),
     ...(attach?.statements ?? []),
     ...(reply.inbound ?? []).map((file) =>
-      database.insert(supportFiles).values({
+      db.insert(supportFiles).values({
         id: newId(),
         scope: "inbound",
         tenantId: ticket.tenantId,
@@ -104,26 +104,24 @@ export async function appendSubmitterReply(env: Bindings, reply: SubmitterReply)
     ...(reply.extra ?? []),
   ];
   try {
-    await database.batch(statements);
+    await db.batch(statements);
   } catch (error) {
-    if (attach && isGuardFailure(error) && (await attachmentLost(env, attach.fileId, attach.attachId))) {
+    if (attach && isBatchAborted(error) && (await attachmentLost(ctx, attach.fileId, attach.attachId))) {
       throw attachmentTaken("lampiran_url");
     }
     throw error;
   }
-  const updated = (await loadTicket(env, ticket.id)) ?? ticket;
-  await notifySubmitterReplied(
-    env,
-    updated,
-    { messageId, message: reply.message, authorName: reply.authorName },
-    reply.requestId,
-  );
+  const updated = (await loadTicket(ctx, ticket.id)) ?? ticket;
+  await notifySubmitterReplied(ctx, updated, {
+    messageId,
+    message: reply.message,
+    authorName: reply.authorName,
+  });
   return { messageId, ticket: updated };
 }
 
-async function userName(env: Bindings, id: string): Promise<string | null> {
-  const row = await db(env).select({ name: users.name }).from(users).where(eq(users.id, id)).get();
-  return row?.name ?? null;
+async function userName(ctx: PlatformCtx, id: string): Promise<string | null> {
+  return (await userNames({ ctx, ids: [id] })).get(id) ?? null;
 }
 
 export async function replyFromConsole({
@@ -133,31 +131,23 @@ export async function replyFromConsole({
 }: {
   ctx: TenantCtx;
   id: string;
-  input: { message: string; lampiran_url?: string };
+  input: ReplyInput;
 }) {
-  if (ctx.actor.kind !== "user") {
-    throw new Error("a console reply needs a signed-in admin");
-  }
+  const user = requireUser(ctx);
   const ticket = await loadTenantTicket(ctx, id);
-  const { ticket: updated } = await appendSubmitterReply(ctx.env, {
+  const { ticket: updated } = await appendSubmitterReply(ctx, {
     ticket,
     via: "console",
-    authorUserId: ctx.actor.userId,
-    authorName: (await userName(ctx.env, ctx.actor.userId)) ?? ticket.submitterName,
+    authorUserId: user.userId,
+    authorName: (await userName(ctx, user.userId)) ?? ticket.submitterName,
     message: input.message,
     lampiranUrl: input.lampiran_url,
     owner: { scope: "tenant", tenantId: ctx.tenant.id },
     extra: [
-      auditInsert(db(ctx.env), ctx, {
-        tenantId: ctx.tenant.id,
-        action: "support_ticket.reply",
-        targetType: "support_ticket",
-        targetId: id,
-      }),
+      platformAudit(ctx, { action: "support_ticket.reply", targetType: "support_ticket", targetId: id }),
     ],
-    requestId: ctx.requestId,
   });
-  return threadOf(ctx.env, updated, consoleUrls(ctx.env));
+  return threadOf(ctx, updated, consoleUrls(ctx));
 }
 
 /**
@@ -175,22 +165,20 @@ export async function respondToTicket({
   id: string;
   input: RespondInput;
 }) {
-  if (ctx.actor.kind !== "user") {
-    throw new Error("a response needs a signed-in operator");
-  }
-  const ticket = await loadAnyTicket(ctx.env, id);
+  const user = requireUser(ctx);
+  const ticket = await loadAnyTicket(ctx, id);
   // Repeating the current status alongside a message is a response, not a transition.
   const target =
     input.status !== undefined && !(input.status === ticket.status && input.message) ? input.status : null;
   if (target && !OPERATOR_FROM[target].includes(ticket.status)) {
     throw invalidTransition(ticket.status, target);
   }
-  const database = db(ctx.env);
+  const db = ctx.platform;
   const writeId = newId();
   const messageId = newId();
   const now = new Date().toISOString();
   const attach = input.lampiran_url
-    ? await attachStatements(ctx.env, {
+    ? await attachStatements(ctx, {
         url: input.lampiran_url,
         field: "lampiran_url",
         owner: { scope: "platform" },
@@ -198,9 +186,9 @@ export async function respondToTicket({
         messageId,
       })
     : null;
-  const responderName = (await userName(ctx.env, ctx.actor.userId)) ?? "Tim Dukungan Warga";
+  const responderName = (await userName(ctx, user.userId)) ?? "Tim Dukungan Warga";
   const statements: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [
-    database
+    db
       .update(supportTickets)
       .set({ ...(target ? { status: target } : {}), writeId, updatedAt: now })
       .where(
@@ -208,15 +196,15 @@ export async function respondToTicket({
           ? sql`${supportTickets.id} = ${ticket.id} AND ${inArray(supportTickets.status, [...OPERATOR_FROM[target]])}`
           : eq(supportTickets.id, ticket.id),
       ),
-    abortUnless(database, supportTickets, ticket.id, sql`${supportTickets.writeId} = ${writeId}`),
+    abortBatchUnless(db, supportTickets, ticket.id, sql`${supportTickets.writeId} = ${writeId}`),
     ...(input.message
       ? [
-          database.insert(supportTicketMessages).values({
+          db.insert(supportTicketMessages).values({
             id: messageId,
             ticketId: ticket.id,
             author: "operator",
             via: "console",
-            authorUserId: ctx.actor.userId,
+            authorUserId: user.userId,
             authorName: responderName,
             message: input.message,
             statusChange: target,
@@ -225,7 +213,7 @@ export async function respondToTicket({
         ]
       : []),
     ...(attach?.statements ?? []),
-    auditInsert(database, ctx, {
+    platformAudit(ctx, {
       tenantId: ticket.tenantId,
       action: input.message ? "support_ticket.respond" : "support_ticket.status",
       targetType: "support_ticket",
@@ -234,27 +222,22 @@ export async function respondToTicket({
     }),
   ];
   try {
-    await database.batch(statements);
+    await db.batch(statements);
   } catch (error) {
-    if (!isGuardFailure(error)) {
+    if (!isBatchAborted(error)) {
       throw error;
     }
-    if (attach && (await attachmentLost(ctx.env, attach.fileId, attach.attachId))) {
+    if (attach && (await attachmentLost(ctx, attach.fileId, attach.attachId))) {
       throw attachmentTaken("lampiran_url");
     }
-    const current = await loadAnyTicket(ctx.env, id);
+    const current = await loadAnyTicket(ctx, id);
     throw invalidTransition(current.status, target ?? current.status);
   }
-  const updated = await loadAnyTicket(ctx.env, id);
-  await notifyResponded(
-    ctx.env,
-    updated,
-    {
-      writeId,
-      message: input.message ?? `Status tiket diubah menjadi ${updated.status}.`,
-      responderName,
-    },
-    ctx.requestId,
-  );
-  return threadOf(ctx.env, (await loadTicket(ctx.env, id)) ?? updated, consoleUrls(ctx.env));
+  const updated = await loadAnyTicket(ctx, id);
+  await notifyResponded(ctx, updated, {
+    writeId,
+    message: input.message ?? `Status tiket diubah menjadi ${updated.status}.`,
+    responderName,
+  });
+  return threadOf(ctx, (await loadTicket(ctx, id)) ?? updated, consoleUrls(ctx));
 }

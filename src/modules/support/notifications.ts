@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
-import type { Bindings } from "../../core/env";
+import type { PlatformCtx, ServiceEnv } from "../../core/context";
+import { tenants } from "../../core/db/platform-schema";
 import { log } from "../../core/http/log";
 import { notifyFor } from "../../core/notifier";
-import { findTenantBySlug } from "../../core/tenancy";
 import { supportTickets } from "./platform-tables";
-import { db, operatorTicketUrl, replyPageUrl, type TicketRow } from "./store";
+import { operatorTicketUrl, replyPageUrl, type TicketRow } from "./store";
 
 /** SUPPORT_OPERATOR_EMAILS: the platform team's inboxes, comma-separated. */
-export function operatorEmails(env: Bindings): string[] {
+export function operatorEmails(env: ServiceEnv): string[] {
   return (env.SUPPORT_OPERATOR_EMAILS ?? "")
     .split(",")
     .map((a) => a.trim().toLowerCase())
@@ -15,13 +15,18 @@ export function operatorEmails(env: Bindings): string[] {
 }
 
 /** The inbound address the ticket-mail Worker reads: replies to submitter emails land there. */
-const replyTo = (env: Bindings) => env.SUPPORT_REPLY_TO || undefined;
+const replyTo = (env: ServiceEnv) => env.SUPPORT_REPLY_TO || undefined;
 
-async function tenantName(env: Bindings, ticket: TicketRow): Promise<string> {
-  if (!ticket.tenantSlug) {
+/** Only the name is wanted, so a plain read of the tenant row: the email names even a suspended tenant. */
+async function tenantName(ctx: PlatformCtx, ticket: TicketRow): Promise<string> {
+  if (!ticket.tenantId) {
     return "formulir kontak situs";
   }
-  const tenant = await findTenantBySlug(db(env), ticket.tenantSlug);
+  const tenant = await ctx.platform
+    .select({ name: tenants.name })
+    .from(tenants)
+    .where(eq(tenants.id, ticket.tenantId))
+    .get();
   return tenant?.name ?? `Tenant ${ticket.tenantSlug}`;
 }
 
@@ -31,9 +36,8 @@ async function tenantName(env: Bindings, ticket: TicketRow): Promise<string> {
  * ticket marked `notification_pending` for the operators to see.
  */
 async function deliver(
-  env: Bindings,
+  ctx: PlatformCtx,
   ticket: TicketRow,
-  requestId: string,
   event: string,
   sends: (() => Promise<unknown>)[],
 ): Promise<boolean> {
@@ -43,22 +47,22 @@ async function deliver(
     return true;
   }
   log("warn", "support_notify_failed", {
-    requestId,
+    requestId: ctx.requestId,
     ticket: ticket.id,
     event,
     errors: failed.map((f) => String(f.reason)),
   });
-  await db(env)
+  await ctx.platform
     .update(supportTickets)
     .set({ notificationPending: true })
     .where(eq(supportTickets.id, ticket.id));
   return false;
 }
 
-export async function notifyTicketCreated(env: Bindings, ticket: TicketRow, requestId: string) {
-  const notify = notifyFor(env);
-  const operators = operatorEmails(env);
-  const name = await tenantName(env, ticket);
+export async function notifyTicketCreated(ctx: PlatformCtx, ticket: TicketRow) {
+  const notify = notifyFor(ctx.env);
+  const operators = operatorEmails(ctx.env);
+  const name = await tenantName(ctx, ticket);
   const sends: (() => Promise<unknown>)[] = [];
   if (ticket.submitterEmail) {
     const email = ticket.submitterEmail;
@@ -71,11 +75,11 @@ export async function notifyTicketCreated(env: Bindings, ticket: TicketRow, requ
           ticketNumber: String(ticket.number),
           ticketSubject: ticket.title,
           submitterName: ticket.submitterName,
-          ticketUrl: replyPageUrl(env, ticket.replyToken),
+          ticketUrl: replyPageUrl(ctx, ticket.replyToken),
           tenantName: name,
           message: ticket.detail,
         },
-        replyTo: replyTo(env),
+        replyTo: replyTo(ctx.env),
         idempotencyKey: `support-ticket:${ticket.id}:created`,
       }),
     );
@@ -88,29 +92,28 @@ export async function notifyTicketCreated(env: Bindings, ticket: TicketRow, requ
           0,
           300,
         ),
-        text: `${ticket.submitterName} (${name}) membuat tiket #${ticket.number}.\n\nKategori: ${ticket.category}\nJudul: ${ticket.title}\n\n${ticket.detail}\n\nBuka tiket: ${operatorTicketUrl(env, ticket.id)}`,
+        text: `${ticket.submitterName} (${name}) membuat tiket #${ticket.number}.\n\nKategori: ${ticket.category}\nJudul: ${ticket.title}\n\n${ticket.detail}\n\nBuka tiket: ${operatorTicketUrl(ctx, ticket.id)}`,
         idempotencyKey: `support-ticket:${ticket.id}:operators-new`,
       }),
     );
   }
-  return deliver(env, ticket, requestId, "created", sends);
+  return deliver(ctx, ticket, "created", sends);
 }
 
 /** A submitter's reply (console, public page or email) tells the operators. */
 export async function notifySubmitterReplied(
-  env: Bindings,
+  ctx: PlatformCtx,
   ticket: TicketRow,
   reply: { messageId: string; message: string; authorName: string },
-  requestId: string,
 ) {
-  const operators = operatorEmails(env);
+  const operators = operatorEmails(ctx.env);
   if (operators.length === 0) {
     return true;
   }
-  const name = await tenantName(env, ticket);
-  return deliver(env, ticket, requestId, "submitter_replied", [
+  const name = await tenantName(ctx, ticket);
+  return deliver(ctx, ticket, "submitter_replied", [
     () =>
-      notifyFor(env).sendEmail({
+      notifyFor(ctx.env).sendEmail({
         template: "SUPPORT_TICKET_SUBMITTER_REPLIED",
         to: operators,
         data: {
@@ -119,7 +122,7 @@ export async function notifySubmitterReplied(
           ticketSubject: ticket.title,
           submitterName: reply.authorName,
           message: reply.message || "(gambar terlampir)",
-          ticketUrl: operatorTicketUrl(env, ticket.id),
+          ticketUrl: operatorTicketUrl(ctx, ticket.id),
           tenantName: name,
         },
         idempotencyKey: `support-ticket:${ticket.id}:replied:${reply.messageId}`,
@@ -129,18 +132,17 @@ export async function notifySubmitterReplied(
 
 /** An operator's response or status change goes to the submitter, with the reply page as its button. */
 export async function notifyResponded(
-  env: Bindings,
+  ctx: PlatformCtx,
   ticket: TicketRow,
   response: { writeId: string; message: string; responderName: string },
-  requestId: string,
 ) {
   const email = ticket.submitterEmail;
   if (!email) {
     return true;
   }
-  return deliver(env, ticket, requestId, "responded", [
+  return deliver(ctx, ticket, "responded", [
     () =>
-      notifyFor(env).sendEmail({
+      notifyFor(ctx.env).sendEmail({
         template: "SUPPORT_TICKET_RESPONDED",
         to: email,
         data: {
@@ -150,18 +152,18 @@ export async function notifyResponded(
           submitterName: ticket.submitterName,
           message: response.message,
           status: ticket.status,
-          ticketUrl: replyPageUrl(env, ticket.replyToken),
+          ticketUrl: replyPageUrl(ctx, ticket.replyToken),
           responderName: response.responderName,
         },
-        replyTo: replyTo(env),
+        replyTo: replyTo(ctx.env),
         idempotencyKey: `support-ticket:${ticket.id}:responded:${response.writeId}`,
       }),
   ]);
 }
 
-export async function notifyContact(env: Bindings, ticket: TicketRow, requestId: string) {
-  const notify = notifyFor(env);
-  const operators = operatorEmails(env);
+export async function notifyContact(ctx: PlatformCtx, ticket: TicketRow) {
+  const notify = notifyFor(ctx.env);
+  const operators = operatorEmails(ctx.env);
   const sends: (() => Promise<unknown>)[] = [];
   if (operators.length > 0) {
     sends.push(() =>
@@ -189,12 +191,12 @@ export async function notifyContact(env: Bindings, ticket: TicketRow, requestId:
           message: ticket.detail,
           // For the subject's [TKT:{{replyToken}}]: replies by email find this ticket through it.
           replyToken: ticket.replyToken,
-          ticketUrl: replyPageUrl(env, ticket.replyToken),
+          ticketUrl: replyPageUrl(ctx, ticket.replyToken),
         },
-        replyTo: replyTo(env),
+        replyTo: replyTo(ctx.env),
         idempotencyKey: `contact:${ticket.id}:auto-reply`,
       }),
     );
   }
-  return deliver(env, ticket, requestId, "contact", sends);
+  return deliver(ctx, ticket, "contact", sends);
 }

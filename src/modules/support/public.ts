@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import type { PlatformCtx } from "../../core/context";
-import type { Bindings } from "../../core/env";
+import type { PlatformCtx, ServiceEnv } from "../../core/context";
+import { isUniqueViolation } from "../../core/db/errors";
 import { Invalid, Unavailable } from "../../core/errors";
 import { type ImageUpload, MAX_IMAGE_BYTES } from "../../core/files";
 import { log } from "../../core/http/log";
@@ -11,12 +11,12 @@ import { appendSubmitterReply } from "./messages";
 import { notifyContact } from "./notifications";
 import { supportTicketMessages, supportTickets } from "./platform-tables";
 import type { ContactInput, InboundReplyInput, ReplyInput } from "./schemas";
-import { db, findTicketByToken, isUniqueFailure, loadTicket, publicFileUrl, type TicketRow } from "./store";
+import { findTicketByToken, loadTicket, publicFileUrl, type TicketRow } from "./store";
 import { newReplyToken, nextNumber, publicUrls, threadOf } from "./tickets";
 
 /** What the login-free page shows: the conversation, not the submitter's contact details. */
-export async function publicThread(env: Bindings, ticket: TicketRow) {
-  const thread = await threadOf(env, ticket, publicUrls(env, ticket.replyToken));
+export async function publicThread(ctx: PlatformCtx, ticket: TicketRow) {
+  const thread = await threadOf(ctx, ticket, publicUrls(ctx, ticket.replyToken));
   return {
     number: thread.number,
     category: thread.category,
@@ -29,32 +29,32 @@ export async function publicThread(env: Bindings, ticket: TicketRow) {
   };
 }
 
-export async function getPublicTicket({ ctx, token }: { ctx: PlatformCtx; token: string }) {
+export async function getPublicTicket({ ctx, input }: { ctx: PlatformCtx; input: { token: string } }) {
   await supportRateLimit(ctx.env, [{ policy: "support-public-read:ip", subject: ctx.ip }]);
-  return publicThread(ctx.env, await findTicketByToken(ctx.env, token));
+  return publicThread(ctx, await findTicketByToken(ctx, input.token));
 }
 
-/** A reply through the public page (JSON or its HTML form): the token is the only credential. */
+/**
+ * A reply through the public page (JSON, or its HTML form with the image itself as `upload`): the
+ * token is the only credential.
+ */
 export async function replyPublic({
   ctx,
-  token,
   input,
-  upload,
 }: {
   ctx: PlatformCtx;
-  token: string;
-  input: ReplyInput;
-  upload?: ImageUpload;
+  input: ReplyInput & { token: string; upload?: ImageUpload };
 }) {
+  const { token } = input;
   await supportRateLimit(ctx.env, [
     { policy: "support-public-write:ip", subject: ctx.ip },
     { policy: "support-public-write:token", subject: token },
   ]);
-  const ticket = await findTicketByToken(ctx.env, token);
-  const lampiranUrl = upload
-    ? publicFileUrl(ctx.env, token, await storePublic(ctx.env, ticket, upload))
+  const ticket = await findTicketByToken(ctx, token);
+  const lampiranUrl = input.upload
+    ? publicFileUrl(ctx, token, await storePublic(ctx, ticket, input.upload))
     : input.lampiran_url;
-  const { ticket: updated } = await appendSubmitterReply(ctx.env, {
+  const { ticket: updated } = await appendSubmitterReply(ctx, {
     ticket,
     via: "public",
     authorUserId: null,
@@ -62,9 +62,8 @@ export async function replyPublic({
     message: input.message,
     lampiranUrl,
     owner: { scope: "public", ticketId: ticket.id },
-    requestId: ctx.requestId,
   });
-  return publicThread(ctx.env, updated);
+  return publicThread(ctx, updated);
 }
 
 const INBOUND_PREFIX = "support/inbound/";
@@ -80,9 +79,8 @@ export async function appendInbound({
   ctx: PlatformCtx;
   input: InboundReplyInput;
 }): Promise<{ ticketId: string; messageId: string } | { duplicate: true }> {
-  const ticket = await findTicketByToken(ctx.env, input.replyToken);
-  const database = db(ctx.env);
-  const seen = await database
+  const ticket = await findTicketByToken(ctx, input.replyToken);
+  const seen = await ctx.platform
     .select({ id: supportTicketMessages.id })
     .from(supportTicketMessages)
     .where(eq(supportTicketMessages.emailMessageId, input.messageId))
@@ -114,7 +112,7 @@ export async function appendInbound({
     ]);
   }
   try {
-    const { messageId } = await appendSubmitterReply(ctx.env, {
+    const { messageId } = await appendSubmitterReply(ctx, {
       ticket,
       via: "email",
       authorUserId: null,
@@ -123,18 +121,17 @@ export async function appendInbound({
       owner: { scope: "public", ticketId: ticket.id },
       emailMessageId: input.messageId,
       inbound: input.attachments,
-      requestId: ctx.requestId,
     });
     return { ticketId: ticket.id, messageId };
   } catch (error) {
-    if (isUniqueFailure(error, "support_ticket_messages.email_message_id")) {
+    if (isUniqueViolation(error, "support_ticket_messages.email_message_id")) {
       return { duplicate: true };
     }
     throw error;
   }
 }
 
-type SupportEnv = Bindings & { TURNSTILE_SECRET_KEY?: string };
+type SupportEnv = ServiceEnv & { TURNSTILE_SECRET_KEY?: string };
 
 /** Cloudflare Turnstile's server-side check (https://developers.cloudflare.com/turnstile/get-started/server-side-validation/). */
 async function verifyTurnstile(env: SupportEnv, token: string | undefined, ip: string | null): Promise<void> {
@@ -187,30 +184,28 @@ export async function submitContact({ ctx, input }: { ctx: PlatformCtx; input: C
   const id = newId();
   const now = new Date().toISOString();
   const { token, hash } = await newReplyToken();
-  await db(ctx.env)
-    .insert(supportTickets)
-    .values({
-      id,
-      number: nextNumber,
-      tenantId: null,
-      tenantSlug: null,
-      source: "homepage",
-      category: "kontak",
-      title: input.subject,
-      detail: input.message,
-      status: "baru",
-      replyToken: token,
-      replyTokenHash: hash,
-      submitterName: input.name,
-      submitterEmail: input.email,
-      submitterPhone: input.phone ?? null,
-      writeId: newId(),
-      createdAt: now,
-      updatedAt: now,
-    });
-  const ticket = await loadTicket(ctx.env, id);
+  await ctx.platform.insert(supportTickets).values({
+    id,
+    number: nextNumber,
+    tenantId: null,
+    tenantSlug: null,
+    source: "homepage",
+    category: "kontak",
+    title: input.subject,
+    detail: input.message,
+    status: "baru",
+    replyToken: token,
+    replyTokenHash: hash,
+    submitterName: input.name,
+    submitterEmail: input.email,
+    submitterPhone: input.phone ?? null,
+    writeId: newId(),
+    createdAt: now,
+    updatedAt: now,
+  });
+  const ticket = await loadTicket(ctx, id);
   if (ticket) {
-    await notifyContact(ctx.env, ticket, ctx.requestId);
+    await notifyContact(ctx, ticket);
   }
   return { status: "diterima" as const };
 }

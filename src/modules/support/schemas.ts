@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ListQuery } from "../../core/db/paging";
 
 /** The support ticket resource keeps the spec's snake_case names throughout (ARCHITECTURE.md). */
 export const TICKET_STATUSES = ["baru", "diproses", "selesai"] as const;
@@ -38,9 +39,8 @@ export const RespondInput = z
   });
 export type RespondInput = z.infer<typeof RespondInput>;
 
-export const TicketListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(100).optional(),
+/** The cursor is `{created_at}~{id}` of the last ticket shown (the list is ordered by creation time). */
+export const TicketListQuery = ListQuery.extend({
   status: TicketStatus.optional(),
   from: Day.optional(),
   to: Day.optional(),

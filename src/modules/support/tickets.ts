@@ -1,37 +1,29 @@
 import { and, asc, desc, eq, isNotNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { auditInsert } from "../../core/audit";
+import { platformAudit } from "../../core/audit";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
-import { jakartaDayFilters } from "../../core/db/paging";
-import { users } from "../../core/db/platform-schema";
-import type { Bindings } from "../../core/env";
+import { isBatchAborted } from "../../core/db/errors";
+import { jakartaDayFilters, keysetPage } from "../../core/db/paging";
 import { Invalid, NotFound } from "../../core/errors";
+import { requireUser } from "../../core/http/access";
 import { newId, randomToken, sha256Hex } from "../../core/ids";
+import { userContact } from "../identity/service";
 import { attachmentLost, attachStatements } from "./files";
 import { notifyTicketCreated } from "./notifications";
 import { supportFiles, supportTicketMessages, supportTickets } from "./platform-tables";
 import type { CreateTicketInput, PlatformTicketListQuery, TicketListQuery } from "./schemas";
-import {
-  db,
-  type FileRow,
-  fileUrl,
-  isGuardFailure,
-  loadTicket,
-  type MessageRow,
-  publicFileUrl,
-  type TicketRow,
-} from "./store";
+import { type FileRow, fileUrl, loadTicket, type MessageRow, publicFileUrl, type TicketRow } from "./store";
 
 /** How a viewer reaches files: signed-in consoles through the checked route, the public page by token. */
 export type UrlFor = (fileId: string) => string;
 export const consoleUrls =
-  (env: Bindings): UrlFor =>
+  (ctx: PlatformCtx): UrlFor =>
   (id) =>
-    fileUrl(env, id);
+    fileUrl(ctx, id);
 export const publicUrls =
-  (env: Bindings, token: string): UrlFor =>
+  (ctx: PlatformCtx, token: string): UrlFor =>
   (id) =>
-    publicFileUrl(env, token, id);
+    publicFileUrl(ctx, token, id);
 
 export function presentTicket(row: TicketRow, urlFor: UrlFor) {
   return {
@@ -71,14 +63,14 @@ export function presentMessage(row: MessageRow, files: FileRow[], urlFor: UrlFor
 }
 
 /** The ticket with its messages in order, each with the images attached to it. */
-export async function threadOf(env: Bindings, ticket: TicketRow, urlFor: UrlFor) {
-  const [messages, files] = await db(env).batch([
-    db(env)
+export async function threadOf(ctx: PlatformCtx, ticket: TicketRow, urlFor: UrlFor) {
+  const [messages, files] = await ctx.platform.batch([
+    ctx.platform
       .select()
       .from(supportTicketMessages)
       .where(eq(supportTicketMessages.ticketId, ticket.id))
       .orderBy(asc(supportTicketMessages.id)),
-    db(env)
+    ctx.platform
       .select()
       .from(supportFiles)
       .where(and(eq(supportFiles.ticketId, ticket.id), isNotNull(supportFiles.attachedAt)))
@@ -98,15 +90,15 @@ export async function threadOf(env: Bindings, ticket: TicketRow, urlFor: UrlFor)
 
 /** Fetch-or-404 scoped to the caller's tenant: another tenant's ticket does not exist for them. */
 export async function loadTenantTicket(ctx: TenantCtx, id: string): Promise<TicketRow> {
-  const row = await loadTicket(ctx.env, id);
+  const row = await loadTicket(ctx, id);
   if (!row || row.tenantId !== ctx.tenant.id) {
     throw new NotFound("Ticket");
   }
   return row;
 }
 
-export async function loadAnyTicket(env: Bindings, id: string): Promise<TicketRow> {
-  const row = await loadTicket(env, id);
+export async function loadAnyTicket(ctx: PlatformCtx, id: string): Promise<TicketRow> {
+  const row = await loadTicket(ctx, id);
   if (!row) {
     throw new NotFound("Ticket");
   }
@@ -126,16 +118,13 @@ export async function newReplyToken(): Promise<{ token: string; hash: string }> 
 }
 
 export async function createTicket({ ctx, input }: { ctx: TenantCtx; input: CreateTicketInput }) {
-  if (ctx.actor.kind !== "user") {
-    throw new Error("a ticket is created by a signed-in admin");
-  }
-  const database = db(ctx.env);
-  const submitter = await database.select().from(users).where(eq(users.id, ctx.actor.userId)).get();
+  const user = requireUser(ctx);
+  const submitter = await userContact({ ctx, id: user.userId });
   const id = newId();
   const now = new Date().toISOString();
   const { token, hash } = await newReplyToken();
   const attach = input.attachment_url
-    ? await attachStatements(ctx.env, {
+    ? await attachStatements(ctx, {
         url: input.attachment_url,
         field: "attachment_url",
         owner: { scope: "tenant", tenantId: ctx.tenant.id },
@@ -143,8 +132,9 @@ export async function createTicket({ ctx, input }: { ctx: TenantCtx; input: Crea
         messageId: null,
       })
     : null;
+  const db = ctx.platform;
   const statements: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [
-    database.insert(supportTickets).values({
+    db.insert(supportTickets).values({
       id,
       number: nextNumber,
       tenantId: ctx.tenant.id,
@@ -157,7 +147,7 @@ export async function createTicket({ ctx, input }: { ctx: TenantCtx; input: Crea
       status: "baru",
       replyToken: token,
       replyTokenHash: hash,
-      submitterUserId: ctx.actor.userId,
+      submitterUserId: user.userId,
       submitterName: submitter?.name ?? "Pengurus",
       submitterEmail: submitter?.email ?? null,
       writeId: newId(),
@@ -165,8 +155,7 @@ export async function createTicket({ ctx, input }: { ctx: TenantCtx; input: Crea
       updatedAt: now,
     }),
     ...(attach?.statements ?? []),
-    auditInsert(database, ctx, {
-      tenantId: ctx.tenant.id,
+    platformAudit(ctx, {
       action: "support_ticket.create",
       targetType: "support_ticket",
       targetId: id,
@@ -174,18 +163,18 @@ export async function createTicket({ ctx, input }: { ctx: TenantCtx; input: Crea
     }),
   ];
   try {
-    await database.batch(statements);
+    await db.batch(statements);
   } catch (error) {
-    if (attach && isGuardFailure(error) && (await attachmentLost(ctx.env, attach.fileId, attach.attachId))) {
+    if (attach && isBatchAborted(error) && (await attachmentLost(ctx, attach.fileId, attach.attachId))) {
       throw new Invalid("invalid_attachment", "This image is already attached elsewhere.", [
         { field: "attachment_url", message: "already attached" },
       ]);
     }
     throw error;
   }
-  const created = await loadAnyTicket(ctx.env, id);
-  await notifyTicketCreated(ctx.env, created, ctx.requestId);
-  return threadOf(ctx.env, (await loadTicket(ctx.env, id)) ?? created, consoleUrls(ctx.env));
+  const created = await loadAnyTicket(ctx, id);
+  await notifyTicketCreated(ctx, created);
+  return threadOf(ctx, (await loadTicket(ctx, id)) ?? created, consoleUrls(ctx));
 }
 
 /** Keyset cursor over the list order (created_at, id), newest first: `{created_at}~{id}`. */
@@ -207,7 +196,7 @@ type ListScope = { tenantId: string } | { tenantSlug?: string };
  * One list for both consoles. `from`/`to` are inclusive Asia/Jakarta days; the summary counts follow
  * the same filters (all of the scope's tickets without filters). Page and summary are one D1 batch.
  */
-async function listTickets(env: Bindings, scope: ListScope, input: TicketListQuery) {
+async function listTickets(ctx: PlatformCtx, scope: ListScope, input: TicketListQuery) {
   const filters: SQL[] = [];
   if ("tenantId" in scope) {
     filters.push(eq(supportTickets.tenantId, scope.tenantId));
@@ -229,18 +218,18 @@ async function listTickets(env: Bindings, scope: ListScope, input: TicketListQue
         ),
       )
     : where;
-  const database = db(env);
+  const db = ctx.platform;
   // Aliased: D1 answers a batch with named columns, and three identical expressions would collide.
   const count = (status: string) =>
     sql<number>`COALESCE(SUM(${supportTickets.status} = ${status}), 0)`.as(`n_${status}`);
-  const [rows, summary] = await database.batch([
-    database
+  const [rows, summary] = await db.batch([
+    db
       .select()
       .from(supportTickets)
       .where(pageWhere)
       .orderBy(desc(supportTickets.createdAt), desc(supportTickets.id))
       .limit(input.limit + 1),
-    database
+    db
       .select({
         total: sql<number>`COUNT(*)`.as("n_total"),
         baru: count("baru"),
@@ -250,27 +239,28 @@ async function listTickets(env: Bindings, scope: ListScope, input: TicketListQue
       .from(supportTickets)
       .where(where),
   ]);
-  const page = rows.slice(0, input.limit);
-  const urls = consoleUrls(env);
+  // Ordered by creation time rather than id, so the cursor is the last row's (created_at, id), not its id.
+  const page = keysetPage(rows, input.limit);
+  const urls = consoleUrls(ctx);
   return {
-    items: page.map((row) => presentTicket(row, urls)),
-    nextCursor: rows.length > input.limit ? encodeCursor(page.at(-1)) : null,
+    items: page.items.map((row) => presentTicket(row, urls)),
+    nextCursor: page.nextCursor ? encodeCursor(page.items.at(-1)) : null,
     summary: summary[0] ?? { total: 0, baru: 0, diproses: 0, selesai: 0 },
   };
 }
 
 export function listTenantTickets({ ctx, input }: { ctx: TenantCtx; input: TicketListQuery }) {
-  return listTickets(ctx.env, { tenantId: ctx.tenant.id }, input);
+  return listTickets(ctx, { tenantId: ctx.tenant.id }, input);
 }
 
 export function listPlatformTickets({ ctx, input }: { ctx: PlatformCtx; input: PlatformTicketListQuery }) {
-  return listTickets(ctx.env, { tenantSlug: input.tenant }, input);
+  return listTickets(ctx, { tenantSlug: input.tenant }, input);
 }
 
 export async function getTenantTicket({ ctx, id }: { ctx: TenantCtx; id: string }) {
-  return threadOf(ctx.env, await loadTenantTicket(ctx, id), consoleUrls(ctx.env));
+  return threadOf(ctx, await loadTenantTicket(ctx, id), consoleUrls(ctx));
 }
 
 export async function getPlatformTicket({ ctx, id }: { ctx: PlatformCtx; id: string }) {
-  return threadOf(ctx.env, await loadAnyTicket(ctx.env, id), consoleUrls(ctx.env));
+  return threadOf(ctx, await loadAnyTicket(ctx, id), consoleUrls(ctx));
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { Slug } from "../../core/schemas";
+import { ListQuery } from "../../core/db/paging";
 import { FEATURE_FLAGS } from "../../core/flags";
-
+import { Slug } from "../../core/schemas";
 
 export const Flags = z.object(
   Object.fromEntries(FEATURE_FLAGS.map((f) => [f, z.boolean()])) as {
@@ -44,9 +44,7 @@ export const UpdateTenantInput = z
   });
 export type UpdateTenantInput = z.infer<typeof UpdateTenantInput>;
 
-export const TenantListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(64).optional(),
+export const TenantListQuery = ListQuery.extend({
   type: z.enum(["RT", "RW"]).optional(),
   status: z.enum(["provisioning", "active", "suspended"]).optional(),
 });

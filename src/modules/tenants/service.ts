@@ -1,12 +1,14 @@
-import { and, asc, eq, gt, type SQL } from "drizzle-orm";
-import { auditInsert } from "../../core/audit";
+import { and, asc, eq } from "drizzle-orm";
+import { platformAudit } from "../../core/audit";
 import type { PlatformCtx } from "../../core/context";
-import { platformDb } from "../../core/db/platform";
+import { afterCursor, keysetPage } from "../../core/db/paging";
 import { tenants } from "../../core/db/platform-schema";
-import { Conflict, Invalid, NotFound, Unavailable } from "../../core/errors";
+import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { defaultFlags, parseFlags } from "../../core/flags";
 import { newId } from "../../core/ids";
-import { forgetTenant, migrateSlot, slotCount } from "../../core/tenancy";
+import { forgetTenant } from "../../core/tenancy/contexts";
+import { provisionTenant } from "../../core/tenancy/provision";
+import { nowIso } from "../../core/time";
 import type { CreateTenantInput, TenantListQuery, UpdateTenantInput } from "./schemas";
 
 type TenantRow = typeof tenants.$inferSelect;
@@ -26,19 +28,6 @@ export function presentTenant(row: TenantRow) {
   };
 }
 
-/**
- * The lowest free slot is chosen and taken in one statement, against unique indexes on slug and slot:
- * two concurrent creates can never share a slot, and the loser of a slot race simply tries the next.
- */
-const CLAIM_SQL = `
-INSERT INTO tenants (id, slug, name, type, parent_id, flags, slot, status, updated_at)
-SELECT ?1, ?2, ?3, ?4, ?5, ?6, free.n, 'provisioning', ?7
-FROM (
-  WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?8)
-  SELECT n FROM seq WHERE n NOT IN (SELECT slot FROM tenants) ORDER BY n LIMIT 1
-) AS free
-RETURNING slot`;
-
 async function resolveParent(ctx: PlatformCtx, input: CreateTenantInput): Promise<string | null> {
   if (!input.parentSlug) {
     return null;
@@ -48,11 +37,7 @@ async function resolveParent(ctx: PlatformCtx, input: CreateTenantInput): Promis
       { field: "parentSlug", message: "only for type RT" },
     ]);
   }
-  const parent = await platformDb(ctx.env)
-    .select()
-    .from(tenants)
-    .where(eq(tenants.slug, input.parentSlug))
-    .get();
+  const parent = await ctx.platform.select().from(tenants).where(eq(tenants.slug, input.parentSlug)).get();
   if (parent?.type !== "RW") {
     throw new Invalid("invalid_parent", "The parent must be an existing RW tenant.", [
       { field: "parentSlug", message: "no RW tenant with this slug" },
@@ -61,44 +46,25 @@ async function resolveParent(ctx: PlatformCtx, input: CreateTenantInput): Promis
   return parent.id;
 }
 
+/**
+ * Core claims a free database slot and migrates it, leaving the row `provisioning`; marking it active
+ * and recording the creation are one platform batch, so an active tenant always has its audit row.
+ */
 export async function createTenant({ ctx, input }: { ctx: PlatformCtx; input: CreateTenantInput }) {
-  const db = platformDb(ctx.env);
   const parentId = await resolveParent(ctx, input);
-  const flags = { ...defaultFlags(), ...input.flags };
   const id = newId();
-  const now = new Date().toISOString();
-  const slots = slotCount(ctx.env);
-  let slot: number | undefined;
-  for (let attempt = 0; attempt < 5 && slot === undefined; attempt++) {
-    try {
-      const row = await ctx.env.PLATFORM_DB.prepare(CLAIM_SQL)
-        .bind(id, input.slug, input.name, input.type, parentId, JSON.stringify(flags), now, slots)
-        .first<{ slot: number }>();
-      if (!row) {
-        throw new Unavailable("no_free_slot", "Every tenant database slot is taken; add slots and redeploy.");
-      }
-      slot = row.slot;
-    } catch (error) {
-      const message = String(error);
-      if (message.includes("tenants.slug")) {
-        throw new Conflict("slug_taken", `The slug ${input.slug} is already taken.`);
-      }
-      if (!message.includes("tenants.slot")) {
-        throw error;
-      }
-    }
-  }
-  if (slot === undefined) {
-    throw new Unavailable("no_free_slot", "Could not claim a tenant database slot; try again.");
-  }
-  // If migration fails here the row stays `provisioning`; the next request for this tenant finishes it.
-  await migrateSlot(ctx.env, slot);
+  const slot = await provisionTenant(ctx, {
+    id,
+    slug: input.slug,
+    name: input.name,
+    type: input.type,
+    parentId,
+    flags: { ...defaultFlags(), ...input.flags },
+  });
+  const db = ctx.platform;
   const [, , created] = await db.batch([
-    db
-      .update(tenants)
-      .set({ status: "active", updatedAt: new Date().toISOString() })
-      .where(eq(tenants.id, id)),
-    auditInsert(db, ctx, {
+    db.update(tenants).set({ status: "active", updatedAt: nowIso() }).where(eq(tenants.id, id)),
+    platformAudit(ctx, {
       tenantId: id,
       action: "tenant.create",
       targetType: "tenant",
@@ -115,25 +81,20 @@ export async function createTenant({ ctx, input }: { ctx: PlatformCtx; input: Cr
 }
 
 export async function listTenants({ ctx, input }: { ctx: PlatformCtx; input: TenantListQuery }) {
-  const filters: SQL[] = [];
-  if (input.cursor) {
-    filters.push(gt(tenants.id, input.cursor));
-  }
-  if (input.type) {
-    filters.push(eq(tenants.type, input.type));
-  }
-  if (input.status) {
-    filters.push(eq(tenants.status, input.status));
-  }
-  const rows = await platformDb(ctx.env)
+  const rows = await ctx.platform
     .select()
     .from(tenants)
-    .where(and(...filters))
+    .where(
+      and(
+        ...afterCursor(tenants.id, input.cursor, "asc"),
+        input.type ? eq(tenants.type, input.type) : undefined,
+        input.status ? eq(tenants.status, input.status) : undefined,
+      ),
+    )
     .orderBy(asc(tenants.id))
     .limit(input.limit + 1);
-  const page = rows.slice(0, input.limit);
-  const nextCursor = rows.length > input.limit ? (page.at(-1)?.id ?? null) : null;
-  return { items: page.map(presentTenant), nextCursor };
+  const page = keysetPage(rows, input.limit);
+  return { items: page.items.map(presentTenant), nextCursor: page.nextCursor };
 }
 
 export async function updateTenant({
@@ -145,7 +106,7 @@ export async function updateTenant({
   id: string;
   input: UpdateTenantInput;
 }) {
-  const db = platformDb(ctx.env);
+  const db = ctx.platform;
   const current = await db.select().from(tenants).where(eq(tenants.id, id)).get();
   if (!current) {
     throw new NotFound("Tenant");
@@ -161,15 +122,15 @@ export async function updateTenant({
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(flags ? { flags: JSON.stringify(flags) } : {}),
         ...(input.status ? { status: input.status } : {}),
-        updatedAt: new Date().toISOString(),
+        updatedAt: nowIso(),
       })
       .where(eq(tenants.id, id)),
-    auditInsert(db, ctx, {
+    platformAudit(ctx, {
       tenantId: id,
       action: "tenant.update",
       targetType: "tenant",
       targetId: id,
-      detail: input as Record<string, unknown>,
+      detail: input,
     }),
     db.select().from(tenants).where(eq(tenants.id, id)),
   ]);

@@ -1,7 +1,10 @@
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { platformDb } from "../../../src/core/db/platform";
 import { auditLog } from "../../../src/core/db/platform-schema";
+import { tenantAuditLog } from "../../../src/core/db/tenant-schema";
 import { newId } from "../../../src/core/ids";
+import { tenantDb } from "../../../src/core/tenancy/slots";
 import { bindings, callJson, createTenant, expectProblem, operatorToken } from "../../helpers/harness";
 
 interface Entry {
@@ -58,12 +61,12 @@ describe("GET /api/audit", () => {
     await unitCreatedBy(sek.token, "F1", "192.0.2.1", "r1");
     await unitCreatedBy(sek.token, "F2", "192.0.2.1", "r2");
     await unitCreatedBy(admin.token, "F3", "192.0.2.1", "r3");
-    // A row at 23:30 WIB on 2026-03-05 (16:30Z) and one at 00:30 WIB on 2026-03-06 (17:30Z).
-    const db = platformDb(bindings);
+    // A row at 23:30 WIB on 2026-03-05 (16:30Z) and one at 00:30 WIB on 2026-03-06 (17:30Z), in the
+    // tenant's own audit table where its writes are recorded.
+    const db = tenantDb(bindings, tenant.slot);
     for (const createdAt of ["2026-03-05T16:30:00.000Z", "2026-03-05T17:30:00.000Z"]) {
-      await db.insert(auditLog).values({
+      await db.insert(tenantAuditLog).values({
         id: newId(),
-        tenantId: tenant.id,
         actorId: sek.id,
         actorRole: "sekretaris",
         action: "test.old",
@@ -99,6 +102,48 @@ describe("GET /api/audit", () => {
       expectProblem(await callJson("/api/audit", { token: m.token }), 403, "forbidden_role");
     }
     expectProblem(await callJson("/api/audit", { token: await operatorToken() }), 403, "forbidden_role");
+  });
+});
+
+describe("where a tenant write's record lives", () => {
+  it("is in the tenant's own database, and both the admin's and the operator's trail show it", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const sek = await tenant.member("sekretaris");
+    await unitCreatedBy(sek.token, "LOK", "192.0.2.40", "req-local-1");
+
+    const local = await tenantDb(bindings, tenant.slot)
+      .select()
+      .from(tenantAuditLog)
+      .where(and(eq(tenantAuditLog.action, "unit.create"), eq(tenantAuditLog.actorId, sek.id)))
+      .all();
+    expect(local).toHaveLength(1);
+    const record = local[0];
+    expect(record).toMatchObject({ actorRole: "sekretaris", ip: "192.0.2.40", requestId: "req-local-1" });
+    // Written beside the change, not in the control plane.
+    const central = await platformDb(bindings)
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "unit.create"), eq(auditLog.actorId, sek.id)))
+      .all();
+    expect(central).toEqual([]);
+
+    const expected = { id: record?.id, tenantId: tenant.id, actorId: sek.id, actorName: "Pengguna Uji" };
+    const query = `action=unit.create&actor=${sek.id}`;
+    const own = await callJson<{ items: Entry[] }>(`/api/audit?${query}`, { token: admin.token });
+    expect(own.body.items).toEqual([expect.objectContaining(expected)]);
+    const op = await operatorToken();
+    for (const tenantFilter of [`&tenant=${tenant.slug}`, `&tenant=${tenant.id}`, ""]) {
+      const res = await callJson<{ items: Entry[] }>(`/api/platform/audit?${query}${tenantFilter}`, {
+        token: op,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.items).toEqual([expect.objectContaining(expected)]);
+    }
+    const platformOnly = await callJson<{ items: Entry[] }>(`/api/platform/audit?${query}&tenant=platform`, {
+      token: op,
+    });
+    expect(platformOnly.body.items).toEqual([]);
   });
 });
 

@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { PlatformCtx } from "../../../src/core/context";
+import type { PlatformCtx, ServiceEnv } from "../../../src/core/context";
 import { platformDb } from "../../../src/core/db/platform";
-import type { Bindings } from "../../../src/core/env";
+import { loadConfig } from "../../../src/core/env";
+import { serviceEnv, tenantCtxFor } from "../../../src/core/tenancy/contexts";
 import { supportTickets } from "../../../src/modules/support/platform-tables";
 import { submitContact } from "../../../src/modules/support/public";
 import { createTicket } from "../../../src/modules/support/tickets";
@@ -26,10 +27,13 @@ const contact = (email: string, extra: Record<string, unknown> = {}) => ({
 const ticketsFrom = (email: string) =>
   platformDb(bindings).select().from(supportTickets).where(eq(supportTickets.submitterEmail, email)).all();
 
+/** A context as core builds it, with some bindings replaced (a secret, a notification service that is down). */
 function ctxWith(env: Record<string, unknown>, ip = "192.0.2.10"): PlatformCtx {
   return {
     actor: { kind: "public", ip },
-    env: { ...bindings, ...env } as Bindings,
+    platform: platformDb(bindings),
+    env: { ...serviceEnv(bindings), ...env } as ServiceEnv,
+    config: loadConfig(bindings),
     requestId: unique("req"),
     ip,
   };
@@ -152,23 +156,12 @@ describe("notification failures", () => {
     expect(ticket?.notificationPending).toBe(true);
 
     const { tenant, admin } = await tenantWithAdmin();
-    const info = {
-      id: tenant.id,
-      slug: tenant.slug,
-      name: "RT Uji",
-      type: "RT" as const,
-      parentId: null,
-      flags: { pasar: true, tamu: true, musyawarah: true, surat: true, warga: true },
-      slot: tenant.slot,
-      status: "active" as const,
-    };
+    const base: PlatformCtx = { ...ctxWith({}), env: serviceEnv(bindings) };
+    const ctx = await tenantCtxFor(base, tenant.slug, {
+      actor: { kind: "user", userId: admin.id, role: "admin", sessionId: "s", tenantSlug: tenant.slug },
+    });
     const created = await createTicket({
-      ctx: {
-        ...ctxWith(down),
-        tenant: info,
-        actor: { kind: "user", userId: admin.id, role: "admin", sessionId: "s", tenantSlug: tenant.slug },
-        db: undefined as never,
-      },
+      ctx: { ...ctx, env: ctxWith(down).env },
       input: { category: "teknis", title: "Saat layanan mati", detail: "Tetap tersimpan." },
     });
     expect(created.status).toBe("baru");

@@ -1,7 +1,5 @@
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { platformDb } from "../../../src/core/db/platform";
-import { auditLog } from "../../../src/core/db/platform-schema";
 import { bindings, callJson, expectProblem, operatorToken } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
 import { insertTicket, openTicket, type TicketView, tenantWithAdmin, ticketRow } from "./helpers";
@@ -10,6 +8,15 @@ interface ListBody {
   items: TicketView[];
   nextCursor: string | null;
   summary: { total: number; baru: number; diproses: number; selesai: number };
+}
+
+/** The ticket's audit records as operators read them (GET /api/platform/audit). */
+async function auditOf(tenant: { slug: string }, ticketId: string) {
+  const res = await callJson<{
+    items: { action: string; targetId: string | null; tenantId: string | null }[];
+  }>(`/api/platform/audit?tenant=${tenant.slug}&limit=100`, { token: await operatorToken() });
+  expect(res.status).toBe(200);
+  return res.body.items.filter((a) => a.targetId === ticketId);
 }
 
 const patch = async (id: string, body: Record<string, unknown>) =>
@@ -81,7 +88,7 @@ describe("operator list", () => {
 
 describe("operator PATCH: respond and change status", () => {
   it("responds and changes status in one write, audited, and emails the submitter with [TKT:token]", async () => {
-    const { admin } = await tenantWithAdmin();
+    const { tenant, admin } = await tenantWithAdmin();
     const ticket = await openTicket(admin, { title: "Respon gabungan" });
     const res = await patch(ticket.id, { message: "Sedang kami periksa.", status: "diproses" });
     expect(res.status).toBe(200);
@@ -89,12 +96,9 @@ describe("operator PATCH: respond and change status", () => {
     expect(res.body.messages).toMatchObject([
       { author: "operator", message: "Sedang kami periksa.", status_change: "diproses" },
     ]);
-    const audit = await platformDb(bindings)
-      .select()
-      .from(auditLog)
-      .where(eq(auditLog.targetId, ticket.id))
-      .all();
+    const audit = await auditOf(tenant, ticket.id);
     expect(audit.map((a) => a.action).sort()).toEqual(["support_ticket.create", "support_ticket.respond"]);
+    expect(audit.every((a) => a.tenantId === tenant.id)).toBe(true);
     const [email] = await queuedMessages({ recipient: admin.email, template: "SUPPORT_TICKET_RESPONDED" });
     expect(email?.subject).toContain(`[TKT:${ticket.reply_token}]`);
     expect(String(email?.payload.html)).toContain(`/support/reply/${ticket.reply_token}`);
@@ -103,7 +107,7 @@ describe("operator PATCH: respond and change status", () => {
   });
 
   it("allows baru → diproses → selesai and baru → selesai; everything else is 409", async () => {
-    const { admin } = await tenantWithAdmin();
+    const { tenant, admin } = await tenantWithAdmin();
     const one = await openTicket(admin);
     expect((await patch(one.id, { status: "diproses" })).body.status).toBe("diproses");
     expectProblem(await patch(one.id, { status: "baru" }), 409, "invalid_transition");
@@ -118,16 +122,12 @@ describe("operator PATCH: respond and change status", () => {
     expect(note.body.status).toBe("selesai");
     // A status-only change records no message, and a refused one writes nothing at all.
     expect(note.body.messages).toHaveLength(1);
-    const audit = await platformDb(bindings)
-      .select()
-      .from(auditLog)
-      .where(eq(auditLog.targetId, one.id))
-      .all();
+    const audit = await auditOf(tenant, one.id);
     expect(audit.filter((a) => a.action === "support_ticket.status")).toHaveLength(2);
   });
 
-  it("lets only one of two concurrent closes of the same ticket through", async () => {
-    const { admin } = await tenantWithAdmin();
+  it("lets only one of two concurrent closes of the same ticket through, and audits only that one", async () => {
+    const { tenant, admin } = await tenantWithAdmin();
     const ticket = await openTicket(admin);
     const results = await Promise.all([
       patch(ticket.id, { status: "diproses", message: "A" }),
@@ -138,6 +138,9 @@ describe("operator PATCH: respond and change status", () => {
       token: await operatorToken(),
     });
     expect(thread.body.messages).toHaveLength(1);
+    // The refused PATCH's batch was aborted by its guard: its audit row went with it.
+    const audit = await auditOf(tenant, ticket.id);
+    expect(audit.map((a) => a.action).sort()).toEqual(["support_ticket.create", "support_ticket.respond"]);
   });
 
   it("rejects an empty PATCH and an unknown ticket", async () => {

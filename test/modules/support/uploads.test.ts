@@ -166,6 +166,26 @@ describe("attachments and the access-checked file route", () => {
     expect((await call(path)).status).toBe(401);
   });
 
+  it("hides a tenant's files from its admin while the tenant is suspended", async () => {
+    const { tenant, admin } = await tenantWithAdmin();
+    const up = await upload(TENANT_UPLOAD, {
+      token: admin.token,
+      bytes: PNG,
+      name: "a.png",
+      type: "image/png",
+    });
+    const path = pathOf(String(up.body.url));
+    expect((await call(path, { token: admin.token })).status).toBe(200);
+    const token = await operatorToken();
+    const status = (value: string) =>
+      callJson(`/api/platform/tenants/${tenant.id}`, { method: "PATCH", token, body: { status: value } });
+    expect((await status("suspended")).status).toBe(200);
+    expectProblem(await callJson(path, { token: admin.token }), 404, "not_found");
+    expect((await call(path, { token })).status).toBe(200);
+    expect((await status("active")).status).toBe(200);
+    expect((await call(path, { token: admin.token })).status).toBe(200);
+  });
+
   it("refuses attaching someone else's upload, or one already attached, with 400", async () => {
     const { admin } = await tenantWithAdmin();
     const other = await tenantWithAdmin();

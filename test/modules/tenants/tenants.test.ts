@@ -110,6 +110,32 @@ describe("operator tenant management", () => {
     expectProblem(empty, 400, "invalid_input");
   });
 
+  it("records creation and every change in the tenant's trail, with what changed", async () => {
+    const token = await operatorToken();
+    const tenant = await createTenant();
+    const res = await callJson(`/api/platform/tenants/${tenant.id}`, {
+      method: "PATCH",
+      token,
+      body: { flags: { surat: false } },
+    });
+    expect(res.status).toBe(200);
+    const trail = await callJson<{ items: { action: string; targetId: string; detail: unknown }[] }>(
+      `/api/platform/audit?tenant=${tenant.slug}`,
+      { token },
+    );
+    expect(trail.body.items.filter((e) => e.targetId === tenant.id).map((e) => e.action)).toEqual([
+      "tenant.update",
+      "tenant.create",
+    ]);
+    expect(trail.body.items[0]?.detail).toEqual({ flags: { surat: false } });
+    // The community's own admin reads the same records about their tenant.
+    const admin = await tenant.member("admin");
+    const own = await callJson<{ items: { action: string }[] }>("/api/audit?action=tenant.update", {
+      token: admin.token,
+    });
+    expect(own.body.items.map((e) => e.action)).toEqual(["tenant.update"]);
+  });
+
   it("is for platform operators only", async () => {
     const tenant = await createTenant();
     const admin = await tenant.member("admin");

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json } from "../../../core/http/openapi";
 import { checkHealth } from "../service";
@@ -23,7 +24,7 @@ export class GetHealth extends Endpoint {
   };
 
   override async handle(c: Context<HonoEnv>) {
-    const report = await checkHealth(c.env, c.get("config").VERSION);
+    const report = await checkHealth({ ctx: platformCtx(c) });
     return c.json(report, report.status === "ok" ? 200 : 503);
   }
 }

@@ -24,7 +24,7 @@ export function getOperasional(indicators: readonly Indicator[]) {
     };
 
     override async handle(c: Context<HonoEnv>) {
-      return c.json(await computeIndicators(tenantCtx(c), indicators));
+      return c.json(await computeIndicators({ ctx: tenantCtx(c), input: { indicators } }));
     }
   };
 }

@@ -21,6 +21,6 @@ export class GetPublicFile extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
-    return servePublicFile({ ctx: platformCtx(c), token: params.reply_token, id: params.id });
+    return servePublicFile({ ctx: platformCtx(c), id: params.id, input: { token: params.reply_token } });
   }
 }

@@ -17,6 +17,6 @@ export class GetPublicTicket extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await getPublicTicket({ ctx: platformCtx(c), token: params.reply_token }));
+    return c.json(await getPublicTicket({ ctx: platformCtx(c), input: { token: params.reply_token } }));
   }
 }

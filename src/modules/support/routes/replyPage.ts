@@ -33,7 +33,7 @@ export class SupportReplyPage extends Endpoint {
     const { params, query } = await this.getValidatedData<typeof this.schema>();
     const ctx = platformCtx(c);
     try {
-      const thread = await getPublicTicket({ ctx, token: params.reply_token });
+      const thread = await getPublicTicket({ ctx, input: { token: params.reply_token } });
       const notice = query.terkirim
         ? { kind: "ok" as const, text: "Balasan Anda sudah terkirim." }
         : undefined;
@@ -84,7 +84,7 @@ export class SubmitSupportReplyPage extends Endpoint {
       if (!message) {
         return await this.again(c, token, "Tulis pesan balasan Anda.", 400);
       }
-      await replyPublic({ ctx, token, input: { message }, upload });
+      await replyPublic({ ctx, input: { token, message, upload } });
     } catch (error) {
       if (error instanceof DomainError) {
         if (error.kind === "not_found") {
@@ -102,7 +102,7 @@ export class SubmitSupportReplyPage extends Endpoint {
 
   private async again(c: Context<HonoEnv>, token: string, text: string, status: StatusOfKind) {
     try {
-      const thread = await getPublicTicket({ ctx: platformCtx(c), token });
+      const thread = await getPublicTicket({ ctx: platformCtx(c), input: { token } });
       return c.html(supportReplyPage(token, thread, { kind: "error", text }), status);
     } catch (error) {
       // An upload refused before the token was looked up may still carry an unknown token.

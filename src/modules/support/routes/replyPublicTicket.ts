@@ -17,6 +17,9 @@ export class ReplyPublicTicket extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { params, body } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await replyPublic({ ctx: platformCtx(c), token: params.reply_token, input: body }), 201);
+    return c.json(
+      await replyPublic({ ctx: platformCtx(c), input: { ...body, token: params.reply_token } }),
+      201,
+    );
   }
 }

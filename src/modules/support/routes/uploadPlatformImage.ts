@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
+import { readImageUpload } from "../../../core/files";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -15,6 +16,7 @@ export class UploadPlatformImage extends Endpoint {
   };
 
   override async handle(c: Context<HonoEnv>) {
-    return c.json(await uploadPlatformImage({ ctx: platformCtx(c), request: c.req.raw }), 201);
+    const input = await readImageUpload(c.req.raw);
+    return c.json(await uploadPlatformImage({ ctx: platformCtx(c), input }), 201);
   }
 }

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
+import { readImageUpload } from "../../../core/files";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -17,8 +18,9 @@ export class UploadPublicImage extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
+    const file = await readImageUpload(c.req.raw);
     return c.json(
-      await uploadPublicImage({ ctx: platformCtx(c), token: params.reply_token, request: c.req.raw }),
+      await uploadPublicImage({ ctx: platformCtx(c), input: { token: params.reply_token, file } }),
       201,
     );
   }

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
+import { readImageUpload } from "../../../core/files";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -16,6 +17,7 @@ export class UploadTicketImage extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     await this.getValidatedData<typeof this.schema>();
-    return c.json(await uploadTenantImage({ ctx: tenantCtx(c), request: c.req.raw }), 201);
+    const input = await readImageUpload(c.req.raw);
+    return c.json(await uploadTenantImage({ ctx: tenantCtx(c), input }), 201);
   }
 }
