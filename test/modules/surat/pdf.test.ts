@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { browserRenderer, pdfRendering } from "../../../src/modules/surat/pdf";
-import { call, callJson, expectProblem } from "../../helpers/harness";
+import { call, callJson, expectProblem, operatorToken } from "../../helpers/harness";
 import { finishedLetter, newTenantHousehold, request, update } from "./helpers";
 import { pdfText } from "./pdfText";
 
@@ -134,5 +134,30 @@ describe("verification page", () => {
       expect(res.status, code).toBe(404);
       expect(await res.text()).toContain("tidak ditemukan");
     }
+  });
+
+  it("stays valid when the community switches surat off later, and is refused while it is suspended", async () => {
+    const h = await newTenantHousehold();
+    const done = await finishedLetter(h, "V-003/2026");
+    const patch = async (body: Record<string, unknown>) =>
+      expect(
+        (
+          await callJson(`/api/platform/tenants/${h.tenant.id}`, {
+            method: "PATCH",
+            token: await operatorToken(),
+            body,
+          })
+        ).status,
+      ).toBeLessThan(300);
+    await patch({ flags: { surat: false } });
+    expectProblem(await callJson(`/api/surat/${done.id}`, { token: h.sek.token }), 403, "feature_disabled");
+    const stillValid = await call(`/verify/surat/${done.verificationCode}`);
+    expect(stillValid.status).toBe(200);
+    expect(await stillValid.text()).toContain("V-003/2026");
+
+    await patch({ status: "suspended" });
+    const suspended = await call(`/verify/surat/${done.verificationCode}`);
+    expect(suspended.status).toBe(403);
+    expect(await suspended.text()).not.toContain("V-003/2026");
   });
 });

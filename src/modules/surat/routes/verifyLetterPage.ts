@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { unknownLetterPage, verifiedLetterPage } from "../../../pages/verify-surat";
 import { verifyLetter } from "../publish";
@@ -18,7 +19,7 @@ export class VerifyLetterPage extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
-    const letter = await verifyLetter(c.env, params.code);
+    const letter = await verifyLetter({ ctx: platformCtx(c), input: { code: params.code } });
     c.header("Cache-Control", "no-store");
     return letter ? c.html(verifiedLetterPage(letter)) : c.html(unknownLetterPage(), 404);
   }
