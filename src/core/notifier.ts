@@ -1,13 +1,17 @@
 import { eq } from "drizzle-orm";
-import { platformDb } from "./db/platform";
+import type { PlatformCtx, ServiceEnv } from "./context";
 import { users } from "./db/platform-schema";
-import type { Bindings } from "./env";
 import { log } from "./http/log";
 import type { NotifyClient } from "./notify/client";
 import { createNotifyClient } from "./notify/client";
 
 /** The notification client every module uses, wired to this deployment's binding and configuration. */
-export function notifyFor(env: Bindings): NotifyClient {
+export function notifyFor(
+  env: Pick<
+    ServiceEnv,
+    "NOTIFY" | "INTERNAL_API_KEY" | "ENVIRONMENT" | "WHATSAPP_GATEWAY_URL" | "WHATSAPP_GATEWAY_TOKEN"
+  >,
+): NotifyClient {
   const fallback =
     env.WHATSAPP_GATEWAY_URL && env.WHATSAPP_GATEWAY_TOKEN
       ? { url: env.WHATSAPP_GATEWAY_URL, token: env.WHATSAPP_GATEWAY_TOKEN }
@@ -34,11 +38,11 @@ export type ResidentMessage = {
  * logged and answered with `false` (the caller may record the notice as pending), never thrown.
  */
 export async function tellResident(
-  ctx: { env: Bindings; requestId: string; tenant: { name: string } },
+  ctx: Pick<PlatformCtx, "env" | "platform" | "requestId"> & { tenant: { name: string } },
   residentId: string,
   message: ResidentMessage,
 ): Promise<boolean> {
-  const resident = await platformDb(ctx.env).select().from(users).where(eq(users.id, residentId)).get();
+  const resident = await ctx.platform.select().from(users).where(eq(users.id, residentId)).get();
   if (!resident || !(resident.email || resident.whatsapp)) {
     return false;
   }

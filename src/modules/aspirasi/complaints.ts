@@ -1,11 +1,14 @@
-import { and, asc, desc, eq, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
+import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
-import { jakartaDayFilters } from "../../core/db/paging";
+import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
+import { afterCursor, jakartaDayFilters, keysetPage, type ListQuery } from "../../core/db/paging";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
+import { tellResident } from "../../core/notifier";
 import { membershipIn, userNames } from "../identity/service";
 import type { ComplaintListQuery, CreateComplaintInput, UpdateComplaintInput } from "./schemas";
-import { audit, isStaff, notifyResident, page, userId } from "./shared";
 import { complaintMessages, complaints } from "./tables";
 
 type Row = typeof complaints.$inferSelect;
@@ -54,17 +57,20 @@ function present(
   };
 }
 
+/** Complaints are answered by the secretariat, the same roles as the staff routes. */
+const isStaff = (ctx: TenantCtx) => hasRole(ctx, ROLES.SECRETARIAT);
+
 async function load(ctx: TenantCtx, id: string): Promise<Row> {
   const row = await ctx.db.select().from(complaints).where(eq(complaints.id, id)).get();
-  if (!row || (!isStaff(ctx) && row.residentId !== userId(ctx))) {
+  if (!row || (!isStaff(ctx) && row.residentId !== requireUser(ctx).userId)) {
     throw new NotFound("Complaint");
   }
   return row;
 }
 
 export async function createComplaint({ ctx, input }: { ctx: TenantCtx; input: CreateComplaintInput }) {
-  const residentId = userId(ctx);
-  const membership = await membershipIn(ctx.env, residentId, ctx.tenant.id);
+  const residentId = requireUser(ctx).userId;
+  const membership = await membershipIn({ ctx, id: residentId });
   const id = newId();
   const now = new Date().toISOString();
   await ctx.db.batch([
@@ -101,58 +107,45 @@ export async function getComplaint({ ctx, id }: { ctx: TenantCtx; id: string }) 
     .where(eq(complaintMessages.complaintId, id))
     .orderBy(asc(complaintMessages.id));
   const residentName = isStaff(ctx)
-    ? ((await userNames(ctx.env, [row.residentId])).get(row.residentId) ?? null)
+    ? ((await userNames({ ctx, input: { ids: [row.residentId] } })).get(row.residentId) ?? null)
     : undefined;
   return present(row, { thread, residentName });
 }
 
-export async function listMyComplaints({
-  ctx,
-  input,
-}: {
-  ctx: TenantCtx;
-  input: { limit: number; cursor?: string };
-}) {
-  const filters: SQL[] = [eq(complaints.residentId, userId(ctx))];
-  if (input.cursor) {
-    filters.push(lt(complaints.id, input.cursor));
-  }
+export async function listMyComplaints({ ctx, input }: { ctx: TenantCtx; input: ListQuery }) {
   const rows = await ctx.db
     .select()
     .from(complaints)
-    .where(and(...filters))
+    .where(
+      and(
+        eq(complaints.residentId, requireUser(ctx).userId),
+        ...afterCursor(complaints.id, input.cursor, "desc"),
+      ),
+    )
     .orderBy(desc(complaints.id))
     .limit(input.limit + 1);
-  const result = page(rows, input.limit);
-  return { items: result.items.map((r) => present(r)), nextCursor: result.nextCursor };
+  const page = keysetPage(rows, input.limit);
+  return { items: page.items.map((r) => present(r)), nextCursor: page.nextCursor };
 }
 
 export async function listComplaints({ ctx, input }: { ctx: TenantCtx; input: ComplaintListQuery }) {
-  const filters: SQL[] = [];
-  if (input.cursor) {
-    filters.push(lt(complaints.id, input.cursor));
-  }
-  if (input.status) {
-    filters.push(eq(complaints.status, input.status));
-  }
-  if (input.category) {
-    filters.push(eq(complaints.category, input.category));
-  }
-  filters.push(...jakartaDayFilters(complaints.createdAt, input.from, input.to));
+  const filters: SQL[] = [
+    ...afterCursor(complaints.id, input.cursor, "desc"),
+    ...(input.status ? [eq(complaints.status, input.status)] : []),
+    ...(input.category ? [eq(complaints.category, input.category)] : []),
+    ...jakartaDayFilters(complaints.createdAt, input.from, input.to),
+  ];
   const rows = await ctx.db
     .select()
     .from(complaints)
     .where(and(...filters))
     .orderBy(desc(complaints.id))
     .limit(input.limit + 1);
-  const result = page(rows, input.limit);
-  const names = await userNames(
-    ctx.env,
-    result.items.map((r) => r.residentId),
-  );
+  const page = keysetPage(rows, input.limit);
+  const names = await userNames({ ctx, input: { ids: page.items.map((r) => r.residentId) } });
   return {
-    items: result.items.map((r) => present(r, { residentName: names.get(r.residentId) ?? null })),
-    nextCursor: result.nextCursor,
+    items: page.items.map((r) => present(r, { residentName: names.get(r.residentId) ?? null })),
+    nextCursor: page.nextCursor,
   };
 }
 
@@ -179,35 +172,38 @@ export async function updateComplaint({
   }
   const now = new Date().toISOString();
   const messageId = newId();
-  const revision = current.revision + 1;
-  // Compare-and-set on the revision; the thread line is inserted in the same batch, and only if the
-  // update took effect (the row now carries the new revision), so a lost race leaves no stray line.
-  const [updated] = await ctx.db.batch([
-    ctx.db
-      .update(complaints)
-      .set({ status: input.status, revision, updatedAt: now })
-      .where(and(eq(complaints.id, id), eq(complaints.revision, current.revision)))
-      .returning({ id: complaints.id }),
-    ctx.db.insert(complaintMessages).select(
+  // Compare-and-set on the revision. The guard right after the update aborts the batch if it did not
+  // apply (`changes()` is that update's row count), so a lost race leaves no thread line and no audit.
+  try {
+    await ctx.db.batch([
       ctx.db
-        .select({
-          id: sql<string>`${messageId}`.as("id"),
-          complaintId: complaints.id,
-          authorId: sql<string>`${userId(ctx)}`.as("author_id"),
-          byStaff: sql<boolean>`1`.as("by_staff"),
-          status: sql<string>`${input.status}`.as("status"),
-          body: sql<string | null>`${input.response ?? null}`.as("body"),
-          createdAt: sql<string>`${now}`.as("created_at"),
-        })
-        .from(complaints)
-        .where(and(eq(complaints.id, id), eq(complaints.revision, revision))),
-    ),
-  ]);
-  if (updated.length === 0) {
-    throw new Conflict("invalid_transition", "This complaint changed meanwhile; reload it and try again.");
+        .update(complaints)
+        .set({ status: input.status, revision: current.revision + 1, updatedAt: now })
+        .where(and(eq(complaints.id, id), eq(complaints.revision, current.revision))),
+      abortBatchUnless(ctx.db, complaints, id, sql`changes() = 1`),
+      ctx.db.insert(complaintMessages).values({
+        id: messageId,
+        complaintId: id,
+        authorId: requireUser(ctx).userId,
+        byStaff: true,
+        status: input.status,
+        body: input.response ?? null,
+        createdAt: now,
+      }),
+      audit(ctx, {
+        action: `pengaduan.${input.status}`,
+        targetType: "complaint",
+        targetId: id,
+        detail: { from: current.status },
+      }),
+    ]);
+  } catch (error) {
+    if (isBatchAborted(error)) {
+      throw new Conflict("invalid_transition", "This complaint changed meanwhile; reload it and try again.");
+    }
+    throw error;
   }
-  await audit(ctx, `pengaduan.${input.status}`, "complaint", id, { from: current.status });
-  await notifyResident(ctx, current.residentId, {
+  await tellResident(ctx, current.residentId, {
     subject: `Pengaduan "${current.title}" ${LABEL[input.status]}`,
     text: `Pengaduan Anda "${current.title}" ${LABEL[input.status]}.${input.response ? `\nTanggapan pengurus: ${input.response}` : ""}`,
     idempotencyKey: `pengaduan:${ctx.tenant.slug}:${id}:${messageId}`,

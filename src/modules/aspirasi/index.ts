@@ -1,4 +1,4 @@
-import { ANY_MEMBER } from "../../core/http/access";
+import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
 import { countNewComplaints } from "./complaints";
 import { CreateComplaint } from "./routes/createComplaint";
@@ -14,17 +14,18 @@ import { ListProposals } from "./routes/listProposals";
 import { ListSuggestions } from "./routes/listSuggestions";
 import { MarkSuggestionRead } from "./routes/markSuggestionRead";
 import { UpdateComplaint } from "./routes/updateComplaint";
-import { ASPIRASI_STAFF } from "./shared";
 
 /**
  * Complaints, suggestions and proposals have no feature flag: the spec's flags name optional modules
  * (pasar, tamu, musyawarah, surat, warga), while a channel from residents to their staff is part of
  * every community — and the dashboard's "new complaints" indicator is listed without one.
  */
-const resident = { scope: "tenant", roles: ["warga"] } as const;
-const staff = { scope: "tenant", roles: ASPIRASI_STAFF } as const;
-const ownerOrStaff = { scope: "tenant", roles: ["warga", ...ASPIRASI_STAFF] } as const;
-const member = { scope: "tenant", roles: ANY_MEMBER } as const;
+const resident = tenantAccess(ROLES.RESIDENT);
+/** Who answers complaints, reads suggestions and decides proposals: the secretariat. */
+const staff = tenantAccess(ROLES.SECRETARIAT);
+// A resident reaches only their own complaints (the service answers 404 for anyone else's).
+const ownerOrStaff = tenantAccess([...ROLES.RESIDENT, ...ROLES.SECRETARIAT]);
+const member = tenantAccess(ROLES.MEMBER);
 
 export const aspirasiModule = defineModule({
   name: "aspirasi",

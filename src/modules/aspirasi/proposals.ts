@@ -1,9 +1,13 @@
-import { and, desc, eq, inArray, lt, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
+import { abortBatchUnless, isBatchAborted, isUniqueViolation } from "../../core/db/errors";
+import { afterCursor, keysetPage } from "../../core/db/paging";
 import { Conflict, NotFound } from "../../core/errors";
+import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
+import { tellResident } from "../../core/notifier";
 import type { CreateProposalInput, DecideProposalInput, ProposalListQuery } from "./schemas";
-import { audit, notifyResident, page, userId } from "./shared";
 import { proposalEndorsements, proposals } from "./tables";
 
 type Row = typeof proposals.$inferSelect;
@@ -39,7 +43,12 @@ async function endorsedBy(ctx: TenantCtx, ids: string[]): Promise<Set<string>> {
   const rows = await ctx.db
     .select({ id: proposalEndorsements.proposalId })
     .from(proposalEndorsements)
-    .where(and(eq(proposalEndorsements.userId, userId(ctx)), inArray(proposalEndorsements.proposalId, ids)));
+    .where(
+      and(
+        eq(proposalEndorsements.userId, requireUser(ctx).userId),
+        inArray(proposalEndorsements.proposalId, ids),
+      ),
+    );
   return new Set(rows.map((r) => r.id));
 }
 
@@ -48,7 +57,7 @@ export async function createProposal({ ctx, input }: { ctx: TenantCtx; input: Cr
     .insert(proposals)
     .values({
       id: newId(),
-      residentId: userId(ctx),
+      residentId: requireUser(ctx).userId,
       title: input.title,
       description: input.description,
       estimatedCost: input.estimatedCost ?? null,
@@ -68,25 +77,23 @@ export async function getProposal({ ctx, id }: { ctx: TenantCtx; id: string }) {
 }
 
 export async function listProposals({ ctx, input }: { ctx: TenantCtx; input: ProposalListQuery }) {
-  const filters: SQL[] = [];
-  if (input.cursor) {
-    filters.push(lt(proposals.id, input.cursor));
-  }
-  if (input.status) {
-    filters.push(eq(proposals.status, input.status));
-  }
   const rows = await ctx.db
     .select()
     .from(proposals)
-    .where(and(...filters))
+    .where(
+      and(
+        ...afterCursor(proposals.id, input.cursor, "desc"),
+        ...(input.status ? [eq(proposals.status, input.status)] : []),
+      ),
+    )
     .orderBy(desc(proposals.id))
     .limit(input.limit + 1);
-  const result = page(rows, input.limit);
+  const page = keysetPage(rows, input.limit);
   const mine = await endorsedBy(
     ctx,
-    result.items.map((r) => r.id),
+    page.items.map((r) => r.id),
   );
-  return { items: result.items.map((r) => present(r, mine.has(r.id))), nextCursor: result.nextCursor };
+  return { items: page.items.map((r) => present(r, mine.has(r.id))), nextCursor: page.nextCursor };
 }
 
 /**
@@ -95,7 +102,8 @@ export async function listProposals({ ctx, input }: { ctx: TenantCtx; input: Pro
  */
 export async function endorseProposal({ ctx, id }: { ctx: TenantCtx; id: string }) {
   const row = await load(ctx, id);
-  if (row.residentId === userId(ctx)) {
+  const userId = requireUser(ctx).userId;
+  if (row.residentId === userId) {
     throw new Conflict("own_proposal", "You cannot endorse your own proposal.");
   }
   if (row.status !== "diajukan") {
@@ -105,14 +113,14 @@ export async function endorseProposal({ ctx, id }: { ctx: TenantCtx; id: string 
     await ctx.db.batch([
       ctx.db
         .insert(proposalEndorsements)
-        .values({ proposalId: id, userId: userId(ctx), createdAt: new Date().toISOString() }),
+        .values({ proposalId: id, userId, createdAt: new Date().toISOString() }),
       ctx.db
         .update(proposals)
         .set({ endorsements: sql`${proposals.endorsements} + 1` })
         .where(eq(proposals.id, id)),
     ]);
   } catch (error) {
-    if (String(error).includes("UNIQUE constraint failed: proposal_endorsements")) {
+    if (isUniqueViolation(error, "proposal_endorsements")) {
       throw new Conflict("already_endorsed", "You have already endorsed this proposal.");
     }
     throw error;
@@ -131,17 +139,34 @@ export async function decideProposal({
 }) {
   const current = await load(ctx, id);
   const now = new Date().toISOString();
-  // Only from diajukan: a concurrent decision loses here instead of overwriting the first.
-  const [row] = await ctx.db
-    .update(proposals)
-    .set({ status: input.status, note: input.note, decidedBy: userId(ctx), decidedAt: now, updatedAt: now })
-    .where(and(eq(proposals.id, id), eq(proposals.status, "diajukan")))
-    .returning();
+  // Only from diajukan: a concurrent decision loses here instead of overwriting the first, and the
+  // guard (`changes()` is the update's row count) keeps the loser's audit record out too.
+  let row: Row | undefined;
+  try {
+    [[row]] = await ctx.db.batch([
+      ctx.db
+        .update(proposals)
+        .set({
+          status: input.status,
+          note: input.note,
+          decidedBy: requireUser(ctx).userId,
+          decidedAt: now,
+          updatedAt: now,
+        })
+        .where(and(eq(proposals.id, id), eq(proposals.status, "diajukan")))
+        .returning(),
+      abortBatchUnless(ctx.db, proposals, id, sql`changes() = 1`),
+      audit(ctx, { action: `usulan.${input.status}`, targetType: "proposal", targetId: id }),
+    ]);
+  } catch (error) {
+    if (!isBatchAborted(error)) {
+      throw error;
+    }
+  }
   if (!row) {
     throw new Conflict("invalid_transition", `This proposal is already ${current.status}.`);
   }
-  await audit(ctx, `usulan.${input.status}`, "proposal", id);
-  await notifyResident(ctx, row.residentId, {
+  await tellResident(ctx, row.residentId, {
     subject: `Usulan "${row.title}" ${input.status}`,
     text: `Usulan Anda "${row.title}" ${input.status} oleh pengurus.\nCatatan: ${input.note}`,
     idempotencyKey: `usulan:${ctx.tenant.slug}:${id}:${input.status}`,

@@ -1,12 +1,8 @@
 import { z } from "zod";
+import { ListQuery } from "../../core/db/paging";
 import { COMPLAINT_CATEGORIES, COMPLAINT_STATUSES, PROPOSAL_STATUSES } from "./tables";
 
 const Day = z.iso.date();
-const Page = {
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(64).optional(),
-};
-export const PageQuery = z.object(Page);
 
 export const CreateComplaintInput = z.object({
   title: z.string().trim().min(3).max(120),
@@ -32,8 +28,7 @@ export const UpdateComplaintInput = z.object({
 });
 export type UpdateComplaintInput = z.infer<typeof UpdateComplaintInput>;
 
-export const ComplaintListQuery = z.object({
-  ...Page,
+export const ComplaintListQuery = ListQuery.extend({
   status: z.enum(COMPLAINT_STATUSES).optional(),
   category: z.enum(COMPLAINT_CATEGORIES).optional(),
   from: Day.optional(),
@@ -71,7 +66,7 @@ export const CreateSuggestionInput = z.object({
   body: z.string().trim().min(3).max(2000),
   anonymous: z.boolean().default(false),
 });
-export const SuggestionListQuery = z.object({ ...Page, unread: z.enum(["true", "false"]).optional() });
+export const SuggestionListQuery = ListQuery.extend({ unread: z.enum(["true", "false"]).optional() });
 export type SuggestionListQuery = z.infer<typeof SuggestionListQuery>;
 export const Suggestion = z
   .object({
@@ -97,7 +92,7 @@ export const DecideProposalInput = z.object({
   note: z.string().trim().min(1).max(1000),
 });
 export type DecideProposalInput = z.infer<typeof DecideProposalInput>;
-export const ProposalListQuery = z.object({ ...Page, status: z.enum(PROPOSAL_STATUSES).optional() });
+export const ProposalListQuery = ListQuery.extend({ status: z.enum(PROPOSAL_STATUSES).optional() });
 export type ProposalListQuery = z.infer<typeof ProposalListQuery>;
 export const Proposal = z
   .object({

@@ -1,10 +1,13 @@
-import { and, desc, eq, isNull, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
+import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
+import { afterCursor, keysetPage } from "../../core/db/paging";
 import { NotFound } from "../../core/errors";
+import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { userNames } from "../identity/service";
 import type { SuggestionListQuery } from "./schemas";
-import { audit, page, userId } from "./shared";
 import { suggestions } from "./tables";
 
 export async function createSuggestion({
@@ -19,7 +22,7 @@ export async function createSuggestion({
     .insert(suggestions)
     .values({
       id,
-      senderId: input.anonymous ? null : userId(ctx),
+      senderId: input.anonymous ? null : requireUser(ctx).userId,
       anonymous: input.anonymous,
       body: input.body,
     })
@@ -44,43 +47,52 @@ function present(row: typeof suggestions.$inferSelect, names: Map<string, string
 }
 
 export async function listSuggestions({ ctx, input }: { ctx: TenantCtx; input: SuggestionListQuery }) {
-  const filters: SQL[] = [];
-  if (input.cursor) {
-    filters.push(lt(suggestions.id, input.cursor));
-  }
-  if (input.unread === "true") {
-    filters.push(isNull(suggestions.readAt));
-  }
   const rows = await ctx.db
     .select()
     .from(suggestions)
-    .where(and(...filters))
+    .where(
+      and(
+        ...afterCursor(suggestions.id, input.cursor, "desc"),
+        ...(input.unread === "true" ? [isNull(suggestions.readAt)] : []),
+      ),
+    )
     .orderBy(desc(suggestions.id))
     .limit(input.limit + 1);
-  const result = page(rows, input.limit);
-  const names = await userNames(
-    ctx.env,
-    result.items.flatMap((r) => (r.senderId ? [r.senderId] : [])),
-  );
-  return { items: result.items.map((r) => present(r, names)), nextCursor: result.nextCursor };
+  const page = keysetPage(rows, input.limit);
+  const names = await userNames({
+    ctx,
+    input: { ids: page.items.flatMap((r) => (r.senderId ? [r.senderId] : [])) },
+  });
+  return { items: page.items.map((r) => present(r, names)), nextCursor: page.nextCursor };
 }
 
-/** Marking read twice keeps the first reading. */
+/**
+ * Marking read twice keeps the first reading, and only the reading that happened is audited: the
+ * guard aborts the batch (update and record) when someone else marked it in between.
+ */
 export async function markSuggestionRead({ ctx, id }: { ctx: TenantCtx; id: string }) {
-  const row = await ctx.db.select().from(suggestions).where(eq(suggestions.id, id)).get();
-  if (!row) {
+  const load = () => ctx.db.select().from(suggestions).where(eq(suggestions.id, id)).get();
+  let current = await load();
+  if (!current) {
     throw new NotFound("Suggestion");
   }
-  let current = row;
-  if (!row.readAt) {
-    const [updated] = await ctx.db
-      .update(suggestions)
-      .set({ readAt: new Date().toISOString(), readBy: userId(ctx) })
-      .where(and(eq(suggestions.id, id), isNull(suggestions.readAt)))
-      .returning();
-    current = updated ?? row;
-    await audit(ctx, "saran.read", "suggestion", id);
+  if (!current.readAt) {
+    try {
+      await ctx.db.batch([
+        ctx.db
+          .update(suggestions)
+          .set({ readAt: new Date().toISOString(), readBy: requireUser(ctx).userId })
+          .where(and(eq(suggestions.id, id), isNull(suggestions.readAt))),
+        abortBatchUnless(ctx.db, suggestions, id, sql`changes() = 1`),
+        audit(ctx, { action: "saran.read", targetType: "suggestion", targetId: id }),
+      ]);
+    } catch (error) {
+      if (!isBatchAborted(error)) {
+        throw error;
+      }
+    }
+    current = (await load()) ?? current;
   }
-  const names = await userNames(ctx.env, current.senderId ? [current.senderId] : []);
+  const names = await userNames({ ctx, input: { ids: current.senderId ? [current.senderId] : [] } });
   return present(current, names);
 }

@@ -1,10 +1,10 @@
-import { and, asc, count, eq, gt, inArray, like, or, type SQL } from "drizzle-orm";
-import { auditInsert } from "../../core/audit";
+import { and, asc, count, eq, inArray, like, or, type SQL } from "drizzle-orm";
+import { audit } from "../../core/audit";
 import type { TenantCtx, TenantDb } from "../../core/context";
-import { platformDb } from "../../core/db/platform";
+import { isUniqueViolation } from "../../core/db/errors";
+import { afterCursor, keysetPage } from "../../core/db/paging";
 import { Conflict, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
-import { requireCompleteProfile } from "../identity/service";
 import type { CreateFamilyCardInput, FamilyCardListQuery, MemberInput } from "./schemas";
 import { familyCards, familyMembers, units } from "./tables";
 
@@ -41,22 +41,20 @@ async function unitRef(db: TenantDb, unitId: string) {
 
 /** UNIQUE failures name the index's columns; turn them into the conflict the client can act on. */
 function registryConflict(error: unknown): never {
-  const text = String(error);
-  if (text.includes("family_cards.kk_number")) {
+  if (isUniqueViolation(error, "family_cards.kk_number")) {
     throw new Conflict("kk_exists", "A family card with this number is already registered.");
   }
-  if (text.includes("family_members.nik")) {
+  if (isUniqueViolation(error, "family_members.nik")) {
     throw new Conflict("nik_exists", "A person with this NIK is already registered.");
   }
   throw error;
 }
 
-function audit(ctx: TenantCtx, action: string, targetType: string, targetId: string) {
-  // No NIK or KK number in the audit detail: the audit log is read more widely than the registry.
-  return auditInsert(platformDb(ctx.env), ctx, { tenantId: ctx.tenant.id, action, targetType, targetId });
-}
-
-/** The card and its head (as a member) go in one batch: a card without its head never exists. */
+/**
+ * The card, its head (as a member) and the audit record go in one batch: a card without its head, or
+ * without its record, never exists. No NIK or KK number in the audit detail: the audit log is read
+ * more widely than the registry.
+ */
 export async function createFamilyCard({ ctx, input }: { ctx: TenantCtx; input: CreateFamilyCardInput }) {
   if (!(await unitRef(ctx.db, input.unitId))) {
     throw new NotFound("Unit", "unit_not_found");
@@ -85,11 +83,11 @@ export async function createFamilyCard({ ctx, input }: { ctx: TenantCtx; input: 
         birthPlace: input.headBirthPlace ?? null,
         updatedAt: now,
       }),
+      audit(ctx, { action: "kk.create", targetType: "family_card", targetId: id }),
     ]);
   } catch (error) {
     registryConflict(error);
   }
-  await audit(ctx, "kk.create", "family_card", id);
   return getFamilyCard({ ctx, id });
 }
 
@@ -108,21 +106,23 @@ export async function addFamilyMember({
   }
   const memberId = newId();
   try {
-    await ctx.db.insert(familyMembers).values({
-      id: memberId,
-      familyCardId: id,
-      name: input.name,
-      nik: input.nik,
-      relationship: input.relationship,
-      sex: input.sex,
-      birthDate: input.birthDate ?? null,
-      birthPlace: input.birthPlace ?? null,
-      updatedAt: new Date().toISOString(),
-    });
+    await ctx.db.batch([
+      ctx.db.insert(familyMembers).values({
+        id: memberId,
+        familyCardId: id,
+        name: input.name,
+        nik: input.nik,
+        relationship: input.relationship,
+        sex: input.sex,
+        birthDate: input.birthDate ?? null,
+        birthPlace: input.birthPlace ?? null,
+        updatedAt: new Date().toISOString(),
+      }),
+      audit(ctx, { action: "kk.member.add", targetType: "family_member", targetId: memberId }),
+    ]);
   } catch (error) {
     registryConflict(error);
   }
-  await audit(ctx, "kk.member.add", "family_member", memberId);
   return getFamilyCard({ ctx, id });
 }
 
@@ -170,10 +170,7 @@ function summary(
 }
 
 export async function listFamilyCards({ ctx, input }: { ctx: TenantCtx; input: FamilyCardListQuery }) {
-  const filters: SQL[] = [];
-  if (input.cursor) {
-    filters.push(gt(familyCards.id, input.cursor));
-  }
+  const filters: SQL[] = afterCursor(familyCards.id, input.cursor, "asc");
   if (input.unitId) {
     filters.push(eq(familyCards.unitId, input.unitId));
   }
@@ -189,7 +186,10 @@ export async function listFamilyCards({ ctx, input }: { ctx: TenantCtx; input: F
     .where(and(...filters))
     .orderBy(asc(familyCards.id))
     .limit(input.limit + 1);
-  const page = rows.slice(0, input.limit);
+  const { items: page, nextCursor } = keysetPage(
+    rows.map((r) => ({ id: r.card.id, ...r })),
+    input.limit,
+  );
   const counts = page.length
     ? await ctx.db
         .select({ id: familyMembers.familyCardId, n: count() })
@@ -205,32 +205,37 @@ export async function listFamilyCards({ ctx, input }: { ctx: TenantCtx; input: F
   const byCard = new Map(counts.map((c) => [c.id, c.n]));
   return {
     items: page.map((r) => summary(r.card, byCard.get(r.card.id) ?? 0, r.unit, false)),
-    nextCursor: rows.length > input.limit ? (page.at(-1)?.card.id ?? null) : null,
+    nextCursor,
   };
 }
 
-/** Everyone on every family card registered at a unit: a resident's household. */
-export async function householdMembers(db: TenantDb, unitId: string): Promise<MemberRow[]> {
-  const cards = await db
+/** Everyone on every family card registered at a unit (`id`): a resident's household. */
+export async function householdMembers({
+  ctx,
+  id,
+}: {
+  ctx: Pick<TenantCtx, "db">;
+  id: string;
+}): Promise<MemberRow[]> {
+  const cards = await ctx.db
     .select({ id: familyCards.id })
     .from(familyCards)
-    .where(eq(familyCards.unitId, unitId));
+    .where(eq(familyCards.unitId, id));
   return membersOf(
-    db,
+    ctx.db,
     cards.map((c) => c.id),
   );
 }
 
-/** The caller's own household, NIKs masked: what a resident picks "on behalf of" from. */
-export async function myHousehold({ ctx }: { ctx: TenantCtx }) {
-  if (ctx.actor.kind !== "user") {
-    throw new Error("myHousehold needs a signed-in resident");
-  }
-  const { unitId } = await requireCompleteProfile(ctx.env, ctx.actor.userId, ctx.tenant.id);
-  const members = await householdMembers(ctx.db, unitId);
+/**
+ * The household at a unit, NIKs masked: what a resident picks "on behalf of" from. The route passes
+ * the caller's own unit (from identity's profile), so the registry needs nothing of identity.
+ */
+export async function householdAt({ ctx, id }: { ctx: TenantCtx; id: string }) {
+  const members = await householdMembers({ ctx, id });
   return {
-    unitId,
-    unit: await unitRef(ctx.db, unitId),
+    unitId: id,
+    unit: await unitRef(ctx.db, id),
     members: members.map((m) => presentMember(m, false)),
   };
 }

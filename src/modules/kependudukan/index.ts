@@ -1,4 +1,4 @@
-import type { TenantRole } from "../../core/context";
+import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
 import { AddFamilyMember } from "./routes/addFamilyMember";
 import { CreateFamilyCard } from "./routes/createFamilyCard";
@@ -10,9 +10,9 @@ import { ListFamilyCards } from "./routes/listFamilyCards";
 import { ListUnits } from "./routes/listUnits";
 
 /** The spec: the registry is opened by the secretary and admin roles. */
-const registry = { scope: "tenant", roles: ["sekretaris", "admin"] as TenantRole[], flag: "warga" } as const;
+const registry = tenantAccess(ROLES.SECRETARIAT, "warga");
 /** A resident sees only their own household, masked: enough to request a letter for a family member. */
-const resident = { scope: "tenant", roles: ["warga"] as TenantRole[], flag: "warga" } as const;
+const resident = tenantAccess(ROLES.RESIDENT, "warga");
 
 export const kependudukanModule = defineModule({
   name: "kependudukan",

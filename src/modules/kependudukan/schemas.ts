@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { ListQuery } from "../../core/db/paging";
 import { Block, HouseNumber } from "../../core/schemas";
+import { RELATIONSHIPS } from "./tables";
 
 export const Unit = z
   .object({
@@ -26,25 +28,9 @@ export const CreateUnitInput = z
   });
 export type CreateUnitInput = z.infer<typeof CreateUnitInput>;
 
-export const UnitListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(64).optional(),
-  block: Block.optional(),
-});
+export const UnitListQuery = ListQuery.extend({ block: Block.optional() });
 export type UnitListQuery = z.infer<typeof UnitListQuery>;
 
-const RELATIONSHIP_VALUES = [
-  "kepala_keluarga",
-  "suami",
-  "istri",
-  "anak",
-  "menantu",
-  "cucu",
-  "orang_tua",
-  "mertua",
-  "famili_lain",
-  "lainnya",
-] as const;
 const Digits16 = (what: string) =>
   z
     .string()
@@ -55,7 +41,7 @@ const Day = z.iso.date();
 export const MemberInput = z.object({
   name: z.string().trim().min(2).max(120),
   nik: Digits16("NIK"),
-  relationship: z.enum(RELATIONSHIP_VALUES).exclude(["kepala_keluarga"]),
+  relationship: z.enum(RELATIONSHIPS).exclude(["kepala_keluarga"]),
   sex: z.enum(["L", "P"]),
   birthDate: Day.optional(),
   birthPlace: z.string().trim().min(2).max(80).optional(),
@@ -78,9 +64,7 @@ export const CreateFamilyCardInput = z.object({
 });
 export type CreateFamilyCardInput = z.infer<typeof CreateFamilyCardInput>;
 
-export const FamilyCardListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(64).optional(),
+export const FamilyCardListQuery = ListQuery.extend({
   unitId: z.string().max(64).optional(),
   /** Head's name (contains) or the KK number (starts with). */
   q: z.string().trim().min(1).max(60).optional(),
@@ -94,7 +78,7 @@ export const FamilyMember = z
     name: z.string(),
     /** Whole only in staff detail views; masked (3201********0001) elsewhere. */
     nik: z.string(),
-    relationship: z.enum(RELATIONSHIP_VALUES),
+    relationship: z.enum(RELATIONSHIPS),
     sex: z.enum(["L", "P"]),
     birthDate: z.string().nullable(),
     birthPlace: z.string().nullable(),

@@ -1,12 +1,18 @@
-import { and, asc, eq, gt, inArray, type SQL } from "drizzle-orm";
-import { auditInsert } from "../../core/audit";
-import type { TenantCtx, TenantDb } from "../../core/context";
-import { platformDb } from "../../core/db/platform";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { audit } from "../../core/audit";
+import type { TenantCtx } from "../../core/context";
+import { isUniqueViolation } from "../../core/db/errors";
+import { afterCursor, keysetPage } from "../../core/db/paging";
 import { Conflict, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { normaliseBlock, normaliseHouseNumber } from "../../core/schemas";
 import type { CreateUnitInput, UnitListQuery } from "./schemas";
 import { units } from "./tables";
+
+/**
+ * The registry's verbs for other modules. Kependudukan imports no other module: identity, residents
+ * and surat build on the registry, never the other way round, so no import cycle can form through it.
+ */
 
 export async function getUnit({ ctx, id }: { ctx: TenantCtx; id: string }) {
   const unit = await ctx.db.select().from(units).where(eq(units.id, id)).get();
@@ -17,52 +23,48 @@ export async function getUnit({ ctx, id }: { ctx: TenantCtx; id: string }) {
 }
 
 export async function listUnits({ ctx, input }: { ctx: TenantCtx; input: UnitListQuery }) {
-  const filters: SQL[] = [];
-  if (input.cursor) {
-    filters.push(gt(units.id, input.cursor));
-  }
-  if (input.block) {
-    filters.push(eq(units.block, input.block));
-  }
   const rows = await ctx.db
     .select()
     .from(units)
-    .where(and(...filters))
+    .where(
+      and(
+        ...afterCursor(units.id, input.cursor, "asc"),
+        ...(input.block ? [eq(units.block, input.block)] : []),
+      ),
+    )
     .orderBy(asc(units.id))
     .limit(input.limit + 1);
-  const items = rows.slice(0, input.limit);
-  return { items, nextCursor: rows.length > input.limit ? (items.at(-1)?.id ?? null) : null };
+  return keysetPage(rows, input.limit);
 }
 
 export async function createUnit({ ctx, input }: { ctx: TenantCtx; input: CreateUnitInput }) {
   const id = newId();
   try {
-    const [unit] = await ctx.db
-      .insert(units)
-      .values({
-        id,
-        block: input.block,
-        number: input.number,
-        latitude: input.latitude ?? null,
-        longitude: input.longitude ?? null,
-        updatedAt: new Date().toISOString(),
-      })
-      .returning();
+    const [[unit]] = await ctx.db.batch([
+      ctx.db
+        .insert(units)
+        .values({
+          id,
+          block: input.block,
+          number: input.number,
+          latitude: input.latitude ?? null,
+          longitude: input.longitude ?? null,
+          updatedAt: new Date().toISOString(),
+        })
+        .returning(),
+      audit(ctx, {
+        action: "unit.create",
+        targetType: "unit",
+        targetId: id,
+        detail: { block: input.block, number: input.number },
+      }),
+    ]);
     if (!unit) {
       throw new Error("insert returned no row");
     }
-    // The tenant row and the platform audit live in different databases, so they cannot share a batch.
-    const db = platformDb(ctx.env);
-    await auditInsert(db, ctx, {
-      tenantId: ctx.tenant.id,
-      action: "unit.create",
-      targetType: "unit",
-      targetId: id,
-      detail: { block: input.block, number: input.number },
-    });
     return unit;
   } catch (error) {
-    if (String(error).includes("UNIQUE constraint failed: units.block, units.number")) {
+    if (isUniqueViolation(error, "units.block")) {
       throw new Conflict("unit_exists", `Unit ${input.block} ${input.number} already exists.`);
     }
     throw error;
@@ -70,8 +72,9 @@ export async function createUnit({ ctx, input }: { ctx: TenantCtx; input: Create
 }
 
 /**
- * The unit a resident names in their profile or application, created on first use. Insert-or-ignore
- * then read, in one batch, so two residents of one house naming it at once share a single row.
+ * The unit a resident names in their profile or application, created on first use (not audited: it
+ * is part of the resident's own change, which its caller records). Insert-or-ignore then read, in
+ * one batch, so two residents of one house naming it at once share a single row.
  */
 export async function findOrCreateUnit({
   ctx,
@@ -100,11 +103,12 @@ export async function findOrCreateUnit({
 }
 
 /** Block and number of the given units, for views that show residents with their houses. */
-export async function unitsByIds(db: TenantDb, ids: readonly string[]) {
+export async function unitsByIds({ ctx, ids }: { ctx: Pick<TenantCtx, "db">; ids: readonly string[] }) {
   const found = new Map<string, { id: string; block: string; number: string }>();
   const unique = [...new Set(ids)];
+  // D1 binds at most 100 parameters per statement.
   for (let i = 0; i < unique.length; i += 90) {
-    const rows = await db
+    const rows = await ctx.db
       .select({ id: units.id, block: units.block, number: units.number })
       .from(units)
       .where(inArray(units.id, unique.slice(i, i + 90)));
@@ -116,4 +120,4 @@ export async function unitsByIds(db: TenantDb, ids: readonly string[]) {
 }
 
 // Registry of family cards and their members (families.ts); letters read households through these.
-export { householdMembers, maskNik } from "./families";
+export { householdAt, householdMembers, maskNik } from "./families";

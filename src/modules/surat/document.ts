@@ -1,6 +1,7 @@
 import QRCode from "qrcode-svg";
 import type { TenantInfo } from "../../core/context";
 import { escapeHtml } from "../../core/html";
+import { addDays } from "../../core/time";
 import type { JenisDef } from "./jenis";
 import type { LetterRow } from "./service";
 import type { Settings } from "./settings";
@@ -28,8 +29,9 @@ export function tanggalIndonesia(day: string): string {
   return `${d} ${MONTHS[(m ?? 1) - 1]} ${y}`;
 }
 
-function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+/** The calendar day `days` after `day` (both YYYY-MM-DD). */
+function dayPlus(day: string, days: number): string {
+  return addDays(`${day}T00:00:00Z`, days).toISOString().slice(0, 10);
 }
 
 const rupiah = (n: number) => `Rp ${n.toLocaleString("id-ID")}`;
@@ -112,7 +114,7 @@ function qrSvg(url: string): string {
 export function letterHtml(doc: LetterDocument): string {
   const { letter, jenis, subject, settings } = doc;
   const tanggal = letter.tanggalSurat ?? "";
-  const fields = JSON.parse(letter.fields) as Record<string, unknown>;
+  const fields = letter.fields;
   const headTitle =
     settings.headTitle ?? (settings.rt ? `Ketua RT ${settings.rt.padStart(3, "0")}` : "Ketua RT");
   const address = [doc.unit ? `Blok ${doc.unit.block} No. ${doc.unit.number}` : "", settings.address ?? ""]
@@ -120,7 +122,7 @@ export function letterHtml(doc: LetterDocument): string {
     .join(", ");
   const validity =
     jenis.validityDays && tanggal
-      ? `<p>Surat keterangan ini berlaku sampai dengan tanggal ${escapeHtml(tanggalIndonesia(addDays(tanggal, jenis.validityDays)))}.</p>`
+      ? `<p>Surat keterangan ini berlaku sampai dengan tanggal ${escapeHtml(tanggalIndonesia(dayPlus(tanggal, jenis.validityDays)))}.</p>`
       : "";
   const fieldRows = jenis.fields.map((f) => row(f.label, fieldValue(doc, f.name, fields[f.name]))).join("");
   return `<!doctype html>

@@ -1,5 +1,4 @@
-import type { TenantRole } from "../../core/context";
-import { ANY_MEMBER } from "../../core/http/access";
+import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
 import { CancelLetter } from "./routes/cancelLetter";
 import { CreateLetter } from "./routes/createLetter";
@@ -14,14 +13,15 @@ import { ResubmitLetter } from "./routes/resubmitLetter";
 import { UpdateLetter } from "./routes/updateLetter";
 import { UpdateLetterSettings } from "./routes/updateSettings";
 import { VerifyLetterPage } from "./routes/verifyLetterPage";
-import { countLettersAwaiting, LETTER_STAFF } from "./service";
+import { countLettersAwaiting } from "./service";
 
 const flag = "surat" as const;
-const resident = { scope: "tenant", roles: ["warga"], flag } as const;
-const staff = { scope: "tenant", roles: LETTER_STAFF, flag } as const;
-const ownerOrStaff = { scope: "tenant", roles: ["warga", ...LETTER_STAFF] as TenantRole[], flag } as const;
-const member = { scope: "tenant", roles: ANY_MEMBER, flag } as const;
-const admin = { scope: "tenant", roles: ["admin"], flag } as const;
+const resident = tenantAccess(ROLES.RESIDENT, flag);
+const staff = tenantAccess(ROLES.SECRETARIAT, flag);
+// A resident reaches only their own letters (loadLetter answers 404 for anyone else's).
+const ownerOrStaff = tenantAccess([...ROLES.RESIDENT, ...ROLES.SECRETARIAT], flag);
+const member = tenantAccess(ROLES.MEMBER, flag);
+const admin = tenantAccess(ROLES.ADMIN, flag);
 
 // Static paths before `/:id`, so `jenis`, `mine`, `next-number` and `settings` are never read as ids.
 export const suratModule = defineModule({
@@ -39,7 +39,8 @@ export const suratModule = defineModule({
     { method: "post", path: "/api/surat/:id/resubmit", endpoint: ResubmitLetter, access: resident },
     { method: "post", path: "/api/surat/:id/cancel", endpoint: CancelLetter, access: resident },
     { method: "get", path: "/api/surat/:id/pdf", endpoint: GetLetterPdf, access: ownerOrStaff },
-    // Public: the QR on a printed letter; the code itself names the tenant (see publish.ts).
+    // Public: the QR on a printed letter; the code itself names the tenant, and verification works
+    // with the surat flag off (see publish.ts).
     { method: "get", path: "/verify/surat/:code", endpoint: VerifyLetterPage, access: { scope: "public" } },
   ],
   indicators: [

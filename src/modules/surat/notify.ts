@@ -1,5 +1,4 @@
 import type { TenantCtx } from "../../core/context";
-import { loadConfig } from "../../core/env";
 import { escapeHtml } from "../../core/html";
 import { tellResident } from "../../core/notifier";
 import { jenisOf } from "./jenis";
@@ -34,7 +33,7 @@ function message(ctx: TenantCtx, row: LetterRow): { subject: string; text: strin
  */
 export async function notifyLetterStatus(ctx: TenantCtx, row: LetterRow, eventId: string): Promise<void> {
   const { subject, text } = message(ctx, row);
-  const link = `${loadConfig(ctx.env).APP_URL.replace(/\/$/, "")}/surat/${row.id}`;
+  const link = `${ctx.config.APP_URL.replace(/\/$/, "")}/surat/${row.id}`;
   await tellResident(ctx, row.residentId, {
     subject,
     text: `${text}\n\n${link}`,

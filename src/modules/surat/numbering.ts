@@ -1,130 +1,19 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { TenantCtx, TenantDb } from "../../core/context";
-import { Invalid } from "../../core/errors";
 import { jakartaDay } from "../../core/time";
 import { jenisOf } from "./jenis";
+import { DEFAULT_FORMAT, formatNumber } from "./numberFormat";
 import { loadSettings } from "./settings";
 import { letterSequences, letters } from "./tables";
 
-/** The usual RT register number: 007/SKD/RT003.RW005/XI/2026, restarting at 001 each year. */
-export const DEFAULT_FORMAT = "{seq:3}/{code}/RT{rt}.RW{rw}/{monthRoman}/{year}";
-const TOKEN_RE = /\{([A-Za-z]+)(?::(\d))?\}/g;
-const TOKENS = new Set(["seq", "code", "rt", "rw", "month", "monthRoman", "year"]);
-const ROMAN = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"];
-
 /**
- * A format must carry the sequence exactly once and the year: without the year, restarting the
- * sequence each January would reissue last year's numbers.
+ * Moves the year's counter up to `seq` (never down) in one statement. It rides in the batch of the
+ * letter update that uses the number, after that update's guard, so a lost race moves nothing.
  */
-export function checkFormat(format: string): void {
-  const tokens = [...format.matchAll(TOKEN_RE)].map((m) => m[1] ?? "");
-  const unknown = tokens.filter((t) => !TOKENS.has(t));
-  const problems: string[] = [];
-  if (unknown.length) {
-    problems.push(`unknown placeholder {${unknown[0]}}`);
-  }
-  if (tokens.filter((t) => t === "seq").length !== 1) {
-    problems.push("needs {seq} (or {seq:3}) exactly once");
-  }
-  if (!tokens.includes("year")) {
-    problems.push("needs {year}");
-  }
-  if (problems.length) {
-    throw new Invalid(
-      "invalid_number_format",
-      `Invalid number format: ${problems.join("; ")}.`,
-      problems.map((message) => ({ field: "numberFormat", message })),
-    );
-  }
-}
-
-const pad3 = (v: string | null) => (v ?? "0").padStart(3, "0");
-
-interface NumberParts {
-  seq: number;
-  code: string;
-  rt: string | null;
-  rw: string | null;
-  /** YYYY-MM-DD, the letter's date. */
-  day: string;
-}
-
-export function formatNumber(format: string, parts: NumberParts): string {
-  const month = Number(parts.day.slice(5, 7));
-  return format.replace(TOKEN_RE, (_, token: string, width?: string) => {
-    switch (token) {
-      case "seq":
-        return String(parts.seq).padStart(Number(width ?? 1), "0");
-      case "code":
-        return parts.code;
-      case "rt":
-        return pad3(parts.rt);
-      case "rw":
-        return pad3(parts.rw);
-      case "month":
-        return String(month).padStart(2, "0");
-      case "monthRoman":
-        return ROMAN[month - 1] ?? "";
-      case "year":
-        return parts.day.slice(0, 4);
-      default:
-        return "";
-    }
-  });
-}
-
-const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/**
- * The sequence a number carries, when it follows the tenant's format for that year; null for a
- * number typed by hand in another shape (which still must be unique, but does not move the counter).
- */
-export function sequenceOf(
-  format: string,
-  nomor: string,
-  year: number,
-  rt: string | null,
-  rw: string | null,
-) {
-  let pattern = "";
-  let last = 0;
-  for (const match of format.matchAll(TOKEN_RE)) {
-    pattern += escapeRe(format.slice(last, match.index));
-    last = match.index + match[0].length;
-    const token = match[1];
-    pattern +=
-      token === "seq"
-        ? "(\\d+)"
-        : token === "year"
-          ? String(year)
-          : token === "rt"
-            ? escapeRe(pad3(rt))
-            : token === "rw"
-              ? escapeRe(pad3(rw))
-              : token === "monthRoman"
-                ? "[IVX]+"
-                : token === "month"
-                  ? "\\d{2}"
-                  : "[A-Za-z0-9-]+";
-  }
-  pattern += escapeRe(format.slice(last));
-  const found = new RegExp(`^${pattern}$`).exec(nomor);
-  return found?.[1] ? Number(found[1]) : null;
-}
-
-/**
- * Moves the year's counter up to `seq` (never down) in one statement, and only if the letter update
- * it rides with took effect (the letter is at `revision`). Sent in the same D1 batch as that update.
- */
-export function bumpSequence(db: TenantDb, year: number, seq: number, letterId: string, revision: number) {
+export function bumpSequence(db: TenantDb, year: number, seq: number) {
   return db
     .insert(letterSequences)
-    .select(
-      db
-        .select({ year: sql<number>`${year}`.as("year"), last: sql<number>`${seq}`.as("last") })
-        .from(letters)
-        .where(and(eq(letters.id, letterId), eq(letters.revision, revision))),
-    )
+    .values({ year, last: seq })
     .onConflictDoUpdate({
       target: letterSequences.year,
       set: { last: sql`max(${letterSequences.last}, excluded.last)` },
@@ -134,19 +23,17 @@ export function bumpSequence(db: TenantDb, year: number, seq: number, letterId: 
 /** The number the next letter of the year would get; nothing is reserved until a letter uses it. */
 export async function nextNumber({
   ctx,
-  jenis,
-  tanggal,
+  input,
 }: {
   ctx: TenantCtx;
-  jenis: string;
-  tanggal?: string;
+  input: { jenis: string; tanggal?: string };
 }) {
-  const day = tanggal ?? jakartaDay(new Date());
+  const day = input.tanggal ?? jakartaDay(new Date());
   const year = Number(day.slice(0, 4));
   const settings = await loadSettings(ctx.db);
   const format = settings.numberFormat ?? DEFAULT_FORMAT;
   const row = await ctx.db.select().from(letterSequences).where(eq(letterSequences.year, year)).get();
-  const code = jenisOf(jenis).numberCode;
+  const code = jenisOf(input.jenis).numberCode;
   // A number typed by hand may already hold the next value: skip past used ones.
   for (let seq = (row?.last ?? 0) + 1; seq < (row?.last ?? 0) + 1000; seq++) {
     const nomorSurat = formatNumber(format, { seq, code, rt: settings.rt, rw: settings.rw, day });

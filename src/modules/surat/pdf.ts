@@ -1,5 +1,5 @@
 import puppeteer, { type BrowserWorker } from "@cloudflare/puppeteer";
-import type { Bindings } from "../../core/env";
+import type { ServiceEnv } from "../../core/context";
 import { Unavailable } from "../../core/errors";
 import { log } from "../../core/http/log";
 
@@ -51,7 +51,7 @@ export function browserRenderer(binding: BrowserWorker | undefined): PdfRenderer
  * and exercise the 503 mapping with a browser that fails to launch.
  */
 export const pdfRendering = {
-  create(env: Bindings): PdfRenderer {
+  create(env: ServiceEnv): PdfRenderer {
     // Optional at run time: a deployment without the binding answers 503, not a crash.
     return browserRenderer(env.BROWSER as BrowserWorker | undefined);
   },

@@ -1,9 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import type { TenantCtx } from "../../core/context";
-import { platformDb } from "../../core/db/platform";
-import type { Bindings } from "../../core/env";
-import { Conflict } from "../../core/errors";
-import { findTenantBySlug, tenantDb } from "../../core/tenancy";
+import type { PlatformCtx, TenantCtx } from "../../core/context";
+import { Conflict, DomainError } from "../../core/errors";
+import { tenantCtxFor } from "../../core/tenancy/contexts";
 import { householdMembers, unitsByIds } from "../kependudukan/service";
 import { letterHtml, type Subject, tanggalIndonesia } from "./document";
 import { jenisOf } from "./jenis";
@@ -18,8 +16,8 @@ export const pdfKey = (slug: string, id: string, version: number) =>
 async function renderLetter(ctx: TenantCtx, row: LetterRow): Promise<Uint8Array> {
   const [settings, household, units] = await Promise.all([
     loadSettings(ctx.db),
-    householdMembers(ctx.db, row.unitId),
-    unitsByIds(ctx.db, [row.unitId]),
+    householdMembers({ ctx, id: row.unitId }),
+    unitsByIds({ ctx, ids: [row.unitId] }),
   ]);
   const member = household.find((m) => m.id === row.onBehalfOf);
   const subject: Subject = member
@@ -70,17 +68,29 @@ export async function letterPdf({ ctx, id }: { ctx: TenantCtx; id: string }) {
 /**
  * The public verification page's lookup. The code carries the tenant slug before the first dot, so
  * the letter is found in that tenant's database alone; anything unknown is simply "not found".
+ *
+ * The tenant passes the same checks as on every route, except the `surat` flag: a letter already
+ * issued is an official document in someone's hands, and switching the module off later must not
+ * make it look forged to whoever scans it. A suspended community is refused (403): the platform no
+ * longer vouches for what it issued.
  */
-export async function verifyLetter(env: Bindings, code: string) {
+export async function verifyLetter({ ctx, input }: { ctx: PlatformCtx; input: { code: string } }) {
+  const { code } = input;
   const dot = code.indexOf(".");
   if (dot < 3 || code.length > 120) {
     return null;
   }
-  const tenant = await findTenantBySlug(platformDb(env), code.slice(0, dot));
-  if (!tenant || tenant.status === "provisioning") {
-    return null;
+  let tenantCtx: TenantCtx;
+  try {
+    tenantCtx = await tenantCtxFor(ctx, code.slice(0, dot));
+  } catch (error) {
+    // A slug that names no community is one more unknown code, not a different answer.
+    if (error instanceof DomainError && error.code === "tenant_not_found") {
+      return null;
+    }
+    throw error;
   }
-  const row = await tenantDb(env, tenant.slot)
+  const row = await tenantCtx.db
     .select()
     .from(letters)
     .where(and(eq(letters.verificationCode, code), eq(letters.status, "selesai")))
@@ -89,7 +99,7 @@ export async function verifyLetter(env: Bindings, code: string) {
     return null;
   }
   return {
-    tenantName: tenant.name,
+    tenantName: tenantCtx.tenant.name,
     nomorSurat: row.nomorSurat,
     jenisName: jenisOf(row.jenis).name,
     tanggalSurat: tanggalIndonesia(row.tanggalSurat),

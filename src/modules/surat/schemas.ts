@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ListQuery } from "../../core/db/paging";
 import { JENIS_CODES } from "./jenis";
 import { LETTER_STATUSES } from "./tables";
 
@@ -33,9 +34,7 @@ export const UpdateLetterInput = z.object({
 });
 export type UpdateLetterInput = z.infer<typeof UpdateLetterInput>;
 
-export const LetterListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(64).optional(),
+export const LetterListQuery = ListQuery.extend({
   status: z.enum(LETTER_STATUSES).optional(),
   jenis: Jenis.optional(),
   /** Request date, Asia/Jakarta calendar days, inclusive. */
@@ -43,11 +42,6 @@ export const LetterListQuery = z.object({
   to: Day.optional(),
 });
 export type LetterListQuery = z.infer<typeof LetterListQuery>;
-
-export const MineQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(64).optional(),
-});
 
 export const NextNumberQuery = z.object({ jenis: Jenis, tanggal: Day.optional() });
 export const NextNumber = z.object({

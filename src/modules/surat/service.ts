@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, inArray, lt, type SQL, sql } from "drizzle-orm";
-import type { TenantCtx, TenantDb, TenantRole } from "../../core/context";
-import { jakartaDayFilters } from "../../core/db/paging";
-import { loadConfig } from "../../core/env";
+import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { TenantCtx } from "../../core/context";
+import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
+import { afterCursor, jakartaDayFilters, keysetPage, type ListQuery } from "../../core/db/paging";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { requireCompleteProfile, userNames } from "../identity/service";
 import { householdMembers } from "../kependudukan/service";
@@ -12,16 +13,24 @@ import { type LetterStatus, letterEvents, letters } from "./tables";
 
 export type LetterRow = typeof letters.$inferSelect;
 
-/** Who works letters: the secretary and the head (ARCHITECTURE.md roles). */
-export const LETTER_STAFF: TenantRole[] = ["sekretaris", "admin"];
-export const isLetterStaff = (ctx: TenantCtx) =>
-  ctx.actor.kind === "user" && (LETTER_STAFF as string[]).includes(ctx.actor.role);
+/** Letters are worked by the secretariat (the spec: sekretaris and admin), the same roles as the routes. */
+export const isLetterStaff = (ctx: TenantCtx) => hasRole(ctx, ROLES.SECRETARIAT);
 
-export function actorId(ctx: TenantCtx): string {
-  if (ctx.actor.kind !== "user") {
-    throw new Error("letter verbs need a signed-in user");
+/**
+ * The guard a compare-and-set write puts right after its UPDATE: `changes()` is the row count of that
+ * statement, so a lost race aborts the whole batch and leaves no history line or audit record behind.
+ * (The new revision alone cannot tell: a concurrent winner from the same base sets the same value.)
+ */
+export function unlessApplied(ctx: TenantCtx, id: string) {
+  return abortBatchUnless(ctx.db, letters, id, sql`changes() = 1`);
+}
+
+/** A lost compare-and-set race, as the client sees it. */
+export function changedMeanwhile(error: unknown): never {
+  if (isBatchAborted(error)) {
+    throw new Conflict("invalid_transition", "This letter changed meanwhile; reload it and try again.");
   }
-  return ctx.actor.userId;
+  throw error;
 }
 
 export function presentLetter(
@@ -39,7 +48,7 @@ export function presentLetter(
     onBehalfOf: row.onBehalfOf,
     subjectName: row.subjectName,
     keperluan: row.keperluan,
-    fields: JSON.parse(row.fields) as Record<string, unknown>,
+    fields: row.fields,
     status: row.status,
     nomorSurat: row.nomorSurat,
     tanggalSurat: row.tanggalSurat,
@@ -63,40 +72,32 @@ export function presentLetter(
   };
 }
 
-export function verificationUrl(ctx: Pick<TenantCtx, "env">, code: string): string {
-  return `${loadConfig(ctx.env).APP_URL.replace(/\/$/, "")}/verify/surat/${encodeURIComponent(code)}`;
+export function verificationUrl(ctx: Pick<TenantCtx, "config">, code: string): string {
+  return `${ctx.config.APP_URL.replace(/\/$/, "")}/verify/surat/${encodeURIComponent(code)}`;
 }
 
 /** Fetch-or-404: residents reach only their own letters; letter staff reach all of the tenant's. */
 export async function loadLetter(ctx: TenantCtx, id: string): Promise<LetterRow> {
   const row = await ctx.db.select().from(letters).where(eq(letters.id, id)).get();
-  if (!row || (!isLetterStaff(ctx) && row.residentId !== actorId(ctx))) {
+  if (!row || (!isLetterStaff(ctx) && row.residentId !== requireUser(ctx).userId)) {
     throw new NotFound("Letter");
   }
   return row;
 }
 
-/**
- * The history entry of a write, inserted only if the compare-and-set update it rides with took effect
- * (the letter now has `revision`): in the same batch, so a lost race leaves no stray history line.
- */
-export function eventIfApplied(
-  db: TenantDb,
-  e: { id: string; letterId: string; status: string; note: string | null; actorId: string; revision: number },
+/** A history line; it rides in the batch of the write it records, after that write's guard. */
+export function letterEvent(
+  ctx: TenantCtx,
+  e: { id?: string; letterId: string; status: string; note: string | null },
 ) {
-  return db.insert(letterEvents).select(
-    db
-      .select({
-        id: sql<string>`${e.id}`.as("id"),
-        letterId: letters.id,
-        status: sql<string>`${e.status}`.as("status"),
-        note: sql<string | null>`${e.note}`.as("note"),
-        actorId: sql<string>`${e.actorId}`.as("actor_id"),
-        createdAt: sql<string>`${new Date().toISOString()}`.as("created_at"),
-      })
-      .from(letters)
-      .where(and(eq(letters.id, e.letterId), eq(letters.revision, e.revision))),
-  );
+  return ctx.db.insert(letterEvents).values({
+    id: e.id ?? newId(),
+    letterId: e.letterId,
+    status: e.status,
+    note: e.note,
+    actorId: requireUser(ctx).userId,
+    createdAt: new Date().toISOString(),
+  });
 }
 
 /** The validated fields and the printed name, with every member id checked against the household. */
@@ -120,7 +121,7 @@ async function checkRequest(
         : [];
   });
   const needsHousehold = input.onBehalfOf !== "self" || memberIds.length > 0;
-  const household = needsHousehold ? await householdMembers(ctx.db, unitId) : [];
+  const household = needsHousehold ? await householdMembers({ ctx, id: unitId }) : [];
   const byId = new Map(household.map((m) => [m.id, m]));
   for (const id of [...(input.onBehalfOf === "self" ? [] : [input.onBehalfOf]), ...memberIds]) {
     if (!byId.has(id)) {
@@ -128,16 +129,17 @@ async function checkRequest(
       throw new NotFound("Household member", "household_member_not_found");
     }
   }
+  const me = requireUser(ctx).userId;
   const subjectName =
     input.onBehalfOf === "self"
-      ? ((await userNames(ctx.env, [actorId(ctx)])).get(actorId(ctx)) ?? "")
+      ? ((await userNames({ ctx, input: { ids: [me] } })).get(me) ?? "")
       : (byId.get(input.onBehalfOf)?.name ?? "");
   return { fields, subjectName };
 }
 
 export async function createLetter({ ctx, input }: { ctx: TenantCtx; input: CreateLetterInput }) {
-  const residentId = actorId(ctx);
-  const { unitId } = await requireCompleteProfile(ctx.env, residentId, ctx.tenant.id);
+  const residentId = requireUser(ctx).userId;
+  const { unitId } = await requireCompleteProfile({ ctx });
   const def = jenisOf(input.jenis);
   const { fields, subjectName } = await checkRequest(ctx, def, unitId, input);
   const id = newId();
@@ -151,7 +153,7 @@ export async function createLetter({ ctx, input }: { ctx: TenantCtx; input: Crea
       onBehalfOf: input.onBehalfOf,
       subjectName,
       keperluan: input.keperluan,
-      fields: JSON.stringify(fields),
+      fields,
       status: "diajukan",
       updatedAt: now,
     }),
@@ -178,7 +180,7 @@ export async function resubmitLetter({
   input: ResubmitLetterInput;
 }) {
   const row = await loadLetter(ctx, id);
-  if (row.residentId !== actorId(ctx)) {
+  if (row.residentId !== requireUser(ctx).userId) {
     throw new NotFound("Letter");
   }
   if (row.status !== "perlu_perbaikan") {
@@ -187,13 +189,13 @@ export async function resubmitLetter({
   const onBehalfOf = input.onBehalfOf ?? row.onBehalfOf;
   const { fields, subjectName } = await checkRequest(ctx, jenisOf(row.jenis), row.unitId, {
     onBehalfOf,
-    fields: input.fields ?? JSON.parse(row.fields),
+    fields: input.fields ?? row.fields,
   });
   await casWrite(ctx, row, "diajukan", null, {
     onBehalfOf,
     subjectName,
     keperluan: input.keperluan ?? row.keperluan,
-    fields: JSON.stringify(fields),
+    fields,
     pdfVersion: row.pdfVersion + 1,
   });
   return getLetter({ ctx, id });
@@ -201,15 +203,23 @@ export async function resubmitLetter({
 
 const CANCELLABLE: LetterStatus[] = ["diajukan", "diproses", "perlu_perbaikan"];
 
-export async function cancelLetter({ ctx, id, reason }: { ctx: TenantCtx; id: string; reason?: string }) {
+export async function cancelLetter({
+  ctx,
+  id,
+  input,
+}: {
+  ctx: TenantCtx;
+  id: string;
+  input: { reason?: string };
+}) {
   const row = await loadLetter(ctx, id);
-  if (row.residentId !== actorId(ctx)) {
+  if (row.residentId !== requireUser(ctx).userId) {
     throw new NotFound("Letter");
   }
   if (!CANCELLABLE.includes(row.status)) {
     throw new Conflict("invalid_transition", `A letter that is ${row.status} can no longer be cancelled.`);
   }
-  await casWrite(ctx, row, "dibatalkan", reason ?? null, {});
+  await casWrite(ctx, row, "dibatalkan", input.reason ?? null, {});
   return getLetter({ ctx, id });
 }
 
@@ -221,18 +231,16 @@ async function casWrite(
   note: string | null,
   set: Partial<LetterRow>,
 ) {
-  const revision = row.revision + 1;
-  const [updated] = await ctx.db.batch([
-    ctx.db
-      .update(letters)
-      .set({ ...set, status, revision, updatedAt: new Date().toISOString() })
-      .where(and(eq(letters.id, row.id), eq(letters.revision, row.revision)))
-      .returning({ id: letters.id }),
-    eventIfApplied(ctx.db, { id: newId(), letterId: row.id, status, note, actorId: actorId(ctx), revision }),
-  ]);
-  if (updated.length === 0) {
-    throw new Conflict("invalid_transition", "This letter changed meanwhile; reload it and try again.");
-  }
+  await ctx.db
+    .batch([
+      ctx.db
+        .update(letters)
+        .set({ ...set, status, revision: row.revision + 1, updatedAt: new Date().toISOString() })
+        .where(and(eq(letters.id, row.id), eq(letters.revision, row.revision))),
+      unlessApplied(ctx, row.id),
+      letterEvent(ctx, { letterId: row.id, status, note }),
+    ])
+    .catch(changedMeanwhile);
 }
 
 export async function getLetter({ ctx, id }: { ctx: TenantCtx; id: string }) {
@@ -243,61 +251,44 @@ export async function getLetter({ ctx, id }: { ctx: TenantCtx; id: string }) {
     .where(eq(letterEvents.letterId, id))
     .orderBy(asc(letterEvents.id));
   const residentName = isLetterStaff(ctx)
-    ? ((await userNames(ctx.env, [row.residentId])).get(row.residentId) ?? null)
+    ? ((await userNames({ ctx, input: { ids: [row.residentId] } })).get(row.residentId) ?? null)
     : undefined;
   return presentLetter(ctx, row, { history, residentName });
 }
 
-export async function listMyLetters({
-  ctx,
-  input,
-}: {
-  ctx: TenantCtx;
-  input: { limit: number; cursor?: string };
-}) {
-  const filters: SQL[] = [eq(letters.residentId, actorId(ctx))];
-  if (input.cursor) {
-    filters.push(lt(letters.id, input.cursor));
-  }
+export async function listMyLetters({ ctx, input }: { ctx: TenantCtx; input: ListQuery }) {
   const rows = await ctx.db
     .select()
     .from(letters)
-    .where(and(...filters))
+    .where(
+      and(eq(letters.residentId, requireUser(ctx).userId), ...afterCursor(letters.id, input.cursor, "desc")),
+    )
     .orderBy(desc(letters.id))
     .limit(input.limit + 1);
-  const page = rows.slice(0, input.limit);
-  return {
-    items: page.map((row) => presentLetter(ctx, row)),
-    nextCursor: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null,
-  };
+  const page = keysetPage(rows, input.limit);
+  return { items: page.items.map((row) => presentLetter(ctx, row)), nextCursor: page.nextCursor };
 }
 
 export async function listLetters({ ctx, input }: { ctx: TenantCtx; input: LetterListQuery }) {
-  const filters: SQL[] = [];
-  if (input.cursor) {
-    filters.push(lt(letters.id, input.cursor));
-  }
-  if (input.status) {
-    filters.push(eq(letters.status, input.status));
-  }
-  if (input.jenis) {
-    filters.push(eq(letters.jenis, input.jenis));
-  }
-  filters.push(...jakartaDayFilters(letters.createdAt, input.from, input.to));
+  const filters: SQL[] = [
+    ...afterCursor(letters.id, input.cursor, "desc"),
+    ...(input.status ? [eq(letters.status, input.status)] : []),
+    ...(input.jenis ? [eq(letters.jenis, input.jenis)] : []),
+    ...jakartaDayFilters(letters.createdAt, input.from, input.to),
+  ];
   const rows = await ctx.db
     .select()
     .from(letters)
     .where(and(...filters))
     .orderBy(desc(letters.id))
     .limit(input.limit + 1);
-  const page = rows.slice(0, input.limit);
-  const names = await userNames(
-    ctx.env,
-    page.map((r) => r.residentId),
-  );
+  const page = keysetPage(rows, input.limit);
+  const names = await userNames({ ctx, input: { ids: page.items.map((r) => r.residentId) } });
   return {
-    items: page.map((row) => presentLetter(ctx, row, { residentName: names.get(row.residentId) ?? null })),
-    nextCursor: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null,
+    items: page.items.map((row) =>
+      presentLetter(ctx, row, { residentName: names.get(row.residentId) ?? null }),
+    ),
+    nextCursor: page.nextCursor,
   };
 }
 

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import { auditInsert } from "../../core/audit";
+import { audit } from "../../core/audit";
 import type { TenantCtx, TenantDb, TenantInfo } from "../../core/context";
-import { platformDb } from "../../core/db/platform";
-import { checkFormat, DEFAULT_FORMAT } from "./numbering";
+import { requireUser } from "../../core/http/access";
+import { checkFormat, DEFAULT_FORMAT } from "./numberFormat";
 import type { LetterSettingsInput } from "./schemas";
 import { letterSettings } from "./tables";
 
@@ -66,18 +66,16 @@ export async function updateSettings({ ctx, input }: { ctx: TenantCtx; input: Le
     ...defined,
     id: 1,
     updatedAt: new Date().toISOString(),
-    updatedBy: ctx.actor.kind === "user" ? ctx.actor.userId : null,
+    updatedBy: requireUser(ctx).userId,
   };
-  await ctx.db
-    .insert(letterSettings)
-    .values(next)
-    .onConflictDoUpdate({ target: letterSettings.id, set: next });
-  await auditInsert(platformDb(ctx.env), ctx, {
-    tenantId: ctx.tenant.id,
-    action: "surat.settings.update",
-    targetType: "letter_settings",
-    targetId: "1",
-    detail: { fields: Object.keys(defined) },
-  });
+  await ctx.db.batch([
+    ctx.db.insert(letterSettings).values(next).onConflictDoUpdate({ target: letterSettings.id, set: next }),
+    audit(ctx, {
+      action: "surat.settings.update",
+      targetType: "letter_settings",
+      targetId: "1",
+      detail: { fields: Object.keys(defined) },
+    }),
+  ]);
   return presentSettings(ctx.tenant, next);
 }

@@ -28,8 +28,8 @@ export const letters = sqliteTable(
     /** The name printed on the letter, taken when the request is made or corrected. */
     subjectName: text("subject_name").notNull(),
     keperluan: text("keperluan").notNull(),
-    /** JSON of the type's additional fields, validated against jenis.ts. */
-    fields: text("fields").notNull(),
+    /** The type's additional fields, validated against jenis.ts. */
+    fields: text("fields", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     status: text("status", { enum: LETTER_STATUSES }).notNull(),
     nomorSurat: text("nomor_surat"),
     tanggalSurat: text("tanggal_surat"),

@@ -1,15 +1,24 @@
 import { and, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { auditInsert } from "../../core/audit";
+import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
-import { platformDb } from "../../core/db/platform";
+import { isUniqueViolation } from "../../core/db/errors";
 import { Conflict, Invalid } from "../../core/errors";
+import { requireUser } from "../../core/http/access";
 import { newId, randomToken } from "../../core/ids";
 import { jakartaDay } from "../../core/time";
 import { notifyLetterStatus } from "./notify";
-import { bumpSequence, DEFAULT_FORMAT, sequenceOf } from "./numbering";
+import { DEFAULT_FORMAT, sequenceOf } from "./numberFormat";
+import { bumpSequence } from "./numbering";
 import type { UpdateLetterInput } from "./schemas";
-import { actorId, eventIfApplied, getLetter, type LetterRow, loadLetter } from "./service";
+import {
+  changedMeanwhile,
+  getLetter,
+  type LetterRow,
+  letterEvent,
+  loadLetter,
+  unlessApplied,
+} from "./service";
 import { loadSettings } from "./settings";
 import { type LetterStatus, letters } from "./tables";
 
@@ -28,10 +37,6 @@ const NEXT: Record<LetterStatus, LetterStatus[]> = {
 /** States in which staff may edit the number, date or note without moving the letter. */
 const EDITABLE: LetterStatus[] = ["diajukan", "diproses", "selesai"];
 const NOTIFIED: LetterStatus[] = ["perlu_perbaikan", "ditolak", "selesai"];
-
-function isUniqueNumber(error: unknown): boolean {
-  return String(error).includes("UNIQUE constraint failed: letters.nomor_surat");
-}
 
 export async function updateLetter({
   ctx,
@@ -67,7 +72,6 @@ export async function updateLetter({
     nomorSurat !== current.nomorSurat ||
     tanggalSurat !== current.tanggalSurat ||
     (changing && target === "selesai");
-  const revision = current.revision + 1;
   const now = new Date().toISOString();
   const eventId = newId();
   const update = ctx.db
@@ -80,22 +84,28 @@ export async function updateLetter({
       // Unguessable and self-locating (tenant slug first): the public page needs no platform table.
       verificationCode:
         target === "selesai" ? (current.verificationCode ?? `${ctx.tenant.slug}.${randomToken(16)}`) : null,
-      revision,
+      revision: current.revision + 1,
       pdfVersion: printed ? current.pdfVersion + 1 : current.pdfVersion,
-      decidedBy: actorId(ctx),
+      decidedBy: requireUser(ctx).userId,
       finishedAt: changing && target === "selesai" ? now : current.finishedAt,
       updatedAt: now,
     })
     .where(and(eq(letters.id, id), eq(letters.revision, current.revision)))
     .returning();
-  const extra: BatchItem<"sqlite">[] = [
-    eventIfApplied(ctx.db, {
+  // The guard right after the update: what follows is written only if this write won.
+  const recorded: BatchItem<"sqlite">[] = [
+    unlessApplied(ctx, id),
+    letterEvent(ctx, {
       id: eventId,
       letterId: id,
       status: changing ? target : "diubah",
       note: input.note ?? null,
-      actorId: actorId(ctx),
-      revision,
+    }),
+    audit(ctx, {
+      action: changing ? `surat.${target}` : "surat.update",
+      targetType: "letter",
+      targetId: id,
+      detail: { from: current.status, to: target, nomorSurat },
     }),
   ];
   if (nomorSurat && nomorSurat !== current.nomorSurat) {
@@ -109,33 +119,26 @@ export async function updateLetter({
       settings.rw,
     );
     if (seq !== null) {
-      extra.push(bumpSequence(ctx.db, year, seq, id, revision));
+      recorded.push(bumpSequence(ctx.db, year, seq));
     }
   }
   let rows: LetterRow[];
   try {
-    [rows] = await ctx.db.batch([update, ...extra]);
+    [rows] = await ctx.db.batch([update, ...recorded]);
   } catch (error) {
     // The UNIQUE index is the guard: two staff using one number at once cannot both succeed.
-    if (isUniqueNumber(error)) {
+    if (isUniqueViolation(error, "letters.nomor_surat")) {
       throw new Conflict(
         "letter_number_taken",
         `Letter number ${nomorSurat} is already used in this community.`,
       );
     }
-    throw error;
+    changedMeanwhile(error);
   }
   const row = rows[0];
   if (!row) {
-    throw new Conflict("invalid_transition", "This letter changed meanwhile; reload it and try again.");
+    throw new Error("letter update applied but returned no row");
   }
-  await auditInsert(platformDb(ctx.env), ctx, {
-    tenantId: ctx.tenant.id,
-    action: changing ? `surat.${target}` : "surat.update",
-    targetType: "letter",
-    targetId: id,
-    detail: { from: current.status, to: target, nomorSurat: row.nomorSurat },
-  });
   if (changing && NOTIFIED.includes(target)) {
     await notifyLetterStatus(ctx, row, eventId);
   }

@@ -1,5 +1,10 @@
 import { env } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { updateComplaint } from "../../../src/modules/aspirasi/complaints";
+import { decideProposal } from "../../../src/modules/aspirasi/proposals";
+import { markSuggestionRead } from "../../../src/modules/aspirasi/suggestions";
+import { auditTrail, losingRace, memberCtx } from "../../helpers/contexts";
 import { callJson, createTenant, expectProblem, type Member, type TestTenant } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
 
@@ -41,7 +46,7 @@ const move = (token: string, id: string, body: Record<string, unknown>) =>
 
 describe("complaints (pengaduan)", () => {
   it("go baru → diproses → selesai with a thread the resident sees, and the resident is told each time", async () => {
-    const { sek, a } = await community();
+    const { tenant, sek, a } = await community();
     const created = await complain(a.token, {
       location: "Depan blok C",
       photo: "https://img.example/lampu.jpg",
@@ -62,12 +67,9 @@ describe("complaints (pengaduan)", () => {
       [true, "selesai", "Lampu sudah menyala"],
     ]);
     expect(await queuedMessages({ recipient: a.email })).toHaveLength(2);
-    const audited = await env.PLATFORM_DB.prepare(
-      "SELECT action FROM audit_log WHERE target_id = ? ORDER BY id",
-    )
-      .bind(created.body.id)
-      .all<{ action: string }>();
-    expect(audited.results.map((r) => r.action)).toEqual(["pengaduan.diproses", "pengaduan.selesai"]);
+    const admin = await tenant.member("admin");
+    const audited = (await auditTrail(admin.token)).filter((e) => e.targetId === created.body.id);
+    expect(audited.map((e) => e.action)).toEqual(["pengaduan.diproses", "pengaduan.selesai"]);
   });
 
   it("refuses transitions the workflow has not (409) and needs a reason to reject", async () => {
@@ -236,5 +238,56 @@ describe("proposals (usulan)", () => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(20);
     const final = await callJson<ProposalBody>(`/api/usulan/${body.id}`, { token: a.token });
     expect(final.body.endorsements).toBe(20);
+  });
+});
+
+describe("audit records ride in the change's batch", () => {
+  it("leaves no record, thread line or notice for a lost race; records the winner once", async () => {
+    const { tenant, sek, a } = await community();
+    const admin = await tenant.member("admin");
+    const ctx = await memberCtx(tenant.slug, sek, "sekretaris");
+    const trail = async (id: string) =>
+      (await auditTrail(admin.token)).filter((e) => e.targetId === id).map((e) => e.action);
+
+    const { body: complaint } = await complain(a.token);
+    const rivalComplaint = losingRace(ctx, (db) =>
+      db.run(sql`UPDATE complaints SET revision = revision + 1 WHERE id = ${complaint.id}`),
+    );
+    await expect(
+      updateComplaint({
+        ctx: rivalComplaint,
+        id: complaint.id,
+        input: { status: "diproses", response: "x" },
+      }),
+    ).rejects.toMatchObject({ code: "invalid_transition" });
+    expect(await trail(complaint.id)).toEqual([]);
+    const seen = await callJson<ComplaintBody>(`/api/pengaduan/${complaint.id}`, { token: a.token });
+    expect(seen.body.thread?.map((m) => m.status)).toEqual(["baru"]);
+    expect(await queuedMessages({ recipient: a.email })).toEqual([]);
+    await updateComplaint({ ctx, id: complaint.id, input: { status: "diproses", response: "Dicek" } });
+    expect(await trail(complaint.id)).toEqual(["pengaduan.diproses"]);
+
+    const { body: proposal } = await callJson<ProposalBody>("/api/usulan", {
+      token: a.token,
+      body: { title: "Lampu taman", description: "Taman gelap di malam hari" },
+    });
+    const rivalDecision = losingRace(ctx, (db) =>
+      db.run(sql`UPDATE proposals SET status = 'ditolak' WHERE id = ${proposal.id}`),
+    );
+    await expect(
+      decideProposal({ ctx: rivalDecision, id: proposal.id, input: { status: "diterima", note: "Ya" } }),
+    ).rejects.toMatchObject({ code: "invalid_transition" });
+    expect(await trail(proposal.id)).toEqual([]);
+
+    const { body: note } = await callJson<{ id: string }>("/api/saran", {
+      token: a.token,
+      body: { body: "Jadwal kerja bakti" },
+    });
+    const rivalReader = losingRace(ctx, (db) =>
+      db.run(sql`UPDATE suggestions SET read_at = '2026-01-02T03:04:05.000Z' WHERE id = ${note.id}`),
+    );
+    const read = await markSuggestionRead({ ctx: rivalReader, id: note.id });
+    expect(read.readAt).toBe("2026-01-02T03:04:05.000Z");
+    expect(await trail(note.id)).toEqual([]);
   });
 });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { findOrCreateUnit, unitsByIds } from "../../../src/modules/kependudukan/service";
+import { auditTrail, memberCtx } from "../../helpers/contexts";
 import { callJson, createTenant, expectProblem } from "../../helpers/harness";
 
 interface Card {
@@ -109,5 +111,60 @@ describe("family cards (KK)", () => {
       "not_found",
     );
     expectProblem(await callJson("/api/kependudukan/kk", { token: warga.token }), 403, "forbidden_role");
+  });
+});
+
+describe("registry records and verbs", () => {
+  it("audits units, cards and members in their own batch; a refused duplicate records nothing", async () => {
+    const { tenant, sek, unitId } = await setup();
+    const admin = await tenant.member("admin");
+    const body = { kkNumber: digits(), unitId, headName: "Rudi", headNik: digits(), headSex: "L" };
+    const card = await callJson<Card>("/api/kependudukan/kk", { token: sek.token, body });
+    await callJson(`/api/kependudukan/kk/${card.body.id}/members`, {
+      token: sek.token,
+      body: { name: "Ani", nik: digits(), relationship: "istri", sex: "P" },
+    });
+    // The community's own records only (the trail also holds the operator's tenant.create).
+    const registry = async () =>
+      (await auditTrail(admin.token)).filter((e) => /^(unit|kk)\./.test(e.action)).map((e) => e.action);
+    const before = await registry();
+    expect(before).toEqual(["unit.create", "kk.create", "kk.member.add"]);
+
+    expectProblem(
+      await callJson("/api/kependudukan/units", { token: sek.token, body: { block: "a", number: "7" } }),
+      409,
+      "unit_exists",
+    );
+    expectProblem(
+      await callJson("/api/kependudukan/kk", { token: sek.token, body: { ...body, headNik: digits() } }),
+      409,
+      "kk_exists",
+    );
+    expectProblem(
+      await callJson(`/api/kependudukan/kk/${card.body.id}/members`, {
+        token: sek.token,
+        body: { name: "Ani", nik: body.headNik, relationship: "anak", sex: "P" },
+      }),
+      409,
+      "nik_exists",
+    );
+    expect(await registry()).toEqual(before);
+    expect(JSON.stringify(await auditTrail(admin.token))).not.toContain(body.headNik);
+  });
+
+  it("finds or creates a unit by its written form and reads units by id (verbs other modules call)", async () => {
+    const { tenant, sek, unitId } = await setup();
+    const ctx = await memberCtx(tenant.slug, sek, "sekretaris");
+    const same = await findOrCreateUnit({ ctx, input: { block: " a ", number: "7" } });
+    expect(same.id).toBe(unitId);
+    const created = await findOrCreateUnit({ ctx, input: { block: "b  2", number: "10a" } });
+    expect(created).toMatchObject({ block: "B 2", number: "10A" });
+    const again = await findOrCreateUnit({ ctx, input: { block: "B 2", number: "10A" } });
+    expect(again.id).toBe(created.id);
+    const found = await unitsByIds({ ctx, ids: [unitId, created.id, unitId, "nope"] });
+    expect([...found.values()]).toEqual([
+      { id: unitId, block: "A", number: "7" },
+      { id: created.id, block: "B 2", number: "10A" },
+    ]);
   });
 });

@@ -1,34 +1,63 @@
-import { env } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { NotifyClient } from "../../../src/core/notify/client";
-import { callJson } from "../../helpers/harness";
+import { updateLetter } from "../../../src/modules/surat/workflow";
+import { auditTrail, losingRace, memberCtx } from "../../helpers/contexts";
+import { callJson, expectProblem } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
-import { finishedLetter, newTenantHousehold, request, update } from "./helpers";
+import {
+  finishedLetter,
+  type Household,
+  type LetterBody,
+  newTenantHousehold,
+  request,
+  update,
+} from "./helpers";
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const auditActions = async (targetId: string) =>
-  (
-    await env.PLATFORM_DB.prepare("SELECT action FROM audit_log WHERE target_id = ? ORDER BY id")
-      .bind(targetId)
-      .all<{ action: string }>()
-  ).results.map((r) => r.action);
+const auditActions = async (h: Household, targetId: string) =>
+  (await auditTrail(h.admin.token)).filter((e) => e.targetId === targetId).map((e) => e.action);
+
+const submit = (h: Household) =>
+  request(h.warga.token, { jenis: "belum_menikah", onBehalfOf: "self", keperluan: "Uji audit", fields: {} });
 
 describe("side effects of staff writes", () => {
   it("audits every staff change of a letter and of the letter settings", async () => {
     const h = await newTenantHousehold();
     const done = await finishedLetter(h, "AU-1");
     await update(h.sek.token, done.id, { nomorSurat: "AU-2" });
-    expect(await auditActions(done.id)).toEqual(["surat.diproses", "surat.selesai", "surat.update"]);
+    expect(await auditActions(h, done.id)).toEqual(["surat.diproses", "surat.selesai", "surat.update"]);
     await callJson("/api/surat/settings", { method: "PUT", token: h.admin.token, body: { rt: "7" } });
-    const settings = await env.PLATFORM_DB.prepare(
-      "SELECT action, detail FROM audit_log WHERE tenant_id = ? AND action = 'surat.settings.update'",
-    )
-      .bind(h.tenant.id)
-      .first<{ detail: string }>();
-    expect(JSON.parse(settings?.detail ?? "{}")).toEqual({ fields: ["rt"] });
+    const settings = (await auditTrail(h.admin.token)).find((e) => e.action === "surat.settings.update");
+    expect(settings?.detail).toEqual({ fields: ["rt"] });
+  });
+
+  it("writes the audit record in the change's batch: a lost race records nothing, a refused number neither", async () => {
+    const h = await newTenantHousehold();
+    const { body } = await submit(h);
+    const ctx = await memberCtx(h.tenant.slug, h.sek, "sekretaris");
+    // Another staff member's write lands between this one's read and its batch, from the same revision.
+    const raced = losingRace(ctx, (db) =>
+      db.run(sql`UPDATE letters SET revision = revision + 1 WHERE id = ${body.id}`),
+    );
+    await expect(
+      updateLetter({ ctx: raced, id: body.id, input: { status: "diproses" } }),
+    ).rejects.toMatchObject({ code: "invalid_transition" });
+    expect(await auditActions(h, body.id)).toEqual([]);
+    const seen = await callJson<LetterBody>(`/api/surat/${body.id}`, { token: h.sek.token });
+    expect(seen.body.status).toBe("diajukan");
+    expect(seen.body.history?.map((e) => e.status)).toEqual(["diajukan"]);
+
+    // Without a rival the same call goes through, and is recorded once.
+    await updateLetter({ ctx, id: body.id, input: { status: "diproses" } });
+    expect(await auditActions(h, body.id)).toEqual(["surat.diproses"]);
+
+    await finishedLetter(h, "AU-TAKEN");
+    expectProblem(await update(h.sek.token, body.id, { nomorSurat: "AU-TAKEN" }), 409, "letter_number_taken");
+    expect(await auditActions(h, body.id)).toEqual(["surat.diproses"]);
   });
 
   it("keeps the status change when the notification service fails, and logs it", async () => {

@@ -1,9 +1,15 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { browserRenderer, pdfRendering } from "../../../src/modules/surat/pdf";
-import { call, callJson, expectProblem } from "../../helpers/harness";
+import { call, callJson, expectProblem, operatorToken } from "../../helpers/harness";
 import { finishedLetter, newTenantHousehold, request, update } from "./helpers";
 import { pdfText } from "./pdfText";
+
+/**
+ * A real Chromium launch per render: seconds each, and more on a shared machine. The tests that render
+ * get this much time; nothing in them measures it.
+ */
+const RENDERING = { timeout: 90_000 };
 
 const bytesOf = async (res: Response) => new Uint8Array(await res.arrayBuffer());
 const head = (bytes: Uint8Array) => String.fromCharCode(...bytes.slice(0, 5));
@@ -34,46 +40,56 @@ describe("letter PDF", () => {
     );
   });
 
-  it("renders a real A4 PDF holding the letter number, stores it in R2 and serves it from there", async () => {
-    const h = await newTenantHousehold();
-    await callJson("/api/surat/settings", {
-      method: "PUT",
-      token: h.admin.token,
-      body: { rt: "3", rw: "5", kota: "Bandung", headName: "H. Slamet Riyadi", address: "Jl. Sukamaju Raya" },
-    });
-    const done = await finishedLetter(h, "001/SKD/RT003.RW005/XI/2026");
-    const first = await call(`/api/surat/${done.id}/pdf`, { token: h.warga.token });
-    expect(first.status).toBe(200);
-    expect(first.headers.get("Content-Type")).toBe("application/pdf");
-    expect(first.headers.get("X-Pdf-Source")).toBe("render");
-    const pdf = await bytesOf(first);
-    expect(head(pdf)).toBe("%PDF-");
-    const text = await pdfText(pdf);
-    expect(text).toContain("001/SKD/RT003.RW005/XI/2026");
-    expect(text).toContain("SURAT KETERANGAN DOMISILI");
-    expect(text).toContain("H. Slamet Riyadi");
-    expect(String.fromCharCode(...pdf)).toMatch(/\/MediaBox \[0 0 59\d\.\d+ 84\d\.\d+\]/);
+  it(
+    "renders a real A4 PDF holding the letter number, stores it in R2 and serves it from there",
+    RENDERING,
+    async () => {
+      const h = await newTenantHousehold();
+      await callJson("/api/surat/settings", {
+        method: "PUT",
+        token: h.admin.token,
+        body: {
+          rt: "3",
+          rw: "5",
+          kota: "Bandung",
+          headName: "H. Slamet Riyadi",
+          address: "Jl. Sukamaju Raya",
+        },
+      });
+      const done = await finishedLetter(h, "001/SKD/RT003.RW005/XI/2026");
+      const first = await call(`/api/surat/${done.id}/pdf`, { token: h.warga.token });
+      expect(first.status).toBe(200);
+      expect(first.headers.get("Content-Type")).toBe("application/pdf");
+      expect(first.headers.get("X-Pdf-Source")).toBe("render");
+      const pdf = await bytesOf(first);
+      expect(head(pdf)).toBe("%PDF-");
+      const text = await pdfText(pdf);
+      expect(text).toContain("001/SKD/RT003.RW005/XI/2026");
+      expect(text).toContain("SURAT KETERANGAN DOMISILI");
+      expect(text).toContain("H. Slamet Riyadi");
+      expect(String.fromCharCode(...pdf)).toMatch(/\/MediaBox \[0 0 59\d\.\d+ 84\d\.\d+\]/);
 
-    const key = `tenants/${h.tenant.slug}/surat/${done.id}/v${done.pdfVersion}.pdf`;
-    const stored = await env.FILES.get(key);
-    expect(stored?.httpMetadata?.contentType).toBe("application/pdf");
-    // Replace the stored object: if the second answer is this, it came from R2 and not a new render.
-    await env.FILES.put(key, "%PDF-1.4 stored copy", { httpMetadata: { contentType: "application/pdf" } });
-    const second = await call(`/api/surat/${done.id}/pdf`, { token: h.sek.token });
-    expect(second.headers.get("X-Pdf-Source")).toBe("r2");
-    expect(await second.text()).toBe("%PDF-1.4 stored copy");
+      const key = `tenants/${h.tenant.slug}/surat/${done.id}/v${done.pdfVersion}.pdf`;
+      const stored = await env.FILES.get(key);
+      expect(stored?.httpMetadata?.contentType).toBe("application/pdf");
+      // Replace the stored object: if the second answer is this, it came from R2 and not a new render.
+      await env.FILES.put(key, "%PDF-1.4 stored copy", { httpMetadata: { contentType: "application/pdf" } });
+      const second = await call(`/api/surat/${done.id}/pdf`, { token: h.sek.token });
+      expect(second.headers.get("X-Pdf-Source")).toBe("r2");
+      expect(await second.text()).toBe("%PDF-1.4 stored copy");
 
-    // A corrected number is a new version: rendered again, under a new key.
-    const fixed = await update(h.sek.token, done.id, { nomorSurat: "002/SKD/RT003.RW005/XI/2026" });
-    const third = await call(`/api/surat/${done.id}/pdf`, { token: h.warga.token });
-    expect(third.headers.get("X-Pdf-Source")).toBe("render");
-    expect(await pdfText(await bytesOf(third))).toContain("002/SKD/RT003.RW005/XI/2026");
-    expect(
-      await env.FILES.head(`tenants/${h.tenant.slug}/surat/${done.id}/v${fixed.body.pdfVersion}.pdf`),
-    ).not.toBeNull();
-  });
+      // A corrected number is a new version: rendered again, under a new key.
+      const fixed = await update(h.sek.token, done.id, { nomorSurat: "002/SKD/RT003.RW005/XI/2026" });
+      const third = await call(`/api/surat/${done.id}/pdf`, { token: h.warga.token });
+      expect(third.headers.get("X-Pdf-Source")).toBe("render");
+      expect(await pdfText(await bytesOf(third))).toContain("002/SKD/RT003.RW005/XI/2026");
+      expect(
+        await env.FILES.head(`tenants/${h.tenant.slug}/surat/${done.id}/v${fixed.body.pdfVersion}.pdf`),
+      ).not.toBeNull();
+    },
+  );
 
-  it("prints a household member's particulars when the letter is for them", async () => {
+  it("prints a household member's particulars when the letter is for them", RENDERING, async () => {
     const h = await newTenantHousehold();
     const { body } = await request(h.warga.token, {
       jenis: "belum_menikah",
@@ -134,5 +150,30 @@ describe("verification page", () => {
       expect(res.status, code).toBe(404);
       expect(await res.text()).toContain("tidak ditemukan");
     }
+  });
+
+  it("stays valid when the community switches surat off later, and is refused while it is suspended", async () => {
+    const h = await newTenantHousehold();
+    const done = await finishedLetter(h, "V-003/2026");
+    const patch = async (body: Record<string, unknown>) =>
+      expect(
+        (
+          await callJson(`/api/platform/tenants/${h.tenant.id}`, {
+            method: "PATCH",
+            token: await operatorToken(),
+            body,
+          })
+        ).status,
+      ).toBeLessThan(300);
+    await patch({ flags: { surat: false } });
+    expectProblem(await callJson(`/api/surat/${done.id}`, { token: h.sek.token }), 403, "feature_disabled");
+    const stillValid = await call(`/verify/surat/${done.verificationCode}`);
+    expect(stillValid.status).toBe(200);
+    expect(await stillValid.text()).toContain("V-003/2026");
+
+    await patch({ status: "suspended" });
+    const suspended = await call(`/verify/surat/${done.verificationCode}`);
+    expect(suspended.status).toBe(403);
+    expect(await suspended.text()).not.toContain("V-003/2026");
   });
 });

@@ -1,16 +1,17 @@
 import type { Context } from "hono";
+import { ListQuery } from "../../../core/db/paging";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { listMyComplaints } from "../complaints";
-import { Complaint, PageQuery } from "../schemas";
+import { Complaint } from "../schemas";
 
 export class ListMyComplaints extends Endpoint {
   override schema = {
     tags: ["Pengaduan"],
     summary: "The caller's complaints, newest first",
-    request: { query: PageQuery },
+    request: { query: ListQuery },
     responses: { 200: json(listOf(Complaint)), ...tenantProblems },
   };
 

@@ -3,8 +3,9 @@ import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { myHousehold } from "../families";
+import { requireCompleteProfile } from "../../identity/service";
 import { Household } from "../schemas";
+import { householdAt } from "../service";
 
 export class GetMyHousehold extends Endpoint {
   override schema = {
@@ -14,6 +15,9 @@ export class GetMyHousehold extends Endpoint {
   };
 
   override async handle(c: Context<HonoEnv>) {
-    return c.json(await myHousehold({ ctx: tenantCtx(c) }));
+    const ctx = tenantCtx(c);
+    // The registry knows units, identity knows whose unit is whose: the route joins the two.
+    const { unitId } = await requireCompleteProfile({ ctx });
+    return c.json(await householdAt({ ctx, id: unitId }));
   }
 }

@@ -16,6 +16,6 @@ export class CancelLetter extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { params, body } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await cancelLetter({ ctx: tenantCtx(c), id: params.id, reason: body.reason }));
+    return c.json(await cancelLetter({ ctx: tenantCtx(c), id: params.id, input: body }));
   }
 }

@@ -1,16 +1,17 @@
 import type { Context } from "hono";
+import { ListQuery } from "../../../core/db/paging";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
-import { Letter, MineQuery } from "../schemas";
+import { Letter } from "../schemas";
 import { listMyLetters } from "../service";
 
 export class ListMyLetters extends Endpoint {
   override schema = {
     tags: ["Surat"],
     summary: "The caller's letter requests, newest first",
-    request: { query: MineQuery },
+    request: { query: ListQuery },
     responses: { 200: json(listOf(Letter)), ...tenantProblems },
   };
 

@@ -16,6 +16,6 @@ export class GetNextNumber extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { query } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await nextNumber({ ctx: tenantCtx(c), jenis: query.jenis, tanggal: query.tanggal }));
+    return c.json(await nextNumber({ ctx: tenantCtx(c), input: query }));
   }
 }

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import type { HonoEnv } from "../../../core/env";
 import { DomainError, statusOfKind } from "../../../core/errors";
+import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { letterUnavailablePage, unknownLetterPage, verifiedLetterPage } from "../../../pages/verify-surat";
 import { verifyLetter } from "../publish";
@@ -25,7 +26,7 @@ export class VerifyLetterPage extends Endpoint {
     const { params } = await this.getValidatedData<typeof this.schema>();
     c.header("Cache-Control", "no-store");
     try {
-      const letter = await verifyLetter(c.env, params.code);
+      const letter = await verifyLetter({ ctx: platformCtx(c), input: { code: params.code } });
       return letter ? c.html(verifiedLetterPage(letter)) : c.html(unknownLetterPage(), 404);
     } catch (error) {
       // Whoever scanned the QR holds paper, not an API client: the answer is a page, with the status

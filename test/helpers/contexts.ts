@@ -1,0 +1,51 @@
+import type { Actor, TenantCtx, TenantRole } from "../../src/core/context";
+import { platformDb } from "../../src/core/db/platform";
+import { loadConfig } from "../../src/core/env";
+import { serviceEnv, tenantCtxFor } from "../../src/core/tenancy/contexts";
+import { bindings, callJson } from "./harness";
+
+/** A tenant context for a member, built through core as a route would, to call verbs directly. */
+export async function memberCtx(slug: string, member: { id: string }, role: TenantRole): Promise<TenantCtx> {
+  const actor: Actor = { kind: "user", userId: member.id, role, sessionId: "test", tenantSlug: slug };
+  const base = {
+    actor,
+    platform: platformDb(bindings),
+    env: serviceEnv(bindings),
+    config: loadConfig(bindings),
+    requestId: `test-${slug}`,
+    ip: null,
+  };
+  return tenantCtxFor(base, slug);
+}
+
+/**
+ * The same context, except that another writer gets in between the verb's read and its batch: `rival`
+ * runs on the real database just before the verb's `db.batch`. This is a lost race made deterministic.
+ */
+export function losingRace(ctx: TenantCtx, rival: (db: TenantCtx["db"]) => Promise<unknown>): TenantCtx {
+  const db = new Proxy(ctx.db, {
+    get(target, prop) {
+      if (prop === "batch") {
+        return async (items: Parameters<TenantCtx["db"]["batch"]>[0]) => {
+          await rival(target);
+          return target.batch(items);
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { ...ctx, db };
+}
+
+/** The community's audit trail as its admin reads it (GET /api/audit). */
+export async function auditTrail(adminToken: string, query = "limit=100") {
+  const res = await callJson<{
+    items: { action: string; targetId: string | null; detail: Record<string, unknown> | null }[];
+  }>(`/api/audit?${query}`, { token: adminToken });
+  if (res.status !== 200) {
+    throw new Error(`audit read failed: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  // Newest first from the route; oldest first reads like the story of the object.
+  return res.body.items.reverse();
+}
