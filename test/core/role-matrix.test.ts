@@ -84,7 +84,7 @@ async function ask(route: RouteDef, expected: Expectation | undefined, party: Pa
   }
   const res = await call(route.path.replace(/:(\w+)/g, FAKE_ID), init);
   if (!res.headers.get("Content-Type")?.includes("json")) {
-    await res.body?.cancel();
+    await res.arrayBuffer();
     return { status: res.status, code: undefined };
   }
   return { status: res.status, code: ((await res.json()) as { code?: string }).code };

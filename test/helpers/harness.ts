@@ -33,7 +33,10 @@ export async function call(path: string, init: CallInit = {}): Promise<Response>
     headers.set("Authorization", `Bearer ${init.token}`);
   }
   let body: BodyInit | undefined;
-  if (init.body !== undefined) {
+  if (init.body instanceof FormData) {
+    // fetch writes the multipart Content-Type with its boundary itself.
+    body = init.body;
+  } else if (init.body !== undefined) {
     body = typeof init.body === "string" ? init.body : JSON.stringify(init.body);
     if (!headers.has("Content-Type")) {
       headers.set("Content-Type", "application/json");
