@@ -3,6 +3,7 @@ import type { HttpMethod } from "../../src/core/http/access";
 import { PNG, upload } from "../modules/support/helpers";
 import { finishedLetter, type Household, household, sampleFields } from "../modules/surat/helpers";
 import { callJson, createTenant, type Member, operatorToken, type TestTenant, unique } from "./harness";
+import { queuedMessages } from "./notify";
 
 /**
  * One real object per kind, made through the API in tenant A, for the isolation walk
@@ -199,6 +200,27 @@ const application = (w: World) =>
     return found;
   });
 
+/**
+ * A ticket, with its reply token taken from the submitter's confirmation email ([TKT:token] in the
+ * subject): where the token travels, and the only place once the API stops showing it.
+ */
+async function openTicket(admin: Member, body: Record<string, unknown>) {
+  const created = await made(
+    callJson<{ id: string; number: number }>("/api/support-tickets", {
+      token: admin.token,
+      body: { category: "teknis", ...body },
+    }),
+    "ticket",
+  );
+  const sent = await queuedMessages({ recipient: admin.email, template: "SUPPORT_TICKET_CREATED" });
+  const subject = sent.find((m) => m.subject?.includes(`#${created.number}`))?.subject ?? "";
+  const replyToken = /\[TKT:([^\]]+)\]/.exec(subject)?.[1];
+  if (!replyToken) {
+    throw new Error(`no [TKT:…] confirmation for ticket #${created.number}`);
+  }
+  return { id: created.id, reply_token: replyToken };
+}
+
 /** A's ticket, with an evidence image uploaded by A's admin and a reply image uploaded by its token. */
 const ticket = (w: World) =>
   w.once("ticket", async () => {
@@ -212,13 +234,11 @@ const ticket = (w: World) =>
       throw new Error(`evidence upload: ${evidence.status} ${JSON.stringify(evidence.body)}`);
     }
     const url = String(evidence.body.url);
-    const created = await made(
-      callJson<{ id: string; reply_token: string }>("/api/support-tickets", {
-        token: w.a.as.admin.token,
-        body: { category: "teknis", title: "Ekspor gagal", detail: "Tombol diam saja", attachment_url: url },
-      }),
-      "ticket",
-    );
+    const created = await openTicket(w.a.as.admin, {
+      title: "Ekspor gagal",
+      detail: "Tombol diam saja",
+      attachment_url: url,
+    });
     const reply = await upload(`/api/public/support-tickets/${created.reply_token}/uploads`, {
       bytes: PNG,
       name: "balasan.png",
@@ -236,15 +256,7 @@ const ticket = (w: World) =>
 
 /** Another tenant's ticket: its token must not open A's files. */
 const ticketOfB = (w: World) =>
-  w.once("ticket of B", () =>
-    made(
-      callJson<{ id: string; reply_token: string }>("/api/support-tickets", {
-        token: w.b.as.admin.token,
-        body: { category: "teknis", title: "Tiket B", detail: "Milik tenant lain" },
-      }),
-      "ticket of B",
-    ),
-  );
+  w.once("ticket of B", () => openTicket(w.b.as.admin, { title: "Tiket B", detail: "Milik tenant lain" }));
 
 const letter = (w: World) =>
   w.once("letter", () =>
