@@ -7,6 +7,7 @@ import type { TenantRole } from "../../src/core/context";
 import { platformDb } from "../../src/core/db/platform";
 import { memberships, tenants, users } from "../../src/core/db/platform-schema";
 import { type Bindings, loadConfig } from "../../src/core/env";
+import type { FeatureFlag } from "../../src/core/flags";
 import { newId } from "../../src/core/ids";
 
 export const bindings = env as unknown as Bindings;
@@ -39,7 +40,10 @@ export async function call(path: string, init: CallInit = {}): Promise<Response>
     headers.set("Authorization", `Bearer ${init.token}`);
   }
   let body: BodyInit | undefined;
-  if (init.body !== undefined) {
+  if (init.body instanceof FormData) {
+    // fetch writes the multipart Content-Type with its boundary itself.
+    body = init.body;
+  } else if (init.body !== undefined) {
     body = typeof init.body === "string" ? init.body : JSON.stringify(init.body);
     if (!headers.has("Content-Type")) {
       headers.set("Content-Type", "application/json");
@@ -177,6 +181,18 @@ export async function createTenant(opts: { type?: "RT" | "RW"; parentSlug?: stri
 
 export async function setTenantStatus(slug: string, status: "active" | "suspended") {
   await platformDb(bindings).update(tenants).set({ status }).where(eq(tenants.slug, slug));
+}
+
+/** Switches a tenant's modules on or off through the operator route, as an operator would. */
+export async function setTenantFlags(tenant: { id: string }, flags: Partial<Record<FeatureFlag, boolean>>) {
+  const res = await callJson(`/api/platform/tenants/${tenant.id}`, {
+    method: "PATCH",
+    token: await operatorToken(),
+    body: { flags },
+  });
+  if (res.status !== 200) {
+    throw new Error(`flag change failed: ${res.status} ${JSON.stringify(res.body)}`);
+  }
 }
 
 /** Asserts an RFC 9457 problem+json answer with the given status and stable code. */

@@ -1,0 +1,247 @@
+import type { TenantRole } from "../../src/core/context";
+import type { FeatureFlag } from "../../src/core/flags";
+
+/**
+ * Who may call every route, written by hand from the spec (its "Who" column and its Authentication
+ * section), ARCHITECTURE.md's role table and the module issues (2–8), never read from the route table:
+ * that is what lets the role walk catch a wrong `access:` line in a module's index.ts. Nothing here is
+ * imported from src/ but the two type names.
+ *
+ * Reading rules, so that each line below can be checked against its source:
+ * - The spec's R is the resident (`warga`); its S, "community staff (pengurus)", is every staff role
+ *   (bendahara, sekretaris, admin); an issue's "(staff)" means the same S.
+ * - Where the spec or an issue names narrower roles, those win: the registry is "opened by secretary and
+ *   admin roles"; issue 5 gives poll management to sekretaris and admin; issue 8 gives the letter
+ *   console to sekretaris and admin (and "staff" elsewhere in the letter section means those two);
+ *   issue 7 gives support tickets to "the admin of a tenant"; issue 6 gives gate devices to admin.
+ * - `/api/platform/*` is super_admin only (issue 3); P (public) routes need no login.
+ * - Flags as the spec names them: pasar, tamu (guest book and its gate), musyawarah, surat (letters),
+ *   warga (population registry plus resident accounts). Complaints, suggestions and proposals, the
+ *   dashboard and support tickets have none (issue 8 puts only letters under `surat`).
+ *
+ * Where this table and the code disagree, this table keeps the spec's answer and the disagreement is
+ * listed in KNOWN_DISAGREEMENTS below, until the lead settles it in the code or here.
+ */
+
+/** `user`: any signed-in user, operators included; `device`: a gate device's API key. */
+export type Who = "public" | "service" | "user" | "platform" | "device" | readonly TenantRole[];
+
+export interface Expectation {
+  who: Who;
+  flag?: FeatureFlag;
+}
+
+const R = ["warga"] as const;
+const S = ["bendahara", "sekretaris", "admin"] as const;
+const R_S = ["warga", "bendahara", "sekretaris", "admin"] as const;
+const SEK_ADMIN = ["sekretaris", "admin"] as const;
+const R_SEK_ADMIN = ["warga", "sekretaris", "admin"] as const;
+const ADMIN = ["admin"] as const;
+
+const pub: Expectation = { who: "public" };
+const user: Expectation = { who: "user" };
+const platform: Expectation = { who: "platform" };
+
+export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
+  // Spec: GET /api/health, any.
+  "GET /api/health": pub,
+
+  // Identity (spec Authentication; issue 3). Sign-in, refresh, logout and resets are for callers
+  // without a valid access token by nature.
+  "POST /api/auth/login": pub,
+  "POST /api/auth/refresh": pub,
+  "POST /api/auth/logout": pub,
+  "POST /api/auth/switch-tenant": user,
+  "POST /api/auth/magic-link": pub,
+  "POST /api/auth/magic-link/verify": pub,
+  "POST /api/auth/forgot-password": pub,
+  "POST /api/auth/reset-password": pub,
+  "GET /api/auth/oauth/:provider": pub,
+  "GET /api/auth/oauth/:provider/callback": pub,
+  "POST /api/auth/oauth/exchange": pub,
+  "GET /api/user/me": user,
+  // Spec: PUT /api/user/profile, R ("Resident profile").
+  "PUT /api/user/profile": { who: R },
+  "GET /reset-password": pub,
+  "POST /reset-password": pub,
+
+  // Operator tenant management (issue 2; /api/platform/* is super_admin only).
+  "POST /api/platform/tenants": platform,
+  "GET /api/platform/tenants": platform,
+  "PATCH /api/platform/tenants/:id": platform,
+
+  // Registry: spec "GET /api/kependudukan/* | S", narrowed by "opened by secretary and admin roles";
+  // the writes are the registry's too. The household view is issue 8's (a resident requests a letter
+  // for a household member), a resident's own masked view rather than a registry read.
+  "GET /api/kependudukan/units": { who: SEK_ADMIN, flag: "warga" },
+  "GET /api/kependudukan/units/:id": { who: SEK_ADMIN, flag: "warga" },
+  "POST /api/kependudukan/units": { who: SEK_ADMIN, flag: "warga" },
+  "GET /api/kependudukan/household": { who: R, flag: "warga" },
+  "GET /api/kependudukan/kk": { who: SEK_ADMIN, flag: "warga" },
+  "POST /api/kependudukan/kk": { who: SEK_ADMIN, flag: "warga" },
+  "GET /api/kependudukan/kk/:id": { who: SEK_ADMIN, flag: "warga" },
+  "POST /api/kependudukan/kk/:id/members": { who: SEK_ADMIN, flag: "warga" },
+
+  // Polls: spec R,S list and R vote; issue 5 names sekretaris and admin as the organisers, and its
+  // "(staff)" vote list is theirs.
+  "GET /api/musyawarah": { who: R_S, flag: "musyawarah" },
+  "POST /api/musyawarah": { who: SEK_ADMIN, flag: "musyawarah" },
+  "GET /api/musyawarah/:id": { who: R_S, flag: "musyawarah" },
+  "PUT /api/musyawarah/:id": { who: SEK_ADMIN, flag: "musyawarah" },
+  "DELETE /api/musyawarah/:id": { who: SEK_ADMIN, flag: "musyawarah" },
+  "POST /api/musyawarah/:id/vote": { who: R, flag: "musyawarah" },
+  "GET /api/musyawarah/:id/votes": { who: SEK_ADMIN, flag: "musyawarah" },
+
+  // Applications and credentials (issue 3, "Staff (sekretaris, admin)", flag warga).
+  "POST /api/public/tenants/:slug/applications": pub,
+  "GET /api/applications": { who: SEK_ADMIN, flag: "warga" },
+  "PUT /api/applications/:id": { who: SEK_ADMIN, flag: "warga" },
+  "GET /api/residents": { who: SEK_ADMIN, flag: "warga" },
+  "POST /api/residents/:id/credentials/reset": { who: SEK_ADMIN, flag: "warga" },
+
+  // Audit reads (issue 3): the tenant's admin, and operators.
+  "GET /api/audit": { who: ADMIN },
+  "GET /api/platform/audit": platform,
+
+  // Guest book (spec: R registers and lists their own, S reviews and works the gate; issue 6: the
+  // single request and its QR for the owning resident and staff).
+  "POST /api/visitor": { who: R, flag: "tamu" },
+  "GET /api/visitor/mine": { who: R, flag: "tamu" },
+  "GET /api/visitor": { who: S, flag: "tamu" },
+  "POST /api/visitor/gate/check-in": { who: S, flag: "tamu" },
+  "POST /api/visitor/gate/check-out": { who: S, flag: "tamu" },
+  "GET /api/visitor/:id": { who: R_S, flag: "tamu" },
+  "GET /api/visitor/:id/qr": { who: R_S, flag: "tamu" },
+  "PUT /api/visitor/:id": { who: S, flag: "tamu" },
+
+  // Gate devices (issue 6: admin) and the webhook, authorised by the device's own key (spec; the
+  // platform-kit design moves it into the guard as `{ scope: "device", flag: "tamu" }`).
+  "GET /api/gate-devices": { who: ADMIN, flag: "tamu" },
+  "POST /api/gate-devices": { who: ADMIN, flag: "tamu" },
+  "POST /api/gate-devices/:id/deactivate": { who: ADMIN, flag: "tamu" },
+  "POST /api/gate-devices/:id/activate": { who: ADMIN, flag: "tamu" },
+  "DELETE /api/gate-devices/:id": { who: ADMIN, flag: "tamu" },
+  "GET /api/gate-devices/:id/events": { who: ADMIN, flag: "tamu" },
+  "POST /api/gate-hardware/webhook": { who: "device", flag: "tamu" },
+
+  // Letters (spec R,S types and PDF, R requests, S console; issue 8 narrows staff to sekretaris and
+  // admin). Numbering settings are not in the spec nor the issue: read by the letter staff, changed by
+  // the admin (the head signs the letters).
+  "GET /api/surat/jenis": { who: R_S, flag: "surat" },
+  "POST /api/surat": { who: R, flag: "surat" },
+  "GET /api/surat/mine": { who: R, flag: "surat" },
+  "GET /api/surat": { who: SEK_ADMIN, flag: "surat" },
+  "GET /api/surat/next-number": { who: SEK_ADMIN, flag: "surat" },
+  "GET /api/surat/settings": { who: SEK_ADMIN, flag: "surat" },
+  "PUT /api/surat/settings": { who: ADMIN, flag: "surat" },
+  "GET /api/surat/:id": { who: R_SEK_ADMIN, flag: "surat" },
+  "PUT /api/surat/:id": { who: SEK_ADMIN, flag: "surat" },
+  "POST /api/surat/:id/resubmit": { who: R, flag: "surat" },
+  "POST /api/surat/:id/cancel": { who: R, flag: "surat" },
+  "GET /api/surat/:id/pdf": { who: R_SEK_ADMIN, flag: "surat" },
+  "GET /verify/surat/:code": pub,
+
+  // Complaints, suggestions, proposals (issue 8: residents send, "(staff)" review; the spec sends
+  // complaints "from residents to RT/RW staff").
+  "POST /api/pengaduan": { who: R },
+  "GET /api/pengaduan/mine": { who: R },
+  "GET /api/pengaduan": { who: S },
+  "GET /api/pengaduan/:id": { who: R_S },
+  "PUT /api/pengaduan/:id": { who: S },
+  "POST /api/saran": { who: R },
+  "GET /api/saran": { who: S },
+  "PUT /api/saran/:id/read": { who: S },
+  "POST /api/usulan": { who: R },
+  "GET /api/usulan": { who: R_S },
+  "GET /api/usulan/:id": { who: R_S },
+  "POST /api/usulan/:id/dukung": { who: R },
+  "PUT /api/usulan/:id": { who: S },
+
+  // Dashboard (spec: S).
+  "GET /api/statistik/operasional": { who: S },
+
+  // Support tickets (spec: between "community staff (tenant admins)" and operators; issue 7: the tenant
+  // side is the admin of a tenant). Files are served to whoever may see their ticket, decided per file.
+  "POST /api/uploads/resident-image": { who: ADMIN },
+  "POST /api/support-tickets": { who: ADMIN },
+  "GET /api/support-tickets": { who: ADMIN },
+  "GET /api/support-tickets/:id": { who: ADMIN },
+  "POST /api/support-tickets/:id/messages": { who: ADMIN },
+  "GET /api/support-files/:id": user,
+  "POST /api/platform/uploads/support-image": platform,
+  "GET /api/platform/support-tickets": platform,
+  "GET /api/platform/support-tickets/:id": platform,
+  "PATCH /api/platform/support-tickets/:id": platform,
+  "GET /api/public/support-tickets/:reply_token": pub,
+  "POST /api/public/support-tickets/:reply_token/messages": pub,
+  "POST /api/public/support-tickets/:reply_token/uploads": pub,
+  "GET /api/public/support-tickets/:reply_token/files/:id": pub,
+  "POST /api/public/contact": pub,
+  "GET /support/reply/:reply_token": pub,
+  "POST /support/reply/:reply_token": pub,
+  // The ticket-mail Worker's inbound replies (spec: "passes the reply to the platform's internal API").
+  "POST /internal/support-tickets/replies": { who: "service" },
+};
+
+export interface Disagreement {
+  /** The tenant roles whose answer differs between the spec (above) and the code today. */
+  roles: readonly TenantRole[];
+  why: string;
+}
+
+/**
+ * Routes where the code does not do what the spec says, for the lead to decide. The walk checks
+ * every other cell; each entry here runs as an expected failure (`it.fails`), so the day the code
+ * follows the spec the walk says so and the entry is removed (or the line above changes, if the code
+ * was right).
+ */
+export const KNOWN_DISAGREEMENTS: Readonly<Record<string, Disagreement>> = {
+  "PUT /api/user/profile": {
+    roles: ["bendahara", "sekretaris", "admin"],
+    why: "spec: R (the resident profile); code: every member of the tenant",
+  },
+  "GET /api/residents": {
+    roles: ["bendahara"],
+    why: 'issue 3 lists it under "Staff (sekretaris, admin)"; code: every staff role',
+  },
+  "GET /api/visitor": {
+    roles: ["bendahara"],
+    why: "spec: S (all staff); code: sekretaris and admin",
+  },
+  "PUT /api/visitor/:id": {
+    roles: ["bendahara"],
+    why: "spec: S (all staff); code: sekretaris and admin",
+  },
+  "POST /api/visitor/gate/check-in": {
+    roles: ["bendahara"],
+    why: "spec: S (gate); code: sekretaris and admin",
+  },
+  "POST /api/visitor/gate/check-out": {
+    roles: ["bendahara"],
+    why: "spec: S (gate); code: sekretaris and admin",
+  },
+  "GET /api/pengaduan": {
+    roles: ["bendahara"],
+    why: "issue 8: staff; code: sekretaris and admin",
+  },
+  "GET /api/pengaduan/:id": {
+    roles: ["bendahara"],
+    why: "issue 8: the resident and staff; code: the resident, sekretaris and admin",
+  },
+  "PUT /api/pengaduan/:id": {
+    roles: ["bendahara"],
+    why: "issue 8: staff; code: sekretaris and admin",
+  },
+  "GET /api/saran": {
+    roles: ["bendahara"],
+    why: "issue 8: staff; code: sekretaris and admin",
+  },
+  "PUT /api/saran/:id/read": {
+    roles: ["bendahara"],
+    why: "issue 8: staff; code: sekretaris and admin",
+  },
+  "PUT /api/usulan/:id": {
+    roles: ["bendahara"],
+    why: "issue 8: staff; code: sekretaris and admin",
+  },
+};

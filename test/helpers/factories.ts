@@ -1,0 +1,519 @@
+import type { TenantRole } from "../../src/core/context";
+import type { HttpMethod } from "../../src/core/http/access";
+import { PNG, upload } from "../modules/support/helpers";
+import { finishedLetter, type Household, household, sampleFields } from "../modules/surat/helpers";
+import { callJson, createTenant, type Member, operatorToken, type TestTenant, unique } from "./harness";
+import { queuedMessages } from "./notify";
+
+/**
+ * One real object per kind, made through the API in tenant A, for the isolation walk
+ * (test/core/isolation-walk.test.ts). Keyed by route path: every path with a `:param` needs an entry,
+ * and a path without one fails the walk, so a new module is walked the day it lands.
+ */
+
+export interface Side {
+  tenant: TestTenant;
+  as: Record<TenantRole, Member>;
+}
+
+export interface World {
+  /** Where the objects are made; its resident lives in a registered household with a complete profile. */
+  a: Side & { household: Household; otherWarga: Member };
+  /** The other tenant, whose members must never reach A's objects. */
+  b: Side;
+  operator: string;
+  /** Makes an object once per file: the routes of one kind share it. */
+  once<T>(kind: string, make: () => Promise<T>): Promise<T>;
+}
+
+export interface TenantObject {
+  params: Record<string, string>;
+  /** Bodies that pass validation, so a write reaches the lookup and its 404 rather than a 400. */
+  body?: Partial<Record<HttpMethod, unknown>>;
+  /** Who made it in A, and so may read it back (defaults to the first role the route allows). */
+  ownerRole?: TenantRole;
+  /** A's own GET answer when it is not 200 (a letter's PDF before it is finished is 409). */
+  ownGetStatus?: number;
+  /** One resident's own object: another resident of the same tenant gets 404 too. */
+  residentOwned?: boolean;
+}
+
+export interface PublicObject {
+  /** The real values: they open the object. */
+  params: Record<string, string>;
+  /** Values that must not open it (another ticket's token, an unknown code): 404. */
+  foreign: Record<string, string>;
+  body?: Partial<Record<HttpMethod, unknown>>;
+  ownGetStatus?: number;
+}
+
+export type Factory =
+  /** A tenant object (also for `user` routes serving one tenant's files): B's members get 404. */
+  | { kind: "tenant"; make(world: World): Promise<TenantObject> }
+  /** Operator routes take any tenant's ids by design: a tenant admin gets 403, the operator no 404. */
+  | { kind: "platform"; make(world: World): Promise<TenantObject> }
+  /** No login: the path's own secret is the credential, so another secret must not open the object. */
+  | { kind: "public"; make(world: World): Promise<PublicObject> }
+  /** The parameter names no object; says why, so the exemption is a decision on record. */
+  | { kind: "exempt"; why: string };
+
+async function made<T>(res: Promise<{ status: number; body: T }>, what: string, status = 201): Promise<T> {
+  const answer = await res;
+  if (answer.status !== status) {
+    throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  }
+  return answer.body;
+}
+
+async function side(tenant: TestTenant, known: Partial<Record<TenantRole, Member>> = {}): Promise<Side> {
+  return {
+    tenant,
+    as: {
+      warga: known.warga ?? (await tenant.member("warga")),
+      bendahara: known.bendahara ?? (await tenant.member("bendahara")),
+      sekretaris: known.sekretaris ?? (await tenant.member("sekretaris")),
+      admin: known.admin ?? (await tenant.member("admin")),
+    },
+  };
+}
+
+export async function createWorld(): Promise<World> {
+  const [tenantA, tenantB] = [await createTenant(), await createTenant()];
+  const home = await household(tenantA);
+  const a = await side(tenantA, { warga: home.warga, sekretaris: home.sek, admin: home.admin });
+  const b = await side(tenantB);
+  const objects = new Map<string, Promise<unknown>>();
+  return {
+    a: { ...a, household: home, otherWarga: await tenantA.member("warga") },
+    b,
+    operator: await operatorToken(),
+    once<T>(kind: string, make: () => Promise<T>) {
+      let object = objects.get(kind);
+      if (!object) {
+        object = make();
+        objects.set(kind, object);
+      }
+      return object as Promise<T>;
+    },
+  };
+}
+
+const png = (name = "bukti.png") => {
+  const form = new FormData();
+  form.set("file", new File([PNG], name, { type: "image/png" }));
+  return form;
+};
+
+const lastSegment = (url: string) => new URL(url).pathname.split("/").at(-1) ?? "";
+
+/** A random token shaped like a reply token, opening nothing. */
+const unknownToken = () =>
+  btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+
+// --- objects of tenant A ------------------------------------------------------------------------
+
+const complaint = (w: World) =>
+  w.once("complaint", () =>
+    made(
+      callJson<{ id: string }>("/api/pengaduan", {
+        token: w.a.as.warga.token,
+        body: { title: "Got mampet", description: "Got depan blok C meluap", category: "kebersihan" },
+      }),
+      "complaint",
+    ),
+  );
+
+const suggestion = (w: World) =>
+  w.once("suggestion", () =>
+    made(
+      callJson<{ id: string }>("/api/saran", {
+        token: w.a.as.warga.token,
+        body: { body: "Jadwal ronda diumumkan di grup" },
+      }),
+      "suggestion",
+    ),
+  );
+
+const proposal = (w: World) =>
+  w.once("proposal", () =>
+    made(
+      callJson<{ id: string }>("/api/usulan", {
+        token: w.a.as.warga.token,
+        body: { title: "Lampu taman", description: "Pasang lampu di taman bermain" },
+      }),
+      "proposal",
+    ),
+  );
+
+const device = (w: World) =>
+  w.once("device", () =>
+    made(
+      callJson<{ device: { id: string } }>("/api/gate-devices", {
+        token: w.a.as.admin.token,
+        body: { name: "Gerbang utama", adapter: "generic" },
+      }),
+      "device",
+    ),
+  );
+
+const poll = (w: World) =>
+  w.once("poll", () =>
+    made(
+      callJson<{ id: string; options: { id: string }[] }>("/api/musyawarah", {
+        token: w.a.as.sekretaris.token,
+        body: {
+          title: "Jadwal kerja bakti",
+          options: ["Sabtu", "Minggu"],
+          status: "aktif",
+          startsAt: new Date(Date.now() - 60_000).toISOString(),
+          endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+        },
+      }),
+      "poll",
+    ),
+  );
+
+const application = (w: World) =>
+  w.once("application", async () => {
+    const whatsapp = `0813${String(Date.now()).slice(-8)}`;
+    await made(
+      callJson(`/api/public/tenants/${w.a.tenant.slug}/applications`, {
+        body: { fullName: "Pelamar Uji", whatsapp, block: "D", houseNumber: "9" },
+      }),
+      "application",
+      202,
+    );
+    const list = await made(
+      callJson<{ items: { id: string; whatsapp: string }[] }>("/api/applications?status=menunggu", {
+        token: w.a.as.sekretaris.token,
+      }),
+      "application list",
+      200,
+    );
+    const found = list.items.find((item) => item.whatsapp === `62${whatsapp.slice(1)}`);
+    if (!found) {
+      throw new Error("the application is not in A's list");
+    }
+    return found;
+  });
+
+/**
+ * A ticket, with its reply token taken from the submitter's confirmation email ([TKT:token] in the
+ * subject): where the token travels, and the only place once the API stops showing it.
+ */
+async function openTicket(admin: Member, body: Record<string, unknown>) {
+  const created = await made(
+    callJson<{ id: string; number: number }>("/api/support-tickets", {
+      token: admin.token,
+      body: { category: "teknis", ...body },
+    }),
+    "ticket",
+  );
+  const sent = await queuedMessages({ recipient: admin.email, template: "SUPPORT_TICKET_CREATED" });
+  const subject = sent.find((m) => m.subject?.includes(`#${created.number}`))?.subject ?? "";
+  const replyToken = /\[TKT:([^\]]+)\]/.exec(subject)?.[1];
+  if (!replyToken) {
+    throw new Error(`no [TKT:…] confirmation for ticket #${created.number}`);
+  }
+  return { id: created.id, reply_token: replyToken };
+}
+
+/** A's ticket, with an evidence image uploaded by A's admin and a reply image uploaded by its token. */
+const ticket = (w: World) =>
+  w.once("ticket", async () => {
+    const evidence = await upload("/api/uploads/resident-image?kind=support-ticket", {
+      token: w.a.as.admin.token,
+      bytes: PNG,
+      name: "bukti.png",
+      type: "image/png",
+    });
+    if (evidence.status !== 201) {
+      throw new Error(`evidence upload: ${evidence.status} ${JSON.stringify(evidence.body)}`);
+    }
+    const url = String(evidence.body.url);
+    const created = await openTicket(w.a.as.admin, {
+      title: "Ekspor gagal",
+      detail: "Tombol diam saja",
+      attachment_url: url,
+    });
+    const reply = await upload(`/api/public/support-tickets/${created.reply_token}/uploads`, {
+      bytes: PNG,
+      name: "balasan.png",
+      type: "image/png",
+    });
+    if (reply.status !== 201) {
+      throw new Error(`public upload: ${reply.status} ${JSON.stringify(reply.body)}`);
+    }
+    return {
+      ...created,
+      evidenceFileId: lastSegment(url),
+      publicFileId: lastSegment(String(reply.body.url)),
+    };
+  });
+
+/** Another tenant's ticket: its token must not open A's files. */
+const ticketOfB = (w: World) =>
+  w.once("ticket of B", () => openTicket(w.b.as.admin, { title: "Tiket B", detail: "Milik tenant lain" }));
+
+const letter = (w: World) =>
+  w.once("letter", () =>
+    made(
+      callJson<{ id: string }>("/api/surat", {
+        token: w.a.as.warga.token,
+        body: {
+          jenis: "domisili",
+          onBehalfOf: "self",
+          keperluan: "Melamar pekerjaan",
+          fields: sampleFields("domisili"),
+        },
+      }),
+      "letter",
+    ),
+  );
+
+const visitor = (w: World) =>
+  w.once("visitor", async () => {
+    const created = await made(
+      callJson<{ id: string }>("/api/visitor", {
+        token: w.a.as.warga.token,
+        body: {
+          guestName: "Andi Wijaya",
+          purpose: "Silaturahmi",
+          visitAt: new Date(Date.now() + 2 * 3_600_000).toISOString(),
+        },
+      }),
+      "visitor",
+    );
+    // Approved, so that its QR exists for the owner to read back.
+    await made(
+      callJson(`/api/visitor/${created.id}`, {
+        method: "PUT",
+        token: w.a.as.sekretaris.token,
+        body: { status: "disetujui" },
+      }),
+      "visitor approval",
+      200,
+    );
+    return created;
+  });
+
+const letterRoute =
+  (post?: unknown) =>
+  async (w: World): Promise<TenantObject> => ({
+    params: { id: (await letter(w)).id },
+    body: { put: { status: "diproses" }, post },
+    ownerRole: "warga",
+    residentOwned: true,
+  });
+
+export const FACTORIES: Readonly<Record<string, Factory>> = {
+  "/api/pengaduan/:id": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await complaint(w)).id },
+      body: { put: { status: "diproses", response: "Sedang ditangani" } },
+      ownerRole: "warga",
+      residentOwned: true,
+    }),
+  },
+  "/api/saran/:id/read": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await suggestion(w)).id } }),
+  },
+  "/api/usulan/:id": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await proposal(w)).id },
+      body: { put: { status: "diterima", note: "Disetujui rapat" } },
+    }),
+  },
+  "/api/usulan/:id/dukung": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await proposal(w)).id } }),
+  },
+  "/api/gate-devices/:id": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await device(w)).device.id } }),
+  },
+  "/api/gate-devices/:id/deactivate": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await device(w)).device.id } }),
+  },
+  "/api/gate-devices/:id/activate": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await device(w)).device.id } }),
+  },
+  "/api/gate-devices/:id/events": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await device(w)).device.id } }),
+  },
+  "/api/kependudukan/units/:id": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: w.a.household.unitId } }),
+  },
+  "/api/kependudukan/kk/:id": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: w.a.household.kkId } }),
+  },
+  "/api/kependudukan/kk/:id/members": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: w.a.household.kkId },
+      body: {
+        post: {
+          name: "Dewi Santoso",
+          nik: "3201999999999999",
+          relationship: "anak",
+          sex: "P",
+          birthDate: "2015-05-05",
+          birthPlace: "Bandung",
+        },
+      },
+    }),
+  },
+  "/api/musyawarah/:id": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await poll(w)).id }, body: { put: { status: "ditutup" } } }),
+  },
+  "/api/musyawarah/:id/vote": {
+    kind: "tenant",
+    make: async (w) => {
+      const p = await poll(w);
+      return { params: { id: p.id }, body: { post: { optionIds: [p.options[0]?.id] } } };
+    },
+  },
+  "/api/musyawarah/:id/votes": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await poll(w)).id } }),
+  },
+  "/api/applications/:id": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await application(w)).id },
+      body: { put: { status: "ditolak", reason: "Data tidak lengkap" } },
+    }),
+  },
+  "/api/residents/:id/credentials/reset": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: w.a.as.warga.id } }),
+  },
+  "/api/support-tickets/:id": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await ticket(w)).id } }),
+  },
+  "/api/support-tickets/:id/messages": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await ticket(w)).id }, body: { post: { message: "Ada kabar?" } } }),
+  },
+  "/api/support-files/:id": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await ticket(w)).evidenceFileId }, ownerRole: "admin" }),
+  },
+  "/api/surat/:id": { kind: "tenant", make: letterRoute() },
+  "/api/surat/:id/resubmit": { kind: "tenant", make: letterRoute({ keperluan: "Keperluan lain" }) },
+  "/api/surat/:id/cancel": { kind: "tenant", make: letterRoute({ reason: "Tidak jadi" }) },
+  // Rendering needs a browser; the owner's 409 letter_not_ready shows the lookup found the letter.
+  "/api/surat/:id/pdf": {
+    kind: "tenant",
+    make: async (w) => ({ ...(await letterRoute()(w)), ownGetStatus: 409 }),
+  },
+  "/api/visitor/:id": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await visitor(w)).id },
+      body: { put: { status: "ditolak" } },
+      ownerRole: "warga",
+      residentOwned: true,
+    }),
+  },
+  "/api/visitor/:id/qr": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await visitor(w)).id }, ownerRole: "warga", residentOwned: true }),
+  },
+
+  // --- operator routes -----------------------------------------------------------------------------
+  "/api/platform/tenants/:id": {
+    kind: "platform",
+    make: async (w) => ({ params: { id: w.a.tenant.id }, body: { patch: { name: "RT Uji" } } }),
+  },
+  "/api/platform/support-tickets/:id": {
+    kind: "platform",
+    make: async (w) => ({ params: { id: (await ticket(w)).id }, body: { patch: { status: "diproses" } } }),
+  },
+
+  // --- login-free routes ----------------------------------------------------------------------------
+  "/api/public/support-tickets/:reply_token": {
+    kind: "public",
+    make: async (w) => ({
+      params: { reply_token: (await ticket(w)).reply_token },
+      foreign: { reply_token: unknownToken() },
+    }),
+  },
+  "/api/public/support-tickets/:reply_token/messages": {
+    kind: "public",
+    make: async (w) => ({
+      params: { reply_token: (await ticket(w)).reply_token },
+      foreign: { reply_token: unknownToken() },
+      body: { post: { message: "Masih belum bisa" } },
+    }),
+  },
+  "/api/public/support-tickets/:reply_token/uploads": {
+    kind: "public",
+    make: async (w) => ({
+      params: { reply_token: (await ticket(w)).reply_token },
+      foreign: { reply_token: unknownToken() },
+      body: { post: png() },
+    }),
+  },
+  "/api/public/support-tickets/:reply_token/files/:id": {
+    kind: "public",
+    make: async (w) => {
+      const own = await ticket(w);
+      return {
+        params: { reply_token: own.reply_token, id: own.publicFileId },
+        foreign: { reply_token: (await ticketOfB(w)).reply_token, id: own.publicFileId },
+      };
+    },
+  },
+  "/support/reply/:reply_token": {
+    kind: "public",
+    make: async (w) => {
+      const form = new FormData();
+      form.set("message", "Balasan dari halaman");
+      return {
+        params: { reply_token: (await ticket(w)).reply_token },
+        foreign: { reply_token: unknownToken() },
+        body: { post: form },
+      };
+    },
+  },
+  "/api/public/tenants/:slug/applications": {
+    kind: "public",
+    make: async (w) => ({
+      params: { slug: w.a.tenant.slug },
+      foreign: { slug: unique("rt-tidak-ada") },
+      body: { post: { fullName: "Pelamar Uji", whatsapp: "081399990000", block: "E", houseNumber: "1" } },
+    }),
+  },
+  "/verify/surat/:code": {
+    kind: "public",
+    make: async (w) => {
+      const done = await w.once("finished letter", () => finishedLetter(w.a.household, "001/DOM/2026"));
+      return {
+        params: { code: done.verificationCode ?? "" },
+        foreign: { code: unknownToken().slice(0, 20) },
+      };
+    },
+  },
+  "/api/auth/oauth/:provider": {
+    kind: "exempt",
+    why: "names a configured identity provider, not an object (test/modules/identity/oauth.test.ts)",
+  },
+  "/api/auth/oauth/:provider/callback": {
+    kind: "exempt",
+    why: "its object is the signed state, checked in test/modules/identity/oauth.test.ts",
+  },
+};
