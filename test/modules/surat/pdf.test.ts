@@ -1,9 +1,12 @@
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, inject, it, vi } from "vitest";
 import { browserRenderer, pdfRendering } from "../../../src/modules/surat/pdf";
 import { call, callJson, expectProblem } from "../../helpers/harness";
 import { finishedLetter, newTenantHousehold, request, update } from "./helpers";
 import { pdfText } from "./pdfText";
+
+// Rendering launches Chromium through Browser Rendering's local mode; test/vitest.config.ts says if it is there.
+const chromium = inject("chromium");
 
 const bytesOf = async (res: Response) => new Uint8Array(await res.arrayBuffer());
 const head = (bytes: Uint8Array) => String.fromCharCode(...bytes.slice(0, 5));
@@ -34,7 +37,8 @@ describe("letter PDF", () => {
     );
   });
 
-  it("renders a real A4 PDF holding the letter number, stores it in R2 and serves it from there", async () => {
+  it("renders a real A4 PDF holding the letter number, stores it in R2 and serves it from there", async (t) => {
+    t.skip(!chromium.ready, chromium.reason);
     const h = await newTenantHousehold();
     await callJson("/api/surat/settings", {
       method: "PUT",
@@ -73,7 +77,8 @@ describe("letter PDF", () => {
     ).not.toBeNull();
   });
 
-  it("prints a household member's particulars when the letter is for them", async () => {
+  it("prints a household member's particulars when the letter is for them", async (t) => {
+    t.skip(!chromium.ready, chromium.reason);
     const h = await newTenantHousehold();
     const { body } = await request(h.warga.token, {
       jenis: "belum_menikah",
