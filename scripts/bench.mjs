@@ -9,6 +9,7 @@ import { resetLocalRateLimits } from "./lib/wrangler.mjs";
 /** In-process suites of the main API, then each Worker's own bench scripts as child processes. */
 const suites = {
   api: () => import("./bench/api-routes.mjs").then((m) => m.run()),
+  identity: () => import("./bench/auth-enumeration.mjs").then((m) => m.run()),
   musyawarah: () => import("./bench/poll-votes.mjs").then((m) => m.run()),
   surat: () => import("./bench/surat-pdf.mjs").then((m) => m.run()),
   support: () => import("./bench/support-tickets.mjs").then((m) => m.run()),

@@ -18,12 +18,13 @@ if ! command -v chromium >/dev/null 2>&1; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq >/dev/null 2>&1 || true
     if ! apt-get install -y -qq chromium >/dev/null 2>&1; then
-      echo "setup-chromium: warning: apt-get install chromium failed; browser tests and letter PDFs will not work" >&2
+      echo "setup-chromium: warning: apt-get install chromium failed; letter PDFs will not work and the browser tests skip" >&2
       echo "setup-chromium: fix the package source, then run: apt-get install -y chromium && bash scripts/setup-chromium.sh" >&2
       exit 0
     fi
   else
-    # Not fatal: `npm run dev` still starts, and the letter PDF route answers 503 pdf_renderer_unavailable.
+    # Not fatal: `npm run dev` still starts, the letter PDF route answers 503 pdf_renderer_unavailable,
+    # and `npm test` skips the browser tests, saying why.
     echo "setup-chromium: warning: chromium is missing and this user cannot install it." >&2
     echo "setup-chromium: to enable letter PDFs and browser tests, run: sudo apt-get install -y chromium && bash scripts/setup-chromium.sh" >&2
     exit 0
@@ -31,7 +32,8 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 
 chromium_bin="$(command -v chromium)"
-# The version both miniflare copies (wrangler's and the vitest plugin's) expect.
+# The version miniflare expects (the vitest plugin uses wrangler's miniflare: package.json overrides).
+# scripts/lib/chromium.mjs looks for the wrapper here to decide whether the browser tests run.
 dir=".cache/.wrangler/chrome/linux-126.0.6478.182"
 mkdir -p "$dir/chrome-linux64" .cache/chromium-home
 cat > "$dir/chrome-linux64/chrome" <<WRAPPER

@@ -11,3 +11,10 @@ declare global {
     }
   }
 }
+
+declare module "vitest" {
+  interface ProvidedContext {
+    /** Whether Chromium (and miniflare's wrapper for it) is installed; see scripts/lib/chromium.mjs. */
+    chromium: { ready: boolean; reason?: string };
+  }
+}

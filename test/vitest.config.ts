@@ -2,6 +2,8 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+// @ts-expect-error: a plain .mjs helper shared with the e2e project.
+import { chromiumStatus } from "../scripts/lib/chromium.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -9,6 +11,13 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 // when absent. scripts/setup-chromium.sh puts a wrapper around Debian's Chromium in the project's own
 // cache, so point miniflare there before the plugin starts it (the same folder `npm run dev` uses).
 process.env.XDG_CACHE_HOME = `${root}.cache`;
+
+// The letter PDF tests need that Chromium; without it they skip with this reason (the tests run inside
+// workerd and cannot look at the machine themselves, so the answer is provided to them).
+const chromium: { ready: boolean; reason?: string } = chromiumStatus(root);
+if (!chromium.ready) {
+  console.warn(`api: letter PDF rendering tests will be skipped: ${chromium.reason}`);
+}
 
 /**
  * Tests create many tenants per file (storage is isolated per file, not per test), so the test
@@ -126,6 +135,7 @@ export default defineConfig(async () => {
       include: ["test/**/*.test.ts"],
       exclude: ["test/e2e/**"],
       setupFiles: ["test/helpers/setup.ts"],
+      provide: { chromium },
       testTimeout: 20_000,
     },
   };

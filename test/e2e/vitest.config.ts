@@ -1,13 +1,23 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+// @ts-expect-error: a plain .mjs helper shared with the api project.
+import { chromiumStatus } from "../../scripts/lib/chromium.mjs";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+// Provided like the api project's answer, so both skip for the same reason in the same words.
+const chromium: { ready: boolean; reason?: string } = chromiumStatus(root);
+if (!chromium.ready) {
+  console.warn(`e2e: the Swagger browser test will be skipped: ${chromium.reason}`);
+}
 
 /** Tests that drive the running Worker from outside (wrangler dev + headless Chromium), in Node. */
 export default defineConfig({
   test: {
     name: "e2e",
-    root: fileURLToPath(new URL("../..", import.meta.url)),
+    root,
     include: ["test/e2e/**/*.e2e.test.ts"],
     environment: "node",
+    provide: { chromium },
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },

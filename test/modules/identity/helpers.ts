@@ -1,21 +1,39 @@
-import { vi } from "vitest";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import worker from "../../../src/index";
 import { type QueuedMessage, queuedMessages } from "../../helpers/notify";
 
-/** Sends that run after the answer (magic link, forgot password) land a moment later: poll for them. */
-export async function waitForMessage(filter: {
-  recipient: string;
-  template?: string;
-}): Promise<QueuedMessage> {
-  return vi.waitFor(
-    async () => {
-      const [message] = await queuedMessages(filter);
-      if (!message) {
-        throw new Error(`no message for ${filter.recipient} yet`);
-      }
-      return message;
-    },
-    { timeout: 5_000, interval: 50 },
+/**
+ * POSTs JSON to a route whose work continues after the answer (magic link and forgot password look the
+ * account up and send through `executionCtx.waitUntil`) and returns once that work has finished: the
+ * handler runs with an ExecutionContext of the test's own, and `waitOnExecutionContext` awaits what it
+ * was handed. What was sent, or not sent, can then be read at once.
+ */
+export async function postSettled<T = Record<string, unknown>>(path: string, body: unknown) {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(
+    new Request(`http://api.test${path}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    }),
+    env,
+    ctx,
   );
+  const text = await res.text();
+  await waitOnExecutionContext(ctx);
+  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : null) as T };
+}
+
+/** The newest message queued for a recipient; call it after `postSettled`, when sending has finished. */
+export async function sentMessage(filter: { recipient: string; template?: string }): Promise<QueuedMessage> {
+  const message = (await queuedMessages(filter)).at(-1);
+  if (!message) {
+    throw new Error(
+      `nothing was queued for ${filter.recipient}${filter.template ? ` (${filter.template})` : ""}`,
+    );
+  }
+  return message;
 }
 
 /** The `token=` of the link in a queued message (email text or WhatsApp body). */
@@ -26,9 +44,6 @@ export function tokenIn(message: QueuedMessage): string {
   }
   return match[1];
 }
-
-/** Lets background sends for unknown accounts settle before asserting that nothing was sent. */
-export const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 export interface Session {
   accessToken: string;

@@ -5,10 +5,10 @@ import { memberships, oneTimeTokens } from "../../../src/core/db/platform-schema
 import { newId, sha256Hex } from "../../../src/core/ids";
 import { bindings, callJson, createTenant, expectProblem } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
-import { type Session, settle, tokenIn, waitForMessage } from "./helpers";
+import { postSettled, type Session, sentMessage, tokenIn } from "./helpers";
 
 const requestLink = (email: string, tenant?: string) =>
-  callJson("/api/auth/magic-link", { body: { email, ...(tenant ? { tenant } : {}) } });
+  postSettled("/api/auth/magic-link", { email, ...(tenant ? { tenant } : {}) });
 const verify = (token: string) => callJson<Session>("/api/auth/magic-link/verify", { body: { token } });
 
 describe("magic link", () => {
@@ -17,7 +17,7 @@ describe("magic link", () => {
     const member = await tenant.member("bendahara");
     const res = await requestLink(member.email);
     expect(res.status).toBe(202);
-    const message = await waitForMessage({ recipient: member.email, template: "MAGIC_LINK" });
+    const message = await sentMessage({ recipient: member.email, template: "MAGIC_LINK" });
     expect(String(message.payload.text)).toMatch(/http:\/\/app\.test\/auth\/magic-link\?token=[\w-]{43}/);
     expect(String(message.payload.text)).toContain("15 menit");
     const session = await verify(tokenIn(message));
@@ -34,7 +34,7 @@ describe("magic link", () => {
   it("works once only", async () => {
     const member = await (await createTenant()).member("warga");
     await requestLink(member.email);
-    const token = tokenIn(await waitForMessage({ recipient: member.email, template: "MAGIC_LINK" }));
+    const token = tokenIn(await sentMessage({ recipient: member.email, template: "MAGIC_LINK" }));
     expect((await verify(token)).status).toBe(200);
     expectProblem(await verify(token), 401, "token_used");
   });
@@ -42,7 +42,7 @@ describe("magic link", () => {
   it("expires after 15 minutes", async () => {
     const member = await (await createTenant()).member("warga");
     await requestLink(member.email);
-    const token = tokenIn(await waitForMessage({ recipient: member.email, template: "MAGIC_LINK" }));
+    const token = tokenIn(await sentMessage({ recipient: member.email, template: "MAGIC_LINK" }));
     const row = await platformDb(bindings)
       .select()
       .from(oneTimeTokens)
@@ -65,7 +65,7 @@ describe("magic link", () => {
       .insert(memberships)
       .values({ id: newId(), userId: member.id, tenantId: rw.id, role: "admin" });
     await requestLink(member.email, rw.slug);
-    const token = tokenIn(await waitForMessage({ recipient: member.email, template: "MAGIC_LINK" }));
+    const token = tokenIn(await sentMessage({ recipient: member.email, template: "MAGIC_LINK" }));
     const session = await verify(token);
     expect(session.body.user).toMatchObject({ role: "admin", tenant: { slug: rw.slug } });
   });
@@ -75,7 +75,6 @@ describe("magic link", () => {
     const res = await requestLink(email);
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ status: "accepted" });
-    await settle();
     expect(await queuedMessages({ recipient: email })).toEqual([]);
   });
 
@@ -86,8 +85,8 @@ describe("magic link", () => {
 
   it("does not accept a reset token as a sign-in link", async () => {
     const member = await (await createTenant()).member("warga");
-    await callJson("/api/auth/forgot-password", { body: { email: member.email } });
-    const token = tokenIn(await waitForMessage({ recipient: member.email, template: "PASSWORD_RESET" }));
+    await postSettled("/api/auth/forgot-password", { email: member.email });
+    const token = tokenIn(await sentMessage({ recipient: member.email, template: "PASSWORD_RESET" }));
     expectProblem(await verify(token), 401, "token_invalid");
   });
 });

@@ -1,5 +1,5 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { PollTally } from "../../../src/durable/PollTally";
 import { bindings, callJson, createTenant, expectProblem, type TestTenant } from "../../helpers/harness";
 import { inMinutes, openPoll, type PollBody, vote } from "./helpers";
@@ -84,10 +84,8 @@ describe("casting ballots", () => {
       "poll_not_started",
     );
 
-    const soon = await openPoll(tenant, {
-      startsAt: inMinutes(-1),
-      endsAt: new Date(Date.now() + 1500).toISOString(),
-    });
+    const endsAt = inMinutes(60);
+    const soon = await openPoll(tenant, { startsAt: inMinutes(-1), endsAt });
     const [late] = await tenant.members("warga", 1);
     expectProblem(
       await vote(late?.token ?? "", soon.poll.id, [soon.poll.options[0]?.id ?? ""]),
@@ -99,14 +97,24 @@ describe("casting ballots", () => {
       voterKey: `user:${early?.id}`,
       userId: early?.id ?? "",
       optionIds: [soon.poll.options[0]?.id ?? ""],
-      now: Date.now() + 60_000,
+      now: new Date(endsAt).getTime(),
     });
     expect(afterEnd).toEqual({ ok: false, code: "poll_ended" });
 
-    // At endsAt the object's alarm closes the poll and mirrors the status to the tenant database
-    // (the test runtime fires it by itself; running it again is harmless).
-    await new Promise((r) => setTimeout(r, 1600));
-    await runDurableObjectAlarm(stub);
+    // Before endsAt the alarm is only a mirror retry: the poll stays open and the alarm is set again.
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await runInDurableObject(stub, (tally: PollTally) => tally.snapshot())).toMatchObject({
+      status: "aktif",
+    });
+    // At endsAt the alarm closes the poll and mirrors the status to the tenant database. The object runs
+    // in this isolate, so moving Date past endsAt moves its clock too; then its alarm is run at once.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(new Date(endsAt).getTime() + 1000);
+      expect(await runDurableObjectAlarm(stub)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
     expect((await mirroredRow(tenant, soon.poll.id))?.status).toBe("ditutup");
     const closed = await callJson<PollBody>(`/api/musyawarah/${soon.poll.id}`, { token: early?.token });
     expect(closed.body.status).toBe("ditutup");

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, inject, it, vi } from "vitest";
 import { browserRenderer, pdfRendering } from "../../../src/modules/surat/pdf";
 import { call, callJson, expectProblem, operatorToken } from "../../helpers/harness";
 import { finishedLetter, newTenantHousehold, request, update } from "./helpers";
@@ -10,6 +10,8 @@ import { pdfText } from "./pdfText";
  * get this much time; nothing in them measures it.
  */
 const RENDERING = { timeout: 90_000 };
+// Rendering launches Chromium through Browser Rendering's local mode; test/vitest.config.ts says if it is there.
+const chromium = inject("chromium");
 
 const bytesOf = async (res: Response) => new Uint8Array(await res.arrayBuffer());
 const head = (bytes: Uint8Array) => String.fromCharCode(...bytes.slice(0, 5));
@@ -43,7 +45,8 @@ describe("letter PDF", () => {
   it(
     "renders a real A4 PDF holding the letter number, stores it in R2 and serves it from there",
     RENDERING,
-    async () => {
+    async (t) => {
+      t.skip(!chromium.ready, chromium.reason);
       const h = await newTenantHousehold();
       await callJson("/api/surat/settings", {
         method: "PUT",
@@ -89,7 +92,8 @@ describe("letter PDF", () => {
     },
   );
 
-  it("prints a household member's particulars when the letter is for them", RENDERING, async () => {
+  it("prints a household member's particulars when the letter is for them", RENDERING, async (t) => {
+    t.skip(!chromium.ready, chromium.reason);
     const h = await newTenantHousehold();
     const { body } = await request(h.warga.token, {
       jenis: "belum_menikah",
