@@ -1,0 +1,310 @@
+import type { FetchFn } from "../../src/providers/types";
+import type { QueueBody } from "../../src/queue/body";
+import { json } from "./fakeFetch";
+
+// mulberry32: small and seedable. Math.random would make a failing run impossible to replay.
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+// One number per key tuple rather than per call in arrival order: the provider's answer to a message's
+// n-th call must not depend on how the consumer's concurrent work happened to interleave.
+export function keyedDraw(seed: number, ...keys: number[]): number {
+  let h = seed >>> 0;
+  for (const key of keys) {
+    h = Math.imul(h ^ (key >>> 0), 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+  }
+  return mulberry32(h)();
+}
+
+export class IsolateDied extends Error {
+  override name = "IsolateDied";
+}
+
+// Stands for the consumer's isolate. Once it dies nothing new leaves it: no query, no provider call.
+// Work already on the wire (a D1 statement sent, a provider request received) still completes, as it would.
+export class Isolate {
+  dead = false;
+}
+
+// D1 as seen from an isolate that may die: statements issued after death fail instead of reaching D1.
+export function mortalD1(d1: D1Database, isolate: Isolate): D1Database {
+  const unwrapped = new WeakMap<object, D1PreparedStatement>();
+  const refuse = () => Promise.reject(new IsolateDied("isolate died"));
+  const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const proxy = new Proxy(statement, {
+      get(target, prop) {
+        const value: unknown = Reflect.get(target, prop, target);
+        if (typeof value !== "function") {
+          return value;
+        }
+        if (prop === "bind") {
+          return (...args: unknown[]) => wrap(value.apply(target, args) as D1PreparedStatement);
+        }
+        return (...args: unknown[]) => (isolate.dead ? refuse() : value.apply(target, args));
+      },
+    });
+    unwrapped.set(proxy, statement);
+    return proxy;
+  };
+  return new Proxy(d1, {
+    get(target, prop) {
+      if (prop === "prepare") {
+        return (query: string) => wrap(target.prepare(query));
+      }
+      if (prop === "batch") {
+        return (statements: D1PreparedStatement[]) =>
+          isolate.dead ? refuse() : target.batch(statements.map((s) => unwrapped.get(s) ?? s));
+      }
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+export interface QueueCopy {
+  qid: string;
+  messageId: string;
+  attempts: number;
+  dueAt: number;
+  seq: number;
+}
+
+export interface Verdict {
+  acked: boolean;
+  retried: boolean;
+  delaySeconds?: number;
+}
+
+// A batch as the platform hands it over, recording each message's ack/retry: the test plays the queue.
+export function fakeBatch(queue: string, copies: QueueCopy[], at: number) {
+  const verdicts: Verdict[] = copies.map(() => ({ acked: false, retried: false }));
+  const messages: Message<QueueBody>[] = copies.map((copy, i) => {
+    const verdict = verdicts[i] as Verdict;
+    return {
+      id: copy.qid,
+      timestamp: new Date(at),
+      attempts: copy.attempts,
+      body: { messageId: copy.messageId },
+      ack: () => {
+        verdict.acked = true;
+      },
+      retry: (options?: QueueRetryOptions) => {
+        verdict.retried = true;
+        verdict.delaySeconds = options?.delaySeconds;
+      },
+    };
+  });
+  const batch: MessageBatch<QueueBody> = {
+    queue,
+    messages,
+    metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } },
+    ackAll: () => {
+      throw new Error("the consumer settles messages one by one");
+    },
+    retryAll: () => {
+      throw new Error("the consumer settles messages one by one");
+    },
+  };
+  return { batch, verdicts };
+}
+
+export type Shape =
+  | "accept"
+  | "application_error"
+  | "internal_server_error"
+  | "rate_limit_exceeded"
+  | "timeout_before"
+  | "timeout_after"
+  | "hopeless";
+
+export interface ProviderCall {
+  step: number;
+  shape: Shape;
+  // What the consumer saw: an HTTP status, or null when the connection failed.
+  seen: number | null;
+  retryAfter?: number;
+  // The provider created an email on this call (not a replay of an earlier one).
+  created: boolean;
+  replayed: boolean;
+  // The consumer's isolate died while this call was open: nobody saw the answer.
+  lost: boolean;
+  // Set by the test after a crash: the isolate died before this call's attempt reached the delivery log.
+  unlogged?: boolean;
+}
+
+export interface FakeResendOptions {
+  seed: number;
+  transientRate: number;
+  indexOf: Map<string, number>;
+  // Recipients the provider refuses for good, with the documented status (400 or 403 validation_error).
+  refused: Map<string, 400 | 403>;
+  // Recipients whose every attempt fails with a 5xx: they are what exhausts the retries.
+  hopeless: Set<string>;
+  isolate: () => Isolate;
+  // Off only in the control run: a provider that ignores the key shows what the key protects against.
+  honoursIdempotencyKey?: boolean;
+}
+
+export const RESEND_URL = "https://api.resend.com/emails";
+
+// Resend's POST /emails as its docs describe it: 200 { id }; errors { statusCode, message, name }; 429 with
+// Retry-After; and the Idempotency-Key: a repeat within 24 hours answers the original response without
+// sending again, a repeat with another body is 409 invalid_idempotent_request.
+export class FakeResend {
+  readonly calls = new Map<string, ProviderCall[]>();
+  // Delivered emails per recipient: the number a resident would count in their inbox.
+  readonly inbox = new Map<string, string[]>();
+  readonly bodyMismatches: string[] = [];
+  step = 0;
+  crashAtCall: number | null = null;
+  callsThisStep = 0;
+  private readonly created = new Map<string, { id: string; body: string }>();
+
+  constructor(private readonly options: FakeResendOptions) {}
+
+  readonly fetch: FetchFn = async (input, init) => {
+    const isolate = this.options.isolate();
+    if (isolate.dead) {
+      throw new TypeError("Network connection lost.");
+    }
+    const url = input instanceof Request ? input.url : String(input);
+    if (url !== RESEND_URL) {
+      throw new Error(`unexpected outbound fetch to ${url}`);
+    }
+    const key = new Headers(init?.headers).get("idempotency-key") ?? "";
+    const body = typeof init?.body === "string" ? init.body : "";
+    const to = (JSON.parse(body) as { to: string[] }).to[0] ?? "";
+    const calls = this.calls.get(key) ?? [];
+    this.calls.set(key, calls);
+    const callIndex = calls.length;
+    const shape = this.shapeOf(to, callIndex);
+    const call: ProviderCall = {
+      step: this.step,
+      shape,
+      seen: null,
+      created: false,
+      replayed: false,
+      lost: false,
+    };
+    calls.push(call);
+    this.callsThisStep += 1;
+    const crash = this.callsThisStep === this.crashAtCall;
+
+    let response: Response | null = null;
+    if (shape !== "timeout_before") {
+      response = this.answer(shape, key, body, to, call, callIndex);
+    }
+    if (crash) {
+      // The provider got the request and did its part; the isolate waiting for the answer is gone.
+      call.lost = true;
+      isolate.dead = true;
+      throw new TypeError("Network connection lost.");
+    }
+    if (shape === "timeout_before" || shape === "timeout_after" || !response) {
+      throw new TypeError("Network connection lost.");
+    }
+    call.seen = response.status;
+    return response;
+  };
+
+  private shapeOf(to: string, callIndex: number): Shape {
+    if (this.options.hopeless.has(to)) {
+      return "hopeless";
+    }
+    const u = keyedDraw(this.options.seed, this.options.indexOf.get(to) ?? -1, callIndex);
+    if (u >= this.options.transientRate) {
+      return "accept";
+    }
+    const v = u / this.options.transientRate;
+    return v < 0.35
+      ? "application_error"
+      : v < 0.55
+        ? "internal_server_error"
+        : v < 0.75
+          ? "rate_limit_exceeded"
+          : v < 0.9
+            ? "timeout_before"
+            : "timeout_after";
+  }
+
+  private answer(
+    shape: Shape,
+    key: string,
+    body: string,
+    to: string,
+    call: ProviderCall,
+    callIndex: number,
+  ): Response {
+    const error = (statusCode: number, name: string, message: string, headers: Record<string, string> = {}) =>
+      json({ statusCode, name, message }, statusCode, headers);
+    switch (shape) {
+      case "application_error":
+        return error(500, "application_error", "An unexpected error occurred.");
+      case "internal_server_error":
+      case "hopeless":
+        return error(500, "internal_server_error", "An unexpected error occurred.");
+      case "rate_limit_exceeded": {
+        const index = this.options.indexOf.get(to) ?? -1;
+        call.retryAfter = 1 + Math.floor(keyedDraw(this.options.seed, index, callIndex, 429) * 60);
+        return error(
+          429,
+          "rate_limit_exceeded",
+          "Too many requests. You can only make 2 requests per second.",
+          {
+            "retry-after": String(call.retryAfter),
+          },
+        );
+      }
+      default:
+        break;
+    }
+    const refused = this.options.refused.get(to);
+    if (refused === 400) {
+      return error(
+        400,
+        "validation_error",
+        "Invalid `to` field. The email address needs to follow the `email@example.com` or `Name <email@example.com>` format.",
+      );
+    }
+    if (refused === 403) {
+      return error(
+        403,
+        "validation_error",
+        "You can only send testing emails to your own email address. To send emails to other recipients, please verify a domain.",
+      );
+    }
+    const earlier = this.options.honoursIdempotencyKey === false ? undefined : this.created.get(key);
+    if (earlier) {
+      if (earlier.body !== body) {
+        this.bodyMismatches.push(key);
+        return error(
+          409,
+          "invalid_idempotent_request",
+          "Same idempotency key used with a different request payload.",
+        );
+      }
+      call.replayed = true;
+      return json({ id: earlier.id });
+    }
+    const id = `re_${key}_${this.created.size}`;
+    this.created.set(key, { id, body });
+    this.inbox.set(to, [...(this.inbox.get(to) ?? []), id]);
+    call.created = true;
+    return json({ id });
+  }
+
+  emailId(key: string): string | undefined {
+    return this.created.get(key)?.id;
+  }
+}
