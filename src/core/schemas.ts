@@ -90,3 +90,9 @@ export function unsafeTextPaths(value: unknown, path: string[] = []): string[] {
   }
   return [];
 }
+
+/** An email address as accounts store it: trimmed and lower case, so one address is one account. */
+export const Email = z
+  .email()
+  .max(254)
+  .transform((v) => v.trim().toLowerCase());

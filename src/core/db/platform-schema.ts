@@ -123,8 +123,8 @@ export const oneTimeTokens = sqliteTable(
     }).notNull(),
     tokenHash: text("token_hash").notNull(),
     userId: text("user_id").notNull(),
-    /** JSON: what the token carries besides the user (the tenant to sign in to). */
-    data: text("data"),
+    /** What the token carries besides the user (the tenant to sign in to). */
+    data: text("data", { mode: "json" }).$type<{ tenant?: string | null }>(),
     expiresAt: text("expires_at").notNull(),
     usedAt: text("used_at"),
     createdAt: createdAt(),
