@@ -1,4 +1,4 @@
-import { type Access, ANY_MEMBER } from "../../core/http/access";
+import { type Access, ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
 import { ExchangeOAuthCode } from "./routes/exchangeOAuthCode";
 import { ForgotPassword } from "./routes/forgotPassword";
@@ -21,6 +21,8 @@ const user = { scope: "user" } as const satisfies Access;
 
 export const identityModule = defineModule({
   name: "identity",
+  // Sign-in, profile and switching act on the session itself: a logged-out token must stop at once.
+  liveSession: "always",
   routes: [
     { method: "post", path: "/api/auth/login", endpoint: Login, access: pub },
     { method: "post", path: "/api/auth/refresh", endpoint: Refresh, access: pub },
@@ -38,7 +40,7 @@ export const identityModule = defineModule({
       method: "put",
       path: "/api/user/profile",
       endpoint: UpdateProfile,
-      access: { scope: "tenant", roles: ANY_MEMBER },
+      access: tenantAccess(ROLES.MEMBER),
     },
     { method: "get", path: "/reset-password", endpoint: ResetPasswordPage, access: pub },
     { method: "post", path: "/reset-password", endpoint: SubmitResetPasswordPage, access: pub },
@@ -47,7 +49,7 @@ export const identityModule = defineModule({
     {
       key: "totalResidents",
       label: "Total registered residents",
-      compute: (ctx) => countResidents(ctx.env, ctx.tenant.id),
+      compute: (ctx) => countResidents({ ctx }),
     },
   ],
 });

@@ -1,4 +1,4 @@
-import type { Bindings } from "../../core/env";
+import type { TenantCtx } from "../../core/context";
 import { log } from "../../core/http/log";
 import { notifyFor } from "../../core/notifier";
 import { resetPasswordUrl } from "./passwordReset";
@@ -19,21 +19,22 @@ export function invitationChannel(target: InvitationTarget): InvitationChannel |
   return target.whatsapp ? "whatsapp" : null;
 }
 
+export interface InvitationResult {
+  channel: InvitationChannel | null;
+  sent: boolean;
+}
+
 /**
  * Sends a resident their account link: a set-password link (`token`) for a new account, or a sign-in
  * link for someone who already has a password elsewhere. Returns whether the notification service took
  * it; the account exists either way and staff can re-send from the residents list.
  */
 export async function deliverInvitation(
-  env: Bindings,
-  input: {
-    target: InvitationTarget;
-    tenantName: string;
-    token: string | null;
-    idempotencyKey: string;
-    requestId: string;
-  },
-): Promise<{ channel: InvitationChannel | null; sent: boolean }> {
+  ctx: Pick<TenantCtx, "env" | "tenant" | "requestId">,
+  input: { target: InvitationTarget; token: string | null; idempotencyKey: string },
+): Promise<InvitationResult> {
+  const { env } = ctx;
+  const tenantName = ctx.tenant.name;
   const channel = invitationChannel(input.target);
   const url = input.token ? resetPasswordUrl(env, input.token) : `${env.CLIENT_URL.replace(/\/$/, "")}/login`;
   try {
@@ -41,7 +42,7 @@ export async function deliverInvitation(
       await notifyFor(env).sendEmail({
         template: "WELCOME",
         to: input.target.email,
-        data: { name: input.target.name, tenantName: input.tenantName, loginUrl: url },
+        data: { name: input.target.name, tenantName, loginUrl: url },
         idempotencyKey: input.idempotencyKey,
       });
       return { channel, sent: true };
@@ -51,7 +52,7 @@ export async function deliverInvitation(
       await notifyFor(env).sendWhatsApp({
         to: input.target.whatsapp,
         message:
-          `Halo ${input.target.name}, akun warga Anda di ${input.tenantName} sudah aktif. ` +
+          `Halo ${input.target.name}, akun warga Anda di ${tenantName} sudah aktif. ` +
           `${action} melalui tautan berikut:\n${url}\n\nMasuk dengan nomor WhatsApp ini.`,
         idempotencyKey: input.idempotencyKey,
       });
@@ -60,7 +61,7 @@ export async function deliverInvitation(
     return { channel: null, sent: false };
   } catch (error) {
     log("error", "invitation_not_sent", {
-      requestId: input.requestId,
+      requestId: ctx.requestId,
       channel,
       error: error instanceof Error ? error.message : String(error),
     });

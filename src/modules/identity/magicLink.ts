@@ -1,11 +1,10 @@
 import { eq } from "drizzle-orm";
 import type { PlatformCtx } from "../../core/context";
-import { platformDb } from "../../core/db/platform";
 import { users } from "../../core/db/platform-schema";
 import { Unauthorized } from "../../core/errors";
 import { notifyFor } from "../../core/notifier";
-import { identityRateLimit as rateLimit } from "./limits";
 import type { Defer } from "./background";
+import { identityRateLimit as rateLimit } from "./limits";
 import { consumeOneTimeToken, newOneTimeToken, TOKEN_TTL_SECONDS } from "./oneTimeTokens";
 import type { MagicLinkInput } from "./schemas";
 import { membershipsOf } from "./service";
@@ -35,14 +34,14 @@ export async function requestMagicLink({
     { policy: "magic-link:ip", subject: ctx.ip },
   ]);
   defer("magic_link", async () => {
-    const db = platformDb(ctx.env);
+    const db = ctx.platform;
     const user = await db.select().from(users).where(eq(users.email, input.email)).get();
     if (!user?.email || user.status !== "active") {
       return;
     }
     if (
       input.tenant &&
-      !(await membershipsOf(ctx.env, user.id)).some((m) => m.tenant.slug === input.tenant)
+      !(await membershipsOf({ ctx, id: user.id })).some((m) => m.tenant.slug === input.tenant)
     ) {
       return;
     }
@@ -71,10 +70,10 @@ const FAILURES = {
   token_used: "This sign-in link was already used; ask for a new one.",
 } as const;
 
-export async function verifyMagicLink({ ctx, token }: { ctx: PlatformCtx; token: string }) {
+export async function verifyMagicLink({ ctx, input }: { ctx: PlatformCtx; input: { token: string } }) {
   await rateLimit(ctx.env, [{ policy: "token-exchange:ip", subject: ctx.ip }]);
-  const db = platformDb(ctx.env);
-  const result = await consumeOneTimeToken(db, ["magic_link"], token);
+  const db = ctx.platform;
+  const result = await consumeOneTimeToken(db, ["magic_link"], input.token);
   if (!result.ok) {
     throw new Unauthorized(result.reason, FAILURES[result.reason]);
   }
@@ -82,5 +81,5 @@ export async function verifyMagicLink({ ctx, token }: { ctx: PlatformCtx; token:
   if (!user) {
     throw new Unauthorized("token_invalid", FAILURES.token_invalid);
   }
-  return signIn(ctx.env, user, result.data.tenant);
+  return signIn(ctx, user, result.data.tenant);
 }

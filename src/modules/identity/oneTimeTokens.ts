@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { oneTimeTokens } from "../../core/db/platform-schema";
 import type { PlatformDb } from "../../core/env";
 import { newId, randomToken, sha256Hex } from "../../core/ids";
+import { DAY_MS } from "../../core/time";
 
 export type TokenPurpose = (typeof oneTimeTokens.$inferSelect)["purpose"];
 
@@ -13,13 +14,11 @@ export type TokenPurpose = (typeof oneTimeTokens.$inferSelect)["purpose"];
 export const TOKEN_TTL_SECONDS: Record<TokenPurpose, number> = {
   magic_link: 15 * 60,
   password_reset: 60 * 60,
-  invitation: 7 * 86_400,
+  invitation: (7 * DAY_MS) / 1000,
   oauth_exchange: 2 * 60,
 };
 
-export interface TokenData {
-  tenant?: string | null;
-}
+export type TokenData = NonNullable<(typeof oneTimeTokens.$inferSelect)["data"]>;
 
 /**
  * A new secret (256 bits) and the insert that stores its SHA-256, as a batch item so the caller can
@@ -37,7 +36,7 @@ export async function newOneTimeToken(
     purpose: input.purpose,
     tokenHash: await sha256Hex(token),
     userId: input.userId,
-    data: input.data ? JSON.stringify(input.data) : null,
+    data: input.data ?? null,
     expiresAt,
   });
   return { id, token, expiresAt, insert };
@@ -91,7 +90,7 @@ export async function consumeOneTimeToken(
       ok: true,
       userId: spent.userId,
       purpose: spent.purpose,
-      data: spent.data ? (JSON.parse(spent.data) as TokenData) : {},
+      data: spent.data ?? {},
     };
   }
   const row = await db

@@ -1,30 +1,29 @@
 import { and, eq, isNull } from "drizzle-orm";
+import { forgetSession } from "../../core/auth/liveness";
 import { hashPassword } from "../../core/auth/password";
 import type { PlatformCtx } from "../../core/context";
-import { platformDb } from "../../core/db/platform";
 import { sessions, users } from "../../core/db/platform-schema";
-import type { Bindings } from "../../core/env";
 import { Invalid } from "../../core/errors";
 import { notifyFor } from "../../core/notifier";
-import { identityRateLimit as rateLimit } from "./limits";
 import type { Defer } from "./background";
+import { identityRateLimit as rateLimit } from "./limits";
 import { consumeOneTimeToken, newOneTimeToken, retireTokens, TOKEN_TTL_SECONDS } from "./oneTimeTokens";
 
 export const MIN_PASSWORD_LENGTH = 8;
 
 /** The spec's reset page, served by this API: `{APP_URL}/reset-password?token=…`. Invitations use it too. */
-export function resetPasswordUrl(env: Bindings, token: string): string {
+export function resetPasswordUrl(env: { APP_URL: string }, token: string): string {
   return `${env.APP_URL.replace(/\/$/, "")}/reset-password?token=${encodeURIComponent(token)}`;
 }
 
 /** Always accepted; the account lookup and the email happen after the answer (see background.ts). */
 export async function forgotPassword({
   ctx,
-  email,
+  input: { email },
   defer,
 }: {
   ctx: PlatformCtx;
-  email: string;
+  input: { email: string };
   defer: Defer;
 }) {
   await rateLimit(ctx.env, [
@@ -32,7 +31,7 @@ export async function forgotPassword({
     { policy: "forgot-password:ip", subject: ctx.ip },
   ]);
   defer("forgot_password", async () => {
-    const db = platformDb(ctx.env);
+    const db = ctx.platform;
     const user = await db.select().from(users).where(eq(users.email, email)).get();
     if (!user?.email || user.status !== "active") {
       return;
@@ -79,20 +78,24 @@ export async function resetPassword({
   }
   await rateLimit(ctx.env, [{ policy: "token-exchange:ip", subject: ctx.ip }]);
   // Hashing is the slow part; doing it before spending the token means a crash cannot burn the link.
-  const passwordHash = await hashPassword(input.password);
-  const db = platformDb(ctx.env);
+  const passwordHash = await hashPassword(input.password, ctx.config.PASSWORD_PEPPER);
+  const db = ctx.platform;
   const result = await consumeOneTimeToken(db, ["password_reset", "invitation"], input.token);
   if (!result.ok) {
     throw new Invalid(result.reason, FAILURES[result.reason], [{ field: "token", message: result.reason }]);
   }
   const now = new Date().toISOString();
-  await db.batch([
+  const [, ended] = await db.batch([
     db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, result.userId)),
     db
       .update(sessions)
       .set({ revokedAt: now })
-      .where(and(eq(sessions.userId, result.userId), isNull(sessions.revokedAt))),
+      .where(and(eq(sessions.userId, result.userId), isNull(sessions.revokedAt)))
+      .returning({ familyId: sessions.familyId }),
     retireTokens(db, result.userId, ["password_reset", "invitation"]),
   ]);
+  for (const { familyId } of ended) {
+    forgetSession(familyId);
+  }
   return { purpose: result.purpose };
 }

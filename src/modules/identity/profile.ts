@@ -1,35 +1,35 @@
 import { and, eq } from "drizzle-orm";
-import { auditInsert } from "../../core/audit";
+import { platformAudit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
-import { platformDb } from "../../core/db/platform";
+import { isUniqueViolation } from "../../core/db/errors";
 import { memberships, users } from "../../core/db/platform-schema";
 import { Conflict } from "../../core/errors";
+import { requireUser } from "../../core/http/access";
 import { findOrCreateUnit } from "../kependudukan/service";
-import { userActor } from "./actor";
 import type { ProfileInput } from "./schemas";
 import { me } from "./service";
 
 /**
  * The spec's resident profile. Name and number belong to the person (all their communities see
  * them); the housing unit belongs to the membership, since one person may live in one RT and serve
- * in another. The unit is created on first use, so residents need not wait for staff to register it.
+ * in another. The unit is created on first use in the tenant's registry (kependudukan, through this
+ * route's tenant context), so residents need not wait for staff to register it. This file, not
+ * service.ts, reaches kependudukan: kependudukan depends on identity's service, never the reverse.
  */
 export async function updateProfile({ ctx, input }: { ctx: TenantCtx; input: ProfileInput }) {
-  const actor = userActor(ctx.actor);
+  const actor = requireUser(ctx);
   const unit = await findOrCreateUnit({ ctx, input: { block: input.block, number: input.houseNumber } });
-  const db = platformDb(ctx.env);
   try {
-    await db.batch([
-      db
+    await ctx.platform.batch([
+      ctx.platform
         .update(users)
         .set({ name: input.fullName, whatsapp: input.whatsapp, updatedAt: new Date().toISOString() })
         .where(eq(users.id, actor.userId)),
-      db
+      ctx.platform
         .update(memberships)
         .set({ unitId: unit.id })
         .where(and(eq(memberships.userId, actor.userId), eq(memberships.tenantId, ctx.tenant.id))),
-      auditInsert(db, ctx, {
-        tenantId: ctx.tenant.id,
+      platformAudit(ctx, {
         action: "profile.update",
         targetType: "user",
         targetId: actor.userId,
@@ -37,10 +37,10 @@ export async function updateProfile({ ctx, input }: { ctx: TenantCtx; input: Pro
       }),
     ]);
   } catch (error) {
-    if (String(error).includes("users.whatsapp")) {
+    if (isUniqueViolation(error, "users.whatsapp")) {
       throw new Conflict("whatsapp_taken", "This WhatsApp number belongs to another account.");
     }
     throw error;
   }
-  return me({ env: ctx.env, actor });
+  return { ...(await me({ ctx })), unit: { id: unit.id, block: unit.block, number: unit.number } };
 }

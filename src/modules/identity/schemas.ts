@@ -1,10 +1,5 @@
 import { z } from "zod";
-import { IndonesianMobile, Slug } from "../../core/schemas";
-
-const Email = z
-  .email()
-  .max(254)
-  .transform((v) => v.trim().toLowerCase());
+import { Block, Email, HouseNumber, IndonesianMobile, Line, Slug } from "../../core/schemas";
 
 export const LoginInput = z
   .object({
@@ -76,10 +71,10 @@ export const ResetPasswordInput = z.object({ token: Secret, password: z.string()
 export const Accepted = z.object({ status: z.literal("accepted") }).openapi("Accepted");
 
 export const ProfileInput = z.object({
-  fullName: z.string().trim().min(2).max(120),
+  fullName: Line(120, 2),
   whatsapp: IndonesianMobile,
-  block: z.string().trim().min(1).max(20),
-  houseNumber: z.string().trim().min(1).max(20),
+  block: Block,
+  houseNumber: HouseNumber,
 });
 export type ProfileInput = z.infer<typeof ProfileInput>;
 

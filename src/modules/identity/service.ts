@@ -1,27 +1,38 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
-import type { Actor } from "../../core/context";
-import { platformDb } from "../../core/db/platform";
+import type { PlatformCtx, TenantCtx } from "../../core/context";
+import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
 import { memberships, tenants, users } from "../../core/db/platform-schema";
-import type { Bindings } from "../../core/env";
 import { Conflict, NotFound } from "../../core/errors";
-import { findTenantBySlug, tenantDb } from "../../core/tenancy";
-import { unitsByIds } from "../kependudukan/service";
+import { requireUser } from "../../core/http/access";
 
 /**
- * Reads of accounts and memberships that other modules use. The sign-in flows live beside this file:
- * sessions.ts (login, refresh, logout, switch), magicLink.ts, passwordReset.ts, oauth/, profile.ts.
+ * Identity owns users, memberships and one-time tokens; other modules reach them only through the
+ * verbs of this file. The sign-in flows live beside it: sessions.ts (login, refresh, logout, switch),
+ * magicLink.ts, passwordReset.ts, oauth/, profile.ts. Nothing here reads a tenant's own database, so
+ * modules that do (kependudukan) may depend on identity without a cycle: routes compose the two.
  */
 
 export type TenantRow = typeof tenants.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 export const tenantRef = (t: TenantRow) => ({ slug: t.slug, name: t.name, type: t.type });
 
-export async function membershipsOf(env: Bindings, userId: string) {
-  return platformDb(env)
+export {
+  createResidentAccount,
+  type InvitationResult,
+  inviteResident,
+  isAccountConflict,
+  type NewResident,
+  type PreparedAccount,
+  type PreparedInvitation,
+} from "./accounts";
+
+/** Every membership of a user (`id`), with its tenant, oldest first: where a sign-in lands by default. */
+export async function membershipsOf({ ctx, id }: { ctx: PlatformCtx; id: string }) {
+  return ctx.platform
     .select({ membership: memberships, tenant: tenants })
     .from(memberships)
     .innerJoin(tenants, eq(tenants.id, memberships.tenantId))
-    .where(eq(memberships.userId, userId))
+    .where(eq(memberships.userId, id))
     .orderBy(asc(memberships.createdAt), asc(memberships.id));
 }
 
@@ -30,20 +41,20 @@ export function isProfileComplete(user: Pick<UserRow, "name" | "whatsapp">, unit
   return Boolean(user.name.trim() && user.whatsapp && unitId);
 }
 
-export async function me({ env, actor }: { env: Bindings; actor: Extract<Actor, { kind: "user" }> }) {
-  const db = platformDb(env);
-  const user = await db.select().from(users).where(eq(users.id, actor.userId)).get();
+/**
+ * The caller's account, current tenant and role, and memberships. The housing unit is only its id:
+ * the unit itself lives in the tenant's database, which the route (or profile.ts) reads through
+ * kependudukan with a tenant context.
+ */
+export async function me({ ctx }: { ctx: PlatformCtx }) {
+  const actor = requireUser(ctx);
+  const user = await ctx.platform.select().from(users).where(eq(users.id, actor.userId)).get();
   if (!user) {
     throw new NotFound("User");
   }
-  const all = await membershipsOf(env, user.id);
+  const all = await membershipsOf({ ctx, id: user.id });
   const current = actor.tenantSlug ? all.find((m) => m.tenant.slug === actor.tenantSlug) : undefined;
   const unitId = current?.membership.unitId ?? null;
-  let unit: { id: string; block: string; number: string } | null = null;
-  if (current && unitId) {
-    const tenant = await findTenantBySlug(db, current.tenant.slug);
-    unit = tenant ? ((await unitsByIds(tenantDb(env, tenant.slot), [unitId])).get(unitId) ?? null) : null;
-  }
   return {
     id: user.id,
     name: user.name,
@@ -52,22 +63,22 @@ export async function me({ env, actor }: { env: Bindings; actor: Extract<Actor, 
     role: actor.role,
     tenant: current ? tenantRef(current.tenant) : null,
     unitId,
-    unit,
     profileComplete: isProfileComplete(user, unitId),
     memberships: all.map((m) => ({ tenant: tenantRef(m.tenant), role: m.membership.role })),
   };
 }
 
 /**
- * For modules that act per household (dues, household polls): the caller's unit, or 409
- * `profile_incomplete` until the resident has completed their profile.
+ * For modules that act per household (dues, household polls, letters, visitors): the caller's unit in
+ * this tenant, or 409 `profile_incomplete` until the resident has completed their profile.
  */
-export async function requireCompleteProfile(env: Bindings, userId: string, tenantId: string) {
-  const row = await platformDb(env)
+export async function requireCompleteProfile({ ctx }: { ctx: TenantCtx }) {
+  const actor = requireUser(ctx);
+  const row = await ctx.platform
     .select({ name: users.name, whatsapp: users.whatsapp, unitId: memberships.unitId })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.userId, userId), eq(memberships.tenantId, tenantId)))
+    .where(and(eq(memberships.userId, actor.userId), eq(memberships.tenantId, ctx.tenant.id)))
     .get();
   if (!row?.unitId || !isProfileComplete(row, row.unitId)) {
     throw new Conflict(
@@ -78,45 +89,100 @@ export async function requireCompleteProfile(env: Bindings, userId: string, tena
   return { unitId: row.unitId };
 }
 
-/** Resident accounts of a tenant: the "total registered residents" indicator. */
-export async function countResidents(env: Bindings, tenantId: string): Promise<number> {
-  return platformDb(env).$count(
+/** Resident accounts of the tenant: the "total registered residents" indicator. */
+export async function countResidents({ ctx }: { ctx: TenantCtx }): Promise<number> {
+  return ctx.platform.$count(
     memberships,
-    and(eq(memberships.tenantId, tenantId), eq(memberships.role, "warga")),
+    and(eq(memberships.tenantId, ctx.tenant.id), eq(memberships.role, "warga")),
   );
 }
 
-/** The caller's membership in a tenant (role and housing unit), or null. */
-export async function membershipIn(env: Bindings, userId: string, tenantId: string) {
+/** The caller's membership in this tenant (role and housing unit), or null. */
+export async function membershipIn({ ctx }: { ctx: TenantCtx }) {
+  const actor = requireUser(ctx);
   return (
-    (await platformDb(env)
+    (await ctx.platform
       .select()
       .from(memberships)
-      .where(and(eq(memberships.userId, userId), eq(memberships.tenantId, tenantId)))
+      .where(and(eq(memberships.userId, actor.userId), eq(memberships.tenantId, ctx.tenant.id)))
       .get()) ?? null
   );
 }
 
-/** Resident accounts of a tenant with their housing units (eligible voters, household counts). */
-export async function residentsOf(env: Bindings, tenantId: string) {
-  return platformDb(env)
+/** Resident accounts of the tenant with their housing units (eligible voters, household counts). */
+export async function residentsOf({ ctx }: { ctx: TenantCtx }) {
+  return ctx.platform
     .select({ userId: memberships.userId, unitId: memberships.unitId })
     .from(memberships)
-    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.role, "warga")));
+    .where(and(eq(memberships.tenantId, ctx.tenant.id), eq(memberships.role, "warga")));
 }
 
-/** Display names of users, for staff views that list who did what. */
-export async function userNames(env: Bindings, ids: readonly string[]): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
+/**
+ * One page of the tenant's resident accounts, in the order they joined (the cursor is the membership
+ * id). `unitId` is the house in the tenant's registry; the caller reads the unit itself there.
+ */
+export async function listResidentAccounts({ ctx, input }: { ctx: TenantCtx; input: ListQuery }) {
+  const rows = await ctx.platform
+    .select({
+      id: memberships.id,
+      userId: users.id,
+      name: users.name,
+      email: users.email,
+      whatsapp: users.whatsapp,
+      passwordHash: users.passwordHash,
+      unitId: memberships.unitId,
+      joinedAt: memberships.createdAt,
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(
+      and(
+        eq(memberships.tenantId, ctx.tenant.id),
+        eq(memberships.role, "warga"),
+        ...afterCursor(memberships.id, input.cursor, "asc"),
+      ),
+    )
+    .orderBy(asc(memberships.id))
+    .limit(input.limit + 1);
+  const page = keysetPage(rows, input.limit);
+  return {
+    items: page.items.map(({ passwordHash, ...account }) => ({
+      ...account,
+      hasPassword: passwordHash !== null,
+    })),
+    nextCursor: page.nextCursor,
+  };
+}
+
+// D1 allows 100 bound parameters per statement.
+const IN_CHUNK = 90;
+
+async function usersByIds(ctx: PlatformCtx, ids: readonly string[]) {
   const unique = [...new Set(ids)];
-  for (let i = 0; i < unique.length; i += 90) {
-    const rows = await platformDb(env)
-      .select({ id: users.id, name: users.name })
-      .from(users)
-      .where(inArray(users.id, unique.slice(i, i + 90)));
-    for (const row of rows) {
-      names.set(row.id, row.name);
-    }
+  const found: { id: string; name: string; email: string | null; whatsapp: string | null }[] = [];
+  for (let i = 0; i < unique.length; i += IN_CHUNK) {
+    found.push(
+      ...(await ctx.platform
+        .select({ id: users.id, name: users.name, email: users.email, whatsapp: users.whatsapp })
+        .from(users)
+        .where(inArray(users.id, unique.slice(i, i + IN_CHUNK)))),
+    );
   }
-  return names;
+  return found;
+}
+
+/** Display names of users, for staff views that list who did what. Unknown ids are left out. */
+export async function userNames({
+  ctx,
+  ids,
+}: {
+  ctx: PlatformCtx;
+  ids: readonly string[];
+}): Promise<Map<string, string>> {
+  return new Map((await usersByIds(ctx, ids)).map((u) => [u.id, u.name]));
+}
+
+/** How to reach a user (name, email, WhatsApp number), or null for an unknown id. */
+export async function userContact({ ctx, id }: { ctx: PlatformCtx; id: string }) {
+  return (await usersByIds(ctx, [id]))[0] ?? null;
 }

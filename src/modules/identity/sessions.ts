@@ -1,33 +1,34 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { auditInsert } from "../../core/audit";
-import { verifyPassword } from "../../core/auth/password";
+import { platformAudit } from "../../core/audit";
+import { forgetSession } from "../../core/auth/liveness";
+import { hashPassword, verifyPassword } from "../../core/auth/password";
 import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from "../../core/auth/tokens";
-import type { Actor, PlatformCtx, Role } from "../../core/context";
-import { platformDb } from "../../core/db/platform";
+import type { PlatformCtx, Role } from "../../core/context";
 import { sessions, users } from "../../core/db/platform-schema";
-import { type Bindings, loadConfig } from "../../core/env";
 import { Forbidden, Unauthorized } from "../../core/errors";
+import { requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
 import { newId, randomToken, sha256Hex } from "../../core/ids";
 import { notifyFor } from "../../core/notifier";
+import { addDays } from "../../core/time";
 import { identityRateLimit as rateLimit } from "./limits";
 import type { LoginInput } from "./schemas";
 import { membershipsOf, type TenantRow, tenantRef, type UserRow } from "./service";
 
 export const REFRESH_TOKEN_TTL_DAYS = 30;
 
-const refreshExpiry = () => new Date(Date.now() + REFRESH_TOKEN_TTL_DAYS * 86_400_000).toISOString();
+const refreshExpiry = () => addDays(Date.now(), REFRESH_TOKEN_TTL_DAYS).toISOString();
 
 /** Signs one access token of a session. `sid` is the session family, stable across rotations. */
 async function tokensFor(
-  env: Bindings,
+  ctx: PlatformCtx,
   user: UserRow,
   role: Role,
   tenant: TenantRow | null,
   familyId: string,
   refreshToken: string,
 ) {
-  const accessToken = await signAccessToken(loadConfig(env), {
+  const accessToken = await signAccessToken(ctx.config, {
     sub: user.id,
     tenant: tenant?.slug ?? null,
     role,
@@ -48,20 +49,18 @@ async function tokensFor(
 }
 
 /** Opens a session (one refresh-token family) and signs the first access token of it. */
-export async function openSession(env: Bindings, user: UserRow, role: Role, tenant: TenantRow | null) {
+async function openSession(ctx: PlatformCtx, user: UserRow, role: Role, tenant: TenantRow | null) {
   const familyId = newId();
   const refreshToken = randomToken(32);
-  await platformDb(env)
-    .insert(sessions)
-    .values({
-      id: familyId,
-      userId: user.id,
-      tenantId: tenant?.id ?? null,
-      familyId,
-      refreshHash: await sha256Hex(refreshToken),
-      expiresAt: refreshExpiry(),
-    });
-  return tokensFor(env, user, role, tenant, familyId, refreshToken);
+  await ctx.platform.insert(sessions).values({
+    id: familyId,
+    userId: user.id,
+    tenantId: tenant?.id ?? null,
+    familyId,
+    refreshHash: await sha256Hex(refreshToken),
+    expiresAt: refreshExpiry(),
+  });
+  return tokensFor(ctx, user, role, tenant, familyId, refreshToken);
 }
 
 /**
@@ -69,14 +68,14 @@ export async function openSession(env: Bindings, user: UserRow, role: Role, tena
  * suspended; an operator asking for no tenant gets the platform session. Every sign-in method (password,
  * magic link, OIDC) ends here, so the rules are the same for all of them.
  */
-export async function signIn(env: Bindings, user: UserRow, tenantSlug?: string | null) {
+export async function signIn(ctx: PlatformCtx, user: UserRow, tenantSlug?: string | null) {
   if (user.status !== "active") {
     throw new Forbidden("account_disabled", "This account is disabled.");
   }
   if (user.platformRole === "super_admin" && !tenantSlug) {
-    return openSession(env, user, "super_admin", null);
+    return openSession(ctx, user, "super_admin", null);
   }
-  const all = await membershipsOf(env, user.id);
+  const all = await membershipsOf({ ctx, id: user.id });
   const chosen = tenantSlug
     ? all.find((m) => m.tenant.slug === tenantSlug)
     : (all.find((m) => m.tenant.status !== "suspended") ?? all[0]);
@@ -86,12 +85,13 @@ export async function signIn(env: Bindings, user: UserRow, tenantSlug?: string |
   if (chosen.tenant.status === "suspended") {
     throw new Forbidden("tenant_suspended", "This community's account is suspended.");
   }
-  return openSession(env, user, chosen.membership.role, chosen.tenant);
+  return openSession(ctx, user, chosen.membership.role, chosen.tenant);
 }
 
 /**
  * Email (or WhatsApp number) and password. A wrong identifier and a wrong password get the same 401
  * after the same work (a dummy hash is verified for unknown accounts), so the answer reveals no accounts.
+ * A hash of an older scheme is replaced now that the password is known (ADR 0012).
  */
 export async function login({ ctx, input }: { ctx: PlatformCtx; input: LoginInput }) {
   const subject = input.email ?? input.whatsapp;
@@ -99,21 +99,34 @@ export async function login({ ctx, input }: { ctx: PlatformCtx; input: LoginInpu
     { policy: "login:subject", subject },
     { policy: "login:ip", subject: ctx.ip },
   ]);
-  const db = platformDb(ctx.env);
-  const user = await db
+  const user = await ctx.platform
     .select()
     .from(users)
     .where(input.email ? eq(users.email, input.email) : eq(users.whatsapp, input.whatsapp ?? ""))
     .get();
-  const valid = await verifyPassword(input.password, user?.passwordHash);
-  if (!user || !valid) {
+  const check = await verifyPassword(input.password, user?.passwordHash, ctx.config.PASSWORD_PEPPER);
+  if (!user?.passwordHash || !check.valid) {
     throw new Unauthorized("invalid_credentials", "Email or password is wrong.");
   }
-  return signIn(ctx.env, user, input.tenant);
+  if (check.needsRehash) {
+    // Only over the hash just verified: a reset that landed meanwhile wins.
+    await ctx.platform
+      .update(users)
+      .set({
+        passwordHash: await hashPassword(input.password, ctx.config.PASSWORD_PEPPER),
+        updatedAt: new Date().toISOString(),
+      })
+      .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)));
+  }
+  return signIn(ctx, user, input.tenant);
 }
 
-function revokeFamily(env: Bindings, familyId: string) {
-  return platformDb(env)
+/**
+ * Ends one sign-in. The caller forgets the family in this isolate's liveness cache once the statement
+ * has run (`forgetSession`), so identity routes and staff writes here refuse its access tokens at once.
+ */
+function revokeFamily(ctx: PlatformCtx, familyId: string) {
+  return ctx.platform
     .update(sessions)
     .set({ revokedAt: new Date().toISOString() })
     .where(and(eq(sessions.familyId, familyId), isNull(sessions.revokedAt)));
@@ -128,9 +141,9 @@ const invalidRefresh = () =>
  * the owner, we cannot tell which), so the whole family is revoked and both must sign in again.
  * Role and tenant are read again here: a membership ended or changed takes effect at the next refresh.
  */
-export async function refresh({ ctx, refreshToken }: { ctx: PlatformCtx; refreshToken: string }) {
-  const db = platformDb(ctx.env);
-  const hash = await sha256Hex(refreshToken);
+export async function refresh({ ctx, input }: { ctx: PlatformCtx; input: { refreshToken: string } }) {
+  const db = ctx.platform;
+  const hash = await sha256Hex(input.refreshToken);
   const now = new Date().toISOString();
   const spent = await db
     .update(sessions)
@@ -149,9 +162,8 @@ export async function refresh({ ctx, refreshToken }: { ctx: PlatformCtx; refresh
     const row = await db.select().from(sessions).where(eq(sessions.refreshHash, hash)).get();
     if (row?.usedAt && !row.revokedAt) {
       await db.batch([
-        revokeFamily(ctx.env, row.familyId),
-        auditInsert(
-          db,
+        revokeFamily(ctx, row.familyId),
+        platformAudit(
           { ...ctx, actor: { kind: "system", reason: "refresh_token_reuse" } },
           {
             tenantId: row.tenantId,
@@ -162,6 +174,7 @@ export async function refresh({ ctx, refreshToken }: { ctx: PlatformCtx; refresh
           },
         ),
       ]);
+      forgetSession(row.familyId);
       log("warn", "refresh_token_reuse", { requestId: ctx.requestId, familyId: row.familyId });
       throw new Unauthorized(
         "refresh_token_reused",
@@ -171,9 +184,10 @@ export async function refresh({ ctx, refreshToken }: { ctx: PlatformCtx; refresh
     throw invalidRefresh();
   }
   const user = await db.select().from(users).where(eq(users.id, spent.userId)).get();
-  const { role, tenant } = await currentRole(ctx.env, user, spent.tenantId);
+  const { role, tenant } = await currentRole(ctx, user, spent.tenantId);
   if (!user || !role) {
-    await revokeFamily(ctx.env, spent.familyId);
+    await revokeFamily(ctx, spent.familyId);
+    forgetSession(spent.familyId);
     throw new Unauthorized("session_ended", "Your access has changed; sign in again.");
   }
   if (tenant?.status === "suspended") {
@@ -188,11 +202,11 @@ export async function refresh({ ctx, refreshToken }: { ctx: PlatformCtx; refresh
     refreshHash: await sha256Hex(next),
     expiresAt: refreshExpiry(),
   });
-  return tokensFor(ctx.env, user, role, tenant, spent.familyId, next);
+  return tokensFor(ctx, user, role, tenant, spent.familyId, next);
 }
 
 async function currentRole(
-  env: Bindings,
+  ctx: PlatformCtx,
   user: UserRow | undefined,
   tenantId: string | null,
 ): Promise<{ role: Role | null; tenant: TenantRow | null }> {
@@ -202,7 +216,7 @@ async function currentRole(
   if (tenantId === null) {
     return { role: user.platformRole === "super_admin" ? "super_admin" : null, tenant: null };
   }
-  const found = (await membershipsOf(env, user.id)).find((m) => m.tenant.id === tenantId);
+  const found = (await membershipsOf({ ctx, id: user.id })).find((m) => m.tenant.id === tenantId);
   return found ? { role: found.membership.role, tenant: found.tenant } : { role: null, tenant: null };
 }
 
@@ -218,8 +232,7 @@ export async function logout({
   ctx: PlatformCtx;
   input: { refreshToken: string; pushToken?: string };
 }) {
-  const db = platformDb(ctx.env);
-  const row = await db
+  const row = await ctx.platform
     .select({ familyId: sessions.familyId })
     .from(sessions)
     .where(eq(sessions.refreshHash, await sha256Hex(input.refreshToken)))
@@ -227,7 +240,8 @@ export async function logout({
   if (!row) {
     return;
   }
-  await revokeFamily(ctx.env, row.familyId);
+  await revokeFamily(ctx, row.familyId);
+  forgetSession(row.familyId);
   if (input.pushToken) {
     try {
       await notifyFor(ctx.env).unregisterDevice(input.pushToken);
@@ -246,22 +260,14 @@ export async function logout({
  * Moves the caller to another of their communities: the current session is ended and a new one opened
  * in the target tenant, so the old refresh token can no longer mint tokens for the first tenant.
  */
-export async function switchTenant({
-  ctx,
-  actor,
-  tenant,
-}: {
-  ctx: PlatformCtx;
-  actor: Extract<Actor, { kind: "user" }>;
-  tenant: string;
-}) {
-  const db = platformDb(ctx.env);
-  const user = await db.select().from(users).where(eq(users.id, actor.userId)).get();
+export async function switchTenant({ ctx, input }: { ctx: PlatformCtx; input: { tenant: string } }) {
+  const actor = requireUser(ctx);
+  const user = await ctx.platform.select().from(users).where(eq(users.id, actor.userId)).get();
   if (!user) {
     throw new Unauthorized("session_ended", "Your account no longer exists.");
   }
-  const result = await signIn(ctx.env, user, tenant);
-  await db
+  const result = await signIn(ctx, user, input.tenant);
+  await ctx.platform
     .update(sessions)
     .set({ revokedAt: new Date().toISOString() })
     .where(
@@ -271,5 +277,6 @@ export async function switchTenant({
         isNull(sessions.revokedAt),
       ),
     );
+  forgetSession(actor.sessionId);
   return result;
 }

@@ -1,10 +1,8 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { errors as joseErrors, jwtVerify } from "jose";
 import { z } from "zod";
-import type { PlatformCtx } from "../../../core/context";
-import { platformDb } from "../../../core/db/platform";
+import type { PlatformCtx, ServiceEnv } from "../../../core/context";
 import { oauthStates, users } from "../../../core/db/platform-schema";
-import type { Bindings } from "../../../core/env";
 import { Unauthorized } from "../../../core/errors";
 import { log } from "../../../core/http/log";
 import { base64url, newId, randomToken, sha256Hex, timingSafeEqualText } from "../../../core/ids";
@@ -27,11 +25,11 @@ import { jwksFor, type OidcProvider, providerFor } from "./providers";
 export const STATE_COOKIE = "warga_oauth_state";
 const STATE_TTL_SECONDS = 10 * 60;
 
-export function callbackUrl(env: Bindings, provider: string): string {
+export function callbackUrl(env: Pick<ServiceEnv, "APP_URL">, provider: string): string {
   return `${env.APP_URL.replace(/\/$/, "")}/api/auth/oauth/${provider}/callback`;
 }
 
-function clientUrl(env: Bindings, params: Record<string, string>): string {
+function clientUrl(env: Pick<ServiceEnv, "CLIENT_URL">, params: Record<string, string>): string {
   const url = new URL(`${env.CLIENT_URL.replace(/\/$/, "")}/auth/callback`);
   for (const [key, value] of Object.entries(params)) {
     url.searchParams.set(key, value);
@@ -46,28 +44,24 @@ async function s256(verifier: string): Promise<string> {
 
 export async function startOAuth({
   ctx,
-  provider: name,
-  tenant,
+  input: { provider: name, tenant },
 }: {
   ctx: PlatformCtx;
-  provider: string;
-  tenant?: string;
+  input: { provider: string; tenant?: string };
 }): Promise<{ location: string; state: string }> {
   const provider = providerFor(ctx.env, name);
   const state = randomToken(32);
   const nonce = randomToken(32);
   const codeVerifier = randomToken(32);
-  await platformDb(ctx.env)
-    .insert(oauthStates)
-    .values({
-      id: newId(),
-      stateHash: await sha256Hex(state),
-      provider: name,
-      codeVerifier,
-      nonce,
-      tenant: tenant ?? null,
-      expiresAt: new Date(Date.now() + STATE_TTL_SECONDS * 1000).toISOString(),
-    });
+  await ctx.platform.insert(oauthStates).values({
+    id: newId(),
+    stateHash: await sha256Hex(state),
+    provider: name,
+    codeVerifier,
+    nonce,
+    tenant: tenant ?? null,
+    expiresAt: new Date(Date.now() + STATE_TTL_SECONDS * 1000).toISOString(),
+  });
   const url = new URL(provider.authorizationEndpoint);
   url.searchParams.set("response_type", "code");
   url.searchParams.set("client_id", provider.clientId);
@@ -95,7 +89,7 @@ class CallbackFailure extends Error {
   }
 }
 
-async function exchangeCode(env: Bindings, provider: OidcProvider, code: string, codeVerifier: string) {
+async function exchangeCode(env: ServiceEnv, provider: OidcProvider, code: string, codeVerifier: string) {
   let response: Response;
   try {
     response = await fetch(provider.tokenEndpoint, {
@@ -160,14 +154,15 @@ async function verifyIdToken(provider: OidcProvider, idToken: string, nonce: str
  */
 export async function finishOAuth({
   ctx,
-  provider: name,
-  query,
-  cookieState,
+  input: { provider: name, query, cookieState },
 }: {
   ctx: PlatformCtx;
-  provider: string;
-  query: { code?: string; state?: string; error?: string };
-  cookieState: string | undefined;
+  input: {
+    provider: string;
+    query: { code?: string; state?: string; error?: string };
+    /** The state the browser was given at the start (cookie), to match against the callback's. */
+    cookieState: string | undefined;
+  };
 }): Promise<string> {
   try {
     const provider = providerFor(ctx.env, name);
@@ -180,7 +175,7 @@ export async function finishOAuth({
     if (!cookieState || !timingSafeEqualText(cookieState, query.state)) {
       throw new CallbackFailure("state_mismatch");
     }
-    const db = platformDb(ctx.env);
+    const db = ctx.platform;
     const now = new Date().toISOString();
     const flow = await db
       .update(oauthStates)
@@ -224,10 +219,10 @@ export async function finishOAuth({
   }
 }
 
-export async function exchangeOAuthCode({ ctx, code }: { ctx: PlatformCtx; code: string }) {
+export async function exchangeOAuthCode({ ctx, input }: { ctx: PlatformCtx; input: { code: string } }) {
   await rateLimit(ctx.env, [{ policy: "token-exchange:ip", subject: ctx.ip }]);
-  const db = platformDb(ctx.env);
-  const result = await consumeOneTimeToken(db, ["oauth_exchange"], code);
+  const db = ctx.platform;
+  const result = await consumeOneTimeToken(db, ["oauth_exchange"], input.code);
   if (!result.ok) {
     throw new Unauthorized(result.reason, "This sign-in code is not valid, expired or already used.");
   }
@@ -235,5 +230,5 @@ export async function exchangeOAuthCode({ ctx, code }: { ctx: PlatformCtx; code:
   if (!user) {
     throw new Unauthorized("token_invalid", "This sign-in code is not valid.");
   }
-  return signIn(ctx.env, user, result.data.tenant);
+  return signIn(ctx, user, result.data.tenant);
 }

@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from "jose";
 import { z } from "zod";
-import type { Bindings } from "../../../core/env";
+import type { ServiceEnv } from "../../../core/context";
 import { NotFound, Unavailable } from "../../../core/errors";
 
 /**
@@ -29,7 +29,7 @@ export interface OidcProvider extends z.infer<typeof ProviderConfig> {
 
 let cached: { source: string; providers: Map<string, z.infer<typeof ProviderConfig>> } | undefined;
 
-function configured(env: Bindings): Map<string, z.infer<typeof ProviderConfig>> {
+function configured(env: ServiceEnv): Map<string, z.infer<typeof ProviderConfig>> {
   const source = env.OIDC_PROVIDERS ?? "{}";
   if (cached?.source === source) {
     return cached.providers;
@@ -49,7 +49,7 @@ export function secretName(provider: string): string {
   return `OIDC_${provider.toUpperCase().replace(/-/g, "_")}_CLIENT_SECRET`;
 }
 
-export function providerFor(env: Bindings, name: string): OidcProvider {
+export function providerFor(env: ServiceEnv, name: string): OidcProvider {
   const config = configured(env).get(name);
   if (!config) {
     throw new NotFound("Identity provider", "provider_not_found");

@@ -17,6 +17,6 @@ export class ExchangeOAuthCode extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await exchangeOAuthCode({ ctx: platformCtx(c), code: body.code }));
+    return c.json(await exchangeOAuthCode({ ctx: platformCtx(c), input: body }));
   }
 }

@@ -18,7 +18,7 @@ export class ForgotPassword extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
-    await forgotPassword({ ctx: platformCtx(c), email: body.email, defer: deferFor(c) });
+    await forgotPassword({ ctx: platformCtx(c), input: body, defer: deferFor(c) });
     return c.json({ status: "accepted" as const }, 202);
   }
 }

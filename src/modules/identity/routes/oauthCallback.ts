@@ -21,9 +21,7 @@ export class OAuthCallback extends Endpoint {
     const { params, query } = await this.getValidatedData<typeof this.schema>();
     const location = await finishOAuth({
       ctx: platformCtx(c),
-      provider: params.provider,
-      query,
-      cookieState: getCookie(c, STATE_COOKIE),
+      input: { provider: params.provider, query, cookieState: getCookie(c, STATE_COOKIE) },
     });
     deleteCookie(c, STATE_COOKIE, { path: `/api/auth/oauth/${params.provider}` });
     return c.redirect(location, 302);

@@ -17,6 +17,6 @@ export class Refresh extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await refresh({ ctx: platformCtx(c), refreshToken: body.refreshToken }));
+    return c.json(await refresh({ ctx: platformCtx(c), input: body }));
   }
 }

@@ -20,8 +20,7 @@ export class StartOAuth extends Endpoint {
     const { params, query } = await this.getValidatedData<typeof this.schema>();
     const { location, state } = await startOAuth({
       ctx: platformCtx(c),
-      provider: params.provider,
-      tenant: query.tenant,
+      input: { provider: params.provider, tenant: query.tenant },
     });
     setCookie(c, STATE_COOKIE, state, {
       path: `/api/auth/oauth/${params.provider}`,

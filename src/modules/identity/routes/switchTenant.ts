@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
-import { platformCtx, userActor } from "../../../core/http/access";
+import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { LoginResult, SwitchTenantInput } from "../schemas";
@@ -16,6 +16,6 @@ export class SwitchTenant extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await switchTenant({ ctx: platformCtx(c), actor: userActor(c), tenant: body.tenant }));
+    return c.json(await switchTenant({ ctx: platformCtx(c), input: body }));
   }
 }

@@ -17,6 +17,6 @@ export class VerifyMagicLink extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await verifyMagicLink({ ctx: platformCtx(c), token: body.token }));
+    return c.json(await verifyMagicLink({ ctx: platformCtx(c), input: body }));
   }
 }
