@@ -1,5 +1,4 @@
-import type { TenantRole } from "../../core/context";
-import { STAFF } from "../../core/http/access";
+import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
 import { DecideApplication } from "./routes/decideApplication";
 import { ListApplications } from "./routes/listApplications";
@@ -7,9 +6,9 @@ import { ListResidents } from "./routes/listResidents";
 import { ResetCredentials } from "./routes/resetCredentials";
 import { SubmitApplication } from "./routes/submitApplication";
 
-const flag = "warga" as const;
-/** The registry's keepers decide who becomes a resident; every staff role may read the list. */
-const registrars: TenantRole[] = ["sekretaris", "admin"];
+/** The registry's keepers (secretariat) decide who becomes a resident; every staff role may read the list. */
+const registrars = tenantAccess(ROLES.SECRETARIAT, "warga");
+const staff = tenantAccess(ROLES.STAFF, "warga");
 
 export const residentsModule = defineModule({
   name: "residents",
@@ -24,25 +23,25 @@ export const residentsModule = defineModule({
       method: "get",
       path: "/api/applications",
       endpoint: ListApplications,
-      access: { scope: "tenant", roles: registrars, flag },
+      access: registrars,
     },
     {
       method: "put",
       path: "/api/applications/:id",
       endpoint: DecideApplication,
-      access: { scope: "tenant", roles: registrars, flag },
+      access: registrars,
     },
     {
       method: "get",
       path: "/api/residents",
       endpoint: ListResidents,
-      access: { scope: "tenant", roles: STAFF, flag },
+      access: staff,
     },
     {
       method: "post",
       path: "/api/residents/:id/credentials/reset",
       endpoint: ResetCredentials,
-      access: { scope: "tenant", roles: registrars, flag },
+      access: registrars,
     },
   ],
 });

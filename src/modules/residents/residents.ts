@@ -1,87 +1,39 @@
-import { and, asc, eq, gt, inArray, type SQL } from "drizzle-orm";
-import { auditInsert } from "../../core/audit";
+import { platformAudit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
-import { platformDb } from "../../core/db/platform";
-import { memberships, users } from "../../core/db/platform-schema";
-import { Conflict, NotFound } from "../../core/errors";
-import { deliverInvitation, invitationChannel } from "../identity/invitations";
-import { newOneTimeToken, retireTokens } from "../identity/oneTimeTokens";
+import { inviteResident, listResidentAccounts } from "../identity/service";
 import { unitsByIds } from "../kependudukan/service";
 import type { ResidentListQuery } from "./schemas";
 
-/** The tenant's resident accounts (role warga), with their houses from the tenant's registry. */
+/** The tenant's resident accounts (identity), with their houses from the tenant's registry. */
 export async function listResidents({ ctx, input }: { ctx: TenantCtx; input: ResidentListQuery }) {
-  const filters: SQL[] = [eq(memberships.tenantId, ctx.tenant.id), eq(memberships.role, "warga")];
-  if (input.cursor) {
-    filters.push(gt(memberships.id, input.cursor));
-  }
-  const rows = await platformDb(ctx.env)
-    .select({ membership: memberships, user: users })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(...filters))
-    .orderBy(asc(memberships.id))
-    .limit(input.limit + 1);
-  const page = rows.slice(0, input.limit);
-  const units = await unitsByIds(
-    ctx.db,
-    page.map((r) => r.membership.unitId).filter((id): id is string => id !== null),
-  );
+  const page = await listResidentAccounts({ ctx, input });
+  const units = await unitsByIds({
+    ctx,
+    ids: page.items.flatMap((r) => (r.unitId ? [r.unitId] : [])),
+  });
   return {
-    items: page.map(({ membership, user }) => ({
-      userId: user.id,
-      name: user.name,
-      email: user.email,
-      whatsapp: user.whatsapp,
-      unit: membership.unitId ? (units.get(membership.unitId) ?? null) : null,
-      hasPassword: user.passwordHash !== null,
-      joinedAt: membership.createdAt,
+    items: page.items.map((r) => ({
+      userId: r.userId,
+      name: r.name,
+      email: r.email,
+      whatsapp: r.whatsapp,
+      unit: r.unitId ? (units.get(r.unitId) ?? null) : null,
+      hasPassword: r.hasPassword,
+      joinedAt: r.joinedAt,
     })),
-    nextCursor: rows.length > input.limit ? (page.at(-1)?.membership.id ?? null) : null,
+    nextCursor: page.nextCursor,
   };
 }
 
 /**
- * Re-sends a resident's set-password link (they lost it, it expired, or they forgot the password and
- * have no email). Earlier invitation and reset links stop working, so only the newest one is live.
+ * Re-sends a resident's set-password link (`id` is the resident's user id). Earlier invitation and
+ * reset links stop working in the same batch that records who asked.
  */
-export async function resetCredentials({ ctx, userId }: { ctx: TenantCtx; userId: string }) {
-  const db = platformDb(ctx.env);
-  const row = await db
-    .select({ user: users })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(
-      and(
-        eq(memberships.userId, userId),
-        eq(memberships.tenantId, ctx.tenant.id),
-        inArray(memberships.role, ["warga"]),
-      ),
-    )
-    .get();
-  if (!row) {
-    throw new NotFound("Resident");
-  }
-  const { user } = row;
-  if (!invitationChannel(user)) {
-    throw new Conflict("no_contact", "This resident has neither an email nor a WhatsApp number.");
-  }
-  const invitation = await newOneTimeToken(db, { purpose: "invitation", userId });
-  await db.batch([
-    retireTokens(db, userId, ["invitation", "password_reset"]),
-    invitation.insert,
-    auditInsert(db, ctx, {
-      tenantId: ctx.tenant.id,
-      action: "resident.credentials_reset",
-      targetType: "user",
-      targetId: userId,
-    }),
+export async function resetCredentials({ ctx, id }: { ctx: TenantCtx; id: string }) {
+  const invitation = await inviteResident({ ctx, id });
+  await ctx.platform.batch([
+    platformAudit(ctx, { action: "resident.credentials_reset", targetType: "user", targetId: id }),
+    ...invitation.statements,
   ]);
-  return deliverInvitation(ctx.env, {
-    target: user,
-    tenantName: ctx.tenant.name,
-    token: invitation.token,
-    idempotencyKey: `credentials-reset:${invitation.id}`,
-    requestId: ctx.requestId,
-  });
+  return invitation.send();
 }

@@ -1,30 +1,27 @@
 import { z } from "zod";
-import { IndonesianMobile } from "../../core/schemas";
+import { ListQuery } from "../../core/db/paging";
+import { Block, Email, HouseNumber, IndonesianMobile, Line, Paragraph, Slug } from "../../core/schemas";
 
 const Status = z.enum(["menunggu", "disetujui", "ditolak"]);
 
 export const ApplicationInput = z.object({
-  fullName: z.string().trim().min(2).max(120),
-  email: z
-    .email()
-    .max(254)
-    .transform((v) => v.trim().toLowerCase())
-    .optional(),
+  fullName: Line(120, 2),
+  email: Email.optional(),
   whatsapp: IndonesianMobile,
-  block: z.string().trim().min(1).max(20),
-  houseNumber: z.string().trim().min(1).max(20),
+  block: Block,
+  houseNumber: HouseNumber,
   /** Nomor Kartu Keluarga: 16 digits. */
   kkNumber: z
     .string()
     .regex(/^\d{16}$/, "16 digits")
     .optional(),
-  note: z.string().trim().max(500).optional(),
+  note: Paragraph(500, 0).optional(),
   /** Honeypot: hidden in the form, so only bots fill it. */
   website: z.string().max(500).optional(),
 });
 export type ApplicationInput = z.infer<typeof ApplicationInput>;
 
-export const SlugParam = z.object({ slug: z.string().min(1).max(64) });
+export const SlugParam = z.object({ slug: Slug });
 
 export const ApplicationAccepted = z.object({ status: z.literal("menunggu") }).openapi("ApplicationAccepted");
 
@@ -47,16 +44,12 @@ export const Application = z
   })
   .openapi("ResidentApplication");
 
-export const ApplicationListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(64).optional(),
-  status: Status.optional(),
-});
+export const ApplicationListQuery = ListQuery.extend({ status: Status.optional() });
 export type ApplicationListQuery = z.infer<typeof ApplicationListQuery>;
 
 export const DecisionInput = z.object({
   status: z.enum(["disetujui", "ditolak"]),
-  reason: z.string().trim().min(1).max(500).optional(),
+  reason: Paragraph(500).optional(),
 });
 export type DecisionInput = z.infer<typeof DecisionInput>;
 
@@ -81,10 +74,7 @@ export const Resident = z
   })
   .openapi("Resident");
 
-export const ResidentListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(64).optional(),
-});
+export const ResidentListQuery = ListQuery;
 export type ResidentListQuery = z.infer<typeof ResidentListQuery>;
 
 export const CredentialsResetResult = Invitation.openapi("CredentialsReset");

@@ -16,6 +16,6 @@ export class ResetCredentials extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await resetCredentials({ ctx: tenantCtx(c), userId: params.id }), 202);
+    return c.json(await resetCredentials({ ctx: tenantCtx(c), id: params.id }), 202);
   }
 }
