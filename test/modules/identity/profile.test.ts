@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { normaliseIndonesianMobile } from "../../../src/core/phone";
 import { requireCompleteProfile } from "../../../src/modules/identity/service";
-import { bindings, callJson, createTenant, expectProblem } from "../../helpers/harness";
+import { callJson, createTenant, expectProblem } from "../../helpers/harness";
+import { memberCtx } from "./helpers";
 
 interface MeBody {
   name: string;
@@ -130,7 +131,8 @@ describe("modules that need a unit identity", () => {
   it("get 409 profile_incomplete until the profile is complete", async () => {
     const tenant = await createTenant();
     const warga = await tenant.member("warga");
-    await expect(requireCompleteProfile(bindings, warga.id, tenant.id)).rejects.toMatchObject({
+    const ctx = await memberCtx(tenant, warga);
+    await expect(requireCompleteProfile({ ctx })).rejects.toMatchObject({
       code: "profile_incomplete",
       kind: "conflict",
     });
@@ -140,7 +142,7 @@ describe("modules that need a unit identity", () => {
       block: "D",
       houseNumber: "4",
     });
-    await expect(requireCompleteProfile(bindings, warga.id, tenant.id)).resolves.toEqual({
+    await expect(requireCompleteProfile({ ctx })).resolves.toEqual({
       unitId: me.body.unitId,
     });
   });
