@@ -17,7 +17,7 @@ export type { InvitationResult } from "./invitations";
  * Only after that batch does `send()` deliver the link.
  */
 export interface PreparedInvitation {
-  statements: BatchItem<"sqlite">[];
+  statements: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
   send(): Promise<InvitationResult>;
 }
 
@@ -78,7 +78,14 @@ export async function createResidentAccount({
   const invitation = existing?.passwordHash
     ? null
     : await newOneTimeToken(ctx.platform, { purpose: "invitation", userId });
-  const statements: BatchItem<"sqlite">[] = [
+  const statements: PreparedAccount["statements"] = [
+    ctx.platform.insert(memberships).values({
+      id: membershipId,
+      userId,
+      tenantId: ctx.tenant.id,
+      role: "warga",
+      unitId: input.unitId,
+    }),
     ...(existing
       ? []
       : [
@@ -91,13 +98,6 @@ export async function createResidentAccount({
             updatedAt: new Date().toISOString(),
           }),
         ]),
-    ctx.platform.insert(memberships).values({
-      id: membershipId,
-      userId,
-      tenantId: ctx.tenant.id,
-      role: "warga",
-      unitId: input.unitId,
-    }),
     ...(invitation ? [invitation.insert] : []),
   ];
   const target = existing ?? { name: input.fullName, email: input.email, whatsapp: input.whatsapp };

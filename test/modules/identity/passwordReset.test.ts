@@ -50,6 +50,7 @@ describe("forgot and reset password", () => {
     const session = (
       await callJson<Session>("/api/auth/login", { body: { email: member.email, password: PASSWORD } })
     ).body;
+    expect((await callJson("/api/user/me", { token: session.accessToken })).status).toBe(200);
     const token = await requestReset(member.email);
     expect((await reset(token, "kata-sandi-baru-1")).status).toBe(204);
 
@@ -58,6 +59,7 @@ describe("forgot and reset password", () => {
       401,
       "invalid_refresh_token",
     );
+    expectProblem(await callJson("/api/user/me", { token: session.accessToken }), 401, "session_revoked");
     expectProblem(
       await callJson("/api/auth/login", { body: { email: member.email, password: PASSWORD } }),
       401,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { normaliseIndonesianMobile } from "../../../src/core/phone";
+import { forgetTenant } from "../../../src/core/tenancy/registry";
 import { requireCompleteProfile } from "../../../src/modules/identity/service";
-import { callJson, createTenant, expectProblem } from "../../helpers/harness";
+import { callJson, createTenant, expectProblem, setTenantStatus } from "../../helpers/harness";
 import { memberCtx } from "./helpers";
 
 interface MeBody {
@@ -108,7 +109,7 @@ describe("PUT /api/user/profile", () => {
     expectProblem(await put(warga.token, missing), 400, "invalid_input");
   });
 
-  it("answers 409 whatsapp_taken for another account's number", async () => {
+  it("answers 409 whatsapp_taken for another account's number, and records nothing", async () => {
     const tenant = await createTenant();
     await tenant.member("warga", { whatsapp: "6281299990001" });
     const other = await tenant.member("warga");
@@ -119,11 +120,53 @@ describe("PUT /api/user/profile", () => {
       houseNumber: "2",
     });
     expectProblem(res, 409, "whatsapp_taken");
+    // The audit record was in the batch that failed: no record of a change that did not happen.
+    const admin = await tenant.member("admin");
+    const audit = await callJson<{ items: { targetId: string }[] }>("/api/audit?action=profile.update", {
+      token: admin.token,
+    });
+    expect(audit.status).toBe(200);
+    expect(audit.body.items).toEqual([]);
+    await put(other.token, { fullName: "Budi", whatsapp: "081299990002", block: "A", houseNumber: "2" });
+    const after = await callJson<{ items: { targetId: string; actorId: string }[] }>(
+      "/api/audit?action=profile.update",
+      { token: admin.token },
+    );
+    expect(after.body.items).toEqual([expect.objectContaining({ targetId: other.id, actorId: other.id })]);
   });
 
   it("needs a signed-in member of a tenant", async () => {
     const body = { fullName: "Budi", whatsapp: "081234560000", block: "A", houseNumber: "1" };
     expectProblem(await callJson("/api/user/profile", { method: "PUT", body }), 401, "unauthorized");
+  });
+});
+
+describe("GET /api/user/me", () => {
+  it("shows the unit of the current community, read from that community's registry", async () => {
+    const tenant = await createTenant();
+    const warga = await tenant.member("warga");
+    const before = await callJson<MeBody>("/api/user/me", { token: warga.token });
+    expect(before.body).toMatchObject({ unitId: null, unit: null });
+    const updated = await put(warga.token, {
+      fullName: "Wati",
+      whatsapp: "081277770011",
+      block: "e",
+      houseNumber: "5",
+    });
+    const me = await callJson<MeBody>("/api/user/me", { token: warga.token });
+    expect(me.body.unit).toEqual({ id: updated.body.unitId, block: "E", number: "5" });
+  });
+
+  it("still answers for a suspended community, without the unit its closed database holds", async () => {
+    const tenant = await createTenant();
+    const warga = await tenant.member("warga");
+    await put(warga.token, { fullName: "Yono", whatsapp: "081277770012", block: "F", houseNumber: "6" });
+    await setTenantStatus(tenant.slug, "suspended");
+    forgetTenant(tenant.slug);
+    const me = await callJson<MeBody & { memberships: unknown[] }>("/api/user/me", { token: warga.token });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ name: "Yono", unitId: expect.any(String), unit: null });
+    expect(me.body.memberships).toHaveLength(1);
   });
 });
 

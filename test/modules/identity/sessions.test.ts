@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { pbkdf2Sync } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { platformDb } from "../../../src/core/db/platform";
@@ -104,6 +105,17 @@ describe("POST /api/auth/logout", () => {
     expectProblem(await refresh(session.refreshToken), 401, "invalid_refresh_token");
   });
 
+  it("stops the signed-out access token at identity's routes at once, not when it expires", async () => {
+    const tenant = await createTenant();
+    const member = await tenant.member("warga");
+    const session = await signIn(member.email);
+    expect((await callJson("/api/user/me", { token: session.accessToken })).status).toBe(200);
+    await callJson("/api/auth/logout", { body: { refreshToken: session.refreshToken } });
+    expectProblem(await callJson("/api/user/me", { token: session.accessToken }), 401, "session_revoked");
+    const other = await signIn(member.email);
+    expect((await callJson("/api/user/me", { token: other.accessToken })).status).toBe(200);
+  });
+
   it("answers 204 for an unknown session and then unregisters nothing", async () => {
     const pushToken = `fcm-${newId()}`;
     await notifyFor(bindings).registerDevice({
@@ -155,8 +167,9 @@ describe("several communities", () => {
     const inRw = switched.body.accessToken;
     expect((await callJson("/api/applications", { token: inRw })).status).toBe(200);
 
-    // The RT session is over: its refresh token can no longer mint RT tokens.
+    // The RT session is over: its refresh token can no longer mint RT tokens, nor its access token act.
     expectProblem(await refresh(inRt.refreshToken), 401, "invalid_refresh_token");
+    expectProblem(await callJson("/api/user/me", { token: inRt.accessToken }), 401, "session_revoked");
     // And the new token acts in the RW only: the RT's applications are not in its list.
     await callJson(`/api/public/tenants/${rt.slug}/applications`, {
       body: { fullName: "Tetangga Baru", whatsapp: "081234500001", block: "A", houseNumber: "1" },
@@ -204,6 +217,19 @@ describe("signing in with a WhatsApp number", () => {
       400,
       "invalid_input",
     );
+  });
+
+  it("upgrades a first-scheme password hash at sign-in, and the password keeps working", async () => {
+    const member = await (await createTenant()).member("warga");
+    const salt = Buffer.from("fedcba9876543210");
+    const hash = pbkdf2Sync(PASSWORD, salt, 100_000, 32, "sha256");
+    const legacy = `pbkdf2-sha256$100000$${salt.toString("base64url")}$${hash.toString("base64url")}`;
+    const db = platformDb(bindings);
+    await db.update(users).set({ passwordHash: legacy }).where(eq(users.id, member.id));
+    await signIn(member.email);
+    const stored = await db.select().from(users).where(eq(users.id, member.id)).get();
+    expect(stored?.passwordHash).toMatch(/^pbkdf2-sha512-peppered\$/);
+    await signIn(member.email);
   });
 
   it("answers like a wrong password for a number nobody has", async () => {

@@ -242,6 +242,13 @@ describe("deciding applications", () => {
       .from(memberships)
       .where(eq(memberships.tenantId, tenant.id));
     expect(members.filter((m) => m.role === "warga").length).toBeLessThanOrEqual(1);
+    // The losers' audit records were in their aborted batches: one decision, one record.
+    const records = await Promise.all(
+      ["application.approve", "application.reject"].map((action) =>
+        callJson<{ items: { targetId: string }[] }>(`/api/audit?action=${action}`, { token: admin.token }),
+      ),
+    );
+    expect(records.flatMap((r) => r.body.items).filter((i) => i.targetId === app.id)).toHaveLength(1);
   });
 
   it("hides other tenants' applications (404), refuses other roles (403) and bad input (400)", async () => {
@@ -307,6 +314,12 @@ describe("POST /api/residents/:id/credentials/reset", () => {
       (await callJson("/api/auth/reset-password", { body: { token: second, password: "sandi-baru-123" } }))
         .status,
     ).toBe(204);
+    const admin = await tenant.member("admin");
+    const audit = await callJson<{ items: { targetId: string; actorId: string }[] }>(
+      "/api/audit?action=resident.credentials_reset",
+      { token: admin.token },
+    );
+    expect(audit.body.items).toEqual([expect.objectContaining({ targetId: userId, actorId: sek.id })]);
   });
 
   it("answers 404 for someone who is not a resident of this community", async () => {
@@ -322,5 +335,32 @@ describe("POST /api/residents/:id/credentials/reset", () => {
         "not_found",
       );
     }
+  });
+});
+
+describe("GET /api/residents", () => {
+  it("pages the resident accounts in the order they joined, staff only", async () => {
+    const tenant = await createTenant();
+    const residents = [];
+    for (let i = 0; i < 3; i++) {
+      residents.push(await tenant.member("warga"));
+    }
+    const bendahara = await tenant.member("bendahara");
+    type Page = {
+      items: { userId: string; unit: unknown; hasPassword: boolean }[];
+      nextCursor: string | null;
+    };
+    const first = await callJson<Page>("/api/residents?limit=2", { token: bendahara.token });
+    expect(first.status).toBe(200);
+    expect(first.body.items.map((r) => r.userId)).toEqual([residents[0]?.id, residents[1]?.id]);
+    expect(first.body.items[0]).toMatchObject({ unit: null, hasPassword: true });
+    const second = await callJson<Page>(`/api/residents?limit=2&cursor=${first.body.nextCursor}`, {
+      token: bendahara.token,
+    });
+    expect(second.body).toEqual({
+      items: [expect.objectContaining({ userId: residents[2]?.id })],
+      nextCursor: null,
+    });
+    expectProblem(await callJson("/api/residents", { token: residents[0]?.token }), 403, "forbidden_role");
   });
 });

@@ -1,0 +1,115 @@
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { platformDb } from "../../../src/core/db/platform";
+import { memberships, oneTimeTokens, users } from "../../../src/core/db/platform-schema";
+import { newId } from "../../../src/core/ids";
+import {
+  createResidentAccount,
+  inviteResident,
+  isAccountConflict,
+  userContact,
+  userNames,
+} from "../../../src/modules/identity/service";
+import { bindings, createTenant, insertUser, unique } from "../../helpers/harness";
+import { memberCtx } from "./helpers";
+
+let phone = 0;
+const nextPhone = () => `62813${Date.now().toString().slice(-5)}${String(++phone).padStart(2, "0")}`;
+
+async function staffCtx() {
+  const tenant = await createTenant();
+  const sek = await tenant.member("sekretaris");
+  return { tenant, ctx: await memberCtx(tenant, sek, "sekretaris") };
+}
+
+describe("createResidentAccount", () => {
+  it("prepares a new account, its membership and an invitation, and writes nothing itself", async () => {
+    const { tenant, ctx } = await staffCtx();
+    const whatsapp = nextPhone();
+    const account = await createResidentAccount({
+      ctx,
+      input: { fullName: "Ibu Sari", email: null, whatsapp, unitId: "unit-1" },
+    });
+    expect(account.newAccount).toBe(true);
+    const db = platformDb(bindings);
+    expect(await db.select().from(users).where(eq(users.id, account.userId))).toEqual([]);
+
+    await ctx.platform.batch(account.statements);
+    const user = await db.select().from(users).where(eq(users.id, account.userId)).get();
+    expect(user).toMatchObject({ name: "Ibu Sari", whatsapp, passwordHash: null });
+    const member = await db
+      .select()
+      .from(memberships)
+      .where(and(eq(memberships.userId, account.userId), eq(memberships.tenantId, tenant.id)))
+      .get();
+    expect(member).toMatchObject({ role: "warga", unitId: "unit-1" });
+    const tokens = await db.select().from(oneTimeTokens).where(eq(oneTimeTokens.userId, account.userId));
+    expect(tokens.map((t) => t.purpose)).toEqual(["invitation"]);
+    expect(await account.send()).toEqual({ channel: "whatsapp", sent: true });
+  });
+
+  it("refuses an email and a number that belong to two different accounts", async () => {
+    const { ctx } = await staffCtx();
+    const byEmail = await insertUser({});
+    const whatsapp = nextPhone();
+    await insertUser({ whatsapp });
+    await expect(
+      createResidentAccount({
+        ctx,
+        input: { fullName: "Budi", email: byEmail.email, whatsapp, unitId: "unit-2" },
+      }),
+    ).rejects.toMatchObject({ code: "account_conflict" });
+  });
+
+  it("tells a batch that lost a race for the number from any other failure", async () => {
+    const { tenant, ctx } = await staffCtx();
+    const whatsapp = nextPhone();
+    const account = await createResidentAccount({
+      ctx,
+      input: { fullName: "Pak Joko", email: null, whatsapp, unitId: "unit-3" },
+    });
+    // Someone else takes the number between the check and the batch.
+    await insertUser({ whatsapp });
+    const failure = await ctx.platform.batch(account.statements).catch((e) => e);
+    expect(isAccountConflict(failure)).toBe(true);
+    expect(isAccountConflict(new Error("D1_ERROR: no such table: users"))).toBe(false);
+    const members = await platformDb(bindings)
+      .select()
+      .from(memberships)
+      .where(and(eq(memberships.userId, account.userId), eq(memberships.tenantId, tenant.id)));
+    expect(members).toEqual([]);
+  });
+});
+
+describe("inviteResident", () => {
+  it("answers 404 for someone who is not a resident here, and 409 for a resident with no contact", async () => {
+    const { tenant, ctx } = await staffCtx();
+    const staff = await tenant.member("bendahara");
+    await expect(inviteResident({ ctx, id: staff.id })).rejects.toMatchObject({ code: "not_found" });
+
+    const silent = newId();
+    const db = platformDb(bindings);
+    await db.insert(users).values({
+      id: silent,
+      name: "Tanpa Kontak",
+      email: null,
+      whatsapp: null,
+      updatedAt: new Date().toISOString(),
+    });
+    await db.insert(memberships).values({ id: newId(), userId: silent, tenantId: tenant.id, role: "warga" });
+    await expect(inviteResident({ ctx, id: silent })).rejects.toMatchObject({ code: "no_contact" });
+  });
+});
+
+describe("user lookups", () => {
+  it("names users and gives their contact, leaving unknown ids out", async () => {
+    const { ctx } = await staffCtx();
+    const whatsapp = nextPhone();
+    const a = await insertUser({ name: "Ani", whatsapp });
+    const b = await insertUser({ name: "Bayu", email: `${unique("bayu")}@warga.test` });
+    const names = await userNames({ ctx, ids: [a.id, b.id, a.id, "01HZZZZZZZZZZZZZZZZZZZZZZZ"] });
+    expect(Object.fromEntries(names)).toEqual({ [a.id]: "Ani", [b.id]: "Bayu" });
+    expect(await userContact({ ctx, id: a.id })).toEqual({ id: a.id, name: "Ani", email: a.email, whatsapp });
+    expect(await userContact({ ctx, id: "01HZZZZZZZZZZZZZZZZZZZZZZZ" })).toBeNull();
+  });
+});
