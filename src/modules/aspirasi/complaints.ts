@@ -70,7 +70,7 @@ async function load(ctx: TenantCtx, id: string): Promise<Row> {
 
 export async function createComplaint({ ctx, input }: { ctx: TenantCtx; input: CreateComplaintInput }) {
   const residentId = requireUser(ctx).userId;
-  const membership = await membershipIn({ ctx, id: residentId });
+  const membership = await membershipIn({ ctx });
   const id = newId();
   const now = new Date().toISOString();
   await ctx.db.batch([
@@ -107,7 +107,7 @@ export async function getComplaint({ ctx, id }: { ctx: TenantCtx; id: string }) 
     .where(eq(complaintMessages.complaintId, id))
     .orderBy(asc(complaintMessages.id));
   const residentName = isStaff(ctx)
-    ? ((await userNames({ ctx, input: { ids: [row.residentId] } })).get(row.residentId) ?? null)
+    ? ((await userNames({ ctx, ids: [row.residentId] })).get(row.residentId) ?? null)
     : undefined;
   return present(row, { thread, residentName });
 }
@@ -142,7 +142,7 @@ export async function listComplaints({ ctx, input }: { ctx: TenantCtx; input: Co
     .orderBy(desc(complaints.id))
     .limit(input.limit + 1);
   const page = keysetPage(rows, input.limit);
-  const names = await userNames({ ctx, input: { ids: page.items.map((r) => r.residentId) } });
+  const names = await userNames({ ctx, ids: page.items.map((r) => r.residentId) });
   return {
     items: page.items.map((r) => present(r, { residentName: names.get(r.residentId) ?? null })),
     nextCursor: page.nextCursor,

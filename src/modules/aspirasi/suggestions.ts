@@ -59,10 +59,7 @@ export async function listSuggestions({ ctx, input }: { ctx: TenantCtx; input: S
     .orderBy(desc(suggestions.id))
     .limit(input.limit + 1);
   const page = keysetPage(rows, input.limit);
-  const names = await userNames({
-    ctx,
-    input: { ids: page.items.flatMap((r) => (r.senderId ? [r.senderId] : [])) },
-  });
+  const names = await userNames({ ctx, ids: page.items.flatMap((r) => (r.senderId ? [r.senderId] : [])) });
   return { items: page.items.map((r) => present(r, names)), nextCursor: page.nextCursor };
 }
 
@@ -93,6 +90,6 @@ export async function markSuggestionRead({ ctx, id }: { ctx: TenantCtx; id: stri
     }
     current = (await load()) ?? current;
   }
-  const names = await userNames({ ctx, input: { ids: current.senderId ? [current.senderId] : [] } });
+  const names = await userNames({ ctx, ids: current.senderId ? [current.senderId] : [] });
   return present(current, names);
 }

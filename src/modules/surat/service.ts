@@ -132,7 +132,7 @@ async function checkRequest(
   const me = requireUser(ctx).userId;
   const subjectName =
     input.onBehalfOf === "self"
-      ? ((await userNames({ ctx, input: { ids: [me] } })).get(me) ?? "")
+      ? ((await userNames({ ctx, ids: [me] })).get(me) ?? "")
       : (byId.get(input.onBehalfOf)?.name ?? "");
   return { fields, subjectName };
 }
@@ -251,7 +251,7 @@ export async function getLetter({ ctx, id }: { ctx: TenantCtx; id: string }) {
     .where(eq(letterEvents.letterId, id))
     .orderBy(asc(letterEvents.id));
   const residentName = isLetterStaff(ctx)
-    ? ((await userNames({ ctx, input: { ids: [row.residentId] } })).get(row.residentId) ?? null)
+    ? ((await userNames({ ctx, ids: [row.residentId] })).get(row.residentId) ?? null)
     : undefined;
   return presentLetter(ctx, row, { history, residentName });
 }
@@ -283,7 +283,7 @@ export async function listLetters({ ctx, input }: { ctx: TenantCtx; input: Lette
     .orderBy(desc(letters.id))
     .limit(input.limit + 1);
   const page = keysetPage(rows, input.limit);
-  const names = await userNames({ ctx, input: { ids: page.items.map((r) => r.residentId) } });
+  const names = await userNames({ ctx, ids: page.items.map((r) => r.residentId) });
   return {
     items: page.items.map((row) =>
       presentLetter(ctx, row, { residentName: names.get(row.residentId) ?? null }),
