@@ -10,8 +10,8 @@ import {
   userContact,
   userNames,
 } from "../../../src/modules/identity/service";
+import { memberCtx } from "../../helpers/contexts";
 import { bindings, createTenant, insertUser, unique } from "../../helpers/harness";
-import { memberCtx } from "./helpers";
 
 let phone = 0;
 const nextPhone = () => `62813${Date.now().toString().slice(-5)}${String(++phone).padStart(2, "0")}`;
@@ -19,7 +19,7 @@ const nextPhone = () => `62813${Date.now().toString().slice(-5)}${String(++phone
 async function staffCtx() {
   const tenant = await createTenant();
   const sek = await tenant.member("sekretaris");
-  return { tenant, ctx: await memberCtx(tenant, sek, "sekretaris") };
+  return { tenant, ctx: await memberCtx(tenant.slug, sek, "sekretaris") };
 }
 
 describe("createResidentAccount", () => {

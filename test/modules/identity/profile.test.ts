@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { normaliseIndonesianMobile } from "../../../src/core/phone";
 import { forgetTenant } from "../../../src/core/tenancy/registry";
 import { requireCompleteProfile } from "../../../src/modules/identity/service";
+import { memberCtx } from "../../helpers/contexts";
 import { callJson, createTenant, expectProblem, setTenantStatus } from "../../helpers/harness";
-import { memberCtx } from "./helpers";
 
 interface MeBody {
   name: string;
@@ -174,7 +174,7 @@ describe("modules that need a unit identity", () => {
   it("get 409 profile_incomplete until the profile is complete", async () => {
     const tenant = await createTenant();
     const warga = await tenant.member("warga");
-    const ctx = await memberCtx(tenant, warga);
+    const ctx = await memberCtx(tenant.slug, warga, "warga");
     await expect(requireCompleteProfile({ ctx })).rejects.toMatchObject({
       code: "profile_incomplete",
       kind: "conflict",
