@@ -3,6 +3,7 @@ import { deleteCookie, getCookie } from "hono/cookie";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
+import { problems } from "../../../core/http/openapi";
 import { finishOAuth, STATE_COOKIE } from "../oauth/flow";
 import { OAuthCallbackQuery, ProviderParam } from "../schemas";
 
@@ -14,6 +15,8 @@ export class OAuthCallback extends Endpoint {
     request: { params: ProviderParam, query: OAuthCallbackQuery },
     responses: {
       302: { description: "Redirect to CLIENT_URL/auth/callback with `code` (one-time) or `error`" },
+      // A provider never sends these; a crafted URL (control characters, oversized values) is refused.
+      ...problems(400),
     },
   };
 
