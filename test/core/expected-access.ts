@@ -60,8 +60,9 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "GET /api/auth/oauth/:provider/callback": pub,
   "POST /api/auth/oauth/exchange": pub,
   "GET /api/user/me": user,
-  // Spec: PUT /api/user/profile, R ("Resident profile").
-  "PUT /api/user/profile": { who: R },
+  // Spec: PUT /api/user/profile, R ("Resident profile"). Staff are residents of their RT too: they
+  // complete the same profile (name, WhatsApp, house), so every member may (settled in issue 11).
+  "PUT /api/user/profile": { who: R_S },
   "GET /reset-password": pub,
   "POST /reset-password": pub,
 
@@ -96,7 +97,9 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "POST /api/public/tenants/:slug/applications": pub,
   "GET /api/applications": { who: SEK_ADMIN, flag: "warga" },
   "PUT /api/applications/:id": { who: SEK_ADMIN, flag: "warga" },
-  "GET /api/residents": { who: SEK_ADMIN, flag: "warga" },
+  // Reading the residents list is a staff read (the architecture's "bendahara: staff reads"): the
+  // treasurer bills every household, so the list is S (settled in issue 11).
+  "GET /api/residents": { who: S, flag: "warga" },
   "POST /api/residents/:id/credentials/reset": { who: SEK_ADMIN, flag: "warga" },
 
   // Audit reads (issue 3): the tenant's admin, and operators.
@@ -195,53 +198,4 @@ export interface Disagreement {
  * follows the spec the walk says so and the entry is removed (or the line above changes, if the code
  * was right).
  */
-export const KNOWN_DISAGREEMENTS: Readonly<Record<string, Disagreement>> = {
-  "PUT /api/user/profile": {
-    roles: ["bendahara", "sekretaris", "admin"],
-    why: "spec: R (the resident profile); code: every member of the tenant",
-  },
-  "GET /api/residents": {
-    roles: ["bendahara"],
-    why: 'issue 3 lists it under "Staff (sekretaris, admin)"; code: every staff role',
-  },
-  "GET /api/visitor": {
-    roles: ["bendahara"],
-    why: "spec: S (all staff); code: sekretaris and admin",
-  },
-  "PUT /api/visitor/:id": {
-    roles: ["bendahara"],
-    why: "spec: S (all staff); code: sekretaris and admin",
-  },
-  "POST /api/visitor/gate/check-in": {
-    roles: ["bendahara"],
-    why: "spec: S (gate); code: sekretaris and admin",
-  },
-  "POST /api/visitor/gate/check-out": {
-    roles: ["bendahara"],
-    why: "spec: S (gate); code: sekretaris and admin",
-  },
-  "GET /api/pengaduan": {
-    roles: ["bendahara"],
-    why: "issue 8: staff; code: sekretaris and admin",
-  },
-  "GET /api/pengaduan/:id": {
-    roles: ["bendahara"],
-    why: "issue 8: the resident and staff; code: the resident, sekretaris and admin",
-  },
-  "PUT /api/pengaduan/:id": {
-    roles: ["bendahara"],
-    why: "issue 8: staff; code: sekretaris and admin",
-  },
-  "GET /api/saran": {
-    roles: ["bendahara"],
-    why: "issue 8: staff; code: sekretaris and admin",
-  },
-  "PUT /api/saran/:id/read": {
-    roles: ["bendahara"],
-    why: "issue 8: staff; code: sekretaris and admin",
-  },
-  "PUT /api/usulan/:id": {
-    roles: ["bendahara"],
-    why: "issue 8: staff; code: sekretaris and admin",
-  },
-};
+export const KNOWN_DISAGREEMENTS: Readonly<Record<string, Disagreement>> = {};

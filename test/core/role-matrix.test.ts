@@ -212,26 +212,31 @@ function allOn(): Record<FeatureFlag, boolean> {
  * Each disagreement between the spec and the code, checked against the spec: these fail today, by
  * intent. When one starts passing, the code follows the spec: delete its entry in KNOWN_DISAGREEMENTS.
  */
-describe("known disagreements between the spec and the code (the lead decides)", () => {
-  for (const [key, disagreement] of Object.entries(KNOWN_DISAGREEMENTS)) {
-    it.fails(`${key}: ${disagreement.why}`, async () => {
-      const route = routeTable.find((r) => keyOf(r) === key);
-      const expected = EXPECTED_ACCESS[key];
-      if (!route || !expected) {
-        // Passing here makes it.fails report it: an entry for a route that does not exist is stale.
-        return;
-      }
-      const problems: string[] = [];
-      for (const party of disagreement.roles) {
-        const problem = cellProblem(expected, party, await ask(route, expected, party));
-        if (problem) {
-          problems.push(problem);
+// Empty since issue 11 settled every disagreement; a new one goes in KNOWN_DISAGREEMENTS.
+describe.runIf(Object.keys(KNOWN_DISAGREEMENTS).length > 0)(
+  "known disagreements between the spec and the code (the lead decides)",
+  () => {
+    it.skipIf(Object.keys(KNOWN_DISAGREEMENTS).length > 0)("none are open", () => {});
+    for (const [key, disagreement] of Object.entries(KNOWN_DISAGREEMENTS)) {
+      it.fails(`${key}: ${disagreement.why}`, async () => {
+        const route = routeTable.find((r) => keyOf(r) === key);
+        const expected = EXPECTED_ACCESS[key];
+        if (!route || !expected) {
+          // Passing here makes it.fails report it: an entry for a route that does not exist is stale.
+          return;
         }
-      }
-      expect(problems).toEqual([]);
-    });
-  }
-});
+        const problems: string[] = [];
+        for (const party of disagreement.roles) {
+          const problem = cellProblem(expected, party, await ask(route, expected, party));
+          if (problem) {
+            problems.push(problem);
+          }
+        }
+        expect(problems).toEqual([]);
+      });
+    }
+  },
+);
 
 describe("device routes", () => {
   for (const route of routeTable) {

@@ -3,6 +3,9 @@ import { z } from "zod";
 import { Invalid } from "../errors";
 import { unsafeTextPaths } from "../schemas";
 import { DEFAULT_JSON_LIMIT, readJsonBody } from "./body";
+import { problems } from "./openapi";
+
+const bodyProblems = problems(413, 415);
 
 /**
  * chanfana's OpenAPIRoute, with its request validator built once per route instead of on every
@@ -20,6 +23,18 @@ export abstract class Endpoint extends OpenAPIRoute {
     return (this.getSchemaZod().request?.body?.content as Record<string, { schema?: unknown }> | undefined)?.[
       "application/json"
     ]?.schema;
+  }
+
+  /** Every route with a JSON body may answer 413 and 415 (core/http/body.ts): say so in the OpenAPI. */
+  override getSchema() {
+    const schema = super.getSchema();
+    const body = (schema.request?.body?.content as Record<string, { schema?: unknown }> | undefined)?.[
+      "application/json"
+    ]?.schema;
+    if (body instanceof z.ZodType) {
+      schema.responses = { ...bodyProblems, ...schema.responses };
+    }
+    return schema;
   }
 
   /**

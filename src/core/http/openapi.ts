@@ -37,11 +37,6 @@ export function json<T extends z.ZodType>(schema: T, description = "Success") {
 
 export const IdParam = z.object({ id: z.string().min(1).max(64) });
 
-export const ListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(200).optional(),
-});
-
 export function listOf<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 }

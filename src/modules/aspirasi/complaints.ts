@@ -58,7 +58,7 @@ function present(
 }
 
 /** Complaints are answered by the secretariat, the same roles as the staff routes. */
-const isStaff = (ctx: TenantCtx) => hasRole(ctx, ROLES.SECRETARIAT);
+const isStaff = (ctx: TenantCtx) => hasRole(ctx, ROLES.STAFF);
 
 async function load(ctx: TenantCtx, id: string): Promise<Row> {
   const row = await ctx.db.select().from(complaints).where(eq(complaints.id, id)).get();

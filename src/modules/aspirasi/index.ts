@@ -21,10 +21,9 @@ import { UpdateComplaint } from "./routes/updateComplaint";
  * every community — and the dashboard's "new complaints" indicator is listed without one.
  */
 const resident = tenantAccess(ROLES.RESIDENT);
-/** Who answers complaints, reads suggestions and decides proposals: the secretariat. */
-const staff = tenantAccess(ROLES.SECRETARIAT);
-// A resident reaches only their own complaints (the service answers 404 for anyone else's).
-const ownerOrStaff = tenantAccess([...ROLES.RESIDENT, ...ROLES.SECRETARIAT]);
+/** Who answers complaints, reads suggestions and decides proposals: the community's staff (spec: S). */
+const staff = tenantAccess(ROLES.STAFF);
+/** Every member; for one complaint a resident reaches only their own (the service answers 404). */
 const member = tenantAccess(ROLES.MEMBER);
 
 export const aspirasiModule = defineModule({
@@ -33,7 +32,7 @@ export const aspirasiModule = defineModule({
     { method: "post", path: "/api/pengaduan", endpoint: CreateComplaint, access: resident },
     { method: "get", path: "/api/pengaduan/mine", endpoint: ListMyComplaints, access: resident },
     { method: "get", path: "/api/pengaduan", endpoint: ListComplaints, access: staff },
-    { method: "get", path: "/api/pengaduan/:id", endpoint: GetComplaint, access: ownerOrStaff },
+    { method: "get", path: "/api/pengaduan/:id", endpoint: GetComplaint, access: member },
     { method: "put", path: "/api/pengaduan/:id", endpoint: UpdateComplaint, access: staff },
     { method: "post", path: "/api/saran", endpoint: CreateSuggestion, access: resident },
     { method: "get", path: "/api/saran", endpoint: ListSuggestions, access: staff },

@@ -12,8 +12,8 @@ import { countAwaitingGuests } from "./service";
 
 const flag = "tamu" as const;
 const resident = tenantAccess(ROLES.RESIDENT, flag);
-// Guests are the secretariat's (service.ts's `isStaff` is the same group).
-const staff = tenantAccess(ROLES.SECRETARIAT, flag);
+// Guests and the gate are the staff's (spec: S); service.ts's `isStaff` is the same group.
+const staff = tenantAccess(ROLES.STAFF, flag);
 const member = tenantAccess(ROLES.MEMBER, flag);
 
 // Static paths before `/:id`, so `mine` and `gate/...` are never read as ids.

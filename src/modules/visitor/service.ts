@@ -19,7 +19,7 @@ const VISIT_GRACE_MS = 3_600_000;
 const MAX_AHEAD_DAYS = 90;
 
 /** Who reviews guests and works the gate: the secretariat, as in the route table. */
-const isStaff = (ctx: TenantCtx) => hasRole(ctx, ROLES.SECRETARIAT);
+const isStaff = (ctx: TenantCtx) => hasRole(ctx, ROLES.STAFF);
 
 /** Who let a guest through: a staff member at the gate, or a gate device (`device:<id>`). */
 function gateOperator(ctx: TenantCtx): string {

@@ -4,6 +4,7 @@ import type { HonoEnv } from "../../../core/env";
 import { DomainError, type ErrorCode, statusOfKind } from "../../../core/errors";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
+import { problems } from "../../../core/http/openapi";
 import { resetPasswordDone, resetPasswordForm } from "../../../pages/reset-password";
 import { resetPassword } from "../passwordReset";
 
@@ -23,7 +24,7 @@ export class ResetPasswordPage extends Endpoint {
     summary: "The password reset (and invitation) page: a form for the token in the query",
     security: [],
     request: { query: z.object({ token: z.string().max(200).default("") }) },
-    responses: { 200: html("The form") },
+    responses: { 200: html("The form"), ...problems(400) },
   };
 
   override async handle(c: Context<HonoEnv>) {

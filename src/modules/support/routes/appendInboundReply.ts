@@ -7,6 +7,8 @@ import { appendInbound } from "../public";
 import { InboundAppended, InboundDuplicate, InboundReplyInput } from "../schemas";
 
 export class AppendInboundReply extends Endpoint {
+  /** An inbound email reply: up to 100,000 characters of text (multi-byte in UTF-8) and its metadata. */
+  static override maxBodyBytes = 512 * 1024;
   override schema = {
     tags: ["Internal"],
     summary:

@@ -5,6 +5,7 @@ import { DomainError, type ErrorCode, type StatusOfKind, statusOfKind } from "..
 import { checkMultipart, type ImageUpload, imageFromFile, readForm } from "../../../core/files";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
+import { problems } from "../../../core/http/openapi";
 import { supportReplyNotFound, supportReplyPage } from "../../../pages/support-reply";
 import { getPublicTicket, replyPublic } from "../public";
 import { ReplyTokenParam } from "../schemas";
@@ -26,7 +27,7 @@ export class SupportReplyPage extends Endpoint {
     summary: "The login-free ticket page: the thread and a reply form with an optional image",
     security: [],
     request: { params: ReplyTokenParam, query: z.object({ terkirim: z.string().max(1).optional() }) },
-    responses: { 200: html("The thread and the form"), 404: html("Unknown token") },
+    responses: { 200: html("The thread and the form"), 404: html("Unknown token"), ...problems(400) },
   };
 
   override async handle(c: Context<HonoEnv>) {

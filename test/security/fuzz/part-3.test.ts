@@ -1,0 +1,3 @@
+import { fuzzPart } from "./schema-fuzz";
+
+fuzzPart(2, 3);
