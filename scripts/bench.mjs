@@ -11,6 +11,7 @@ const suites = {
   api: () => import("./bench/api-routes.mjs").then((m) => m.run()),
   identity: () => import("./bench/auth-enumeration.mjs").then((m) => m.run()),
   musyawarah: () => import("./bench/poll-votes.mjs").then((m) => m.run()),
+  passwords: () => import("./bench/passwords.mjs").then((m) => m.run()),
   surat: () => import("./bench/surat-pdf.mjs").then((m) => m.run()),
   support: () => import("./bench/support-tickets.mjs").then((m) => m.run()),
 };

@@ -2,6 +2,7 @@
 // measured against them on the same runtime in the same run. Never deployed.
 import { DurableObject } from "cloudflare:workers";
 import { Hono } from "hono";
+import { hashPassword, verifyPassword } from "../../src/core/auth/password";
 import worker from "../../src/index";
 
 // Every Durable Object class the API declares must be exported by the entry wrangler runs.
@@ -25,6 +26,16 @@ const bare = new Hono<{ Bindings: BenchEnv }>();
 bare.get("/__bare", (c) => c.json({ ok: true }));
 // The irreducible part of a tenant read: one D1 round trip, with nothing of ours around it.
 bare.get("/__bare-d1", async (c) => c.json(await c.env.TENANT_DB_01.prepare("SELECT 1 AS one").first()));
+// One password check of each scheme with nothing else around it: what a sign-in costs in PBKDF2 alone.
+const BENCH_PEPPER = "bench-pepper-bench-pepper-bench-pepper-0000";
+const legacyHash = "pbkdf2-sha256$100000$MDEyMzQ1Njc4OWFiY2RlZg$H8E0NVJ6dC5fHv4T9oZ6gN8Gr6xJ6e6a8W3wEM8YgJk";
+let pepperedHash: Promise<string> | undefined;
+bare.get("/__bare-hash/:scheme", async (c) => {
+  pepperedHash ??= hashPassword("warga-demo-2026", BENCH_PEPPER);
+  const stored = c.req.param("scheme") === "legacy" ? legacyHash : await pepperedHash;
+  const check = await verifyPassword("warga-demo-2026", stored, BENCH_PEPPER);
+  return c.json({ scheme: c.req.param("scheme"), valid: check.valid });
+});
 bare.post("/__bare-do", async (c) => {
   const ns = c.env.BENCH_COUNTER;
   if (!ns) {
