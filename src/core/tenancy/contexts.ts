@@ -6,7 +6,7 @@ import { type ResolveOptions, resolveTenant } from "./registry";
 import { isSlotBinding, tenantDb } from "./slots";
 
 /** The operator route that changes a tenant evicts its own isolate's cached copy (ADR 0007). */
-export { forgetTenant } from "./registry";
+export { forgetTenant, toTenantInfo } from "./registry";
 
 /**
  * Where contexts are made. Verbs never see the raw bindings: they get `env` without the databases, the

@@ -6,7 +6,7 @@ import { tenants } from "../../core/db/platform-schema";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { defaultFlags, parseFlags } from "../../core/flags";
 import { newId } from "../../core/ids";
-import { forgetTenant } from "../../core/tenancy/contexts";
+import { forgetTenant, toTenantInfo } from "../../core/tenancy/contexts";
 import { provisionTenant } from "../../core/tenancy/provision";
 import { nowIso } from "../../core/time";
 import type { CreateTenantInput, TenantListQuery, UpdateTenantInput } from "./schemas";
@@ -14,18 +14,7 @@ import type { CreateTenantInput, TenantListQuery, UpdateTenantInput } from "./sc
 type TenantRow = typeof tenants.$inferSelect;
 
 export function presentTenant(row: TenantRow) {
-  return {
-    id: row.id,
-    slug: row.slug,
-    name: row.name,
-    type: row.type,
-    parentId: row.parentId,
-    flags: parseFlags(row.flags),
-    slot: row.slot,
-    status: row.status,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
+  return { ...toTenantInfo(row), createdAt: row.createdAt, updatedAt: row.updatedAt };
 }
 
 async function resolveParent(ctx: PlatformCtx, input: CreateTenantInput): Promise<string | null> {
