@@ -1,5 +1,24 @@
 import { DurableObject } from "cloudflare:workers";
 
+/**
+ * A soft limit on failures (sign-in attempts on one account): up to `threshold` failures in the window
+ * cost nothing; after that each attempt waits `baseDelaySeconds`, doubled per further failure and
+ * capped at `maxDelaySeconds`, counted from the latest failure.
+ */
+export interface FailurePolicy {
+  threshold: number;
+  windowSeconds: number;
+  baseDelaySeconds: number;
+  maxDelaySeconds: number;
+}
+
+export interface FailureDecision {
+  allowed: boolean;
+  retryAfter: number;
+  /** The attempt's row, to pass to `succeeded` when it turns out right; 0 when refused. */
+  attemptId: number;
+}
+
 export interface RateDecision {
   allowed: boolean;
   /** Seconds until the next attempt would be allowed; 0 when allowed. */
@@ -18,6 +37,46 @@ export class RateLimiter extends DurableObject {
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS hits (at INTEGER NOT NULL)");
+    ctx.storage.sql.exec(
+      "CREATE TABLE IF NOT EXISTS failures (id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, source TEXT NOT NULL)",
+    );
+  }
+
+  /**
+   * One attempt against a failure budget (one object per account). Every attempt is written as a
+   * failure before the caller checks the password, and `succeeded` takes it back, so a burst of
+   * concurrent guesses is counted in full. While the delay runs, only sources (hashed IPs) that have
+   * failed here in the window wait: someone else who knows the password, from another address, is let
+   * through, so an attacker's failures cannot lock the owner out.
+   */
+  async attempt(source: string, policy: FailurePolicy): Promise<FailureDecision> {
+    const now = Date.now();
+    const windowMs = policy.windowSeconds * 1000;
+    const sql = this.ctx.storage.sql;
+    sql.exec("DELETE FROM failures WHERE at <= ?", now - windowMs);
+    const row = sql
+      .exec<{ n: number; latest: number | null }>("SELECT COUNT(*) AS n, MAX(at) AS latest FROM failures")
+      .one();
+    if (row.n >= policy.threshold && row.latest !== null) {
+      const delayMs =
+        Math.min(policy.maxDelaySeconds, policy.baseDelaySeconds * 2 ** (row.n - policy.threshold)) * 1000;
+      const until = row.latest + delayMs;
+      const failedBefore =
+        sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM failures WHERE source = ?", source).one().n > 0;
+      if (now < until && failedBefore) {
+        return { allowed: false, retryAfter: Math.max(1, Math.ceil((until - now) / 1000)), attemptId: 0 };
+      }
+    }
+    const inserted = sql
+      .exec<{ id: number }>("INSERT INTO failures (at, source) VALUES (?, ?) RETURNING id", now, source)
+      .one();
+    await this.ctx.storage.setAlarm(now + windowMs + 1000);
+    return { allowed: true, retryAfter: 0, attemptId: inserted.id };
+  }
+
+  /** The attempt was right: it is no failure, and that source's earlier typos are forgiven. */
+  async succeeded(attemptId: number, source: string): Promise<void> {
+    this.ctx.storage.sql.exec("DELETE FROM failures WHERE id = ? OR source = ?", attemptId, source);
   }
 
   async hit(limit: number, windowSeconds: number): Promise<RateDecision> {

@@ -56,6 +56,7 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "POST /api/auth/magic-link/verify": pub,
   "POST /api/auth/forgot-password": pub,
   "POST /api/auth/reset-password": pub,
+  "POST /api/auth/join/accept": pub,
   "GET /api/auth/oauth/:provider": pub,
   "GET /api/auth/oauth/:provider/callback": pub,
   "POST /api/auth/oauth/exchange": pub,

@@ -119,12 +119,19 @@ export const oneTimeTokens = sqliteTable(
   {
     id: text("id").primaryKey(),
     purpose: text("purpose", {
-      enum: ["magic_link", "password_reset", "invitation", "oauth_exchange"],
+      enum: ["magic_link", "password_reset", "invitation", "oauth_exchange", "join"],
     }).notNull(),
     tokenHash: text("token_hash").notNull(),
     userId: text("user_id").notNull(),
-    /** What the token carries besides the user (the tenant to sign in to). */
-    data: text("data", { mode: "json" }).$type<{ tenant?: string | null }>(),
+    /**
+     * What the token carries besides the user: the tenant to sign in to, or for a `join` link the
+     * tenant and housing unit of the membership it creates once accepted.
+     */
+    data: text("data", { mode: "json" }).$type<{
+      tenant?: string | null;
+      tenantId?: string;
+      unitId?: string;
+    }>(),
     expiresAt: text("expires_at").notNull(),
     usedAt: text("used_at"),
     createdAt: createdAt(),

@@ -5,8 +5,9 @@ import { isUniqueViolation } from "../../core/db/errors";
 import { memberships, users } from "../../core/db/platform-schema";
 import { Conflict, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
-import { deliverInvitation, type InvitationResult, invitationChannel } from "./invitations";
+import { deliverInvitation, deliverJoinLink, type InvitationResult, invitationChannel } from "./invitations";
 import { newOneTimeToken, retireTokens } from "./oneTimeTokens";
+import type { UserRow } from "./service";
 
 export type { InvitationResult } from "./invitations";
 
@@ -22,9 +23,11 @@ export interface PreparedInvitation {
 }
 
 export interface PreparedAccount extends PreparedInvitation {
-  userId: string;
-  /** False when the person already had an account (staff of the RW, a resident elsewhere). */
-  newAccount: boolean;
+  /**
+   * The new account, or null when the email or number belongs to an existing account: that account
+   * is never linked on an applicant's word, its holder gets a join link instead (see join.ts).
+   */
+  userId: string | null;
 }
 
 export interface NewResident {
@@ -36,10 +39,13 @@ export interface NewResident {
 }
 
 /**
- * A resident membership in this tenant for the person with this email or number: their existing
- * account if they have one, else a new account without a password and a set-password invitation.
- * Someone who already has a password gets a sign-in link instead. 409 `account_conflict` when the email
- * and the number belong to two accounts, 409 `already_member` when the person is a member already.
+ * A resident membership in this tenant for the person named in an application. Without an account
+ * for the email or number: a new account without a password, its membership and a set-password
+ * invitation. With one: nothing is linked yet; the account holder is sent a "join this community?"
+ * link at the account's own contact, and the membership exists once they accept it (join.ts). The
+ * caller's answer is then shaped as for a new account (the channel the application implies), so staff
+ * learn neither that an account exists nor whose it is. 409 `already_member` when the person is a
+ * member of this tenant already (staff can see their own residents anyway).
  */
 export async function createResidentAccount({
   ctx,
@@ -56,13 +62,9 @@ export async function createResidentAccount({
         ? or(eq(users.email, input.email), eq(users.whatsapp, input.whatsapp))
         : eq(users.whatsapp, input.whatsapp),
     );
-  if (matches.length > 1) {
-    throw new Conflict(
-      "account_conflict",
-      "The email and the WhatsApp number of this application belong to two different accounts.",
-    );
-  }
-  const existing = matches[0];
+  // When the email and the number name two accounts, the number (required, and the one that signs in
+  // on WhatsApp) decides whom to ask; the other account is not touched.
+  const existing = matches.find((u) => u.whatsapp === input.whatsapp) ?? matches[0];
   if (existing) {
     const member = await ctx.platform
       .select({ id: memberships.id })
@@ -72,45 +74,65 @@ export async function createResidentAccount({
     if (member) {
       throw new Conflict("already_member", "This person already has an account in this community.");
     }
+    return prepareJoin(ctx, existing, input);
   }
-  const userId = existing?.id ?? newId();
-  const membershipId = newId();
-  const invitation = existing?.passwordHash
-    ? null
-    : await newOneTimeToken(ctx.platform, { purpose: "invitation", userId });
-  const statements: PreparedAccount["statements"] = [
-    ctx.platform.insert(memberships).values({
-      id: membershipId,
-      userId,
-      tenantId: ctx.tenant.id,
-      role: "warga",
-      unitId: input.unitId,
-    }),
-    ...(existing
-      ? []
-      : [
-          ctx.platform.insert(users).values({
-            id: userId,
-            email: input.email,
-            name: input.fullName,
-            whatsapp: input.whatsapp,
-            passwordHash: null,
-            updatedAt: new Date().toISOString(),
-          }),
-        ]),
-    ...(invitation ? [invitation.insert] : []),
-  ];
-  const target = existing ?? { name: input.fullName, email: input.email, whatsapp: input.whatsapp };
+  const userId = newId();
+  const invitation = await newOneTimeToken(ctx.platform, { purpose: "invitation", userId });
+  const target = { name: input.fullName, email: input.email, whatsapp: input.whatsapp };
   return {
     userId,
-    newAccount: !existing,
-    statements,
+    statements: [
+      ctx.platform.insert(memberships).values({
+        id: newId(),
+        userId,
+        tenantId: ctx.tenant.id,
+        role: "warga",
+        unitId: input.unitId,
+      }),
+      ctx.platform.insert(users).values({
+        id: userId,
+        email: input.email,
+        name: input.fullName,
+        whatsapp: input.whatsapp,
+        passwordHash: null,
+        updatedAt: new Date().toISOString(),
+      }),
+      invitation.insert,
+    ],
     send: () =>
       deliverInvitation(ctx, {
         target,
-        token: invitation?.token ?? null,
-        idempotencyKey: invitation ? `invitation:${invitation.id}` : `membership:${membershipId}`,
+        token: invitation.token,
+        idempotencyKey: `invitation:${invitation.id}`,
       }),
+  };
+}
+
+async function prepareJoin(ctx: TenantCtx, account: UserRow, input: NewResident): Promise<PreparedAccount> {
+  const join = await newOneTimeToken(ctx.platform, {
+    purpose: "join",
+    userId: account.id,
+    data: { tenantId: ctx.tenant.id, unitId: input.unitId },
+  });
+  // The link goes to the account's own contact that the application named, never to a contact only
+  // the applicant typed: an application with a victim's number and the applicant's email must not
+  // hand the applicant the victim's link.
+  const to =
+    input.email && account.email === input.email
+      ? { name: account.name, email: account.email, whatsapp: null }
+      : { name: account.name, email: null, whatsapp: account.whatsapp };
+  const shown = invitationChannel({ name: input.fullName, email: input.email, whatsapp: input.whatsapp });
+  return {
+    userId: null,
+    statements: [join.insert],
+    send: async () => {
+      const result = await deliverJoinLink(ctx, {
+        target: to,
+        token: join.token,
+        idempotencyKey: `join:${join.id}`,
+      });
+      return { channel: shown, sent: result.sent };
+    },
   };
 }
 

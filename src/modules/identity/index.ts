@@ -1,5 +1,6 @@
 import { type Access, ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
+import { AcceptJoin } from "./routes/acceptJoin";
 import { ExchangeOAuthCode } from "./routes/exchangeOAuthCode";
 import { ForgotPassword } from "./routes/forgotPassword";
 import { GetMe } from "./routes/getMe";
@@ -32,6 +33,7 @@ export const identityModule = defineModule({
     { method: "post", path: "/api/auth/magic-link/verify", endpoint: VerifyMagicLink, access: pub },
     { method: "post", path: "/api/auth/forgot-password", endpoint: ForgotPassword, access: pub },
     { method: "post", path: "/api/auth/reset-password", endpoint: ResetPassword, access: pub },
+    { method: "post", path: "/api/auth/join/accept", endpoint: AcceptJoin, access: pub },
     { method: "get", path: "/api/auth/oauth/:provider", endpoint: StartOAuth, access: pub },
     { method: "get", path: "/api/auth/oauth/:provider/callback", endpoint: OAuthCallback, access: pub },
     { method: "post", path: "/api/auth/oauth/exchange", endpoint: ExchangeOAuthCode, access: pub },

@@ -68,3 +68,52 @@ export async function deliverInvitation(
     return { channel, sent: false };
   }
 }
+
+/** Where a join link points: the client's page, which asks the person and posts the token to the API. */
+export function joinUrl(env: { CLIENT_URL: string }, token: string): string {
+  return `${env.CLIENT_URL.replace(/\/$/, "")}/join?token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * Asks the holder of an existing account whether they want to join the community whose staff approved
+ * an application naming their email or number. Nobody is a member until they accept the link.
+ */
+export async function deliverJoinLink(
+  ctx: Pick<TenantCtx, "env" | "tenant" | "requestId">,
+  input: { target: InvitationTarget; token: string; idempotencyKey: string },
+): Promise<InvitationResult> {
+  const { env } = ctx;
+  const url = joinUrl(env, input.token);
+  const body =
+    `Pengurus ${ctx.tenant.name} menyetujui pendaftaran warga yang memakai kontak akun Anda. ` +
+    `Jika ini memang Anda, bergabunglah melalui tautan berikut (berlaku 7 hari):\n${url}\n\n` +
+    "Jika Anda tidak mendaftar, abaikan pesan ini: Anda tidak akan ditambahkan.";
+  const channel = invitationChannel(input.target);
+  try {
+    if (channel === "email" && input.target.email) {
+      await notifyFor(env).sendRawEmail({
+        to: input.target.email,
+        subject: `Bergabung dengan ${ctx.tenant.name}?`,
+        text: `Halo ${input.target.name},\n\n${body}`,
+        idempotencyKey: input.idempotencyKey,
+      });
+      return { channel, sent: true };
+    }
+    if (channel === "whatsapp" && input.target.whatsapp) {
+      await notifyFor(env).sendWhatsApp({
+        to: input.target.whatsapp,
+        message: `Halo ${input.target.name}, ${body}`,
+        idempotencyKey: input.idempotencyKey,
+      });
+      return { channel, sent: true };
+    }
+    return { channel: null, sent: false };
+  } catch (error) {
+    log("error", "join_link_not_sent", {
+      requestId: ctx.requestId,
+      channel,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return { channel, sent: false };
+  }
+}

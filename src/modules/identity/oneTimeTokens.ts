@@ -16,6 +16,7 @@ export const TOKEN_TTL_SECONDS: Record<TokenPurpose, number> = {
   password_reset: 60 * 60,
   invitation: (7 * DAY_MS) / 1000,
   oauth_exchange: 2 * 60,
+  join: (7 * DAY_MS) / 1000,
 };
 
 export type TokenData = NonNullable<(typeof oneTimeTokens.$inferSelect)["data"]>;

@@ -85,3 +85,5 @@ export const OAuthCallbackQuery = z.object({
   state: z.string().max(200).optional(),
   error: z.string().max(200).optional(),
 });
+
+export const JoinAccepted = z.object({ tenant: TenantRef, role: z.literal("warga") }).openapi("JoinAccepted");

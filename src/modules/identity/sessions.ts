@@ -11,7 +11,7 @@ import { log } from "../../core/http/log";
 import { newId, randomToken, sha256Hex } from "../../core/ids";
 import { notifyFor } from "../../core/notifier";
 import { addDays } from "../../core/time";
-import { identityRateLimit as rateLimit } from "./limits";
+import { identityRateLimit as rateLimit, startLoginAttempt } from "./limits";
 import type { LoginInput } from "./schemas";
 import { membershipsOf, type TenantRow, tenantRef, type UserRow } from "./service";
 
@@ -91,23 +91,27 @@ export async function signIn(ctx: PlatformCtx, user: UserRow, tenantSlug?: strin
 /**
  * Email (or WhatsApp number) and password. A wrong identifier and a wrong password get the same 401
  * after the same work (a dummy hash is verified for unknown accounts), so the answer reveals no accounts.
- * A hash of an older scheme is replaced now that the password is known (ADR 0012).
+ * Failures count per account, not per identifier (limits.ts `startLoginAttempt`): the email and the
+ * number of one account share one budget. A hash of an older scheme is replaced now that the password
+ * is known (ADR 0012).
  */
 export async function login({ ctx, input }: { ctx: PlatformCtx; input: LoginInput }) {
-  const subject = input.email ?? input.whatsapp;
-  await rateLimit(ctx.env, [
-    { policy: "login:subject", subject },
-    { policy: "login:ip", subject: ctx.ip },
-  ]);
+  await rateLimit(ctx.env, [{ policy: "login:ip", subject: ctx.ip }]);
   const user = await ctx.platform
     .select()
     .from(users)
     .where(input.email ? eq(users.email, input.email) : eq(users.whatsapp, input.whatsapp ?? ""))
     .get();
+  const attempt = await startLoginAttempt(
+    ctx.env,
+    user ? `user:${user.id}` : `identifier:${input.email ?? input.whatsapp}`,
+    ctx.ip,
+  );
   const check = await verifyPassword(input.password, user?.passwordHash, ctx.config.PASSWORD_PEPPER);
   if (!user?.passwordHash || !check.valid) {
     throw new Unauthorized("invalid_credentials", "Email or password is wrong.");
   }
+  await attempt.succeeded();
   if (check.needsRehash) {
     // Only over the hash just verified: a reset that landed meanwhile wins.
     await ctx.platform

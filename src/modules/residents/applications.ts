@@ -173,11 +173,9 @@ export async function decideApplication({
     await ctx.platform.batch([
       ...decide(account.userId),
       ...account.statements,
-      audit("application.approve", {
-        userId: account.userId,
-        unitId: unit.id,
-        newAccount: account.newAccount,
-      }),
+      // userId is null while an existing account's holder has not accepted the join link: the record
+      // says no more than the answer does.
+      audit("application.approve", { userId: account.userId, unitId: unit.id }),
     ]);
   } catch (error) {
     if (isBatchAborted(error)) {

@@ -30,35 +30,47 @@ describe("createResidentAccount", () => {
       ctx,
       input: { fullName: "Ibu Sari", email: null, whatsapp, unitId: "unit-1" },
     });
-    expect(account.newAccount).toBe(true);
+    const userId = account.userId ?? "";
+    expect(userId).not.toBe("");
     const db = platformDb(bindings);
-    expect(await db.select().from(users).where(eq(users.id, account.userId))).toEqual([]);
+    expect(await db.select().from(users).where(eq(users.id, userId))).toEqual([]);
 
     await ctx.platform.batch(account.statements);
-    const user = await db.select().from(users).where(eq(users.id, account.userId)).get();
+    const user = await db.select().from(users).where(eq(users.id, userId)).get();
     expect(user).toMatchObject({ name: "Ibu Sari", whatsapp, passwordHash: null });
     const member = await db
       .select()
       .from(memberships)
-      .where(and(eq(memberships.userId, account.userId), eq(memberships.tenantId, tenant.id)))
+      .where(and(eq(memberships.userId, userId), eq(memberships.tenantId, tenant.id)))
       .get();
     expect(member).toMatchObject({ role: "warga", unitId: "unit-1" });
-    const tokens = await db.select().from(oneTimeTokens).where(eq(oneTimeTokens.userId, account.userId));
+    const tokens = await db.select().from(oneTimeTokens).where(eq(oneTimeTokens.userId, userId));
     expect(tokens.map((t) => t.purpose)).toEqual(["invitation"]);
     expect(await account.send()).toEqual({ channel: "whatsapp", sent: true });
   });
 
-  it("refuses an email and a number that belong to two different accounts", async () => {
-    const { ctx } = await staffCtx();
+  it("links no existing account: its holder (the number's, when two match) gets a join token", async () => {
+    const { tenant, ctx } = await staffCtx();
     const byEmail = await insertUser({});
     const whatsapp = nextPhone();
-    await insertUser({ whatsapp });
-    await expect(
-      createResidentAccount({
-        ctx,
-        input: { fullName: "Budi", email: byEmail.email, whatsapp, unitId: "unit-2" },
-      }),
-    ).rejects.toMatchObject({ code: "account_conflict" });
+    const byNumber = await insertUser({ whatsapp });
+    const account = await createResidentAccount({
+      ctx,
+      input: { fullName: "Budi", email: byEmail.email, whatsapp, unitId: "unit-2" },
+    });
+    expect(account.userId).toBeNull();
+    await ctx.platform.batch(account.statements);
+    const db = platformDb(bindings);
+    const members = await db.select().from(memberships).where(eq(memberships.tenantId, tenant.id));
+    expect(members.map((m) => m.userId)).not.toContain(byNumber.id);
+    expect(members.map((m) => m.userId)).not.toContain(byEmail.id);
+    const joins = await db
+      .select()
+      .from(oneTimeTokens)
+      .where(and(eq(oneTimeTokens.purpose, "join"), eq(oneTimeTokens.userId, byNumber.id)));
+    expect(joins.map((t) => t.data)).toEqual([{ tenantId: tenant.id, unitId: "unit-2" }]);
+    // The application named an email: the answer says email whichever account was asked.
+    expect(await account.send()).toEqual({ channel: "email", sent: true });
   });
 
   it("tells a batch that lost a race for the number from any other failure", async () => {
@@ -76,7 +88,7 @@ describe("createResidentAccount", () => {
     const members = await platformDb(bindings)
       .select()
       .from(memberships)
-      .where(and(eq(memberships.userId, account.userId), eq(memberships.tenantId, tenant.id)));
+      .where(and(eq(memberships.userId, account.userId ?? ""), eq(memberships.tenantId, tenant.id)));
     expect(members).toEqual([]);
   });
 });

@@ -1,24 +1,80 @@
 import { describe, expect, it } from "vitest";
-import { callJson, createTenant, expectProblem, PASSWORD } from "../../helpers/harness";
+import { LOGIN_FAILURES } from "../../../src/modules/identity/limits";
+import { callJson, createTenant, expectProblem, insertUser, PASSWORD } from "../../helpers/harness";
 
 const fromIp = (ip: string) => ({ "CF-Connecting-IP": ip });
+const login = (body: Record<string, unknown>, headers: Record<string, string>) =>
+  callJson("/api/auth/login", { body, headers });
 
 describe("rate limits (Durable Object, shared by every isolate)", () => {
-  it("stops password guessing on one account after 10 attempts, with Retry-After", async () => {
-    // The harness's own sign-in of this member is the first of the 10 attempts.
-    const member = await (await createTenant()).member("warga");
-    for (let i = 0; i < 9; i++) {
-      const res = await callJson("/api/auth/login", {
-        body: { email: member.email, password: `salah-${i}` },
-      });
-      expectProblem(res, 401, "invalid_credentials");
+  it("counts wrong passwords per account: its email and WhatsApp number share one budget", async () => {
+    const number = `62813${Date.now().toString().slice(-7)}`;
+    const account = await insertUser({ whatsapp: number });
+    const ip = fromIp("192.0.2.10");
+    for (let i = 0; i < 5; i++) {
+      expectProblem(
+        await login({ email: account.email, password: `salah-${i}` }, ip),
+        401,
+        "invalid_credentials",
+      );
+      expectProblem(
+        await login({ whatsapp: `0${number.slice(2)}`, password: `salah-wa-${i}` }, ip),
+        401,
+        "invalid_credentials",
+      );
     }
-    // Even the right password waits now: the limit counts attempts, not failures.
-    const limited = await callJson("/api/auth/login", { body: { email: member.email, password: PASSWORD } });
+    // Ten failures in all, five per identifier: the eleventh attempt waits, whichever identifier it uses.
+    const limited = await login({ whatsapp: `0${number.slice(2)}`, password: PASSWORD }, ip);
     expectProblem(limited, 429, "rate_limited");
     const retryAfter = Number(limited.headers.get("Retry-After"));
     expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(LOGIN_FAILURES.baseDelaySeconds);
+    expectProblem(await login({ email: account.email, password: PASSWORD }, ip), 429, "rate_limited");
+  });
+
+  it("does not let an attacker's failures lock the owner out: the right password from another address gets in", async () => {
+    const account = await (await createTenant()).member("warga");
+    const attacker = fromIp("192.0.2.20");
+    for (let i = 0; i < LOGIN_FAILURES.threshold; i++) {
+      expectProblem(
+        await login({ email: account.email, password: `tebak-${i}` }, attacker),
+        401,
+        "invalid_credentials",
+      );
+    }
+    // The guessing address waits even with the right password …
+    expectProblem(await login({ email: account.email, password: PASSWORD }, attacker), 429, "rate_limited");
+    // … the owner elsewhere does not, and a wrong password there is still only a 401.
+    const owner = fromIp("192.0.2.21");
+    expect((await login({ email: account.email, password: PASSWORD }, owner)).status).toBe(200);
+    const other = fromIp("192.0.2.22");
+    expectProblem(
+      await login({ email: account.email, password: "keliru" }, other),
+      401,
+      "invalid_credentials",
+    );
+  });
+
+  it("makes the guessing address wait longer after every further failure, known account or not", async () => {
+    const known = await insertUser({});
+    for (const email of [known.email, `tak-ada-${Date.now()}@warga.test`]) {
+      const attacker = fromIp(`192.0.2.${email === known.email ? 30 : 40}`);
+      for (let i = 0; i < LOGIN_FAILURES.threshold; i++) {
+        expectProblem(await login({ email, password: `tebak-${i}` }, attacker), 401, "invalid_credentials");
+      }
+      const waits: number[] = [];
+      for (let round = 0; round < 3; round++) {
+        const refused = await login({ email, password: "lagi" }, attacker);
+        expectProblem(refused, 429, "rate_limited");
+        waits.push(Number(refused.headers.get("Retry-After")));
+        // One more failure, from an address that has not failed yet (let through, and counted).
+        const helper = fromIp(`198.18.${email === known.email ? 1 : 2}.${round}`);
+        expectProblem(await login({ email, password: `bantu-${round}` }, helper), 401, "invalid_credentials");
+      }
+      expect(waits[0]).toBeLessThanOrEqual(LOGIN_FAILURES.baseDelaySeconds);
+      expect(waits[1]).toBeGreaterThan(LOGIN_FAILURES.baseDelaySeconds);
+      expect(waits[2]).toBeGreaterThan(2 * LOGIN_FAILURES.baseDelaySeconds);
+    }
   });
 
   it("limits one IP spraying many accounts", async () => {

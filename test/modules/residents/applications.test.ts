@@ -1,13 +1,19 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { platformDb } from "../../../src/core/db/platform";
-import { memberships, residentApplications, users } from "../../../src/core/db/platform-schema";
+import {
+  memberships,
+  oneTimeTokens,
+  residentApplications,
+  users,
+} from "../../../src/core/db/platform-schema";
 import { newId } from "../../../src/core/ids";
 import {
   bindings,
   callJson,
   createTenant,
   expectProblem,
+  insertUser,
   operatorToken,
   PASSWORD,
   type TestTenant,
@@ -178,29 +184,102 @@ describe("deciding applications", () => {
     expect(login.status).toBe(200);
   });
 
-  it("adds a membership to an existing account (staff elsewhere) instead of a second account", async () => {
+  it("never links an existing account on the applicant's word: its holder must accept a join link", async () => {
     const rw = await createTenant({ type: "RW" });
     const rt = await createTenant({ type: "RT", parentSlug: rw.slug });
-    const rwStaff = await rw.member("sekretaris");
+    const victim = await insertUser({ name: "Sekretaris Rahasia", whatsapp: null });
+    await platformDb(bindings)
+      .insert(memberships)
+      .values({ id: newId(), userId: victim.id, tenantId: rw.id, role: "sekretaris" });
     const sek = await rt.member("sekretaris");
     const whatsapp = nextPhone();
-    await apply(rt, { whatsapp, email: rwStaff.email });
+    await apply(rt, { whatsapp, email: victim.email, fullName: "Nama Karangan" });
     const app = await pendingOf(rt, sek.token, whatsapp);
     const res = await decide(sek.token, app.id, { status: "disetujui" });
-    expect(res.body.application.userId).toBe(rwStaff.id);
+    expect(res.status).toBe(200);
+    expect(res.body.application.userId).toBeNull();
+    expect(res.body.invitation).toEqual({ channel: "email", sent: true });
+    const residents = await callJson("/api/residents", { token: sek.token });
+    const admin = await rt.member("admin");
+    const audit = await callJson("/api/audit?action=application.approve", { token: admin.token });
+    for (const seen of [res.body, residents.body, audit.body]) {
+      expect(JSON.stringify(seen)).not.toContain(victim.id);
+      expect(JSON.stringify(seen)).not.toContain("Sekretaris Rahasia");
+    }
+    const roles = async () =>
+      (await platformDb(bindings).select().from(memberships).where(eq(memberships.userId, victim.id)))
+        .map((m) => m.role)
+        .sort();
+    expect(await roles()).toEqual(["sekretaris"]);
+
+    const [link] = await queuedMessages({ recipient: victim.email });
+    const token = tokenIn(link ?? ({ payload: {} } as never));
+    const accepted = await callJson("/api/auth/join/accept", { body: { token } });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toEqual({ tenant: expect.objectContaining({ slug: rt.slug }), role: "warga" });
+    expect(await roles()).toEqual(["sekretaris", "warga"]);
+    expectProblem(await callJson("/api/auth/join/accept", { body: { token } }), 409, "token_used");
+    expect(await roles()).toEqual(["sekretaris", "warga"]);
+    const signedIn = await callJson("/api/auth/login", {
+      body: { email: victim.email, password: PASSWORD, tenant: rt.slug },
+    });
+    expect(signedIn.status).toBe(200);
+  });
+
+  it("sends the join link to the account's own contact, not to one only the applicant typed", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const whatsapp = nextPhone();
+    const normalised = `62${whatsapp.replace(/^0/, "")}`;
+    const owner = await insertUser({ whatsapp: normalised });
+    const attackerEmail = `penyerang-${newId().toLowerCase()}@mail.test`;
+    await apply(tenant, { whatsapp, email: attackerEmail });
+    const app = await pendingOf(tenant, sek.token, whatsapp);
+    const res = await decide(sek.token, app.id, { status: "disetujui" });
+    expect(res.body.invitation).toEqual({ channel: "email", sent: true });
+    expect(await queuedMessages({ recipient: attackerEmail })).toEqual([]);
+    expect(await queuedMessages({ recipient: owner.email })).toEqual([]);
+    const [link] = await queuedMessages({ recipient: normalised });
+    expect(link?.channel).toBe("whatsapp");
+    expect(JSON.stringify(link?.payload)).toContain("/join?token=");
+  });
+
+  it("refuses a wrong or expired join token and creates nothing", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const holder = await insertUser({});
+    const whatsapp = nextPhone();
+    await apply(tenant, { whatsapp, email: holder.email });
+    const app = await pendingOf(tenant, sek.token, whatsapp);
+    await decide(sek.token, app.id, { status: "disetujui" });
+    const token = tokenIn(
+      (await queuedMessages({ recipient: holder.email }))[0] ?? ({ payload: {} } as never),
+    );
+    expectProblem(
+      await callJson("/api/auth/join/accept", { body: { token: `${token.slice(0, -2)}xx` } }),
+      400,
+      "token_invalid",
+    );
+    await platformDb(bindings)
+      .update(oneTimeTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(oneTimeTokens.userId, holder.id));
+    expectProblem(await callJson("/api/auth/join/accept", { body: { token } }), 400, "token_expired");
     const rows = await platformDb(bindings)
       .select()
       .from(memberships)
-      .where(eq(memberships.userId, rwStaff.id));
-    expect(rows.map((m) => m.role).sort()).toEqual(["sekretaris", "warga"]);
-    // The existing password still works; the resident can sign in to the RT now.
-    expect(
-      (
-        await callJson("/api/auth/login", {
-          body: { email: rwStaff.email, password: PASSWORD, tenant: rt.slug },
-        })
-      ).status,
-    ).toBe(200);
+      .where(eq(memberships.userId, holder.id));
+    expect(rows).toEqual([]);
+  });
+
+  it("answers the public form the same for an existing account's contact and an unknown one", async () => {
+    const tenant = await createTenant();
+    const holder = await insertUser({});
+    const known = await apply(tenant, { email: holder.email });
+    const unknown = await apply(tenant, { email: `tak-dikenal-${newId().toLowerCase()}@mail.test` });
+    expect(known.status).toBe(unknown.status);
+    expect(known.body).toEqual(unknown.body);
+    expect(known.body).toEqual({ status: "menunggu" });
   });
 
   it("rejects with a reason, and refuses a second decision with 409", async () => {

@@ -10,6 +10,12 @@ export class DecideApplication extends Endpoint {
   override schema = {
     tags: ["Residents"],
     summary: "Approve (creates the account, membership and invitation) or reject an application",
+    description:
+      "Approval makes a new account (no password), its resident membership and a set-password invitation. " +
+      "When the application's email or WhatsApp number already belongs to an account, nothing is linked: " +
+      "the account holder is sent a join link at the account's own contact and becomes a resident only by " +
+      "accepting it (`POST /api/auth/join/accept`). The answer then carries `userId: null` and the channel " +
+      "the application implies; staff never see the existing account's name or id.",
     request: { params: IdParam, body: { content: { "application/json": { schema: DecisionInput } } } },
     responses: { 200: json(DecisionResult), ...problems(400, 401, 403, 404, 409) },
   };

@@ -1,0 +1,65 @@
+import { eq } from "drizzle-orm";
+import { platformAudit } from "../../core/audit";
+import type { PlatformCtx } from "../../core/context";
+import { isUniqueViolation } from "../../core/db/errors";
+import { memberships, tenants, users } from "../../core/db/platform-schema";
+import { Conflict, Forbidden, Invalid, NotFound } from "../../core/errors";
+import { newId } from "../../core/ids";
+import { identityRateLimit as rateLimit } from "./limits";
+import { consumeOneTimeToken } from "./oneTimeTokens";
+import { tenantRef } from "./service";
+
+const FAILURES = {
+  token_invalid: "This link is not valid.",
+  token_expired: "This link has expired; ask the community's staff to approve you again.",
+} as const;
+
+/**
+ * The account holder says yes to a join link: the token is spent by the one UPDATE that checks it, and
+ * only then does the resident membership exist. The token is the proof, as with a set-password link:
+ * it reached the account's own email or WhatsApp. No session is opened; the person signs in as usual.
+ * A spent link answers 409 `token_used`, so a second click creates nothing.
+ */
+export async function acceptJoin({ ctx, input }: { ctx: PlatformCtx; input: { token: string } }) {
+  await rateLimit(ctx.env, [{ policy: "token-exchange:ip", subject: ctx.ip }]);
+  const db = ctx.platform;
+  const result = await consumeOneTimeToken(db, ["join"], input.token);
+  if (!result.ok) {
+    if (result.reason === "token_used") {
+      throw new Conflict("token_used", "This link was already used.");
+    }
+    throw new Invalid(result.reason, FAILURES[result.reason], [{ field: "token", message: result.reason }]);
+  }
+  const { tenantId, unitId } = result.data;
+  const [user, tenant] = await Promise.all([
+    db.select().from(users).where(eq(users.id, result.userId)).get(),
+    tenantId ? db.select().from(tenants).where(eq(tenants.id, tenantId)).get() : undefined,
+  ]);
+  if (!tenant || !user) {
+    throw new NotFound("Community");
+  }
+  if (user.status !== "active") {
+    throw new Forbidden("account_disabled", "This account is disabled.");
+  }
+  try {
+    await db.batch([
+      db.insert(memberships).values({
+        id: newId(),
+        userId: user.id,
+        tenantId: tenant.id,
+        role: "warga",
+        unitId: unitId ?? null,
+      }),
+      platformAudit(
+        { ...ctx, actor: { kind: "system", reason: "join_link_accepted" } },
+        { tenantId: tenant.id, action: "membership.join_accepted", targetType: "user", targetId: user.id },
+      ),
+    ]);
+  } catch (error) {
+    if (isUniqueViolation(error, "memberships.user_id")) {
+      throw new Conflict("already_member", "You are already a member of this community.");
+    }
+    throw error;
+  }
+  return { tenant: tenantRef(tenant), role: "warga" as const };
+}

@@ -1,0 +1,32 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { acceptJoin } from "../join";
+import { JoinAccepted, TokenInput } from "../schemas";
+
+export class AcceptJoin extends Endpoint {
+  override schema = {
+    tags: ["Auth"],
+    summary: "Accept a join link: become a resident of the community that sent it",
+    description:
+      "When staff approve an application whose email or WhatsApp number belongs to an existing account, " +
+      "nothing is linked: the account holder is sent a link (`{CLIENT_URL}/join?token=…`, single use, 7 days) " +
+      "at the account's own email or number, and the client posts its token here. Only then does the " +
+      "resident membership exist. The token is the proof (it reached the account's own contact), so no " +
+      "sign-in is needed; no session is opened either: sign in as usual, choosing the community. A link " +
+      "already used answers 409 `token_used`; an unknown or expired one 400.",
+    security: [],
+    request: { body: { content: { "application/json": { schema: TokenInput } } } },
+    responses: {
+      200: json(JoinAccepted, "The membership now exists"),
+      ...problems(400, 403, 404, 409, 429),
+    },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await acceptJoin({ ctx: platformCtx(c), input: body }));
+  }
+}
