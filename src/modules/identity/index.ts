@@ -35,7 +35,13 @@ export const identityModule = defineModule({
     { method: "post", path: "/api/auth/reset-password", endpoint: ResetPassword, access: pub },
     { method: "post", path: "/api/auth/join/accept", endpoint: AcceptJoin, access: pub },
     { method: "get", path: "/api/auth/oauth/:provider", endpoint: StartOAuth, access: pub },
-    { method: "get", path: "/api/auth/oauth/:provider/callback", endpoint: OAuthCallback, access: pub },
+    {
+      method: "get",
+      path: "/api/auth/oauth/:provider/callback",
+      endpoint: OAuthCallback,
+      access: pub,
+      secret: { query: ["code", "state"] },
+    },
     { method: "post", path: "/api/auth/oauth/exchange", endpoint: ExchangeOAuthCode, access: pub },
     { method: "get", path: "/api/user/me", endpoint: GetMe, access: user },
     {
@@ -44,8 +50,20 @@ export const identityModule = defineModule({
       endpoint: UpdateProfile,
       access: tenantAccess(ROLES.MEMBER),
     },
-    { method: "get", path: "/reset-password", endpoint: ResetPasswordPage, access: pub },
-    { method: "post", path: "/reset-password", endpoint: SubmitResetPasswordPage, access: pub },
+    {
+      method: "get",
+      path: "/reset-password",
+      endpoint: ResetPasswordPage,
+      access: pub,
+      secret: { query: ["token"] },
+    },
+    {
+      method: "post",
+      path: "/reset-password",
+      endpoint: SubmitResetPasswordPage,
+      access: pub,
+      secret: { query: ["token"] },
+    },
   ],
   indicators: [
     {

@@ -140,7 +140,18 @@ export async function attachmentLost(ctx: PlatformCtx, fileId: string, attachId:
   return row?.attachedAt !== null && row?.attachId !== attachId;
 }
 
-async function objectResponse(ctx: PlatformCtx, file: FileRow): Promise<Response> {
+/**
+ * Signed-in viewers: private, briefly cached (the answer depends on who asks; a shared cache must never
+ * keep it). By reply token: never stored, since the URL itself is the credential (the route declares it
+ * secret, which says `no-store` as well).
+ */
+const CACHE = { signedIn: "private, max-age=300", byToken: "no-store" } as const;
+
+async function objectResponse(
+  ctx: PlatformCtx,
+  file: FileRow,
+  cache: string = CACHE.signedIn,
+): Promise<Response> {
   const object = await ctx.env.FILES.get(file.r2Key);
   if (!object) {
     throw new NotFound("File");
@@ -149,8 +160,7 @@ async function objectResponse(ctx: PlatformCtx, file: FileRow): Promise<Response
     headers: {
       "Content-Type": file.contentType,
       "Content-Length": String(object.size),
-      // Private: the response depends on who asks; a shared cache must never keep it.
-      "Cache-Control": "private, max-age=300",
+      "Cache-Control": cache,
       "Content-Disposition": "inline",
       "X-Content-Type-Options": "nosniff",
     },
@@ -220,5 +230,5 @@ export async function servePublicFile({
   if (file.ticketId !== ticket.id) {
     throw new NotFound("File");
   }
-  return objectResponse(ctx, file);
+  return objectResponse(ctx, file, CACHE.byToken);
 }

@@ -1,4 +1,5 @@
 import { type Access, ROLES, tenantAccess } from "../../core/http/access";
+import type { SecretParts } from "../../core/http/secret";
 import { defineModule } from "../../core/module";
 import { AppendInboundReply } from "./routes/appendInboundReply";
 import { CreateTicket } from "./routes/createTicket";
@@ -22,6 +23,8 @@ import { UploadTicketImage } from "./routes/uploadTicketImage";
 const admin = tenantAccess(ROLES.ADMIN);
 const operator = { scope: "platform" } as const satisfies Access;
 const pub = { scope: "public" } as const satisfies Access;
+/** The reply token in these URLs is the ticket's only credential. */
+const replyToken = { params: ["reply_token"] } as const satisfies SecretParts;
 
 export const supportModule = defineModule({
   name: "support",
@@ -55,30 +58,46 @@ export const supportModule = defineModule({
     {
       method: "get",
       path: "/api/public/support-tickets/:reply_token",
+      secret: replyToken,
       endpoint: GetPublicTicket,
       access: pub,
     },
     {
       method: "post",
       path: "/api/public/support-tickets/:reply_token/messages",
+      secret: replyToken,
       endpoint: ReplyPublicTicket,
       access: pub,
     },
     {
       method: "post",
       path: "/api/public/support-tickets/:reply_token/uploads",
+      secret: replyToken,
       endpoint: UploadPublicImage,
       access: pub,
     },
     {
       method: "get",
       path: "/api/public/support-tickets/:reply_token/files/:id",
+      secret: replyToken,
       endpoint: GetPublicFile,
       access: pub,
     },
     { method: "post", path: "/api/public/contact", endpoint: SubmitContact, access: pub },
-    { method: "get", path: "/support/reply/:reply_token", endpoint: SupportReplyPage, access: pub },
-    { method: "post", path: "/support/reply/:reply_token", endpoint: SubmitSupportReplyPage, access: pub },
+    {
+      method: "get",
+      path: "/support/reply/:reply_token",
+      endpoint: SupportReplyPage,
+      access: pub,
+      secret: replyToken,
+    },
+    {
+      method: "post",
+      path: "/support/reply/:reply_token",
+      endpoint: SubmitSupportReplyPage,
+      access: pub,
+      secret: replyToken,
+    },
     {
       method: "post",
       path: "/internal/support-tickets/replies",

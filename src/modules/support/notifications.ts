@@ -4,7 +4,7 @@ import { tenants } from "../../core/db/platform-schema";
 import { log } from "../../core/http/log";
 import { notifyFor } from "../../core/notifier";
 import { supportTickets } from "./platform-tables";
-import { operatorTicketUrl, replyPageUrl, type TicketRow } from "./store";
+import { currentReplyToken, operatorTicketUrl, replyPageUrl, replyTokenOf, type TicketRow } from "./store";
 
 /** SUPPORT_OPERATOR_EMAILS: the platform team's inboxes, comma-separated. */
 export function operatorEmails(env: ServiceEnv): string[] {
@@ -63,6 +63,7 @@ export async function notifyTicketCreated(ctx: PlatformCtx, ticket: TicketRow) {
   const notify = notifyFor(ctx.env);
   const operators = operatorEmails(ctx.env);
   const name = await tenantName(ctx, ticket);
+  const token = await currentReplyToken(ctx, ticket);
   const sends: (() => Promise<unknown>)[] = [];
   if (ticket.submitterEmail) {
     const email = ticket.submitterEmail;
@@ -71,11 +72,11 @@ export async function notifyTicketCreated(ctx: PlatformCtx, ticket: TicketRow) {
         template: "SUPPORT_TICKET_CREATED",
         to: email,
         data: {
-          replyToken: ticket.replyToken,
+          replyToken: token,
           ticketNumber: String(ticket.number),
           ticketSubject: ticket.title,
           submitterName: ticket.submitterName,
-          ticketUrl: replyPageUrl(ctx, ticket.replyToken),
+          ticketUrl: replyPageUrl(ctx, token),
           tenantName: name,
           message: ticket.detail,
         },
@@ -111,13 +112,14 @@ export async function notifySubmitterReplied(
     return true;
   }
   const name = await tenantName(ctx, ticket);
+  const { token } = await replyTokenOf(ctx, ticket.id);
   return deliver(ctx, ticket, "submitter_replied", [
     () =>
       notifyFor(ctx.env).sendEmail({
         template: "SUPPORT_TICKET_SUBMITTER_REPLIED",
         to: operators,
         data: {
-          replyToken: ticket.replyToken,
+          replyToken: token,
           ticketNumber: String(ticket.number),
           ticketSubject: ticket.title,
           submitterName: reply.authorName,
@@ -140,19 +142,20 @@ export async function notifyResponded(
   if (!email) {
     return true;
   }
+  const token = await currentReplyToken(ctx, ticket);
   return deliver(ctx, ticket, "responded", [
     () =>
       notifyFor(ctx.env).sendEmail({
         template: "SUPPORT_TICKET_RESPONDED",
         to: email,
         data: {
-          replyToken: ticket.replyToken,
+          replyToken: token,
           ticketNumber: String(ticket.number),
           ticketSubject: ticket.title,
           submitterName: ticket.submitterName,
           message: response.message,
           status: ticket.status,
-          ticketUrl: replyPageUrl(ctx, ticket.replyToken),
+          ticketUrl: replyPageUrl(ctx, token),
           responderName: response.responderName,
         },
         replyTo: replyTo(ctx.env),
@@ -164,6 +167,7 @@ export async function notifyResponded(
 export async function notifyContact(ctx: PlatformCtx, ticket: TicketRow) {
   const notify = notifyFor(ctx.env);
   const operators = operatorEmails(ctx.env);
+  const token = await currentReplyToken(ctx, ticket);
   const sends: (() => Promise<unknown>)[] = [];
   if (operators.length > 0) {
     sends.push(() =>
@@ -190,8 +194,8 @@ export async function notifyContact(ctx: PlatformCtx, ticket: TicketRow) {
           name: ticket.submitterName,
           message: ticket.detail,
           // For the subject's [TKT:{{replyToken}}]: replies by email find this ticket through it.
-          replyToken: ticket.replyToken,
-          ticketUrl: replyPageUrl(ctx, ticket.replyToken),
+          replyToken: token,
+          ticketUrl: replyPageUrl(ctx, token),
         },
         replyTo: replyTo(ctx.env),
         idempotencyKey: `contact:${ticket.id}:auto-reply`,

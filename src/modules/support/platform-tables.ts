@@ -24,10 +24,9 @@ export const supportTickets = sqliteTable(
     attachmentFileId: text("attachment_file_id"),
     status: text("status", { enum: ["baru", "diproses", "selesai"] }).notNull(),
     /**
-     * The login-free reply secret. Kept readable because every later email carries it in the subject;
-     * lookups go through its SHA-256 so the index is never probed with the secret itself.
+     * SHA-256 of the login-free reply token, never the token itself: the token is derived from the
+     * ticket id under a server key (store.ts `replyTokenOf`), so later emails can still carry it.
      */
-    replyToken: text("reply_token").notNull(),
     replyTokenHash: text("reply_token_hash").notNull(),
     submitterUserId: text("submitter_user_id"),
     submitterName: text("submitter_name").notNull(),

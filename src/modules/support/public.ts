@@ -11,12 +11,12 @@ import { appendSubmitterReply } from "./messages";
 import { notifyContact } from "./notifications";
 import { supportTicketMessages, supportTickets } from "./platform-tables";
 import type { ContactInput, InboundReplyInput, ReplyInput } from "./schemas";
-import { findTicketByToken, loadTicket, publicFileUrl, type TicketRow } from "./store";
-import { newReplyToken, nextNumber, publicUrls, threadOf } from "./tickets";
+import { findTicketByToken, loadTicket, publicFileUrl, replyTokenOf, type TicketRow } from "./store";
+import { nextNumber, publicUrls, threadOf } from "./tickets";
 
 /** What the login-free page shows: the conversation, not the submitter's contact details. */
-export async function publicThread(ctx: PlatformCtx, ticket: TicketRow) {
-  const thread = await threadOf(ctx, ticket, publicUrls(ctx, ticket.replyToken));
+export async function publicThread(ctx: PlatformCtx, ticket: TicketRow, token: string) {
+  const thread = await threadOf(ctx, ticket, publicUrls(ctx, token));
   return {
     number: thread.number,
     category: thread.category,
@@ -31,7 +31,7 @@ export async function publicThread(ctx: PlatformCtx, ticket: TicketRow) {
 
 export async function getPublicTicket({ ctx, input }: { ctx: PlatformCtx; input: { token: string } }) {
   await supportRateLimit(ctx.env, [{ policy: "support-public-read:ip", subject: ctx.ip }]);
-  return publicThread(ctx, await findTicketByToken(ctx, input.token));
+  return publicThread(ctx, await findTicketByToken(ctx, input.token), input.token);
 }
 
 /**
@@ -63,7 +63,7 @@ export async function replyPublic({
     lampiranUrl,
     owner: { scope: "public", ticketId: ticket.id },
   });
-  return publicThread(ctx, updated);
+  return publicThread(ctx, updated, token);
 }
 
 const INBOUND_PREFIX = "support/inbound/";
@@ -183,7 +183,7 @@ export async function submitContact({ ctx, input }: { ctx: PlatformCtx; input: C
   await verifyTurnstile(ctx.env, input.turnstileToken, ctx.ip);
   const id = newId();
   const now = new Date().toISOString();
-  const { token, hash } = await newReplyToken();
+  const { hash } = await replyTokenOf(ctx, id);
   await ctx.platform.insert(supportTickets).values({
     id,
     number: nextNumber,
@@ -194,7 +194,6 @@ export async function submitContact({ ctx, input }: { ctx: PlatformCtx; input: C
     title: input.subject,
     detail: input.message,
     status: "baru",
-    replyToken: token,
     replyTokenHash: hash,
     submitterName: input.name,
     submitterEmail: input.email,

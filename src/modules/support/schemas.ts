@@ -124,7 +124,6 @@ export const Ticket = z
     /** `Tenant {slug}`, from the ticket itself; null for contact-form tickets. */
     tenant: z.string().nullable(),
     tenant_slug: z.string().nullable(),
-    reply_token: z.string(),
     attachment_url: z.string().nullable(),
     submitter_name: z.string(),
     submitter_email: z.string().nullable(),
@@ -137,6 +136,11 @@ export const Ticket = z
 
 export const TicketWithThread = Ticket.extend({ messages: z.array(TicketMessage) }).openapi(
   "SupportTicketThread",
+);
+
+/** The creator's answer, the only one that carries the login-free `reply_token` (it is stored hashed). */
+export const CreatedTicket = TicketWithThread.extend({ reply_token: z.string() }).openapi(
+  "SupportTicketCreated",
 );
 
 export const Summary = z.object({

@@ -1,7 +1,8 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { PlatformCtx } from "../../core/context";
+import type { Config } from "../../core/env";
 import { NotFound } from "../../core/errors";
-import { sha256Hex, timingSafeEqualText } from "../../core/ids";
+import { base64url, sha256Hex, timingSafeEqualText } from "../../core/ids";
 import { type supportFiles, type supportTicketMessages, supportTickets } from "./platform-tables";
 
 export type TicketRow = typeof supportTickets.$inferSelect;
@@ -31,23 +32,92 @@ export async function loadTicket(ctx: PlatformCtx, id: string): Promise<TicketRo
   return ctx.platform.select().from(supportTickets).where(eq(supportTickets.id, id)).get();
 }
 
-// randomToken(32) is 43 base64url characters; the Email Worker reads 22–64 from subjects.
+// 32 bytes in base64url is 43 characters; the Email Worker reads 22–64 from subjects.
 const TOKEN_RE = /^[A-Za-z0-9_-]{22,64}$/;
 
+const tokenKeys = new Map<string, Promise<CryptoKey>>();
+
 /**
- * The ticket a reply token opens, or 404. The lookup is by the token's SHA-256 (exact match on a
- * unique index), and the stored token is compared in constant time as well.
+ * The key reply tokens are derived with, from PASSWORD_PEPPER (the secret kept outside the database and
+ * never rotated casually) for this purpose only, so a reply token says nothing about the pepper.
+ */
+function tokenKey(config: Pick<Config, "PASSWORD_PEPPER">): Promise<CryptoKey> {
+  let key = tokenKeys.get(config.PASSWORD_PEPPER);
+  if (!key) {
+    key = (async () => {
+      const base = await crypto.subtle.importKey(
+        "raw",
+        new TextEncoder().encode(config.PASSWORD_PEPPER),
+        "HKDF",
+        false,
+        ["deriveKey"],
+      );
+      return crypto.subtle.deriveKey(
+        {
+          name: "HKDF",
+          hash: "SHA-256",
+          salt: new Uint8Array(0),
+          info: new TextEncoder().encode("warga support reply token v1"),
+        },
+        base,
+        { name: "HMAC", hash: "SHA-256", length: 256 },
+        false,
+        ["sign"],
+      );
+    })();
+    tokenKeys.set(config.PASSWORD_PEPPER, key);
+  }
+  return key;
+}
+
+/**
+ * A ticket's reply token is an HMAC of its id under a server key: the database keeps only its SHA-256
+ * (a leaked table opens no ticket), yet every later email (`[TKT:{replyToken}]`, the page button) can
+ * still carry the same token without storing it.
+ */
+export async function replyTokenOf(ctx: Pick<PlatformCtx, "config">, ticketId: string) {
+  const mac = await crypto.subtle.sign(
+    "HMAC",
+    await tokenKey(ctx.config),
+    new TextEncoder().encode(ticketId),
+  );
+  const token = base64url(new Uint8Array(mac));
+  return { token, hash: await sha256Hex(token) };
+}
+
+/**
+ * The token an email to the submitter carries. A ticket whose stored hash is not the derived token's
+ * (created before tokens were derived, or after the key changed) gets the derived one now: the email
+ * being sent carries the new link, and the old one stops working. The operators' notices use
+ * `replyTokenOf` alone, so a submitter's own reply never changes the link they are using.
+ */
+export async function currentReplyToken(ctx: PlatformCtx, ticket: TicketRow): Promise<string> {
+  const { token, hash } = await replyTokenOf(ctx, ticket.id);
+  if (!timingSafeEqualText(hash, ticket.replyTokenHash)) {
+    await ctx.platform
+      .update(supportTickets)
+      .set({ replyTokenHash: hash })
+      .where(and(eq(supportTickets.id, ticket.id), eq(supportTickets.replyTokenHash, ticket.replyTokenHash)));
+    ticket.replyTokenHash = hash;
+  }
+  return token;
+}
+
+/**
+ * The ticket a reply token opens, or 404. Only the token's SHA-256 is stored: the lookup is an exact
+ * match on its unique index, and the hashes are compared again in constant time.
  */
 export async function findTicketByToken(ctx: PlatformCtx, token: string): Promise<TicketRow> {
   if (!TOKEN_RE.test(token)) {
     throw new NotFound("Ticket", "ticket_not_found");
   }
+  const hash = await sha256Hex(token);
   const row = await ctx.platform
     .select()
     .from(supportTickets)
-    .where(eq(supportTickets.replyTokenHash, await sha256Hex(token)))
+    .where(eq(supportTickets.replyTokenHash, hash))
     .get();
-  if (!row || !timingSafeEqualText(row.replyToken, token)) {
+  if (!row || !timingSafeEqualText(row.replyTokenHash, hash)) {
     throw new NotFound("Ticket", "ticket_not_found");
   }
   return row;

@@ -6,13 +6,21 @@ import { isBatchAborted } from "../../core/db/errors";
 import { jakartaDayFilters, keysetPage } from "../../core/db/paging";
 import { Invalid, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
-import { newId, randomToken, sha256Hex } from "../../core/ids";
+import { newId } from "../../core/ids";
 import { userContact } from "../identity/service";
 import { attachmentLost, attachStatements } from "./files";
 import { notifyTicketCreated } from "./notifications";
 import { supportFiles, supportTicketMessages, supportTickets } from "./platform-tables";
 import type { CreateTicketInput, PlatformTicketListQuery, TicketListQuery } from "./schemas";
-import { type FileRow, fileUrl, loadTicket, type MessageRow, publicFileUrl, type TicketRow } from "./store";
+import {
+  type FileRow,
+  fileUrl,
+  loadTicket,
+  type MessageRow,
+  publicFileUrl,
+  replyTokenOf,
+  type TicketRow,
+} from "./store";
 
 /** How a viewer reaches files: signed-in consoles through the checked route, the public page by token. */
 export type UrlFor = (fileId: string) => string;
@@ -36,7 +44,6 @@ export function presentTicket(row: TicketRow, urlFor: UrlFor) {
     source: row.source,
     tenant: row.tenantSlug ? `Tenant ${row.tenantSlug}` : null,
     tenant_slug: row.tenantSlug,
-    reply_token: row.replyToken,
     attachment_url: row.attachmentFileId ? urlFor(row.attachmentFileId) : null,
     submitter_name: row.submitterName,
     submitter_email: row.submitterEmail,
@@ -111,18 +118,12 @@ export async function loadAnyTicket(ctx: PlatformCtx, id: string): Promise<Ticke
  */
 export const nextNumber = sql`(SELECT COALESCE(MAX(${supportTickets.number}), 1000) + 1 FROM ${supportTickets})`;
 
-export async function newReplyToken(): Promise<{ token: string; hash: string }> {
-  // 256 random bits, base64url: 43 characters, inside the 22–64 the Email Worker reads from subjects.
-  const token = randomToken(32);
-  return { token, hash: await sha256Hex(token) };
-}
-
 export async function createTicket({ ctx, input }: { ctx: TenantCtx; input: CreateTicketInput }) {
   const user = requireUser(ctx);
   const submitter = await userContact({ ctx, id: user.userId });
   const id = newId();
   const now = new Date().toISOString();
-  const { token, hash } = await newReplyToken();
+  const { token, hash } = await replyTokenOf(ctx, id);
   const attach = input.attachment_url
     ? await attachStatements(ctx, {
         url: input.attachment_url,
@@ -145,7 +146,6 @@ export async function createTicket({ ctx, input }: { ctx: TenantCtx; input: Crea
       detail: input.detail,
       attachmentFileId: attach?.fileId ?? null,
       status: "baru",
-      replyToken: token,
       replyTokenHash: hash,
       submitterUserId: user.userId,
       submitterName: submitter?.name ?? "Pengurus",
@@ -174,7 +174,10 @@ export async function createTicket({ ctx, input }: { ctx: TenantCtx; input: Crea
   }
   const created = await loadAnyTicket(ctx, id);
   await notifyTicketCreated(ctx, created);
-  return threadOf(ctx, (await loadTicket(ctx, id)) ?? created, consoleUrls(ctx));
+  const thread = await threadOf(ctx, (await loadTicket(ctx, id)) ?? created, consoleUrls(ctx));
+  // The creator's answer is the one read that shows the token (the spec's `reply_token`), as a gate
+  // device's key is shown once: no later read, and no operator, ever sees it.
+  return { ...thread, reply_token: token };
 }
 
 /** Keyset cursor over the list order (created_at, id), newest first: `{created_at}~{id}`. */

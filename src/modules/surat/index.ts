@@ -41,7 +41,13 @@ export const suratModule = defineModule({
     { method: "get", path: "/api/surat/:id/pdf", endpoint: GetLetterPdf, access: ownerOrStaff },
     // Public: the QR on a printed letter; the code itself names the tenant, and verification works
     // with the surat flag off (see publish.ts).
-    { method: "get", path: "/verify/surat/:code", endpoint: VerifyLetterPage, access: { scope: "public" } },
+    {
+      method: "get",
+      path: "/verify/surat/:code",
+      endpoint: VerifyLetterPage,
+      access: { scope: "public" },
+      secret: { params: ["code"] },
+    },
   ],
   indicators: [
     {

@@ -1,8 +1,10 @@
 import { exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { platformDb } from "../../../src/core/db/platform";
-import { newId, randomToken, sha256Hex } from "../../../src/core/ids";
+import { loadConfig } from "../../../src/core/env";
+import { newId } from "../../../src/core/ids";
 import { supportTickets } from "../../../src/modules/support/platform-tables";
+import { replyTokenOf } from "../../../src/modules/support/store";
 import { bindings, callJson, createTenant, type Member, type TestTenant } from "../../helpers/harness";
 
 /** First bytes of each kind; the rest does not matter to a check that reads only the magic bytes. */
@@ -57,6 +59,7 @@ export interface TicketView {
   id: string;
   number: number;
   status: string;
+  /** Only in the creator's answer: later reads never carry it. */
   reply_token: string;
   tenant: string | null;
   tenant_slug: string | null;
@@ -105,8 +108,8 @@ export async function insertTicket(opts: {
   createdAt: string;
   status?: "baru" | "diproses" | "selesai";
 }) {
-  const token = randomToken(32);
   const id = newId();
+  const { token, hash } = await replyTokenOf({ config: loadConfig(bindings) }, id);
   const db = platformDb(bindings);
   const max = await db
     .select({ n: supportTickets.number })
@@ -123,8 +126,7 @@ export async function insertTicket(opts: {
     title: "Tiket uji",
     detail: "Detail uji",
     status: opts.status ?? "baru",
-    replyToken: token,
-    replyTokenHash: await sha256Hex(token),
+    replyTokenHash: hash,
     submitterName: "Pengurus Uji",
     writeId: newId(),
     createdAt: opts.createdAt,

@@ -3,7 +3,7 @@ import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { CreateTicketInput, TicketWithThread } from "../schemas";
+import { CreatedTicket, CreateTicketInput } from "../schemas";
 import { createTicket } from "../tickets";
 
 export class CreateTicket extends Endpoint {
@@ -12,7 +12,7 @@ export class CreateTicket extends Endpoint {
     summary:
       "Open a support ticket to the platform (starts as baru; the submitter and operators are emailed)",
     request: { body: { content: { "application/json": { schema: CreateTicketInput } } } },
-    responses: { 201: json(TicketWithThread, "Created"), ...problems(400, 401, 403) },
+    responses: { 201: json(CreatedTicket, "Created"), ...problems(400, 401, 403) },
   };
 
   override async handle(c: Context<HonoEnv>) {
