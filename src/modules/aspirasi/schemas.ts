@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
+import { Line, Paragraph } from "../../core/schemas";
 import { COMPLAINT_CATEGORIES, COMPLAINT_STATUSES, PROPOSAL_STATUSES } from "./tables";
 
 const Day = z.iso.date();
 
 export const CreateComplaintInput = z.object({
-  title: z.string().trim().min(3).max(120),
-  description: z.string().trim().min(5).max(2000),
+  title: Line(120, 3),
+  description: Paragraph(2000, 5),
   category: z.enum(COMPLAINT_CATEGORIES),
   /** An https image URL, or the storage key an upload returned. */
   photo: z
@@ -18,13 +19,13 @@ export const CreateComplaintInput = z.object({
       "an https URL or a storage key",
     )
     .optional(),
-  location: z.string().trim().min(2).max(200).optional(),
+  location: Line(200, 2).optional(),
 });
 export type CreateComplaintInput = z.infer<typeof CreateComplaintInput>;
 
 export const UpdateComplaintInput = z.object({
   status: z.enum(["diproses", "selesai", "ditolak"]),
-  response: z.string().trim().min(1).max(2000).optional(),
+  response: Paragraph(2000).optional(),
 });
 export type UpdateComplaintInput = z.infer<typeof UpdateComplaintInput>;
 
@@ -63,7 +64,7 @@ export const Complaint = z
   .openapi("Pengaduan");
 
 export const CreateSuggestionInput = z.object({
-  body: z.string().trim().min(3).max(2000),
+  body: Paragraph(2000, 3),
   anonymous: z.boolean().default(false),
 });
 export const SuggestionListQuery = ListQuery.extend({ unread: z.enum(["true", "false"]).optional() });
@@ -82,14 +83,14 @@ export const Suggestion = z
 export const SuggestionReceipt = z.object({ id: z.string(), anonymous: z.boolean(), createdAt: z.string() });
 
 export const CreateProposalInput = z.object({
-  title: z.string().trim().min(3).max(120),
-  description: z.string().trim().min(5).max(2000),
+  title: Line(120, 3),
+  description: Paragraph(2000, 5),
   estimatedCost: z.number().int().min(0).max(10_000_000_000).optional(),
 });
 export type CreateProposalInput = z.infer<typeof CreateProposalInput>;
 export const DecideProposalInput = z.object({
   status: z.enum(["diterima", "ditolak"]),
-  note: z.string().trim().min(1).max(1000),
+  note: Paragraph(1000),
 });
 export type DecideProposalInput = z.infer<typeof DecideProposalInput>;
 export const ProposalListQuery = ListQuery.extend({ status: z.enum(PROPOSAL_STATUSES).optional() });

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
+import { Line } from "../../core/schemas";
 
 export const ADAPTERS = ["generic", "hikvision"] as const;
 
 export const CreateDeviceInput = z.object({
-  name: z.string().trim().min(2).max(80),
+  name: Line(80, 2),
   adapter: z.enum(ADAPTERS),
 });
 export type CreateDeviceInput = z.infer<typeof CreateDeviceInput>;

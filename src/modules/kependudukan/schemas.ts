@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
-import { Block, HouseNumber } from "../../core/schemas";
+import { Block, HouseNumber, Line } from "../../core/schemas";
 import { RELATIONSHIPS } from "./tables";
 
 export const Unit = z
@@ -39,23 +39,23 @@ const Digits16 = (what: string) =>
 const Day = z.iso.date();
 
 export const MemberInput = z.object({
-  name: z.string().trim().min(2).max(120),
+  name: Line(120, 2),
   nik: Digits16("NIK"),
   relationship: z.enum(RELATIONSHIPS).exclude(["kepala_keluarga"]),
   sex: z.enum(["L", "P"]),
   birthDate: Day.optional(),
-  birthPlace: z.string().trim().min(2).max(80).optional(),
+  birthPlace: Line(80, 2).optional(),
 });
 export type MemberInput = z.infer<typeof MemberInput>;
 
 export const CreateFamilyCardInput = z.object({
   kkNumber: Digits16("The KK number"),
   unitId: z.string().min(1).max(64),
-  headName: z.string().trim().min(2).max(120),
+  headName: Line(120, 2),
   headNik: Digits16("NIK"),
   headSex: z.enum(["L", "P"]),
   headBirthDate: Day.optional(),
-  headBirthPlace: z.string().trim().min(2).max(80).optional(),
+  headBirthPlace: Line(80, 2).optional(),
   headWhatsapp: z
     .string()
     .trim()

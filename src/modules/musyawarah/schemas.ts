@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
+import { Line, Paragraph } from "../../core/schemas";
 
-const Label = z.string().trim().min(1).max(200);
+const Label = Line(200);
 const Instant = z.iso.datetime({ offset: true });
 
 export const Quorum = z
@@ -12,8 +13,8 @@ export const Quorum = z
   });
 
 const pollFields = {
-  title: z.string().trim().min(3).max(200),
-  description: z.string().trim().max(5000).nullable().optional(),
+  title: Line(200, 3),
+  description: Paragraph(5000, 0).nullable().optional(),
   options: z
     .array(Label)
     .min(2)

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
+import { Line, Paragraph } from "../../core/schemas";
 
 /** The support ticket resource keeps the spec's snake_case names throughout (ARCHITECTURE.md). */
 export const TICKET_STATUSES = ["baru", "diproses", "selesai"] as const;
@@ -10,22 +11,22 @@ const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD");
 const AttachmentUrl = z.string().trim().min(1).max(500);
 
 export const CreateTicketInput = z.object({
-  category: z.string().trim().min(2).max(60),
-  title: z.string().trim().min(3).max(200),
-  detail: z.string().trim().min(3).max(5000),
+  category: Line(60, 2),
+  title: Line(200, 3),
+  detail: Paragraph(5000, 3),
   attachment_url: AttachmentUrl.optional(),
 });
 export type CreateTicketInput = z.infer<typeof CreateTicketInput>;
 
 export const ReplyInput = z.object({
-  message: z.string().trim().min(1).max(5000),
+  message: Paragraph(5000),
   lampiran_url: AttachmentUrl.optional(),
 });
 export type ReplyInput = z.infer<typeof ReplyInput>;
 
 export const RespondInput = z
   .object({
-    message: z.string().trim().min(1).max(5000).optional(),
+    message: Paragraph(5000).optional(),
     status: TicketStatus.optional(),
     lampiran_url: AttachmentUrl.optional(),
   })
@@ -58,7 +59,7 @@ export const ReplyTokenParam = z.object({ reply_token: z.string().min(1).max(128
 export const PublicFileParams = ReplyTokenParam.extend({ id: z.string().min(1).max(64) });
 
 export const ContactInput = z.object({
-  name: z.string().trim().min(2).max(120),
+  name: Line(120, 2),
   email: z
     .email()
     .max(254)
@@ -68,8 +69,8 @@ export const ContactInput = z.object({
     .trim()
     .regex(/^\+?[0-9 ()-]{6,20}$/, "a phone number")
     .optional(),
-  subject: z.string().trim().min(3).max(200),
-  message: z.string().trim().min(3).max(5000),
+  subject: Line(200, 3),
+  message: Paragraph(5000, 3),
   /** Honeypot: hidden in the form, so only bots fill it. */
   website: z.string().max(500).optional(),
   /** Cloudflare Turnstile response token; checked when the deployment has a Turnstile secret. */

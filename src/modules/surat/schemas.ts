@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
+import { Line, Paragraph } from "../../core/schemas";
 import { JENIS_CODES } from "./jenis";
 import { LETTER_STATUSES } from "./tables";
 
@@ -12,25 +13,25 @@ export const CreateLetterInput = z.object({
   jenis: Jenis,
   /** `self`, or the id of a member of the caller's household (GET /api/kependudukan/household). */
   onBehalfOf: z.string().trim().min(1).max(64),
-  keperluan: z.string().trim().min(3).max(500),
+  keperluan: Line(500, 3),
   fields: FieldsInput.default({}),
 });
 export type CreateLetterInput = z.infer<typeof CreateLetterInput>;
 
 export const ResubmitLetterInput = z.object({
   onBehalfOf: z.string().trim().min(1).max(64).optional(),
-  keperluan: z.string().trim().min(3).max(500).optional(),
+  keperluan: Line(500, 3).optional(),
   fields: FieldsInput.optional(),
 });
 export type ResubmitLetterInput = z.infer<typeof ResubmitLetterInput>;
 
-export const CancelLetterInput = z.object({ reason: z.string().trim().max(500).optional() });
+export const CancelLetterInput = z.object({ reason: Paragraph(500, 0).optional() });
 
 export const UpdateLetterInput = z.object({
   status: z.enum(["diproses", "perlu_perbaikan", "selesai", "ditolak"]).optional(),
   nomorSurat: z.string().trim().min(1).max(80).optional(),
   tanggalSurat: Day.optional(),
-  note: z.string().trim().min(1).max(1000).optional(),
+  note: Paragraph(1000).optional(),
 });
 export type UpdateLetterInput = z.infer<typeof UpdateLetterInput>;
 
@@ -104,7 +105,7 @@ export const Letter = z
   })
   .openapi("Letter");
 
-const Short = (max: number) => z.string().trim().min(1).max(max).nullable().optional();
+const Short = (max: number) => Line(max).nullable().optional();
 export const LetterSettingsInput = z.object({
   rt: z
     .string()
@@ -129,7 +130,7 @@ export const LetterSettingsInput = z.object({
     .optional(),
   headName: Short(120),
   headTitle: Short(120),
-  numberFormat: z.string().trim().min(5).max(120).nullable().optional(),
+  numberFormat: Line(120, 5).nullable().optional(),
 });
 export type LetterSettingsInput = z.infer<typeof LetterSettingsInput>;
 

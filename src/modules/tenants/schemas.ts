@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
 import { FEATURE_FLAGS } from "../../core/flags";
-import { Slug } from "../../core/schemas";
+import { Line, Slug } from "../../core/schemas";
 
 export const Flags = z.object(
   Object.fromEntries(FEATURE_FLAGS.map((f) => [f, z.boolean()])) as {
@@ -26,7 +26,7 @@ export const Tenant = z
 
 export const CreateTenantInput = z.object({
   slug: Slug,
-  name: z.string().trim().min(3).max(120),
+  name: Line(120, 3),
   type: z.enum(["RT", "RW"]),
   parentSlug: Slug.optional(),
   flags: Flags.partial().optional(),
@@ -35,7 +35,7 @@ export type CreateTenantInput = z.infer<typeof CreateTenantInput>;
 
 export const UpdateTenantInput = z
   .object({
-    name: z.string().trim().min(3).max(120).optional(),
+    name: Line(120, 3).optional(),
     flags: Flags.partial().optional(),
     status: z.enum(["active", "suspended"]).optional(),
   })

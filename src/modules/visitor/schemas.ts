@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
+import { Line, Paragraph } from "../../core/schemas";
 
 /** "b 1234  xyz" and "B 1234 XYZ" are the same plate. */
 export const normalisePlate = (v: string) => v.trim().toUpperCase().replace(/\s+/g, " ");
 
 export const CreateVisitorInput = z.object({
-  guestName: z.string().trim().min(2).max(120),
-  purpose: z.string().trim().min(2).max(500),
+  guestName: Line(120, 2),
+  purpose: Line(500, 2),
   visitAt: z.iso.datetime({ offset: true }),
   vehiclePlate: z
     .string()
@@ -14,14 +15,14 @@ export const CreateVisitorInput = z.object({
     .transform(normalisePlate)
     .pipe(z.string().regex(/^[A-Z0-9 ]{1,15}$/, "letters, digits and spaces, at most 15"))
     .optional(),
-  identity: z.string().trim().min(1).max(100).optional(),
+  identity: Line(100).optional(),
 });
 export type CreateVisitorInput = z.infer<typeof CreateVisitorInput>;
 
 export const DecideVisitorInput = z
   .object({
     status: z.enum(["disetujui", "ditolak"]),
-    note: z.string().trim().max(500).optional(),
+    note: Paragraph(500, 0).optional(),
     validFrom: z.iso.datetime({ offset: true }).optional(),
     validUntil: z.iso.datetime({ offset: true }).optional(),
   })
