@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { derivedHmacKey } from "../../core/auth/keys";
 import type { PlatformCtx } from "../../core/context";
 import type { Config } from "../../core/env";
 import { NotFound } from "../../core/errors";
@@ -35,40 +36,12 @@ export async function loadTicket(ctx: PlatformCtx, id: string): Promise<TicketRo
 // 32 bytes in base64url is 43 characters; the Email Worker reads 22–64 from subjects.
 const TOKEN_RE = /^[A-Za-z0-9_-]{22,64}$/;
 
-const tokenKeys = new Map<string, Promise<CryptoKey>>();
-
 /**
- * The key reply tokens are derived with, from PASSWORD_PEPPER (the secret kept outside the database and
- * never rotated casually) for this purpose only, so a reply token says nothing about the pepper.
+ * The key reply tokens are signed with: derived from PASSWORD_PEPPER (the secret kept outside the
+ * database) for this purpose only, so a reply token says nothing about the pepper.
  */
-function tokenKey(config: Pick<Config, "PASSWORD_PEPPER">): Promise<CryptoKey> {
-  let key = tokenKeys.get(config.PASSWORD_PEPPER);
-  if (!key) {
-    key = (async () => {
-      const base = await crypto.subtle.importKey(
-        "raw",
-        new TextEncoder().encode(config.PASSWORD_PEPPER),
-        "HKDF",
-        false,
-        ["deriveKey"],
-      );
-      return crypto.subtle.deriveKey(
-        {
-          name: "HKDF",
-          hash: "SHA-256",
-          salt: new Uint8Array(0),
-          info: new TextEncoder().encode("warga support reply token v1"),
-        },
-        base,
-        { name: "HMAC", hash: "SHA-256", length: 256 },
-        false,
-        ["sign"],
-      );
-    })();
-    tokenKeys.set(config.PASSWORD_PEPPER, key);
-  }
-  return key;
-}
+const tokenKey = (config: Pick<Config, "PASSWORD_PEPPER">) =>
+  derivedHmacKey(config.PASSWORD_PEPPER, "warga support reply token v1");
 
 /**
  * A ticket's reply token is an HMAC of its id under a server key: the database keeps only its SHA-256

@@ -1,4 +1,5 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { derivedHmacKey } from "../../core/auth/keys";
 import type { Config } from "../../core/env";
 import { Conflict, Invalid } from "../../core/errors";
 import { DAY_MS, jakartaDay, jakartaDayStart } from "../../core/time";
@@ -10,36 +11,7 @@ import { DAY_MS, jakartaDay, jakartaDayStart } from "../../core/time";
  * the same pass string.
  */
 const AUDIENCE = "warga-gate";
-const keys = new Map<string, Promise<CryptoKey>>();
-
-function passKey(config: Config): Promise<CryptoKey> {
-  let key = keys.get(config.JWT_SECRET);
-  if (!key) {
-    key = (async () => {
-      const base = await crypto.subtle.importKey(
-        "raw",
-        new TextEncoder().encode(config.JWT_SECRET),
-        "HKDF",
-        false,
-        ["deriveKey"],
-      );
-      return crypto.subtle.deriveKey(
-        {
-          name: "HKDF",
-          hash: "SHA-256",
-          salt: new Uint8Array(0),
-          info: new TextEncoder().encode("warga visitor pass v1"),
-        },
-        base,
-        { name: "HMAC", hash: "SHA-256", length: 256 },
-        false,
-        ["sign", "verify"],
-      );
-    })();
-    keys.set(config.JWT_SECRET, key);
-  }
-  return key;
-}
+const passKey = (config: Config) => derivedHmacKey(config.JWT_SECRET, "warga visitor pass v1");
 
 export interface PassWindow {
   validFrom: string;
