@@ -119,8 +119,8 @@ async function verdict(op: Operation, res: Response): Promise<string[]> {
 }
 
 /**
- * The operations are fuzzed in `parts` files (test/security/fuzz/part-N.test.ts), so the run spreads
- * over vitest's workers instead of being one long file at the end of `npm test`.
+ * `parts` can split the operations over several test files should one file become too long a pole;
+ * today one file (schema-fuzz.test.ts) takes them all, since each test file costs a fresh runtime.
  */
 export function fuzzPart(part: number, parts: number) {
   describe(`schema fuzz over /openapi.json (part ${part + 1} of ${parts})`, () => {

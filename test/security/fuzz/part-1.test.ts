@@ -1,3 +1,0 @@
-import { fuzzPart } from "./schema-fuzz";
-
-fuzzPart(0, 3);

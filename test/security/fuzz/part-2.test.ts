@@ -1,3 +1,0 @@
-import { fuzzPart } from "./schema-fuzz";
-
-fuzzPart(1, 3);

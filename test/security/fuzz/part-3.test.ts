@@ -1,3 +1,0 @@
-import { fuzzPart } from "./schema-fuzz";
-
-fuzzPart(2, 3);
