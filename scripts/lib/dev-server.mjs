@@ -1,6 +1,6 @@
 // Starts `wrangler dev` on loopback for browser tests and benchmarks, and stops it again.
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,13 @@ export const TEST_SECRETS = {
   INTERNAL_API_KEY: "local-bench-internal-key-long-enough-000000",
   PASSWORD_PEPPER: "local-bench-password-pepper-long-enough-0000",
 };
+
+function devVar(name) {
+  const file = join(root, ".dev.vars");
+  return existsSync(file)
+    ? new RegExp(`^${name}=(.*)$`, "m").exec(readFileSync(file, "utf8"))?.[1]
+    : undefined;
+}
 
 /** A free loopback port, asked of the OS. */
 export function freePort() {
@@ -46,7 +53,14 @@ export async function startDevServer(opts = {}) {
   const port = await freePort();
   const inspector = await freePort();
   const persistTo = opts.persistTo ?? mkdtempSync(join(tmpdir(), "warga-dev-"));
-  const vars = { ...TEST_SECRETS, ...(opts.vars ?? {}) };
+  // A server on the dev state (benchmarks) must hash passwords with the dev pepper: the accounts there
+  // were upgraded to peppered hashes by `npm run dev` sign-ins (ADR 0012).
+  const devPepper = opts.persistTo ? devVar("PASSWORD_PEPPER") : undefined;
+  const vars = {
+    ...TEST_SECRETS,
+    ...(devPepper ? { PASSWORD_PEPPER: devPepper } : {}),
+    ...(opts.vars ?? {}),
+  };
   const args = [
     "dev",
     ...(opts.script ? [opts.script] : []),
