@@ -2,9 +2,10 @@
 // Tenants: RW rw-05-sukamaju with RTs rt-01-sukamaju and rt-02-sukamaju linked to it.
 // Accounts (password warga-demo-2026) are listed in the README.
 import { pbkdf2Sync, randomBytes } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { targetArgs, wrangler } from "./lib/wrangler.mjs";
 
 export const DEMO_PASSWORD = "warga-demo-2026";
@@ -142,10 +143,27 @@ async function execute(database, sql) {
   ]);
 }
 
+/**
+ * Each module's demo data lives in scripts/seed/<module>.mjs, which may export
+ * `platformSql({ accounts, tenants, now, q })` and `tenantSql({ accounts, tenant, now, q })` (tenant:
+ * `{ id, slug, slot }`), each returning idempotent SQL (INSERT OR IGNORE, fixed ids). They run in file
+ * name order after the core rows above, so a part may refer to the accounts, units and tenants.
+ */
+async function seedParts() {
+  const dir = join(dirname(fileURLToPath(import.meta.url)), "seed");
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".mjs"))
+    .sort();
+  return Promise.all(files.map((f) => import(join(dir, f))));
+}
+
 /** Local only: demo accounts with a published password must never reach a deployed database. */
 export async function seed({ slots }) {
   const accounts = demoAccounts();
-  await execute("warga-platform", platformSql(accounts, slots));
+  const parts = await seedParts();
+  const now = new Date().toISOString();
+  const platformParts = parts.map((p) => p.platformSql?.({ accounts, tenants: TENANTS, now, q }) ?? "");
+  await execute("warga-platform", [platformSql(accounts, slots), ...platformParts].join("\n"));
   const out = await wrangler([
     "d1",
     "execute",
@@ -159,7 +177,8 @@ export async function seed({ slots }) {
   ]);
   const rows = JSON.parse(out)[0].results;
   for (const row of rows) {
-    const sql = tenantSql(accounts, row.id);
+    const tenantParts = parts.map((p) => p.tenantSql?.({ accounts, tenant: row, now, q }) ?? "");
+    const sql = [tenantSql(accounts, row.id), ...tenantParts].filter(Boolean).join("\n");
     if (sql) {
       await execute(`warga-tenant-${String(row.slot).padStart(2, "0")}`, sql);
     }

@@ -6,6 +6,7 @@ import type { TypedApp } from "./core/http/client-types";
 import { corsForConfiguredOrigins, requestContext, securityHeaders } from "./core/http/middleware";
 import { notFound, onError } from "./core/http/problem";
 import { secretRoute } from "./core/http/secret";
+import type { Job } from "./core/jobs";
 import { aspirasiModule } from "./modules/aspirasi";
 import { auditModule } from "./modules/audit";
 import { gateModule } from "./modules/gate";
@@ -43,6 +44,9 @@ export const modules = [
 
 /** The whole API as Hono's client sees it: `hc<AppType>(baseUrl)` gives typed calls. */
 export type AppType = TypedApp<(typeof modules)[number]["routes"][number]>;
+
+/** Every module's scheduled work, run by the Worker's `scheduled` handler (src/index.ts). */
+export const jobs: readonly Job[] = modules.flatMap((m): readonly Job[] => m.jobs ?? []);
 
 /** Every route with its access rule: the table the role-matrix test walks. */
 export const routeTable: readonly RouteDef[] = modules.flatMap((m): readonly RouteDef[] => m.routes);

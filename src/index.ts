@@ -1,4 +1,5 @@
-import { buildApp } from "./app";
+import { buildApp, jobs } from "./app";
+import { scheduledHandler } from "./core/jobs";
 
 export type { AppType } from "./app";
 export { PollTally } from "./durable/PollTally";
@@ -8,4 +9,5 @@ const app = buildApp();
 
 export default {
   fetch: app.fetch,
+  scheduled: scheduledHandler(jobs),
 } satisfies ExportedHandler<Env>;

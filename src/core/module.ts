@@ -1,5 +1,6 @@
 import type { RouteDef } from "./http/access";
 import type { Indicator } from "./indicators";
+import type { Job } from "./jobs";
 
 /** What a module hands the composition root: its routes (with their access rules) and indicators. */
 export interface AppModule<R extends readonly RouteDef[] = readonly RouteDef[]> {
@@ -8,6 +9,8 @@ export interface AppModule<R extends readonly RouteDef[] = readonly RouteDef[]> 
   indicators?: readonly Indicator[];
   /** Whether every route checks that the caller's sign-in is still live (identity), or only staff writes. */
   liveSession?: "always" | "staff-writes";
+  /** Scheduled work (Cron Triggers); see core/jobs.ts. */
+  jobs?: readonly Job[];
 }
 
 /**

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { CRON, runScheduled, tenantJob } from "../../src/core/jobs";
+import { systemPlatformCtx } from "../../src/core/tenancy/contexts";
 import { forgetTenant } from "../../src/core/tenancy/registry";
-import { callJson, createTenant, expectProblem, operatorToken, setTenantStatus } from "../helpers/harness";
+import {
+  bindings,
+  callJson,
+  createTenant,
+  expectProblem,
+  operatorToken,
+  setTenantStatus,
+} from "../helpers/harness";
 
 interface Unit {
   id: string;
@@ -92,5 +101,65 @@ describe("feature flags and suspension", () => {
       403,
       "tenant_suspended",
     );
+  });
+});
+
+describe("scheduled jobs", () => {
+  it("runs a tenant job in every active tenant, skips suspended ones, and survives one tenant failing", async () => {
+    const ok = await createTenant();
+    const failing = await createTenant();
+    const suspended = await createTenant();
+    await setTenantStatus(suspended.slug, "suspended");
+    forgetTenant(suspended.slug);
+    const seen: string[] = [];
+    const at = new Date("2026-12-01T00:05:00+07:00");
+    const job = tenantJob("test.visit", CRON.JAKARTA_DAILY, async (ctx, scheduledAt) => {
+      expect(scheduledAt).toEqual(at);
+      expect(ctx.actor.kind).toBe("system");
+      seen.push(ctx.tenant.slug);
+      if (ctx.tenant.slug === failing.slug) {
+        throw new Error("boom");
+      }
+      return { ok: true };
+    });
+    const other = { ...job, name: "test.hourly", cron: CRON.HOURLY };
+    const ctx = systemPlatformCtx(bindings, "test");
+    const reports = await runScheduled(ctx, [job, other], CRON.JAKARTA_DAILY, at);
+
+    expect(seen).toContain(ok.slug);
+    expect(seen).toContain(failing.slug);
+    expect(seen).not.toContain(suspended.slug);
+    expect(reports["test.hourly"]).toBeUndefined();
+    expect(reports["test.visit"]).toMatchObject({ failed: 1 });
+  });
+
+  it("keeps running the next job when one throws", async () => {
+    const ctx = systemPlatformCtx(bindings, "test");
+    const ran: string[] = [];
+    const reports = await runScheduled(
+      ctx,
+      [
+        {
+          name: "a",
+          cron: CRON.HOURLY,
+          run: async () => {
+            throw new Error("down");
+          },
+        },
+        {
+          name: "b",
+          cron: CRON.HOURLY,
+          run: async () => {
+            ran.push("b");
+            return { n: 1 };
+          },
+        },
+      ],
+      CRON.HOURLY,
+      new Date(),
+    );
+    expect(reports.a).toEqual({ error: "down" });
+    expect(reports.b).toEqual({ n: 1 });
+    expect(ran).toEqual(["b"]);
   });
 });

@@ -1,8 +1,11 @@
+import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import type { Actor, PlatformCtx, ServiceEnv, TenantCtx, TenantInfo } from "../context";
 import { platformDb } from "../db/platform";
+import { tenants } from "../db/platform-schema";
 import { type Bindings, type HonoEnv, loadConfig } from "../env";
-import { type ResolveOptions, resolveTenant } from "./registry";
+import type { FeatureFlag } from "../flags";
+import { type ResolveOptions, resolveTenant, toTenantInfo } from "./registry";
 import { isSlotBinding, tenantDb } from "./slots";
 
 /** The operator route that changes a tenant evicts its own isolate's cached copy (ADR 0007). */
@@ -99,15 +102,53 @@ export async function systemTenantCtx(
   reason: string,
   options: Pick<ResolveOptions, "flag"> = {},
 ): Promise<TenantCtx> {
-  const platform = platformDb(bindings);
-  const tenant = await resolveTenant(bindings, platform, slug, { ...options, allowSuspended: true });
-  const base: PlatformCtx = {
+  const base = systemPlatformCtx(bindings, reason);
+  const tenant = await resolveTenant(bindings, base.platform, slug, { ...options, allowSuspended: true });
+  return withTenant(base, tenant);
+}
+
+/** Work the platform does on its own outside any one tenant: a Cron Trigger's run, a queue batch. */
+export function systemPlatformCtx(bindings: Bindings, reason: string, requestId?: string): PlatformCtx {
+  return {
     actor: { kind: "system", reason },
-    platform,
+    platform: platformDb(bindings),
     env: serviceEnv(bindings),
     config: loadConfig(bindings),
-    requestId: `system:${reason}`,
+    requestId: requestId ?? `system:${reason}`,
     ip: null,
   };
-  return withTenant(base, tenant);
+}
+
+export interface EachTenantResult<T> {
+  slug: string;
+  result?: T;
+  error?: string;
+}
+
+/**
+ * Runs `fn` once in every active tenant (suspended ones are skipped: scheduled work is new work, not
+ * bookkeeping of work already accepted), a few at a time. One tenant's failure is reported in its
+ * entry and never stops the others.
+ */
+export async function forEachTenant<T>(
+  ctx: PlatformCtx,
+  fn: (tenantCtx: TenantCtx) => Promise<T>,
+  options: { flag?: FeatureFlag; concurrency?: number } = {},
+): Promise<EachTenantResult<T>[]> {
+  const rows = await ctx.platform.select().from(tenants).where(eq(tenants.status, "active"));
+  const active = rows.map(toTenantInfo).filter((t) => !options.flag || t.flags[options.flag]);
+  const results: EachTenantResult<T>[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < active.length) {
+      const tenant = active[next++] as TenantInfo;
+      try {
+        results.push({ slug: tenant.slug, result: await fn(withTenant(ctx, tenant)) });
+      } catch (err) {
+        results.push({ slug: tenant.slug, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, active.length) }, worker));
+  return results;
 }

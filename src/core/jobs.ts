@@ -1,0 +1,91 @@
+import type { PlatformCtx, TenantCtx } from "./context";
+import type { Bindings } from "./env";
+import type { FeatureFlag } from "./flags";
+import { log } from "./http/log";
+import { forEachTenant, systemPlatformCtx } from "./tenancy/contexts";
+
+/**
+ * The Cron Triggers the API declares in wrangler.toml (`[triggers] crons`, UTC). Jobs name one of
+ * these; a job that needs a finer rule (the 1st of the month, 18:00 WIB) checks `scheduledAt` itself,
+ * so the trigger list stays short and every job is idempotent when a run is repeated or skipped.
+ */
+export const CRON = {
+  /** Every hour on the hour: reminders, expiries, queued work that waits for a Jakarta hour. */
+  HOURLY: "0 * * * *",
+  /** 00:05 WIB (17:05 UTC), a few minutes into the Jakarta day: month and day rollovers. */
+  JAKARTA_DAILY: "5 17 * * *",
+} as const;
+
+export type Cron = (typeof CRON)[keyof typeof CRON];
+
+/** What a job reports back; logged as one line per job per run. */
+export type JobReport = Record<string, number | string | boolean>;
+
+/** Work a module asks the platform to do on a schedule (see `AppModule.jobs`). */
+export interface Job {
+  name: string;
+  cron: Cron;
+  /**
+   * `ctx.actor` is `{ kind: "system" }`. `scheduledAt` is the trigger's own time, not the wall clock,
+   * so a run retried later still acts for the moment it was meant for.
+   */
+  run(ctx: PlatformCtx, scheduledAt: Date): Promise<JobReport | undefined>;
+}
+
+/** A job that runs once per active tenant (optionally only where a feature is on). */
+export interface TenantJobOptions {
+  flag?: FeatureFlag;
+}
+
+export type TenantJobRun = (ctx: TenantCtx, scheduledAt: Date) => Promise<JobReport | undefined>;
+
+/**
+ * A job that does the same work in every active tenant (with `flag` on), a few tenants at a time;
+ * a tenant that fails is counted and logged and the rest still run.
+ */
+export function tenantJob(name: string, cron: Cron, run: TenantJobRun, options: TenantJobOptions = {}): Job {
+  return {
+    name,
+    cron,
+    async run(ctx, scheduledAt) {
+      const results = await forEachTenant(ctx, (tenantCtx) => run(tenantCtx, scheduledAt), {
+        flag: options.flag,
+      });
+      for (const failed of results.filter((r) => r.error)) {
+        log("error", "job.tenant_failed", { job: name, tenant: failed.slug, error: failed.error });
+      }
+      return { tenants: results.length, failed: results.filter((r) => r.error).length };
+    },
+  };
+}
+
+/**
+ * The Worker's `scheduled` handler: every job declared for the trigger that fired, each on its own so
+ * one job's failure does not skip the next. Tests call it directly with a chosen `scheduledAt`.
+ */
+export async function runScheduled(
+  ctx: PlatformCtx,
+  jobs: readonly Job[],
+  cron: string,
+  scheduledAt: Date,
+): Promise<Record<string, JobReport | { error: string }>> {
+  const reports: Record<string, JobReport | { error: string }> = {};
+  for (const job of jobs.filter((j) => j.cron === cron)) {
+    try {
+      reports[job.name] = (await job.run(ctx, scheduledAt)) ?? {};
+      log("info", "job.done", { job: job.name, cron, ...reports[job.name] });
+    } catch (err) {
+      reports[job.name] = { error: err instanceof Error ? err.message : String(err) };
+      log("error", "job.failed", { job: job.name, cron, error: reports[job.name]?.error });
+    }
+  }
+  return reports;
+}
+
+/** The Worker's `scheduled` export for these jobs. */
+export function scheduledHandler(jobs: readonly Job[]): ExportedHandlerScheduledHandler<Bindings> {
+  return (controller, env, execution) => {
+    const ctx = systemPlatformCtx(env, `cron:${controller.cron}`);
+    execution.waitUntil(runScheduled(ctx, jobs, controller.cron, new Date(controller.scheduledTime)));
+  };
+}
