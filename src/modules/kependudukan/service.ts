@@ -7,7 +7,7 @@ import { Conflict, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { normaliseBlock, normaliseHouseNumber } from "../../core/schemas";
 import type { CreateUnitInput, UnitListQuery } from "./schemas";
-import { units } from "./tables";
+import { familyCards, units } from "./tables";
 
 /**
  * The registry's verbs for other modules. Kependudukan imports no other module: identity, residents
@@ -121,3 +121,23 @@ export async function unitsByIds({ ctx, ids }: { ctx: Pick<TenantCtx, "db">; ids
 
 // Registry of family cards and their members (families.ts); letters read households through these.
 export { householdAt, householdMembers, maskNik } from "./families";
+
+/**
+ * Who dues are billed to for a period (`YYYY-MM`, Asia/Jakarta): every unit, and every family card
+ * with its unit. The finance module bills through this verb and never reads the registry's tables.
+ * A family that moved out (life event `pindah_keluar`) is left out from the period after its move.
+ */
+export async function billingTargets({ ctx, period }: { ctx: Pick<TenantCtx, "db">; period: string }) {
+  void period;
+  const [unitRows, familyRows] = await ctx.db.batch([
+    ctx.db
+      .select({ id: units.id, block: units.block, number: units.number })
+      .from(units)
+      .orderBy(asc(units.id)),
+    ctx.db
+      .select({ id: familyCards.id, unitId: familyCards.unitId, headName: familyCards.headName })
+      .from(familyCards)
+      .orderBy(asc(familyCards.id)),
+  ]);
+  return { units: unitRows, families: familyRows };
+}
