@@ -11,6 +11,7 @@ import { aspirasiModule } from "./modules/aspirasi";
 import { auditModule } from "./modules/audit";
 import { gateModule } from "./modules/gate";
 import { healthModule } from "./modules/health";
+import { hierarchyModule } from "./modules/hierarchy";
 import { identityModule } from "./modules/identity";
 import { kependudukanModule } from "./modules/kependudukan";
 import { musyawarahModule } from "./modules/musyawarah";
@@ -37,10 +38,9 @@ const featureModules = [
   supportModule,
 ] as const;
 
-export const modules = [
-  ...featureModules,
-  statistikModule(featureModules.flatMap((m) => m.indicators ?? [])),
-] as const;
+const indicators = featureModules.flatMap((m) => m.indicators ?? []);
+
+export const modules = [...featureModules, statistikModule(indicators), hierarchyModule(indicators)] as const;
 
 /** The whole API as Hono's client sees it: `hc<AppType>(baseUrl)` gives typed calls. */
 export type AppType = TypedApp<(typeof modules)[number]["routes"][number]>;

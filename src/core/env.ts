@@ -16,6 +16,15 @@ export type Bindings = Env & {
   /** Local only: the WhatsApp gateway the notification client falls back to when the service is down. */
   WHATSAPP_GATEWAY_URL?: string;
   WHATSAPP_GATEWAY_TOKEN?: string;
+  /**
+   * The assistant's OpenAI-compatible chat backend (issue 17): base URL (…/v1), model and key. Without a
+   * base URL and model the assistant answers in its built-in mode. Limits per user per Jakarta day.
+   */
+  AI_BASE_URL?: string;
+  AI_MODEL?: string;
+  AI_API_KEY?: string;
+  AI_DAILY_REQUESTS?: string;
+  AI_DAILY_TOKENS?: string;
 };
 
 export type PlatformDb = DrizzleD1Database<typeof platformSchema>;
@@ -45,9 +54,28 @@ const configSchema = z.object({
   CORS_ORIGINS: z.string().default(""),
   VERSION: z.string().default("dev"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  AI_BASE_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url().optional()),
+  AI_MODEL: z.preprocess((v) => (v === "" ? undefined : v), z.string().max(200).optional()),
+  AI_API_KEY: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
+  AI_DAILY_REQUESTS: z.coerce.number().int().min(1).default(50),
+  AI_DAILY_TOKENS: z.coerce.number().int().min(1).default(100_000),
 });
 
-export type Config = Omit<z.infer<typeof configSchema>, "CORS_ORIGINS"> & { corsOrigins: string[] };
+type RawAi = "AI_BASE_URL" | "AI_MODEL" | "AI_API_KEY" | "AI_DAILY_REQUESTS" | "AI_DAILY_TOKENS";
+
+/** The assistant's backend and limits; `backend` is null in the built-in mode (no model configured). */
+export interface AssistantConfig {
+  backend: { baseUrl: string; model: string; apiKey: string | null } | null;
+  dailyRequests: number;
+  dailyTokens: number;
+  /** The whole answer, every tool round included, must arrive within this (issue 17: 30 s). */
+  timeoutMs: number;
+}
+
+export type Config = Omit<z.infer<typeof configSchema>, "CORS_ORIGINS" | RawAi> & {
+  corsOrigins: string[];
+  assistant: AssistantConfig;
+};
 
 let cached: { key: string; config: Config } | undefined;
 
@@ -64,6 +92,11 @@ function fingerprint(env: Bindings): string {
     env.CORS_ORIGINS,
     env.VERSION,
     env.LOG_LEVEL,
+    env.AI_BASE_URL,
+    env.AI_MODEL,
+    env.AI_API_KEY,
+    env.AI_DAILY_REQUESTS,
+    env.AI_DAILY_TOKENS,
   ].join("\u0000");
 }
 
@@ -81,9 +114,19 @@ export function loadConfig(env: Bindings): Config {
     const fields = parsed.error.issues.map((i) => i.path.join(".")).join(", ");
     throw new Error(`Invalid Worker configuration: ${fields}`);
   }
-  const { CORS_ORIGINS, ...rest } = parsed.data;
+  const { CORS_ORIGINS, AI_BASE_URL, AI_MODEL, AI_API_KEY, AI_DAILY_REQUESTS, AI_DAILY_TOKENS, ...rest } =
+    parsed.data;
   const config: Config = {
     ...rest,
+    assistant: {
+      backend:
+        AI_BASE_URL && AI_MODEL
+          ? { baseUrl: AI_BASE_URL.replace(/\/+$/, ""), model: AI_MODEL, apiKey: AI_API_KEY ?? null }
+          : null,
+      dailyRequests: AI_DAILY_REQUESTS,
+      dailyTokens: AI_DAILY_TOKENS,
+      timeoutMs: 30_000,
+    },
     corsOrigins: CORS_ORIGINS.split(",")
       .map((o) => o.trim())
       .filter(Boolean),

@@ -118,6 +118,11 @@ export const ERROR_CODES = [
   "turnstile_required",
   "turnstile_failed",
   "turnstile_unavailable",
+  // Assistant and RW hierarchy (issues 17, 13).
+  "assistant_unavailable",
+  "not_rw_tenant",
+  "invalid_child",
+  "already_linked",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

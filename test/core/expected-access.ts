@@ -185,6 +185,12 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "POST /support/reply/:reply_token": pub,
   // The ticket-mail Worker's inbound replies (spec: "passes the reply to the platform's internal API").
   "POST /internal/support-tickets/replies": { who: "service" },
+
+  // RW hierarchy (spec: RW = the RW head, the admin of an RW tenant; issue 13). No flag.
+  "GET /api/tenant-hierarchy/children": { who: ADMIN },
+  "GET /api/tenant-hierarchy/summary": { who: ADMIN },
+  "POST /api/tenant-hierarchy/link-child": { who: ADMIN },
+  "DELETE /api/tenant-hierarchy/link-child/:slug": { who: ADMIN },
 };
 
 export interface Disagreement {

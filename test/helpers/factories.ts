@@ -516,4 +516,14 @@ export const FACTORIES: Readonly<Record<string, Factory>> = {
     kind: "exempt",
     why: "its object is the signed state, checked in test/modules/identity/oauth.test.ts",
   },
+  // An RT linked to an RW: B's admin (an RT's) gets 404 for it, as for any link that is not theirs.
+  "/api/tenant-hierarchy/link-child/:slug": {
+    kind: "tenant",
+    make: async (w) =>
+      w.once("linked RT", async () => {
+        const rw = await createTenant({ type: "RW" });
+        const child = await createTenant({ parentSlug: rw.slug });
+        return { params: { slug: child.slug }, ownerRole: "admin" as const };
+      }),
+  },
 };

@@ -13,6 +13,8 @@ export const tenants = sqliteTable(
     name: text("name").notNull(),
     type: text("type", { enum: ["RT", "RW"] }).notNull(),
     parentId: text("parent_id"),
+    /** When the RT was linked to its parent RW (creation with a parent, link-child, or the operator). */
+    linkedAt: text("linked_at"),
     flags: text("flags").notNull(),
     slot: integer("slot").notNull(),
     status: text("status", { enum: ["provisioning", "active", "suspended"] }).notNull(),

@@ -1,9 +1,10 @@
-import { eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Context } from "hono";
 import type { Actor, PlatformCtx, ServiceEnv, TenantCtx, TenantInfo } from "../context";
 import { platformDb } from "../db/platform";
 import { tenants } from "../db/platform-schema";
 import { type Bindings, type HonoEnv, loadConfig } from "../env";
+import { Forbidden } from "../errors";
 import type { FeatureFlag } from "../flags";
 import { type ResolveOptions, resolveTenant, toTenantInfo } from "./registry";
 import { isSlotBinding, tenantDb } from "./slots";
@@ -151,4 +152,44 @@ export async function forEachTenant<T>(
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, active.length) }, worker));
   return results;
+}
+
+export interface ChildTenant {
+  slug: string;
+  name: string;
+  linkedAt: string;
+  /** A context in the child with the `system` actor (no role there), or null if the child is not active. */
+  ctx: TenantCtx | null;
+  status: TenantInfo["status"];
+}
+
+/**
+ * The RTs linked to the caller's RW, each with a context on its own database: the one cross-tenant read
+ * a tenant route may make (architecture: "the RW hierarchy summary"). Only the admin of an RW tenant
+ * gets them. The child contexts act as `system`, so a child's verb never mistakes the RW head for one
+ * of its own staff; what the caller does with them must be counts, never a child's personal data.
+ */
+export async function childTenants(ctx: TenantCtx): Promise<ChildTenant[]> {
+  if (ctx.tenant.type !== "RW") {
+    throw new Forbidden("not_rw_tenant", "Only an RW tenant has linked RTs.");
+  }
+  if (ctx.actor.kind !== "user" || ctx.actor.role !== "admin") {
+    throw new Forbidden("forbidden_role", "Only the RW head reads the linked RTs.");
+  }
+  const rows = await ctx.platform
+    .select()
+    .from(tenants)
+    .where(and(eq(tenants.parentId, ctx.tenant.id), eq(tenants.type, "RT")))
+    .orderBy(asc(tenants.slug));
+  const actor: Actor = { kind: "system", reason: `rw-hierarchy:${ctx.tenant.slug}` };
+  return rows.map((row) => {
+    const info = toTenantInfo(row);
+    return {
+      slug: row.slug,
+      name: row.name,
+      linkedAt: row.linkedAt ?? row.createdAt,
+      status: info.status,
+      ctx: info.status === "active" ? withTenant(ctx, info, actor) : null,
+    };
+  });
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
@@ -214,4 +214,9 @@ export async function updateComplaint({
 /** Dashboard indicator: new complaints. */
 export function countNewComplaints(ctx: TenantCtx): Promise<number> {
   return ctx.db.$count(complaints, eq(complaints.status, "baru"));
+}
+
+/** Complaints still open (received or being handled): the RW summary's figure per RT. */
+export function countOpenComplaints(ctx: TenantCtx): Promise<number> {
+  return ctx.db.$count(complaints, inArray(complaints.status, ["baru", "diproses"]));
 }

@@ -1,6 +1,6 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
-import { countNewComplaints } from "./complaints";
+import { countNewComplaints, countOpenComplaints } from "./complaints";
 import { CreateComplaint } from "./routes/createComplaint";
 import { CreateProposal } from "./routes/createProposal";
 import { CreateSuggestion } from "./routes/createSuggestion";
@@ -43,5 +43,8 @@ export const aspirasiModule = defineModule({
     { method: "post", path: "/api/usulan/:id/dukung", endpoint: EndorseProposal, access: resident },
     { method: "put", path: "/api/usulan/:id", endpoint: DecideProposal, access: staff },
   ],
-  indicators: [{ key: "newComplaints", label: "New complaints", compute: countNewComplaints }],
+  indicators: [
+    { key: "newComplaints", label: "New complaints", compute: countNewComplaints },
+    { key: "openComplaints", label: "Open complaints", compute: countOpenComplaints },
+  ],
 });

@@ -16,6 +16,7 @@ export const Tenant = z
     name: z.string(),
     type: z.enum(["RT", "RW"]),
     parentId: z.string().nullable(),
+    linkedAt: z.string().nullable(),
     flags: Flags,
     slot: z.number().int(),
     status: z.enum(["provisioning", "active", "suspended"]),
@@ -38,10 +39,14 @@ export const UpdateTenantInput = z
     name: Line(120, 3).optional(),
     flags: Flags.partial().optional(),
     status: z.enum(["active", "suspended"]).optional(),
+    /** Links an RT to this RW (its slug), or unlinks it (null). */
+    parentSlug: Slug.nullable().optional(),
   })
-  .refine((v) => v.name !== undefined || v.flags !== undefined || v.status !== undefined, {
-    message: "Give at least one of name, flags, status",
-  });
+  .refine(
+    (v) =>
+      v.name !== undefined || v.flags !== undefined || v.status !== undefined || v.parentSlug !== undefined,
+    { message: "Give at least one of name, flags, status, parentSlug" },
+  );
 export type UpdateTenantInput = z.infer<typeof UpdateTenantInput>;
 
 export const TenantListQuery = ListQuery.extend({

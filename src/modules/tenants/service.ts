@@ -14,10 +14,18 @@ import type { CreateTenantInput, TenantListQuery, UpdateTenantInput } from "./sc
 type TenantRow = typeof tenants.$inferSelect;
 
 export function presentTenant(row: TenantRow) {
-  return { ...toTenantInfo(row), createdAt: row.createdAt, updatedAt: row.updatedAt };
+  return {
+    ...toTenantInfo(row),
+    linkedAt: row.parentId ? (row.linkedAt ?? row.createdAt) : null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
 }
 
-async function resolveParent(ctx: PlatformCtx, input: CreateTenantInput): Promise<string | null> {
+async function resolveParent(
+  ctx: PlatformCtx,
+  input: { type: "RT" | "RW"; parentSlug?: string | null },
+): Promise<string | null> {
   if (!input.parentSlug) {
     return null;
   }
@@ -52,7 +60,10 @@ export async function createTenant({ ctx, input }: { ctx: PlatformCtx; input: Cr
   });
   const db = ctx.platform;
   const [, , created] = await db.batch([
-    db.update(tenants).set({ status: "active", updatedAt: nowIso() }).where(eq(tenants.id, id)),
+    db
+      .update(tenants)
+      .set({ status: "active", linkedAt: parentId ? nowIso() : null, updatedAt: nowIso() })
+      .where(eq(tenants.id, id)),
     platformAudit(ctx, {
       tenantId: id,
       action: "tenant.create",
@@ -104,6 +115,15 @@ export async function updateTenant({
     throw new Conflict("invalid_transition", "A tenant still being provisioned cannot change status.");
   }
   const flags = input.flags ? { ...parseFlags(current.flags), ...input.flags } : undefined;
+  // The operator sets or clears an RT's parent RW directly (the RW head has link-child for the same).
+  const parentId =
+    input.parentSlug === undefined ? undefined : await resolveParent(ctx, { type: current.type, ...input });
+  if (parentId !== undefined && parentId === current.id) {
+    throw new Invalid("invalid_parent", "A tenant cannot be its own parent.", [
+      { field: "parentSlug", message: "the tenant itself" },
+    ]);
+  }
+  const parentChanged = parentId !== undefined && parentId !== current.parentId;
   const [, , updated] = await db.batch([
     db
       .update(tenants)
@@ -111,6 +131,7 @@ export async function updateTenant({
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(flags ? { flags: JSON.stringify(flags) } : {}),
         ...(input.status ? { status: input.status } : {}),
+        ...(parentChanged ? { parentId, linkedAt: parentId ? nowIso() : null } : {}),
         updatedAt: nowIso(),
       })
       .where(eq(tenants.id, id)),

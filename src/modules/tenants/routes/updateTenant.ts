@@ -9,7 +9,7 @@ import { updateTenant } from "../service";
 export class UpdateTenant extends Endpoint {
   override schema = {
     tags: ["Platform: tenants"],
-    summary: "Rename a tenant, switch feature flags, suspend or reactivate",
+    summary: "Rename a tenant, switch feature flags, suspend or reactivate, set or clear its parent RW",
     request: { params: IdParam, body: { content: { "application/json": { schema: UpdateTenantInput } } } },
     responses: { 200: json(Tenant), ...problems(400, 401, 403, 404, 409) },
   };

@@ -1,0 +1,1 @@
+ALTER TABLE `tenants` ADD `linked_at` text;

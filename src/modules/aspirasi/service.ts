@@ -1,0 +1,2 @@
+/** What other modules may ask of aspirasi (the assistant reads a resident's own complaints). */
+export { countOpenComplaints, listMyComplaints } from "./complaints";
