@@ -7,6 +7,7 @@ import { corsForConfiguredOrigins, requestContext, securityHeaders } from "./cor
 import { notFound, onError } from "./core/http/problem";
 import { secretRoute } from "./core/http/secret";
 import type { Job } from "./core/jobs";
+import { asistenModule } from "./modules/asisten";
 import { aspirasiModule } from "./modules/aspirasi";
 import { auditModule } from "./modules/audit";
 import { gateModule } from "./modules/gate";
@@ -36,6 +37,7 @@ const featureModules = [
   aspirasiModule,
   gateModule,
   supportModule,
+  asistenModule,
 ] as const;
 
 const indicators = featureModules.flatMap((m) => m.indicators ?? []);

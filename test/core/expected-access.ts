@@ -191,6 +191,12 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "GET /api/tenant-hierarchy/summary": { who: ADMIN },
   "POST /api/tenant-hierarchy/link-child": { who: ADMIN },
   "DELETE /api/tenant-hierarchy/link-child/:slug": { who: ADMIN },
+  // The assistant (spec: R; issue 17). No flag: the spec names none for it. The rules and agenda text
+  // its info_rt tool reads is written by the secretariat and readable by every member.
+  "GET /api/ai/status": { who: R },
+  "POST /api/ai/chat": { who: R },
+  "GET /api/ai/info-rt": { who: R_S },
+  "PUT /api/ai/info-rt": { who: SEK_ADMIN },
 };
 
 export interface Disagreement {

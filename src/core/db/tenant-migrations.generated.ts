@@ -71,5 +71,12 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
       "CREATE INDEX `audit_created_idx` ON `audit_log` (`created_at`);",
       "CREATE INDEX `audit_actor_idx` ON `audit_log` (`actor_id`,`created_at`);"
     ]
+  },
+  {
+    "name": "0006_asisten.sql",
+    "statements": [
+      "CREATE TABLE `asisten_info` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`rules` text DEFAULT '' NOT NULL,\n\t`agenda` text DEFAULT '' NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`updated_by` text\n);",
+      "CREATE TABLE `asisten_usage` (\n\t`user_id` text NOT NULL,\n\t`day` text NOT NULL,\n\t`requests` integer DEFAULT 0 NOT NULL,\n\t`tokens` integer DEFAULT 0 NOT NULL,\n\tPRIMARY KEY(`user_id`, `day`)\n);"
+    ]
   }
 ];

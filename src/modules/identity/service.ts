@@ -186,3 +186,19 @@ export async function userNames({
 export async function userContact({ ctx, id }: { ctx: PlatformCtx; id: string }) {
   return (await usersByIds(ctx, [id]))[0] ?? null;
 }
+
+/** The tenant's officers (bendahara, sekretaris, admin) by name and role, for residents to know whom to ask. */
+export async function officersOf({ ctx }: { ctx: TenantCtx }) {
+  return ctx.platform
+    .select({ name: users.name, role: memberships.role })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(
+      and(
+        eq(memberships.tenantId, ctx.tenant.id),
+        inArray(memberships.role, ["admin", "sekretaris", "bendahara"]),
+        eq(users.status, "active"),
+      ),
+    )
+    .orderBy(asc(memberships.role), asc(users.name));
+}

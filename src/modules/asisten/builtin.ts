@@ -1,0 +1,459 @@
+import type { TenantCtx } from "../../core/context";
+import { jakartaDay } from "../../core/time";
+import type { DuesBill } from "./dues";
+import type { Source, Turn } from "./schemas";
+import type { toolRunner } from "./tools";
+
+/**
+ * The built-in mode (no model configured): intent matching over the last user turn, in Indonesian and
+ * English, answered from the same tools as the model path with the caller's real figures. A short
+ * follow-up without a topic of its own ("yang bulan lalu?") keeps the topic of the turn before it.
+ */
+type Intent = "tagihan" | "syarat_surat" | "surat" | "pengaduan" | "tamu" | "musyawarah" | "info";
+type Lang = "id" | "en";
+
+const INTENTS: [Intent, RegExp][] = [
+  ["tagihan", /\b(tagihan|iuran|bayar|pembayaran|tunggakan|dues|bills?|pay(ment)?|fees?|owe)\b/],
+  [
+    "syarat_surat",
+    /\b(syarat|persyaratan|jenis surat|macam surat|perlu apa|butuh apa|requirements?|what do i need|kinds? of letters?|types? of letters?)\b/,
+  ],
+  ["surat", /\b(surat|letters?|pengantar|domisili|sktm)\b/],
+  ["pengaduan", /\b(pengaduan|aduan|keluhan|komplain|lapor(an)?|complaints?|report)\b/],
+  ["tamu", /\b(tamu|pengunjung|visitors?|guests?)\b/],
+  ["musyawarah", /\b(musyawarah|voting|vote|polling|polls?|pemungutan suara|pemilihan)\b/],
+  [
+    "info",
+    /\b(jam|aturan|peraturan|tata tertib|agenda|jadwal|kegiatan|pengurus|ketua|sekretaris|bendahara|rules?|hours?|schedule|officers?|events?)\b/,
+  ],
+];
+
+const FOLLOW_UP =
+  /^(dan |lalu |terus |kalau |kalo |bagaimana dengan |gimana |yang |and |what about |how about )|\b(bulan lalu|sebelumnya|last month|previous)\b/;
+const EN = /\b(what|how|my|is|are|the|show|do|does|when|which|can|i|any|have|pending|status)\b/g;
+const ID = /\b(apa|bagaimana|berapa|saya|aku|yang|sudah|belum|ada|kapan|mana|tolong|gimana|dong|ya|bisa)\b/g;
+
+function languageOf(text: string): Lang {
+  const en = text.match(EN)?.length ?? 0;
+  const id = text.match(ID)?.length ?? 0;
+  return en > id ? "en" : "id";
+}
+
+function intentsOf(text: string): Intent[] {
+  const found = INTENTS.filter(([, re]) => re.test(text)).map(([intent]) => intent);
+  // "syarat surat domisili" is about requirements, not the caller's own letters.
+  return found.includes("syarat_surat") ? found.filter((i) => i !== "surat") : found;
+}
+
+/** The intents of the last user turn, or of the previous user turn when the last is a bare follow-up. */
+export function detect(messages: readonly Turn[]): { intents: Intent[]; text: string; lang: Lang } {
+  const users = messages.filter((m) => m.role === "user").map((m) => m.content.toLowerCase());
+  const text = users.at(-1) ?? "";
+  const lang = languageOf(text);
+  let intents = intentsOf(text);
+  if (intents.length === 0 && FOLLOW_UP.test(text)) {
+    for (const earlier of users.slice(0, -1).reverse()) {
+      intents = intentsOf(earlier);
+      if (intents.length > 0) {
+        break;
+      }
+    }
+  }
+  return { intents, text, lang };
+}
+
+const MONTHS = {
+  id: [
+    "Januari",
+    "Februari",
+    "Maret",
+    "April",
+    "Mei",
+    "Juni",
+    "Juli",
+    "Agustus",
+    "September",
+    "Oktober",
+    "November",
+    "Desember",
+  ],
+  en: [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+  ],
+};
+
+export function rupiah(amount: number): string {
+  return `Rp${Math.round(amount)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ".")}`;
+}
+
+function monthName(period: string, lang: Lang): string {
+  const [year, month] = period.split("-").map(Number);
+  return `${MONTHS[lang][(month ?? 1) - 1] ?? period} ${year}`;
+}
+
+function previousPeriod(now: Date): string {
+  const [year, month] = jakartaDay(now).split("-").map(Number) as [number, number];
+  return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, "0")}`;
+}
+
+const when = (iso: string, lang: Lang) => {
+  const day = jakartaDay(iso);
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  return `${d} ${MONTHS[lang][m - 1]} ${y}`;
+};
+
+const LETTER_STATUS: Record<string, Record<Lang, string>> = {
+  diajukan: { id: "diajukan, menunggu diproses pengurus", en: "submitted, waiting for the staff" },
+  diproses: { id: "sedang diproses", en: "being processed" },
+  perlu_perbaikan: { id: "perlu perbaikan dari Anda", en: "needs a correction from you" },
+  selesai: { id: "selesai", en: "finished" },
+  ditolak: { id: "ditolak", en: "rejected" },
+  dibatalkan: { id: "dibatalkan", en: "cancelled" },
+};
+const COMPLAINT_STATUS: Record<string, Record<Lang, string>> = {
+  baru: { id: "baru diterima", en: "received" },
+  diproses: { id: "sedang ditangani", en: "being handled" },
+  selesai: { id: "selesai", en: "resolved" },
+  ditolak: { id: "ditolak", en: "rejected" },
+};
+const GUEST_STATUS: Record<string, Record<Lang, string>> = {
+  menunggu: { id: "menunggu persetujuan", en: "awaiting approval" },
+  disetujui: { id: "disetujui", en: "approved" },
+  ditolak: { id: "ditolak", en: "rejected" },
+};
+const ROLE: Record<string, Record<Lang, string>> = {
+  admin: { id: "Ketua", en: "Head" },
+  sekretaris: { id: "Sekretaris", en: "Secretary" },
+  bendahara: { id: "Bendahara", en: "Treasurer" },
+};
+
+const t = (lang: Lang, id: string, en: string) => (lang === "en" ? en : id);
+
+type Tools = ReturnType<typeof toolRunner>;
+interface Part {
+  text: string;
+  sources: Source[];
+}
+
+async function tagihan(tools: Tools, lang: Lang, text: string, now: Date): Promise<Part> {
+  const { data } = await tools.run("tagihan_saya");
+  if (!data.available) {
+    return {
+      text: t(
+        lang,
+        "Informasi tagihan iuran belum tersedia di sistem ini. Silakan tanyakan langsung kepada bendahara.",
+        "Dues information is not available in this system yet. Please ask your treasurer.",
+      ),
+      sources: [],
+    };
+  }
+  const bills: DuesBill[] = data.bills;
+  const wantsPrevious = /\b(bulan lalu|sebelumnya|last month|previous)\b/.test(text);
+  const chosen = wantsPrevious
+    ? bills.filter((b) => b.period === previousPeriod(now))
+    : bills.filter((b) => !b.paid);
+  if (chosen.length === 0) {
+    return {
+      text: wantsPrevious
+        ? t(lang, "Tidak ada tagihan untuk bulan lalu.", "There is no bill for last month.")
+        : t(
+            lang,
+            "Tidak ada tagihan yang belum dibayar. Terima kasih!",
+            "You have no unpaid bills. Thank you!",
+          ),
+      sources: [],
+    };
+  }
+  const lines = chosen.map(
+    (b) =>
+      `${t(lang, "Tagihan Anda bulan", "Your bill for")} ${monthName(b.period, lang)}: ${rupiah(b.amount)}, ${
+        b.paid ? t(lang, "sudah dibayar", "paid") : t(lang, "belum dibayar", "not paid yet")
+      }`,
+  );
+  const unpaid = chosen.filter((b) => !b.paid);
+  if (unpaid.length > 1) {
+    lines.push(
+      `${t(lang, "Total belum dibayar", "Total unpaid")}: ${rupiah(unpaid.reduce((n, b) => n + b.amount, 0))}`,
+    );
+  }
+  return { text: lines.join("\n"), sources: chosen.map((b) => ({ kind: "tagihan", id: b.id })) };
+}
+
+async function surat(tools: Tools, lang: Lang): Promise<Part> {
+  const { data } = await tools.run("surat_saya");
+  if (!data.available) {
+    return {
+      text: t(
+        lang,
+        "Layanan surat tidak aktif di RT/RW Anda.",
+        "Letters are switched off in your community.",
+      ),
+      sources: [],
+    };
+  }
+  const active = data.letters.filter((l) => l.active);
+  const shown = active.length > 0 ? active : data.letters.slice(0, 3);
+  if (shown.length === 0) {
+    return {
+      text: t(
+        lang,
+        'Anda belum pernah mengajukan surat. Ajukan lewat menu Surat; tanyakan "syarat surat" untuk melihat jenisnya.',
+        'You have not requested any letter yet. Request one in the Letters menu; ask "letter requirements" to see the types.',
+      ),
+      sources: [],
+    };
+  }
+  const head =
+    active.length > 0
+      ? t(
+          lang,
+          `Anda punya ${active.length} surat yang masih berjalan:`,
+          `You have ${active.length} letter(s) in progress:`,
+        )
+      : t(
+          lang,
+          "Tidak ada surat yang sedang berjalan. Surat terakhir Anda:",
+          "No letter is in progress. Your latest letters:",
+        );
+  const lines = shown.map((l) => {
+    const status = LETTER_STATUS[l.status]?.[lang] ?? l.status;
+    const extra = [
+      l.nomorSurat ? `${t(lang, "nomor", "number")} ${l.nomorSurat}` : "",
+      l.pdfTersedia ? t(lang, "PDF bisa diunduh", "PDF ready to download") : "",
+      l.catatanPengurus ? `${t(lang, "catatan pengurus", "staff note")}: ${l.catatanPengurus}` : "",
+    ].filter(Boolean);
+    return `- ${l.jenis} (${l.keperluan}), ${t(lang, "diajukan", "submitted")} ${when(l.diajukan, lang)}: ${status}${extra.length ? `; ${extra.join("; ")}` : ""}`;
+  });
+  return { text: [head, ...lines].join("\n"), sources: shown.map((l) => ({ kind: "surat", id: l.id })) };
+}
+
+async function syaratSurat(tools: Tools, lang: Lang, text: string): Promise<Part> {
+  const { data } = await tools.run("jenis_surat");
+  if (!data.available) {
+    return {
+      text: t(
+        lang,
+        "Layanan surat tidak aktif di RT/RW Anda.",
+        "Letters are switched off in your community.",
+      ),
+      sources: [],
+    };
+  }
+  const named = data.types.filter((j) =>
+    j.name
+      .toLowerCase()
+      .replace(/^surat (keterangan |pengantar )?/, "")
+      .split(/[\s/]+/)
+      .some((word) => word.length > 2 && text.includes(word)),
+  );
+  if (named.length > 0) {
+    const lines = named.slice(0, 3).map((j) => {
+      const fields = j.isian.map((f) => `${f.label}${f.wajib ? "" : t(lang, " (opsional)", " (optional)")}`);
+      return `${j.name}: ${j.description}\n${t(lang, "Isian", "Fields")}: ${fields.length ? fields.join(", ") : t(lang, "tidak ada isian tambahan", "no extra fields")}.`;
+    });
+    lines.push(t(lang, "Ajukan lewat menu Surat.", "Request it in the Letters menu."));
+    return {
+      text: lines.join("\n"),
+      sources: named.slice(0, 3).map((j) => ({ kind: "jenis_surat", id: j.code })),
+    };
+  }
+  return {
+    text: [
+      t(
+        lang,
+        `Ada ${data.types.length} jenis surat yang bisa diajukan:`,
+        `There are ${data.types.length} kinds of letter you can request:`,
+      ),
+      ...data.types.map((j) => `- ${j.name}`),
+      t(
+        lang,
+        "Sebutkan jenisnya untuk melihat isian yang dibutuhkan.",
+        "Name one to see the fields it needs.",
+      ),
+    ].join("\n"),
+    sources: data.types.map((j) => ({ kind: "jenis_surat", id: j.code })),
+  };
+}
+
+async function pengaduan(tools: Tools, lang: Lang): Promise<Part> {
+  const { data } = await tools.run("pengaduan_saya");
+  const open = data.complaints.filter((c) => c.status === "baru" || c.status === "diproses");
+  const shown = open.length > 0 ? open : data.complaints.slice(0, 3);
+  if (shown.length === 0) {
+    return {
+      text: t(
+        lang,
+        "Anda belum pernah membuat pengaduan. Buat lewat menu Pengaduan.",
+        "You have not filed any complaint. File one in the Complaints menu.",
+      ),
+      sources: [],
+    };
+  }
+  const head =
+    open.length > 0
+      ? t(
+          lang,
+          `Pengaduan Anda yang masih terbuka (${open.length}):`,
+          `Your open complaints (${open.length}):`,
+        )
+      : t(
+          lang,
+          "Tidak ada pengaduan yang masih terbuka. Yang terakhir:",
+          "No complaint is open. Your latest:",
+        );
+  const lines = shown.map(
+    (c) => `- "${c.judul}" (${when(c.dibuat, lang)}): ${COMPLAINT_STATUS[c.status]?.[lang] ?? c.status}`,
+  );
+  return { text: [head, ...lines].join("\n"), sources: shown.map((c) => ({ kind: "pengaduan", id: c.id })) };
+}
+
+async function tamu(tools: Tools, lang: Lang): Promise<Part> {
+  const { data } = await tools.run("tamu_saya");
+  if (!data.available) {
+    return {
+      text: t(
+        lang,
+        "Buku tamu tidak aktif di RT/RW Anda.",
+        "The guest book is switched off in your community.",
+      ),
+      sources: [],
+    };
+  }
+  const shown = data.guests.slice(0, 5);
+  if (shown.length === 0) {
+    return {
+      text: t(
+        lang,
+        "Anda belum mendaftarkan tamu. Daftarkan lewat menu Tamu.",
+        "You have not registered any guest. Register one in the Guests menu.",
+      ),
+      sources: [],
+    };
+  }
+  const lines = shown.map((g) => {
+    const where = g.sudahKeluar
+      ? t(lang, "sudah keluar", "has left")
+      : g.sudahMasuk
+        ? t(lang, "sedang di dalam", "is inside")
+        : (GUEST_STATUS[g.status]?.[lang] ?? g.status);
+    return `- ${g.nama} (${g.keperluan}), ${when(g.waktuKunjungan, lang)}: ${where}`;
+  });
+  return {
+    text: [t(lang, "Tamu Anda:", "Your guests:"), ...lines].join("\n"),
+    sources: shown.map((g) => ({ kind: "tamu", id: g.id })),
+  };
+}
+
+async function musyawarah(tools: Tools, lang: Lang): Promise<Part> {
+  const { data } = await tools.run("musyawarah_aktif");
+  if (!data.available) {
+    return {
+      text: t(lang, "Musyawarah tidak aktif di RT/RW Anda.", "Polls are switched off in your community."),
+      sources: [],
+    };
+  }
+  if (data.polls.length === 0) {
+    return {
+      text: t(lang, "Tidak ada musyawarah yang sedang dibuka.", "No poll is open right now."),
+      sources: [],
+    };
+  }
+  const lines = data.polls.map(
+    (p) =>
+      `- "${p.judul}" ${t(lang, "sampai", "until")} ${when(p.selesai, lang)}: ${
+        p.sudahMemilih
+          ? t(lang, "Anda sudah memilih", "you have voted")
+          : t(lang, "Anda belum memilih", "you have not voted yet")
+      }`,
+  );
+  return {
+    text: [t(lang, "Musyawarah yang sedang dibuka:", "Open polls:"), ...lines].join("\n"),
+    sources: data.polls.map((p) => ({ kind: "musyawarah", id: p.id })),
+  };
+}
+
+async function info(tools: Tools, lang: Lang): Promise<Part> {
+  const { data, sources } = await tools.run("info_rt");
+  const lines = [`${data.nama} (${data.jenis})`];
+  if (data.pengurus.length > 0) {
+    lines.push(
+      `${t(lang, "Pengurus", "Officers")}: ${data.pengurus.map((o) => `${o.nama} (${ROLE[o.peran]?.[lang] ?? o.peran})`).join(", ")}`,
+    );
+  }
+  if (data.aturan) {
+    lines.push(`${t(lang, "Aturan dan jam layanan", "Rules and hours")}:\n${data.aturan}`);
+  }
+  if (data.agenda) {
+    lines.push(`${t(lang, "Agenda", "Agenda")}:\n${data.agenda}`);
+  }
+  if (!data.aturan && !data.agenda) {
+    lines.push(
+      t(
+        lang,
+        "Pengurus belum menuliskan aturan atau agenda.",
+        "The staff have not written rules or an agenda yet.",
+      ),
+    );
+  }
+  return { text: lines.join("\n"), sources };
+}
+
+function help(lang: Lang): string {
+  return t(
+    lang,
+    [
+      "Maaf, saya belum memahami pertanyaan itu. Saya bisa menjawab tentang:",
+      '- tagihan iuran Anda ("tagihan saya")',
+      '- status surat Anda dan syarat tiap jenis surat ("status surat", "syarat surat domisili")',
+      '- pengaduan Anda ("status pengaduan")',
+      '- tamu yang Anda daftarkan ("tamu saya")',
+      '- musyawarah yang sedang dibuka ("musyawarah aktif")',
+      '- pengurus, aturan, jam layanan dan agenda RT ("aturan RT", "siapa pengurus")',
+    ].join("\n"),
+    [
+      "Sorry, I did not understand that. I can answer about:",
+      '- your dues ("my bills")',
+      '- your letters and what each kind needs ("letter status", "letter requirements")',
+      '- your complaints ("my complaints")',
+      '- the guests you registered ("my guests")',
+      '- open polls ("open polls")',
+      '- the officers, rules, hours and agenda ("rules", "who are the officers")',
+    ].join("\n"),
+  );
+}
+
+export async function builtinReply(
+  _ctx: TenantCtx,
+  tools: Tools,
+  messages: readonly Turn[],
+  now: Date,
+): Promise<{ reply: string; sources: Source[] }> {
+  const { intents, text, lang } = detect(messages);
+  if (intents.length === 0) {
+    return { reply: help(lang), sources: [] };
+  }
+  const answer: Record<Intent, () => Promise<Part>> = {
+    tagihan: () => tagihan(tools, lang, text, now),
+    surat: () => surat(tools, lang),
+    syarat_surat: () => syaratSurat(tools, lang, text),
+    pengaduan: () => pengaduan(tools, lang),
+    tamu: () => tamu(tools, lang),
+    musyawarah: () => musyawarah(tools, lang),
+    info: () => info(tools, lang),
+  };
+  const parts = await Promise.all(intents.map((intent) => answer[intent]()));
+  return { reply: parts.map((p) => p.text).join("\n\n"), sources: parts.flatMap((p) => p.sources) };
+}

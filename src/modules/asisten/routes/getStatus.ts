@@ -1,0 +1,19 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { AssistantStatus } from "../schemas";
+import { assistantStatus } from "../service";
+
+export class GetAssistantStatus extends Endpoint {
+  override schema = {
+    tags: ["Asisten"],
+    summary: "Whether the assistant answers, and with a model (llm) or its built-in intents (builtin)",
+    responses: { 200: json(AssistantStatus), ...problems(401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    return c.json(assistantStatus({ ctx: tenantCtx(c) }));
+  }
+}
