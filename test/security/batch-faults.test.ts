@@ -351,3 +351,43 @@ describe("visitor", () => {
     });
   });
 });
+
+describe("hierarchy and asisten", () => {
+  /** Issue 12, faults: a D1 batch failing half way leaves nothing written. */
+
+  it("an RT link whose audit record fails leaves the RT unlinked, and answers an error", async () => {
+    const rw = await createTenant({ type: "RW" });
+    const head = await rw.member("admin");
+    const rt = await createTenant();
+    const res = await withTrigger(
+      bindings.PLATFORM_DB,
+      `fail_link_${rt.slug.replaceAll("-", "_")}`,
+      `BEFORE INSERT ON audit_log
+         WHEN NEW.action = 'hierarchy.link' AND NEW.target_id = '${rt.id}'
+         BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+      () => callJson("/api/tenant-hierarchy/link-child", { token: head.token, body: { slug: rt.slug } }),
+    );
+    expectProblem(res, 500, "internal_error");
+    const row = await bindings.PLATFORM_DB.prepare("SELECT parent_id, linked_at FROM tenants WHERE id = ?")
+      .bind(rt.id)
+      .first();
+    expect(row).toEqual({ parent_id: null, linked_at: null });
+  });
+
+  it("the assistant's rules text whose audit record fails is not written, and answers an error", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const res = await withTrigger(
+      tenantD1(tenant),
+      `fail_info_${tenant.slug.replaceAll("-", "_")}`,
+      `BEFORE INSERT ON audit_log
+         WHEN NEW.action = 'asisten.info_rt.update'
+         BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+      () =>
+        callJson("/api/ai/info-rt", { method: "PUT", token: sek.token, body: { rules: "Portal tutup 22.00" } }),
+    );
+    expectProblem(res, 500, "internal_error");
+    const info = await callJson<{ rules: string }>("/api/ai/info-rt", { token: sek.token });
+    expect(info.body.rules).toBe("");
+  });
+});
