@@ -384,7 +384,11 @@ describe("hierarchy and asisten", () => {
          WHEN NEW.action = 'asisten.info_rt.update'
          BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
       () =>
-        callJson("/api/ai/info-rt", { method: "PUT", token: sek.token, body: { rules: "Portal tutup 22.00" } }),
+        callJson("/api/ai/info-rt", {
+          method: "PUT",
+          token: sek.token,
+          body: { rules: "Portal tutup 22.00" },
+        }),
     );
     expectProblem(res, 500, "internal_error");
     const info = await callJson<{ rules: string }>("/api/ai/info-rt", { token: sek.token });
