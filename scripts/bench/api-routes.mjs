@@ -157,7 +157,7 @@ export async function run() {
     const operator = await signIn(base, "operator@warga.test");
     const peer = await ensurePeerTenant({ url: base, mf: server.mf, operatorToken: operator });
     const peerAuth = { Authorization: `Bearer ${await peerStaffToken(server.mf, peer.tenant)}` };
-    const search = "Siti";
+    const search = "Agus";
     const page1 = await json(`${base}/api/kependudukan/kk?limit=10&q=${search}`, peerAuth);
     if (!page1.nextCursor) {
       throw new Error("peer search has no second page");
@@ -196,8 +196,9 @@ export async function run() {
     for (const a of accounts) {
       await signIn(base, a);
     }
-    const samples = Object.fromEntries([...Object.keys(targets), "signIn"].map((k) => [k, []]));
+    const samples = Object.fromEntries([...Object.keys(targets), "signIn", "pbkdf2"].map((k) => [k, []]));
     const signInMs = [];
+    const pbkdf2Ms = [];
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, t] of Object.entries(targets)) {
         const cpu0 = server.cpu();
@@ -222,15 +223,24 @@ export async function run() {
         signInMs.push(performance.now() - started);
       }
       samples.signIn.push({ cpu: server.cpu() - cpu0, n: SIGN_INS_PER_ROUND });
+      // The same number of bare password checks (peppered PBKDF2-SHA512, ADR 0012): sign-in's floor.
+      const hash0 = server.cpu();
+      for (let i = 0; i < SIGN_INS_PER_ROUND; i++) {
+        const started = performance.now();
+        await (await fetch(`${base}/__bare-hash/peppered`)).arrayBuffer();
+        pbkdf2Ms.push(performance.now() - started);
+      }
+      samples.pbkdf2.push({ cpu: server.cpu() - hash0, n: SIGN_INS_PER_ROUND });
     }
+    const sequential = { signIn: signInMs, pbkdf2: pbkdf2Ms };
     const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const stats = Object.fromEntries(
       Object.entries(samples).map(([k, v]) => [
         k,
         {
-          p50: k === "signIn" ? median(signInMs) : mean(v.map((s) => s.p50)),
-          p99: k === "signIn" ? pct(signInMs, 0.99) : mean(v.map((s) => s.p99)),
-          rps: k === "signIn" ? Number.NaN : mean(v.map((s) => s.rps)),
+          p50: sequential[k] ? median(sequential[k]) : mean(v.map((s) => s.p50)),
+          p99: sequential[k] ? pct(sequential[k], 0.99) : mean(v.map((s) => s.p99)),
+          rps: sequential[k] ? Number.NaN : mean(v.map((s) => s.rps)),
           cpuMs: (v.reduce((a, s) => a + s.cpu, 0) * 1000) / v.reduce((a, s) => a + s.n, 0),
         },
       ]),
@@ -252,7 +262,15 @@ export async function run() {
       const limit = peerMs / divisor;
       return (s) => goal(`CPU ≤ ${limit.toFixed(1)} ms (OpenSID ${peerMs} / ${divisor})`, s.cpuMs <= limit);
     };
-    const p50Goal = (limit) => (s) => goal(`p50 ≤ ${limit.toFixed(1)}× bare`, s.p50 / bare.p50 <= limit);
+    // Served directly by workerd, the bare route does no I/O at all and one D1 round trip alone is several
+    // times it; the proxy of `wrangler dev` used to hide that. Routes whose goal is a p50 ratio are
+    // therefore judged against the bare D1 read (one round trip, nothing of ours), which is the floor of
+    // any route that reads data.
+    const p50Goal = (limit) => (s) =>
+      goal(
+        `p50 ≤ ${limit.toFixed(1)}× bare D1 read (is ${(s.p50 / stats.bareD1.p50).toFixed(2)}×)`,
+        s.p50 / stats.bareD1.p50 <= limit,
+      );
     const label = {
       bare: ["GET /__bare (bare Hono route)", null],
       bareD1: ["GET /__bare-d1 (one D1 read, nothing else)", null],
@@ -263,6 +281,7 @@ export async function run() {
       detail: ["GET kk/:id (one family's detail)", cpuGoal(PEER_MS.detail, 20)],
       gateWebhook: ["POST gate webhook (qr_scan refusal)", p50Goal(2.5)],
       signIn: ["POST /api/auth/login (sequential)", cpuGoal(PEER_MS.signIn, 3.5)],
+      pbkdf2: ["one peppered PBKDF2-SHA512 check (bare)", null],
     };
     for (const [k, [name, judge]] of Object.entries(label)) {
       const s = stats[k];
@@ -350,6 +369,12 @@ export async function run() {
     console.log(
       "CPU ms: user+system time of the workerd process (the Workers, local D1 and Durable Objects) per request.\n" +
         "* vote ratios are over the bare Durable Object increment fired the same way (all at once), not the bare route.",
+    );
+    const rest = stats.signIn.cpuMs - stats.pbkdf2.cpuMs;
+    console.log(
+      `sign-in CPU ${stats.signIn.cpuMs.toFixed(1)} ms = one password check ${stats.pbkdf2.cpuMs.toFixed(1)} ms ` +
+        `(PBKDF2 at workerd's 100,000-iteration cap) + ${rest.toFixed(1)} ms for the rest (rate limiter, account ` +
+        "and session reads and writes, token signing)",
     );
     const missed = rows.filter((r) => r.goal && !r.goal.met).length;
     console.log(`${rows.filter((r) => r.goal).length - missed} goals met, ${missed} not met`);

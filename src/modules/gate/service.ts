@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, or, type SQL } from "drizzle-orm";
 import { platformAudit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
@@ -146,11 +146,14 @@ export type After = (work: Promise<unknown>) => void;
 
 type EventRow = typeof gateEvents.$inferInsert;
 
+/** How fresh a device's last-seen time is kept: a liveness hint, not a record of every event. */
+const LAST_SEEN_RESOLUTION_MS = 60_000;
+
 /**
  * The event log row and the device's last-seen time, written after the device has its answer. The
  * event is the record: a failed write is tried once more, and if that fails too the whole row goes to
  * the error log (no pass, no personal data in it), so an operator can still restore it. Last-seen is a
- * liveness hint on the control-plane row: a failure is a warning.
+ * liveness hint on the control-plane row, kept to the minute: a failure is a warning.
  */
 async function recordEvent(ctx: TenantCtx, row: EventRow): Promise<void> {
   const insert = () => ctx.db.insert(gateEvents).values(row).onConflictDoNothing();
@@ -159,10 +162,21 @@ async function recordEvent(ctx: TenantCtx, row: EventRow): Promise<void> {
     .catch((error: unknown) => {
       log("error", "gate_event_unrecorded", { requestId: ctx.requestId, row, error: String(error) });
     });
+  // At most one last-seen write a minute per device: a busy gate does not write the control plane on
+  // every scan (an UPDATE that matches no row commits nothing).
+  const now = Date.now();
   const lastSeen = ctx.platform
     .update(gateDevices)
-    .set({ lastSeenAt: nowIso() })
-    .where(eq(gateDevices.id, row.deviceId))
+    .set({ lastSeenAt: new Date(now).toISOString() })
+    .where(
+      and(
+        eq(gateDevices.id, row.deviceId),
+        or(
+          isNull(gateDevices.lastSeenAt),
+          lt(gateDevices.lastSeenAt, new Date(now - LAST_SEEN_RESOLUTION_MS).toISOString()),
+        ),
+      ),
+    )
     .catch((error: unknown) => {
       log("warn", "gate_last_seen_failed", {
         requestId: ctx.requestId,

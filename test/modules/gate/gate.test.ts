@@ -341,7 +341,12 @@ describe("POST /api/gate-hardware/webhook", () => {
       { id: answer.body.eventId, visitorId: visit.id, reason: "checked_in" },
     ]);
     const devices = await callJson<{ items: DeviceBody[] }>("/api/gate-devices", { token: admin.token });
-    expect(devices.body.items[0]?.lastSeenAt).not.toBeNull();
+    const seen = devices.body.items[0]?.lastSeenAt;
+    expect(seen).not.toBeNull();
+    // Last-seen is kept to the minute: a second event right after does not write the device row again.
+    await webhook(apiKey, { event: "heartbeat" });
+    const again = await callJson<{ items: DeviceBody[] }>("/api/gate-devices", { token: admin.token });
+    expect(again.body.items[0]?.lastSeenAt).toBe(seen);
   });
 
   it("still answers the gate when the event log cannot be written, and keeps the event in the error log", async () => {
