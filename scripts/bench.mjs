@@ -1,5 +1,6 @@
 // `npm run bench [suite…]`: runs the benchmark suites (all by default) and prints ratios measured
-// side by side in one run. Absolute numbers vary with the machine; compare the ratios.
+// side by side in one run. Absolute numbers vary with the machine; compare the ratios, and CPU per
+// request (the `api` suite's table), which is steadier than latency on a shared machine.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";

@@ -1,55 +1,45 @@
-// 2,000 residents voting at once on one poll through `wrangler dev`: votes per second, vote p50/p99
+// 2,000 residents voting at once on one poll, on workerd served directly (scripts/lib/workerd.mjs): votes per second, vote p50/p99
 // as ratios over a bare Durable Object increment in the same run, and an exact check that the final
 // counts equal the accepted ballots.
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { SignJWT } from "jose";
 import { migrateAll } from "../db-migrate.mjs";
-import { root, startDevServer } from "../lib/dev-server.mjs";
-import { devSecret, ensureDevVars } from "../lib/dev-vars.mjs";
-import { executeLocalSql, queryLocal, readConfig, STATE_DIR } from "../lib/wrangler.mjs";
+import { TEST_SECRETS } from "../lib/dev-server.mjs";
+import { ensureDevVars } from "../lib/dev-vars.mjs";
+import { startWorkerd } from "../lib/workerd.mjs";
+import { readConfig, STATE_DIR } from "../lib/wrangler.mjs";
 import { seed } from "../seed-dev.mjs";
 import { slotCountFromConfig } from "../tenant-slots.mjs";
 
 const VOTERS = Number(process.env.BENCH_VOTERS ?? 2000);
 const TENANT = "rt-02-sukamaju";
 
-/** wrangler.toml plus the bench entry and its bare counter object; generated, never committed. */
-function benchConfig() {
-  const path = join(root, "wrangler.bench.toml");
-  const base = readFileSync(join(root, "wrangler.toml"), "utf8").replace(
-    /^main = .*$/m,
-    'main = "scripts/bench/entry.ts"',
-  );
-  writeFileSync(
-    path,
-    `${base}
-[[durable_objects.bindings]]
-name = "BENCH_COUNTER"
-class_name = "BenchCounter"
+/** The bare Durable Object of the bench entry (scripts/bench/entry.ts), bound only in benchmarks. */
+export const BENCH_DURABLE_OBJECTS = { BENCH_COUNTER: { className: "BenchCounter", useSQLite: true } };
 
-[[migrations]]
-tag = "bench-v1"
-new_sqlite_classes = ["BenchCounter"]
-`,
-  );
-  return "wrangler.bench.toml";
-}
-
-async function seedVoters() {
-  const tenant = (await queryLocal("warga-platform", `SELECT id FROM tenants WHERE slug = '${TENANT}'`))[0];
+/** The voters, as residents of TENANT, through the running workerd's own platform database binding. */
+export async function seedVoters(mf) {
+  const platform = await mf.getD1Database("PLATFORM_DB");
+  const tenant = await platform.prepare("SELECT id FROM tenants WHERE slug = ?").bind(TENANT).first();
   const now = new Date().toISOString();
-  const lines = [];
+  const users = [];
+  const memberships = [];
   for (let i = 1; i <= VOTERS; i++) {
     const id = `bench-voter-${String(i).padStart(5, "0")}`;
-    lines.push(
-      `INSERT OR IGNORE INTO users (id, email, name, updated_at) VALUES ('${id}', '${id}@bench.warga.test', 'Pemilih ${i}', '${now}');`,
-    );
-    lines.push(
-      `INSERT OR IGNORE INTO memberships (id, user_id, tenant_id, role) VALUES ('m-${id}', '${id}', '${tenant.id}', 'warga');`,
+    users.push(`('${id}', '${id}@bench.warga.test', 'Pemilih ${i}', '${now}')`);
+    memberships.push(`('m-${id}', '${id}', '${tenant.id}', 'warga')`);
+  }
+  const statements = [];
+  for (let i = 0; i < VOTERS; i += 500) {
+    statements.push(
+      platform.prepare(
+        `INSERT OR IGNORE INTO users (id, email, name, updated_at) VALUES ${users.slice(i, i + 500).join(",")}`,
+      ),
+      platform.prepare(
+        `INSERT OR IGNORE INTO memberships (id, user_id, tenant_id, role) VALUES ${memberships.slice(i, i + 500).join(",")}`,
+      ),
     );
   }
-  await executeLocalSql("warga-platform", lines.join("\n"), "bench-voters");
+  await platform.batch(statements);
 }
 
 async function timed(fn) {
@@ -64,18 +54,96 @@ const summary = (samples) => {
   return { p50: pct(ms, 50), p99: pct(ms, 99) };
 };
 
+/**
+ * Fires VOTERS ballots at once on a fresh poll of TENANT, then as many bare Durable Object increments
+ * at once, on a running server (`url`). Returns p50/p99 of both, the answers and whether the final
+ * counts equal the accepted ballots exactly. Voters must have been seeded (seedVoters) before the poll
+ * opens, and `jwtSecret` must be the server's.
+ */
+export async function measureVotes({ url, jwtSecret, staffToken }) {
+  const vars = readConfig("wrangler.toml").vars;
+  const staff = { Authorization: `Bearer ${staffToken}`, "Content-Type": "application/json" };
+  const created = await fetch(`${url}/api/musyawarah`, {
+    method: "POST",
+    headers: staff,
+    body: JSON.stringify({
+      title: `Bench ${new Date().toISOString()}`,
+      options: ["Setuju", "Tidak setuju", "Abstain"],
+      startsAt: new Date(Date.now() - 60_000).toISOString(),
+      endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+      status: "aktif",
+    }),
+  });
+  const poll = await created.json();
+  if (created.status !== 201) {
+    throw new Error(`poll creation failed: ${JSON.stringify(poll)}`);
+  }
+  const key = new TextEncoder().encode(jwtSecret);
+  const tokens = await Promise.all(
+    Array.from({ length: VOTERS }, (_, i) =>
+      new SignJWT({ tenant: TENANT, role: "warga", sid: `bench-${i}` })
+        .setProtectedHeader({ alg: "HS256" })
+        .setSubject(`bench-voter-${String(i + 1).padStart(5, "0")}`)
+        .setIssuer(vars.JWT_ISSUER)
+        .setAudience(vars.JWT_AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime("15m")
+        .sign(key),
+    ),
+  );
+  // Warm both paths, then fire every ballot at once, then as many bare increments at once.
+  await Promise.all(Array.from({ length: 20 }, () => fetch(`${url}/__bare-do`, { method: "POST" })));
+  const started = performance.now();
+  const votes = await Promise.all(
+    tokens.map((token, i) =>
+      timed(() =>
+        fetch(`${url}/api/musyawarah/${poll.id}/vote`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ optionIds: [poll.options[i % 3].id] }),
+        }),
+      ),
+    ),
+  );
+  const wall = (performance.now() - started) / 1000;
+  const bareDo = await Promise.all(
+    tokens.map(() => timed(() => fetch(`${url}/__bare-do`, { method: "POST" }))),
+  );
+  const accepted = votes.filter((v) => v.status === 200).length;
+  const statuses = {};
+  for (const v of votes) {
+    statuses[v.status] = (statuses[v.status] ?? 0) + 1;
+  }
+  const failed = votes.find((x) => x.status !== 200);
+  const firstRefusal = failed ? `${failed.status} ${(await failed.res.text()).slice(0, 300)}` : null;
+  const final = await (await fetch(`${url}/api/musyawarah/${poll.id}`, { headers: staff })).json();
+  const counted = final.results.reduce((n, r) => n + r.count, 0);
+  const exact = counted === accepted && final.turnout.ballots === accepted && accepted === VOTERS;
+  return {
+    voters: VOTERS,
+    statuses,
+    firstRefusal,
+    accepted,
+    wall,
+    vote: summary(votes),
+    bareDo: summary(bareDo),
+    counts: final.results.map((r) => r.count),
+    ballots: final.turnout.ballots,
+    exact,
+  };
+}
+
 export async function run() {
   ensureDevVars(["wrangler.toml"]);
   await migrateAll({ quiet: true });
   await seed({ slots: slotCountFromConfig() });
-  await seedVoters();
-  const vars = readConfig("wrangler.toml").vars;
-  const server = await startDevServer({
-    configs: [benchConfig()],
+  const server = await startWorkerd({
+    script: "scripts/bench/entry.ts",
     persistTo: STATE_DIR,
-    vars: { JWT_SECRET: devSecret("JWT_SECRET") },
+    durableObjects: BENCH_DURABLE_OBJECTS,
   });
   try {
+    await seedVoters(server.mf);
     const login = await (
       await fetch(`${server.url}/api/auth/login`, {
         method: "POST",
@@ -83,82 +151,34 @@ export async function run() {
         body: JSON.stringify({ email: "sekretaris.rt02@warga.test", password: "warga-demo-2026" }),
       })
     ).json();
-    const staff = { Authorization: `Bearer ${login.accessToken}`, "Content-Type": "application/json" };
-    const created = await fetch(`${server.url}/api/musyawarah`, {
-      method: "POST",
-      headers: staff,
-      body: JSON.stringify({
-        title: `Bench ${new Date().toISOString()}`,
-        options: ["Setuju", "Tidak setuju", "Abstain"],
-        startsAt: new Date(Date.now() - 60_000).toISOString(),
-        endsAt: new Date(Date.now() + 3_600_000).toISOString(),
-        status: "aktif",
-      }),
+    const m = await measureVotes({
+      url: server.url,
+      jwtSecret: TEST_SECRETS.JWT_SECRET,
+      staffToken: login.accessToken,
     });
-    const poll = await created.json();
-    if (created.status !== 201) {
-      throw new Error(`poll creation failed: ${JSON.stringify(poll)}`);
-    }
-    const key = new TextEncoder().encode(devSecret("JWT_SECRET"));
-    const tokens = await Promise.all(
-      Array.from({ length: VOTERS }, (_, i) =>
-        new SignJWT({ tenant: TENANT, role: "warga", sid: `bench-${i}` })
-          .setProtectedHeader({ alg: "HS256" })
-          .setSubject(`bench-voter-${String(i + 1).padStart(5, "0")}`)
-          .setIssuer(vars.JWT_ISSUER)
-          .setAudience(vars.JWT_AUDIENCE)
-          .setIssuedAt()
-          .setExpirationTime("15m")
-          .sign(key),
-      ),
-    );
-    // Warm both paths, then fire every ballot at once, then as many bare increments at once.
-    await Promise.all(Array.from({ length: 20 }, () => fetch(`${server.url}/__bare-do`, { method: "POST" })));
-    const started = performance.now();
-    const votes = await Promise.all(
-      tokens.map((token, i) =>
-        timed(() =>
-          fetch(`${server.url}/api/musyawarah/${poll.id}/vote`, {
-            method: "POST",
-            headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-            body: JSON.stringify({ optionIds: [poll.options[i % 3].id] }),
-          }),
-        ),
-      ),
-    );
-    const wall = (performance.now() - started) / 1000;
-    const bareDo = await Promise.all(
-      tokens.map(() => timed(() => fetch(`${server.url}/__bare-do`, { method: "POST" }))),
-    );
-    const accepted = votes.filter((v) => v.status === 200).length;
-    const statuses = {};
-    for (const v of votes) {
-      statuses[v.status] = (statuses[v.status] ?? 0) + 1;
-    }
-    const failed = votes.find((x) => x.status !== 200);
-    if (failed) {
-      console.log(`  first refusal           ${failed.status} ${(await failed.res.text()).slice(0, 300)}`);
-    }
-    const final = await (await fetch(`${server.url}/api/musyawarah/${poll.id}`, { headers: staff })).json();
-    const counted = final.results.reduce((n, r) => n + r.count, 0);
-    const v = summary(votes);
-    const b = summary(bareDo);
-    console.log(`\nPoll voting via wrangler dev: ${VOTERS} residents at once on one poll`);
-    console.log(`  answers                 ${JSON.stringify(statuses)}`);
     console.log(
-      `  votes per second        ${(accepted / wall).toFixed(0)} (${accepted} accepted in ${wall.toFixed(2)} s)`,
+      `\nPoll voting on workerd (Miniflare, direct socket): ${m.voters} residents at once on one poll`,
     );
-    console.log(`  vote p50 / p99          ${v.p50.toFixed(1)} / ${v.p99.toFixed(1)} ms`);
-    console.log(`  bare DO p50 / p99       ${b.p50.toFixed(1)} / ${b.p99.toFixed(1)} ms`);
-    console.log(`  ratio p50 / p99         ${(v.p50 / b.p50).toFixed(2)} / ${(v.p99 / b.p99).toFixed(2)}`);
+    console.log(`  answers                 ${JSON.stringify(m.statuses)}`);
+    if (m.firstRefusal) {
+      console.log(`  first refusal           ${m.firstRefusal}`);
+    }
     console.log(
-      `  final counts            ${JSON.stringify(final.results.map((r) => r.count))} = ${counted}, ballots ${final.turnout.ballots}`,
+      `  votes per second        ${(m.accepted / m.wall).toFixed(0)} (${m.accepted} accepted in ${m.wall.toFixed(2)} s)`,
     );
-    const exact = counted === accepted && final.turnout.ballots === accepted;
-    console.log(`  counts equal accepted   ${exact ? "yes, exactly" : "NO"}`);
-    if (!exact) {
+    console.log(`  vote p50 / p99          ${m.vote.p50.toFixed(1)} / ${m.vote.p99.toFixed(1)} ms`);
+    console.log(`  bare DO p50 / p99       ${m.bareDo.p50.toFixed(1)} / ${m.bareDo.p99.toFixed(1)} ms`);
+    console.log(
+      `  ratio p50 / p99         ${(m.vote.p50 / m.bareDo.p50).toFixed(2)} / ${(m.vote.p99 / m.bareDo.p99).toFixed(2)}`,
+    );
+    console.log(
+      `  final counts            ${JSON.stringify(m.counts)} = ${m.counts.reduce((a, b) => a + b, 0)}, ballots ${m.ballots}`,
+    );
+    console.log(`  counts equal accepted   ${m.exact ? "yes, exactly" : "NO"}`);
+    if (!m.exact) {
       process.exitCode = 1;
     }
+    return m;
   } finally {
     await server.stop();
   }

@@ -14,7 +14,8 @@ export const TEST_SECRETS = {
   PASSWORD_PEPPER: "local-bench-password-pepper-long-enough-0000",
 };
 
-function devVar(name) {
+/** A value of the main Worker's `.dev.vars`, if the file and the name exist. */
+export function devVar(name) {
   const file = join(root, ".dev.vars");
   return existsSync(file)
     ? new RegExp(`^${name}=(.*)$`, "m").exec(readFileSync(file, "utf8"))?.[1]

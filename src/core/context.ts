@@ -9,7 +9,7 @@ export type Role = TenantRole | "super_admin";
 /** Who is acting. Services branch on `kind`; routes never read headers themselves. */
 export type Actor =
   | { kind: "user"; userId: string; role: Role; sessionId: string; tenantSlug: string | null }
-  | { kind: "device"; deviceId: string; tenantSlug: string }
+  | { kind: "device"; deviceId: string; tenantSlug: string; adapter: string }
   | { kind: "service"; name: string }
   | { kind: "public"; ip: string | null }
   | { kind: "system"; reason: string };

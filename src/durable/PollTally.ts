@@ -64,6 +64,12 @@ export class PollTally extends DurableObject<Bindings> {
   private mirroring: Promise<void> | null = null;
   /** A mirror failed and the alarm was moved to retry it; it must be moved back to endsAt. */
   private retrying = false;
+  /**
+   * Facts read once per instance: the configuration never changes after `open`, and neither does the
+   * set of eligible voters. (Status, ballots and counts change and are always read from storage.)
+   */
+  private configCache: TallyConfig | null = null;
+  private eligibleCount: number | null = null;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -92,8 +98,16 @@ export class PollTally extends DurableObject<Bindings> {
   }
 
   private config(): TallyConfig | null {
-    const raw = this.meta("config");
-    return raw ? (JSON.parse(raw) as TallyConfig) : null;
+    if (!this.configCache) {
+      const raw = this.meta("config");
+      this.configCache = raw ? (JSON.parse(raw) as TallyConfig) : null;
+    }
+    return this.configCache;
+  }
+
+  private eligibleVoters(): number {
+    this.eligibleCount ??= this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM eligible").one().n;
+    return this.eligibleCount;
   }
 
   private maxSeq(): number {
@@ -108,9 +122,10 @@ export class PollTally extends DurableObject<Bindings> {
     )) {
       counts[row.option_id] = row.count;
     }
-    const ballots = this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM ballots").one().n;
-    const eligible = this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM eligible").one().n;
-    return { status, counts, ballots, eligible, seq: this.maxSeq() };
+    // Ballots get seq = 1, 2, 3 … in their transactions and are never removed one by one, so the
+    // highest seq is the ballot count: one index lookup instead of counting every ballot on every vote.
+    const seq = this.maxSeq();
+    return { status, counts, ballots: seq, eligible: this.eligibleVoters(), seq };
   }
 
   /** Opens the poll. Idempotent: a repeated publish (a retried request) keeps the first configuration. */
@@ -126,6 +141,8 @@ export class PollTally extends DurableObject<Bindings> {
           this.sql.exec("INSERT OR IGNORE INTO eligible (voter_key) VALUES (?)", key);
         }
       });
+      this.configCache = null;
+      this.eligibleCount = null;
       await this.ctx.storage.setAlarm(new Date(config.endsAt).getTime());
     }
     return this.current();
@@ -237,6 +254,8 @@ export class PollTally extends DurableObject<Bindings> {
     }
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
+    this.configCache = null;
+    this.eligibleCount = null;
     return true;
   }
 

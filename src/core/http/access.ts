@@ -107,7 +107,12 @@ async function authenticateDevice(c: Context<HonoEnv>, flag: FeatureFlag): Promi
   const key = bearer(c, "missing_device_key");
   const platform = platformDb(c.env);
   const found = await platform
-    .select({ id: gateDevices.id, active: gateDevices.active, slug: tenants.slug })
+    .select({
+      id: gateDevices.id,
+      active: gateDevices.active,
+      adapter: gateDevices.adapter,
+      slug: tenants.slug,
+    })
     .from(gateDevices)
     .innerJoin(tenants, eq(tenants.id, gateDevices.tenantId))
     .where(and(eq(gateDevices.keyHash, await sha256Hex(key)), isNull(gateDevices.deletedAt)))
@@ -118,7 +123,8 @@ async function authenticateDevice(c: Context<HonoEnv>, flag: FeatureFlag): Promi
   if (!found.active) {
     throw new Forbidden("device_inactive", "This device has been deactivated.");
   }
-  c.set("actor", { kind: "device", deviceId: found.id, tenantSlug: found.slug });
+  // The adapter rides along so the webhook needs no second read of the device row.
+  c.set("actor", { kind: "device", deviceId: found.id, tenantSlug: found.slug, adapter: found.adapter });
   c.set("tenant", await resolveTenant(c.env, platform, found.slug, { flag }));
 }
 

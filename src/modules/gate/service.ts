@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, or, type SQL } from "drizzle-orm";
 import { platformAudit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
@@ -141,33 +141,73 @@ async function act(ctx: TenantCtx, event: NormalisedEvent) {
   }
 }
 
+/** Hands work that must finish after the answer to the runtime (the route passes `executionCtx.waitUntil`). */
+export type After = (work: Promise<unknown>) => void;
+
+type EventRow = typeof gateEvents.$inferInsert;
+
+/** How fresh a device's last-seen time is kept: a liveness hint, not a record of every event. */
+const LAST_SEEN_RESOLUTION_MS = 60_000;
+
 /**
- * One event from a gate device. The route guard has already proved the key (device scope: unknown or
- * deleted → 401, deactivated → 403, tenant suspended or `tamu` off → 403); `input` is the raw body,
- * read by the device's adapter.
+ * The event log row and the device's last-seen time, written after the device has its answer. The
+ * event is the record: a failed write is tried once more, and if that fails too the whole row goes to
+ * the error log (no pass, no personal data in it), so an operator can still restore it. Last-seen is a
+ * liveness hint on the control-plane row, kept to the minute: a failure is a warning.
  */
-export async function handleWebhook({ ctx, input }: { ctx: TenantCtx; input: unknown }) {
-  if (ctx.actor.kind !== "device") {
+async function recordEvent(ctx: TenantCtx, row: EventRow): Promise<void> {
+  const insert = () => ctx.db.insert(gateEvents).values(row).onConflictDoNothing();
+  const event = insert()
+    .catch(insert)
+    .catch((error: unknown) => {
+      log("error", "gate_event_unrecorded", { requestId: ctx.requestId, row, error: String(error) });
+    });
+  // At most one last-seen write a minute per device: a busy gate does not write the control plane on
+  // every scan (an UPDATE that matches no row commits nothing).
+  const now = Date.now();
+  const lastSeen = ctx.platform
+    .update(gateDevices)
+    .set({ lastSeenAt: new Date(now).toISOString() })
+    .where(
+      and(
+        eq(gateDevices.id, row.deviceId),
+        or(
+          isNull(gateDevices.lastSeenAt),
+          lt(gateDevices.lastSeenAt, new Date(now - LAST_SEEN_RESOLUTION_MS).toISOString()),
+        ),
+      ),
+    )
+    .catch((error: unknown) => {
+      log("warn", "gate_last_seen_failed", {
+        requestId: ctx.requestId,
+        device: row.deviceId,
+        error: String(error),
+      });
+    });
+  await Promise.all([event, lastSeen]);
+}
+
+function isAdapter(name: string): name is keyof typeof adapters {
+  return Object.hasOwn(adapters, name);
+}
+
+/**
+ * One event from a gate device. The route guard has already proved the key and read the device's
+ * adapter (device scope: unknown or deleted → 401, deactivated → 403, tenant suspended or `tamu` off →
+ * 403); `input` is the raw body, read by that adapter. A scan costs one tenant round trip (the
+ * conditional check-in and the reason in one batch); the event log and last-seen are written after the
+ * answer, through `after`.
+ */
+export async function handleWebhook({ ctx, input, after }: { ctx: TenantCtx; input: unknown; after: After }) {
+  if (ctx.actor.kind !== "device" || !isAdapter(ctx.actor.adapter)) {
     throw new Unauthorized("invalid_device_key", "This route is for gate devices.");
   }
   const deviceId = ctx.actor.deviceId;
-  const device = await ctx.platform
-    .select({ adapter: gateDevices.adapter })
-    .from(gateDevices)
-    .where(and(eq(gateDevices.id, deviceId), eq(gateDevices.tenantId, ctx.tenant.id)))
-    .get();
-  if (!device) {
-    throw new Unauthorized("invalid_device_key", "This device key is not valid.");
-  }
-  const event = adapters[device.adapter](input);
+  const event = adapters[ctx.actor.adapter](input);
   const outcome = await act(ctx, event);
   const eventId = newId();
-  // Two databases, so two writes and no batch (D1 has no transaction across databases). The event is
-  // the record and lives in the tenant's database beside the visitor it concerns; last-seen is a
-  // liveness hint on the control-plane device row, not an audit record: if its write fails the device
-  // still gets its answer (a 500 would make it retry a check-in that already happened).
-  await Promise.all([
-    ctx.db.insert(gateEvents).values({
+  after(
+    recordEvent(ctx, {
       id: eventId,
       deviceId,
       kind: event.kind,
@@ -177,18 +217,7 @@ export async function handleWebhook({ ctx, input }: { ctx: TenantCtx; input: unk
       reason: outcome.reason,
       occurredAt: event.occurredAt,
     }),
-    ctx.platform
-      .update(gateDevices)
-      .set({ lastSeenAt: nowIso() })
-      .where(eq(gateDevices.id, deviceId))
-      .catch((error: unknown) => {
-        log("warn", "gate_last_seen_failed", {
-          requestId: ctx.requestId,
-          device: deviceId,
-          error: String(error),
-        });
-      }),
-  ]);
+  );
   log("info", "gate_event", {
     requestId: ctx.requestId,
     device: deviceId,

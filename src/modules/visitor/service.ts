@@ -293,9 +293,13 @@ export async function passGate({ ctx, input }: { ctx: TenantCtx; input: GateScan
           .where(
             and(eq(visitors.id, visitorId), isNotNull(visitors.checkedInAt), isNull(visitors.checkedOutAt)),
           );
-  const [row] = await update.returning();
+  // One round trip: the conditional update and the row as it stands after it. When the update did not
+  // match, that row says why (a gate waits on this answer).
+  const [[row], [existing]] = await ctx.db.batch([
+    update.returning(),
+    ctx.db.select().from(visitors).where(eq(visitors.id, visitorId)),
+  ]);
   if (!row) {
-    const existing = await ctx.db.select().from(visitors).where(eq(visitors.id, visitorId)).get();
     if (!existing) {
       throw new NotFound("Visitor request");
     }

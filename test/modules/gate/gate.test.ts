@@ -1,5 +1,7 @@
-import { describe, expect, it } from "vitest";
-import { withTrigger } from "../../helpers/d1";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it, vi } from "vitest";
+import worker from "../../../src/index";
+import { tenantD1, withTrigger } from "../../helpers/d1";
 import {
   bindings,
   call,
@@ -51,11 +53,38 @@ async function addDevice(token: string, adapter: "generic" | "hikvision" = "gene
   return res.body;
 }
 
-const webhook = (key: string | undefined, body: unknown) =>
-  callJson<{ action: string; reason: string; eventId: string }>("/api/gate-hardware/webhook", {
-    headers: key ? { Authorization: `Bearer ${key}` } : {},
-    body,
-  });
+type WebhookAnswer = { action: string; reason: string; eventId: string };
+
+/**
+ * The device's answer, and (`settled`) the wait for what the webhook writes after answering (the event
+ * log and last-seen go through `executionCtx.waitUntil`): the handler runs with an ExecutionContext of
+ * the test's own, so the test can tell the answer from the work after it.
+ */
+async function webhookCall(key: string | undefined, body: unknown) {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(
+    new Request("http://api.test/api/gate-hardware/webhook", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...(key ? { Authorization: `Bearer ${key}` } : {}) },
+      body: JSON.stringify(body),
+    }),
+    bindings,
+    ctx,
+  );
+  const text = await res.text();
+  const answer = {
+    status: res.status,
+    headers: res.headers,
+    body: (text ? JSON.parse(text) : null) as WebhookAnswer,
+  };
+  return { answer, settled: () => waitOnExecutionContext(ctx) };
+}
+
+const webhook = async (key: string | undefined, body: unknown) => {
+  const { answer, settled } = await webhookCall(key, body);
+  await settled();
+  return answer;
+};
 
 describe("gate devices", () => {
   it("adds a device whose key is shown once and stored only as a hash", async () => {
@@ -290,6 +319,61 @@ describe("POST /api/gate-hardware/webhook", () => {
     expect(events.body.items.map((e) => e.id)).toEqual([answer.body.eventId]);
     const devices = await callJson<{ items: DeviceBody[] }>("/api/gate-devices", { token: admin.token });
     expect(devices.body.items[0]?.lastSeenAt).toBeNull();
+  });
+
+  it("answers first, then writes the event log and last-seen after the answer", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const { device, apiKey } = await addDevice(admin.token);
+    const visit = await approvedPass(tenant, admin.token);
+    const { answer, settled } = await webhookCall(apiKey, {
+      event: "qr_scan",
+      qr: visit.pass,
+      direction: "in",
+    });
+    expect(answer).toMatchObject({ status: 200, body: { action: "open", reason: "checked_in" } });
+    await settled();
+    const events = await callJson<{ items: { id: string; visitorId: string; reason: string }[] }>(
+      `/api/gate-devices/${device.id}/events`,
+      { token: admin.token },
+    );
+    expect(events.body.items).toMatchObject([
+      { id: answer.body.eventId, visitorId: visit.id, reason: "checked_in" },
+    ]);
+    const devices = await callJson<{ items: DeviceBody[] }>("/api/gate-devices", { token: admin.token });
+    const seen = devices.body.items[0]?.lastSeenAt;
+    expect(seen).not.toBeNull();
+    // Last-seen is kept to the minute: a second event right after does not write the device row again.
+    await webhook(apiKey, { event: "heartbeat" });
+    const again = await callJson<{ items: DeviceBody[] }>("/api/gate-devices", { token: admin.token });
+    expect(again.body.items[0]?.lastSeenAt).toBe(seen);
+  });
+
+  it("still answers the gate when the event log cannot be written, and keeps the event in the error log", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const { device, apiKey } = await addDevice(admin.token);
+    const visit = await approvedPass(tenant, admin.token);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const answer = await withTrigger(
+        tenantD1(tenant),
+        `fail_gate_event_${tenant.slug.replaceAll("-", "_")}`,
+        `BEFORE INSERT ON gate_events WHEN NEW.device_id = '${device.id}'
+           BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+        () => webhook(apiKey, { event: "qr_scan", qr: visit.pass, direction: "in" }),
+      );
+      expect(answer).toMatchObject({ status: 200, body: { action: "open", reason: "checked_in" } });
+      const lines = errors.mock.calls.map((c) => JSON.parse(String(c[0])) as Record<string, unknown>);
+      const lost = lines.find((l) => l.event === "gate_event_unrecorded");
+      expect(lost?.row).toMatchObject({ id: answer.body.eventId, deviceId: device.id, reason: "checked_in" });
+    } finally {
+      errors.mockRestore();
+    }
+    const record = await callJson<{ checkedInAt: string | null }>(`/api/visitor/${visit.id}`, {
+      token: admin.token,
+    });
+    expect(record.body.checkedInAt).not.toBeNull();
   });
 
   it("declares the device key, not a user token, as its security in the OpenAPI document", async () => {

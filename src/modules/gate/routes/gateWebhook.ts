@@ -25,6 +25,7 @@ export class GateWebhook extends Endpoint {
 
   /** Not validated by chanfana: the body's shape depends on the device's adapter. */
   override async handle(c: Context<HonoEnv>) {
-    return c.json(await handleWebhook({ ctx: tenantCtx(c), input: await readDeviceBody(c.req.raw) }));
+    const after = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
+    return c.json(await handleWebhook({ ctx: tenantCtx(c), input: await readDeviceBody(c.req.raw), after }));
   }
 }

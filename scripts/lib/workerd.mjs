@@ -1,0 +1,173 @@
+// The leanest local runtime that is still workerd, for benchmarks: the Worker is bundled once by
+// `wrangler deploy --dry-run` (the same bundle a deploy uploads) and served by Miniflare's API on a
+// direct workerd socket (`unsafeDirectSockets`, no proxy): no `wrangler dev` proxy, no Miniflare entry
+// Worker, no Node process in the request path. Node only drives the load and reads the workerd
+// process's CPU time from /proc/<pid>/stat.
+import { execFile, execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { devVar, projectEnv, root, TEST_SECRETS } from "./dev-server.mjs";
+
+const run = promisify(execFile);
+const WRANGLER = join(root, "node_modules", ".bin", "wrangler");
+
+/**
+ * Bundles a Worker exactly as `wrangler deploy` would, without uploading. Returns the bundle's main
+ * module and wrangler's own "Total Upload: … / gzip: …" figures.
+ */
+export async function bundleWorker(config, { script } = {}) {
+  const outdir = mkdtempSync(join(tmpdir(), "warga-bundle-"));
+  const args = ["deploy", "--dry-run", "--outdir", outdir, "-c", config, ...(script ? [script] : [])];
+  const { stdout, stderr } = await run(WRANGLER, args, {
+    cwd: root,
+    env: projectEnv({ CI: "true" }),
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const text = `${stdout}\n${stderr}`;
+  const size = /Total Upload:\s*([\d.]+)\s*KiB\s*\/\s*gzip:\s*([\d.]+)\s*KiB/.exec(text);
+  const main = readdirSync(outdir).find((f) => f.endsWith(".js"));
+  if (!main) {
+    throw new Error(`wrangler deploy --dry-run wrote no script:\n${text}`);
+  }
+  return {
+    outdir,
+    main: join(outdir, main),
+    totalKiB: size ? Number(size[1]) : Number.NaN,
+    gzipKiB: size ? Number(size[2]) : Number.NaN,
+    cleanup: () => rmSync(outdir, { recursive: true, force: true }),
+  };
+}
+
+/** Total CPU seconds (user + system) of a process so far, from /proc/<pid>/stat (Linux). */
+export function cpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the parenthesised command name; utime and stime are fields 14 and 15 (1-based).
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return ticks / clockTicks();
+}
+
+let ticksPerSecond;
+function clockTicks() {
+  if (ticksPerSecond === undefined) {
+    ticksPerSecond = 100;
+    try {
+      ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
+    } catch {}
+  }
+  return ticksPerSecond;
+}
+
+/** workerd processes started by this Node process (Miniflare spawns exactly one per instance). */
+function childWorkerdPids() {
+  const pids = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) {
+      continue;
+    }
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (comm.startsWith("workerd") && ppid === process.pid) {
+        pids.push(Number(entry));
+      }
+    } catch {}
+  }
+  return pids;
+}
+
+/** A tiny stand-in for a service the bench does not run (the notify Worker): accepts and drops. */
+const acceptAll = async () => new Response(JSON.stringify({ accepted: true }), { status: 202 });
+
+/**
+ * Serves a Worker config's bundle on workerd.
+ * @param {{ config?: string, script?: string, bundle?: Awaited<ReturnType<typeof bundleWorker>>, vars?: Record<string,string>, persistTo?: string,
+ *   durableObjects?: Record<string, string>, onLine?: (line: string) => void }} opts
+ */
+export async function startWorkerd(opts = {}) {
+  const config = opts.config ?? "wrangler.toml";
+  const bundle = opts.bundle ?? (await bundleWorker(config, { script: opts.script }));
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(root, config));
+  const {
+    assets: _assets,
+    browserRendering: _browser,
+    cronTriggers: _crons,
+    modulesRules: _rules,
+    serviceBindings = {},
+    ...bindingOptions
+  } = workerOptions;
+  const devPepper = opts.persistTo ? devVar("PASSWORD_PEPPER") : undefined;
+  const name = "bench-worker";
+  // Every console line of the Worker is drained and counted (as Workers Logs would collect it), never
+  // echoed: printing it is the terminal's cost, not the Worker's.
+  let lines = 0;
+  const onLog = ({ message }) => {
+    lines++;
+    opts.onLine?.(message);
+  };
+  const persistRoot = opts.persistTo ? join(opts.persistTo, "v3") : undefined;
+  if (persistRoot) {
+    mkdirSync(persistRoot, { recursive: true });
+  }
+  const before = new Set(childWorkerdPids());
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      ...(persistRoot ? { resourcePersistencePath: persistRoot } : {}),
+      handleStructuredLogs: onLog,
+      workers: [
+        {
+          ...bindingOptions,
+          name,
+          rootPath: root,
+          modules: true,
+          modulesRoot: bundle.outdir,
+          scriptPath: bundle.main,
+          bindings: {
+            ...bindingOptions.bindings,
+            ...TEST_SECRETS,
+            ...(devPepper ? { PASSWORD_PEPPER: devPepper } : {}),
+            ...(opts.vars ?? {}),
+          },
+          durableObjects: { ...bindingOptions.durableObjects, ...(opts.durableObjects ?? {}) },
+          serviceBindings: {
+            ...Object.fromEntries(Object.keys(serviceBindings).map((k) => [k, acceptAll])),
+            ASSETS: acceptAll,
+          },
+          unsafeDirectSockets: [{ host: "127.0.0.1", port: 0, proxy: false }],
+        },
+      ],
+    }),
+  );
+  await mf.ready;
+  const url = (await mf.unsafeGetDirectURL(name)).toString().replace(/\/$/, "");
+  const pid = childWorkerdPids().find((p) => !before.has(p));
+  if (!pid) {
+    await mf.dispose();
+    throw new Error("workerd process not found under this Node process");
+  }
+  const version = (pkg) =>
+    JSON.parse(readFileSync(join(root, "node_modules", pkg, "package.json"), "utf8")).version;
+  return {
+    url,
+    pid,
+    runtime: `${version("workerd")} via Miniflare ${version("miniflare")} (direct socket)`,
+    mf,
+    bundle,
+    /** CPU seconds the workerd process has used so far. */
+    cpu: () => cpuSeconds(pid),
+    logLines: () => lines,
+    stop: async () => {
+      await mf.dispose();
+      bundle.cleanup();
+    },
+  };
+}
+
+export function workerdAvailable() {
+  return existsSync(join(root, "node_modules", "workerd"));
+}
