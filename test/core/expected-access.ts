@@ -185,6 +185,10 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "POST /support/reply/:reply_token": pub,
   // The ticket-mail Worker's inbound replies (spec: "passes the reply to the platform's internal API").
   "POST /internal/support-tickets/replies": { who: "service" },
+
+  // Payments and subscription billing (issue 15): the gateway calls the callback without a login (its
+  // signature or token is the credential); invoices are the tenant admin's and the operator's.
+  "POST /api/payments/gateway/callback": pub,
 };
 
 export interface Disagreement {
