@@ -11,6 +11,7 @@ import type { AppModule } from "./core/module";
 import { type PaymentKindHandler, paymentsModule } from "./core/payments";
 import { aspirasiModule } from "./modules/aspirasi";
 import { auditModule } from "./modules/audit";
+import { billingModule } from "./modules/billing";
 import { gateModule } from "./modules/gate";
 import { healthModule } from "./modules/health";
 import { identityModule } from "./modules/identity";
@@ -38,6 +39,7 @@ const featureModules = [
   aspirasiModule,
   gateModule,
   supportModule,
+  billingModule,
 ] as const;
 
 /** What each module does when one of its payments is settled or reversed (core/payments). */

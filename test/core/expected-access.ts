@@ -189,6 +189,14 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   // Payments and subscription billing (issue 15): the gateway calls the callback without a login (its
   // signature or token is the credential); invoices are the tenant admin's and the operator's.
   "POST /api/payments/gateway/callback": pub,
+  "POST /api/billing/invoices": { who: ADMIN },
+  "GET /api/billing/invoices": { who: ADMIN },
+  "GET /api/billing/plans": { who: ADMIN },
+  "POST /api/platform/tenants/:id/invoices": platform,
+  "GET /api/platform/tenants/:id/invoices": platform,
+  "GET /api/platform/billing/plans": platform,
+  "POST /api/platform/billing/plans": platform,
+  "GET /api/platform/payments/callbacks": platform,
 };
 
 export interface Disagreement {

@@ -66,7 +66,7 @@ function toOrder(row: OrderRow): PaymentOrder {
  * 503 `payment_gateway_unavailable` when no gateway is configured or reachable.
  */
 export async function createPaymentOrder(
-  ctx: TenantCtx,
+  ctx: Pick<TenantCtx, "platform" | "env" | "config"> & { tenant: Pick<TenantCtx["tenant"], "id" | "slug"> },
   input: CreatePaymentOrderInput,
 ): Promise<StartedPayment> {
   if (!KIND_RE.test(input.kind)) {

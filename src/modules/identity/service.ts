@@ -186,3 +186,13 @@ export async function userNames({
 export async function userContact({ ctx, id }: { ctx: PlatformCtx; id: string }) {
   return (await usersByIds(ctx, [id]))[0] ?? null;
 }
+
+/** The admins of a community with how to reach them (billing's invoices and reminders go to them). */
+export async function tenantAdminContacts({ ctx, tenantId }: { ctx: PlatformCtx; tenantId: string }) {
+  return ctx.platform
+    .select({ id: users.id, name: users.name, email: users.email, whatsapp: users.whatsapp })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.role, "admin"), eq(users.status, "active")))
+    .orderBy(asc(memberships.id));
+}

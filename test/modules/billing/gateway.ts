@@ -28,11 +28,20 @@ export interface FakeGateways {
   xendit: Map<string, { external_id: string; status: string; amount: number }>;
 }
 
-export function fakeGateways(): FakeGateways {
+export function fakeGateways(options: { passThrough?: boolean } = {}): FakeGateways {
   const state: FakeGateways = { sent: [], midtrans: new Map(), xendit: new Map() };
+  const real = globalThis.fetch.bind(globalThis);
+  const GATEWAYS = [
+    "https://app.sandbox.midtrans.com",
+    "https://api.sandbox.midtrans.com",
+    "https://api.xendit.co",
+  ];
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const request = new Request(input, init);
     const url = new URL(request.url);
+    if (options.passThrough && !GATEWAYS.includes(url.origin)) {
+      return real(request);
+    }
     const text = await request.text();
     state.sent.push({
       method: request.method,
