@@ -186,8 +186,9 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   // The ticket-mail Worker's inbound replies (spec: "passes the reply to the platform's internal API").
   "POST /internal/support-tickets/replies": { who: "service" },
 
-  // Payments and subscription billing (issue 15): the gateway calls the callback without a login (its
-  // signature or token is the credential); invoices are the tenant admin's and the operator's.
+  // Payments and subscription billing (spec: S for the tenant's invoices; issue 15 and the roles table of
+  // docs/architecture.md narrow it to the tenant admin, as for support tickets). The gateway calls the
+  // callback without a login: its signature or token is the credential.
   "POST /api/payments/gateway/callback": pub,
   "POST /api/billing/invoices": { who: ADMIN },
   "GET /api/billing/invoices": { who: ADMIN },
