@@ -25,6 +25,17 @@ export type Bindings = Env & {
   AI_API_KEY?: string;
   AI_DAILY_REQUESTS?: string;
   AI_DAILY_TOKENS?: string;
+  /**
+   * Payments (core/payments/config.ts): which gateway new orders go to (`midtrans`, the default, or
+   * `xendit`), and each gateway's keys. With no keys at all, `ENVIRONMENT=local` uses the simulator.
+   */
+  PAYMENT_GATEWAY?: string;
+  /** `production` sends Midtrans calls to the live hosts; anything else to the sandbox. */
+  MIDTRANS_ENV?: string;
+  MIDTRANS_SERVER_KEY?: string;
+  XENDIT_SECRET_KEY?: string;
+  /** The verification token Xendit sends in `x-callback-token` (its dashboard's "Callback token"). */
+  XENDIT_CALLBACK_TOKEN?: string;
 };
 
 export type PlatformDb = DrizzleD1Database<typeof platformSchema>;

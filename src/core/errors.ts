@@ -123,6 +123,17 @@ export const ERROR_CODES = [
   "not_rw_tenant",
   "invalid_child",
   "already_linked",
+  // Payments and subscription billing.
+  "subscription_inactive",
+  "payment_order_not_found",
+  "invalid_signature",
+  "invalid_callback",
+  "amount_mismatch",
+  "payment_gateway_unavailable",
+  "payment_gateway_error",
+  "plan_not_found",
+  "plan_exists",
+  "invoice_not_found",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -136,7 +147,8 @@ export type ErrorKind =
   | "too_large"
   | "unsupported_media"
   | "rate_limited"
-  | "unavailable";
+  | "unavailable"
+  | "payment_required";
 
 export interface FieldError {
   field: string;
@@ -209,6 +221,13 @@ export class Unavailable extends DomainError {
   }
 }
 
+/** A tenant whose subscription has lapsed past its grace period: reads still work, writes answer 402. */
+export class PaymentRequired extends DomainError {
+  constructor(code: ErrorCode, message: string) {
+    super("payment_required", code, message);
+  }
+}
+
 /** The one kind → status map: problem+json (http/problem.ts) and the HTML pages both answer with it. */
 export const statusOfKind = {
   invalid: 400,
@@ -220,6 +239,7 @@ export const statusOfKind = {
   unsupported_media: 415,
   rate_limited: 429,
   unavailable: 503,
+  payment_required: 402,
 } as const satisfies Record<ErrorKind, number>;
 
 export type StatusOfKind = (typeof statusOfKind)[ErrorKind];

@@ -197,6 +197,19 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "POST /api/ai/chat": { who: R },
   "GET /api/ai/info-rt": { who: R_S },
   "PUT /api/ai/info-rt": { who: SEK_ADMIN },
+
+  // Payments and subscription billing (spec: S for the tenant's invoices; issue 15 and the roles table of
+  // docs/architecture.md narrow it to the tenant admin, as for support tickets). The gateway calls the
+  // callback without a login: its signature or token is the credential.
+  "POST /api/payments/gateway/callback": pub,
+  "POST /api/billing/invoices": { who: ADMIN },
+  "GET /api/billing/invoices": { who: ADMIN },
+  "GET /api/billing/plans": { who: ADMIN },
+  "POST /api/platform/tenants/:id/invoices": platform,
+  "GET /api/platform/tenants/:id/invoices": platform,
+  "GET /api/platform/billing/plans": platform,
+  "POST /api/platform/billing/plans": platform,
+  "GET /api/platform/payments/callbacks": platform,
 };
 
 export interface Disagreement {

@@ -1,5 +1,6 @@
 import type { TenantRole } from "../../src/core/context";
 import type { HttpMethod } from "../../src/core/http/access";
+import { fakeGateways } from "../modules/billing/gateway";
 import { PNG, upload } from "../modules/support/helpers";
 import { finishedLetter, type Household, household, sampleFields } from "../modules/surat/helpers";
 import { callJson, createTenant, type Member, operatorToken, type TestTenant, unique } from "./harness";
@@ -438,6 +439,14 @@ export const FACTORIES: Readonly<Record<string, Factory>> = {
   "/api/platform/tenants/:id": {
     kind: "platform",
     make: async (w) => ({ params: { id: w.a.tenant.id }, body: { patch: { name: "RT Uji" } } }),
+  },
+  "/api/platform/tenants/:id/invoices": {
+    kind: "platform",
+    make: async (w) => {
+      // Issuing makes a real checkout: answer Midtrans at the fetch boundary (other hosts pass through).
+      fakeGateways({ passThrough: true });
+      return { params: { id: w.a.tenant.id }, body: { post: { plan: "dasar", months: 1 } } };
+    },
   },
   "/api/platform/support-tickets/:id": {
     kind: "platform",

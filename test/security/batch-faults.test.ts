@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { tenantD1, withTrigger } from "../helpers/d1";
 import { bindings, callJson, createTenant, expectProblem, operatorToken } from "../helpers/harness";
+import { fakeGateways, midtransNotification, postCallback } from "../modules/billing/gateway";
 import { tenantWithAdmin } from "../modules/support/helpers";
 
 /**
@@ -250,6 +251,96 @@ describe("support", () => {
       const list = await callJson<{ items: unknown[] }>("/api/support-tickets", { token: admin.token });
       expect(list.body.items).toEqual([]);
     });
+  });
+});
+
+describe("billing", () => {
+  /** Issue 15, faults: an invoice or a payment whose batch fails half way leaves nothing half-written. */
+
+  it("issues no invoice (and spends no number) when the issuing batch fails at its audit record", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    fakeGateways();
+    try {
+      const res = await withTrigger(
+        bindings.PLATFORM_DB,
+        `fail_invoice_${tenant.slug.replaceAll("-", "_")}`,
+        `BEFORE INSERT ON audit_log
+           WHEN NEW.action = 'billing.invoice_issued' AND NEW.tenant_id = '${tenant.id}'
+           BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+        () => callJson("/api/billing/invoices", { token: admin.token, body: { plan: "dasar", months: 1 } }),
+      );
+      expectProblem(res, 500, "internal_error");
+      const left = await bindings.PLATFORM_DB.prepare(
+        "SELECT COUNT(*) AS n FROM billing_invoices WHERE tenant_id = ?",
+      )
+        .bind(tenant.id)
+        .first();
+      expect(left?.n).toBe(0);
+      const seqs = await bindings.PLATFORM_DB.prepare("SELECT seq FROM billing_invoices ORDER BY seq").all<{
+        seq: number;
+      }>();
+      expect(seqs.results.map((r) => r.seq)).toEqual(seqs.results.map((_, i) => i + 1));
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it("leaves the invoice unpaid and the subscription unextended when applying a payment fails, and the gateway's retry applies it", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const gw = fakeGateways();
+    try {
+      const issued = await callJson<{ id: string; orderId: string; amount: number }>(
+        "/api/billing/invoices",
+        {
+          token: admin.token,
+          body: { plan: "dasar", months: 2 },
+        },
+      );
+      const { orderId, amount } = issued.body;
+      gw.midtrans.set(orderId, { transaction_status: "settlement", gross_amount: `${amount}.00` });
+      const body = await midtransNotification(orderId, {
+        transaction_status: "settlement",
+        gross_amount: `${amount}.00`,
+      });
+      const untilBefore = await bindings.PLATFORM_DB.prepare(
+        "SELECT active_until AS until FROM billing_subscriptions WHERE tenant_id = ?",
+      )
+        .bind(tenant.id)
+        .first<{ until: string }>();
+      const res = await withTrigger(
+        bindings.PLATFORM_DB,
+        `fail_paid_${tenant.slug.replaceAll("-", "_")}`,
+        `BEFORE INSERT ON audit_log
+           WHEN NEW.action = 'billing.invoice_paid' AND NEW.tenant_id = '${tenant.id}'
+           BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+        () => postCallback(body),
+      );
+      expect(res.status).toBe(500);
+      const state = () =>
+        bindings.PLATFORM_DB.prepare(
+          `SELECT i.status AS invoice, s.active_until AS until, o.status AS orderStatus, o.applied_at AS appliedAt
+           FROM billing_invoices i, billing_subscriptions s, payment_orders o
+           WHERE i.id = ? AND s.tenant_id = ? AND o.id = ?`,
+        )
+          .bind(issued.body.id, tenant.id, orderId)
+          .first<{ invoice: string; until: string; orderStatus: string; appliedAt: string | null }>();
+      expect(await state()).toEqual({
+        invoice: "issued",
+        until: untilBefore?.until,
+        orderStatus: "paid",
+        appliedAt: null,
+      });
+
+      expect((await postCallback(body)).status).toBe(200);
+      const after = await state();
+      expect(after).toMatchObject({ invoice: "paid", orderStatus: "paid" });
+      expect(after?.appliedAt).not.toBeNull();
+      expect(after?.until).not.toBe(untilBefore?.until);
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 });
 

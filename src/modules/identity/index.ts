@@ -24,6 +24,8 @@ export const identityModule = defineModule({
   name: "identity",
   // Sign-in, profile and switching act on the session itself: a logged-out token must stop at once.
   liveSession: "always",
+  // Sign-in and the profile stay usable when the community's subscription is `nonaktif` (issue 15).
+  writesWhenInactive: true,
   routes: [
     { method: "post", path: "/api/auth/login", endpoint: Login, access: pub },
     { method: "post", path: "/api/auth/refresh", endpoint: Refresh, access: pub },

@@ -202,3 +202,13 @@ export async function officersOf({ ctx }: { ctx: TenantCtx }) {
     )
     .orderBy(asc(memberships.role), asc(users.name));
 }
+
+/** The admins of a community with how to reach them (billing's invoices and reminders go to them). */
+export async function tenantAdminContacts({ ctx, tenantId }: { ctx: PlatformCtx; tenantId: string }) {
+  return ctx.platform
+    .select({ id: users.id, name: users.name, email: users.email, whatsapp: users.whatsapp })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.role, "admin"), eq(users.status, "active")))
+    .orderBy(asc(memberships.id));
+}

@@ -1,0 +1,46 @@
+import { ROLES, tenantAccess } from "../../core/http/access";
+import { CRON } from "../../core/jobs";
+import { defineModule } from "../../core/module";
+import { CreatePlan } from "./routes/createPlan";
+import { IssueInvoice } from "./routes/issueInvoice";
+import { ListInvoices } from "./routes/listInvoices";
+import { ListPaymentCallbacks } from "./routes/listPaymentCallbacks";
+import { ListPlans, ListPlatformPlans } from "./routes/listPlans";
+import { IssueOperatorInvoice, ListOperatorInvoices } from "./routes/operatorInvoices";
+import { BILLING_KIND, onInvoicePaid, onInvoiceReversed, runBillingDay } from "./service";
+
+const admin = tenantAccess(ROLES.ADMIN);
+const platform = { scope: "platform" } as const;
+
+export const billingModule = defineModule({
+  name: "billing",
+  // Paying is how a lapsed community gets back: billing's writes stay open when it is `nonaktif`.
+  writesWhenInactive: true,
+  routes: [
+    { method: "post", path: "/api/billing/invoices", endpoint: IssueInvoice, access: admin },
+    { method: "get", path: "/api/billing/invoices", endpoint: ListInvoices, access: admin },
+    { method: "get", path: "/api/billing/plans", endpoint: ListPlans, access: admin },
+    {
+      method: "post",
+      path: "/api/platform/tenants/:id/invoices",
+      endpoint: IssueOperatorInvoice,
+      access: platform,
+    },
+    {
+      method: "get",
+      path: "/api/platform/tenants/:id/invoices",
+      endpoint: ListOperatorInvoices,
+      access: platform,
+    },
+    { method: "get", path: "/api/platform/billing/plans", endpoint: ListPlatformPlans, access: platform },
+    { method: "post", path: "/api/platform/billing/plans", endpoint: CreatePlan, access: platform },
+    {
+      method: "get",
+      path: "/api/platform/payments/callbacks",
+      endpoint: ListPaymentCallbacks,
+      access: platform,
+    },
+  ],
+  payments: [{ kind: BILLING_KIND, onPaid: onInvoicePaid, onReversed: onInvoiceReversed }],
+  jobs: [{ name: "billing.daily", cron: CRON.JAKARTA_DAILY, run: runBillingDay }],
+});

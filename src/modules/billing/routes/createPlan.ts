@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { CreatePlanInput, Plan } from "../schemas";
+import { createPlan } from "../service";
+
+export class CreatePlan extends Endpoint {
+  override schema = {
+    tags: ["Platform"],
+    summary: "Add a subscription plan (price per month in rupiah, resident limit)",
+    request: { body: { content: { "application/json": { schema: CreatePlanInput } } } },
+    responses: { 201: json(Plan, "Created"), ...problems(400, 401, 403, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await createPlan({ ctx: platformCtx(c), input: body }), 201);
+  }
+}

@@ -1,0 +1,22 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { Invoice, IssueInvoiceInput } from "../schemas";
+import { issueInvoice } from "../service";
+
+export class IssueInvoice extends Endpoint {
+  override schema = {
+    tags: ["Langganan"],
+    summary:
+      "Renew or change plan: issues an invoice for the plan's price × months with its payment URL (replaces an open one)",
+    request: { body: { content: { "application/json": { schema: IssueInvoiceInput } } } },
+    responses: { 201: json(Invoice, "Issued"), ...problems(400, 401, 403, 404, 503) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await issueInvoice({ ctx: tenantCtx(c), input: body }), 201);
+  }
+}

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, tenantProblems } from "../../../core/http/openapi";
+import { InvoiceList, InvoiceListQuery } from "../schemas";
+import { listInvoices } from "../service";
+
+export class ListInvoices extends Endpoint {
+  override schema = {
+    tags: ["Langganan"],
+    summary: "This community's subscription invoices, newest first, with the subscription's state",
+    request: { query: InvoiceListQuery },
+    responses: { 200: json(InvoiceList), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listInvoices({ ctx: tenantCtx(c), input: query }));
+  }
+}

@@ -1,0 +1,28 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, listOf, problems } from "../../../core/http/openapi";
+import { paymentCallbacksFor } from "../../../core/payments";
+import { PaymentCallback, PaymentCallbackQuery } from "../schemas";
+
+export class ListPaymentCallbacks extends Endpoint {
+  override schema = {
+    tags: ["Platform"],
+    summary:
+      "Every payment gateway callback received (raw, verified or not, and what came of it), newest first",
+    request: { query: PaymentCallbackQuery },
+    responses: { 200: json(listOf(PaymentCallback)), ...problems(400, 401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    const rows = await paymentCallbacksFor(platformCtx(c), {
+      orderIds: query.orderId ? [query.orderId] : undefined,
+      cursor: query.cursor,
+      limit: query.limit + 1,
+    });
+    const items = rows.slice(0, query.limit);
+    return c.json({ items, nextCursor: rows.length > query.limit ? (items.at(-1)?.id ?? null) : null });
+  }
+}
