@@ -118,6 +118,13 @@ export const ERROR_CODES = [
   "turnstile_required",
   "turnstile_failed",
   "turnstile_unavailable",
+  // Keuangan (dues, cash book, expenses, campaigns).
+  "invalid_period",
+  "overpayment",
+  "bill_paid",
+  "already_corrected",
+  "not_correctable",
+  "campaign_closed",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
