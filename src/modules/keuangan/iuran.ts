@@ -180,14 +180,19 @@ export async function generateBills({ ctx, period }: { ctx: TenantCtx; period: s
             .map((f) => ({ id: newId(), t: f.id, u: f.unitId, f: f.id }));
     wanted += list.length;
     for (let i = 0; i < list.length; i += GENERATE_CHUNK) {
+      const json = JSON.stringify(list.slice(i, i + GENERATE_CHUNK));
+      // Every column in table order (drizzle names them all); `WHERE true` keeps SQLite from reading
+      // ON CONFLICT as a join constraint.
       statements.push(
-        ctx.db.run(sql`INSERT INTO ${duesBills}
-          (id, type_id, type_name, period, basis, target_id, unit_id, family_id, amount, paid_amount, status, updated_at)
-          SELECT json_extract(value, '$.id'), ${type.id}, ${type.name}, ${period}, ${type.basis},
-            json_extract(value, '$.t'), json_extract(value, '$.u'), json_extract(value, '$.f'),
-            ${amount}, 0, 'belum', ${now}
-          FROM json_each(${JSON.stringify(list.slice(i, i + GENERATE_CHUNK))}) WHERE true
-          ON CONFLICT (type_id, period, target_id) DO NOTHING`),
+        ctx.db
+          .insert(duesBills)
+          .select(
+            sql`SELECT json_extract(value, '$.id'), ${type.id}, ${type.name}, ${period}, ${type.basis},
+              json_extract(value, '$.t'), json_extract(value, '$.u'), json_extract(value, '$.f'),
+              ${amount}, 0, 'belum', NULL, ${now}, ${now}
+              FROM json_each(${json}) WHERE true`,
+          )
+          .onConflictDoNothing({ target: [duesBills.typeId, duesBills.period, duesBills.targetId] }),
       );
     }
   }
@@ -200,7 +205,7 @@ export async function generateBills({ ctx, period }: { ctx: TenantCtx; period: s
       action: "iuran.generate",
       targetType: "dues_period",
       targetId: period,
-      detail: { types: types.length },
+      detail: { types: types.length, targets: wanted },
     }),
   ])) as { meta?: { changes?: number } }[];
   const created = results

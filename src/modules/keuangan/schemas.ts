@@ -325,7 +325,9 @@ export const ReportQuery = z.object({
   bulan: Period,
   format: z.enum(["json", "pdf"]).default("json"),
 });
-export const PublicReportQuery = z.object({ bulan: Period });
+export const PublicReportQuery = z.object({
+  bulan: Period.optional().describe("The month; the current Jakarta month when left out"),
+});
 export const SlugParam = z.object({ slug: z.string().min(3).max(48) });
 
 const ByCategory = z.array(z.object({ category: z.string(), amount: z.number().int() }));

@@ -4,6 +4,7 @@ import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { publicFinanceReport } from "../laporan";
+import { periodOf } from "../periods";
 import { FinanceReport, PublicReportQuery, SlugParam } from "../schemas";
 
 export class GetPublicReport extends Endpoint {
@@ -17,6 +18,12 @@ export class GetPublicReport extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { params, query } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await publicFinanceReport({ ctx: platformCtx(c), slug: params.slug, month: query.bulan }));
+    return c.json(
+      await publicFinanceReport({
+        ctx: platformCtx(c),
+        slug: params.slug,
+        month: query.bulan ?? periodOf(new Date()),
+      }),
+    );
   }
 }
