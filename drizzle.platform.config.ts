@@ -2,6 +2,10 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  schema: ["./src/core/db/platform-schema.ts", "./src/modules/*/platform-tables.ts"],
+  schema: [
+    "./src/core/db/platform-schema.ts",
+    "./src/core/payments/tables.ts",
+    "./src/modules/*/platform-tables.ts",
+  ],
   out: "./migrations/platform",
 });

@@ -1,12 +1,14 @@
 import { fromHono } from "chanfana";
 import { Hono } from "hono";
 import type { HonoEnv } from "./core/env";
-import { guard, type RouteDef } from "./core/http/access";
+import { type GuardOptions, guard, type RouteDef } from "./core/http/access";
 import type { TypedApp } from "./core/http/client-types";
 import { corsForConfiguredOrigins, requestContext, securityHeaders } from "./core/http/middleware";
 import { notFound, onError } from "./core/http/problem";
 import { secretRoute } from "./core/http/secret";
 import type { Job } from "./core/jobs";
+import type { AppModule } from "./core/module";
+import { type PaymentKindHandler, paymentsModule } from "./core/payments";
 import { aspirasiModule } from "./modules/aspirasi";
 import { auditModule } from "./modules/audit";
 import { gateModule } from "./modules/gate";
@@ -21,6 +23,7 @@ import { supportModule } from "./modules/support";
 import { suratModule } from "./modules/surat";
 import { tenantsModule } from "./modules/tenants";
 import { visitorModule } from "./modules/visitor";
+import { devPaymentPage, devPaymentSubmit } from "./pages/dev-payments";
 import { swaggerPage } from "./pages/swagger";
 
 const featureModules = [
@@ -39,9 +42,15 @@ const featureModules = [
   keuanganModule,
 ] as const;
 
+/** What each module does when one of its payments is settled or reversed (core/payments). */
+export const paymentHandlers: readonly PaymentKindHandler[] = featureModules.flatMap(
+  (m): readonly PaymentKindHandler[] => m.payments ?? [],
+);
+
 export const modules = [
   ...featureModules,
   statistikModule(featureModules.flatMap((m) => m.indicators ?? [])),
+  paymentsModule(paymentHandlers),
 ] as const;
 
 /** The whole API as Hono's client sees it: `hc<AppType>(baseUrl)` gives typed calls. */
@@ -53,9 +62,12 @@ export const jobs: readonly Job[] = modules.flatMap((m): readonly Job[] => m.job
 /** Every route with its access rule: the table the role-matrix test walks. */
 export const routeTable: readonly RouteDef[] = modules.flatMap((m): readonly RouteDef[] => m.routes);
 
-const liveSessionOf = new Map<RouteDef, "always" | "staff-writes">(
-  modules.flatMap((m) =>
-    m.routes.map((r): [RouteDef, "always" | "staff-writes"] => [r, m.liveSession ?? "staff-writes"]),
+const guardOptionsOf = new Map<RouteDef, GuardOptions>(
+  modules.flatMap((m: AppModule) =>
+    m.routes.map((r): [RouteDef, GuardOptions] => [
+      r,
+      { liveSession: m.liveSession ?? "staff-writes", writesWhenInactive: m.writesWhenInactive ?? false },
+    ]),
   ),
 );
 
@@ -67,6 +79,12 @@ export function buildApp() {
 
   app.get("/swagger", (c) => c.html(swaggerPage()));
   app.get("/swagger-ui/*", (c) => c.env.ASSETS.fetch(c.req.raw));
+  // The local payment simulator's checkout (ENVIRONMENT=local without gateway keys; 404 elsewhere).
+  app.get("/dev/payments/:orderId", devPaymentPage);
+  app.post(
+    "/dev/payments/:orderId",
+    devPaymentSubmit((request, c) => Promise.resolve(app.fetch(request, c.env, c.executionCtx))),
+  );
 
   const openapi = fromHono(app, {
     docs_url: null,
@@ -99,7 +117,7 @@ export function buildApp() {
     // chanfana accepts endpoint classes at run time; its Hono typings only know plain handlers.
     const handlers = [
       ...(route.secret ? [secretRoute(route.path, route.secret)] : []),
-      guard(route.access, { liveSession: liveSessionOf.get(route) }),
+      guard(route.access, guardOptionsOf.get(route)),
       route.endpoint,
     ];
     openapi[route.method](route.path, ...(handlers as [never]));

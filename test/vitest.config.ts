@@ -90,6 +90,12 @@ export default defineConfig(async () => {
             // Support tickets: two operator inboxes, and the ticket-mail Worker's inbound address.
             SUPPORT_OPERATOR_EMAILS: "ops-a@warga.test, ops-b@warga.test",
             SUPPORT_REPLY_TO: "balas@support.warga.test",
+            // Payments: both gateways configured (sandbox hosts), answered at the fetch boundary
+            // (test/modules/billing/gateway.ts); new orders go to Midtrans.
+            PAYMENT_GATEWAY: "midtrans",
+            MIDTRANS_SERVER_KEY: "SB-Mid-server-test-0123456789abcdef",
+            XENDIT_SECRET_KEY: "xnd_development_test_0123456789abcdef",
+            XENDIT_CALLBACK_TOKEN: "xendit-callback-token-test-0123456789",
             PLATFORM_MIGRATIONS: platformMigrations,
             NOTIFY_MIGRATIONS: notifyMigrations,
           },

@@ -1,4 +1,5 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { SubscriptionStatus } from "./db/platform-schema";
 import type { Bindings, Config, PlatformDb } from "./env";
 import type { FeatureFlag } from "./flags";
 
@@ -25,6 +26,8 @@ export interface TenantInfo {
   flags: Record<FeatureFlag, boolean>;
   slot: number;
   status: "provisioning" | "active" | "suspended";
+  /** Written by billing; `nonaktif` makes the tenant read-only (402 on writes). */
+  subscription: SubscriptionStatus;
 }
 
 export type TenantDb = DrizzleD1Database;

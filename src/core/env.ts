@@ -16,6 +16,17 @@ export type Bindings = Env & {
   /** Local only: the WhatsApp gateway the notification client falls back to when the service is down. */
   WHATSAPP_GATEWAY_URL?: string;
   WHATSAPP_GATEWAY_TOKEN?: string;
+  /**
+   * Payments (core/payments/config.ts): which gateway new orders go to (`midtrans`, the default, or
+   * `xendit`), and each gateway's keys. With no keys at all, `ENVIRONMENT=local` uses the simulator.
+   */
+  PAYMENT_GATEWAY?: string;
+  /** `production` sends Midtrans calls to the live hosts; anything else to the sandbox. */
+  MIDTRANS_ENV?: string;
+  MIDTRANS_SERVER_KEY?: string;
+  XENDIT_SECRET_KEY?: string;
+  /** The verification token Xendit sends in `x-callback-token` (its dashboard's "Callback token"). */
+  XENDIT_CALLBACK_TOKEN?: string;
 };
 
 export type PlatformDb = DrizzleD1Database<typeof platformSchema>;

@@ -118,6 +118,17 @@ export const ERROR_CODES = [
   "turnstile_required",
   "turnstile_failed",
   "turnstile_unavailable",
+  // Payments and subscription billing.
+  "subscription_inactive",
+  "payment_order_not_found",
+  "invalid_signature",
+  "invalid_callback",
+  "amount_mismatch",
+  "payment_gateway_unavailable",
+  "payment_gateway_error",
+  "plan_not_found",
+  "plan_exists",
+  "invoice_not_found",
   // Keuangan (dues, cash book, expenses, campaigns).
   "invalid_period",
   "overpayment",
@@ -138,7 +149,8 @@ export type ErrorKind =
   | "too_large"
   | "unsupported_media"
   | "rate_limited"
-  | "unavailable";
+  | "unavailable"
+  | "payment_required";
 
 export interface FieldError {
   field: string;
@@ -211,6 +223,13 @@ export class Unavailable extends DomainError {
   }
 }
 
+/** A tenant whose subscription has lapsed past its grace period: reads still work, writes answer 402. */
+export class PaymentRequired extends DomainError {
+  constructor(code: ErrorCode, message: string) {
+    super("payment_required", code, message);
+  }
+}
+
 /** The one kind → status map: problem+json (http/problem.ts) and the HTML pages both answer with it. */
 export const statusOfKind = {
   invalid: 400,
@@ -222,6 +241,7 @@ export const statusOfKind = {
   unsupported_media: 415,
   rate_limited: 429,
   unavailable: 503,
+  payment_required: 402,
 } as const satisfies Record<ErrorKind, number>;
 
 export type StatusOfKind = (typeof statusOfKind)[ErrorKind];

@@ -1,6 +1,7 @@
 import type { RouteDef } from "./http/access";
 import type { Indicator } from "./indicators";
 import type { Job } from "./jobs";
+import type { PaymentKindHandler } from "./payments/types";
 
 /** What a module hands the composition root: its routes (with their access rules) and indicators. */
 export interface AppModule<R extends readonly RouteDef[] = readonly RouteDef[]> {
@@ -9,8 +10,15 @@ export interface AppModule<R extends readonly RouteDef[] = readonly RouteDef[]> 
   indicators?: readonly Indicator[];
   /** Whether every route checks that the caller's sign-in is still live (identity), or only staff writes. */
   liveSession?: "always" | "staff-writes";
+  /** Whether the module's writes stay open for a tenant whose subscription is `nonaktif` (billing). */
+  writesWhenInactive?: boolean;
   /** Scheduled work (Cron Triggers); see core/jobs.ts. */
   jobs?: readonly Job[];
+  /**
+   * What happens when an order of the module's kind is paid, failed or reversed (core/payments):
+   * the one gateway callback route calls these. Orders are started with `createPaymentOrder`.
+   */
+  payments?: readonly PaymentKindHandler[];
 }
 
 /**

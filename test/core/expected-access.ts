@@ -188,6 +188,9 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   // The ticket-mail Worker's inbound replies (spec: "passes the reply to the platform's internal API").
   "POST /internal/support-tickets/replies": { who: "service" },
 
+  // Payments and subscription billing (issue 15): the gateway calls the callback without a login (its
+  // signature or token is the credential); invoices are the tenant admin's and the operator's.
+  "POST /api/payments/gateway/callback": pub,
   // Finance (issue 14): "bendahara writes, admin approves where noted and reads everything, sekretaris
   // reads, warga sees their own bills, campaigns and the published report". Writes are the finance
   // group (bendahara, and admin who reads and approves everything); reads are S; the budget and the

@@ -3,6 +3,10 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 
 /** Control plane: the one database every request may touch besides its own tenant's. */
 
+/** A tenant's subscription: trial, paid up, in its 14 days of grace, or lapsed (read-only). */
+export const SUBSCRIPTION_STATUSES = ["trial", "aktif", "tenggang", "nonaktif"] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
 
 export const tenants = sqliteTable(
@@ -16,6 +20,13 @@ export const tenants = sqliteTable(
     flags: text("flags").notNull(),
     slot: integer("slot").notNull(),
     status: text("status", { enum: ["provisioning", "active", "suspended"] }).notNull(),
+    /**
+     * The subscription's state as billing last wrote it (billing owns the subscription itself); the
+     * guard reads it with the tenant: `nonaktif` turns writes into 402 (core/http/access.ts).
+     */
+    subscriptionStatus: text("subscription_status", { enum: SUBSCRIPTION_STATUSES })
+      .notNull()
+      .default("trial"),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull(),
   },

@@ -14,7 +14,7 @@ import {
 import { platformDb } from "../db/platform";
 import { gateDevices, tenants } from "../db/platform-schema";
 import type { HonoEnv } from "../env";
-import { Forbidden, Unauthorized } from "../errors";
+import { Forbidden, PaymentRequired, Unauthorized } from "../errors";
 import type { FeatureFlag } from "../flags";
 import { sha256Hex, timingSafeEqualText } from "../ids";
 import { resolveTenant } from "../tenancy/registry";
@@ -128,6 +128,11 @@ export interface GuardOptions {
    * routes, `staff-writes` (the default) for writes by bendahara, sekretaris and admin.
    */
   liveSession?: "always" | "staff-writes";
+  /**
+   * The module's writes stay open when the tenant's subscription is `nonaktif` (billing: paying is
+   * how a community gets out of that state). Every other tenant or device write answers 402.
+   */
+  writesWhenInactive?: boolean;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -140,8 +145,23 @@ function needsLiveSession(c: Context<HonoEnv>, role: Role, options: GuardOptions
 }
 
 /**
+ * A community whose subscription lapsed past its grace period stays readable, but its writes answer
+ * 402 until it pays. Sign-in and profile are `user`/`public` routes and never reach this; billing
+ * opts out through `writesWhenInactive`.
+ */
+function requireWritable(c: Context<HonoEnv>, options: GuardOptions): void {
+  const tenant = c.get("tenant");
+  if (tenant?.subscription === "nonaktif" && !SAFE_METHODS.has(c.req.method) && !options.writesWhenInactive) {
+    throw new PaymentRequired(
+      "subscription_inactive",
+      "This community's subscription is inactive: data can be read, but changes need a paid invoice.",
+    );
+  }
+}
+
+/**
  * Checks in the order the architecture fixes: credentials, role, tenant (exists, not suspended),
- * feature flag. State checks belong to the service verb that knows the state.
+ * feature flag, then (for writes) a subscription that is not `nonaktif`. State checks belong to the service verb that knows the state.
  */
 export function guard(access: Access, options: GuardOptions = {}): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
@@ -159,6 +179,7 @@ export function guard(access: Access, options: GuardOptions = {}): MiddlewareHan
     }
     if (access.scope === "device") {
       await authenticateDevice(c, access.flag);
+      requireWritable(c, options);
       return next();
     }
     const claims = await verifyAccessToken(c.get("config"), bearer(c, "unauthorized"));
@@ -186,6 +207,7 @@ export function guard(access: Access, options: GuardOptions = {}): MiddlewareHan
       throw new Forbidden("forbidden_role", "Your role may not use this route.");
     }
     c.set("tenant", await resolveTenant(c.env, platformDb(c.env), claims.tenant, { flag: access.flag }));
+    requireWritable(c, options);
     return next();
   };
 }

@@ -10,6 +10,7 @@ const problem = (description: string) => ({
 export const errors = {
   400: problem("Invalid input (problem+json with `errors[]`)."),
   401: problem("Missing or invalid credentials."),
+  402: problem("The community's subscription is inactive: reads still work, writes do not."),
   403: problem("Role not allowed, feature disabled, or tenant suspended."),
   404: problem("Not found, or not yours."),
   409: problem("The current state does not allow this."),

@@ -17,6 +17,7 @@ export const PROBLEM_TYPE_BASE = "https://warga.id/problems/";
 const TITLES: Record<number, string> = {
   400: "Bad Request",
   401: "Unauthorized",
+  402: "Payment Required",
   403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",

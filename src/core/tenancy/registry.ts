@@ -16,6 +16,7 @@ export function toTenantInfo(row: typeof tenants.$inferSelect): TenantInfo {
     flags: parseFlags(row.flags),
     slot: row.slot,
     status: row.status,
+    subscription: row.subscriptionStatus,
   };
 }
 
