@@ -202,6 +202,7 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "POST /api/iuran/tagihan/generate": { who: FINANCE },
   "GET /api/iuran/tagihan": { who: S },
   "POST /api/iuran/tagihan/:id/pembayaran": { who: FINANCE },
+  "POST /api/iuran/tagihan/:id/bayar-online": { who: R },
   "GET /api/iuran/mine": { who: R },
   "GET /api/iuran/tunggakan": { who: S },
   "POST /api/iuran/pengingat": { who: FINANCE },

@@ -647,6 +647,10 @@ export const FACTORIES: Readonly<Record<string, Factory>> = {
       body: { post: { amount: 1_000, method: "tunai", paidAt: "2026-02-05T03:00:00.000Z" } },
     }),
   },
+  "/api/iuran/tagihan/:id/bayar-online": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await duesBill(w)).id }, ownerRole: "warga", residentOwned: true }),
+  },
   "/api/kas/:id/koreksi": {
     kind: "tenant",
     make: async (w) => ({

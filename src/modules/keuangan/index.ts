@@ -3,6 +3,7 @@ import { CRON, tenantJob } from "../../core/jobs";
 import { defineModule } from "../../core/module";
 import { jakartaDay } from "../../core/time";
 import { arrearsAmount, arrearsUnits, generateBills } from "./iuran";
+import { DUES_PAYMENT_KIND, onDuesOrderPaid } from "./online";
 import { releaseHeldReminders } from "./pengingat";
 import { CorrectCashEntry } from "./routes/correctCashEntry";
 import { CreateCampaign } from "./routes/createCampaign";
@@ -24,6 +25,7 @@ import { ListCampaigns } from "./routes/listCampaigns";
 import { ListCash } from "./routes/listCash";
 import { ListDuesTypes } from "./routes/listDuesTypes";
 import { ListExpenses } from "./routes/listExpenses";
+import { PayOnline } from "./routes/payOnline";
 import { PutBudget } from "./routes/putBudget";
 import { RecordPayment } from "./routes/recordPayment";
 import { SendReminders } from "./routes/sendReminders";
@@ -51,6 +53,7 @@ export const keuanganModule = defineModule({
     { method: "post", path: "/api/iuran/tagihan/generate", endpoint: GenerateBills, access: finance },
     { method: "get", path: "/api/iuran/tagihan", endpoint: ListBills, access: staff },
     { method: "post", path: "/api/iuran/tagihan/:id/pembayaran", endpoint: RecordPayment, access: finance },
+    { method: "post", path: "/api/iuran/tagihan/:id/bayar-online", endpoint: PayOnline, access: resident },
     { method: "get", path: "/api/iuran/mine", endpoint: GetMyDues, access: resident },
     { method: "get", path: "/api/iuran/tunggakan", endpoint: GetArrears, access: staff },
     { method: "post", path: "/api/iuran/pengingat", endpoint: SendReminders, access: finance },
@@ -87,6 +90,7 @@ export const keuanganModule = defineModule({
     { key: "duesArrears", label: "Dues arrears (Rp)", compute: arrearsAmount },
     { key: "duesArrearsUnits", label: "Units in dues arrears", compute: arrearsUnits },
   ],
+  payments: [{ kind: DUES_PAYMENT_KIND, onPaid: onDuesOrderPaid }],
   jobs: [
     // Just after midnight WIB: the 1st issues the month's bills. The 2nd and 3rd run it again so a missed
     // trigger is caught up; the unique (type, period, target) key makes every repeat a no-op.

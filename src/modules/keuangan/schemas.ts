@@ -362,3 +362,12 @@ export const FinanceSettings = z
     updatedAt: z.string().nullable(),
   })
   .openapi("FinanceSettings");
+
+export const OnlinePayment = z
+  .object({
+    orderId: z.string(),
+    paymentUrl: z.string().describe("Where the resident pays (the gateway's checkout page)"),
+    amount: z.number().int(),
+    expiresAt: z.string(),
+  })
+  .openapi("DuesOnlinePayment");
