@@ -136,6 +136,8 @@ export const ERROR_CODES = [
   "already_corrected",
   "not_correctable",
   "campaign_closed",
+  // Spreadsheets (core/spreadsheet.ts).
+  "invalid_spreadsheet",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
