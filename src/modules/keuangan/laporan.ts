@@ -4,6 +4,7 @@ import { NotFound } from "../../core/errors";
 import { escapeHtml } from "../../core/html";
 import { sha256Hex } from "../../core/ids";
 import { pdfRendering } from "../../core/pdf";
+import { writeWorkbook } from "../../core/spreadsheet";
 import { tenantCtxFor } from "../../core/tenancy/contexts";
 import { jakartaDayStart } from "../../core/time";
 import { balanceWhere } from "./kas";
@@ -143,4 +144,40 @@ export async function reportPdf({ ctx, month }: { ctx: TenantCtx; month: string 
     customMetadata: { month, version, generatedAt },
   });
   return { body: bytes, filename, source: "render" as const };
+}
+
+/** The report as a workbook: the summary, then income and spending by category. */
+export async function reportXlsx({ ctx, month }: { ctx: TenantCtx; month: string }) {
+  const r = await financeReport({ ctx, month });
+  const byCategory = (side: FinanceReport["income"]) => [
+    ...side.byCategory.map((row) => [row.category, row.amount]),
+    ["Total", side.total],
+  ];
+  const bytes = writeWorkbook([
+    {
+      name: "Ringkasan",
+      header: ["Keterangan", "Jumlah (Rp)"],
+      widths: [40, 18],
+      rows: [
+        ["Komunitas", r.tenantName],
+        ["Bulan", r.month],
+        ["Saldo awal", r.openingBalance],
+        ["Total pemasukan", r.income.total],
+        ["Total pengeluaran", r.expense.total],
+        ["Saldo akhir", r.closingBalance],
+        ["Iuran ditagihkan", r.dues.billed],
+        ["Iuran terbayar atas tagihan bulan ini", r.dues.collected],
+        ["Iuran diterima selama bulan ini", r.dues.receivedInMonth],
+        ["Total tunggakan s.d. bulan ini", r.arrearsTotal],
+      ],
+    },
+    { name: "Pemasukan", header: ["Kategori", "Jumlah (Rp)"], widths: [40, 18], rows: byCategory(r.income) },
+    {
+      name: "Pengeluaran",
+      header: ["Kategori", "Jumlah (Rp)"],
+      widths: [40, 18],
+      rows: byCategory(r.expense),
+    },
+  ]);
+  return { body: bytes, filename: `laporan-keuangan-${month}.xlsx` };
 }

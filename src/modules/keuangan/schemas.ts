@@ -323,7 +323,7 @@ export const DonationParams = z.object({
 
 export const ReportQuery = z.object({
   bulan: Period,
-  format: z.enum(["json", "pdf"]).default("json"),
+  format: z.enum(["json", "pdf", "xlsx"]).default("json"),
 });
 export const PublicReportQuery = z.object({
   bulan: Period.optional().describe("The month; the current Jakarta month when left out"),

@@ -6,6 +6,7 @@ import { platformDb } from "../../../src/core/db/platform";
 import { users } from "../../../src/core/db/platform-schema";
 import { CRON, runScheduled } from "../../../src/core/jobs";
 import { pdfRendering } from "../../../src/core/pdf";
+import { readWorkbook, XLSX_TYPE } from "../../../src/core/spreadsheet";
 import { systemPlatformCtx } from "../../../src/core/tenancy/contexts";
 import { arrears, withAmount } from "../../../src/modules/keuangan/iuran";
 import { correctCashEntry, createCashEntry, listCash } from "../../../src/modules/keuangan/kas";
@@ -731,6 +732,13 @@ describe("reports", () => {
     expect(rendered[0]).toContain("Rp1.890.000");
     expect((await fetchPdf(c.admin.token)).source).toBe("r2");
     expect(rendered).toHaveLength(1);
+
+    const xlsx = await call("/api/laporan/keuangan?bulan=2026-03&format=xlsx", { token: c.bendahara.token });
+    expect(xlsx.headers.get("Content-Type")).toBe(XLSX_TYPE);
+    const sheets = readWorkbook(new Uint8Array(await xlsx.arrayBuffer()));
+    expect(sheets.map((sheet) => sheet.name)).toEqual(["Ringkasan", "Pemasukan", "Pengeluaran"]);
+    expect(sheets[0]?.rows).toContainEqual(["Saldo akhir", "1890000"]);
+    expect(sheets[2]?.rows).toContainEqual(["Kebersihan", "120000"]);
 
     const publicPath = `/api/public/tenants/${c.tenant.slug}/laporan?bulan=2026-03`;
     expectProblem(await callJson(publicPath), 404, "not_found");

@@ -4,7 +4,8 @@ import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { problems } from "../../../core/http/openapi";
-import { financeReport, reportPdf } from "../laporan";
+import { XLSX_TYPE } from "../../../core/spreadsheet";
+import { financeReport, reportPdf, reportXlsx } from "../laporan";
 import { FinanceReport, ReportQuery } from "../schemas";
 
 export class GetReport extends Endpoint {
@@ -19,6 +20,7 @@ export class GetReport extends Endpoint {
         content: {
           "application/json": { schema: FinanceReport },
           "application/pdf": { schema: z.string() },
+          "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": { schema: z.string() },
         },
       },
       ...problems(400, 401, 403, 503),
@@ -30,6 +32,14 @@ export class GetReport extends Endpoint {
     const ctx = tenantCtx(c);
     if (query.format === "json") {
       return c.json(await financeReport({ ctx, month: query.bulan }));
+    }
+    if (query.format === "xlsx") {
+      const book = await reportXlsx({ ctx, month: query.bulan });
+      const headers = new Headers(c.res.headers);
+      headers.set("Content-Type", XLSX_TYPE);
+      headers.set("Content-Disposition", `attachment; filename="${book.filename}"`);
+      headers.set("Cache-Control", "private, no-store");
+      return new Response(book.body, { status: 200, headers });
     }
     const pdf = await reportPdf({ ctx, month: query.bulan });
     const headers = new Headers(c.res.headers);
