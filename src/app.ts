@@ -9,6 +9,7 @@ import { secretRoute } from "./core/http/secret";
 import type { Job } from "./core/jobs";
 import type { AppModule } from "./core/module";
 import { type PaymentKindHandler, paymentsModule } from "./core/payments";
+import { uploadsModule } from "./core/uploads";
 import { aspirasiModule } from "./modules/aspirasi";
 import { auditModule } from "./modules/audit";
 import { gateModule } from "./modules/gate";
@@ -40,6 +41,7 @@ const featureModules = [
   gateModule,
   supportModule,
   keuanganModule,
+  uploadsModule,
 ] as const;
 
 /** What each module does when one of its payments is settled or reversed (core/payments). */

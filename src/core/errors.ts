@@ -138,6 +138,16 @@ export const ERROR_CODES = [
   "campaign_closed",
   // Spreadsheets (core/spreadsheet.ts).
   "invalid_spreadsheet",
+  // Tenant file store, gallery and marketplace (issue 16).
+  "image_unreadable",
+  "forbidden_purpose",
+  "file_not_found",
+  "invalid_file_purpose",
+  "file_in_use",
+  "too_many_photos",
+  "album_not_found",
+  "listing_not_found",
+  "listing_hidden",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

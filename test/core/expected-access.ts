@@ -224,6 +224,10 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "GET /api/keuangan/pengaturan": { who: S },
   "PUT /api/keuangan/pengaturan": { who: ADMIN },
   "GET /api/public/tenants/:slug/laporan": pub,
+  // Tenant file store (issue 16): every member reaches both routes; what each may upload or read is
+  // decided per purpose in the verbs (proof of payment: its uploader and finance; covers: everyone).
+  "POST /api/files": { who: R_S },
+  "GET /api/files/:id": { who: R_S },
 };
 
 export interface Disagreement {

@@ -73,7 +73,16 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
     ]
   },
   {
-    "name": "0006_keuangan.sql",
+    "name": "0006_files.sql",
+    "statements": [
+      "CREATE TABLE `files` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`purpose` text NOT NULL,\n\t`r2_key` text NOT NULL,\n\t`content_type` text NOT NULL,\n\t`size` integer NOT NULL,\n\t`sha256` text NOT NULL,\n\t`uploaded_by` text NOT NULL,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL\n);",
+      "CREATE UNIQUE INDEX `files_r2_key_uq` ON `files` (`r2_key`);",
+      "CREATE INDEX `files_uploader_idx` ON `files` (`uploaded_by`,`id`);",
+      "CREATE INDEX `files_purpose_idx` ON `files` (`purpose`,`id`);"
+    ]
+  },
+  {
+    "name": "0007_keuangan.sql",
     "statements": [
       "CREATE TABLE `budget_lines` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`year` integer NOT NULL,\n\t`category` text NOT NULL,\n\t`amount` integer NOT NULL,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL\n);",
       "CREATE UNIQUE INDEX `budget_lines_year_category_uq` ON `budget_lines` (`year`,`category`);",
