@@ -14,6 +14,7 @@ CREATE TABLE `campaigns` (
 	`target` integer NOT NULL,
 	`deadline` text NOT NULL,
 	`status` text NOT NULL,
+	`cover_file_id` text,
 	`created_by` text NOT NULL,
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,
 	`updated_at` text NOT NULL
@@ -30,6 +31,7 @@ CREATE TABLE `cash_entries` (
 	`source` text NOT NULL,
 	`source_id` text,
 	`reverses_id` text,
+	`attachment_file_id` text,
 	`created_by` text,
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,
 	CONSTRAINT "cash_entries_amount_positive" CHECK("cash_entries"."amount" > 0)
@@ -85,6 +87,7 @@ CREATE TABLE `dues_payments` (
 	`method` text NOT NULL,
 	`paid_at` text NOT NULL,
 	`gateway_order_id` text,
+	`proof_file_id` text,
 	`cash_entry_id` text NOT NULL,
 	`recorded_by` text,
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL
@@ -121,6 +124,7 @@ CREATE TABLE `expenses` (
 	`description` text NOT NULL,
 	`status` text NOT NULL,
 	`reason` text,
+	`receipt_file_id` text,
 	`submitted_by` text NOT NULL,
 	`decided_by` text,
 	`decided_at` text,

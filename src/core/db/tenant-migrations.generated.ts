@@ -86,9 +86,9 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
     "statements": [
       "CREATE TABLE `budget_lines` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`year` integer NOT NULL,\n\t`category` text NOT NULL,\n\t`amount` integer NOT NULL,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL\n);",
       "CREATE UNIQUE INDEX `budget_lines_year_category_uq` ON `budget_lines` (`year`,`category`);",
-      "CREATE TABLE `campaigns` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`title` text NOT NULL,\n\t`description` text NOT NULL,\n\t`target` integer NOT NULL,\n\t`deadline` text NOT NULL,\n\t`status` text NOT NULL,\n\t`created_by` text NOT NULL,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE TABLE `campaigns` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`title` text NOT NULL,\n\t`description` text NOT NULL,\n\t`target` integer NOT NULL,\n\t`deadline` text NOT NULL,\n\t`status` text NOT NULL,\n\t`cover_file_id` text,\n\t`created_by` text NOT NULL,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
       "CREATE INDEX `campaigns_status_idx` ON `campaigns` (`status`,`id`);",
-      "CREATE TABLE `cash_entries` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`kind` text NOT NULL,\n\t`category` text NOT NULL,\n\t`amount` integer NOT NULL,\n\t`date` text NOT NULL,\n\t`note` text NOT NULL,\n\t`source` text NOT NULL,\n\t`source_id` text,\n\t`reverses_id` text,\n\t`created_by` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\tCONSTRAINT \"cash_entries_amount_positive\" CHECK(\"cash_entries\".\"amount\" > 0)\n);",
+      "CREATE TABLE `cash_entries` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`kind` text NOT NULL,\n\t`category` text NOT NULL,\n\t`amount` integer NOT NULL,\n\t`date` text NOT NULL,\n\t`note` text NOT NULL,\n\t`source` text NOT NULL,\n\t`source_id` text,\n\t`reverses_id` text,\n\t`attachment_file_id` text,\n\t`created_by` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\tCONSTRAINT \"cash_entries_amount_positive\" CHECK(\"cash_entries\".\"amount\" > 0)\n);",
       "CREATE INDEX `cash_entries_date_idx` ON `cash_entries` (`date`,`id`);",
       "CREATE INDEX `cash_entries_category_date_idx` ON `cash_entries` (`category`,`date`);",
       "CREATE UNIQUE INDEX `cash_entries_reverses_uq` ON `cash_entries` (`reverses_id`);",
@@ -99,14 +99,14 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
       "CREATE INDEX `dues_bills_period_idx` ON `dues_bills` (`period`,`id`);",
       "CREATE INDEX `dues_bills_unit_idx` ON `dues_bills` (`unit_id`,`period`);",
       "CREATE INDEX `dues_bills_status_idx` ON `dues_bills` (`status`,`period`);",
-      "CREATE TABLE `dues_payments` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`bill_id` text NOT NULL,\n\t`amount` integer NOT NULL,\n\t`method` text NOT NULL,\n\t`paid_at` text NOT NULL,\n\t`gateway_order_id` text,\n\t`cash_entry_id` text NOT NULL,\n\t`recorded_by` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL\n);",
+      "CREATE TABLE `dues_payments` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`bill_id` text NOT NULL,\n\t`amount` integer NOT NULL,\n\t`method` text NOT NULL,\n\t`paid_at` text NOT NULL,\n\t`gateway_order_id` text,\n\t`proof_file_id` text,\n\t`cash_entry_id` text NOT NULL,\n\t`recorded_by` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL\n);",
       "CREATE INDEX `dues_payments_bill_idx` ON `dues_payments` (`bill_id`);",
       "CREATE INDEX `dues_payments_paid_at_idx` ON `dues_payments` (`paid_at`);",
       "CREATE UNIQUE INDEX `dues_payments_order_uq` ON `dues_payments` (`gateway_order_id`);",
       "CREATE TABLE `dues_reminders` (\n\t`unit_id` text PRIMARY KEY NOT NULL,\n\t`requested_at` text NOT NULL,\n\t`send_after` text NOT NULL,\n\t`sent_at` text\n);",
       "CREATE INDEX `dues_reminders_pending_idx` ON `dues_reminders` (`sent_at`,`send_after`);",
       "CREATE TABLE `dues_types` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`basis` text NOT NULL,\n\t`start_period` text NOT NULL,\n\t`active` integer NOT NULL,\n\t`rates` text NOT NULL,\n\t`exempt_unit_ids` text NOT NULL,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
-      "CREATE TABLE `expenses` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`category` text NOT NULL,\n\t`amount` integer NOT NULL,\n\t`date` text NOT NULL,\n\t`description` text NOT NULL,\n\t`status` text NOT NULL,\n\t`reason` text,\n\t`submitted_by` text NOT NULL,\n\t`decided_by` text,\n\t`decided_at` text,\n\t`cash_entry_id` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE TABLE `expenses` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`category` text NOT NULL,\n\t`amount` integer NOT NULL,\n\t`date` text NOT NULL,\n\t`description` text NOT NULL,\n\t`status` text NOT NULL,\n\t`reason` text,\n\t`receipt_file_id` text,\n\t`submitted_by` text NOT NULL,\n\t`decided_by` text,\n\t`decided_at` text,\n\t`cash_entry_id` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
       "CREATE INDEX `expenses_status_idx` ON `expenses` (`status`,`id`);",
       "CREATE TABLE `finance_settings` (\n\t`id` integer PRIMARY KEY NOT NULL,\n\t`transparansi` integer NOT NULL,\n\t`expense_approval_threshold` integer NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`updated_by` text\n);"
     ]

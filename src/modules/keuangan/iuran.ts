@@ -7,6 +7,7 @@ import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { jakartaDay, nowIso } from "../../core/time";
+import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
 import { requireCompleteProfile } from "../identity/service";
 import { billingTargets, unitsByIds } from "../kependudukan/service";
 import { postCash } from "./kas";
@@ -265,6 +266,7 @@ export interface PaymentFacts {
   method: "tunai" | "transfer" | "online";
   paidAt: string;
   gatewayOrderId?: string;
+  proofFileId?: string;
 }
 
 /**
@@ -318,6 +320,7 @@ export async function applyPayment(ctx: TenantCtx, bill: BillRow, facts: Payment
         method: facts.method,
         paidAt: new Date(facts.paidAt).toISOString(),
         gatewayOrderId: facts.gatewayOrderId ?? null,
+        proofFileId: facts.proofFileId ?? null,
         cashEntryId: entry.id,
         recordedBy: ctx.actor.kind === "user" ? ctx.actor.userId : null,
       }),
@@ -345,6 +348,7 @@ export async function applyPayment(ctx: TenantCtx, bill: BillRow, facts: Payment
     amount: facts.amount,
     method: facts.method,
     paidAt: new Date(facts.paidAt).toISOString(),
+    proofUrl: facts.proofFileId ? tenantFileUrl(ctx, facts.proofFileId) : null,
     cashEntryId: entry.id,
     bill: presentBill(after),
   };
@@ -357,7 +361,11 @@ export async function recordPayment({ ctx, id, input }: { ctx: TenantCtx; id: st
       { field: "paidAt", message: "in the future" },
     ]);
   }
-  return applyPayment(ctx, await loadBill(ctx, id), input);
+  const bill = await loadBill(ctx, id);
+  if (input.proofFileId) {
+    await requireTenantFile(ctx, input.proofFileId, { purposes: ["bukti_bayar"], field: "proofFileId" });
+  }
+  return applyPayment(ctx, bill, input);
 }
 
 /**

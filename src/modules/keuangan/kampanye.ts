@@ -7,6 +7,7 @@ import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { jakartaDay, nowIso } from "../../core/time";
+import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
 import { userNames } from "../identity/service";
 import { postCash, todayJakarta } from "./kas";
 import type { CampaignInput, CampaignListQuery, CampaignUpdate, DonationInput } from "./schemas";
@@ -36,7 +37,11 @@ async function progressOf(ctx: TenantCtx, ids: readonly string[]) {
   return found;
 }
 
-function present(row: CampaignRow, progress: { confirmed: number; donors: number } | undefined) {
+function present(
+  ctx: TenantCtx,
+  row: CampaignRow,
+  progress: { confirmed: number; donors: number } | undefined,
+) {
   const confirmed = progress?.confirmed ?? 0;
   return {
     id: row.id,
@@ -45,6 +50,7 @@ function present(row: CampaignRow, progress: { confirmed: number; donors: number
     target: row.target,
     deadline: row.deadline,
     status: row.status,
+    coverUrl: row.coverFileId ? tenantFileUrl(ctx, row.coverFileId) : null,
     progress: {
       confirmed,
       percent: row.target > 0 ? Math.round((confirmed / row.target) * 1000) / 10 : 0,
@@ -79,7 +85,10 @@ export async function listCampaigns({ ctx, input }: { ctx: TenantCtx; input: Cam
     ctx,
     page.items.map((r) => r.id),
   );
-  return { items: page.items.map((row) => present(row, progress.get(row.id))), nextCursor: page.nextCursor };
+  return {
+    items: page.items.map((row) => present(ctx, row, progress.get(row.id))),
+    nextCursor: page.nextCursor,
+  };
 }
 
 /** Active campaigns with their progress, for other modules (the assistant, the watch summary). */
@@ -94,7 +103,7 @@ export async function activeCampaigns({ ctx }: { ctx: TenantCtx }) {
     ctx,
     rows.map((r) => r.id),
   );
-  return rows.map((row) => present(row, progress.get(row.id)));
+  return rows.map((row) => present(ctx, row, progress.get(row.id)));
 }
 
 /**
@@ -131,7 +140,10 @@ export async function getCampaign({ ctx, id }: { ctx: TenantCtx; id: string }) {
     : rows.filter((d) => d.status === "dikonfirmasi" || d.donorId === viewer);
   const names = await userNames({ ctx, ids: visible.flatMap((d) => (d.donorId ? [d.donorId] : [])) });
   const progress = await progressOf(ctx, [id]);
-  return { ...present(row, progress.get(id)), donations: visible.map((d) => presentDonation(ctx, d, names)) };
+  return {
+    ...present(ctx, row, progress.get(id)),
+    donations: visible.map((d) => presentDonation(ctx, d, names)),
+  };
 }
 
 export async function createCampaign({ ctx, input }: { ctx: TenantCtx; input: CampaignInput }) {
@@ -140,6 +152,9 @@ export async function createCampaign({ ctx, input }: { ctx: TenantCtx; input: Ca
     throw new Invalid("invalid_date", "The deadline is in the past.", [
       { field: "deadline", message: "in the past" },
     ]);
+  }
+  if (input.coverFileId) {
+    await requireTenantFile(ctx, input.coverFileId, { purposes: ["sampul"], field: "coverFileId" });
   }
   const id = newId();
   await ctx.db.batch([
@@ -167,6 +182,9 @@ export async function updateCampaign({
   const current = await load(ctx, id);
   if (current.status !== "aktif") {
     throw new Conflict("campaign_closed", `This campaign is ${current.status}; it can no longer change.`);
+  }
+  if (input.coverFileId) {
+    await requireTenantFile(ctx, input.coverFileId, { purposes: ["sampul"], field: "coverFileId" });
   }
   await ctx.db.batch([
     ctx.db

@@ -7,6 +7,7 @@ import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { jakartaDay } from "../../core/time";
+import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
 import type { CashEntryInput, CashListQuery } from "./schemas";
 import { cashEntries } from "./tables";
 
@@ -23,6 +24,7 @@ export interface Posting {
   source: CashSource;
   sourceId?: string | null;
   reversesId?: string | null;
+  attachmentFileId?: string | null;
 }
 
 /**
@@ -48,6 +50,7 @@ export function postCash(ctx: TenantCtx, posting: Posting): { id: string; insert
       source: posting.source,
       sourceId: posting.sourceId ?? null,
       reversesId: posting.reversesId ?? null,
+      attachmentFileId: posting.attachmentFileId ?? null,
       createdBy,
     }),
   };
@@ -62,7 +65,7 @@ export async function balanceWhere(ctx: Pick<TenantCtx, "db">, where?: SQL): Pro
   return Number(row?.total ?? 0);
 }
 
-export function presentEntry(row: CashRow) {
+export function presentEntry(ctx: TenantCtx, row: CashRow) {
   return {
     id: row.id,
     kind: row.kind,
@@ -73,6 +76,7 @@ export function presentEntry(row: CashRow) {
     source: row.source,
     sourceId: row.sourceId,
     reversesId: row.reversesId,
+    attachmentUrl: row.attachmentFileId ? tenantFileUrl(ctx, row.attachmentFileId) : null,
     createdAt: row.createdAt,
   };
 }
@@ -91,6 +95,12 @@ function notInFuture(date: string, field = "date") {
 
 export async function createCashEntry({ ctx, input }: { ctx: TenantCtx; input: CashEntryInput }) {
   notInFuture(input.date);
+  if (input.attachmentFileId) {
+    await requireTenantFile(ctx, input.attachmentFileId, {
+      purposes: ["lampiran_kas"],
+      field: "attachmentFileId",
+    });
+  }
   const { id, insert } = postCash(ctx, { ...input, source: "manual" });
   await ctx.db.batch([
     insert,
@@ -101,7 +111,7 @@ export async function createCashEntry({ ctx, input }: { ctx: TenantCtx; input: C
       detail: { kind: input.kind, category: input.category, amount: input.amount, date: input.date },
     }),
   ]);
-  return presentEntry(await loadEntry(ctx, id));
+  return presentEntry(ctx, await loadEntry(ctx, id));
 }
 
 async function loadEntry(ctx: TenantCtx, id: string): Promise<CashRow> {
@@ -162,7 +172,7 @@ export async function correctCashEntry({
     }
     throw error;
   }
-  return presentEntry(await loadEntry(ctx, reversal.id));
+  return presentEntry(ctx, await loadEntry(ctx, reversal.id));
 }
 
 /** Cursor of the cash book: entries run in (date, id) order, so the cursor is both. */
@@ -233,7 +243,7 @@ export async function listCash({ ctx, input }: { ctx: TenantCtx; input: CashList
   const page = rows.slice(0, input.limit);
   const items = page.map((row) => {
     balance += row.kind === "masuk" ? row.amount : -row.amount;
-    return { ...presentEntry(row), balance };
+    return { ...presentEntry(ctx, row), balance };
   });
   const last = page.at(-1);
   return {

@@ -7,6 +7,7 @@ import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { nowIso } from "../../core/time";
+import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
 import { postCash, todayJakarta } from "./kas";
 import type { ExpenseDecision, ExpenseInput, ExpenseListQuery } from "./schemas";
 import { loadFinanceSettings } from "./settings";
@@ -14,7 +15,7 @@ import { expenses } from "./tables";
 
 type ExpenseRow = typeof expenses.$inferSelect;
 
-function present(row: ExpenseRow) {
+function present(ctx: TenantCtx, row: ExpenseRow) {
   return {
     id: row.id,
     category: row.category,
@@ -23,6 +24,7 @@ function present(row: ExpenseRow) {
     description: row.description,
     status: row.status,
     reason: row.reason,
+    receiptUrl: row.receiptFileId ? tenantFileUrl(ctx, row.receiptFileId) : null,
     submittedBy: row.submittedBy,
     decidedBy: row.decidedBy,
     decidedAt: row.decidedAt,
@@ -60,6 +62,9 @@ export async function submitExpense({ ctx, input }: { ctx: TenantCtx; input: Exp
       { field: "date", message: "in the future" },
     ]);
   }
+  if (input.receiptFileId) {
+    await requireTenantFile(ctx, input.receiptFileId, { purposes: ["nota"], field: "receiptFileId" });
+  }
   const { expenseApprovalThreshold } = await loadFinanceSettings(ctx);
   const id = newId();
   const now = nowIso();
@@ -68,7 +73,11 @@ export async function submitExpense({ ctx, input }: { ctx: TenantCtx; input: Exp
   await ctx.db.batch([
     ctx.db.insert(expenses).values({
       id,
-      ...input,
+      category: input.category,
+      amount: input.amount,
+      date: input.date,
+      description: input.description,
+      receiptFileId: input.receiptFileId ?? null,
       status: auto ? "disetujui" : "diajukan",
       reason: auto ? `Disetujui otomatis (di bawah Rp${expenseApprovalThreshold})` : null,
       submittedBy: by,
@@ -85,7 +94,7 @@ export async function submitExpense({ ctx, input }: { ctx: TenantCtx; input: Exp
       detail: { category: input.category, amount: input.amount, cashEntryId: entry?.id ?? null },
     }),
   ]);
-  return present(await load(ctx, id));
+  return present(ctx, await load(ctx, id));
 }
 
 export async function listExpenses({ ctx, input }: { ctx: TenantCtx; input: ExpenseListQuery }) {
@@ -100,7 +109,7 @@ export async function listExpenses({ ctx, input }: { ctx: TenantCtx; input: Expe
     .orderBy(desc(expenses.id))
     .limit(input.limit + 1);
   const page = keysetPage(rows, input.limit);
-  return { items: page.items.map(present), nextCursor: page.nextCursor };
+  return { items: page.items.map((row) => present(ctx, row)), nextCursor: page.nextCursor };
 }
 
 /**
@@ -161,5 +170,5 @@ export async function decideExpense({
     }
     throw error;
   }
-  return present(await load(ctx, id));
+  return present(ctx, await load(ctx, id));
 }

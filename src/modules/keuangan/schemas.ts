@@ -6,6 +6,7 @@ import { Day, Period } from "./periods";
 /** Integer rupiah, positive, below a sanity ceiling (one trillion). */
 const Rupiah = z.number().int().positive().max(1_000_000_000_000);
 const Category = Line(60, 2);
+const FileId = z.string().min(1).max(64);
 
 // --- dues types --------------------------------------------------------------------------------
 
@@ -71,6 +72,9 @@ export const PaymentInput = z.object({
   amount: Rupiah,
   method: z.enum(["tunai", "transfer"]),
   paidAt: z.iso.datetime({ offset: true }),
+  proofFileId: FileId.optional().describe(
+    "An uploaded proof of payment (POST /api/files, purpose bukti_bayar)",
+  ),
 });
 export type PaymentInput = z.infer<typeof PaymentInput>;
 
@@ -81,6 +85,7 @@ export const Payment = z
     amount: z.number().int(),
     method: z.enum(["tunai", "transfer", "online"]),
     paidAt: z.string(),
+    proofUrl: z.string().nullable(),
     cashEntryId: z.string(),
     bill: Bill,
   })
@@ -150,6 +155,7 @@ export const CashEntryInput = z.object({
   amount: Rupiah,
   date: Day,
   note: Paragraph(500, 2),
+  attachmentFileId: FileId.optional().describe("An uploaded scan (POST /api/files, purpose lampiran_kas)"),
 });
 export type CashEntryInput = z.infer<typeof CashEntryInput>;
 
@@ -166,6 +172,7 @@ export const CashEntry = z
     source: z.enum(["manual", "iuran", "donasi", "pengeluaran", "koreksi"]),
     sourceId: z.string().nullable(),
     reversesId: z.string().nullable(),
+    attachmentUrl: z.string().nullable(),
     createdAt: z.string(),
   })
   .openapi("CashEntry");
@@ -218,6 +225,7 @@ export const ExpenseInput = z.object({
   amount: Rupiah,
   date: Day,
   description: Paragraph(1000, 3),
+  receiptFileId: FileId.optional().describe("An uploaded receipt (POST /api/files, purpose nota)"),
 });
 export type ExpenseInput = z.infer<typeof ExpenseInput>;
 
@@ -241,6 +249,7 @@ export const Expense = z
     description: z.string(),
     status: z.enum(["diajukan", "disetujui", "ditolak"]),
     reason: z.string().nullable(),
+    receiptUrl: z.string().nullable(),
     submittedBy: z.string(),
     decidedBy: z.string().nullable(),
     decidedAt: z.string().nullable(),
@@ -256,6 +265,7 @@ export const CampaignInput = z.object({
   description: Paragraph(5000, 3),
   target: Rupiah,
   deadline: Day,
+  coverFileId: FileId.optional().describe("An uploaded cover image (POST /api/files, purpose sampul)"),
 });
 export type CampaignInput = z.infer<typeof CampaignInput>;
 
@@ -283,6 +293,7 @@ export const Campaign = z
     target: z.number().int(),
     deadline: z.string(),
     status: z.enum(["aktif", "selesai", "dibatalkan"]),
+    coverUrl: z.string().nullable(),
     progress: Progress,
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -67,6 +67,8 @@ export const duesPayments = sqliteTable(
     method: text("method", { enum: ["tunai", "transfer", "online"] }).notNull(),
     paidAt: text("paid_at").notNull(),
     gatewayOrderId: text("gateway_order_id"),
+    /** An uploaded proof of payment (tenant file store, purpose `bukti_bayar`). */
+    proofFileId: text("proof_file_id"),
     cashEntryId: text("cash_entry_id").notNull(),
     recordedBy: text("recorded_by"),
     createdAt: createdAt(),
@@ -96,6 +98,8 @@ export const cashEntries = sqliteTable(
     source: text("source", { enum: ["manual", "iuran", "donasi", "pengeluaran", "koreksi"] }).notNull(),
     sourceId: text("source_id"),
     reversesId: text("reverses_id"),
+    /** A scan behind a manual entry (tenant file store, purpose `lampiran_kas`). */
+    attachmentFileId: text("attachment_file_id"),
     createdBy: text("created_by"),
     createdAt: createdAt(),
   },
@@ -131,6 +135,8 @@ export const expenses = sqliteTable(
     description: text("description").notNull(),
     status: text("status", { enum: ["diajukan", "disetujui", "ditolak"] }).notNull(),
     reason: text("reason"),
+    /** The receipt (tenant file store, purpose `nota`). */
+    receiptFileId: text("receipt_file_id"),
     submittedBy: text("submitted_by").notNull(),
     decidedBy: text("decided_by"),
     decidedAt: text("decided_at"),
@@ -151,6 +157,8 @@ export const campaigns = sqliteTable(
     target: integer("target").notNull(),
     deadline: text("deadline").notNull(),
     status: text("status", { enum: ["aktif", "selesai", "dibatalkan"] }).notNull(),
+    /** The cover image (tenant file store, purpose `sampul`). */
+    coverFileId: text("cover_file_id"),
     createdBy: text("created_by").notNull(),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull(),

@@ -23,6 +23,8 @@ import {
   type TestTenant,
 } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
+import { CLEAN_PNG } from "../galeri-pasar/images";
+import { postFile, type StoredFile } from "../galeri-pasar/post";
 import { type Household, household } from "../surat/helpers";
 
 interface Bill {
@@ -401,6 +403,51 @@ describe("cash book", () => {
       "not_correctable",
     );
     expect((await cash(c)).closingBalance).toBe(0);
+  });
+
+  it("attaches uploaded files by id: this tenant's file of the right purpose only", async () => {
+    const c = await community();
+    const upload = async (who: Member, purpose: string) => {
+      const res = await postFile("/api/files", {
+        token: who.token,
+        bytes: CLEAN_PNG,
+        name: "nota.png",
+        type: "image/png",
+        fields: { purpose },
+      });
+      expect(res.status).toBe(201);
+      return res.body as StoredFile;
+    };
+    const scan = await upload(c.bendahara, "lampiran_kas");
+    const body = { kind: "keluar", category: "ATK", amount: 45_000, date: "2026-02-02", note: "Beli map" };
+    const ok = await callJson<{ attachmentUrl: string | null }>("/api/kas", {
+      token: c.bendahara.token,
+      body: { ...body, attachmentFileId: scan.id },
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body.attachmentUrl).toBe(scan.url);
+    const cover = await upload(c.sek, "sampul");
+    expectProblem(
+      await callJson("/api/kas", { token: c.bendahara.token, body: { ...body, attachmentFileId: cover.id } }),
+      400,
+      "invalid_file_purpose",
+    );
+    const other = await community();
+    const foreign = await upload(other.bendahara, "nota");
+    expectProblem(
+      await callJson("/api/pengeluaran", {
+        token: c.bendahara.token,
+        body: {
+          category: "ATK",
+          amount: 10_000,
+          date: "2026-02-02",
+          description: "Pulpen",
+          receiptFileId: foreign.id,
+        },
+      }),
+      404,
+      "file_not_found",
+    );
   });
 
   it("gives the running balance and the opening and closing balances of a date range, across pages", async () => {
