@@ -9,6 +9,7 @@ import { secretRoute } from "./core/http/secret";
 import type { Job } from "./core/jobs";
 import type { AppModule } from "./core/module";
 import { type PaymentKindHandler, paymentsModule } from "./core/payments";
+import { uploadsModule } from "./core/uploads";
 import { asistenModule } from "./modules/asisten";
 import { aspirasiModule } from "./modules/aspirasi";
 import { auditModule } from "./modules/audit";
@@ -18,6 +19,7 @@ import { healthModule } from "./modules/health";
 import { hierarchyModule } from "./modules/hierarchy";
 import { identityModule } from "./modules/identity";
 import { kependudukanModule } from "./modules/kependudukan";
+import { keuanganModule } from "./modules/keuangan";
 import { musyawarahModule } from "./modules/musyawarah";
 import { residentsModule } from "./modules/residents";
 import { statistikModule } from "./modules/statistik";
@@ -43,6 +45,8 @@ const featureModules = [
   supportModule,
   asistenModule,
   billingModule,
+  keuanganModule,
+  uploadsModule,
 ] as const;
 
 const indicators = featureModules.flatMap((m) => m.indicators ?? []);

@@ -134,6 +134,25 @@ export const ERROR_CODES = [
   "plan_not_found",
   "plan_exists",
   "invoice_not_found",
+  // Keuangan (dues, cash book, expenses, campaigns).
+  "invalid_period",
+  "overpayment",
+  "bill_paid",
+  "already_corrected",
+  "not_correctable",
+  "campaign_closed",
+  // Spreadsheets (core/spreadsheet.ts).
+  "invalid_spreadsheet",
+  // Tenant file store, gallery and marketplace (issue 16).
+  "image_unreadable",
+  "forbidden_purpose",
+  "file_not_found",
+  "invalid_file_purpose",
+  "file_in_use",
+  "too_many_photos",
+  "album_not_found",
+  "listing_not_found",
+  "listing_hidden",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

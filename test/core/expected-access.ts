@@ -37,6 +37,8 @@ const R_S = ["warga", "bendahara", "sekretaris", "admin"] as const;
 const SEK_ADMIN = ["sekretaris", "admin"] as const;
 const R_SEK_ADMIN = ["warga", "sekretaris", "admin"] as const;
 const ADMIN = ["admin"] as const;
+const FINANCE = ["bendahara", "admin"] as const;
+const R_FINANCE = ["warga", "bendahara", "admin"] as const;
 
 const pub: Expectation = { who: "public" };
 const user: Expectation = { who: "user" };
@@ -210,6 +212,44 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "GET /api/platform/billing/plans": platform,
   "POST /api/platform/billing/plans": platform,
   "GET /api/platform/payments/callbacks": platform,
+
+  // Finance (issue 14): "bendahara writes, admin approves where noted and reads everything, sekretaris
+  // reads, warga sees their own bills, campaigns and the published report". Writes are the finance
+  // group (bendahara, and admin who reads and approves everything); reads are S; the budget and the
+  // expense decision are the admin's ("(admin)"), a bendahara cannot approve. Campaigns: staff create
+  // and edit, visible to residents; donations by a resident (pledge) or the bendahara (cash). No flag.
+  "GET /api/iuran/jenis": { who: S },
+  "POST /api/iuran/jenis": { who: FINANCE },
+  "PUT /api/iuran/jenis/:id": { who: FINANCE },
+  "POST /api/iuran/tagihan/generate": { who: FINANCE },
+  "GET /api/iuran/tagihan": { who: S },
+  "POST /api/iuran/tagihan/:id/pembayaran": { who: FINANCE },
+  "POST /api/iuran/tagihan/:id/bayar-online": { who: R },
+  "GET /api/iuran/mine": { who: R },
+  "GET /api/iuran/tunggakan": { who: S },
+  "POST /api/iuran/pengingat": { who: FINANCE },
+  "GET /api/kas": { who: S },
+  "POST /api/kas": { who: FINANCE },
+  "POST /api/kas/:id/koreksi": { who: FINANCE },
+  "GET /api/anggaran": { who: S },
+  "PUT /api/anggaran/:tahun": { who: ADMIN },
+  "GET /api/pengeluaran": { who: S },
+  "POST /api/pengeluaran": { who: FINANCE },
+  "PUT /api/pengeluaran/:id": { who: ADMIN },
+  "GET /api/kampanye": { who: R_S },
+  "POST /api/kampanye": { who: S },
+  "GET /api/kampanye/:id": { who: R_S },
+  "PUT /api/kampanye/:id": { who: S },
+  "POST /api/kampanye/:id/donasi": { who: R_FINANCE },
+  "PUT /api/kampanye/:id/donasi/:donationId": { who: FINANCE },
+  "GET /api/laporan/keuangan": { who: S },
+  "GET /api/keuangan/pengaturan": { who: S },
+  "PUT /api/keuangan/pengaturan": { who: ADMIN },
+  "GET /api/public/tenants/:slug/laporan": pub,
+  // Tenant file store (issue 16): every member reaches both routes; what each may upload or read is
+  // decided per purpose in the verbs (proof of payment: its uploader and finance; covers: everyone).
+  "POST /api/files": { who: R_S },
+  "GET /api/files/:id": { who: R_S },
 };
 
 export interface Disagreement {

@@ -74,6 +74,16 @@ describe("another tenant's ids are 404 on every id-bearing route", () => {
     const key = keyOf(route);
     const factory = FACTORIES[route.path];
     if (factory?.kind === "exempt") {
+      const probe = factory.probe;
+      if (probe) {
+        // No object to own (${factory.why}): the walk checks the route still wants a sign-in.
+        it(`${key}: refused without sign-in (${probe.status})`, async () => {
+          const path = route.path.replace(/:(\w+)/g, (_, name: string) => probe.params[name] ?? "");
+          const res = await call(path, { method: route.method.toUpperCase() });
+          expect(res.status, factory.why).toBe(probe.status);
+        });
+        continue;
+      }
       // No object to own (${factory.why}): the parameter names an identity provider, so the walk's
       // question becomes "is a provider nobody configured refused?".
       it(`${key}: an unconfigured provider is 404`, async () => {

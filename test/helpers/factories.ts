@@ -1,6 +1,7 @@
 import type { TenantRole } from "../../src/core/context";
 import type { HttpMethod } from "../../src/core/http/access";
 import { fakeGateways } from "../modules/billing/gateway";
+import { CLEAN_PNG } from "../modules/galeri-pasar/images";
 import { PNG, upload } from "../modules/support/helpers";
 import { finishedLetter, type Household, household, sampleFields } from "../modules/surat/helpers";
 import { callJson, createTenant, type Member, operatorToken, type TestTenant, unique } from "./harness";
@@ -55,8 +56,12 @@ export type Factory =
   | { kind: "platform"; make(world: World): Promise<TenantObject> }
   /** No login: the path's own secret is the credential, so another secret must not open the object. */
   | { kind: "public"; make(world: World): Promise<PublicObject> }
-  /** The parameter names no object; says why, so the exemption is a decision on record. */
-  | { kind: "exempt"; why: string };
+  /**
+   * The parameter names no object; says why, so the exemption is a decision on record. Without `probe`
+   * it names an identity provider (an unconfigured one is 404); with it, the walk calls the route with
+   * these params and no sign-in and expects `status`.
+   */
+  | { kind: "exempt"; why: string; probe?: { params: Record<string, string>; status: number } };
 
 async function made<T>(res: Promise<{ status: number; body: T }>, what: string, status = 201): Promise<T> {
   const answer = await res;
@@ -301,6 +306,119 @@ const visitor = (w: World) =>
     return created;
   });
 
+// --- finance (keuangan) --------------------------------------------------------------------------
+
+const duesType = (w: World) =>
+  w.once("dues type", () =>
+    made(
+      callJson<{ id: string }>("/api/iuran/jenis", {
+        token: w.a.as.bendahara.token,
+        body: { name: "Iuran kebersihan", amount: 25_000, basis: "unit", startPeriod: "2026-01" },
+      }),
+      "dues type",
+    ),
+  );
+
+const duesBill = (w: World) =>
+  w.once("dues bill", async () => {
+    await duesType(w);
+    await made(
+      callJson("/api/iuran/tagihan/generate", { token: w.a.as.bendahara.token, body: { period: "2026-02" } }),
+      "dues generation",
+      200,
+    );
+    const bills = await made(
+      callJson<{ items: { id: string }[] }>(
+        `/api/iuran/tagihan?period=2026-02&unitId=${w.a.household.unitId}`,
+        {
+          token: w.a.as.bendahara.token,
+        },
+      ),
+      "bill list",
+      200,
+    );
+    const bill = bills.items[0];
+    if (!bill) {
+      throw new Error("no bill for A's household");
+    }
+    return bill;
+  });
+
+const cashEntry = (w: World) =>
+  w.once("cash entry", () =>
+    made(
+      callJson<{ id: string }>("/api/kas", {
+        token: w.a.as.bendahara.token,
+        body: {
+          kind: "masuk",
+          category: "Sumbangan",
+          amount: 100_000,
+          date: "2026-01-15",
+          note: "Sumbangan warga",
+        },
+      }),
+      "cash entry",
+    ),
+  );
+
+const expense = (w: World) =>
+  w.once("expense", () =>
+    made(
+      callJson<{ id: string }>("/api/pengeluaran", {
+        token: w.a.as.bendahara.token,
+        body: {
+          category: "Keamanan",
+          amount: 2_000_000,
+          date: "2026-01-10",
+          description: "Gaji satpam Januari",
+        },
+      }),
+      "expense",
+    ),
+  );
+
+const campaign = (w: World) =>
+  w.once("campaign", () =>
+    made(
+      callJson<{ id: string }>("/api/kampanye", {
+        token: w.a.as.bendahara.token,
+        body: {
+          title: "Renovasi pos ronda",
+          description: "Atap pos ronda bocor",
+          target: 5_000_000,
+          deadline: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+        },
+      }),
+      "campaign",
+    ),
+  );
+
+const pledge = (w: World) =>
+  w.once("pledge", async () => {
+    const c = await campaign(w);
+    const d = await made(
+      callJson<{ id: string }>(`/api/kampanye/${c.id}/donasi`, {
+        token: w.a.as.warga.token,
+        body: { amount: 50_000 },
+      }),
+      "pledge",
+    );
+    return { campaignId: c.id, donationId: d.id };
+  });
+
+const transparentA = (w: World) =>
+  w.once("transparency", () =>
+    made(
+      callJson("/api/keuangan/pengaturan", {
+        method: "PUT",
+        token: w.a.as.admin.token,
+        body: { transparansi: true },
+      }),
+      "transparency on",
+      200,
+    ),
+  );
+
 const letterRoute =
   (post?: unknown) =>
   async (w: World): Promise<TenantObject> => ({
@@ -308,6 +426,15 @@ const letterRoute =
     body: { put: { status: "diproses" }, post },
     ownerRole: "warga",
     residentOwned: true,
+  });
+
+// Tenant file store, gallery and marketplace (issue 16).
+const storedFile = (w: World) =>
+  w.once("stored file", () => {
+    const form = new FormData();
+    form.set("file", new File([CLEAN_PNG], "barang.png", { type: "image/png" }));
+    form.set("purpose", "pasar");
+    return made(callJson<{ id: string }>("/api/files", { token: w.a.as.warga.token, body: form }), "file");
   });
 
 export const FACTORIES: Readonly<Record<string, Factory>> = {
@@ -517,6 +644,76 @@ export const FACTORIES: Readonly<Record<string, Factory>> = {
       };
     },
   },
+  "/api/iuran/jenis/:id": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await duesType(w)).id },
+      body: {
+        put: {
+          name: "Iuran kebersihan",
+          amount: 30_000,
+          basis: "unit",
+          startPeriod: "2026-01",
+          active: true,
+        },
+      },
+    }),
+  },
+  "/api/iuran/tagihan/:id/pembayaran": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await duesBill(w)).id },
+      body: { post: { amount: 1_000, method: "tunai", paidAt: "2026-02-05T03:00:00.000Z" } },
+    }),
+  },
+  "/api/iuran/tagihan/:id/bayar-online": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await duesBill(w)).id }, ownerRole: "warga", residentOwned: true }),
+  },
+  "/api/kas/:id/koreksi": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await cashEntry(w)).id },
+      body: { post: { reason: "Salah catat" } },
+    }),
+  },
+  "/api/anggaran/:tahun": {
+    kind: "exempt",
+    why: "a year names no object: each community's budget lives in its own database, so B's PUT of a year writes B's budget",
+    probe: { params: { tahun: "2026" }, status: 401 },
+  },
+  "/api/pengeluaran/:id": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await expense(w)).id },
+      body: { put: { status: "ditolak", reason: "Belum ada kuitansi" } },
+    }),
+  },
+  "/api/kampanye/:id": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await campaign(w)).id },
+      body: { put: { title: "Renovasi pos ronda RT" } },
+    }),
+  },
+  "/api/kampanye/:id/donasi": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await campaign(w)).id }, body: { post: { amount: 10_000 } } }),
+  },
+  "/api/kampanye/:id/donasi/:donationId": {
+    kind: "tenant",
+    make: async (w) => {
+      const p = await pledge(w);
+      return { params: { id: p.campaignId, donationId: p.donationId }, body: { put: { status: "ditolak" } } };
+    },
+  },
+  "/api/public/tenants/:slug/laporan": {
+    kind: "public",
+    make: async (w) => {
+      await transparentA(w);
+      return { params: { slug: w.a.tenant.slug }, foreign: { slug: unique("rt-tidak-ada") } };
+    },
+  },
   "/api/auth/oauth/:provider": {
     kind: "exempt",
     why: "names a configured identity provider, not an object (test/modules/identity/oauth.test.ts)",
@@ -534,5 +731,10 @@ export const FACTORIES: Readonly<Record<string, Factory>> = {
         const child = await createTenant({ parentSlug: rw.slug });
         return { params: { slug: child.slug }, ownerRole: "admin" as const };
       }),
+  },
+  // Tenant file store, gallery and marketplace (issue 16).
+  "/api/files/:id": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await storedFile(w)).id }, ownerRole: "warga" }),
   },
 };

@@ -486,3 +486,82 @@ describe("hierarchy and asisten", () => {
     expect(info.body.rules).toBe("");
   });
 });
+
+describe("keuangan", () => {
+  /** Issue 14, faults: a payment or an approval failing half way leaves neither it nor its cash entry. */
+
+  async function financeTenant() {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const bendahara = await tenant.member("bendahara");
+    const admin = await tenant.member("admin");
+    const unit = await callJson<{ id: string }>("/api/kependudukan/units", {
+      token: sek.token,
+      body: { block: "K", number: "1" },
+    });
+    expect(unit.status).toBe(201);
+    return { tenant, bendahara, admin };
+  }
+  const cashTotal = async (token: string) =>
+    (await callJson<{ closingBalance: number; items: unknown[] }>("/api/kas", { token })).body;
+
+  it("a dues payment whose batch fails at its last statement leaves the bill unpaid and the cash book empty", async () => {
+    const { tenant, bendahara } = await financeTenant();
+    await callJson("/api/iuran/jenis", {
+      token: bendahara.token,
+      body: { name: "Iuran kebersihan", amount: 25_000, basis: "unit", startPeriod: "2026-01" },
+    });
+    await callJson("/api/iuran/tagihan/generate", { token: bendahara.token, body: { period: "2026-05" } });
+    const bills = await callJson<{ items: { id: string }[] }>("/api/iuran/tagihan", {
+      token: bendahara.token,
+    });
+    const id = bills.body.items[0]?.id ?? "";
+    // The audit record closes the batch, after the bill update, its guard, the payment and the cash entry.
+    const res = await withTrigger(
+      tenantD1(tenant),
+      `fail_payment_${tenant.slug.replaceAll("-", "_")}`,
+      `BEFORE INSERT ON audit_log
+         WHEN NEW.action = 'iuran.payment' AND NEW.target_id = '${id}'
+         BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+      () =>
+        callJson(`/api/iuran/tagihan/${id}/pembayaran`, {
+          token: bendahara.token,
+          body: { amount: 25_000, method: "tunai", paidAt: "2026-05-03T02:00:00.000Z" },
+        }),
+    );
+    expectProblem(res, 500, "internal_error");
+    const after = await callJson<{ items: { paidAmount: number; status: string }[] }>("/api/iuran/tagihan", {
+      token: bendahara.token,
+    });
+    expect(after.body.items[0]).toMatchObject({ paidAmount: 0, status: "belum" });
+    expect(await cashTotal(bendahara.token)).toMatchObject({ closingBalance: 0, items: [] });
+  });
+
+  it("an expense approval whose batch fails at its last statement leaves it submitted and unposted", async () => {
+    const { tenant, bendahara, admin } = await financeTenant();
+    const expense = await callJson<{ id: string }>("/api/pengeluaran", {
+      token: bendahara.token,
+      body: { category: "Keamanan", amount: 1_000_000, date: "2026-05-02", description: "Honor satpam" },
+    });
+    const id = expense.body.id;
+    const res = await withTrigger(
+      tenantD1(tenant),
+      `fail_expense_${tenant.slug.replaceAll("-", "_")}`,
+      `BEFORE INSERT ON audit_log
+         WHEN NEW.action = 'pengeluaran.approve' AND NEW.target_id = '${id}'
+         BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+      () =>
+        callJson(`/api/pengeluaran/${id}`, {
+          method: "PUT",
+          token: admin.token,
+          body: { status: "disetujui" },
+        }),
+    );
+    expectProblem(res, 500, "internal_error");
+    const list = await callJson<{ items: { id: string; status: string }[] }>("/api/pengeluaran", {
+      token: admin.token,
+    });
+    expect(list.body.items.find((e) => e.id === id)?.status).toBe("diajukan");
+    expect(await cashTotal(admin.token)).toMatchObject({ closingBalance: 0, items: [] });
+  });
+});

@@ -78,5 +78,39 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
       "CREATE TABLE `asisten_info` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`rules` text DEFAULT '' NOT NULL,\n\t`agenda` text DEFAULT '' NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`updated_by` text\n);",
       "CREATE TABLE `asisten_usage` (\n\t`user_id` text NOT NULL,\n\t`day` text NOT NULL,\n\t`requests` integer DEFAULT 0 NOT NULL,\n\t`tokens` integer DEFAULT 0 NOT NULL,\n\tPRIMARY KEY(`user_id`, `day`)\n);"
     ]
+  },
+  {
+    "name": "0007_files_keuangan.sql",
+    "statements": [
+      "CREATE TABLE `files` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`purpose` text NOT NULL,\n\t`r2_key` text NOT NULL,\n\t`content_type` text NOT NULL,\n\t`size` integer NOT NULL,\n\t`sha256` text NOT NULL,\n\t`uploaded_by` text NOT NULL,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL\n);",
+      "CREATE UNIQUE INDEX `files_r2_key_uq` ON `files` (`r2_key`);",
+      "CREATE INDEX `files_uploader_idx` ON `files` (`uploaded_by`,`id`);",
+      "CREATE INDEX `files_purpose_idx` ON `files` (`purpose`,`id`);",
+      "CREATE TABLE `budget_lines` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`year` integer NOT NULL,\n\t`category` text NOT NULL,\n\t`amount` integer NOT NULL,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL\n);",
+      "CREATE UNIQUE INDEX `budget_lines_year_category_uq` ON `budget_lines` (`year`,`category`);",
+      "CREATE TABLE `campaigns` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`title` text NOT NULL,\n\t`description` text NOT NULL,\n\t`target` integer NOT NULL,\n\t`deadline` text NOT NULL,\n\t`status` text NOT NULL,\n\t`cover_file_id` text,\n\t`created_by` text NOT NULL,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `campaigns_status_idx` ON `campaigns` (`status`,`id`);",
+      "CREATE TABLE `cash_entries` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`kind` text NOT NULL,\n\t`category` text NOT NULL,\n\t`amount` integer NOT NULL,\n\t`date` text NOT NULL,\n\t`note` text NOT NULL,\n\t`source` text NOT NULL,\n\t`source_id` text,\n\t`reverses_id` text,\n\t`attachment_file_id` text,\n\t`created_by` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\tCONSTRAINT \"cash_entries_amount_positive\" CHECK(\"cash_entries\".\"amount\" > 0)\n);",
+      "CREATE INDEX `cash_entries_date_idx` ON `cash_entries` (`date`,`id`);",
+      "CREATE INDEX `cash_entries_category_date_idx` ON `cash_entries` (`category`,`date`);",
+      "CREATE UNIQUE INDEX `cash_entries_reverses_uq` ON `cash_entries` (`reverses_id`);",
+      "CREATE TABLE `donations` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`campaign_id` text NOT NULL,\n\t`donor_id` text,\n\t`donor_name` text,\n\t`anonymous` integer NOT NULL,\n\t`amount` integer NOT NULL,\n\t`note` text,\n\t`status` text NOT NULL,\n\t`recorded_by` text NOT NULL,\n\t`decided_by` text,\n\t`decided_at` text,\n\t`cash_entry_id` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `donations_campaign_idx` ON `donations` (`campaign_id`,`status`);",
+      "CREATE TABLE `dues_bills` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`type_id` text NOT NULL,\n\t`type_name` text NOT NULL,\n\t`period` text NOT NULL,\n\t`basis` text NOT NULL,\n\t`target_id` text NOT NULL,\n\t`unit_id` text NOT NULL,\n\t`family_id` text,\n\t`amount` integer NOT NULL,\n\t`paid_amount` integer DEFAULT 0 NOT NULL,\n\t`status` text NOT NULL,\n\t`last_payment_id` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL,\n\tCONSTRAINT \"dues_bills_paid_le_amount\" CHECK(\"dues_bills\".\"paid_amount\" >= 0 AND \"dues_bills\".\"paid_amount\" <= \"dues_bills\".\"amount\")\n);",
+      "CREATE UNIQUE INDEX `dues_bills_type_period_target_uq` ON `dues_bills` (`type_id`,`period`,`target_id`);",
+      "CREATE INDEX `dues_bills_period_idx` ON `dues_bills` (`period`,`id`);",
+      "CREATE INDEX `dues_bills_unit_idx` ON `dues_bills` (`unit_id`,`period`);",
+      "CREATE INDEX `dues_bills_status_idx` ON `dues_bills` (`status`,`period`);",
+      "CREATE TABLE `dues_payments` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`bill_id` text NOT NULL,\n\t`amount` integer NOT NULL,\n\t`method` text NOT NULL,\n\t`paid_at` text NOT NULL,\n\t`gateway_order_id` text,\n\t`proof_file_id` text,\n\t`cash_entry_id` text NOT NULL,\n\t`recorded_by` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL\n);",
+      "CREATE INDEX `dues_payments_bill_idx` ON `dues_payments` (`bill_id`);",
+      "CREATE INDEX `dues_payments_paid_at_idx` ON `dues_payments` (`paid_at`);",
+      "CREATE UNIQUE INDEX `dues_payments_order_uq` ON `dues_payments` (`gateway_order_id`);",
+      "CREATE TABLE `dues_reminders` (\n\t`unit_id` text PRIMARY KEY NOT NULL,\n\t`requested_at` text NOT NULL,\n\t`send_after` text NOT NULL,\n\t`sent_at` text\n);",
+      "CREATE INDEX `dues_reminders_pending_idx` ON `dues_reminders` (`sent_at`,`send_after`);",
+      "CREATE TABLE `dues_types` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`basis` text NOT NULL,\n\t`start_period` text NOT NULL,\n\t`active` integer NOT NULL,\n\t`rates` text NOT NULL,\n\t`exempt_unit_ids` text NOT NULL,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE TABLE `expenses` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`category` text NOT NULL,\n\t`amount` integer NOT NULL,\n\t`date` text NOT NULL,\n\t`description` text NOT NULL,\n\t`status` text NOT NULL,\n\t`reason` text,\n\t`receipt_file_id` text,\n\t`submitted_by` text NOT NULL,\n\t`decided_by` text,\n\t`decided_at` text,\n\t`cash_entry_id` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `expenses_status_idx` ON `expenses` (`status`,`id`);",
+      "CREATE TABLE `finance_settings` (\n\t`id` integer PRIMARY KEY NOT NULL,\n\t`transparansi` integer NOT NULL,\n\t`expense_approval_threshold` integer NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`updated_by` text\n);"
+    ]
   }
 ];

@@ -1,0 +1,128 @@
+// Demo finance for each RT: two dues types, three months of bills for the demo houses (some paid, one
+// partly, one owed), the cash book those payments posted to, an opening balance, an approved expense,
+// this year's budget and a campaign with a confirmed donation. Fixed ids: every run is a no-op after
+// the first. Amounts are whole rupiah.
+
+const JAKARTA_MS = 7 * 3_600_000;
+
+function period(now, back) {
+  const d = new Date(now.getTime() + JAKARTA_MS);
+  const m = d.getUTCFullYear() * 12 + d.getUTCMonth() - back;
+  return `${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, "0")}`;
+}
+
+export function tenantSql({ accounts, tenant, now, q }) {
+  const rt = tenant.slug.includes("rt-01") ? "rt01" : tenant.slug.includes("rt-02") ? "rt02" : null;
+  if (!rt) {
+    return "";
+  }
+  const at = new Date(now);
+  const iso = at.toISOString();
+  const homes = accounts.filter((a) => a.tenant === `seed-tenant-${rt}` && a.unit).map((a) => a.unit.id);
+  const periods = [period(at, 2), period(at, 1), period(at, 0)];
+  const types = [
+    { id: `seed-dues-${rt}-kebersihan`, name: "Iuran kebersihan", amount: 25_000 },
+    { id: `seed-dues-${rt}-keamanan`, name: "Iuran keamanan", amount: 50_000 },
+  ];
+  const lines = [];
+  const cash = (id, kind, category, amount, date, note, source, sourceId) =>
+    lines.push(`INSERT OR IGNORE INTO cash_entries (id, kind, category, amount, date, note, source, source_id, created_by)
+VALUES (${q(id)}, ${q(kind)}, ${q(category)}, ${amount}, ${q(date)}, ${q(note)}, ${q(source)}, ${q(sourceId)}, ${q(`seed-user-bendahara-${rt}`)});`);
+
+  cash(
+    `seed-kas-${rt}-saldo`,
+    "masuk",
+    "Saldo awal",
+    3_500_000,
+    `${periods[0]}-01`,
+    "Saldo kas dari pengurus lama",
+    "manual",
+    null,
+  );
+  for (const t of types) {
+    lines.push(`INSERT OR IGNORE INTO dues_types (id, name, basis, start_period, active, rates, exempt_unit_ids, updated_at)
+VALUES (${q(t.id)}, ${q(t.name)}, 'unit', ${q(periods[0])}, 1, ${q(JSON.stringify([{ from: periods[0], amount: t.amount }]))}, '[]', ${q(iso)});`);
+    periods.forEach((p, pi) => {
+      homes.forEach((unitId, hi) => {
+        // Older months are paid; this month the first house paid, the second paid part, the third owes.
+        const paid =
+          pi < 2
+            ? hi === 2 && pi === 1
+              ? 0
+              : t.amount
+            : hi === 0
+              ? t.amount
+              : hi === 1
+                ? Math.round(t.amount / 2)
+                : 0;
+        const status = paid === 0 ? "belum" : paid === t.amount ? "lunas" : "sebagian";
+        const billId = `seed-bill-${rt}-${t.id.split("-").at(-1)}-${p}-${hi + 1}`;
+        lines.push(`INSERT OR IGNORE INTO dues_bills (id, type_id, type_name, period, basis, target_id, unit_id, family_id, amount, paid_amount, status, last_payment_id, updated_at)
+VALUES (${q(billId)}, ${q(t.id)}, ${q(t.name)}, ${q(p)}, 'unit', ${q(unitId)}, ${q(unitId)}, NULL, ${t.amount}, ${paid}, ${q(status)}, ${q(paid ? `${billId}-pay` : null)}, ${q(iso)});`);
+        if (paid) {
+          const date = `${p}-0${(hi % 7) + 3}`;
+          cash(
+            `${billId}-kas`,
+            "masuk",
+            t.name,
+            paid,
+            date,
+            `Iuran ${t.name} ${p}`,
+            "iuran",
+            `${billId}-pay`,
+          );
+          lines.push(`INSERT OR IGNORE INTO dues_payments (id, bill_id, amount, method, paid_at, cash_entry_id, recorded_by)
+VALUES (${q(`${billId}-pay`)}, ${q(billId)}, ${paid}, ${q(hi === 0 ? "transfer" : "tunai")}, ${q(`${date}T03:00:00.000Z`)}, ${q(`${billId}-kas`)}, ${q(`seed-user-bendahara-${rt}`)});`);
+        }
+      });
+    });
+  }
+
+  const expenseId = `seed-expense-${rt}-satpam`;
+  lines.push(`INSERT OR IGNORE INTO expenses (id, category, amount, date, description, status, submitted_by, decided_by, decided_at, cash_entry_id, updated_at)
+VALUES (${q(expenseId)}, 'Keamanan', 1500000, ${q(`${periods[1]}-25`)}, 'Honor satpam komplek', 'disetujui', ${q(`seed-user-bendahara-${rt}`)}, ${q(`seed-user-admin-${rt}`)}, ${q(iso)}, ${q(`${expenseId}-kas`)}, ${q(iso)});`);
+  cash(
+    `${expenseId}-kas`,
+    "keluar",
+    "Keamanan",
+    1_500_000,
+    `${periods[1]}-25`,
+    "Honor satpam komplek",
+    "pengeluaran",
+    expenseId,
+  );
+  lines.push(`INSERT OR IGNORE INTO expenses (id, category, amount, date, description, status, submitted_by, updated_at)
+VALUES (${q(`seed-expense-${rt}-lampu`)}, 'Infrastruktur', 850000, ${q(`${periods[2]}-02`)}, 'Ganti 6 lampu jalan gang', 'diajukan', ${q(`seed-user-bendahara-${rt}`)}, ${q(iso)});`);
+
+  const year = Number(periods[2].slice(0, 4));
+  for (const [category, amount] of [
+    ["Keamanan", 18_000_000],
+    ["Kebersihan", 6_000_000],
+    ["Infrastruktur", 10_000_000],
+  ]) {
+    lines.push(`INSERT OR IGNORE INTO budget_lines (id, year, category, amount)
+VALUES (${q(`seed-budget-${rt}-${year}-${category.toLowerCase()}`)}, ${year}, ${q(category)}, ${amount});`);
+  }
+
+  const deadline = new Date(at.getTime() + 45 * 86_400_000).toISOString().slice(0, 10);
+  const campaignId = `seed-campaign-${rt}-posronda`;
+  lines.push(`INSERT OR IGNORE INTO campaigns (id, title, description, target, deadline, status, created_by, updated_at)
+VALUES (${q(campaignId)}, 'Renovasi pos ronda', 'Atap pos ronda bocor dan catnya mengelupas. Mari bergotong royong memperbaikinya sebelum musim hujan.', 5000000, ${q(deadline)}, 'aktif', ${q(`seed-user-sekretaris-${rt}`)}, ${q(iso)});`);
+  lines.push(`INSERT OR IGNORE INTO donations (id, campaign_id, donor_id, donor_name, anonymous, amount, note, status, recorded_by, decided_by, decided_at, cash_entry_id, updated_at)
+VALUES (${q(`${campaignId}-d1`)}, ${q(campaignId)}, ${q(`seed-user-warga1-${rt}`)}, NULL, 0, 500000, 'Semoga cepat selesai', 'dikonfirmasi', ${q(`seed-user-warga1-${rt}`)}, ${q(`seed-user-bendahara-${rt}`)}, ${q(iso)}, ${q(`${campaignId}-d1-kas`)}, ${q(iso)});`);
+  cash(
+    `${campaignId}-d1-kas`,
+    "masuk",
+    "Donasi",
+    500_000,
+    `${periods[2]}-01`,
+    "Donasi: Renovasi pos ronda",
+    "donasi",
+    `${campaignId}-d1`,
+  );
+  lines.push(`INSERT OR IGNORE INTO donations (id, campaign_id, donor_id, anonymous, amount, status, recorded_by, updated_at)
+VALUES (${q(`${campaignId}-d2`)}, ${q(campaignId)}, ${q(`seed-user-warga2-${rt}`)}, 1, 250000, 'dijanjikan', ${q(`seed-user-warga2-${rt}`)}, ${q(iso)});`);
+  lines.push(`INSERT OR IGNORE INTO finance_settings (id, transparansi, expense_approval_threshold, updated_at)
+VALUES (1, 1, 500000, ${q(iso)});`);
+  return lines.join("\n");
+}

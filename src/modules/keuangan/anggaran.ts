@@ -1,0 +1,60 @@
+import { and, asc, eq, gte, lte, sql } from "drizzle-orm";
+import { audit } from "../../core/audit";
+import type { TenantCtx } from "../../core/context";
+import { newId } from "../../core/ids";
+import type { BudgetInput } from "./schemas";
+import { budgetLines, cashEntries } from "./tables";
+
+const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
+
+/**
+ * The year's budget per category with its realisation: the net spending of the year's cash-book
+ * entries of that category (spending minus corrections that returned money), computed, never stored.
+ */
+export async function getBudget({ ctx, year }: { ctx: TenantCtx; year: number }) {
+  const [lines, spent] = await ctx.db.batch([
+    ctx.db.select().from(budgetLines).where(eq(budgetLines.year, year)).orderBy(asc(budgetLines.category)),
+    ctx.db
+      .select({
+        category: cashEntries.category,
+        net: sql<number>`coalesce(sum(case when ${cashEntries.kind} = 'keluar' then ${cashEntries.amount} else -${cashEntries.amount} end), 0)`,
+      })
+      .from(cashEntries)
+      .where(and(gte(cashEntries.date, `${year}-01-01`), lte(cashEntries.date, `${year}-12-31`)))
+      .groupBy(cashEntries.category),
+  ]);
+  const realisedBy = new Map(spent.map((s) => [s.category, Math.max(0, Number(s.net))]));
+  const items = lines.map((line) => {
+    const realised = realisedBy.get(line.category) ?? 0;
+    return {
+      category: line.category,
+      amount: line.amount,
+      realised,
+      percentUsed: percent(realised, line.amount),
+    };
+  });
+  const amount = items.reduce((sum, l) => sum + l.amount, 0);
+  const realised = items.reduce((sum, l) => sum + l.realised, 0);
+  return { year, lines: items, totals: { amount, realised, percentUsed: percent(realised, amount) } };
+}
+
+/** Replaces the year's budget lines in one batch, with the audit record of the old and new lines. */
+export async function putBudget({ ctx, year, input }: { ctx: TenantCtx; year: number; input: BudgetInput }) {
+  const before = await ctx.db.select().from(budgetLines).where(eq(budgetLines.year, year));
+  await ctx.db.batch([
+    ctx.db.delete(budgetLines).where(eq(budgetLines.year, year)),
+    ...input.lines.map((line) =>
+      ctx.db.insert(budgetLines).values({ id: newId(), year, category: line.category, amount: line.amount }),
+    ),
+    audit(ctx, {
+      action: "anggaran.put",
+      targetType: "budget",
+      targetId: String(year),
+      detail: {
+        before: before.map((l) => ({ category: l.category, amount: l.amount })),
+        after: input.lines,
+      },
+    }),
+  ]);
+  return getBudget({ ctx, year });
+}

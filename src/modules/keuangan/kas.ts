@@ -1,0 +1,255 @@
+import { and, asc, eq, gt, gte, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { audit } from "../../core/audit";
+import type { TenantCtx } from "../../core/context";
+import { isUniqueViolation } from "../../core/db/errors";
+import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { requireUser } from "../../core/http/access";
+import { newId } from "../../core/ids";
+import { jakartaDay } from "../../core/time";
+import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
+import type { CashEntryInput, CashListQuery } from "./schemas";
+import { cashEntries } from "./tables";
+
+type CashRow = typeof cashEntries.$inferSelect;
+export type CashSource = CashRow["source"];
+
+/** What moves money: a payment, a confirmed donation, an approved expense, a manual entry, a correction. */
+export interface Posting {
+  kind: "masuk" | "keluar";
+  category: string;
+  amount: number;
+  date: string;
+  note: string;
+  source: CashSource;
+  sourceId?: string | null;
+  reversesId?: string | null;
+  attachmentFileId?: string | null;
+}
+
+/**
+ * The one way into the cash book. It returns the entry's id and its INSERT, which the caller puts in
+ * the very batch that records the payment, donation or expense, so neither is ever seen without the
+ * other. Nothing updates or deletes a cash entry.
+ */
+export function postCash(ctx: TenantCtx, posting: Posting): { id: string; insert: BatchItem<"sqlite"> } {
+  if (!Number.isSafeInteger(posting.amount) || posting.amount <= 0) {
+    throw new Error(`a posting needs a positive integer amount, got ${posting.amount}`);
+  }
+  const id = newId();
+  const createdBy = ctx.actor.kind === "user" ? ctx.actor.userId : null;
+  return {
+    id,
+    insert: ctx.db.insert(cashEntries).values({
+      id,
+      kind: posting.kind,
+      category: posting.category,
+      amount: posting.amount,
+      date: posting.date,
+      note: posting.note,
+      source: posting.source,
+      sourceId: posting.sourceId ?? null,
+      reversesId: posting.reversesId ?? null,
+      attachmentFileId: posting.attachmentFileId ?? null,
+      createdBy,
+    }),
+  };
+}
+
+/** Signed sum of entries: income minus spending. */
+export const signedSum = sql<number>`coalesce(sum(case when ${cashEntries.kind} = 'masuk' then ${cashEntries.amount} else -${cashEntries.amount} end), 0)`;
+
+/** The balance of the entries matching `where` (all of them without it). */
+export async function balanceWhere(ctx: Pick<TenantCtx, "db">, where?: SQL): Promise<number> {
+  const row = await ctx.db.select({ total: signedSum }).from(cashEntries).where(where).get();
+  return Number(row?.total ?? 0);
+}
+
+export function presentEntry(ctx: TenantCtx, row: CashRow) {
+  return {
+    id: row.id,
+    kind: row.kind,
+    category: row.category,
+    amount: row.amount,
+    date: row.date,
+    note: row.note,
+    source: row.source,
+    sourceId: row.sourceId,
+    reversesId: row.reversesId,
+    attachmentUrl: row.attachmentFileId ? tenantFileUrl(ctx, row.attachmentFileId) : null,
+    createdAt: row.createdAt,
+  };
+}
+
+export function todayJakarta(): string {
+  return jakartaDay(new Date());
+}
+
+function notInFuture(date: string, field = "date") {
+  if (date > todayJakarta()) {
+    throw new Invalid("invalid_date", `${field} must not be in the future.`, [
+      { field, message: "in the future" },
+    ]);
+  }
+}
+
+export async function createCashEntry({ ctx, input }: { ctx: TenantCtx; input: CashEntryInput }) {
+  notInFuture(input.date);
+  if (input.attachmentFileId) {
+    await requireTenantFile(ctx, input.attachmentFileId, {
+      purposes: ["lampiran_kas"],
+      field: "attachmentFileId",
+    });
+  }
+  const { id, insert } = postCash(ctx, { ...input, source: "manual" });
+  await ctx.db.batch([
+    insert,
+    audit(ctx, {
+      action: "kas.create",
+      targetType: "cash_entry",
+      targetId: id,
+      detail: { kind: input.kind, category: input.category, amount: input.amount, date: input.date },
+    }),
+  ]);
+  return presentEntry(ctx, await loadEntry(ctx, id));
+}
+
+async function loadEntry(ctx: TenantCtx, id: string): Promise<CashRow> {
+  const row = await ctx.db.select().from(cashEntries).where(eq(cashEntries.id, id)).get();
+  if (!row) {
+    throw new NotFound("Cash entry");
+  }
+  return row;
+}
+
+/**
+ * A correction is the opposite entry, dated today, linked to the original. Only manual entries are
+ * corrected here: an automatic one belongs to its payment, donation or expense, whose own record would
+ * otherwise disagree with the book. The unique `reverses_id` lets one of two concurrent corrections in.
+ */
+export async function correctCashEntry({
+  ctx,
+  id,
+  input,
+}: {
+  ctx: TenantCtx;
+  id: string;
+  input: { reason: string };
+}) {
+  requireUser(ctx);
+  const original = await loadEntry(ctx, id);
+  if (original.source !== "manual") {
+    throw new Conflict(
+      "not_correctable",
+      original.source === "koreksi"
+        ? "A correction cannot itself be corrected; post a new entry instead."
+        : `This entry was posted by ${original.source}; it is corrected there, not in the cash book.`,
+    );
+  }
+  const reversal = postCash(ctx, {
+    kind: original.kind === "masuk" ? "keluar" : "masuk",
+    category: original.category,
+    amount: original.amount,
+    date: todayJakarta(),
+    note: `Koreksi: ${input.reason}`,
+    source: "koreksi",
+    sourceId: original.id,
+    reversesId: original.id,
+  });
+  try {
+    await ctx.db.batch([
+      reversal.insert,
+      audit(ctx, {
+        action: "kas.correct",
+        targetType: "cash_entry",
+        targetId: original.id,
+        detail: { reversalId: reversal.id, reason: input.reason },
+      }),
+    ]);
+  } catch (error) {
+    if (isUniqueViolation(error, "cash_entries.reverses_id")) {
+      throw new Conflict("already_corrected", "This entry has already been corrected.");
+    }
+    throw error;
+  }
+  return presentEntry(ctx, await loadEntry(ctx, reversal.id));
+}
+
+/** Cursor of the cash book: entries run in (date, id) order, so the cursor is both. */
+function parseCursor(cursor: string | undefined): { date: string; id: string } | null {
+  if (!cursor) {
+    return null;
+  }
+  const match = /^(\d{4}-\d{2}-\d{2})_([0-9A-Z]{26})$/.exec(cursor);
+  if (!match) {
+    throw new Invalid("invalid_cursor", "The cursor is not one this list gave.", [
+      { field: "cursor", message: "unknown cursor" },
+    ]);
+  }
+  return { date: match[1] as string, id: match[2] as string };
+}
+
+export async function listCash({ ctx, input }: { ctx: TenantCtx; input: CashListQuery }) {
+  if (input.from && input.to && input.from > input.to) {
+    throw new Invalid("invalid_range", "from must not be after to.", [
+      { field: "from", message: "after to" },
+    ]);
+  }
+  const byCategory = input.category ? [eq(cashEntries.category, input.category)] : [];
+  const inRange = [
+    ...byCategory,
+    ...(input.from ? [gte(cashEntries.date, input.from)] : []),
+    ...(input.to ? [lte(cashEntries.date, input.to)] : []),
+  ];
+  const cursor = parseCursor(input.cursor);
+  const afterCursor = cursor
+    ? [
+        or(
+          gt(cashEntries.date, cursor.date),
+          and(eq(cashEntries.date, cursor.date), gt(cashEntries.id, cursor.id)),
+        ),
+      ]
+    : [];
+  const upToCursor = cursor
+    ? [
+        or(
+          lt(cashEntries.date, cursor.date),
+          and(eq(cashEntries.date, cursor.date), lte(cashEntries.id, cursor.id)),
+        ),
+      ]
+    : [];
+  const [[opening], [range], [beforePage], rows] = await ctx.db.batch([
+    ctx.db
+      .select({ total: signedSum })
+      .from(cashEntries)
+      .where(and(...byCategory, ...(input.from ? [lt(cashEntries.date, input.from)] : [sql`0`]))),
+    ctx.db
+      .select({ total: signedSum })
+      .from(cashEntries)
+      .where(and(...inRange)),
+    ctx.db
+      .select({ total: signedSum })
+      .from(cashEntries)
+      .where(and(...inRange, ...(cursor ? upToCursor : [sql`0`]))),
+    ctx.db
+      .select()
+      .from(cashEntries)
+      .where(and(...inRange, ...afterCursor))
+      .orderBy(asc(cashEntries.date), asc(cashEntries.id))
+      .limit(input.limit + 1),
+  ]);
+  const openingBalance = Number(opening?.total ?? 0);
+  let balance = openingBalance + Number(beforePage?.total ?? 0);
+  const page = rows.slice(0, input.limit);
+  const items = page.map((row) => {
+    balance += row.kind === "masuk" ? row.amount : -row.amount;
+    return { ...presentEntry(ctx, row), balance };
+  });
+  const last = page.at(-1);
+  return {
+    openingBalance,
+    closingBalance: openingBalance + Number(range?.total ?? 0),
+    items,
+    nextCursor: rows.length > input.limit && last ? `${last.date}_${last.id}` : null,
+  };
+}

@@ -1,0 +1,183 @@
+import { and, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
+import type { PlatformCtx, TenantCtx } from "../../core/context";
+import { NotFound } from "../../core/errors";
+import { escapeHtml } from "../../core/html";
+import { sha256Hex } from "../../core/ids";
+import { pdfRendering } from "../../core/pdf";
+import { writeWorkbook } from "../../core/spreadsheet";
+import { tenantCtxFor } from "../../core/tenancy/contexts";
+import { jakartaDayStart } from "../../core/time";
+import { balanceWhere } from "./kas";
+import { nextPeriod, periodDays } from "./periods";
+import { loadFinanceSettings } from "./settings";
+import { cashEntries, duesBills, duesPayments } from "./tables";
+
+const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
+
+/**
+ * The month's report: balances, income and spending by category, dues billed against collected and
+ * the arrears. It carries no names of payers or donors, so the public transparency page serves it as is.
+ */
+export async function financeReport({ ctx, month }: { ctx: TenantCtx; month: string }) {
+  const { first, last } = periodDays(month);
+  const monthStart = jakartaDayStart(first).toISOString();
+  const monthEnd = jakartaDayStart(`${nextPeriod(month)}-01`).toISOString();
+  const inMonth = and(gte(cashEntries.date, first), lte(cashEntries.date, last));
+  const [byCategory, [billed], [received], [owed]] = await ctx.db.batch([
+    ctx.db
+      .select({
+        kind: cashEntries.kind,
+        category: cashEntries.category,
+        amount: sql<number>`sum(${cashEntries.amount})`,
+      })
+      .from(cashEntries)
+      .where(inMonth)
+      .groupBy(cashEntries.kind, cashEntries.category)
+      .orderBy(cashEntries.kind, cashEntries.category),
+    ctx.db
+      .select({
+        billed: sql<number>`coalesce(sum(${duesBills.amount}), 0)`,
+        collected: sql<number>`coalesce(sum(${duesBills.paidAmount}), 0)`,
+      })
+      .from(duesBills)
+      .where(eq(duesBills.period, month)),
+    ctx.db
+      .select({ total: sql<number>`coalesce(sum(${duesPayments.amount}), 0)` })
+      .from(duesPayments)
+      .where(and(gte(duesPayments.paidAt, monthStart), lt(duesPayments.paidAt, monthEnd))),
+    ctx.db
+      .select({ total: sql<number>`coalesce(sum(${duesBills.amount} - ${duesBills.paidAmount}), 0)` })
+      .from(duesBills)
+      .where(and(inArray(duesBills.status, ["belum", "sebagian"]), lte(duesBills.period, month))),
+  ]);
+  const openingBalance = await balanceWhere(ctx, lt(cashEntries.date, first));
+  const side = (kind: "masuk" | "keluar") => {
+    const rows = byCategory
+      .filter((r) => r.kind === kind)
+      .map((r) => ({ category: r.category, amount: Number(r.amount) }));
+    return { total: rows.reduce((sum, r) => sum + r.amount, 0), byCategory: rows };
+  };
+  const income = side("masuk");
+  const expense = side("keluar");
+  const duesBilled = Number(billed?.billed ?? 0);
+  const collected = Number(billed?.collected ?? 0);
+  return {
+    tenantName: ctx.tenant.name,
+    month,
+    openingBalance,
+    income,
+    expense,
+    closingBalance: openingBalance + income.total - expense.total,
+    dues: {
+      billed: duesBilled,
+      collected,
+      percentCollected: percent(collected, duesBilled),
+      receivedInMonth: Number(received?.total ?? 0),
+    },
+    arrearsTotal: Number(owed?.total ?? 0),
+    generatedAt: new Date().toISOString(),
+  };
+}
+
+export type FinanceReport = Awaited<ReturnType<typeof financeReport>>;
+
+/** The transparency page: the same report, only while the community's admin has it switched on. */
+export async function publicFinanceReport({
+  ctx,
+  slug,
+  month,
+}: {
+  ctx: PlatformCtx;
+  slug: string;
+  month: string;
+}) {
+  const tenant = await tenantCtxFor(ctx, slug);
+  const { transparansi } = await loadFinanceSettings(tenant);
+  if (!transparansi) {
+    throw new NotFound("Report");
+  }
+  return financeReport({ ctx: tenant, month });
+}
+
+const rp = (amount: number) => `Rp${new Intl.NumberFormat("id-ID").format(amount)}`;
+
+export function reportHtml(report: FinanceReport): string {
+  const rows = (side: FinanceReport["income"]) =>
+    side.byCategory
+      .map((r) => `<tr><td>${escapeHtml(r.category)}</td><td class="n">${rp(r.amount)}</td></tr>`)
+      .join("");
+  return `<!doctype html><html lang="id"><head><meta charset="utf-8"><title>Laporan keuangan ${report.month}</title>
+<style>body{font-family:sans-serif;font-size:11pt;color:#111}h1{font-size:16pt;margin:0}h2{font-size:12pt;margin-top:18px}
+table{width:100%;border-collapse:collapse}td,th{border-bottom:1px solid #ccc;padding:4px 6px;text-align:left}.n{text-align:right}
+.total td{font-weight:bold;border-top:2px solid #333}</style></head><body>
+<h1>Laporan Keuangan ${escapeHtml(report.tenantName)}</h1><p>Bulan ${report.month}</p>
+<table><tr><td>Saldo awal</td><td class="n">${rp(report.openingBalance)}</td></tr></table>
+<h2>Pemasukan</h2><table>${rows(report.income)}<tr class="total"><td>Total pemasukan</td><td class="n">${rp(report.income.total)}</td></tr></table>
+<h2>Pengeluaran</h2><table>${rows(report.expense)}<tr class="total"><td>Total pengeluaran</td><td class="n">${rp(report.expense.total)}</td></tr></table>
+<h2>Saldo akhir</h2><table><tr class="total"><td>Saldo akhir</td><td class="n">${rp(report.closingBalance)}</td></tr></table>
+<h2>Iuran</h2><table>
+<tr><td>Ditagihkan bulan ini</td><td class="n">${rp(report.dues.billed)}</td></tr>
+<tr><td>Terbayar atas tagihan bulan ini</td><td class="n">${rp(report.dues.collected)} (${report.dues.percentCollected}%)</td></tr>
+<tr><td>Iuran diterima selama bulan ini</td><td class="n">${rp(report.dues.receivedInMonth)}</td></tr>
+<tr><td>Total tunggakan s.d. bulan ini</td><td class="n">${rp(report.arrearsTotal)}</td></tr></table>
+</body></html>`;
+}
+
+/**
+ * The report as PDF through the letters' Browser Rendering path, cached in R2 per month and version:
+ * the version is a hash of the report's figures, so any new posting gives a new file and an unchanged
+ * month is served from storage.
+ */
+export async function reportPdf({ ctx, month }: { ctx: TenantCtx; month: string }) {
+  const report = await financeReport({ ctx, month });
+  const { generatedAt, ...figures } = report;
+  const version = (await sha256Hex(JSON.stringify(figures))).slice(0, 16);
+  const key = `tenants/${ctx.tenant.slug}/keuangan/laporan/${month}/${version}.pdf`;
+  const filename = `laporan-keuangan-${month}.pdf`;
+  const stored = await ctx.env.FILES.get(key);
+  if (stored) {
+    return { body: stored.body as ReadableStream, filename, source: "r2" as const };
+  }
+  const bytes = await pdfRendering.create(ctx.env).render(reportHtml(report));
+  await ctx.env.FILES.put(key, bytes, {
+    httpMetadata: { contentType: "application/pdf" },
+    customMetadata: { month, version, generatedAt },
+  });
+  return { body: bytes, filename, source: "render" as const };
+}
+
+/** The report as a workbook: the summary, then income and spending by category. */
+export async function reportXlsx({ ctx, month }: { ctx: TenantCtx; month: string }) {
+  const r = await financeReport({ ctx, month });
+  const byCategory = (side: FinanceReport["income"]) => [
+    ...side.byCategory.map((row) => [row.category, row.amount]),
+    ["Total", side.total],
+  ];
+  const bytes = writeWorkbook([
+    {
+      name: "Ringkasan",
+      header: ["Keterangan", "Jumlah (Rp)"],
+      widths: [40, 18],
+      rows: [
+        ["Komunitas", r.tenantName],
+        ["Bulan", r.month],
+        ["Saldo awal", r.openingBalance],
+        ["Total pemasukan", r.income.total],
+        ["Total pengeluaran", r.expense.total],
+        ["Saldo akhir", r.closingBalance],
+        ["Iuran ditagihkan", r.dues.billed],
+        ["Iuran terbayar atas tagihan bulan ini", r.dues.collected],
+        ["Iuran diterima selama bulan ini", r.dues.receivedInMonth],
+        ["Total tunggakan s.d. bulan ini", r.arrearsTotal],
+      ],
+    },
+    { name: "Pemasukan", header: ["Kategori", "Jumlah (Rp)"], widths: [40, 18], rows: byCategory(r.income) },
+    {
+      name: "Pengeluaran",
+      header: ["Kategori", "Jumlah (Rp)"],
+      widths: [40, 18],
+      rows: byCategory(r.expense),
+    },
+  ]);
+  return { body: bytes, filename: `laporan-keuangan-${month}.xlsx` };
+}

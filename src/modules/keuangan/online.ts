@@ -1,0 +1,85 @@
+import type { TenantCtx } from "../../core/context";
+import { Conflict, DomainError, NotFound } from "../../core/errors";
+import { log } from "../../core/http/log";
+import { createPaymentOrder, type PaymentOrder, paymentOrdersFor } from "../../core/payments";
+import { membershipIn, requireCompleteProfile, userContact } from "../identity/service";
+import { applyGatewayPayment, loadBill } from "./iuran";
+
+/** The payment-order kind of dues bills (`iuran-<ULID>` order ids). */
+export const DUES_PAYMENT_KIND = "iuran";
+
+/** A pending order is handed out again while it has at least this long to live. */
+const REUSE_MARGIN_MS = 10 * 60_000;
+
+/**
+ * A resident pays their household's bill online: one gateway order for what is outstanding, through the
+ * shared adapter (src/core/payments). Asking again while an order for the same amount is still open
+ * hands out the same link instead of opening a second order. Another household's bill is 404.
+ */
+export async function payOnline({ ctx, id }: { ctx: TenantCtx; id: string }) {
+  const membership = await membershipIn({ ctx });
+  const bill = await loadBill(ctx, id).catch(() => null);
+  if (!bill || !membership?.unitId || bill.unitId !== membership.unitId) {
+    throw new NotFound("Bill");
+  }
+  await requireCompleteProfile({ ctx });
+  if (bill.status === "lunas") {
+    throw new Conflict("bill_paid", "This bill is already paid in full.");
+  }
+  const outstanding = bill.amount - bill.paidAmount;
+  const open = (await paymentOrdersFor(ctx, DUES_PAYMENT_KIND, bill.id)).find(
+    (o) =>
+      o.status === "pending" &&
+      o.amount === outstanding &&
+      Date.parse(o.expiresAt) > Date.now() + REUSE_MARGIN_MS,
+  );
+  if (open) {
+    return { orderId: open.id, paymentUrl: open.paymentUrl, amount: open.amount, expiresAt: open.expiresAt };
+  }
+  const contact = await userContact({ ctx, id: membership.userId });
+  const started = await createPaymentOrder(ctx, {
+    kind: DUES_PAYMENT_KIND,
+    refId: bill.id,
+    amount: outstanding,
+    description: `${bill.typeName} ${bill.period} – ${ctx.tenant.name}`,
+    customer: {
+      name: contact?.name ?? "Warga",
+      email: contact?.email ?? null,
+      phone: contact?.whatsapp ?? null,
+    },
+  });
+  return {
+    orderId: started.orderId,
+    paymentUrl: started.paymentUrl,
+    amount: outstanding,
+    expiresAt: started.expiresAt,
+  };
+}
+
+/**
+ * A paid order: the bill takes the payment once (the order id is unique among payments, so 20
+ * callbacks make one payment and one cash entry). When the bill was settled meanwhile in cash the
+ * money still arrived: it is logged for the treasurer to refund, and the callback is not failed, since
+ * a retry could not change the outcome.
+ */
+export async function onDuesOrderPaid(ctx: TenantCtx, order: PaymentOrder): Promise<void> {
+  try {
+    await applyGatewayPayment(ctx, {
+      orderId: order.id,
+      billId: order.refId,
+      amount: order.amount,
+      paidAt: order.paidAt ?? new Date().toISOString(),
+    });
+  } catch (error) {
+    if (error instanceof DomainError && ["bill_paid", "overpayment", "not_found"].includes(error.code)) {
+      log("warn", "dues_online_payment_unapplied", {
+        tenant: ctx.tenant.slug,
+        orderId: order.id,
+        billId: order.refId,
+        reason: error.code,
+      });
+      return;
+    }
+    throw error;
+  }
+}

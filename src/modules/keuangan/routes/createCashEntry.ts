@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { createCashEntry } from "../kas";
+import { CashEntry, CashEntryInput } from "../schemas";
+
+export class CreateCashEntry extends Endpoint {
+  override schema = {
+    tags: ["Kas"],
+    summary: "A manual cash-book entry; entries are never edited or deleted",
+    request: { body: { content: { "application/json": { schema: CashEntryInput } } } },
+    responses: { 201: json(CashEntry), ...problems(400, 401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await createCashEntry({ ctx: tenantCtx(c), input: body }), 201);
+  }
+}

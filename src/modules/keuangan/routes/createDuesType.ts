@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { createDuesType } from "../iuran";
+import { DuesType, DuesTypeInput } from "../schemas";
+
+export class CreateDuesType extends Endpoint {
+  override schema = {
+    tags: ["Iuran"],
+    summary: "A dues type: an amount per unit or per KK, billed monthly from its start period",
+    request: { body: { content: { "application/json": { schema: DuesTypeInput } } } },
+    responses: { 201: json(DuesType), ...problems(400, 401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await createDuesType({ ctx: tenantCtx(c), input: body }), 201);
+  }
+}

@@ -1,0 +1,31 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { decideDonation } from "../kampanye";
+import { Donation, DonationDecision, DonationParams } from "../schemas";
+
+export class DecideDonation extends Endpoint {
+  override schema = {
+    tags: ["Kampanye"],
+    summary: "Confirm (posts to the cash book) or reject a pledged donation, once",
+    request: {
+      params: DonationParams,
+      body: { content: { "application/json": { schema: DonationDecision } } },
+    },
+    responses: { 200: json(Donation), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(
+      await decideDonation({
+        ctx: tenantCtx(c),
+        id: params.id,
+        donationId: params.donationId,
+        status: body.status,
+      }),
+    );
+  }
+}

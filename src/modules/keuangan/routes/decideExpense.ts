@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { decideExpense } from "../pengeluaran";
+import { Expense, ExpenseDecision } from "../schemas";
+
+export class DecideExpense extends Endpoint {
+  override schema = {
+    tags: ["Pengeluaran"],
+    summary: "Approve (posts to the cash book) or reject a submitted expense, once",
+    request: { params: IdParam, body: { content: { "application/json": { schema: ExpenseDecision } } } },
+    responses: { 200: json(Expense), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await decideExpense({ ctx: tenantCtx(c), id: params.id, input: body }));
+  }
+}

@@ -1,0 +1,22 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { generateBills } from "../iuran";
+import { GenerateInput, GenerateResult } from "../schemas";
+
+export class GenerateBills extends Endpoint {
+  override schema = {
+    tags: ["Iuran"],
+    summary:
+      "Issue the period's bills: one per unit or KK per active type; a repeated run creates nothing twice",
+    request: { body: { content: { "application/json": { schema: GenerateInput } } } },
+    responses: { 200: json(GenerateResult), ...problems(400, 401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await generateBills({ ctx: tenantCtx(c), period: body.period }));
+  }
+}

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, tenantProblems } from "../../../core/http/openapi";
+import { getBudget } from "../anggaran";
+import { Budget, BudgetQuery } from "../schemas";
+
+export class GetBudget extends Endpoint {
+  override schema = {
+    tags: ["Anggaran"],
+    summary: "The year's budget per category with realisation and percentage used",
+    request: { query: BudgetQuery },
+    responses: { 200: json(Budget), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await getBudget({ ctx: tenantCtx(c), year: query.tahun }));
+  }
+}

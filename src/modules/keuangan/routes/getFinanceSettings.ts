@@ -1,0 +1,20 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, tenantProblems } from "../../../core/http/openapi";
+import { FinanceSettings } from "../schemas";
+import { getFinanceSettings } from "../settings";
+
+export class GetFinanceSettings extends Endpoint {
+  override schema = {
+    tags: ["Keuangan"],
+    summary: "Finance settings: transparency page, expense approval threshold",
+    request: {},
+    responses: { 200: json(FinanceSettings), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    return c.json(await getFinanceSettings({ ctx: tenantCtx(c) }));
+  }
+}

@@ -1,0 +1,29 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { publicFinanceReport } from "../laporan";
+import { periodOf } from "../periods";
+import { FinanceReport, PublicReportQuery, SlugParam } from "../schemas";
+
+export class GetPublicReport extends Endpoint {
+  override schema = {
+    tags: ["Laporan"],
+    summary: "The month's finance report of a community that publishes it (transparansi); no personal data",
+    security: [],
+    request: { params: SlugParam, query: PublicReportQuery },
+    responses: { 200: json(FinanceReport), ...problems(400, 403, 404) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(
+      await publicFinanceReport({
+        ctx: platformCtx(c),
+        slug: params.slug,
+        month: query.bulan ?? periodOf(new Date()),
+      }),
+    );
+  }
+}

@@ -1,0 +1,52 @@
+import type { Context } from "hono";
+import { z } from "zod";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { problems } from "../../../core/http/openapi";
+import { XLSX_TYPE } from "../../../core/spreadsheet";
+import { financeReport, reportPdf, reportXlsx } from "../laporan";
+import { FinanceReport, ReportQuery } from "../schemas";
+
+export class GetReport extends Endpoint {
+  override schema = {
+    tags: ["Laporan"],
+    summary:
+      "The month's finance report (JSON, or `format=pdf`: rendered once per version, then from storage)",
+    request: { query: ReportQuery },
+    responses: {
+      200: {
+        description: "The report",
+        content: {
+          "application/json": { schema: FinanceReport },
+          "application/pdf": { schema: z.string() },
+          "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": { schema: z.string() },
+        },
+      },
+      ...problems(400, 401, 403, 503),
+    },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    const ctx = tenantCtx(c);
+    if (query.format === "json") {
+      return c.json(await financeReport({ ctx, month: query.bulan }));
+    }
+    if (query.format === "xlsx") {
+      const book = await reportXlsx({ ctx, month: query.bulan });
+      const headers = new Headers(c.res.headers);
+      headers.set("Content-Type", XLSX_TYPE);
+      headers.set("Content-Disposition", `attachment; filename="${book.filename}"`);
+      headers.set("Cache-Control", "private, no-store");
+      return new Response(book.body, { status: 200, headers });
+    }
+    const pdf = await reportPdf({ ctx, month: query.bulan });
+    const headers = new Headers(c.res.headers);
+    headers.set("Content-Type", "application/pdf");
+    headers.set("Content-Disposition", `inline; filename="${pdf.filename}"`);
+    headers.set("Cache-Control", "private, no-store");
+    headers.set("X-Pdf-Source", pdf.source);
+    return new Response(pdf.body, { status: 200, headers });
+  }
+}

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, listOf, tenantProblems } from "../../../core/http/openapi";
+import { listCampaigns } from "../kampanye";
+import { Campaign, CampaignListQuery } from "../schemas";
+
+export class ListCampaigns extends Endpoint {
+  override schema = {
+    tags: ["Kampanye"],
+    summary: "Campaigns with their progress (confirmed total, percentage, donors)",
+    request: { query: CampaignListQuery },
+    responses: { 200: json(listOf(Campaign)), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listCampaigns({ ctx: tenantCtx(c), input: query }));
+  }
+}

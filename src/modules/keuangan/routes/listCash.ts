@@ -1,0 +1,22 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, tenantProblems } from "../../../core/http/openapi";
+import { listCash } from "../kas";
+import { CashBook, CashListQuery } from "../schemas";
+
+export class ListCash extends Endpoint {
+  override schema = {
+    tags: ["Kas"],
+    summary:
+      "Cash-book entries in date order with the running balance, and the range's opening and closing balances",
+    request: { query: CashListQuery },
+    responses: { 200: json(CashBook), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listCash({ ctx: tenantCtx(c), input: query }));
+  }
+}

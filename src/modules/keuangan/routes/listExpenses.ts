@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, listOf, tenantProblems } from "../../../core/http/openapi";
+import { listExpenses } from "../pengeluaran";
+import { Expense, ExpenseListQuery } from "../schemas";
+
+export class ListExpenses extends Endpoint {
+  override schema = {
+    tags: ["Pengeluaran"],
+    summary: "Expenses, newest first, by status",
+    request: { query: ExpenseListQuery },
+    responses: { 200: json(listOf(Expense)), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listExpenses({ ctx: tenantCtx(c), input: query }));
+  }
+}

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { putBudget } from "../anggaran";
+import { Budget, BudgetInput, YearParam } from "../schemas";
+
+export class PutBudget extends Endpoint {
+  override schema = {
+    tags: ["Anggaran"],
+    summary: "Set the year's budget lines (replaces them)",
+    request: { params: YearParam, body: { content: { "application/json": { schema: BudgetInput } } } },
+    responses: { 200: json(Budget), ...problems(400, 401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await putBudget({ ctx: tenantCtx(c), year: params.tahun, input: body }));
+  }
+}

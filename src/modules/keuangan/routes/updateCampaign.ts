@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { updateCampaign } from "../kampanye";
+import { CampaignDetail, CampaignUpdate } from "../schemas";
+
+export class UpdateCampaign extends Endpoint {
+  override schema = {
+    tags: ["Kampanye"],
+    summary: "Edit a campaign, or close it (selesai) or cancel it (dibatalkan)",
+    request: { params: IdParam, body: { content: { "application/json": { schema: CampaignUpdate } } } },
+    responses: { 200: json(CampaignDetail), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await updateCampaign({ ctx: tenantCtx(c), id: params.id, input: body }));
+  }
+}

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { updateDuesType } from "../iuran";
+import { DuesType, DuesTypeInput } from "../schemas";
+
+export class UpdateDuesType extends Endpoint {
+  override schema = {
+    tags: ["Iuran"],
+    summary: "Edit a dues type; a new amount applies from the next period, issued bills keep theirs",
+    request: { params: IdParam, body: { content: { "application/json": { schema: DuesTypeInput } } } },
+    responses: { 200: json(DuesType), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await updateDuesType({ ctx: tenantCtx(c), id: params.id, input: body }));
+  }
+}

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { FinanceSettings, FinanceSettingsInput } from "../schemas";
+import { updateFinanceSettings } from "../settings";
+
+export class UpdateFinanceSettings extends Endpoint {
+  override schema = {
+    tags: ["Keuangan"],
+    summary: "Change the finance settings",
+    request: { body: { content: { "application/json": { schema: FinanceSettingsInput } } } },
+    responses: { 200: json(FinanceSettings), ...problems(400, 401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await updateFinanceSettings({ ctx: tenantCtx(c), input: body }));
+  }
+}

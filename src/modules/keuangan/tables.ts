@@ -1,0 +1,216 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
+
+/** An amount of a dues type valid from a period on: a change applies from the next period. */
+export interface DuesRate {
+  from: string;
+  amount: number;
+}
+
+/** A kind of dues (iuran): billed per housing unit or per family card (KK), every month. */
+export const duesTypes = sqliteTable("dues_types", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  basis: text("basis", { enum: ["unit", "kk"] }).notNull(),
+  startPeriod: text("start_period").notNull(),
+  active: integer("active", { mode: "boolean" }).notNull(),
+  /** Every amount the type has had, oldest first; a bill takes the one in force for its period. */
+  rates: text("rates", { mode: "json" }).$type<DuesRate[]>().notNull(),
+  exemptUnitIds: text("exempt_unit_ids", { mode: "json" }).$type<string[]>().notNull(),
+  createdAt: createdAt(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+/**
+ * One bill of one dues type for one period and one target (the unit, or the KK). The unique key on
+ * (type, period, target) is what makes generation idempotent: a second run inserts nothing.
+ * `paidAmount` moves only by conditional UPDATE inside the batch that records the payment.
+ */
+export const duesBills = sqliteTable(
+  "dues_bills",
+  {
+    id: text("id").primaryKey(),
+    typeId: text("type_id").notNull(),
+    typeName: text("type_name").notNull(),
+    period: text("period").notNull(),
+    basis: text("basis", { enum: ["unit", "kk"] }).notNull(),
+    /** The unit, or the family card, the bill is for. */
+    targetId: text("target_id").notNull(),
+    unitId: text("unit_id").notNull(),
+    familyId: text("family_id"),
+    amount: integer("amount").notNull(),
+    paidAmount: integer("paid_amount").notNull().default(0),
+    status: text("status", { enum: ["belum", "sebagian", "lunas"] }).notNull(),
+    /** The payment that last moved `paidAmount`: the guard of the payment batch checks it is its own. */
+    lastPaymentId: text("last_payment_id"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("dues_bills_type_period_target_uq").on(t.typeId, t.period, t.targetId),
+    index("dues_bills_period_idx").on(t.period, t.id),
+    index("dues_bills_unit_idx").on(t.unitId, t.period),
+    index("dues_bills_status_idx").on(t.status, t.period),
+    check("dues_bills_paid_le_amount", sql`${t.paidAmount} >= 0 AND ${t.paidAmount} <= ${t.amount}`),
+  ],
+);
+
+/** A payment against a bill; an online payment carries its gateway order id, unique, so it lands once. */
+export const duesPayments = sqliteTable(
+  "dues_payments",
+  {
+    id: text("id").primaryKey(),
+    billId: text("bill_id").notNull(),
+    amount: integer("amount").notNull(),
+    method: text("method", { enum: ["tunai", "transfer", "online"] }).notNull(),
+    paidAt: text("paid_at").notNull(),
+    gatewayOrderId: text("gateway_order_id"),
+    /** An uploaded proof of payment (tenant file store, purpose `bukti_bayar`). */
+    proofFileId: text("proof_file_id"),
+    cashEntryId: text("cash_entry_id").notNull(),
+    recordedBy: text("recorded_by"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("dues_payments_bill_idx").on(t.billId),
+    index("dues_payments_paid_at_idx").on(t.paidAt),
+    uniqueIndex("dues_payments_order_uq").on(t.gatewayOrderId),
+  ],
+);
+
+/**
+ * The cash book (buku kas): the one place money moves. Rows are never updated or deleted; a
+ * correction is a new row of the opposite kind pointing at the original (`reversesId`, unique, so an
+ * entry is corrected at most once). Balances are always sums of rows: no balance column to drift.
+ */
+export const cashEntries = sqliteTable(
+  "cash_entries",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: ["masuk", "keluar"] }).notNull(),
+    category: text("category").notNull(),
+    amount: integer("amount").notNull(),
+    /** The Jakarta calendar day the money moved (YYYY-MM-DD). */
+    date: text("date").notNull(),
+    note: text("note").notNull(),
+    source: text("source", { enum: ["manual", "iuran", "donasi", "pengeluaran", "koreksi"] }).notNull(),
+    sourceId: text("source_id"),
+    reversesId: text("reverses_id"),
+    /** A scan behind a manual entry (tenant file store, purpose `lampiran_kas`). */
+    attachmentFileId: text("attachment_file_id"),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("cash_entries_date_idx").on(t.date, t.id),
+    index("cash_entries_category_date_idx").on(t.category, t.date),
+    uniqueIndex("cash_entries_reverses_uq").on(t.reversesId),
+    check("cash_entries_amount_positive", sql`${t.amount} > 0`),
+  ],
+);
+
+/** The budget (anggaran) of a year, one line per category. */
+export const budgetLines = sqliteTable(
+  "budget_lines",
+  {
+    id: text("id").primaryKey(),
+    year: integer("year").notNull(),
+    category: text("category").notNull(),
+    amount: integer("amount").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("budget_lines_year_category_uq").on(t.year, t.category)],
+);
+
+/** An expense (pengeluaran): submitted by the treasurer, decided by the admin, posted on approval. */
+export const expenses = sqliteTable(
+  "expenses",
+  {
+    id: text("id").primaryKey(),
+    category: text("category").notNull(),
+    amount: integer("amount").notNull(),
+    date: text("date").notNull(),
+    description: text("description").notNull(),
+    status: text("status", { enum: ["diajukan", "disetujui", "ditolak"] }).notNull(),
+    reason: text("reason"),
+    /** The receipt (tenant file store, purpose `nota`). */
+    receiptFileId: text("receipt_file_id"),
+    submittedBy: text("submitted_by").notNull(),
+    decidedBy: text("decided_by"),
+    decidedAt: text("decided_at"),
+    cashEntryId: text("cash_entry_id"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("expenses_status_idx").on(t.status, t.id)],
+);
+
+/** A fundraising campaign (kampanye); its progress is computed from confirmed donations. */
+export const campaigns = sqliteTable(
+  "campaigns",
+  {
+    id: text("id").primaryKey(),
+    title: text("title").notNull(),
+    description: text("description").notNull(),
+    target: integer("target").notNull(),
+    deadline: text("deadline").notNull(),
+    status: text("status", { enum: ["aktif", "selesai", "dibatalkan"] }).notNull(),
+    /** The cover image (tenant file store, purpose `sampul`). */
+    coverFileId: text("cover_file_id"),
+    createdBy: text("created_by").notNull(),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("campaigns_status_idx").on(t.status, t.id)],
+);
+
+/**
+ * A donation: pledged by a resident (`dijanjikan`) until the treasurer confirms the money arrived, or
+ * recorded by the treasurer as cash in hand (confirmed at once). Confirmation posts to the cash book.
+ */
+export const donations = sqliteTable(
+  "donations",
+  {
+    id: text("id").primaryKey(),
+    campaignId: text("campaign_id").notNull(),
+    donorId: text("donor_id"),
+    donorName: text("donor_name"),
+    anonymous: integer("anonymous", { mode: "boolean" }).notNull(),
+    amount: integer("amount").notNull(),
+    note: text("note"),
+    status: text("status", { enum: ["dijanjikan", "dikonfirmasi", "ditolak"] }).notNull(),
+    recordedBy: text("recorded_by").notNull(),
+    decidedBy: text("decided_by"),
+    decidedAt: text("decided_at"),
+    cashEntryId: text("cash_entry_id"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("donations_campaign_idx").on(t.campaignId, t.status)],
+);
+
+/**
+ * Dues reminders per unit: the last time one was asked for (at most one per unit per 3 days, decided by
+ * a conditional upsert) and, while the quiet hours hold it, when it may go out.
+ */
+export const duesReminders = sqliteTable(
+  "dues_reminders",
+  {
+    unitId: text("unit_id").primaryKey(),
+    requestedAt: text("requested_at").notNull(),
+    sendAfter: text("send_after").notNull(),
+    sentAt: text("sent_at"),
+  },
+  (t) => [index("dues_reminders_pending_idx").on(t.sentAt, t.sendAfter)],
+);
+
+/** The community's finance settings: one row (id 1), defaults until the admin saves them. */
+export const financeSettings = sqliteTable("finance_settings", {
+  id: integer("id").primaryKey(),
+  transparansi: integer("transparansi", { mode: "boolean" }).notNull(),
+  expenseApprovalThreshold: integer("expense_approval_threshold").notNull(),
+  updatedAt: text("updated_at").notNull(),
+  updatedBy: text("updated_by"),
+});

@@ -1,0 +1,130 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { callJson, createTenant, expectProblem } from "../../helpers/harness";
+import { fakeGateways, midtransNotification, postCallback } from "../billing/gateway";
+import { household } from "../surat/helpers";
+
+/**
+ * Issue 14, online dues: a resident pays through the shared gateway adapter (Midtrans faked at the fetch
+ * boundary with its documented shapes), and the gateway's callback marks the bill paid exactly once.
+ */
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+interface Bill {
+  id: string;
+  unitId: string;
+  status: string;
+  paidAmount: number;
+}
+
+async function billedHousehold() {
+  const tenant = await createTenant();
+  const home = await household(tenant);
+  const bendahara = await tenant.member("bendahara");
+  const type = await callJson("/api/iuran/jenis", {
+    token: bendahara.token,
+    body: { name: "Iuran keamanan", amount: 50_000, basis: "unit", startPeriod: "2026-01" },
+  });
+  expect(type.status).toBe(201);
+  await callJson("/api/iuran/tagihan/generate", { token: bendahara.token, body: { period: "2026-10" } });
+  const bills = await callJson<{ items: Bill[] }>(`/api/iuran/tagihan?unitId=${home.unitId}`, {
+    token: bendahara.token,
+  });
+  const bill = bills.body.items[0];
+  if (!bill) {
+    throw new Error("no bill");
+  }
+  return { tenant, home, bendahara, bill };
+}
+
+describe("paying dues online", () => {
+  it("hands the resident a checkout for what is outstanding, and the same one when asked again", async () => {
+    const gw = fakeGateways();
+    const { home, bendahara, bill } = await billedHousehold();
+    await callJson(`/api/iuran/tagihan/${bill.id}/pembayaran`, {
+      token: bendahara.token,
+      body: { amount: 20_000, method: "tunai", paidAt: "2026-10-03T02:00:00.000Z" },
+    });
+    const first = await callJson<{ orderId: string; paymentUrl: string; amount: number }>(
+      `/api/iuran/tagihan/${bill.id}/bayar-online`,
+      { method: "POST", token: home.warga.token },
+    );
+    expect(first.status).toBe(200);
+    expect(first.body.amount).toBe(30_000);
+    expect(first.body.orderId).toMatch(/^iuran-/);
+    expect(first.body.paymentUrl).toMatch(/^https:\/\/app\.sandbox\.midtrans\.com\/snap\/v4\/redirection\//);
+    const snap = gw.sent.find((s) => s.url.endsWith("/snap/v1/transactions"));
+    expect(snap?.body).toMatchObject({
+      transaction_details: { order_id: first.body.orderId, gross_amount: 30_000 },
+    });
+    const again = await callJson<{ orderId: string }>(`/api/iuran/tagihan/${bill.id}/bayar-online`, {
+      method: "POST",
+      token: home.warga.token,
+    });
+    expect(again.body.orderId).toBe(first.body.orderId);
+    expect(gw.sent.filter((s) => s.url.endsWith("/snap/v1/transactions"))).toHaveLength(1);
+
+    const neighbour = await household(home.tenant);
+    expectProblem(
+      await callJson(`/api/iuran/tagihan/${bill.id}/bayar-online`, {
+        method: "POST",
+        token: neighbour.warga.token,
+      }),
+      404,
+      "not_found",
+    );
+    expectProblem(
+      await callJson(`/api/iuran/tagihan/${bill.id}/bayar-online`, {
+        method: "POST",
+        token: bendahara.token,
+      }),
+      403,
+      "forbidden_role",
+    );
+  });
+
+  it("pays the bill exactly once however many callbacks arrive, posting one cash-book entry", async () => {
+    const gw = fakeGateways();
+    const { home, bendahara, bill } = await billedHousehold();
+    const started = await callJson<{ orderId: string }>(`/api/iuran/tagihan/${bill.id}/bayar-online`, {
+      method: "POST",
+      token: home.warga.token,
+    });
+    const orderId = started.body.orderId;
+    gw.midtrans.set(orderId, { transaction_status: "settlement", gross_amount: "50000.00" });
+    const body = await midtransNotification(orderId, {
+      transaction_status: "settlement",
+      gross_amount: "50000.00",
+    });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => postCallback(body)));
+    expect(answers.every((res) => res.status === 200)).toBe(true);
+
+    const mine = await callJson<{ items: Bill[]; totals: { outstanding: number } }>("/api/iuran/mine", {
+      token: home.warga.token,
+    });
+    expect(mine.body.items.find((b) => b.id === bill.id)).toMatchObject({
+      status: "lunas",
+      paidAmount: 50_000,
+    });
+    expect(mine.body.totals.outstanding).toBe(0);
+    const book = await callJson<{ items: { source: string; amount: number }[]; closingBalance: number }>(
+      "/api/kas",
+      {
+        token: bendahara.token,
+      },
+    );
+    expect(book.body.items.filter((e) => e.source === "iuran")).toEqual([
+      expect.objectContaining({ amount: 50_000 }),
+    ]);
+    expect(book.body.closingBalance).toBe(50_000);
+    expectProblem(
+      await callJson(`/api/iuran/tagihan/${bill.id}/bayar-online`, {
+        method: "POST",
+        token: home.warga.token,
+      }),
+      409,
+      "bill_paid",
+    );
+  });
+});
