@@ -166,6 +166,30 @@ const NAMED: Record<string, string> = {
   euro: "€",
   deg: "°",
   times: "×",
+  szlig: "ß",
+  auml: "ä",
+  ouml: "ö",
+  uuml: "ü",
+  Auml: "Ä",
+  Ouml: "Ö",
+  Uuml: "Ü",
+  aacute: "á",
+  eacute: "é",
+  iacute: "í",
+  oacute: "ó",
+  uacute: "ú",
+  agrave: "à",
+  egrave: "è",
+  igrave: "ì",
+  ograve: "ò",
+  ugrave: "ù",
+  acirc: "â",
+  ecirc: "ê",
+  ocirc: "ô",
+  ccedil: "ç",
+  ntilde: "ñ",
+  iexcl: "¡",
+  iquest: "¿",
 };
 
 export function decodeEntities(text: string): string {
@@ -175,7 +199,7 @@ export function decodeEntities(text: string): string {
         body[1] === "x" || body[1] === "X" ? Number.parseInt(body.slice(2), 16) : Number(body.slice(1));
       return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
     }
-    return NAMED[body.toLowerCase()] ?? whole;
+    return NAMED[body] ?? NAMED[body.toLowerCase()] ?? whole;
   });
 }
 
