@@ -30,7 +30,7 @@ function nodeBuiltinShims() {
       }));
       b.onLoad({ filter: /.*/, namespace: "shim" }, () => ({
         contents:
-          "export function createRequire() { return (id) => { throw new Error(`no ${id} in workerd`); }; }",
+          "export function createRequire() { return (id) => { throw new Error("no " + id + " in workerd"); }; }",
         loader: "js",
       }));
     },

@@ -145,20 +145,26 @@ function onlyQuotedFrom(lines: string[], from: number, to: number): boolean {
 }
 
 /**
- * A quoted message's header block: at least two header lines within six, one of them naming
- * the sender ("From:", "Dari:", "Von:", "Da:" …), whatever order the client writes them in.
+ * A quoted message's header block: header lines within six, one of them naming the sender
+ * ("From:", "Dari:", "Von:", "Da:" …) in any order; three of them, or two when "From" carries an
+ * address.
  */
 function isHeaderBlock(lines: string[], i: number): boolean {
   let headers = 0;
   let from = false;
+  let address = false;
   for (let j = i; j < Math.min(lines.length, i + 6); j++) {
     const line = normaliseSpaces(lines[j] ?? "").trim();
     if (HEADER_ANY.test(line)) {
       headers++;
-      from ||= HEADER_FROM.test(line);
+      if (HEADER_FROM.test(line)) {
+        from = true;
+        address ||= /\S@\S/.test(line);
+      }
     }
   }
-  return headers >= 2 && from;
+  // "Dari: kas RT" over "Tanggal: 20 November" is a sender's own list, not a quoted header.
+  return from && (headers >= 3 || (headers >= 2 && address));
 }
 
 function nextNonBlank(lines: string[], from: number): string {
