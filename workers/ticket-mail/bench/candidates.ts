@@ -11,13 +11,13 @@ type Stripper = (text: string) => string;
 type Converter = (html: string) => string;
 
 const strippers: Record<string, Stripper> = {
-  current: stripQuotedText,
+  warga: stripQuotedText,
   "email-reply-parser": (text) => new EmailReplyParser().read(text).getVisibleText(),
   planer: (text) => planer.extractFrom(text, "text/plain"),
   "node-email-reply-parser": (text) => nodeEmailReplyParser(text, true) as string,
 };
 const converters: Record<string, Converter> = {
-  current: (html) => htmlToText(html).text,
+  warga: (html) => htmlToText(html).text,
   "html-to-text": (html) => convert(html, { wordwrap: false }),
 };
 

@@ -30,7 +30,7 @@ function nodeBuiltinShims() {
       }));
       b.onLoad({ filter: /.*/, namespace: "shim" }, () => ({
         contents:
-          "export function createRequire() { return (id) => { throw new Error("no " + id + " in workerd"); }; }",
+          "export function createRequire() { return (id) => { throw new Error('no ' + id + ' in workerd'); }; }",
         loader: "js",
       }));
     },
@@ -72,7 +72,7 @@ try {
   }
   const verbose = process.argv.includes("--verbose");
   for (const [name, { failures }] of Object.entries(results)) {
-    if (verbose || name.startsWith("current + current")) {
+    if (verbose || name.startsWith("warga + warga")) {
       console.log(`\nnot exact with ${name}:`);
       for (const f of failures) {
         console.log(

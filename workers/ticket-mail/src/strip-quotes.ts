@@ -64,13 +64,18 @@ function dropFooters(kept: string[]): void {
     const isFooter =
       paragraph.length > 0 &&
       paragraph.length <= FOOTER_PARAGRAPH_MAX_LINES &&
-      FOOTER.test(paragraph[0] ?? "") &&
-      paragraph.every((line) => FOOTER.test(line) || /^(?:https?:\/\/|www\.)\S+$/i.test(line));
+      isFooterLine(paragraph[0] ?? "") &&
+      paragraph.every((line) => isFooterLine(line) || /^(?:https?:\/\/|www\.)\S+$/i.test(line));
     if (!isFooter) {
       return;
     }
     kept.splice(start);
   }
+}
+
+/** A footer line is the phrase alone: "Sent from my phone, the pump works" is the sender's. */
+function isFooterLine(line: string): boolean {
+  return line.length <= 80 && !/[,;:](?!\/\/)/.test(line) && FOOTER.test(line);
 }
 
 /**
