@@ -3,6 +3,8 @@
 // drops the quoted history that mail clients wrap in recognisable elements, because once the
 // markup is gone the history can no longer be told apart from the new text reliably.
 
+import { trimEndSpaces } from "./strip-quotes";
+
 export type HtmlToTextResult = {
   text: string;
   // Content-IDs of images referenced from the kept part, and from the whole document: an
@@ -248,7 +250,7 @@ class TextBuilder {
     return this.parts
       .join("")
       .split("\n")
-      .map((l) => l.replace(/[ \t\u00a0]+$/g, "").replace(/\u00a0/g, " "))
+      .map((l) => trimEndSpaces(l.replace(/\u00a0/g, " ")))
       .join("\n")
       .replace(/\n{3,}/g, "\n\n")
       .trim();

@@ -25,13 +25,16 @@ const HEADER_ANY =
 // "On … wrote:" in many languages: a start word, a date (so a digit), the verb at the end, with
 // Zimbra's leading "- " and Zoho's "---- … ----" around it. German and Scandinavian clients put
 // the name after the verb ("Am … schrieb Name <a@b>:", "Den … skrev Name:").
-const ATTRIBUTION = new RegExp(
-  "^[-\\s]*(?:on|pada|el|le|il giorno|il|em|op|w dniu|dnia)\\s.*\\d.*\\s(?:wrote|menulis|escribió|(?:a\\s+)?écrit|ha scritto|scrisse|escreveu|het volgende geschreven|schreef|pisze|napisał(?:\\(a\\))?)\\s*:?\\s*-*$|" +
-    "^[-\\s]*(?:am|den|d\\.)\\s.*\\d.*\\s(?:schrieb|skrev)\\b.*:\\s*-*$|" +
-    // Gmail in some locales: "2014-03-09 20:48 GMT+01:00 Name <a@b>:".
-    "^\\d{4}-\\d{2}-\\d{2} \\d{1,2}:\\d{2}.*<[^<>\\s]+@[^<>\\s]+>\\s*:$",
-  "i",
-);
+// Each form is a start test and an end test, both linear, over at most 500 characters.
+const ATTRIBUTION_FORMS: [start: RegExp, end: RegExp][] = [
+  [
+    /^[-\s]*(?:on|pada|el|le|il giorno|il|em|op|w dniu|dnia)\s/i,
+    /\s(?:wrote|menulis|escribió|(?:a\s+)?écrit|ha scritto|scrisse|escreveu|het volgende geschreven|schreef|pisze|napisał(?:\(a\))?)\s*:?\s*-*$/i,
+  ],
+  [/^[-\s]*(?:am|den|d\.)\s/i, /\s(?:schrieb|skrev)\s[^:]*:\s*-*$/i],
+  // Gmail in some locales: "2014-03-09 20:48 GMT+01:00 Name <a@b>:".
+  [/^\d{4}-\d{2}-\d{2} \d{1,2}:\d{2}\s/, /<[^<>\s]+@[^<>\s]+>\s*:$/],
+];
 const ATTRIBUTION_START = /^[-\s]*(?:on|pada|el|le|il|em|op|w dniu|dnia|am|den|d\.|\d{4}-\d{2}-\d{2})\s/i;
 const ENDS_LIKE_ATTRIBUTION = /\s(?:wrote|menulis|schrieb|escribió|écrit|scritto|escreveu|pisze)\s*:$/i;
 const QUOTED = /^\s*>/;
@@ -92,6 +95,16 @@ function findHistory(lines: string[]): { end: number; drop: Set<number> } {
   const signature = lines.findIndex((line) => SIGNATURE_DELIMITER.test(line.trim()));
   const limit = signature < 0 ? lines.length : signature;
   const drop = new Set<number>();
+  // The last line of new text before the limit: what follows an attribution is all quoted when
+  // this lies above it. Computed once, so many attributions cost no rescans.
+  let lastUnquoted = -1;
+  for (let j = limit - 1; j >= 0; j--) {
+    const line = lines[j] ?? "";
+    if (line.trim().length > 0 && !QUOTED.test(line)) {
+      lastUnquoted = j;
+      break;
+    }
+  }
   for (let i = 0; i < limit; i++) {
     const line = normaliseSpaces(lines[i] ?? "").trim();
     if (SEPARATOR.test(line)) {
@@ -106,7 +119,7 @@ function findHistory(lines: string[]): { end: number; drop: Set<number> } {
     const span = attributionSpan(lines, i);
     if (span > 0) {
       const next = nextNonBlank(lines, i + span);
-      if (!QUOTED.test(next) || onlyQuotedFrom(lines, i + span, limit)) {
+      if (!QUOTED.test(next) || lastUnquoted < i + span) {
         return { end: i, drop };
       }
       for (let k = 0; k < span; k++) {
@@ -137,21 +150,14 @@ function attributionSpan(lines: string[], i: number): number {
     if (joined.length > 500) {
       return 0;
     }
-    if (ATTRIBUTION.test(joined)) {
+    if (
+      /\d/.test(joined) &&
+      ATTRIBUTION_FORMS.some(([start, end]) => start.test(joined) && end.test(joined))
+    ) {
       return n + 1;
     }
   }
   return 0;
-}
-
-function onlyQuotedFrom(lines: string[], from: number, to: number): boolean {
-  for (let j = from; j < to; j++) {
-    const line = lines[j] ?? "";
-    if (line.trim().length > 0 && !QUOTED.test(line)) {
-      return false;
-    }
-  }
-  return true;
 }
 
 /**
@@ -200,8 +206,17 @@ function normaliseSpaces(text: string): string {
 
 function normalise(lines: string[]): string {
   return lines
-    .map((line) => line.replace(/[ \t]+$/, ""))
+    .map(trimEndSpaces)
     .join("\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
+}
+
+/** Trailing spaces and tabs off; a regex would rescan a long run of spaces from each start. */
+export function trimEndSpaces(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line[end - 1] === " " || line[end - 1] === "\t")) {
+    end--;
+  }
+  return line.slice(0, end);
 }
