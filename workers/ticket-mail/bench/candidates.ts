@@ -75,6 +75,17 @@ export default {
       quoted.repeat(20000).replaceAll("\n", "<br>")
     ).slice(0, 1_000_000);
     const timings: Record<string, number> = {};
+    // Hostile shapes for the chosen stripper: long space runs, many attributions, header-like lines.
+    const hostile = [
+      `On ${" ".repeat(999_000)}wrote:`,
+      `On 1 2 3 ${"a1 ".repeat(50)}\n`.repeat(6000),
+      "On 1 Jan 2020, A wrote:\n> x\n".repeat(35_000),
+      "A wrote:\n\n".repeat(100_000),
+      "Dari: x\n".repeat(120_000),
+    ];
+    timings["warga (1 MB hostile text, worst of 5 shapes)"] = Math.max(
+      ...hostile.map((text) => time(() => stripQuotedText(text.slice(0, 1_000_000)))),
+    );
     for (const [s, stripper] of Object.entries(strippers)) {
       timings[`${s} (1 MB text)`] = time(() => stripper(plain));
     }
