@@ -3,6 +3,8 @@
 // drops the quoted history that mail clients wrap in recognisable elements, because once the
 // markup is gone the history can no longer be told apart from the new text reliably.
 
+import { trimEndSpaces } from "./strip-quotes";
+
 export type HtmlToTextResult = {
   text: string;
   // Content-IDs of images referenced from the kept part, and from the whole document: an
@@ -166,6 +168,30 @@ const NAMED: Record<string, string> = {
   euro: "€",
   deg: "°",
   times: "×",
+  szlig: "ß",
+  auml: "ä",
+  ouml: "ö",
+  uuml: "ü",
+  Auml: "Ä",
+  Ouml: "Ö",
+  Uuml: "Ü",
+  aacute: "á",
+  eacute: "é",
+  iacute: "í",
+  oacute: "ó",
+  uacute: "ú",
+  agrave: "à",
+  egrave: "è",
+  igrave: "ì",
+  ograve: "ò",
+  ugrave: "ù",
+  acirc: "â",
+  ecirc: "ê",
+  ocirc: "ô",
+  ccedil: "ç",
+  ntilde: "ñ",
+  iexcl: "¡",
+  iquest: "¿",
 };
 
 export function decodeEntities(text: string): string {
@@ -175,7 +201,7 @@ export function decodeEntities(text: string): string {
         body[1] === "x" || body[1] === "X" ? Number.parseInt(body.slice(2), 16) : Number(body.slice(1));
       return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
     }
-    return NAMED[body.toLowerCase()] ?? whole;
+    return NAMED[body] ?? NAMED[body.toLowerCase()] ?? whole;
   });
 }
 
@@ -224,7 +250,7 @@ class TextBuilder {
     return this.parts
       .join("")
       .split("\n")
-      .map((l) => l.replace(/[ \t\u00a0]+$/g, "").replace(/\u00a0/g, " "))
+      .map((l) => trimEndSpaces(l.replace(/\u00a0/g, " ")))
       .join("\n")
       .replace(/\n{3,}/g, "\n\n")
       .trim();

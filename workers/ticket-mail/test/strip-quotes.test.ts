@@ -62,6 +62,21 @@ describe("stripQuotedText", () => {
     expect(stripQuotedText("Tolong dicek.\n\nDikirim dari iPhone saya")).toBe("Tolong dicek.");
   });
 
+  it("stays linear on hostile text (long space runs, many attributions and header-like lines)", () => {
+    const started = Date.now();
+    for (const text of [
+      `On ${" ".repeat(999_000)}wrote:`,
+      `On 1 2 3 ${"a1 ".repeat(50)}\n`.repeat(6000),
+      "On 1 Jan 2020, A wrote:\n> x\n".repeat(35_000),
+      `Am 1 ${"schrieb ".repeat(60)}\n`.repeat(2000),
+      "Dari: x\n".repeat(120_000),
+    ]) {
+      stripQuotedText(text);
+    }
+    // Generous for a loaded CI machine; the first shape alone never finished with a regex trim.
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it("returns an empty string when everything is history", () => {
     expect(stripQuotedText("> Halo\n> apa kabar")).toBe("");
   });

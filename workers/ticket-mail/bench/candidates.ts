@@ -1,0 +1,97 @@
+// The reply strippers compared on the corpus by bench/reply-corpus.mjs, bundled and run in workerd.
+import EmailReplyParser from "email-reply-parser";
+import { convert } from "html-to-text";
+import nodeEmailReplyParser from "node-email-reply-parser";
+import planer from "planer";
+import { htmlToText } from "../src/html-to-text";
+import { stripQuotedText } from "../src/strip-quotes";
+import { type CorpusCase, parseCorpus, scoreCase, summarise } from "../test/corpus-cases";
+
+type Stripper = (text: string) => string;
+type Converter = (html: string) => string;
+
+const strippers: Record<string, Stripper> = {
+  warga: stripQuotedText,
+  "email-reply-parser": (text) => new EmailReplyParser().read(text).getVisibleText(),
+  planer: (text) => planer.extractFrom(text, "text/plain"),
+  "node-email-reply-parser": (text) => nodeEmailReplyParser(text, true) as string,
+};
+const converters: Record<string, Converter> = {
+  warga: (html) => htmlToText(html).text,
+  "html-to-text": (html) => convert(html, { wordwrap: false }),
+};
+
+function run(cases: CorpusCase[], stripper: Stripper, converter: Converter) {
+  const scores = cases.map((c) => {
+    let actual: string;
+    try {
+      actual = stripper(c.html ? converter(c.input) : c.input);
+    } catch (error) {
+      actual = `THREW ${String(error)}`;
+    }
+    return { name: c.name, ...scoreCase(c.expected, actual) };
+  });
+  return {
+    summary: summarise(scores),
+    failures: scores
+      .filter((s) => !s.exact)
+      .map((s) => ({ name: s.name, missing: s.missing, extra: s.extraLines })),
+  };
+}
+
+function time(fn: () => void): number {
+  fn(); // warm-up
+  const runs: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    fn();
+    runs.push(performance.now() - started);
+  }
+  return Math.min(...runs);
+}
+
+export default {
+  async fetch(request: Request): Promise<Response> {
+    const files = (await request.json()) as Record<string, string>;
+    const cases = Object.values(files).flatMap(parseCorpus);
+    const results: Record<string, unknown> = {};
+    for (const [s, stripper] of Object.entries(strippers)) {
+      for (const [c, converter] of Object.entries(converters)) {
+        results[`${s} + ${c} html`] = run(cases, stripper, converter);
+      }
+    }
+    // 1 MB bodies: a long reply over a long quoted history, plain and HTML.
+    const reply = "Baris balasan yang cukup panjang untuk diukur, nomor rumah 12 blok C.\n".repeat(2000);
+    const quoted = "> Riwayat pesan sebelumnya yang dikutip oleh klien email, baris demi baris.\n";
+    const plain = (
+      reply +
+      "\nOn Sat, Nov 21, 2026 at 10:00 AM Warga Support <support@warga.id> wrote:\n" +
+      quoted.repeat(20000)
+    ).slice(0, 1_000_000);
+    const html = (
+      "<div>" +
+      reply.replaceAll("\n", "<br>") +
+      '</div><div class="gmail_quote"><blockquote>' +
+      quoted.repeat(20000).replaceAll("\n", "<br>")
+    ).slice(0, 1_000_000);
+    const timings: Record<string, number> = {};
+    // Hostile shapes for the chosen stripper: long space runs, many attributions, header-like lines.
+    const hostile = [
+      `On ${" ".repeat(999_000)}wrote:`,
+      `On 1 2 3 ${"a1 ".repeat(50)}\n`.repeat(6000),
+      "On 1 Jan 2020, A wrote:\n> x\n".repeat(35_000),
+      "A wrote:\n\n".repeat(100_000),
+      "Dari: x\n".repeat(120_000),
+    ];
+    timings["warga (1 MB hostile text, worst of 5 shapes)"] = Math.max(
+      ...hostile.map((text) => time(() => stripQuotedText(text.slice(0, 1_000_000)))),
+    );
+    for (const [s, stripper] of Object.entries(strippers)) {
+      timings[`${s} (1 MB text)`] = time(() => stripper(plain));
+    }
+    for (const [c, converter] of Object.entries(converters)) {
+      timings[`${c} converter (1 MB html)`] = time(() => converter(html));
+    }
+    return Response.json({ cases: cases.length, results, timings });
+  },
+};
