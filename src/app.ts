@@ -14,6 +14,7 @@ import { healthModule } from "./modules/health";
 import { identityModule } from "./modules/identity";
 import { kependudukanModule } from "./modules/kependudukan";
 import { musyawarahModule } from "./modules/musyawarah";
+import { platformOpsModule } from "./modules/platform-ops";
 import { residentsModule } from "./modules/residents";
 import { statistikModule } from "./modules/statistik";
 import { supportModule } from "./modules/support";
@@ -35,6 +36,7 @@ const featureModules = [
   aspirasiModule,
   gateModule,
   supportModule,
+  platformOpsModule,
 ] as const;
 
 export const modules = [

@@ -185,6 +185,8 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "POST /support/reply/:reply_token": pub,
   // The ticket-mail Worker's inbound replies (spec: "passes the reply to the platform's internal API").
   "POST /internal/support-tickets/replies": { who: "service" },
+  // Operability (issue 19): the operator's deep health view.
+  "GET /api/platform/health": platform,
 };
 
 export interface Disagreement {

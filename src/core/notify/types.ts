@@ -93,3 +93,19 @@ export interface Device {
   createdAt: string;
   updatedAt: string;
 }
+
+export interface DeliveryFailure {
+  messageId: string;
+  status: "failed" | "dead";
+  attempts: number;
+  error: string | null;
+  at: string;
+}
+
+/** The notification service's own figures (GET /v1/stats). */
+export interface DeliveryStats {
+  backlog: { queued: number; sending: number; retrying: number; total: number; oldestAt: string | null };
+  deadLetters: number;
+  failed: number;
+  lastFailures: { email: DeliveryFailure[]; push: DeliveryFailure[]; whatsapp: DeliveryFailure[] };
+}

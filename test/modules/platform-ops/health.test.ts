@@ -1,0 +1,95 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { systemPlatformCtx } from "../../../src/core/tenancy/contexts";
+import { slotCount } from "../../../src/core/tenancy/slots";
+import { platformHealth } from "../../../src/modules/platform-ops/service";
+import { bindings, callJson, createTenant, operatorToken } from "../../helpers/harness";
+
+interface Health {
+  status: "ok" | "degraded";
+  platformDb: { answers: boolean };
+  slots: {
+    total: number;
+    used: number;
+    free: number;
+    latestMigration: string | null;
+    problems: number;
+    items: {
+      slot: number;
+      binding: string;
+      tenant: { slug: string; status: string } | null;
+      answers: boolean;
+      migration: string | null;
+      behind: number;
+    }[];
+  };
+  notify: {
+    answers: boolean;
+    backlog?: { total: number };
+    deadLetters?: number;
+    lastFailures?: Record<"email" | "push" | "whatsapp", { messageId: string; error: string | null }[]>;
+  };
+  tenantCacheTtlSeconds: number;
+}
+
+const slotDb = (slot: number) =>
+  (bindings as unknown as Record<string, D1Database>)[
+    `TENANT_DB_${String(slot).padStart(2, "0")}`
+  ] as D1Database;
+
+describe("GET /api/platform/health", () => {
+  it("shows every slot with its tenant, migration and liveness, the notify pipeline and the cache TTL", async () => {
+    const tenant = await createTenant();
+    await env.NOTIFY_DB_TEST.prepare(
+      "INSERT INTO messages (id, channel, status, recipient, payload, attempts, last_error, created_at, updated_at) VALUES ('01HEALTH00000000000000000A', 'whatsapp', 'dead', '6281200000077', '{}', 6, 'gateway 502', ?1, ?1)",
+    )
+      .bind(new Date().toISOString())
+      .run();
+
+    const { status, body } = await callJson<Health>("/api/platform/health", { token: await operatorToken() });
+    expect(status).toBe(200);
+    expect(body.platformDb.answers).toBe(true);
+    expect(body.slots.total).toBe(slotCount(bindings));
+    expect(body.slots.items).toHaveLength(body.slots.total);
+    expect(body.slots.used + body.slots.free).toBe(body.slots.total);
+    const mine = body.slots.items.find((s) => s.tenant?.slug === tenant.slug);
+    expect(mine).toMatchObject({ answers: true, behind: 0, migration: body.slots.latestMigration });
+    expect(body.slots.latestMigration).toMatch(/^\d{4}_/);
+    expect(body.notify.answers).toBe(true);
+    expect(body.notify.deadLetters).toBeGreaterThanOrEqual(1);
+    expect(body.notify.lastFailures?.whatsapp.map((f) => f.messageId)).toContain(
+      "01HEALTH00000000000000000A",
+    );
+    expect(JSON.stringify(body)).not.toContain("6281200000077");
+    expect(body.tenantCacheTtlSeconds).toBe(30);
+    expect(body.status).toBe(body.slots.problems === 0 ? "ok" : "degraded");
+  });
+
+  it("a tenant's slot behind the bundled migrations makes the report degraded", async () => {
+    const tenant = await createTenant();
+    const db = slotDb(tenant.slot);
+    const last = await db.prepare("SELECT id, name FROM d1_migrations ORDER BY id DESC LIMIT 1").first<{
+      id: number;
+      name: string;
+    }>();
+    await db.prepare("DELETE FROM d1_migrations WHERE id = ?").bind(last?.id).run();
+    try {
+      const { body } = await callJson<Health>("/api/platform/health", { token: await operatorToken() });
+      const mine = body.slots.items.find((s) => s.tenant?.slug === tenant.slug);
+      expect(mine?.behind).toBe(1);
+      expect(body.slots.problems).toBeGreaterThanOrEqual(1);
+      expect(body.status).toBe("degraded");
+    } finally {
+      await db.prepare("INSERT INTO d1_migrations (id, name) VALUES (?, ?)").bind(last?.id, last?.name).run();
+    }
+  });
+
+  it("reports the notification service as not answering instead of failing", async () => {
+    const down = { fetch: async () => new Response("down", { status: 503 }) };
+    const ctx = systemPlatformCtx({ ...bindings, NOTIFY: down } as unknown as typeof bindings, "test");
+    const report = await platformHealth({ ctx });
+    expect(report.notify).toMatchObject({ answers: false });
+    expect(report.status).toBe("degraded");
+    expect(report.platformDb.answers).toBe(true);
+  });
+});
