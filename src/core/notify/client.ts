@@ -1,4 +1,5 @@
 import { type NotifyProblem, NotifyRequestError, NotifyUnavailable } from "./errors";
+import { currentRequestId } from "./requestId";
 import type {
   BlastWhatsAppInput,
   DeliveryStats,
@@ -140,6 +141,11 @@ export class NotifyClient {
     }
     if (idempotencyKey) {
       headers["idempotency-key"] = idempotencyKey;
+    }
+    // One id finds the message's whole path: this request, the notify Worker, its queue, the provider.
+    const requestId = this.options.requestId ?? currentRequestId();
+    if (requestId) {
+      headers["x-request-id"] = requestId;
     }
     let response: Response;
     try {

@@ -17,6 +17,8 @@ export interface NotifyClientOptions {
   // "local" enables the direct WhatsApp fallback; any other value never bypasses the service.
   environment: string;
   whatsappFallback?: WhatsAppFallback;
+  /** Sent as X-Request-Id; defaults to the id of the request in progress (core/http/middleware.ts). */
+  requestId?: string;
   // For the fallback's outbound call; defaults to the global fetch.
   fetch?: (input: Request | string, init?: RequestInit) => Promise<Response>;
 }

@@ -1,9 +1,13 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { loadConfig } from "../../../src/core/env";
+import { log } from "../../../src/core/http/log";
+import { notifyFor } from "../../../src/core/notifier";
+import { runWithRequestId } from "../../../src/core/notify/requestId";
 import { systemPlatformCtx } from "../../../src/core/tenancy/contexts";
 import { slotCount } from "../../../src/core/tenancy/slots";
 import { platformHealth } from "../../../src/modules/platform-ops/service";
-import { bindings, callJson, createTenant, operatorToken } from "../../helpers/harness";
+import { bindings, call, callJson, createTenant, operatorToken } from "../../helpers/harness";
 
 interface Health {
   status: "ok" | "degraded";
@@ -91,5 +95,61 @@ describe("GET /api/platform/health", () => {
     expect(report.notify).toMatchObject({ answers: false });
     expect(report.status).toBe("degraded");
     expect(report.platformDb.answers).toBe(true);
+  });
+});
+
+describe("request ids across Workers", () => {
+  it("the notification client forwards the id of the request in progress as X-Request-Id", async () => {
+    const seen: (string | null)[] = [];
+    const fake = {
+      fetch: async (_url: string, init: RequestInit) => {
+        seen.push(new Headers(init.headers).get("x-request-id"));
+        return Response.json({ messageIds: ["01MSG"], replayed: false }, { status: 202 });
+      },
+    };
+    const env = { ...bindings, NOTIFY: fake } as unknown as typeof bindings;
+    await runWithRequestId("01TRACEAPI0000000000000000", () =>
+      notifyFor(env).sendEmail({ template: "rapat", to: "warga@example.id", data: {} }),
+    );
+    await notifyFor(env).sendEmail({ template: "rapat", to: "warga@example.id", data: {} });
+    expect(seen).toEqual(["01TRACEAPI0000000000000000", null]);
+  });
+
+  it("keeps a caller's id (ticket-mail sends mail-<hash>) and answers with it", async () => {
+    const res = await call("/api/health", { headers: { "X-Request-Id": "mail-0123456789abcdef" } });
+    expect(res.headers.get("X-Request-Id")).toBe("mail-0123456789abcdef");
+  });
+});
+
+describe("secret redaction in the API's logs", () => {
+  it("replaces configured secret values and secret shapes in every log line", () => {
+    loadConfig(bindings);
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, "warn").mockImplementation((line: string) => {
+      lines.push(line);
+    });
+    try {
+      log("warn", "provider_failed", {
+        error: `upstream said Bearer abc.def.ghi and key ${bindings.INTERNAL_API_KEY}`,
+        token: "refresh-token-value",
+        detail: "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl",
+        pepper: bindings.PASSWORD_PEPPER,
+        path: "/api/health",
+      });
+    } finally {
+      spy.mockRestore();
+    }
+    const [line] = lines;
+    expect(line).toBeDefined();
+    expect(JSON.parse(line as string)).toMatchObject({ event: "provider_failed", path: "/api/health" });
+    for (const secret of [
+      bindings.INTERNAL_API_KEY,
+      bindings.PASSWORD_PEPPER,
+      "abc.def.ghi",
+      "refresh-token-value",
+      "eyJhbGciOiJIUzI1NiJ9",
+    ]) {
+      expect(line).not.toContain(secret);
+    }
   });
 });
