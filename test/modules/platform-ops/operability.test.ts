@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import { modules } from "../../../src/app";
 import { loadConfig } from "../../../src/core/env";
 import { log } from "../../../src/core/http/log";
 import { notifyFor } from "../../../src/core/notifier";
@@ -151,5 +152,55 @@ describe("secret redaction in the API's logs", () => {
     ]) {
       expect(line).not.toContain(secret);
     }
+  });
+});
+
+describe("personal data declarations (UU 27/2022)", () => {
+  it("every text column of every tenant table is classified by exactly one module, and nothing stale is", async () => {
+    const tenant = await createTenant();
+    const db = slotDb(tenant.slot);
+    const tables = await db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations' ORDER BY name",
+      )
+      .all<{ name: string }>();
+    const owners = new Map<string, string[]>();
+    const classified = new Map<string, string[]>();
+    for (const mod of modules) {
+      for (const [table, columns] of Object.entries(mod.personalData ?? {})) {
+        owners.set(table, [...(owners.get(table) ?? []), mod.name]);
+        for (const column of [
+          ...(columns.subjects ?? []),
+          ...(columns.personal ?? []),
+          ...(columns.other ?? []),
+        ]) {
+          const key = `${table}.${column}`;
+          classified.set(key, [...(classified.get(key) ?? []), mod.name]);
+        }
+      }
+    }
+    const problems: string[] = [];
+    const textColumns = new Set<string>();
+    for (const { name } of tables.results) {
+      if ((owners.get(name) ?? []).length !== 1) {
+        problems.push(`table ${name}: declared by ${owners.get(name)?.join(", ") || "no module"}`);
+      }
+      const info = await db.prepare(`PRAGMA table_info(${name})`).all<{ name: string; type: string }>();
+      for (const column of info.results.filter((c) => /TEXT/i.test(c.type))) {
+        const key = `${name}.${column.name}`;
+        textColumns.add(key);
+        const by = classified.get(key) ?? [];
+        if (by.length !== 1) {
+          problems.push(`${key}: classified ${by.length} times`);
+        }
+      }
+    }
+    for (const key of classified.keys()) {
+      if (!textColumns.has(key)) {
+        problems.push(`${key}: declared but not a text column of a tenant table`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(textColumns.size).toBeGreaterThan(100);
   });
 });
