@@ -36,12 +36,12 @@ const featureModules = [
   aspirasiModule,
   gateModule,
   supportModule,
-  platformOpsModule,
 ] as const;
 
 export const modules = [
   ...featureModules,
   statistikModule(featureModules.flatMap((m) => m.indicators ?? [])),
+  platformOpsModule(featureModules.flatMap((m) => Object.entries(m.personalData ?? {}))),
 ] as const;
 
 /** The whole API as Hono's client sees it: `hc<AppType>(baseUrl)` gives typed calls. */

@@ -187,6 +187,7 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "POST /internal/support-tickets/replies": { who: "service" },
   // Operability (issue 19): the operator's deep health view.
   "GET /api/platform/health": platform,
+  "POST /api/platform/tenants/:id/erasures": platform,
 };
 
 export interface Disagreement {

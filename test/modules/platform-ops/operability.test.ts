@@ -204,3 +204,121 @@ describe("personal data declarations (UU 27/2022)", () => {
     expect(textColumns.size).toBeGreaterThan(100);
   });
 });
+
+describe("erasure of one person's data from a tenant", () => {
+  it("leaves no personal field of theirs and no id of theirs behind, keeps every row and foreign key, and is audited", async () => {
+    const tenant = await createTenant();
+    const person = await tenant.member("warga");
+    const neighbour = await tenant.member("warga");
+    const db = slotDb(tenant.slot);
+    const now = new Date().toISOString();
+    const rows = [
+      db
+        .prepare(
+          "INSERT INTO complaints (id, resident_id, title, description, category, status, photo, location, updated_at) VALUES (?, ?, ?, ?, 'kebersihan', 'baru', ?, ?, ?)",
+        )
+        .bind(
+          "01ERASECOMPLAINT0000000000",
+          person.id,
+          "Sampah depan rumah Budi Santoso",
+          "Rumah no 7 milik Budi",
+          "files/budi.jpg",
+          "Blok C7",
+          now,
+        ),
+      db
+        .prepare(
+          "INSERT INTO complaints (id, resident_id, title, description, category, status, updated_at) VALUES (?, ?, 'Lampu jalan mati', 'Tiang dekat pos', 'fasilitas', 'baru', ?)",
+        )
+        .bind("01ERASECOMPLAINT0000000001", neighbour.id, now),
+      db
+        .prepare(
+          "INSERT INTO complaint_messages (id, complaint_id, author_id, by_staff, body, created_at) VALUES (?, ?, ?, 0, 'Nomor saya 081298765432', ?)",
+        )
+        .bind("01ERASEMESSAGE000000000000", "01ERASECOMPLAINT0000000001", person.id, now),
+      db
+        .prepare(
+          "INSERT INTO suggestions (id, sender_id, anonymous, body) VALUES (?, ?, 0, 'Saran dari Budi Santoso')",
+        )
+        .bind("01ERASESUGGESTION000000000", person.id),
+      db
+        .prepare(
+          "INSERT INTO visitors (id, resident_id, guest_name, purpose, visit_at, status, vehicle_plate, identity, updated_at) VALUES (?, ?, 'Siti Aminah', 'Arisan', ?, 'menunggu', 'B 1234 XYZ', '3174012345670001', ?)",
+        )
+        .bind("01ERASEVISITOR000000000000", person.id, now, now),
+    ];
+    await db.batch(rows);
+    const countRows = async () => {
+      const counts: Record<string, number> = {};
+      for (const table of ["complaints", "complaint_messages", "suggestions", "visitors"]) {
+        counts[table] =
+          (await db.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())?.n ?? 0;
+      }
+      return counts;
+    };
+    const before = await countRows();
+
+    const res = await callJson<{ reference: string; rows: Record<string, number> }>(
+      `/api/platform/tenants/${tenant.id}/erasures`,
+      { token: await operatorToken(), body: { userId: person.id } },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.reference).toMatch(/^erased:[0-9a-f]{16}$/);
+    expect(res.body.rows).toMatchObject({ "complaints.resident_id": 1, "visitors:personal": 1 });
+
+    // Every text column of every tenant table: neither the id nor any personal value is left.
+    const tables = await db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
+      )
+      .all<{ name: string }>();
+    let dump = "";
+    for (const { name } of tables.results) {
+      dump += JSON.stringify((await db.prepare(`SELECT * FROM ${name}`).all()).results);
+    }
+    for (const secret of [
+      person.id,
+      "Budi",
+      "081298765432",
+      "Siti Aminah",
+      "B 1234 XYZ",
+      "3174012345670001",
+      "budi.jpg",
+      "Blok C7",
+    ]) {
+      expect(dump).not.toContain(secret);
+    }
+    // Records stay, pointing at one anonymous reference; the neighbour's are untouched.
+    expect(await countRows()).toEqual(before);
+    const mine = await db
+      .prepare("SELECT resident_id, title, photo FROM complaints WHERE id = '01ERASECOMPLAINT0000000000'")
+      .first();
+    expect(mine).toEqual({ resident_id: res.body.reference, title: "[dihapus]", photo: null });
+    const message = await db.prepare("SELECT complaint_id, author_id FROM complaint_messages").first();
+    expect(message).toEqual({ complaint_id: "01ERASECOMPLAINT0000000001", author_id: res.body.reference });
+    const theirs = await db
+      .prepare("SELECT resident_id, title FROM complaints WHERE id = '01ERASECOMPLAINT0000000001'")
+      .first();
+    expect(theirs).toEqual({ resident_id: neighbour.id, title: "Lampu jalan mati" });
+    expect((await db.prepare("PRAGMA foreign_key_check").all()).results).toEqual([]);
+    const logged = await db
+      .prepare("SELECT action, target_id FROM audit_log WHERE action = 'personal_data.erased'")
+      .all<{ action: string; target_id: string }>();
+    expect(logged.results).toEqual([{ action: "personal_data.erased", target_id: res.body.reference }]);
+
+    // Repeating it finds nothing more to change.
+    const again = await callJson<{ reference: string; rows: Record<string, number> }>(
+      `/api/platform/tenants/${tenant.id}/erasures`,
+      { token: await operatorToken(), body: { userId: person.id } },
+    );
+    expect(again.body).toEqual({ reference: res.body.reference, rows: {} });
+  });
+
+  it("answers 404 for an unknown tenant", async () => {
+    const res = await callJson("/api/platform/tenants/01NOSUCHTENANT000000000000/erasures", {
+      token: await operatorToken(),
+      body: { userId: "01NOSUCHUSER0000000000000A" },
+    });
+    expect(res.status).toBe(404);
+  });
+});
