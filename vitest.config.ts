@@ -6,6 +6,11 @@ import { defineConfig } from "vitest/config";
  */
 export default defineConfig({
   test: {
-    projects: ["./test/vitest.config.ts", "./test/e2e/vitest.config.ts", "./workers/*/vitest.config.ts"],
+    projects: [
+      "./test/vitest.config.ts",
+      "./test/e2e/vitest.config.ts",
+      "./test/scripts/vitest.config.mjs",
+      "./workers/*/vitest.config.ts",
+    ],
   },
 });

@@ -13,7 +13,8 @@ const STAMP = join(STATE_DIR, "migrations.sha256");
 function fingerprint(jobs) {
   const hash = createHash("sha256");
   for (const job of jobs) {
-    hash.update(`${job.config}:${job.name}\n`);
+    // The id too: local state is kept per database id, so ids recorded by `npm run deploy` start afresh.
+    hash.update(`${job.config}:${job.name}:${job.id}\n`);
     const dir = join(root, dirname(job.config), job.dir);
     for (const file of readdirSync(dir)
       .filter((f) => f.endsWith(".sql"))
@@ -30,6 +31,7 @@ export async function migrateAll({ remote = false, quiet = false } = {}) {
       config,
       name: db.database_name,
       binding: db.binding,
+      id: db.database_id,
       dir: db.migrations_dir,
     })),
   );

@@ -1,25 +1,71 @@
-// `npm run deploy`: migrate every remote database, then deploy the Workers in binding order
-// (notification service, main API, ticket mail: each binds the one deployed before it).
-import { migrateAll } from "./db-migrate.mjs";
-import { readConfig, workerConfigs, wrangler } from "./lib/wrangler.mjs";
+// Provisioning and deploy from an empty Cloudflare account (docs/operations.md).
+//   npm run deploy -- --plan    what exists and what would change (D1, R2, queues, migrations, Durable
+//                               Object migrations, Workers, secrets); changes nothing
+//   npm run deploy              creates what is missing, records database ids in the configs, migrates
+//                               every database, deploys the Workers in binding order. A second run
+//                               changes nothing. Missing secrets stop it first, with the command for each.
+//   npm run deploy -- --check   offline (CI): `wrangler deploy --dry-run` for every Worker and its gzip
+//                               bundle size against the budget
+import { root } from "./lib/dev-server.mjs";
+import {
+  apply,
+  BUNDLE_BUDGET_BYTES,
+  bundle,
+  desiredResources,
+  formatPlan,
+  inspect,
+  plan,
+  readConfigs,
+} from "./lib/provision.mjs";
+import { wrangler } from "./lib/wrangler.mjs";
 
-const PLACEHOLDER = /^0{8}-0{4}-0{4}-0{4}-\d{12}$/;
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 
-const configs = workerConfigs();
-for (const config of configs) {
-  const unset = (readConfig(config).d1_databases ?? []).filter((db) => PLACEHOLDER.test(db.database_id));
-  if (unset.length) {
-    console.error(
-      `${config}: ${unset.map((d) => d.binding).join(", ")} still carry local placeholder ids.\n` +
-        "Create them with `wrangler d1 create <name>` (tenant slots: `npm run slots:add -- N`) and put the ids in the config.",
+/** Dry-run bundles of every Worker, checked against the budget; returns config → digest. */
+export async function checkBundles(run, dir, configs, log = console.log) {
+  const digests = {};
+  const over = [];
+  for (const { path } of configs) {
+    const result = await bundle(run, dir, path);
+    digests[path] = result.digest;
+    log(
+      `${path}: ${kib(result.rawBytes)} raw, ${kib(result.gzipBytes)} gzip (budget ${kib(BUNDLE_BUDGET_BYTES)})`,
     );
+    if (result.gzipBytes > BUNDLE_BUDGET_BYTES) {
+      over.push(path);
+    }
+  }
+  return { digests, over };
+}
+
+/** The whole command, for a given wrangler runner and project folder (tests pass a fake). */
+export async function deploy(argv, run = wrangler, dir = root, log = console.log) {
+  const configs = readConfigs(dir);
+  if (argv.includes("--check")) {
+    const { over } = await checkBundles(run, dir, configs, log);
+    if (over.length) {
+      throw new Error(`over the ${kib(BUNDLE_BUDGET_BYTES)} gzip budget: ${over.join(", ")}`);
+    }
+    return null;
+  }
+  const desired = desiredResources(configs);
+  const { digests } = await checkBundles(run, dir, configs, () => {});
+  const state = await inspect(run, desired);
+  const p = plan(desired, state, digests);
+  if (argv.includes("--plan")) {
+    log(formatPlan(p));
+    return p;
+  }
+  await apply(run, dir, p, log);
+  log("deploy: done");
+  return p;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    await deploy(process.argv.slice(2));
+  } catch (error) {
+    console.error(error.stderr ? `${error.message}\n${error.stderr}` : error.message);
     process.exit(1);
   }
-}
-console.log(`migrated ${await migrateAll({ remote: true })} remote database(s)`);
-const order = ["workers/notify/wrangler.toml", "wrangler.toml", "workers/ticket-mail/wrangler.toml"].filter(
-  (c) => configs.includes(c),
-);
-for (const config of order) {
-  console.log(await wrangler(["deploy", "-c", config]));
 }

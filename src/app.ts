@@ -21,6 +21,7 @@ import { identityModule } from "./modules/identity";
 import { kependudukanModule } from "./modules/kependudukan";
 import { keuanganModule } from "./modules/keuangan";
 import { musyawarahModule } from "./modules/musyawarah";
+import { platformOpsModule } from "./modules/platform-ops";
 import { residentsModule } from "./modules/residents";
 import { statistikModule } from "./modules/statistik";
 import { supportModule } from "./modules/support";
@@ -61,6 +62,7 @@ export const modules = [
   statistikModule(indicators),
   hierarchyModule(indicators),
   paymentsModule(paymentHandlers),
+  platformOpsModule(featureModules.flatMap((m) => Object.entries(m.personalData ?? {}))),
 ] as const;
 
 /** The whole API as Hono's client sees it: `hc<AppType>(baseUrl)` gives typed calls. */

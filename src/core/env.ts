@@ -2,7 +2,7 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { z } from "zod";
 import type { Actor, TenantInfo } from "./context";
 import type * as platformSchema from "./db/platform-schema";
-import { setLogLevel } from "./http/log";
+import { rememberLogSecrets, setLogLevel } from "./http/log";
 
 /**
  * Bindings: `Env` comes from `wrangler types` (worker-configuration.d.ts); secrets are not in
@@ -143,6 +143,12 @@ export function loadConfig(env: Bindings): Config {
       .filter(Boolean),
   };
   setLogLevel(config.LOG_LEVEL);
+  // Every secret binding (JWT_SECRET, PASSWORD_PEPPER, INTERNAL_API_KEY, OIDC_*_CLIENT_SECRET, tokens).
+  rememberLogSecrets(
+    Object.entries(env)
+      .filter(([name]) => /SECRET|TOKEN|PEPPER|_KEY$/.test(name))
+      .map(([, value]) => value),
+  );
   cached = { key, config };
   return config;
 }

@@ -3,6 +3,20 @@ import type { Indicator } from "./indicators";
 import type { Job } from "./jobs";
 import type { PaymentKindHandler } from "./payments/types";
 
+/**
+ * How each text column of a module's tenant tables relates to a person (UU 27/2022 on personal data):
+ * tenant export, a resident's own data export and erasure read these, so a table added later is covered
+ * once its module declares it (a test fails on any tenant text column nobody classified).
+ */
+export interface PersonalColumns {
+  /** Columns holding a user's id (who wrote, asked, decided): erasure rewrites them to an anonymous reference. */
+  subjects?: readonly string[];
+  /** Columns holding personal data (names, NIK, phone numbers, free text a person wrote): erasure blanks them. */
+  personal?: readonly string[];
+  /** Text columns holding no personal data (ids, statuses, times, the community's own text). */
+  other?: readonly string[];
+}
+
 /** What a module hands the composition root: its routes (with their access rules) and indicators. */
 export interface AppModule<R extends readonly RouteDef[] = readonly RouteDef[]> {
   name: string;
@@ -19,6 +33,8 @@ export interface AppModule<R extends readonly RouteDef[] = readonly RouteDef[]> 
    * the one gateway callback route calls these. Orders are started with `createPaymentOrder`.
    */
   payments?: readonly PaymentKindHandler[];
+  /** Its tenant tables' text columns by SQL table name, classified for export and erasure. */
+  personalData?: Readonly<Record<string, PersonalColumns>>;
 }
 
 /**

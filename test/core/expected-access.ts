@@ -250,6 +250,10 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   // decided per purpose in the verbs (proof of payment: its uploader and finance; covers: everyone).
   "POST /api/files": { who: R_S },
   "GET /api/files/:id": { who: R_S },
+
+  // Operability (issue 19): the operator's deep health view.
+  "GET /api/platform/health": platform,
+  "POST /api/platform/tenants/:id/erasures": platform,
 };
 
 export interface Disagreement {

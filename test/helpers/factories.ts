@@ -575,6 +575,13 @@ export const FACTORIES: Readonly<Record<string, Factory>> = {
       return { params: { id: w.a.tenant.id }, body: { post: { plan: "dasar", months: 1 } } };
     },
   },
+  "/api/platform/tenants/:id/erasures": {
+    kind: "platform",
+    make: async (w) => ({
+      params: { id: w.a.tenant.id },
+      body: { post: { userId: "01NOSUCHUSER0000000000000A" } },
+    }),
+  },
   "/api/platform/support-tickets/:id": {
     kind: "platform",
     make: async (w) => ({ params: { id: (await ticket(w)).id }, body: { patch: { status: "diproses" } } }),

@@ -565,3 +565,35 @@ describe("keuangan", () => {
     expect(await cashTotal(admin.token)).toMatchObject({ closingBalance: 0, items: [] });
   });
 });
+
+describe("platform-ops", () => {
+  /** Issue 19: an erasure whose batch fails at its audit row changes nothing. */
+  it("an erasure failing at its last statement leaves every personal field in place and answers 500", async () => {
+    const tenant = await createTenant();
+    const person = await tenant.member("warga");
+    const operator = await operatorToken();
+    const db = tenantD1(tenant);
+    await db
+      .prepare(
+        "INSERT INTO suggestions (id, sender_id, anonymous, body) VALUES ('01FAULTSUGGESTION000000000', ?, 0, 'Saran dari Dewi Lestari')",
+      )
+      .bind(person.id)
+      .run();
+    const res = await withTrigger(
+      db,
+      `fail_erasure_${tenant.slug.replaceAll("-", "_")}`,
+      `BEFORE INSERT ON audit_log WHEN NEW.action = 'personal_data.erased'
+         BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+      () =>
+        callJson(`/api/platform/tenants/${tenant.id}/erasures`, {
+          token: operator,
+          body: { userId: person.id },
+        }),
+    );
+    expect(res.status).toBe(500);
+    const row = await db
+      .prepare("SELECT sender_id, body FROM suggestions WHERE id = '01FAULTSUGGESTION000000000'")
+      .first();
+    expect(row).toEqual({ sender_id: person.id, body: "Saran dari Dewi Lestari" });
+  });
+});

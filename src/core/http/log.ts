@@ -7,12 +7,50 @@ export function setLogLevel(level: Level): void {
   threshold = level;
 }
 
+/**
+ * Secrets never reach the logs, even by mistake: configured secret values (registered by loadConfig)
+ * are replaced wherever they appear, and so are shapes that are secret whatever their value: bearer
+ * credentials, JWTs, private key blocks and `token=…`-style pairs.
+ */
+const SECRET_SHAPES: [RegExp, string][] = [
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g, "[redacted private key]"],
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, "$1 [redacted]"],
+  [/\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, "[redacted jwt]"],
+  [
+    /((?:api[_-]?key|access[_-]?token|refresh[_-]?token|token|secret|password|authorization|private[_-]?key|x-service-internal-key)\\?["']?\s*[:=]\s*\\?["']?)(?![[{]redacted)[^"'\\\s,&}]+/gi,
+    "$1[redacted]",
+  ],
+];
+const secretValues = new Set<string>();
+
+/** Remembers secret values to redact (under 8 characters they would redact ordinary words). */
+export function rememberLogSecrets(values: readonly unknown[]): void {
+  for (const value of values) {
+    if (typeof value === "string" && value.length >= 8) {
+      secretValues.add(value);
+    }
+  }
+}
+
+export function redact(text: string): string {
+  let out = text;
+  for (const secret of secretValues) {
+    if (out.includes(secret)) {
+      out = out.split(secret).join("[redacted]");
+    }
+  }
+  for (const [pattern, replacement] of SECRET_SHAPES) {
+    out = out.replace(pattern, replacement);
+  }
+  return out;
+}
+
 /** One JSON object per line, so Workers Logs can index the fields. Never log secrets or NIKs. */
 export function log(level: Level, event: string, fields: Record<string, unknown> = {}): void {
   if (RANK[level] < RANK[threshold]) {
     return;
   }
-  const line = JSON.stringify({ level, event, time: new Date().toISOString(), ...fields });
+  const line = redact(JSON.stringify({ level, event, time: new Date().toISOString(), ...fields }));
   if (level === "error") {
     console.error(line);
   } else if (level === "warn") {

@@ -3,6 +3,7 @@ import { cors } from "hono/cors";
 import { secureHeaders } from "hono/secure-headers";
 import { type Config, type HonoEnv, loadConfig } from "../env";
 import { newId } from "../ids";
+import { runWithRequestId } from "../notify/requestId";
 import { log } from "./log";
 import { loggedPath } from "./secret";
 
@@ -15,7 +16,7 @@ export const requestContext: MiddlewareHandler<HonoEnv> = async (c, next) => {
   c.set("requestId", requestId);
   c.set("config", loadConfig(c.env));
   const started = Date.now();
-  await next();
+  await runWithRequestId(requestId, next);
   c.res.headers.set("X-Request-Id", requestId);
   log("info", "request", {
     requestId,

@@ -1,6 +1,8 @@
 import { type NotifyProblem, NotifyRequestError, NotifyUnavailable } from "./errors";
+import { currentRequestId } from "./requestId";
 import type {
   BlastWhatsAppInput,
+  DeliveryStats,
   Device,
   NotifyClientOptions,
   RegisterDeviceInput,
@@ -57,6 +59,12 @@ export class NotifyClient {
   async registerDevice(input: RegisterDeviceInput): Promise<Device> {
     const response = await this.request("POST", "/v1/devices", input);
     return (await response.json()) as Device;
+  }
+
+  /** Backlog, dead letters and the last failures per channel, for the operator's health view. */
+  async stats(): Promise<DeliveryStats> {
+    const response = await this.request("GET", "/v1/stats");
+    return (await response.json()) as DeliveryStats;
   }
 
   // Logout must not fail because the token was already gone (FCM may have reported it unregistered).
@@ -133,6 +141,11 @@ export class NotifyClient {
     }
     if (idempotencyKey) {
       headers["idempotency-key"] = idempotencyKey;
+    }
+    // One id finds the message's whole path: this request, the notify Worker, its queue, the provider.
+    const requestId = this.options.requestId ?? currentRequestId();
+    if (requestId) {
+      headers["x-request-id"] = requestId;
     }
     let response: Response;
     try {

@@ -2,6 +2,8 @@ export { createNotifyClient, NotifyClient } from "./client";
 export { type NotifyProblem, NotifyRequestError, NotifyUnavailable } from "./errors";
 export type {
   BlastWhatsAppInput,
+  DeliveryFailure,
+  DeliveryStats,
   Device,
   NotifyBinding,
   NotifyClientOptions,

@@ -17,6 +17,8 @@ export interface NotifyClientOptions {
   // "local" enables the direct WhatsApp fallback; any other value never bypasses the service.
   environment: string;
   whatsappFallback?: WhatsAppFallback;
+  /** Sent as X-Request-Id; defaults to the id of the request in progress (core/http/middleware.ts). */
+  requestId?: string;
   // For the fallback's outbound call; defaults to the global fetch.
   fetch?: (input: Request | string, init?: RequestInit) => Promise<Response>;
 }
@@ -92,4 +94,20 @@ export interface Device {
   deactivationReason: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface DeliveryFailure {
+  messageId: string;
+  status: "failed" | "dead";
+  attempts: number;
+  error: string | null;
+  at: string;
+}
+
+/** The notification service's own figures (GET /v1/stats). */
+export interface DeliveryStats {
+  backlog: { queued: number; sending: number; retrying: number; total: number; oldestAt: string | null };
+  deadLetters: number;
+  failed: number;
+  lastFailures: { email: DeliveryFailure[]; push: DeliveryFailure[]; whatsapp: DeliveryFailure[] };
 }

@@ -25,7 +25,7 @@ export function toTenantInfo(row: typeof tenants.$inferSelect): TenantInfo {
  * operator route that changes them evicts its own isolate's entry; other isolates see the change
  * within the TTL, which is the longest a suspension or a flag switch takes to reach every request.
  */
-const CACHE_TTL_MS = 30_000;
+export const CACHE_TTL_MS = 30_000;
 const cache = new Map<string, { tenant: TenantInfo; expires: number }>();
 
 export function forgetTenant(slug: string): void {

@@ -28,6 +28,30 @@ const member = tenantAccess(ROLES.MEMBER);
 
 export const aspirasiModule = defineModule({
   name: "aspirasi",
+  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
+  personalData: {
+    complaints: {
+      subjects: ["resident_id"],
+      personal: ["title", "description", "photo", "location"],
+      other: ["id", "unit_id", "category", "status", "created_at", "updated_at"],
+    },
+    complaint_messages: {
+      subjects: ["author_id"],
+      personal: ["body"],
+      other: ["id", "complaint_id", "status", "created_at"],
+    },
+    suggestions: {
+      subjects: ["sender_id", "read_by"],
+      personal: ["body"],
+      other: ["id", "read_at", "created_at"],
+    },
+    proposals: {
+      subjects: ["resident_id", "decided_by"],
+      personal: ["title", "description", "note"],
+      other: ["id", "status", "decided_at", "created_at", "updated_at"],
+    },
+    proposal_endorsements: { subjects: ["user_id"], other: ["proposal_id", "created_at"] },
+  },
   routes: [
     { method: "post", path: "/api/pengaduan", endpoint: CreateComplaint, access: resident },
     { method: "get", path: "/api/pengaduan/mine", endpoint: ListMyComplaints, access: resident },

@@ -5,6 +5,14 @@ import { ListTenantAudit } from "./routes/listTenantAudit";
 
 export const auditModule = defineModule({
   name: "audit",
+  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
+  personalData: {
+    audit_log: {
+      subjects: ["actor_id"],
+      personal: ["ip", "detail"],
+      other: ["id", "actor_role", "action", "target_type", "target_id", "request_id", "created_at"],
+    },
+  },
   routes: [
     {
       method: "get",

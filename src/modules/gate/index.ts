@@ -12,6 +12,22 @@ const admin = tenantAccess(ROLES.ADMIN, "tamu");
 
 export const gateModule = defineModule({
   name: "gate",
+  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
+  personalData: {
+    gate_events: {
+      other: [
+        "id",
+        "device_id",
+        "kind",
+        "direction",
+        "visitor_id",
+        "action",
+        "reason",
+        "occurred_at",
+        "created_at",
+      ],
+    },
+  },
   routes: [
     { method: "get", path: "/api/gate-devices", endpoint: ListDevices, access: admin },
     { method: "post", path: "/api/gate-devices", endpoint: CreateDevice, access: admin },

@@ -16,6 +16,18 @@ const resident = tenantAccess(ROLES.RESIDENT, "warga");
 
 export const kependudukanModule = defineModule({
   name: "kependudukan",
+  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
+  personalData: {
+    units: { other: ["id", "block", "number", "created_at", "updated_at"] },
+    family_cards: {
+      personal: ["kk_number", "head_name", "head_nik", "head_whatsapp"],
+      other: ["id", "unit_id", "created_at", "updated_at"],
+    },
+    family_members: {
+      personal: ["name", "nik", "relationship", "sex", "birth_date", "birth_place"],
+      other: ["id", "family_card_id", "created_at", "updated_at"],
+    },
+  },
   routes: [
     { method: "get", path: "/api/kependudukan/units", endpoint: ListUnits, access: registry },
     { method: "get", path: "/api/kependudukan/units/:id", endpoint: GetUnit, access: registry },

@@ -17,6 +17,30 @@ const residents = tenantAccess(ROLES.RESIDENT, flag);
 
 export const musyawarahModule = defineModule({
   name: "musyawarah",
+  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
+  personalData: {
+    polls: {
+      subjects: ["created_by"],
+      other: [
+        "id",
+        "title",
+        "description",
+        "options",
+        "starts_at",
+        "ends_at",
+        "status",
+        "quorum_kind",
+        "voter_scope",
+        "results_visibility",
+        "results",
+        "created_at",
+        "updated_at",
+        "opened_at",
+        "closed_at",
+      ],
+    },
+    poll_voters: { subjects: ["user_id"], other: ["poll_id", "voter_key", "voted_at"] },
+  },
   routes: [
     { method: "get", path: "/api/musyawarah", endpoint: ListPolls, access: members },
     { method: "post", path: "/api/musyawarah", endpoint: CreatePoll, access: organisers },

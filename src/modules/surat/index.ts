@@ -26,6 +26,48 @@ const admin = tenantAccess(ROLES.ADMIN, flag);
 // Static paths before `/:id`, so `jenis`, `mine`, `next-number` and `settings` are never read as ids.
 export const suratModule = defineModule({
   name: "surat",
+  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
+  personalData: {
+    letters: {
+      subjects: ["resident_id", "decided_by"],
+      personal: ["on_behalf_of", "subject_name", "keperluan", "fields", "note"],
+      other: [
+        "id",
+        "unit_id",
+        "jenis",
+        "status",
+        "nomor_surat",
+        "tanggal_surat",
+        "verification_code",
+        "finished_at",
+        "created_at",
+        "updated_at",
+      ],
+    },
+    letter_events: {
+      subjects: ["actor_id"],
+      personal: ["note"],
+      other: ["id", "letter_id", "status", "created_at"],
+    },
+    letter_settings: {
+      subjects: ["updated_by"],
+      personal: ["head_name"],
+      other: [
+        "rt",
+        "rw",
+        "kelurahan",
+        "kecamatan",
+        "kota",
+        "provinsi",
+        "address",
+        "logo_data_url",
+        "head_title",
+        "number_format",
+        "updated_at",
+      ],
+    },
+    letter_sequences: {},
+  },
   routes: [
     { method: "get", path: "/api/surat/jenis", endpoint: ListJenis, access: member },
     { method: "post", path: "/api/surat", endpoint: CreateLetter, access: resident },

@@ -19,6 +19,27 @@ const member = tenantAccess(ROLES.MEMBER, flag);
 // Static paths before `/:id`, so `mine` and `gate/...` are never read as ids.
 export const visitorModule = defineModule({
   name: "visitor",
+  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
+  personalData: {
+    visitors: {
+      subjects: ["resident_id", "decided_by", "checked_in_by", "checked_out_by"],
+      personal: ["guest_name", "purpose", "vehicle_plate", "identity", "note"],
+      other: [
+        "id",
+        "unit_id",
+        "visit_at",
+        "status",
+        "decided_at",
+        "pass_valid_from",
+        "pass_valid_until",
+        "notified_at",
+        "checked_in_at",
+        "checked_out_at",
+        "created_at",
+        "updated_at",
+      ],
+    },
+  },
   routes: [
     { method: "post", path: "/api/visitor", endpoint: CreateVisitor, access: resident },
     { method: "get", path: "/api/visitor/mine", endpoint: ListMyVisitors, access: resident },

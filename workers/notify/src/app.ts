@@ -13,6 +13,7 @@ import { GetMessage } from "./routes/messages/getMessage";
 import { ListMessages } from "./routes/messages/listMessages";
 import { RetryMessage } from "./routes/messages/retryMessage";
 import { SendPush } from "./routes/push/sendPush";
+import { Stats } from "./routes/stats";
 import { GetTemplate } from "./routes/templates/getTemplate";
 import { ListTemplates } from "./routes/templates/listTemplates";
 import { PreviewTemplate } from "./routes/templates/previewTemplate";
@@ -59,6 +60,7 @@ export function createApp() {
   api.get("/v1/messages", ListMessages);
   api.get("/v1/messages/:id", GetMessage);
   api.post("/v1/messages/:id/retry", RetryMessage);
+  api.get("/v1/stats", Stats);
 
   app.notFound((c) =>
     problemResponse({

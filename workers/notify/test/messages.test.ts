@@ -104,3 +104,59 @@ describe("GET /v1/messages", () => {
     expect(res.body).toMatchObject({ code: "message_not_found" });
   });
 });
+
+describe("GET /v1/stats", () => {
+  it("counts the backlog and dead letters and lists the newest failures per channel, without recipients", async () => {
+    const before = await callJson<{ backlog: { total: number }; deadLetters: number; failed: number }>(
+      "GET",
+      "/v1/stats",
+    );
+    const seed = async (
+      id: string,
+      channel: string,
+      status: string,
+      at: string,
+      error: string | null = null,
+    ) => {
+      await env.NOTIFY_DB.prepare(
+        "INSERT INTO messages (id, channel, status, recipient, payload, attempts, last_error, created_at, updated_at) VALUES (?1, ?2, ?3, 'stats@example.com', '{}', 6, ?5, ?4, ?4)",
+      )
+        .bind(id, channel, status, at, error)
+        .run();
+    };
+    await seed("01STA00000000000000000001A", "email", "queued", "2026-11-01T01:00:00.000Z");
+    await seed("01STA00000000000000000002A", "whatsapp", "retrying", "2026-11-01T02:00:00.000Z");
+    await seed("01STA00000000000000000003A", "email", "dead", "2026-11-02T01:00:00.000Z", "provider 503");
+    for (let i = 0; i < 7; i++) {
+      await seed(
+        `01STA0000000000000000010${i}A`,
+        "whatsapp",
+        "failed",
+        `2026-11-03T0${i}:00:00.000Z`,
+        `refused ${i}`,
+      );
+    }
+    const { status, body } = await callJson<{
+      backlog: { queued: number; retrying: number; total: number; oldestAt: string | null };
+      deadLetters: number;
+      failed: number;
+      lastFailures: Record<string, { messageId: string; error: string | null; at: string }[]>;
+    }>("GET", "/v1/stats");
+    expect(status).toBe(200);
+    expect(body.backlog.total).toBe(before.body.backlog.total + 2);
+    expect(body.deadLetters).toBe(before.body.deadLetters + 1);
+    expect(body.failed).toBe(before.body.failed + 7);
+    expect(body.lastFailures.whatsapp).toHaveLength(5);
+    expect(body.lastFailures.whatsapp[0]).toMatchObject({
+      messageId: "01STA00000000000000000106A",
+      error: "refused 6",
+    });
+    expect(body.lastFailures.email.map((f) => f.messageId)).toContain("01STA00000000000000000003A");
+    expect(JSON.stringify(body)).not.toContain("stats@example.com");
+  });
+
+  it("needs the internal key", async () => {
+    const { status } = await callJson("GET", "/v1/stats", { key: null });
+    expect(status).toBe(401);
+  });
+});

@@ -1,6 +1,10 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
+import { redact, rememberSecrets } from "../src/http/redact";
+import worker from "../src/index";
+import type { QueueBody } from "../src/queue/body";
 import { fakeFetch, gatewayOk, json } from "./helpers/fakeFetch";
-import { callJson, deliver, messageRow } from "./helpers/worker";
+import { callJson, deliver, messageRow, testEnv } from "./helpers/worker";
 
 type Accepted = { messageIds: string[]; batchId?: string };
 
@@ -205,5 +209,51 @@ describe("POST /v1/whatsapp/blast", () => {
     expect(result.retryMessages[0]?.delaySeconds).toBeGreaterThan(0);
     expect(net.to("api.fonnte.com")).toHaveLength(0);
     expect(await messageRow(lastId)).toMatchObject({ status: "queued", attempts: 0 });
+  });
+});
+
+describe("request ids and log redaction", () => {
+  it("the API's X-Request-Id rides the queue message and reaches the provider call", async () => {
+    const queued: QueueBody[] = [];
+    const queue = {
+      send: async (body: QueueBody) => {
+        queued.push(body);
+      },
+      sendBatch: async (messages: { body: QueueBody }[]) => {
+        queued.push(...messages.map((m) => m.body));
+      },
+    };
+    const res = await callJson<Accepted>("POST", "/v1/whatsapp/send", {
+      body: { to: "081234567891", message: "Kerja bakti Minggu" },
+      headers: { "x-request-id": "01TRACEREQUEST0000000000AA" },
+      env: { NOTIFY_QUEUE: queue },
+    });
+    expect(res.status).toBe(202);
+    expect(res.headers.get("x-request-id")).toBe("01TRACEREQUEST0000000000AA");
+    expect(queued).toEqual([{ messageId: res.body.messageIds[0], requestId: "01TRACEREQUEST0000000000AA" }]);
+
+    net = fakeFetch({ "api.fonnte.com": () => gatewayOk("80367171") });
+    const batch = createMessageBatch<QueueBody>("warga-notify", [
+      { id: "q-trace", timestamp: new Date(), attempts: 1, body: queued[0] as QueueBody },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch as MessageBatch<QueueBody>, testEnv(), ctx);
+    await getQueueResult(batch, ctx);
+    const [sent] = net.to("api.fonnte.com");
+    expect(sent?.headers.get("x-request-id")).toBe("01TRACEREQUEST0000000000AA");
+  });
+
+  it("redacts secret values and secret shapes from every console line", () => {
+    rememberSecrets(["gateway-test-token", "short"]);
+    const line = redact(
+      'provider said token=abc123 for gateway-test-token, Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl at /v1/devices/fcm-token-123 {"private_key":"-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----"}',
+    );
+    expect(line).not.toContain("gateway-test-token");
+    expect(line).not.toContain("abc123");
+    expect(line).not.toContain("eyJhbGci");
+    expect(line).not.toContain("fcm-token-123");
+    expect(line).not.toContain("MIIE");
+    expect(line).toContain("provider said");
+    expect(redact("a short word")).toBe("a short word");
   });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { StoredAttachment } from "./attachments";
+import { type StoredAttachment, sha256Hex } from "./attachments";
 
 export const REPLIES_URL = "https://api.internal/internal/support-tickets/replies";
 // A hung binding must not eat the whole invocation; the MTA retries a thrown message later.
@@ -41,10 +41,17 @@ export async function forwardReply(
   payload: ReplyPayload,
 ): Promise<ForwardResult> {
   let response: Response;
+  // The same id as the `message` field of this Worker's log lines, so the API's lines for the reply
+  // are found with it; stable across redeliveries of one email.
+  const requestId = `mail-${(await sha256Hex(payload.messageId)).slice(0, 16)}`;
   try {
     response = await api.fetch(REPLIES_URL, {
       method: "POST",
-      headers: { "Content-Type": "application/json", "X-Service-Internal-Key": internalKey },
+      headers: {
+        "Content-Type": "application/json",
+        "X-Service-Internal-Key": internalKey,
+        "X-Request-Id": requestId,
+      },
       body: JSON.stringify(payload),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });

@@ -3,13 +3,14 @@ import { ulid } from "ulidx";
 import { loadConfig } from "../env";
 import { ServiceError, unavailable } from "../errors";
 import type { HonoEnv } from "./honoEnv";
+import { runWithRequestId } from "./requestId";
 
 export const INTERNAL_KEY_HEADER = "X-Service-Internal-Key";
 
 export const requestContext: MiddlewareHandler<HonoEnv> = async (c, next) => {
   c.set("requestId", (c.req.header("x-request-id") || c.req.header("cf-ray") || ulid()).slice(0, 128));
   c.set("config", loadConfig(c.env));
-  await next();
+  await runWithRequestId(c.get("requestId"), next);
   c.header("x-request-id", c.get("requestId"));
 };
 

@@ -1,4 +1,5 @@
 import type { Config } from "../env";
+import { withRequestIdHeader } from "../http/requestId";
 import { createCloudflareEmailProvider } from "./email/cloudflare";
 import { createResendProvider } from "./email/resend";
 import { createFcmProvider } from "./push/fcm";
@@ -9,8 +10,14 @@ import { createGatewayProvider } from "./whatsapp/gateway";
 // Resolved at call time, not captured, so a test that stubs globalThis.fetch reaches every provider.
 export const globalFetch: FetchFn = (input, init) => fetch(input, init);
 
-export function buildProviders(config: Config, fetchFn: FetchFn = globalFetch): Providers {
+/** Every provider call carries the request id of the delivery it makes (X-Request-Id). */
+function tracing(fetchFn: FetchFn): FetchFn {
+  return (input, init) => fetchFn(input, withRequestIdHeader(init));
+}
+
+export function buildProviders(config: Config, untraced: FetchFn = globalFetch): Providers {
   const { email, push, whatsapp } = config;
+  const fetchFn = tracing(untraced);
   return {
     email: !email
       ? null

@@ -2,6 +2,7 @@ import { and, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { messageAttempts, messages } from "../db/schema";
 import type { Config } from "../env";
+import { runWithRequestId } from "../http/requestId";
 import { newId } from "../ids";
 import type { EmailPayload, PushPayload, WhatsAppPayload } from "../payloads";
 import type { DeliveryResult, Providers } from "../providers/types";
@@ -168,7 +169,9 @@ export async function consumeBatch(batch: MessageBatch<QueueBody>, deps: Consume
   await Promise.all(
     batch.messages.map(async (message) => {
       try {
-        const verdict = await processMessage(message.body.messageId, message.attempts, deps);
+        const verdict = await runWithRequestId(message.body.requestId, () =>
+          processMessage(message.body.messageId, message.attempts, deps),
+        );
         if (verdict.action === "ack") {
           message.ack();
         } else {
@@ -176,7 +179,10 @@ export async function consumeBatch(batch: MessageBatch<QueueBody>, deps: Consume
         }
       } catch (err) {
         // Our own failure (D1 unavailable, say): the message is untouched, so let the queue bring it back.
-        console.error(`[notify] consumer error for ${message.body?.messageId}:`, err);
+        console.error(
+          `[notify] consumer error for ${message.body?.messageId} (request ${message.body?.requestId ?? "-"}):`,
+          err,
+        );
         message.retry({
           delaySeconds: backoffSeconds(message.attempts, {
             baseSeconds: deps.config.retryBaseSeconds,

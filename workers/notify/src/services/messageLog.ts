@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, lt, type SQL } from "drizzle-orm";
 import { type Channel, type MessageStatus, messageAttempts, messages } from "../db/schema";
 import { conflict, notFound, unavailable } from "../errors";
+import { currentRequestId } from "../http/requestId";
 import type { ServiceContext } from "./context";
 
 type MessageRow = typeof messages.$inferSelect;
@@ -105,7 +106,8 @@ export async function retryDeadMessage(ctx: ServiceContext, id: string): Promise
     throw conflict("message_not_dead", `Only dead messages can be retried; this one is ${exists.status}.`);
   }
   try {
-    await ctx.queue.send({ messageId: id });
+    const requestId = currentRequestId();
+    await ctx.queue.send({ messageId: id, ...(requestId ? { requestId } : {}) });
   } catch (err) {
     console.error("[notify] retry enqueue failed:", err);
     await ctx.db

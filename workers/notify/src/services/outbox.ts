@@ -2,6 +2,7 @@ import { eq, inArray } from "drizzle-orm";
 import type { Channel } from "../db/schema";
 import { idempotencyKeys, messages } from "../db/schema";
 import { conflict, unavailable } from "../errors";
+import { currentRequestId } from "../http/requestId";
 import { newId } from "../ids";
 import type { Payload } from "../payloads";
 import type { ServiceContext } from "./context";
@@ -161,13 +162,14 @@ export async function enqueue(ctx: ServiceContext, req: EnqueueRequest): Promise
 }
 
 async function dispatch(ctx: ServiceContext, rows: Row[], now: Date, scopeKey: string | null): Promise<void> {
+  const requestId = currentRequestId();
   try {
     for (let i = 0; i < rows.length; i += QUEUE_SEND_BATCH) {
       await ctx.queue.sendBatch(
         rows.slice(i, i + QUEUE_SEND_BATCH).map((row) => {
           const delay = row.notBefore ? Math.ceil((Date.parse(row.notBefore) - now.getTime()) / 1000) : 0;
           return {
-            body: { messageId: row.id },
+            body: { messageId: row.id, ...(requestId ? { requestId } : {}) },
             ...(delay > 0 ? { delaySeconds: Math.min(delay, MAX_DELAY_SECONDS) } : {}),
           };
         }),

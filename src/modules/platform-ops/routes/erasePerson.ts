@@ -1,0 +1,29 @@
+import type { Context } from "hono";
+import { z } from "zod";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { erasePerson } from "../erasure";
+
+const Params = z.object({ id: z.string().min(1).max(64) });
+const Body = z.object({ userId: z.string().min(1).max(64).describe("The person's user id") });
+const Result = z.object({
+  reference: z.string().describe("The anonymous reference that now stands for the person in this tenant"),
+  rows: z.record(z.string(), z.number().int()).describe("Rows changed, by table and column"),
+});
+
+export class ErasePerson extends Endpoint {
+  override schema = {
+    tags: ["Platform: operations"],
+    summary:
+      "Erase one person's personal data from a tenant (UU 27/2022): records stay, with an anonymous reference; audited",
+    request: { params: Params, body: { content: { "application/json": { schema: Body } } } },
+    responses: { 200: json(Result), ...problems(400, 401, 403, 404) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await erasePerson({ ctx: platformCtx(c), id: params.id, input: body }));
+  }
+}

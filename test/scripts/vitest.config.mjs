@@ -1,0 +1,14 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+/** The project's Node scripts (deploy plan and apply against a fake wrangler), in Node: no workerd. */
+export default defineConfig({
+  test: {
+    name: "scripts",
+    root,
+    include: ["test/scripts/**/*.test.mjs"],
+    environment: "node",
+  },
+});
