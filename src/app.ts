@@ -13,6 +13,7 @@ import { gateModule } from "./modules/gate";
 import { healthModule } from "./modules/health";
 import { identityModule } from "./modules/identity";
 import { kependudukanModule } from "./modules/kependudukan";
+import { kontenModule } from "./modules/konten";
 import { musyawarahModule } from "./modules/musyawarah";
 import { residentsModule } from "./modules/residents";
 import { statistikModule } from "./modules/statistik";
@@ -35,6 +36,7 @@ const featureModules = [
   aspirasiModule,
   gateModule,
   supportModule,
+  kontenModule,
 ] as const;
 
 export const modules = [

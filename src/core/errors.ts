@@ -118,6 +118,10 @@ export const ERROR_CODES = [
   "turnstile_required",
   "turnstile_failed",
   "turnstile_unavailable",
+  // Content, announcements and notifications (push tokens, preferences, fan-out).
+  "notification_unavailable",
+  "push_token_not_found",
+  "unknown_block",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

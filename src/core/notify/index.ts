@@ -2,7 +2,12 @@ export { createNotifyClient, NotifyClient } from "./client";
 export { type NotifyProblem, NotifyRequestError, NotifyUnavailable } from "./errors";
 export type {
   BlastWhatsAppInput,
+  ChannelDeliverySummary,
+  DeliverySummary,
   Device,
+  FanoutChannel,
+  FanoutInput,
+  NotificationPreferences,
   NotifyBinding,
   NotifyClientOptions,
   PushData,
