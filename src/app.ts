@@ -7,6 +7,7 @@ import { corsForConfiguredOrigins, requestContext, securityHeaders } from "./cor
 import { notFound, onError } from "./core/http/problem";
 import { secretRoute } from "./core/http/secret";
 import type { Job } from "./core/jobs";
+import { uploadsModule } from "./core/uploads";
 import { aspirasiModule } from "./modules/aspirasi";
 import { auditModule } from "./modules/audit";
 import { gateModule } from "./modules/gate";
@@ -37,6 +38,7 @@ const featureModules = [
   gateModule,
   supportModule,
   kontenModule,
+  uploadsModule,
 ] as const;
 
 export const modules = [

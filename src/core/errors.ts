@@ -122,6 +122,16 @@ export const ERROR_CODES = [
   "notification_unavailable",
   "push_token_not_found",
   "unknown_block",
+  // Tenant file store, gallery and marketplace (issue 16).
+  "image_unreadable",
+  "forbidden_purpose",
+  "file_not_found",
+  "invalid_file_purpose",
+  "file_in_use",
+  "too_many_photos",
+  "album_not_found",
+  "listing_not_found",
+  "listing_hidden",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

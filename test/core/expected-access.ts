@@ -208,6 +208,11 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "GET /api/watch/summary": { who: R_S },
   // The ticket-mail Worker's inbound replies (spec: "passes the reply to the platform's internal API").
   "POST /internal/support-tickets/replies": { who: "service" },
+
+  // Tenant file store (issue 16): every member reaches both routes; what each may upload or read is
+  // decided per purpose in the verbs (proof of payment: its uploader and finance; covers: everyone).
+  "POST /api/files": { who: R_S },
+  "GET /api/files/:id": { who: R_S },
 };
 
 export interface Disagreement {

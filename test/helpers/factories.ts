@@ -1,5 +1,6 @@
 import type { TenantRole } from "../../src/core/context";
 import type { HttpMethod } from "../../src/core/http/access";
+import { CLEAN_PNG } from "../modules/galeri-pasar/images";
 import { PNG, upload } from "../modules/support/helpers";
 import { finishedLetter, type Household, household, sampleFields } from "../modules/surat/helpers";
 import { callJson, createTenant, type Member, operatorToken, type TestTenant, unique } from "./harness";
@@ -359,6 +360,15 @@ const pushToken = (w: World) =>
     return token;
   });
 
+// Tenant file store, gallery and marketplace (issue 16).
+const storedFile = (w: World) =>
+  w.once("stored file", () => {
+    const form = new FormData();
+    form.set("file", new File([CLEAN_PNG], "barang.png", { type: "image/png" }));
+    form.set("purpose", "pasar");
+    return made(callJson<{ id: string }>("/api/files", { token: w.a.as.warga.token, body: form }), "file");
+  });
+
 export const FACTORIES: Readonly<Record<string, Factory>> = {
   "/api/pengaduan/:id": {
     kind: "tenant",
@@ -588,5 +598,10 @@ export const FACTORIES: Readonly<Record<string, Factory>> = {
   "/api/auth/oauth/:provider/callback": {
     kind: "exempt",
     why: "its object is the signed state, checked in test/modules/identity/oauth.test.ts",
+  },
+  // Tenant file store, gallery and marketplace (issue 16).
+  "/api/files/:id": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await storedFile(w)).id }, ownerRole: "warga" }),
   },
 };

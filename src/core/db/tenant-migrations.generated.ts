@@ -73,7 +73,16 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
     ]
   },
   {
-    "name": "0006_konten.sql",
+    "name": "0006_files.sql",
+    "statements": [
+      "CREATE TABLE `files` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`purpose` text NOT NULL,\n\t`r2_key` text NOT NULL,\n\t`content_type` text NOT NULL,\n\t`size` integer NOT NULL,\n\t`sha256` text NOT NULL,\n\t`uploaded_by` text NOT NULL,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL\n);",
+      "CREATE UNIQUE INDEX `files_r2_key_uq` ON `files` (`r2_key`);",
+      "CREATE INDEX `files_uploader_idx` ON `files` (`uploaded_by`,`id`);",
+      "CREATE INDEX `files_purpose_idx` ON `files` (`purpose`,`id`);"
+    ]
+  },
+  {
+    "name": "0007_konten.sql",
     "statements": [
       "CREATE TABLE `agenda` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`title` text NOT NULL,\n\t`description` text NOT NULL,\n\t`place` text NOT NULL,\n\t`starts_at` text NOT NULL,\n\t`ends_at` text NOT NULL,\n\t`author_id` text NOT NULL,\n\t`reminded_for` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
       "CREATE INDEX `agenda_starts_idx` ON `agenda` (`starts_at`,`id`);",

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * Tables core keeps in every tenant database. The audit record of a tenant's change lives beside the
@@ -20,4 +20,29 @@ export const tenantAuditLog = sqliteTable(
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
   },
   (t) => [index("audit_created_idx").on(t.createdAt), index("audit_actor_idx").on(t.actorId, t.createdAt)],
+);
+
+/**
+ * The tenant's file store (core/uploads): every image a member uploads (proof of payment, receipts,
+ * covers, gallery and marketplace photos) has one row here, and its bytes one object in R2 under a key
+ * the server chose. Routes serve a file by this row's id after checking who may see its purpose,
+ * never by key. `sha256` is of the stored bytes (metadata already removed): the ETag.
+ */
+export const tenantFiles = sqliteTable(
+  "files",
+  {
+    id: text("id").primaryKey(),
+    purpose: text("purpose").notNull(),
+    r2Key: text("r2_key").notNull(),
+    contentType: text("content_type").notNull(),
+    size: integer("size").notNull(),
+    sha256: text("sha256").notNull(),
+    uploadedBy: text("uploaded_by").notNull(),
+    createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+  },
+  (t) => [
+    uniqueIndex("files_r2_key_uq").on(t.r2Key),
+    index("files_uploader_idx").on(t.uploadedBy, t.id),
+    index("files_purpose_idx").on(t.purpose, t.id),
+  ],
 );

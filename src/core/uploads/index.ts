@@ -1,0 +1,27 @@
+import { ROLES, tenantAccess } from "../http/access";
+import { defineModule } from "../module";
+import { GetFile } from "./routes/getFile";
+import { UploadFile } from "./routes/uploadFile";
+
+export { FILE_PURPOSES, type FilePurpose, PURPOSE_POLICY } from "./purposes";
+export {
+  planTenantFileDeletion,
+  prepareTenantFile,
+  presentTenantFile,
+  requireTenantFile,
+  type TenantFile,
+  tenantFilesByIds,
+  tenantFileUrl,
+} from "./store";
+
+/**
+ * The tenant's file store. Every member reaches both routes; what they may upload or read is decided
+ * per purpose (purposes.ts), in the verbs.
+ */
+export const uploadsModule = defineModule({
+  name: "uploads",
+  routes: [
+    { method: "post", path: "/api/files", endpoint: UploadFile, access: tenantAccess(ROLES.MEMBER) },
+    { method: "get", path: "/api/files/:id", endpoint: GetFile, access: tenantAccess(ROLES.MEMBER) },
+  ],
+});

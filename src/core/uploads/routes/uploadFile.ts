@@ -1,0 +1,41 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../env";
+import { Invalid } from "../../errors";
+import { checkMultipart, imageFromFile, readForm } from "../../files";
+import { tenantCtx } from "../../http/access";
+import { Endpoint } from "../../http/endpoint";
+import { json, problems } from "../../http/openapi";
+import { FilePurposeSchema, multipartFile, UploadedFile } from "../schemas";
+import { uploadTenantFile } from "../store";
+
+export class UploadFile extends Endpoint {
+  override schema = {
+    tags: ["Berkas"],
+    summary: "Upload an image for a purpose (proof of payment, receipt, cover, …); metadata is stripped",
+    request: { body: multipartFile },
+    responses: { 201: json(UploadedFile, "Stored"), ...problems(400, 401, 403, 413, 415, 429) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    await this.getValidatedData<typeof this.schema>();
+    checkMultipart(c.req.raw);
+    const form = await readForm(c.req.raw);
+    const purpose = FilePurposeSchema.safeParse(form.get("purpose"));
+    if (!purpose.success) {
+      throw new Invalid("invalid_input", "Say what the file is for in the multipart field `purpose`.", [
+        { field: "purpose", message: `one of ${FilePurposeSchema.options.join(", ")}` },
+      ]);
+    }
+    const file = form.get("file");
+    if (file === null || typeof file === "string") {
+      throw new Invalid("file_missing", "The image goes in the multipart field `file`.", [
+        { field: "file", message: "required" },
+      ]);
+    }
+    const upload = await imageFromFile(file);
+    return c.json(
+      await uploadTenantFile({ ctx: tenantCtx(c), input: { upload, purpose: purpose.data } }),
+      201,
+    );
+  }
+}
