@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { tenantD1, withTrigger } from "../helpers/d1";
 import { bindings, callJson, createTenant, expectProblem, operatorToken } from "../helpers/harness";
@@ -371,7 +372,7 @@ describe("konten", () => {
     expectProblem(res, 500, "internal_error");
     const left = await db.prepare("SELECT COUNT(*) AS n FROM pengumuman WHERE title = ?").bind(title).first();
     expect(left?.n).toBe(0);
-    const sent = await bindings.NOTIFY_DB_TEST.prepare(
+    const sent = await env.NOTIFY_DB_TEST.prepare(
       "SELECT COUNT(*) AS n FROM messages WHERE substr(reference, 1, length(?1)) = ?1",
     )
       .bind(`${tenant.id}:pengumuman:`)
@@ -405,7 +406,7 @@ describe("konten", () => {
       .bind(created.body.id)
       .first();
     expect(row).toEqual({ body: "Jadwal lama", version: 1 });
-    const v2 = await bindings.NOTIFY_DB_TEST.prepare("SELECT COUNT(*) AS n FROM messages WHERE reference = ?")
+    const v2 = await env.NOTIFY_DB_TEST.prepare("SELECT COUNT(*) AS n FROM messages WHERE reference = ?")
       .bind(`${tenant.id}:berita:${created.body.id}:v2`)
       .first();
     expect(v2?.n).toBe(0);
