@@ -18,6 +18,7 @@ CREATE TABLE `berita` (
 	`title` text NOT NULL,
 	`body` text NOT NULL,
 	`body_html` text NOT NULL,
+	`cover_file_id` text,
 	`status` text NOT NULL,
 	`author_id` text NOT NULL,
 	`version` integer DEFAULT 1 NOT NULL,

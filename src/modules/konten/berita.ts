@@ -6,6 +6,7 @@ import { afterCursor, jakartaDayFilters, keysetPage } from "../../core/db/paging
 import { Conflict, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
+import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
 import { audienceOf, fanOut } from "./fanout";
 import { plainExcerpt, renderMarkdown } from "./markdown";
 import { nextPublication, owesFanout } from "./publishing";
@@ -16,12 +17,13 @@ type Row = typeof berita.$inferSelect;
 
 const isWriter = (ctx: TenantCtx) => hasRole(ctx, ROLES.SECRETARIAT);
 
-function present(row: Row) {
+function present(ctx: TenantCtx, row: Row) {
   return {
     id: row.id,
     title: row.title,
     body: row.body,
     bodyHtml: row.bodyHtml,
+    cover: row.coverFileId ? { id: row.coverFileId, url: tenantFileUrl(ctx, row.coverFileId) } : null,
     status: row.status,
     version: row.version,
     publishedAt: row.publishedAt,
@@ -60,7 +62,16 @@ async function notify(ctx: TenantCtx, row: Row): Promise<Row> {
   return { ...row, notifiedVersion: row.version };
 }
 
+/** A cover must be an image of this tenant's store uploaded as a cover (`sampul`). */
+async function coverOf(ctx: TenantCtx, id: string | null | undefined): Promise<string | null | undefined> {
+  if (!id) {
+    return id;
+  }
+  return (await requireTenantFile(ctx, id, { purposes: ["sampul"], field: "coverFileId" })).id;
+}
+
 export async function createBerita({ ctx, input }: { ctx: TenantCtx; input: CreateBeritaInput }) {
+  const coverFileId = (await coverOf(ctx, input.coverFileId)) ?? null;
   const now = new Date().toISOString();
   const id = newId();
   const [[row]] = await ctx.db.batch([
@@ -71,6 +82,7 @@ export async function createBerita({ ctx, input }: { ctx: TenantCtx; input: Crea
         title: input.title,
         body: input.body,
         bodyHtml: renderMarkdown(input.body),
+        coverFileId,
         status: input.status,
         authorId: requireUser(ctx).userId,
         publishedAt: input.status === "terbit" ? now : null,
@@ -85,11 +97,11 @@ export async function createBerita({ ctx, input }: { ctx: TenantCtx; input: Crea
       detail: { status: input.status },
     }),
   ]);
-  return present(await notify(ctx, row as Row));
+  return present(ctx, await notify(ctx, row as Row));
 }
 
 export async function getBerita({ ctx, id }: { ctx: TenantCtx; id: string }) {
-  return present(await load(ctx, id));
+  return present(ctx, await load(ctx, id));
 }
 
 export async function listBerita({ ctx, input }: { ctx: TenantCtx; input: BeritaListQuery }) {
@@ -106,7 +118,7 @@ export async function listBerita({ ctx, input }: { ctx: TenantCtx; input: Berita
     .orderBy(desc(berita.id))
     .limit(input.limit + 1);
   const page = keysetPage(rows, input.limit);
-  return { items: page.items.map(present), nextCursor: page.nextCursor };
+  return { items: page.items.map((r) => present(ctx, r)), nextCursor: page.nextCursor };
 }
 
 export async function updateBerita({
@@ -121,14 +133,23 @@ export async function updateBerita({
   const current = await load(ctx, id);
   const title = input.title ?? current.title;
   const body = input.body ?? current.body;
-  const changed = title !== current.title || body !== current.body;
+  const coverFileId =
+    input.coverFileId === undefined ? current.coverFileId : await coverOf(ctx, input.coverFileId);
+  const changed = title !== current.title || body !== current.body || coverFileId !== current.coverFileId;
   const now = new Date().toISOString();
   const next = nextPublication(current, input.status, changed, now);
   try {
     const [[row]] = await ctx.db.batch([
       ctx.db
         .update(berita)
-        .set({ title, body, bodyHtml: renderMarkdown(body), ...next, updatedAt: now })
+        .set({
+          title,
+          body,
+          bodyHtml: renderMarkdown(body),
+          coverFileId: coverFileId ?? null,
+          ...next,
+          updatedAt: now,
+        })
         .where(and(eq(berita.id, id), eq(berita.updatedAt, current.updatedAt)))
         .returning(),
       abortBatchUnless(ctx.db, berita, id, sql`changes() = 1`),
@@ -139,7 +160,7 @@ export async function updateBerita({
         detail: { from: current.status, to: next.status, version: next.version },
       }),
     ]);
-    return present(await notify(ctx, row as Row));
+    return present(ctx, await notify(ctx, row as Row));
   } catch (error) {
     if (isBatchAborted(error)) {
       throw new Conflict("conflict", "This news item changed meanwhile; reload it and try again.");

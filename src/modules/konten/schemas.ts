@@ -10,15 +10,25 @@ const MarkdownBody = Paragraph(20_000);
 
 // ---- berita -------------------------------------------------------------------------------------
 
+const FileId = z.string().min(1).max(64);
+
 export const CreateBeritaInput = z.object({
   title: Line(200, 3),
   body: MarkdownBody,
+  /** An image uploaded first through POST /api/files with purpose `sampul`. */
+  coverFileId: FileId.optional(),
   status: Status.default("draft"),
 });
 export type CreateBeritaInput = z.infer<typeof CreateBeritaInput>;
 
 export const UpdateBeritaInput = z
-  .object({ title: Line(200, 3).optional(), body: MarkdownBody.optional(), status: Status.optional() })
+  .object({
+    title: Line(200, 3).optional(),
+    body: MarkdownBody.optional(),
+    /** null removes the cover. */
+    coverFileId: FileId.nullable().optional(),
+    status: Status.optional(),
+  })
   .refine((v) => Object.values(v).some((x) => x !== undefined), {
     message: "nothing to change",
     path: ["title"],
@@ -39,6 +49,7 @@ export const Berita = z
     title: z.string(),
     body: z.string().describe("Markdown as written"),
     bodyHtml: z.string().describe("Sanitised HTML: no raw HTML, no scripts, only http(s)/mailto/tel links"),
+    cover: z.object({ id: z.string(), url: z.string() }).nullable(),
     status: Status,
     version: z.number().int(),
     publishedAt: z.string().nullable(),

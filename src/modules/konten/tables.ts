@@ -22,6 +22,8 @@ export const berita = sqliteTable(
     title: text("title").notNull(),
     body: text("body").notNull(),
     bodyHtml: text("body_html").notNull(),
+    /** A file of the tenant's store uploaded as `sampul` (POST /api/files). */
+    coverFileId: text("cover_file_id"),
     status: text("status", { enum: CONTENT_STATUSES }).notNull(),
     authorId: text("author_id").notNull(),
     version: integer("version").notNull().default(1),

@@ -13,6 +13,7 @@ import {
   type TestTenant,
   unique,
 } from "../../helpers/harness";
+import { CLEAN_PNG } from "../galeri-pasar/images";
 
 interface Row {
   id: string;
@@ -144,6 +145,49 @@ describe("berita", () => {
     });
     expect(list.body.items.every((b) => b.status === "terbit")).toBe(true);
     expect(list.body.items.map((b) => b.id)).toContain(id);
+  });
+
+  it("takes a cover uploaded to the file store as sampul, and refuses other files", async () => {
+    const upload = async (token: string, purpose: string) => {
+      const form = new FormData();
+      form.set("file", new File([CLEAN_PNG], "sampul.png", { type: "image/png" }));
+      form.set("purpose", purpose);
+      return (await callJson<{ id: string }>("/api/files", { token, body: form })).body.id;
+    };
+    const cover = await upload(sek.token, "sampul");
+    const res = await callJson<{ id: string; cover: { id: string; url: string } | null }>("/api/berita", {
+      token: sek.token,
+      body: { title: "Lomba kebersihan", body: "Pemenang diumumkan", coverFileId: cover },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.cover).toEqual({
+      id: cover,
+      url: expect.stringMatching(new RegExp(`/api/files/${cover}$`)),
+    });
+    const evidence = await upload(warga.token, "pengaduan");
+    expectProblem(
+      await callJson(`/api/berita/${res.body.id}`, {
+        method: "PUT",
+        token: sek.token,
+        body: { coverFileId: evidence },
+      }),
+      400,
+      "invalid_file_purpose",
+    );
+    expectProblem(
+      await callJson("/api/berita", {
+        token: sek.token,
+        body: { title: "Lain", body: "x", coverFileId: "01JD0000000000000000000000" },
+      }),
+      404,
+      "file_not_found",
+    );
+    const removed = await callJson<{ cover: unknown }>(`/api/berita/${res.body.id}`, {
+      method: "PUT",
+      token: sek.token,
+      body: { coverFileId: null },
+    });
+    expect(removed.body.cover).toBeNull();
   });
 
   it("refuses residents' writes, empty titles, and answers 404 for unknown ids", async () => {
