@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { jobs } from "../../../src/app";
 import { CRON, runScheduled } from "../../../src/core/jobs";
 import { systemPlatformCtx } from "../../../src/core/tenancy/contexts";
+import { tenantD1 } from "../../helpers/d1";
 import {
   bindings,
   call,
@@ -346,6 +347,49 @@ describe("pengumuman fan-out", () => {
     expect(res.body.audience).toEqual({ scope: "blok", blocks: ["A"] });
     const log = await logOf(`${rt.id}:pengumuman:${res.body.id}:v1`);
     expect(log.map((r) => r.user_id)).toEqual([inA.id]);
+  });
+
+  it("sends a fan-out owed since the notification service was down from the hourly job, once", async () => {
+    const rt = await createTenant();
+    const staff = await rt.member("sekretaris");
+    const resident = await rt.member("warga");
+    await devicesFor(rt, [resident]);
+    const created = await callJson<{ id: string }>("/api/pengumuman", {
+      token: staff.token,
+      body: { title: "Jadwal ronda", body: "Blok A malam Jumat." },
+    });
+    const edit = await callJson<{ version: number }>(`/api/pengumuman/${created.body.id}`, {
+      method: "PUT",
+      token: staff.token,
+      body: { body: "Blok A dan B malam Jumat." },
+    });
+    expect(edit.body.version).toBe(2);
+    // As if the service had been down for version 2: the row still owes its fan-out.
+    await tenantD1(rt)
+      .prepare("UPDATE pengumuman SET notified_version = 1 WHERE id = ?")
+      .bind(created.body.id)
+      .run();
+    await env.NOTIFY_DB_TEST.prepare("DELETE FROM messages WHERE reference = ?")
+      .bind(`${rt.id}:pengumuman:${created.body.id}:v2`)
+      .run();
+    await env.NOTIFY_DB_TEST.prepare(
+      "DELETE FROM idempotency_keys WHERE scope_key LIKE 'fanout:%' AND instr(scope_key, ?) > 0",
+    )
+      .bind(created.body.id)
+      .run();
+    const pending = await callJson<{ deliveryPending: boolean }>(`/api/pengumuman/${created.body.id}`, {
+      token: staff.token,
+    });
+    expect(pending.body.deliveryPending).toBe(true);
+    const ctx = systemPlatformCtx(bindings, "test");
+    await runScheduled(ctx, jobs, CRON.HOURLY, new Date("2031-01-01T03:00:00Z"));
+    await runScheduled(ctx, jobs, CRON.HOURLY, new Date("2031-01-01T04:00:00Z"));
+    const log = await logOf(`${rt.id}:pengumuman:${created.body.id}:v2`);
+    expect(log.filter((r) => r.user_id === resident.id)).toHaveLength(1);
+    const after = await callJson<{ deliveryPending: boolean }>(`/api/pengumuman/${created.body.id}`, {
+      token: staff.token,
+    });
+    expect(after.body.deliveryPending).toBe(false);
   });
 
   it("lets residents read but not write or see the delivery summary", async () => {
