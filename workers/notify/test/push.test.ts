@@ -273,6 +273,15 @@ describe("FCM delivery", () => {
   });
 });
 
+describe("DELETE /v1/devices/:token?userId=", () => {
+  it("removes the token only for the user it is registered to", async () => {
+    await register("tok-owned", "owner");
+    expect((await callJson("DELETE", "/v1/devices/tok-owned?userId=someone-else")).status).toBe(404);
+    expect((await callJson("DELETE", "/v1/devices/tok-owned?userId=owner")).status).toBe(204);
+    expect((await callJson("DELETE", "/v1/devices/tok-owned?userId=owner")).status).toBe(404);
+  });
+});
+
 describe("preferences", () => {
   it("answers the defaults for a user who never chose, and stores a choice", async () => {
     const fresh = await callJson("GET", "/v1/preferences/pref-new");
