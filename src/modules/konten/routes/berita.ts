@@ -26,7 +26,8 @@ export class CreateBerita extends Endpoint {
     summary:
       "Write news (Markdown, rendered to sanitised HTML); published news is pushed to every member's devices",
     request: { body: { content: { "application/json": { schema: CreateBeritaInput } } } },
-    responses: { 201: json(Berita, "Created"), ...problems(400, 401, 403) },
+    // 404 file_not_found: the cover is not a file of this tenant's store.
+    responses: { 201: json(Berita, "Created"), ...problems(400, 401, 403, 404) },
   };
 
   override async handle(c: Context<HonoEnv>) {
