@@ -94,7 +94,7 @@ export const PushTokenInput = z.object({
     .string()
     .min(1)
     .max(4096)
-    .regex(/^[^\s]+$/, "no whitespace"),
+    .regex(/^[A-Za-z0-9_:.-]+$/, "an FCM or APNs token: letters, digits, _ : . -"),
   platform: z.enum(["android", "ios"]),
 });
 export type PushTokenInput = z.infer<typeof PushTokenInput>;
