@@ -20,6 +20,7 @@ import { hierarchyModule } from "./modules/hierarchy";
 import { identityModule } from "./modules/identity";
 import { kependudukanModule } from "./modules/kependudukan";
 import { keuanganModule } from "./modules/keuangan";
+import { kontenModule } from "./modules/konten";
 import { musyawarahModule } from "./modules/musyawarah";
 import { platformOpsModule } from "./modules/platform-ops";
 import { residentsModule } from "./modules/residents";
@@ -47,6 +48,7 @@ const featureModules = [
   asistenModule,
   billingModule,
   keuanganModule,
+  kontenModule,
   uploadsModule,
 ] as const;
 

@@ -117,6 +117,13 @@ export default defineConfig(async () => {
                 WHATSAPP_PROVIDER: "gateway",
                 WHATSAPP_GATEWAY_URL: "https://api.fonnte.com/send",
                 WHATSAPP_GATEWAY_TOKEN: "gateway-test-token",
+                // Push configured so fan-outs queue push rows; nothing consumes the queue here, so the
+                // key is never used to sign (workers/notify/test covers FCM itself).
+                FCM_SERVICE_ACCOUNT: JSON.stringify({
+                  project_id: "warga-test",
+                  client_email: "notify@warga-test.iam.gserviceaccount.com",
+                  private_key: "-----BEGIN PRIVATE KEY-----\nunused\n-----END PRIVATE KEY-----\n",
+                }),
                 WHATSAPP_CLOUD_PHONE_NUMBER_ID: "",
                 WHATSAPP_CLOUD_API_VERSION: "v21.0",
                 WHATSAPP_RATE_PER_MINUTE: "60",

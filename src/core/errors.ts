@@ -143,6 +143,10 @@ export const ERROR_CODES = [
   "campaign_closed",
   // Spreadsheets (core/spreadsheet.ts).
   "invalid_spreadsheet",
+  // Content, announcements and notifications (push tokens, preferences, fan-out).
+  "notification_unavailable",
+  "push_token_not_found",
+  "unknown_block",
   // Tenant file store, gallery and marketplace (issue 16).
   "image_unreadable",
   "forbidden_purpose",

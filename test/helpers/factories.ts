@@ -428,6 +428,56 @@ const letterRoute =
     residentOwned: true,
   });
 
+// Content (issue 16): one published news item, announcement and event, and a registered push token.
+const beritaItem = (w: World) =>
+  w.once("berita", () =>
+    made(
+      callJson<{ id: string }>("/api/berita", {
+        token: w.a.as.sekretaris.token,
+        body: { title: "Kerja bakti bulanan", body: "Minggu pagi di balai warga.", status: "terbit" },
+      }),
+      "berita",
+    ),
+  );
+
+const pengumumanItem = (w: World) =>
+  w.once("pengumuman", () =>
+    made(
+      callJson<{ id: string }>("/api/pengumuman", {
+        token: w.a.as.sekretaris.token,
+        body: { title: "Pemadaman air", body: "Air PAM mati Sabtu pukul 09.00–12.00." },
+      }),
+      "pengumuman",
+    ),
+  );
+
+const agendaItem = (w: World) =>
+  w.once("agenda", () =>
+    made(
+      callJson<{ id: string }>("/api/agenda", {
+        token: w.a.as.sekretaris.token,
+        body: {
+          title: "Rapat RT",
+          place: "Balai warga",
+          start: "2030-01-05T19:30:00+07:00",
+          end: "2030-01-05T21:00:00+07:00",
+        },
+      }),
+      "agenda",
+    ),
+  );
+
+const pushToken = (w: World) =>
+  w.once("push token", async () => {
+    const token = `fcm-walk-${unique("t")}`;
+    await made(
+      callJson("/api/user/push-tokens", { token: w.a.as.warga.token, body: { token, platform: "android" } }),
+      "push token",
+      200,
+    );
+    return token;
+  });
+
 // Tenant file store, gallery and marketplace (issue 16).
 const storedFile = (w: World) =>
   w.once("stored file", () => {
@@ -720,6 +770,29 @@ export const FACTORIES: Readonly<Record<string, Factory>> = {
       await transparentA(w);
       return { params: { slug: w.a.tenant.slug }, foreign: { slug: unique("rt-tidak-ada") } };
     },
+  },
+  "/api/berita/:id": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await beritaItem(w)).id }, body: { put: { title: "Judul baru" } } }),
+  },
+  "/api/pengumuman/:id": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await pengumumanItem(w)).id },
+      body: { put: { title: "Judul baru" } },
+    }),
+  },
+  "/api/pengumuman/:id/pengiriman": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await pengumumanItem(w)).id } }),
+  },
+  "/api/agenda/:id": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await agendaItem(w)).id }, body: { put: { place: "Masjid" } } }),
+  },
+  "/api/user/push-tokens/:token": {
+    kind: "tenant",
+    make: async (w) => ({ params: { token: await pushToken(w) }, ownerRole: "warga", residentOwned: true }),
   },
   "/api/auth/oauth/:provider": {
     kind: "exempt",

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { tenantD1, withTrigger } from "../helpers/d1";
 import { bindings, callJson, createTenant, expectProblem, operatorToken } from "../helpers/harness";
@@ -595,5 +596,65 @@ describe("platform-ops", () => {
       .prepare("SELECT sender_id, body FROM suggestions WHERE id = '01FAULTSUGGESTION000000000'")
       .first();
     expect(row).toEqual({ sender_id: person.id, body: "Saran dari Dewi Lestari" });
+  });
+});
+
+describe("konten", () => {
+  /** Issue 16: a content write whose batch fails leaves nothing written and tells nobody. */
+
+  it("an announcement whose audit record fails is not stored and not sent", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const db = tenantD1(tenant);
+    const title = `Gagal ${tenant.slug}`;
+    const res = await withTrigger(
+      db,
+      `fail_pengumuman_${tenant.slug.replaceAll("-", "_")}`,
+      `BEFORE INSERT ON audit_log
+         WHEN NEW.action = 'pengumuman.create' AND NEW.target_id IN (SELECT id FROM pengumuman WHERE title = '${title}')
+         BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+      () => callJson("/api/pengumuman", { token: sek.token, body: { title, body: "Tidak jadi" } }),
+    );
+    expectProblem(res, 500, "internal_error");
+    const left = await db.prepare("SELECT COUNT(*) AS n FROM pengumuman WHERE title = ?").bind(title).first();
+    expect(left?.n).toBe(0);
+    const sent = await env.NOTIFY_DB_TEST.prepare(
+      "SELECT COUNT(*) AS n FROM messages WHERE substr(reference, 1, length(?1)) = ?1",
+    )
+      .bind(`${tenant.id}:pengumuman:`)
+      .first();
+    expect(sent?.n).toBe(0);
+  });
+
+  it("a published news edit whose audit record fails keeps the old text and pushes no new version", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const db = tenantD1(tenant);
+    const created = await callJson<{ id: string }>("/api/berita", {
+      token: sek.token,
+      body: { title: "Ronda malam", body: "Jadwal lama", status: "terbit" },
+    });
+    const res = await withTrigger(
+      db,
+      `fail_berita_${tenant.slug.replaceAll("-", "_")}`,
+      `BEFORE INSERT ON audit_log WHEN NEW.action = 'berita.update' AND NEW.target_id = '${created.body.id}'
+         BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+      () =>
+        callJson(`/api/berita/${created.body.id}`, {
+          method: "PUT",
+          token: sek.token,
+          body: { body: "Jadwal baru" },
+        }),
+    );
+    expectProblem(res, 500, "internal_error");
+    const row = await db
+      .prepare("SELECT body, version FROM berita WHERE id = ?")
+      .bind(created.body.id)
+      .first();
+    expect(row).toEqual({ body: "Jadwal lama", version: 1 });
+    const v2 = await env.NOTIFY_DB_TEST.prepare("SELECT COUNT(*) AS n FROM messages WHERE reference = ?")
+      .bind(`${tenant.id}:berita:${created.body.id}:v2`)
+      .first();
+    expect(v2?.n).toBe(0);
   });
 });

@@ -112,5 +112,17 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
       "CREATE INDEX `expenses_status_idx` ON `expenses` (`status`,`id`);",
       "CREATE TABLE `finance_settings` (\n\t`id` integer PRIMARY KEY NOT NULL,\n\t`transparansi` integer NOT NULL,\n\t`expense_approval_threshold` integer NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`updated_by` text\n);"
     ]
+  },
+  {
+    "name": "0008_konten.sql",
+    "statements": [
+      "CREATE TABLE `agenda` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`title` text NOT NULL,\n\t`description` text NOT NULL,\n\t`place` text NOT NULL,\n\t`starts_at` text NOT NULL,\n\t`ends_at` text NOT NULL,\n\t`author_id` text NOT NULL,\n\t`reminded_for` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `agenda_starts_idx` ON `agenda` (`starts_at`,`id`);",
+      "CREATE INDEX `agenda_ends_idx` ON `agenda` (`ends_at`);",
+      "CREATE TABLE `berita` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`title` text NOT NULL,\n\t`body` text NOT NULL,\n\t`body_html` text NOT NULL,\n\t`cover_file_id` text,\n\t`status` text NOT NULL,\n\t`author_id` text NOT NULL,\n\t`version` integer DEFAULT 1 NOT NULL,\n\t`notified_version` integer,\n\t`published_at` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `berita_status_idx` ON `berita` (`status`,`id`);",
+      "CREATE TABLE `pengumuman` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`title` text NOT NULL,\n\t`body` text NOT NULL,\n\t`body_html` text NOT NULL,\n\t`urgent` integer DEFAULT false NOT NULL,\n\t`channels` text NOT NULL,\n\t`blocks` text,\n\t`status` text NOT NULL,\n\t`author_id` text NOT NULL,\n\t`version` integer DEFAULT 1 NOT NULL,\n\t`notified_version` integer,\n\t`published_at` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `pengumuman_status_idx` ON `pengumuman` (`status`,`id`);"
+    ]
   }
 ];

@@ -3,7 +3,10 @@ import { currentRequestId } from "./requestId";
 import type {
   BlastWhatsAppInput,
   DeliveryStats,
+  DeliverySummary,
   Device,
+  FanoutInput,
+  NotificationPreferences,
   NotifyClientOptions,
   RegisterDeviceInput,
   SendEmailInput,
@@ -74,6 +77,45 @@ export class NotifyClient {
     } catch (err) {
       if (err instanceof NotifyRequestError && err.status === 404) {
         return;
+      }
+      throw err;
+    }
+  }
+
+  /** One channel of a fan-out to users; the service applies their preferences and quiet hours. */
+  fanout(input: FanoutInput): Promise<SendResult> {
+    return this.send("/v1/fanout", input);
+  }
+
+  async deliverySummary(reference: string): Promise<DeliverySummary> {
+    const response = await this.request(
+      "GET",
+      `/v1/fanout/summary?reference=${encodeURIComponent(reference)}`,
+    );
+    return (await response.json()) as DeliverySummary;
+  }
+
+  async preferences(userId: string): Promise<NotificationPreferences> {
+    const response = await this.request("GET", `/v1/preferences/${encodeURIComponent(userId)}`);
+    return (await response.json()) as NotificationPreferences;
+  }
+
+  async setPreferences(userId: string, input: NotificationPreferences): Promise<NotificationPreferences> {
+    const response = await this.request("PUT", `/v1/preferences/${encodeURIComponent(userId)}`, input);
+    return (await response.json()) as NotificationPreferences;
+  }
+
+  /** Removes the token only if it is registered to `userId`; false when it is not (or unknown). */
+  async unregisterDeviceOf(userId: string, token: string): Promise<boolean> {
+    try {
+      await this.request(
+        "DELETE",
+        `/v1/devices/${encodeURIComponent(token)}?userId=${encodeURIComponent(userId)}`,
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof NotifyRequestError && err.status === 404) {
+        return false;
       }
       throw err;
     }

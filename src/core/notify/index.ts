@@ -2,9 +2,14 @@ export { createNotifyClient, NotifyClient } from "./client";
 export { type NotifyProblem, NotifyRequestError, NotifyUnavailable } from "./errors";
 export type {
   BlastWhatsAppInput,
+  ChannelDeliverySummary,
   DeliveryFailure,
   DeliveryStats,
+  DeliverySummary,
   Device,
+  FanoutChannel,
+  FanoutInput,
+  NotificationPreferences,
   NotifyBinding,
   NotifyClientOptions,
   PushData,

@@ -111,3 +111,43 @@ export interface DeliveryStats {
   failed: number;
   lastFailures: { email: DeliveryFailure[]; push: DeliveryFailure[]; whatsapp: DeliveryFailure[] };
 }
+
+export interface NotificationPreferences {
+  push: boolean;
+  whatsapp: boolean;
+  email: boolean;
+  /** Asia/Jakarta wall clock, "HH:MM"; start equal to end means no quiet hours. */
+  quietHours: { start: string; end: string };
+}
+
+export type FanoutChannel = "push" | "whatsapp" | "email";
+
+export interface FanoutInput {
+  /** What is being told (`<tenant>:pengumuman:<id>`): the delivery summary is read by it. */
+  reference: string;
+  tenant: string;
+  channel: FanoutChannel;
+  urgent?: boolean;
+  /** At most 1,000; `address` is the WhatsApp number or email for those channels. */
+  recipients: { userId: string; address?: string }[];
+  push?: { title: string; body: string; data: PushData };
+  whatsapp?: { message: string };
+  email?: { subject: string; html?: string; text: string };
+  /** Name the message version and the channel: a retry then sends nothing twice. */
+  idempotencyKey: string;
+}
+
+export interface ChannelDeliverySummary {
+  total: number;
+  queued: number;
+  scheduled: number;
+  sent: number;
+  failed: number;
+  skipped: number;
+  skippedReasons: Record<string, number>;
+}
+
+export interface DeliverySummary {
+  reference: string;
+  channels: Record<FanoutChannel, ChannelDeliverySummary>;
+}

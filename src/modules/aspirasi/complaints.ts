@@ -5,8 +5,9 @@ import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, jakartaDayFilters, keysetPage, type ListQuery } from "../../core/db/paging";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
+import { log } from "../../core/http/log";
 import { newId } from "../../core/ids";
-import { tellResident } from "../../core/notifier";
+import { notifyFor, tellResident } from "../../core/notifier";
 import { membershipIn, userNames } from "../identity/service";
 import type { ComplaintListQuery, CreateComplaintInput, UpdateComplaintInput } from "./schemas";
 import { complaintMessages, complaints } from "./tables";
@@ -203,12 +204,37 @@ export async function updateComplaint({
     }
     throw error;
   }
+  await pushToComplainant(ctx, current, input.status, messageId);
   await tellResident(ctx, current.residentId, {
     subject: `Pengaduan "${current.title}" ${LABEL[input.status]}`,
     text: `Pengaduan Anda "${current.title}" ${LABEL[input.status]}.${input.response ? `\nTanggapan pengurus: ${input.response}` : ""}`,
     idempotencyKey: `pengaduan:${ctx.tenant.slug}:${id}:${messageId}`,
   });
   return getComplaint({ ctx, id });
+}
+
+/**
+ * A staff reply reaches the complainant's phone too: a push opening the complaint. It goes through the
+ * notification service's fan-out, so the resident's preferences and quiet hours apply; the reply is
+ * already stored, so a service that is down is logged, not thrown.
+ */
+async function pushToComplainant(ctx: TenantCtx, row: Row, status: Status, messageId: string) {
+  try {
+    await notifyFor(ctx.env).fanout({
+      reference: `${ctx.tenant.id}:pengaduan:${row.id}`,
+      tenant: ctx.tenant.slug,
+      channel: "push",
+      recipients: [{ userId: row.residentId }],
+      push: {
+        title: `Pengaduan ${LABEL[status]}`,
+        body: row.title,
+        data: { screen: "pengaduan", id: row.id },
+      },
+      idempotencyKey: `${ctx.tenant.id}:pengaduan:${row.id}:${messageId}:push`,
+    });
+  } catch (error) {
+    log("warn", "pengaduan.push_failed", { requestId: ctx.requestId, error: String(error) });
+  }
 }
 
 /** Dashboard indicator: new complaints. */

@@ -6,7 +6,9 @@ import { ForgotPassword } from "./routes/forgotPassword";
 import { GetMe } from "./routes/getMe";
 import { Login } from "./routes/login";
 import { Logout } from "./routes/logout";
+import { GetNotificationPreferences, PutNotificationPreferences } from "./routes/notificationPreferences";
 import { OAuthCallback } from "./routes/oauthCallback";
+import { RegisterPushToken, UnregisterPushToken } from "./routes/pushTokens";
 import { Refresh } from "./routes/refresh";
 import { RequestMagicLink } from "./routes/requestMagicLink";
 import { ResetPassword } from "./routes/resetPassword";
@@ -51,6 +53,31 @@ export const identityModule = defineModule({
       path: "/api/user/profile",
       endpoint: UpdateProfile,
       access: tenantAccess(ROLES.MEMBER),
+    },
+    {
+      method: "post",
+      path: "/api/user/push-tokens",
+      endpoint: RegisterPushToken,
+      access: tenantAccess(ROLES.MEMBER),
+    },
+    {
+      method: "delete",
+      path: "/api/user/push-tokens/:token",
+      endpoint: UnregisterPushToken,
+      access: tenantAccess(ROLES.MEMBER),
+      secret: { params: ["token"] },
+    },
+    {
+      method: "get",
+      path: "/api/user/notification-preferences",
+      endpoint: GetNotificationPreferences,
+      access: user,
+    },
+    {
+      method: "put",
+      path: "/api/user/notification-preferences",
+      endpoint: PutNotificationPreferences,
+      access: user,
     },
     {
       method: "get",

@@ -87,3 +87,33 @@ export const OAuthCallbackQuery = z.object({
 });
 
 export const JoinAccepted = z.object({ tenant: TenantRef, role: z.literal("warga") }).openapi("JoinAccepted");
+
+export const PushTokenInput = z.object({
+  /** The FCM registration token of this app install. */
+  token: z
+    .string()
+    .min(1)
+    .max(4096)
+    .regex(/^[A-Za-z0-9_:.-]+$/, "an FCM or APNs token: letters, digits, _ : . -"),
+  platform: z.enum(["android", "ios"]),
+});
+export type PushTokenInput = z.infer<typeof PushTokenInput>;
+
+export const PushTokenParam = z.object({ token: z.string().min(1).max(4096) });
+
+export const PushDevice = z
+  .object({ token: z.string(), platform: z.enum(["android", "ios"]), registeredAt: z.string() })
+  .openapi("PushDevice");
+
+const ClockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "use HH:MM (24-hour, Asia/Jakarta)");
+
+export const NotificationPreferences = z
+  .object({
+    push: z.boolean(),
+    whatsapp: z.boolean(),
+    email: z.boolean(),
+    /** Asia/Jakarta; messages during these hours wait until they end (urgent announcements do not). */
+    quietHours: z.object({ start: ClockTime, end: ClockTime }),
+  })
+  .openapi("NotificationPreferences");
+export type NotificationPreferences = z.infer<typeof NotificationPreferences>;

@@ -212,3 +212,23 @@ export async function tenantAdminContacts({ ctx, tenantId }: { ctx: PlatformCtx;
     .where(and(eq(memberships.tenantId, tenantId), eq(memberships.role, "admin"), eq(users.status, "active")))
     .orderBy(asc(memberships.id));
 }
+
+/**
+ * Everyone in the tenant (residents and staff) with how to reach them and their housing unit: the
+ * audience of announcements, news and agenda reminders. One query, however many members.
+ */
+export async function membersWithContact({ ctx }: { ctx: TenantCtx }) {
+  return ctx.platform
+    .select({
+      userId: users.id,
+      role: memberships.role,
+      unitId: memberships.unitId,
+      name: users.name,
+      email: users.email,
+      whatsapp: users.whatsapp,
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.tenantId, ctx.tenant.id))
+    .orderBy(asc(users.id));
+}

@@ -227,3 +227,63 @@ export const ListMessagesQuery = z.object({
 
 export const Page = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+
+const ClockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "use HH:MM (24-hour)");
+
+export const UserIdParam = z.object({ userId: z.string().min(1).max(128) });
+
+export const PreferencesBody = z.object({
+  push: z.boolean(),
+  whatsapp: z.boolean(),
+  email: z.boolean(),
+  quietHours: z.object({ start: ClockTime, end: ClockTime }),
+});
+
+export const FanoutBody = z
+  .object({
+    reference: z.string().min(1).max(200),
+    tenant: z.string().min(1).max(128),
+    channel: z.enum(channels),
+    urgent: z.boolean().default(false),
+    recipients: z
+      .array(z.object({ userId: z.string().min(1).max(128), address: z.string().min(1).max(320).optional() }))
+      .min(1)
+      .max(1000),
+    push: z
+      .object({ title: z.string().min(1).max(200), body: z.string().min(1).max(2000), data: PushData })
+      .optional(),
+    whatsapp: z.object({ message: z.string().min(1).max(4096) }).optional(),
+    email: z
+      .object({
+        subject: z
+          .string()
+          .min(1)
+          .max(300)
+          .regex(/^[^\r\n]*$/, "subject must be one line"),
+        html: z.string().min(1).max(500_000).optional(),
+        text: z.string().min(1).max(500_000),
+      })
+      .optional(),
+    idempotencyKey: IdempotencyKey.optional(),
+  })
+  .refine((b) => b[b.channel] !== undefined, {
+    message: "give the content of the channel sent",
+    path: ["channel"],
+  });
+
+const ChannelSummary = z.object({
+  total: z.number().int(),
+  queued: z.number().int(),
+  scheduled: z.number().int(),
+  sent: z.number().int(),
+  failed: z.number().int(),
+  skipped: z.number().int(),
+  skippedReasons: z.record(z.string(), z.number().int()),
+});
+
+export const DeliverySummary = z.object({
+  reference: z.string(),
+  channels: z.object({ push: ChannelSummary, whatsapp: ChannelSummary, email: ChannelSummary }),
+});
+
+export const SummaryQuery = z.object({ reference: z.string().min(1).max(200) });

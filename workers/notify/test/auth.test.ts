@@ -17,6 +17,10 @@ const routes: [string, string][] = [
   ["GET", "/v1/messages"],
   ["GET", "/v1/messages/01JD0000000000000000000000"],
   ["POST", "/v1/messages/01JD0000000000000000000000/retry"],
+  ["POST", "/v1/fanout"],
+  ["GET", "/v1/fanout/summary?reference=x"],
+  ["GET", "/v1/preferences/some-user"],
+  ["PUT", "/v1/preferences/some-user"],
   ["GET", "/openapi.json"],
 ];
 

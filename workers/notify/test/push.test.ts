@@ -1,5 +1,5 @@
 import { exportPKCS8, generateKeyPair, jwtVerify } from "jose";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { fakeFetch, fcmOk, googleTokenOk, json } from "./helpers/fakeFetch";
 import { callJson, deliver, messageRow } from "./helpers/worker";
 
@@ -270,5 +270,231 @@ describe("FCM delivery", () => {
     expect((await deliver([id], { env, attempts: 2 })).retryMessages).toHaveLength(1);
     expect((await deliver([id], { env, attempts: 3 })).explicitAcks).toHaveLength(1);
     expect(await messageRow(id)).toMatchObject({ status: "failed", last_error: "FCM 400 INVALID_ARGUMENT" });
+  });
+});
+
+describe("DELETE /v1/devices/:token?userId=", () => {
+  it("removes the token only for the user it is registered to", async () => {
+    await register("tok-owned", "owner");
+    expect((await callJson("DELETE", "/v1/devices/tok-owned?userId=someone-else")).status).toBe(404);
+    expect((await callJson("DELETE", "/v1/devices/tok-owned?userId=owner")).status).toBe(204);
+    expect((await callJson("DELETE", "/v1/devices/tok-owned?userId=owner")).status).toBe(404);
+  });
+});
+
+describe("preferences", () => {
+  it("answers the defaults for a user who never chose, and stores a choice", async () => {
+    const fresh = await callJson("GET", "/v1/preferences/pref-new");
+    expect(fresh.body).toEqual({
+      push: true,
+      whatsapp: true,
+      email: true,
+      quietHours: { start: "21:00", end: "07:00" },
+    });
+    const choice = {
+      push: false,
+      whatsapp: true,
+      email: false,
+      quietHours: { start: "22:30", end: "05:00" },
+    };
+    expect((await callJson("PUT", "/v1/preferences/pref-new", { body: choice })).body).toEqual(choice);
+    expect((await callJson("GET", "/v1/preferences/pref-new")).body).toEqual(choice);
+  });
+
+  it("refuses a malformed clock time", async () => {
+    const res = await callJson("PUT", "/v1/preferences/pref-bad", {
+      body: { push: true, whatsapp: true, email: true, quietHours: { start: "24:00", end: "7:00" } },
+    });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe("fan-out", () => {
+  afterEach(() => vi.useRealTimers());
+
+  type Summary = {
+    channels: Record<
+      "push" | "whatsapp" | "email",
+      {
+        total: number;
+        queued: number;
+        scheduled: number;
+        sent: number;
+        skipped: number;
+        skippedReasons: Record<string, number>;
+      }
+    >;
+  };
+  const pushContent = { title: "Kerja bakti", body: "Minggu pagi", data: { screen: "pengumuman", id: "p1" } };
+
+  async function fan(body: Record<string, unknown>, env: Record<string, unknown> = pushEnv()) {
+    return callJson<Accepted>("POST", "/v1/fanout", { body: { tenant: "rt05", ...body }, env });
+  }
+
+  it("skips opted-out users and users without devices, with reasons in the summary", async () => {
+    await register("fan-a-1", "fan-a");
+    await register("fan-a-2", "fan-a", "ios");
+    await register("fan-b-1", "fan-b");
+    await callJson("PUT", "/v1/preferences/fan-b", {
+      body: { push: false, whatsapp: true, email: true, quietHours: { start: "00:00", end: "00:00" } },
+    });
+    await callJson("PUT", "/v1/preferences/fan-a", {
+      body: { push: true, whatsapp: true, email: true, quietHours: { start: "00:00", end: "00:00" } },
+    });
+    const res = await fan({
+      reference: "rt05:pengumuman:skip",
+      channel: "push",
+      recipients: [{ userId: "fan-a" }, { userId: "fan-b" }, { userId: "fan-c" }],
+      push: pushContent,
+      idempotencyKey: "skip:v1:push",
+    });
+    expect(res.status).toBe(202);
+    const summary = await callJson<Summary>("GET", "/v1/fanout/summary?reference=rt05:pengumuman:skip");
+    expect(summary.body.channels.push).toMatchObject({
+      total: 4,
+      queued: 2,
+      scheduled: 0,
+      skipped: 2,
+      skippedReasons: { opted_out: 1, no_device: 1 },
+    });
+    // A skipped row is final: the consumer never sends it.
+    const rows = await Promise.all(res.body.messageIds.map(messageRow));
+    const skipped = rows.filter((r) => r?.status === "skipped");
+    const verdict = await deliver(skipped.map((r) => String(r?.id)));
+    expect(verdict.explicitAcks).toHaveLength(2);
+    expect((await messageRow(String(skipped[0]?.id)))?.attempts).toBe(0);
+  });
+
+  it("holds a message during quiet hours until they end, and sends urgent ones at once", async () => {
+    await register("quiet-1", "quiet-user");
+    // 23:30 WIB = 16:30 UTC: inside the default 21:00–07:00 window, which ends at 07:00 WIB (00:00 UTC).
+    vi.useFakeTimers({ now: new Date("2026-11-23T16:30:00Z"), toFake: ["Date"] });
+    const held = await fan({
+      reference: "rt05:pengumuman:quiet",
+      channel: "push",
+      recipients: [{ userId: "quiet-user" }],
+      push: pushContent,
+    });
+    expect((await messageRow(held.body.messageIds[0] ?? ""))?.not_before).toBe("2026-11-24T00:00:00.000Z");
+    const urgent = await fan({
+      reference: "rt05:pengumuman:urgent",
+      channel: "push",
+      urgent: true,
+      recipients: [{ userId: "quiet-user" }],
+      push: pushContent,
+    });
+    expect((await messageRow(urgent.body.messageIds[0] ?? ""))?.not_before).toBeNull();
+    const summary = await callJson<Summary>("GET", "/v1/fanout/summary?reference=rt05:pengumuman:quiet");
+    expect(summary.body.channels.push).toMatchObject({ queued: 1, scheduled: 1 });
+    // The consumer puts it back until the quiet hours end.
+    const early = await deliver(held.body.messageIds);
+    expect(early.retryMessages[0]?.delaySeconds).toBe(7.5 * 3600);
+  });
+
+  it("treats the edges of the quiet hours exactly: the start minute is quiet, the end minute is not", async () => {
+    await register("edge-1", "edge-user");
+    const at = async (iso: string, ref: string) => {
+      vi.setSystemTime(new Date(iso));
+      const res = await fan({
+        reference: ref,
+        channel: "push",
+        recipients: [{ userId: "edge-user" }],
+        push: pushContent,
+      });
+      return (await messageRow(res.body.messageIds[0] ?? ""))?.not_before;
+    };
+    vi.useFakeTimers({ toFake: ["Date"] });
+    expect(await at("2026-11-23T13:59:59Z", "edge:a")).toBeNull(); // 20:59:59 WIB
+    expect(await at("2026-11-23T14:00:00Z", "edge:b")).toBe("2026-11-24T00:00:00.000Z"); // 21:00 WIB
+    expect(await at("2026-11-23T23:59:59Z", "edge:c")).toBe("2026-11-24T00:00:00.000Z"); // 06:59:59 WIB
+    expect(await at("2026-11-24T00:00:00Z", "edge:d")).toBeNull(); // 07:00 WIB
+  });
+
+  it("sends WhatsApp and email to the given addresses, skipping missing and invalid ones", async () => {
+    await callJson("PUT", "/v1/preferences/wa-off", {
+      body: { push: true, whatsapp: false, email: true, quietHours: { start: "00:00", end: "00:00" } },
+    });
+    for (const id of ["wa-1", "wa-2", "wa-3"]) {
+      await callJson("PUT", `/v1/preferences/${id}`, {
+        body: { push: true, whatsapp: true, email: true, quietHours: { start: "00:00", end: "00:00" } },
+      });
+    }
+    const wa = await fan({
+      reference: "rt05:pengumuman:wa",
+      channel: "whatsapp",
+      recipients: [
+        { userId: "wa-1", address: "081234567801" },
+        { userId: "wa-2", address: "+62 812-3456-7802" },
+        { userId: "wa-3" },
+        { userId: "wa-off", address: "081234567804" },
+      ],
+      whatsapp: { message: "*Kerja bakti*\nMinggu pagi" },
+    });
+    const rows = await Promise.all(wa.body.messageIds.map(messageRow));
+    const queued = rows.filter((r) => r?.status === "queued");
+    expect(queued.map((r) => r?.recipient).sort()).toEqual(["6281234567801", "6281234567802"]);
+    // Paced: one a second at 60 per minute.
+    const times = queued.map((r) => Date.parse(String(r?.not_before))).sort();
+    expect((times[1] ?? 0) - (times[0] ?? 0)).toBe(1000);
+    const summary = await callJson<Summary>("GET", "/v1/fanout/summary?reference=rt05:pengumuman:wa");
+    expect(summary.body.channels.whatsapp.skippedReasons).toEqual({ no_address: 1, opted_out: 1 });
+
+    const mail = await fan({
+      reference: "rt05:pengumuman:mail",
+      channel: "email",
+      recipients: [
+        { userId: "wa-1", address: "warga1@example.com" },
+        { userId: "wa-2", address: "bukan-email" },
+      ],
+      email: { subject: "Kerja bakti", text: "Minggu pagi", html: "<p>Minggu pagi</p>" },
+    });
+    const mailRows = await Promise.all(mail.body.messageIds.map(messageRow));
+    expect(mailRows.map((r) => [r?.status, r?.recipient, r?.last_error])).toEqual([
+      ["queued", "warga1@example.com", null],
+      ["skipped", "bukan-email", "invalid_address"],
+    ]);
+  });
+
+  it("skips everyone on a channel with no provider instead of failing", async () => {
+    const res = await fan(
+      {
+        reference: "rt05:pengumuman:nopush",
+        channel: "push",
+        recipients: [{ userId: "np" }],
+        push: pushContent,
+      },
+      {},
+    );
+    expect(res.status).toBe(202);
+    const summary = await callJson<Summary>("GET", "/v1/fanout/summary?reference=rt05:pengumuman:nopush");
+    expect(summary.body.channels.push.skippedReasons).toEqual({ channel_unconfigured: 1 });
+  });
+
+  it("replays a key for the same version and channel even when the recipients changed", async () => {
+    await register("idem-1", "idem-a");
+    await register("idem-2", "idem-b");
+    const body = {
+      reference: "rt05:pengumuman:idem",
+      channel: "push",
+      recipients: [{ userId: "idem-a" }],
+      push: pushContent,
+      idempotencyKey: "rt05:pengumuman:idem:v1:push",
+    };
+    const env = pushEnv();
+    const first = await fan(body, env);
+    const again = await fan({ ...body, recipients: [{ userId: "idem-a" }, { userId: "idem-b" }] }, env);
+    expect(again.body).toEqual({ ...first.body, replayed: true });
+    const summary = await callJson<Summary>("GET", "/v1/fanout/summary?reference=rt05:pengumuman:idem");
+    expect(summary.body.channels.push.total).toBe(1);
+  });
+
+  it("refuses a fan-out without the content of its channel", async () => {
+    const res = await fan({
+      reference: "x",
+      channel: "email",
+      recipients: [{ userId: "u" }],
+      push: pushContent,
+    });
+    expect(res.status).toBe(400);
   });
 });

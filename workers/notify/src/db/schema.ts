@@ -3,7 +3,17 @@ import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlit
 export const channels = ["email", "push", "whatsapp"] as const;
 export type Channel = (typeof channels)[number];
 
-export const messageStatuses = ["queued", "sending", "sent", "retrying", "failed", "dead"] as const;
+// `skipped`: written by a fan-out for a recipient it did not send to (opted out, no device, no address);
+// final from the start and never queued, so the delivery summary can say who was left out and why.
+export const messageStatuses = [
+  "queued",
+  "sending",
+  "sent",
+  "retrying",
+  "failed",
+  "dead",
+  "skipped",
+] as const;
 export type MessageStatus = (typeof messageStatuses)[number];
 
 export const platforms = ["ios", "android"] as const;
@@ -42,6 +52,10 @@ export const messages = sqliteTable(
     // JSON: everything the consumer needs to deliver, so a queue message only carries the id.
     payload: text("payload").notNull(),
     batchId: text("batch_id"),
+    // What the message is about, e.g. `rt-01:pengumuman:<id>`: the key of the delivery summary of a fan-out.
+    reference: text("reference"),
+    // The user a fan-out addressed (push recipients are device tokens, skipped rows have no address).
+    userId: text("user_id"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
     providerMessageId: text("provider_message_id"),
@@ -59,6 +73,7 @@ export const messages = sqliteTable(
     index("messages_recipient_idx").on(t.recipient, t.id),
     index("messages_created_idx").on(t.createdAt),
     index("messages_batch_idx").on(t.batchId),
+    index("messages_reference_idx").on(t.reference, t.channel, t.status),
   ],
 );
 
@@ -106,4 +121,28 @@ export const pacing = sqliteTable("pacing", {
   channel: text("channel").primaryKey(),
   // Epoch milliseconds of the next free send slot.
   nextSlotAt: integer("next_slot_at").notNull(),
+});
+
+export const SKIP_REASONS = [
+  "opted_out",
+  "no_device",
+  "no_address",
+  "invalid_address",
+  "channel_unconfigured",
+] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/**
+ * A user's notification preferences, across tenants (one phone, one person): which channels they accept
+ * and their quiet hours in Asia/Jakarta ("HH:MM"; start equal to end means none). No row means the
+ * defaults: every channel on, quiet from 21:00 to 07:00.
+ */
+export const preferences = sqliteTable("preferences", {
+  userId: text("user_id").primaryKey(),
+  push: integer("push", { mode: "boolean" }).notNull(),
+  whatsapp: integer("whatsapp", { mode: "boolean" }).notNull(),
+  email: integer("email", { mode: "boolean" }).notNull(),
+  quietStart: text("quiet_start").notNull(),
+  quietEnd: text("quiet_end").notNull(),
+  updatedAt: text("updated_at").notNull(),
 });

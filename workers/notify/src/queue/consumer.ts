@@ -24,7 +24,7 @@ export type Verdict =
 
 // Longer than any provider call we make; a consumer that dies mid-send frees the message after this.
 const LEASE_MS = 120_000;
-const FINAL = new Set(["sent", "failed", "dead"]);
+const FINAL = new Set(["sent", "failed", "dead", "skipped"]);
 
 type MessageRow = typeof messages.$inferSelect;
 

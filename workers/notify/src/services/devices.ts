@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { devices, type Platform } from "../db/schema";
 import { notFound } from "../errors";
@@ -40,10 +40,11 @@ export async function registerDevice(
   return { device, created: device.createdAt === now && device.updatedAt === now };
 }
 
-export async function unregisterDevice(ctx: ServiceContext, token: string): Promise<void> {
+// With `userId`, only that user's registration is removed: a user cannot silence another's phone.
+export async function unregisterDevice(ctx: ServiceContext, token: string, userId?: string): Promise<void> {
   const deleted = await ctx.db
     .delete(devices)
-    .where(eq(devices.token, token))
+    .where(userId ? and(eq(devices.token, token), eq(devices.userId, userId)) : eq(devices.token, token))
     .returning({ token: devices.token })
     .all();
   if (deleted.length === 0) {

@@ -1,5 +1,5 @@
 import { eq, inArray } from "drizzle-orm";
-import type { Channel } from "../db/schema";
+import type { Channel, SkipReason } from "../db/schema";
 import { idempotencyKeys, messages } from "../db/schema";
 import { conflict, unavailable } from "../errors";
 import { currentRequestId } from "../http/requestId";
@@ -16,6 +16,10 @@ export interface OutgoingMessage {
   payload: Payload;
   batchId?: string;
   notBefore?: Date;
+  reference?: string;
+  userId?: string;
+  // A fan-out recipient left out: logged as `skipped` with the reason, never queued.
+  skipped?: SkipReason;
 }
 
 export interface EnqueueRequest {
@@ -40,20 +44,25 @@ const MAX_JSON_BYTES = 1_500_000;
 
 // One statement per chunk instead of one per row: a 1,000-recipient blast stays well inside D1's
 // per-invocation query budget and bound-parameter limit.
-const INSERT_FROM_JSON = `INSERT INTO messages (id, channel, status, recipient, template, subject, payload, batch_id, attempts, not_before, created_at, updated_at)
-SELECT json_extract(value, '$.id'), json_extract(value, '$.channel'), 'queued', json_extract(value, '$.recipient'),
+const INSERT_FROM_JSON = `INSERT INTO messages (id, channel, status, recipient, template, subject, payload, batch_id, reference, user_id, last_error, attempts, not_before, created_at, updated_at)
+SELECT json_extract(value, '$.id'), json_extract(value, '$.channel'), json_extract(value, '$.status'), json_extract(value, '$.recipient'),
   json_extract(value, '$.template'), json_extract(value, '$.subject'), json_extract(value, '$.payload'),
-  json_extract(value, '$.batchId'), 0, json_extract(value, '$.notBefore'), ?2, ?2
+  json_extract(value, '$.batchId'), json_extract(value, '$.reference'), json_extract(value, '$.userId'),
+  json_extract(value, '$.lastError'), 0, json_extract(value, '$.notBefore'), ?2, ?2
 FROM json_each(?1)`;
 
 interface Row {
   id: string;
   channel: Channel;
+  status: "queued" | "skipped";
   recipient: string;
   template: string | null;
   subject: string | null;
   payload: string;
   batchId: string | null;
+  reference: string | null;
+  userId: string | null;
+  lastError: string | null;
   notBefore: string | null;
 }
 
@@ -119,12 +128,16 @@ export async function enqueue(ctx: ServiceContext, req: EnqueueRequest): Promise
   const rows: Row[] = outgoing.map((m) => ({
     id: newId(now.getTime()),
     channel: m.channel,
+    status: m.skipped ? "skipped" : "queued",
     recipient: m.recipient,
     template: m.template ?? null,
     subject: m.subject ?? null,
     payload: JSON.stringify(m.payload),
     batchId: m.batchId ?? null,
-    notBefore: m.notBefore ? m.notBefore.toISOString() : null,
+    reference: m.reference ?? null,
+    userId: m.userId ?? null,
+    lastError: m.skipped ?? null,
+    notBefore: m.notBefore && !m.skipped ? m.notBefore.toISOString() : null,
   }));
   const messageIds = rows.map((r) => r.id);
 
@@ -161,8 +174,10 @@ export async function enqueue(ctx: ServiceContext, req: EnqueueRequest): Promise
   return { messageIds, replayed: false };
 }
 
-async function dispatch(ctx: ServiceContext, rows: Row[], now: Date, scopeKey: string | null): Promise<void> {
+async function dispatch(ctx: ServiceContext, all: Row[], now: Date, scopeKey: string | null): Promise<void> {
   const requestId = currentRequestId();
+  // Skipped rows are final when written: there is nothing to queue for them.
+  const rows = all.filter((r) => r.status === "queued");
   try {
     for (let i = 0; i < rows.length; i += QUEUE_SEND_BATCH) {
       await ctx.queue.sendBatch(
@@ -196,6 +211,11 @@ async function dispatch(ctx: ServiceContext, rows: Row[], now: Date, scopeKey: s
     }
     if (scopeKey) {
       await ctx.db.delete(idempotencyKeys).where(eq(idempotencyKeys.scopeKey, scopeKey));
+    }
+    // A retry of the whole request writes its skipped rows again; these would be counted twice.
+    const skippedIds = all.filter((r) => r.status === "skipped").map((r) => r.id);
+    for (let i = 0; i < skippedIds.length; i += 90) {
+      undo.push(ctx.db.delete(messages).where(inArray(messages.id, skippedIds.slice(i, i + 90))));
     }
     for (const statement of undo) {
       await statement;

@@ -18,7 +18,7 @@ export interface SendPushInput {
 // D1 allows 100 bound parameters per statement.
 const IN_CHUNK = 90;
 
-async function devicesWhere(
+export async function devicesWhere(
   ctx: ServiceContext,
   column: typeof devices.userId | typeof devices.token,
   values: string[],

@@ -7,7 +7,7 @@ import { requireChannel } from "./channels";
 import type { ServiceContext } from "./context";
 import { type EnqueueResult, enqueue } from "./outbox";
 
-function msisdn(input: string): string {
+export function msisdn(input: string): string {
   const normalized = normalizeMsisdn(input);
   if (!normalized) {
     // The route schema already rejects these; this guards direct callers of the verb.
@@ -33,7 +33,7 @@ export async function sendWhatsApp(
 
 // Reserves `count` consecutive send slots on the gateway's clock in one UPSERT, so concurrent blasts queue
 // behind each other instead of both starting now and together exceeding the gateway's rate.
-async function reserveSlots(
+export async function reserveSlots(
   ctx: ServiceContext,
   count: number,
 ): Promise<{ start: number; interval: number }> {

@@ -1,0 +1,24 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { WatchSummary } from "../schemas";
+import { watchSummary } from "../watch";
+
+export class GetWatchSummary extends Endpoint {
+  override schema = {
+    tags: ["Watch"],
+    summary:
+      "Everything the watch shows in one small answer: dues owed, the 3 latest news titles, active campaigns",
+    description: "Under 2 KB; cacheable by the client for 60 seconds (private: it is the caller's own).",
+    responses: { 200: json(WatchSummary), ...problems(401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const body = await watchSummary({ ctx: tenantCtx(c) });
+    c.header("Cache-Control", "private, max-age=60");
+    c.header("Vary", "Authorization");
+    return c.json(body);
+  }
+}
