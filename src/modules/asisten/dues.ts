@@ -1,4 +1,5 @@
 import type { TenantCtx } from "../../core/context";
+import { duesOfCaller } from "../keuangan/service";
 
 /** One bill of the caller's household, as the assistant tells it. */
 export interface DuesBill {
@@ -11,10 +12,20 @@ export interface DuesBill {
 }
 
 /**
- * The caller's dues, newest period first, or null while no dues module is mounted ("not available").
- * The dues module is being built in parallel (issue 14): at merge this is the one place that calls its
- * `duesOfCaller({ ctx })` verb and maps its answer to `DuesBill`.
+ * The caller's unpaid dues, newest period first, from the finance module's `duesOfCaller` verb (the
+ * household of the caller's unit; none while the profile has no unit). Null would mean "not available".
  */
-export async function callerDues(_: { ctx: TenantCtx }): Promise<DuesBill[] | null> {
-  return null;
+export async function callerDues({ ctx }: { ctx: TenantCtx }): Promise<DuesBill[] | null> {
+  const dues = await duesOfCaller({ ctx });
+  if (!dues) {
+    return [];
+  }
+  return dues.items
+    .map((bill) => ({
+      id: bill.id,
+      period: bill.period,
+      amount: bill.outstanding,
+      paid: bill.status === "lunas",
+    }))
+    .sort((a, b) => b.period.localeCompare(a.period));
 }

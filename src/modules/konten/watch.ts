@@ -1,14 +1,21 @@
 import type { TenantCtx } from "../../core/context";
+import { activeCampaigns, duesOfCaller } from "../keuangan/service";
 import { latestBeritaTitles } from "./berita";
 import type { WatchSummary } from "./schemas";
 
-/**
- * The finance seam of the watch summary: the caller's dues owed and the tenant's active campaigns.
- * The finance module (keuangan: `duesOfCaller`, `activeCampaigns`) lands in parallel; until it is
- * wired here this answers nothing owed and no campaigns, never an invented figure.
- */
-export async function financeForWatch(_ctx: TenantCtx): Promise<Pick<WatchSummary, "dues" | "campaigns">> {
-  return { dues: { total: 0, count: 0 }, campaigns: [] };
+/** The finance part of the watch summary: the caller's dues owed and the tenant's active campaigns. */
+export async function financeForWatch(ctx: TenantCtx): Promise<Pick<WatchSummary, "dues" | "campaigns">> {
+  const [dues, campaigns] = await Promise.all([duesOfCaller({ ctx }), activeCampaigns({ ctx })]);
+  const owed = dues?.items ?? [];
+  return {
+    dues: { total: owed.reduce((sum, bill) => sum + bill.outstanding, 0), count: owed.length },
+    campaigns: campaigns.map((c) => ({
+      id: c.id,
+      title: c.title,
+      collected: c.progress.confirmed,
+      target: c.target,
+    })),
+  };
 }
 
 const TITLE_MAX = 80;
