@@ -10,11 +10,13 @@ import type { Job } from "./core/jobs";
 import { uploadsModule } from "./core/uploads";
 import { aspirasiModule } from "./modules/aspirasi";
 import { auditModule } from "./modules/audit";
+import { galeriModule } from "./modules/galeri";
 import { gateModule } from "./modules/gate";
 import { healthModule } from "./modules/health";
 import { identityModule } from "./modules/identity";
 import { kependudukanModule } from "./modules/kependudukan";
 import { musyawarahModule } from "./modules/musyawarah";
+import { pasarModule } from "./modules/pasar";
 import { residentsModule } from "./modules/residents";
 import { statistikModule } from "./modules/statistik";
 import { supportModule } from "./modules/support";
@@ -37,6 +39,8 @@ const featureModules = [
   gateModule,
   supportModule,
   uploadsModule,
+  galeriModule,
+  pasarModule,
 ] as const;
 
 export const modules = [
