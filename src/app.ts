@@ -14,6 +14,7 @@ import { asistenModule } from "./modules/asisten";
 import { aspirasiModule } from "./modules/aspirasi";
 import { auditModule } from "./modules/audit";
 import { billingModule } from "./modules/billing";
+import { galeriModule } from "./modules/galeri";
 import { gateModule } from "./modules/gate";
 import { healthModule } from "./modules/health";
 import { hierarchyModule } from "./modules/hierarchy";
@@ -22,6 +23,7 @@ import { kependudukanModule } from "./modules/kependudukan";
 import { keuanganModule } from "./modules/keuangan";
 import { kontenModule } from "./modules/konten";
 import { musyawarahModule } from "./modules/musyawarah";
+import { pasarModule } from "./modules/pasar";
 import { platformOpsModule } from "./modules/platform-ops";
 import { residentsModule } from "./modules/residents";
 import { statistikModule } from "./modules/statistik";
@@ -50,6 +52,8 @@ const featureModules = [
   keuanganModule,
   kontenModule,
   uploadsModule,
+  galeriModule,
+  pasarModule,
 ] as const;
 
 const indicators = featureModules.flatMap((m) => m.indicators ?? []);

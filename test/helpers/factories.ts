@@ -481,11 +481,56 @@ const pushToken = (w: World) =>
 // Tenant file store, gallery and marketplace (issue 16).
 const storedFile = (w: World) =>
   w.once("stored file", () => {
-    const form = new FormData();
-    form.set("file", new File([CLEAN_PNG], "barang.png", { type: "image/png" }));
-    form.set("purpose", "pasar");
-    return made(callJson<{ id: string }>("/api/files", { token: w.a.as.warga.token, body: form }), "file");
+    return made(
+      callJson<{ id: string }>("/api/files", { token: w.a.as.warga.token, body: photoForm("pasar") }),
+      "file",
+    );
   });
+
+const photoForm = (purpose?: string) => {
+  const form = new FormData();
+  form.set("file", new File([CLEAN_PNG], "foto.png", { type: "image/png" }));
+  if (purpose) {
+    form.set("purpose", purpose);
+  }
+  return form;
+};
+
+const album = (w: World) =>
+  w.once("album", async () => {
+    const created = await made(
+      callJson<{ id: string }>("/api/galeri", {
+        token: w.a.as.sekretaris.token,
+        body: { title: "Kerja bakti Agustus", eventDate: "2026-08-16" },
+      }),
+      "album",
+    );
+    const photo = await made(
+      callJson<{ id: string }>(`/api/galeri/${created.id}/foto`, {
+        token: w.a.as.sekretaris.token,
+        body: photoForm(),
+      }),
+      "gallery photo",
+    );
+    return { id: created.id, photoId: photo.id };
+  });
+
+const listing = (w: World) =>
+  w.once("listing", () =>
+    made(
+      callJson<{ id: string }>("/api/pasar/listings", {
+        token: w.a.as.warga.token,
+        body: {
+          title: "Nasi uduk Bu Sri",
+          description: "Setiap pagi",
+          price: 12000,
+          category: "makanan",
+          condition: "baru",
+        },
+      }),
+      "listing",
+    ),
+  );
 
 export const FACTORIES: Readonly<Record<string, Factory>> = {
   "/api/pengaduan/:id": {
@@ -816,5 +861,32 @@ export const FACTORIES: Readonly<Record<string, Factory>> = {
   "/api/files/:id": {
     kind: "tenant",
     make: async (w) => ({ params: { id: (await storedFile(w)).id }, ownerRole: "warga" }),
+  },
+  "/api/galeri/:id": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await album(w)).id } }),
+  },
+  "/api/galeri/:id/foto": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: (await album(w)).id }, body: { post: photoForm() } }),
+  },
+  "/api/galeri/:id/foto/:photoId": {
+    kind: "tenant",
+    make: async (w) => ({ params: await album(w) }),
+  },
+  "/api/pasar/listings/:id": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await listing(w)).id },
+      body: { put: { price: "nego" } },
+      ownerRole: "warga",
+    }),
+  },
+  "/api/pasar/listings/:id/moderasi": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await listing(w)).id },
+      body: { put: { status: "disembunyikan", reason: "Uji isolasi" } },
+    }),
   },
 };

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { tenantD1, withTrigger } from "../helpers/d1";
 import { bindings, callJson, createTenant, expectProblem, operatorToken } from "../helpers/harness";
 import { fakeGateways, midtransNotification, postCallback } from "../modules/billing/gateway";
+import { CLEAN_PNG } from "../modules/galeri-pasar/images";
 import { tenantWithAdmin } from "../modules/support/helpers";
 
 /**
@@ -656,5 +657,75 @@ describe("konten", () => {
       .bind(`${tenant.id}:berita:${created.body.id}:v2`)
       .first();
     expect(v2?.n).toBe(0);
+  });
+});
+
+describe("galeri and pasar", () => {
+  /** Issue 16, faults: a D1 batch failing half way leaves nothing written, and no stored bytes behind. */
+
+  it("a gallery photo whose batch fails at its audit record leaves no photo, no file row, no object", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const album = await callJson<{ id: string }>("/api/galeri", {
+      token: sek.token,
+      body: { title: "Gagal" },
+    });
+    const db = tenantD1(tenant);
+    const form = new FormData();
+    form.set("file", new File([CLEAN_PNG], "foto.png", { type: "image/png" }));
+    const res = await withTrigger(
+      db,
+      `fail_photo_${tenant.slug.replaceAll("-", "_")}`,
+      `BEFORE INSERT ON audit_log
+         WHEN NEW.action = 'galeri.photo.add' AND json_extract(NEW.detail, '$.albumId') = '${album.body.id}'
+         BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+      () => callJson(`/api/galeri/${album.body.id}/foto`, { token: sek.token, body: form }),
+    );
+    expectProblem(res, 500, "internal_error");
+    const photos = await db
+      .prepare("SELECT COUNT(*) AS n FROM gallery_photos WHERE album_id = ?")
+      .bind(album.body.id)
+      .first();
+    expect(photos?.n).toBe(0);
+    const files = await db
+      .prepare("SELECT COUNT(*) AS n FROM files WHERE r2_key LIKE ?")
+      .bind(`tenants/${tenant.id}/%`)
+      .first();
+    expect(files?.n).toBe(0);
+    const objects = await bindings.FILES.list({ prefix: `tenants/${tenant.id}/` });
+    expect(objects.objects).toEqual([]);
+  });
+
+  it("a moderation whose batch fails at its audit record leaves the listing as it was", async () => {
+    const tenant = await createTenant();
+    const [warga, sek] = [
+      await tenant.member("warga", { whatsapp: "081355554444" }),
+      await tenant.member("sekretaris"),
+    ];
+    const listing = await callJson<{ id: string }>("/api/pasar/listings", {
+      token: warga.token,
+      body: { title: "Sepeda bekas", description: "Masih bagus", price: 300000, category: "barang_bekas" },
+    });
+    const res = await withTrigger(
+      tenantD1(tenant),
+      `fail_moderation_${tenant.slug.replaceAll("-", "_")}`,
+      `BEFORE INSERT ON audit_log
+         WHEN NEW.action = 'pasar.listing.hide' AND NEW.target_id = '${listing.body.id}'
+         BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+      () =>
+        callJson(`/api/pasar/listings/${listing.body.id}/moderasi`, {
+          method: "PUT",
+          token: sek.token,
+          body: { status: "disembunyikan", reason: "Uji kegagalan" },
+        }),
+    );
+    expectProblem(res, 500, "internal_error");
+    const after = await callJson<{ status: string; moderation: unknown }>(
+      `/api/pasar/listings/${listing.body.id}`,
+      {
+        token: warga.token,
+      },
+    );
+    expect(after.body).toMatchObject({ status: "aktif", moderation: null });
   });
 });

@@ -124,5 +124,19 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
       "CREATE TABLE `pengumuman` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`title` text NOT NULL,\n\t`body` text NOT NULL,\n\t`body_html` text NOT NULL,\n\t`urgent` integer DEFAULT false NOT NULL,\n\t`channels` text NOT NULL,\n\t`blocks` text,\n\t`status` text NOT NULL,\n\t`author_id` text NOT NULL,\n\t`version` integer DEFAULT 1 NOT NULL,\n\t`notified_version` integer,\n\t`published_at` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
       "CREATE INDEX `pengumuman_status_idx` ON `pengumuman` (`status`,`id`);"
     ]
+  },
+  {
+    "name": "0009_galeri_pasar.sql",
+    "statements": [
+      "CREATE TABLE `gallery_albums` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`title` text NOT NULL,\n\t`description` text,\n\t`event_date` text,\n\t`created_by` text NOT NULL,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE TABLE `gallery_photos` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`album_id` text NOT NULL,\n\t`caption` text,\n\t`created_by` text NOT NULL,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL\n);",
+      "CREATE INDEX `gallery_photos_album_idx` ON `gallery_photos` (`album_id`,`id`);",
+      "CREATE TABLE `pasar_listings` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`seller_id` text NOT NULL,\n\t`title` text NOT NULL,\n\t`description` text NOT NULL,\n\t`price` integer,\n\t`category` text NOT NULL,\n\t`condition` text,\n\t`status` text NOT NULL,\n\t`moderation_reason` text,\n\t`moderated_by` text,\n\t`moderated_at` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `pasar_listings_status_idx` ON `pasar_listings` (`status`,`id`);",
+      "CREATE INDEX `pasar_listings_category_idx` ON `pasar_listings` (`status`,`category`,`id`);",
+      "CREATE INDEX `pasar_listings_seller_idx` ON `pasar_listings` (`seller_id`,`id`);",
+      "CREATE TABLE `pasar_photos` (\n\t`file_id` text PRIMARY KEY NOT NULL,\n\t`listing_id` text NOT NULL,\n\t`position` integer NOT NULL\n);",
+      "CREATE UNIQUE INDEX `pasar_photos_listing_position_uq` ON `pasar_photos` (`listing_id`,`position`);"
+    ]
   }
 ];

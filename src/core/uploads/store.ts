@@ -59,7 +59,13 @@ async function sha256Of(bytes: Uint8Array): Promise<string> {
 export async function prepareTenantFile(
   ctx: TenantCtx,
   input: { upload: ImageUpload; purpose: FilePurpose },
-): Promise<{ file: TenantFile; removed: string[]; insert: BatchItem<"sqlite"> }> {
+): Promise<{
+  file: TenantFile;
+  removed: string[];
+  insert: BatchItem<"sqlite">;
+  /** Removes the object again when the caller's batch did not commit. */
+  discard: () => Promise<void>;
+}> {
   const uploadedBy = requireUser(ctx).userId;
   const clean = stripImageMetadata(input.upload.bytes, input.upload.contentType);
   const id = newId();
@@ -83,6 +89,7 @@ export async function prepareTenantFile(
     file: presentTenantFile(ctx, row),
     removed: clean.removed,
     insert: ctx.db.insert(tenantFiles).values(row),
+    discard: () => ctx.env.FILES.delete(key),
   };
 }
 

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { AlbumWithPhotos, CreateAlbumInput } from "../schemas";
+import { createAlbum } from "../service";
+
+export class CreateAlbum extends Endpoint {
+  override schema = {
+    tags: ["Galeri"],
+    summary: "Create a gallery album (sekretaris, admin)",
+    request: { body: { content: { "application/json": { schema: CreateAlbumInput } } } },
+    responses: { 201: json(AlbumWithPhotos, "Created"), ...problems(400, 401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await createAlbum({ ctx: tenantCtx(c), input: body }), 201);
+  }
+}

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, tenantProblems } from "../../../core/http/openapi";
+import { deleteAlbum } from "../service";
+
+export class DeleteAlbum extends Endpoint {
+  override schema = {
+    tags: ["Galeri"],
+    summary: "Delete an album and all its photos (sekretaris, admin)",
+    request: { params: IdParam },
+    responses: { 204: { description: "Deleted" }, ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    await deleteAlbum({ ctx: tenantCtx(c), id: params.id });
+    return c.body(null, 204);
+  }
+}

@@ -1,0 +1,22 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { tenantProblems } from "../../../core/http/openapi";
+import { PhotoParams } from "../schemas";
+import { deletePhoto } from "../service";
+
+export class DeletePhoto extends Endpoint {
+  override schema = {
+    tags: ["Galeri"],
+    summary: "Delete one photo of an album (sekretaris, admin)",
+    request: { params: PhotoParams },
+    responses: { 204: { description: "Deleted" }, ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    await deletePhoto({ ctx: tenantCtx(c), id: params.id, photoId: params.photoId });
+    return c.body(null, 204);
+  }
+}

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
+import { AlbumWithPhotos } from "../schemas";
+import { getAlbum } from "../service";
+
+export class GetAlbum extends Endpoint {
+  override schema = {
+    tags: ["Galeri"],
+    summary: "One album with its photos, oldest first",
+    request: { params: IdParam },
+    responses: { 200: json(AlbumWithPhotos), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await getAlbum({ ctx: tenantCtx(c), id: params.id }));
+  }
+}

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, listOf, tenantProblems } from "../../../core/http/openapi";
+import { Album, AlbumListQuery } from "../schemas";
+import { listAlbums } from "../service";
+
+export class ListAlbums extends Endpoint {
+  override schema = {
+    tags: ["Galeri"],
+    summary: "Gallery albums, newest first, each with its photo count and cover",
+    request: { query: AlbumListQuery },
+    responses: { 200: json(listOf(Album)), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listAlbums({ ctx: tenantCtx(c), input: query }));
+  }
+}

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
+import { Listing } from "../schemas";
+import { getListing } from "../service";
+
+export class GetListing extends Endpoint {
+  override schema = {
+    tags: ["Pasar"],
+    summary: "One listing, with the WhatsApp link to its seller while it is active",
+    request: { params: IdParam },
+    responses: { 200: json(Listing), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await getListing({ ctx: tenantCtx(c), id: params.id }));
+  }
+}

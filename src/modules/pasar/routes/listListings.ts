@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, listOf, tenantProblems } from "../../../core/http/openapi";
+import { Listing, ListingListQuery } from "../schemas";
+import { listListings } from "../service";
+
+export class ListListings extends Endpoint {
+  override schema = {
+    tags: ["Pasar"],
+    summary: "Active listings, newest first; search in title and description, filter by category",
+    request: { query: ListingListQuery },
+    responses: { 200: json(listOf(Listing)), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listListings({ ctx: tenantCtx(c), input: query }));
+  }
+}
