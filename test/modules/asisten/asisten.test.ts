@@ -29,6 +29,32 @@ let pollId: string;
 let neighbour: Household;
 let neighbourLetterId: string;
 let otherTenantLetterId: string;
+let billId: string;
+let neighbourBillId: string;
+
+/** The resident's own bill this month and the neighbour's, issued by the bendahara as any month. */
+async function issueDues() {
+  const bendahara = await tenant.member("bendahara");
+  const period = new Date(Date.now() + 7 * 3_600_000).toISOString().slice(0, 7);
+  const type = await callJson("/api/iuran/jenis", {
+    token: bendahara.token,
+    body: { name: "Iuran kebersihan", amount: 25_000, basis: "unit", startPeriod: "2026-01" },
+  });
+  expect(type.status).toBe(201);
+  const generated = await callJson("/api/iuran/tagihan/generate", {
+    token: bendahara.token,
+    body: { period },
+  });
+  expect(generated.status).toBe(200);
+  const own = await callJson<{ items: { id: string }[] }>("/api/iuran/mine", { token: h.warga.token });
+  const theirs = await callJson<{ items: { id: string }[] }>("/api/iuran/mine", {
+    token: neighbour.warga.token,
+  });
+  billId = own.body.items[0]?.id ?? "";
+  neighbourBillId = theirs.body.items[0]?.id ?? "";
+  expect(billId).not.toBe("");
+  expect(neighbourBillId).not.toBe("");
+}
 
 async function letter(who: Household, keperluan: string) {
   const res = await request(who.warga.token, {
@@ -74,6 +100,7 @@ beforeAll(async () => {
     },
   });
   expect(info.status).toBe(200);
+  await issueDues();
   const elsewhere = await household(await createTenant());
   otherTenantLetterId = await letter(elsewhere, "Surat tenant lain");
 }, 90_000);
@@ -128,7 +155,9 @@ describe("the built-in mode (no model configured)", () => {
     expect(info.body.sources).toEqual([{ kind: "info_rt", id: tenant.slug }]);
 
     const dues = await ask(h.warga.token, "Berapa tagihan iuran saya?");
-    expect(dues.body.reply).toContain("belum tersedia");
+    expect(dues.body.reply).toContain("Rp25.000");
+    expect(dues.body.reply).toContain("belum dibayar");
+    expect(dues.body.sources).toEqual([{ kind: "tagihan", id: billId }]);
   });
 
   it("tells whether the resident has voted in the open polls", async () => {
@@ -336,7 +365,10 @@ describe("the model path (an OpenAI-compatible backend, faked at the fetch bound
       },
     });
     expect(answer.reply).toBe("Surat domisili Anda masih diajukan. Tagihan belum tersedia.");
-    expect(answer.sources).toEqual([{ kind: "surat", id: letterId }]);
+    expect(answer.sources).toEqual([
+      { kind: "surat", id: letterId },
+      { kind: "tagihan", id: billId },
+    ]);
 
     const [first, second] = sent as [Sent, Sent];
     expect(first.url).toBe(`https://${HOST}/v1/chat/completions`);
@@ -366,7 +398,8 @@ describe("the model path (an OpenAI-compatible backend, faked at the fetch bound
     expect(results).toContain(letterId);
     expect(results).not.toContain(neighbourLetterId);
     expect(results).not.toContain(otherTenantLetterId);
-    expect(results).toContain("belum tersedia");
+    expect(results).toContain(billId);
+    expect(results).not.toContain(neighbourBillId);
     expect(results).toContain("unknown tool hapus_data");
     expect(second.body.messages.filter((m) => m.role === "tool").map((m) => m.tool_call_id)).toEqual([
       "call_1",
