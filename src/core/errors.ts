@@ -118,6 +118,8 @@ export const ERROR_CODES = [
   "turnstile_required",
   "turnstile_failed",
   "turnstile_unavailable",
+  // Spreadsheets (core/spreadsheet.ts).
+  "invalid_spreadsheet",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
