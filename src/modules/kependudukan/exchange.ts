@@ -1,5 +1,4 @@
-import { asc, gt, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
+import { asc, gt } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx, TenantDb } from "../../core/context";
 import { Invalid } from "../../core/errors";
@@ -698,15 +697,24 @@ export async function importRegistry({
     notes: c.notes,
     updated_at: now,
   }));
-  const statements: BatchItem<"sqlite">[] = [
+  const auditRecord = audit(ctx, {
+    action: "kependudukan.import",
+    targetType: "registry",
+    targetId: ctx.tenant.id,
+    detail: { families: cards.size, members: members.length, vehicles: cars.length, units: newUnits.size },
+  }) as unknown as { toSQL(): { sql: string; params: unknown[] } };
+  const { sql: auditSql, params: auditParams } = auditRecord.toSQL();
+  // The tenant's own D1 under drizzle (drizzle cannot batch raw statements): still only this tenant's.
+  const d1 = (ctx.db as unknown as { $client: D1Database }).$client;
+  const statements: D1PreparedStatement[] = [
     ...jsonInserts(
-      ctx.db,
+      d1,
       "units",
       ["id", "block", "number", "occupancy", "latitude", "longitude", "updated_at"],
       unitValues,
     ),
     ...jsonInserts(
-      ctx.db,
+      d1,
       "family_cards",
       [
         "id",
@@ -722,17 +730,13 @@ export async function importRegistry({
       ],
       cardValues,
     ),
-    ...jsonInserts(ctx.db, "family_members", Object.keys(members[0] ?? {}), members),
-    ...jsonInserts(ctx.db, "vehicles", Object.keys(cars[0] ?? {}), cars),
-    audit(ctx, {
-      action: "kependudukan.import",
-      targetType: "registry",
-      targetId: ctx.tenant.id,
-      detail: { families: cards.size, members: members.length, vehicles: cars.length, units: newUnits.size },
-    }),
+    ...jsonInserts(d1, "family_members", Object.keys(members[0] ?? {}), members),
+    ...jsonInserts(d1, "vehicles", Object.keys(cars[0] ?? {}), cars),
+    d1.prepare(auditSql).bind(...auditParams),
   ];
   try {
-    await ctx.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    // One D1 batch, so one transaction: the whole file lands, or none of it.
+    await d1.batch(statements);
   } catch (error) {
     // Someone registered the same NIK, KK number or plate between the check and the write.
     registryConflict(error);
@@ -749,21 +753,17 @@ const JSON_ROWS = 500;
  * module's own constants, never input.
  */
 function jsonInserts(
-  db: TenantDb,
+  d1: D1Database,
   table: string,
   columns: readonly string[],
   rows: Record<string, unknown>[],
 ) {
-  const statements: BatchItem<"sqlite">[] = [];
+  const statements: D1PreparedStatement[] = [];
   const names = columns.map((c) => `"${c}"`).join(", ");
   const picks = columns.map((c) => `json_extract(value, '$.${c}')`).join(", ");
+  const text = `insert into "${table}" (${names}) select ${picks} from json_each(?1)`;
   for (let i = 0; i < rows.length; i += JSON_ROWS) {
-    const chunk = JSON.stringify(rows.slice(i, i + JSON_ROWS));
-    statements.push(
-      db.run(
-        sql`insert into ${sql.identifier(table)} (${sql.raw(names)}) select ${sql.raw(picks)} from json_each(${chunk})`,
-      ),
-    );
+    statements.push(d1.prepare(text).bind(JSON.stringify(rows.slice(i, i + JSON_ROWS))));
   }
   return statements;
 }

@@ -441,12 +441,19 @@ export async function deleteFamilyMember({
 
 /** Staff detail view: the only place NIKs and the KK number are shown whole. One round trip. */
 export async function getFamilyCard({ ctx, id }: { ctx: TenantCtx; id: string }) {
-  const [cards, members, cars] = await ctx.db.batch([
+  // Separate reads in one batch: D1 batch results are keyed by column name, so a join of two tables
+  // that both have `id` would hand back the unit's id as the card's.
+  const [cards, unitRows, members, cars] = await ctx.db.batch([
+    ctx.db.select().from(familyCards).where(eq(familyCards.id, id)),
     ctx.db
-      .select({ card: familyCards, unit: { id: units.id, block: units.block, number: units.number } })
-      .from(familyCards)
-      .leftJoin(units, eq(units.id, familyCards.unitId))
-      .where(eq(familyCards.id, id)),
+      .select({ id: units.id, block: units.block, number: units.number })
+      .from(units)
+      .where(
+        eq(
+          units.id,
+          sql`(select ${sql.raw('"unit_id"')} from ${familyCards} where ${eq(familyCards.id, id)})`,
+        ),
+      ),
     ctx.db
       .select()
       .from(familyMembers)
@@ -454,12 +461,13 @@ export async function getFamilyCard({ ctx, id }: { ctx: TenantCtx; id: string })
       .orderBy(asc(familyMembers.id)),
     ctx.db.select().from(vehicles).where(eq(vehicles.familyCardId, id)).orderBy(asc(vehicles.id)),
   ]);
-  const row = cards[0];
-  if (!row) {
+  const card = cards[0];
+  if (!card) {
     throw new NotFound("Family card");
   }
+  const row = { card, unit: unitRows[0] ?? null };
   return {
-    ...summary(row.card, members.length, row.unit?.id ? row.unit : null, true),
+    ...summary(row.card, members.length, row.unit, true),
     headWhatsapp: row.card.headWhatsapp,
     notes: row.card.notes,
     members: members.map((m) => presentMember(m, true)),
@@ -559,7 +567,7 @@ export async function listFamilyCards({ ctx, input }: { ctx: TenantCtx; input: F
       id: familyCards.id,
       card: familyCards,
       unit: { id: units.id, block: units.block, number: units.number },
-      memberCount: sql<number>`(select count(*) from ${familyMembers} where ${familyMembers.familyCardId} = ${familyCards.id})`,
+      memberCount: sql<number>`(select count(*) from "family_members" m where m."family_card_id" = "family_cards"."id")`,
     })
     .from(familyCards)
     .leftJoin(units, eq(units.id, familyCards.unitId))

@@ -7,7 +7,7 @@ import { Conflict, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { normaliseBlock, normaliseHouseNumber } from "../../core/schemas";
 import type { CreateUnitInput, UnitListQuery, UpdateUnitInput } from "./schemas";
-import { familyCards, familyMembers, units } from "./tables";
+import { familyCards, units } from "./tables";
 
 /**
  * The registry's verbs for other modules. Kependudukan imports no other module: identity, residents
@@ -123,7 +123,6 @@ export async function deleteUnit({ ctx, id, residents }: { ctx: TenantCtx; id: s
 
 /** Units with coordinates as GeoJSON points ([longitude, latitude], RFC 7946), with who lives there. */
 export async function unitsGeoJson({ ctx, block }: { ctx: TenantCtx; block?: string }) {
-  const active = and(eq(familyCards.unitId, units.id), eq(familyCards.status, "aktif"));
   const rows = await ctx.db
     .select({
       id: units.id,
@@ -132,8 +131,8 @@ export async function unitsGeoJson({ ctx, block }: { ctx: TenantCtx; block?: str
       occupancy: units.occupancy,
       latitude: units.latitude,
       longitude: units.longitude,
-      families: sql<number>`(select count(*) from ${familyCards} where ${active})`,
-      persons: sql<number>`(select count(*) from ${familyMembers} inner join ${familyCards} on ${familyCards.id} = ${familyMembers.familyCardId} where ${active} and ${familyMembers.livingStatus} = 'hidup')`,
+      families: sql<number>`(select count(*) from "family_cards" c where c."unit_id" = "units"."id" and c."status" = 'aktif')`,
+      persons: sql<number>`(select count(*) from "family_members" m join "family_cards" c on c."id" = m."family_card_id" where c."unit_id" = "units"."id" and c."status" = 'aktif' and m."living_status" = 'hidup')`,
     })
     .from(units)
     .where(

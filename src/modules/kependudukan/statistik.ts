@@ -44,7 +44,7 @@ export async function registryStatistics({ ctx }: { ctx: TenantCtx }) {
   const age = sql<number>`cast(strftime('%Y', ${today}) as integer) - cast(strftime('%Y', ${familyMembers.birthDate}) as integer) - (strftime('%m-%d', ${today}) < strftime('%m-%d', ${familyMembers.birthDate}))`;
   const band = sql<
     string | null
-  >`case when ${familyMembers.birthDate} is null then null when (${age}) >= 75 then '75+' else ((${age}) / 5) * 5 || '-' || (((${age}) / 5) * 5 + 4) end`;
+  >`case when ${familyMembers.birthDate} is null then null when (${age}) >= 75 then '75+' else (((${age}) / 5) * 5) || '-' || (((${age}) / 5) * 5 + 4) end`;
   const db = ctx.db;
   const [families, people, cars, sexes, ages, religions, residence, life] = await db.batch([
     db
