@@ -14,6 +14,7 @@ const suites = {
   passwords: () => import("./bench/passwords.mjs").then((m) => m.run()),
   surat: () => import("./bench/surat-pdf.mjs").then((m) => m.run()),
   support: () => import("./bench/support-tickets.mjs").then((m) => m.run()),
+  registry: () => import("./bench/registry.mjs").then((m) => m.run()),
 };
 for (const dir of readdirSync(join(root, "workers"), { withFileTypes: true })) {
   const bench = join(root, "workers", dir.name, "bench");
