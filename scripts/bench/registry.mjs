@@ -4,7 +4,7 @@
 // export (.xlsx and .csv) timed end to end; and the workbook build's peak heap, measured here in Node
 // on the same 18,000 rows with the same library calls (workerd reports no per-request memory).
 
-import { read, utils, write } from "@e965/xlsx/dist/xlsx.mini.min.js";
+import XLSX from "@e965/xlsx/dist/xlsx.mini.min.js";
 import autocannon from "autocannon";
 import { SignJWT } from "jose";
 import { migrateAll } from "../db-migrate.mjs";
@@ -20,6 +20,8 @@ const VEHICLES = Number(process.env.BENCH_VEHICLES ?? 6_000);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const ROUNDS = 2;
+// The mini build is CommonJS: Node offers it as a default export only.
+const { read, utils, write } = XLSX;
 const TENANT = { id: "seed-tenant-rt01", slug: "rt-01-sukamaju" };
 const q = (v) =>
   v === null ? "NULL" : typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`;

@@ -83,7 +83,10 @@ export function registryConflict(error: unknown): never {
   if (isUniqueViolation(error, "vehicles.plate")) {
     throw new Conflict("plate_taken", "A vehicle with this plate is already registered.");
   }
-  throw error;
+  // drizzle's message lists the statement's parameters (NIKs, KK numbers): never let them reach a log.
+  const text = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
+  throw new Error(`${text.replace(/\nparams:[\s\S]*$/, "\nparams: (withheld: personal data)")}${cause}`);
 }
 
 /** 400 `invalid_nik` when the NIK breaks its rules or disagrees with the person's sex or birth date. */

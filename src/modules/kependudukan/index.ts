@@ -48,7 +48,14 @@ export const kependudukanModule = defineModule({
     { method: "post", path: `${base}/household/corrections`, endpoint: ProposeCorrection, access: resident },
     { method: "get", path: `${base}/corrections`, endpoint: ListCorrections, access: registry },
     { method: "put", path: `${base}/corrections/:id`, endpoint: DecideCorrection, access: registry },
-    { method: "get", path: `${base}/kk`, endpoint: ListFamilyCards, access: registry },
+    // `q` may be a NIK or KK number: kept out of the access log (and of caches) like a credential.
+    {
+      method: "get",
+      path: `${base}/kk`,
+      endpoint: ListFamilyCards,
+      access: registry,
+      secret: { query: ["q"] },
+    },
     { method: "post", path: `${base}/kk`, endpoint: CreateFamilyCard, access: registry },
     { method: "get", path: kk, endpoint: GetFamilyCard, access: registry },
     { method: "put", path: kk, endpoint: UpdateFamilyCard, access: registry },

@@ -346,6 +346,9 @@ describe("registry edits, vehicles and units", () => {
     expect(await search("1999 kj")).toEqual([second.id]);
     expect(await search("f")).toEqual([second.id]);
     expect(await search("tidak ada")).toEqual([]);
+    // `q` can be a NIK: declared secret, so it is redacted from the access log and never cached.
+    const byNik = await call(`${base}/kk?q=${card.members[0]?.nik}`, { token: sek.token });
+    expect(byNik.headers.get("Cache-Control")).toContain("no-store");
     const page = await callJson<{ items: Card[]; nextCursor: string | null }>(`${base}/kk?limit=1`, {
       token: sek.token,
     });
