@@ -193,7 +193,7 @@ async function token(sub, role, tenant) {
     .setIssuer(vars.JWT_ISSUER)
     .setAudience(vars.JWT_AUDIENCE)
     .setIssuedAt()
-    .setExpirationTime("30m")
+    .setExpirationTime("10m")
     .sign(new TextEncoder().encode(devSecret("JWT_SECRET")));
 }
 
