@@ -16,6 +16,7 @@ const suites = {
   surat: () => import("./bench/surat-pdf.mjs").then((m) => m.run()),
   support: () => import("./bench/support-tickets.mjs").then((m) => m.run()),
   finance: () => import("./bench/finance.mjs").then((m) => m.run()),
+  registry: () => import("./bench/registry.mjs").then((m) => m.run()),
 };
 for (const dir of readdirSync(join(root, "workers"), { withFileTypes: true })) {
   const bench = join(root, "workers", dir.name, "bench");

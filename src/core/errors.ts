@@ -74,6 +74,13 @@ export const ERROR_CODES = [
   "unit_not_found",
   "kk_exists",
   "nik_exists",
+  "kk_number_taken",
+  "nik_taken",
+  "plate_taken",
+  "invalid_nik",
+  "invalid_kk_number",
+  "unit_in_use",
+  "kk_head_required",
   // Surat.
   "invalid_fields",
   "invalid_number_format",

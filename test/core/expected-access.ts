@@ -85,6 +85,26 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "POST /api/kependudukan/kk": { who: SEK_ADMIN, flag: "warga" },
   "GET /api/kependudukan/kk/:id": { who: SEK_ADMIN, flag: "warga" },
   "POST /api/kependudukan/kk/:id/members": { who: SEK_ADMIN, flag: "warga" },
+  // Issue 13: the rest of the registry is the secretary's and the admin's; the resident proposes
+  // corrections to their own household and sees their own proposals.
+  "PUT /api/kependudukan/units/:id": { who: SEK_ADMIN, flag: "warga" },
+  "DELETE /api/kependudukan/units/:id": { who: SEK_ADMIN, flag: "warga" },
+  "PUT /api/kependudukan/kk/:id": { who: SEK_ADMIN, flag: "warga" },
+  "DELETE /api/kependudukan/kk/:id": { who: SEK_ADMIN, flag: "warga" },
+  "PUT /api/kependudukan/kk/:id/members/:memberId": { who: SEK_ADMIN, flag: "warga" },
+  "DELETE /api/kependudukan/kk/:id/members/:memberId": { who: SEK_ADMIN, flag: "warga" },
+  "POST /api/kependudukan/kk/:id/vehicles": { who: SEK_ADMIN, flag: "warga" },
+  "PUT /api/kependudukan/kk/:id/vehicles/:vehicleId": { who: SEK_ADMIN, flag: "warga" },
+  "DELETE /api/kependudukan/kk/:id/vehicles/:vehicleId": { who: SEK_ADMIN, flag: "warga" },
+  "GET /api/kependudukan/statistik": { who: SEK_ADMIN, flag: "warga" },
+  "GET /api/kependudukan/export": { who: SEK_ADMIN, flag: "warga" },
+  "POST /api/kependudukan/import": { who: SEK_ADMIN, flag: "warga" },
+  "GET /api/kependudukan/mutasi": { who: SEK_ADMIN, flag: "warga" },
+  "POST /api/kependudukan/mutasi": { who: SEK_ADMIN, flag: "warga" },
+  "GET /api/kependudukan/household/corrections": { who: R, flag: "warga" },
+  "POST /api/kependudukan/household/corrections": { who: R, flag: "warga" },
+  "GET /api/kependudukan/corrections": { who: SEK_ADMIN, flag: "warga" },
+  "PUT /api/kependudukan/corrections/:id": { who: SEK_ADMIN, flag: "warga" },
 
   // Polls: spec R,S list and R vote; issue 5 names sekretaris and admin as the organisers, and its
   // "(staff)" vote list is theirs.

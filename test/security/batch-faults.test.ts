@@ -729,3 +729,92 @@ describe("galeri and pasar", () => {
     expect(after.body).toMatchObject({ status: "aktif", moderation: null });
   });
 });
+
+describe("kependudukan (issue 13)", () => {
+  /** Issue 13, faults: deleting a card, a life event and an import are each one batch, audit last. */
+  const failAudit = (slug: string, action: string) => ({
+    name: `fail_registry_${slug.replaceAll("-", "_")}`,
+    body: `BEFORE INSERT ON audit_log WHEN NEW.action = '${action}' BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+  });
+
+  let seq = 0;
+  /** Valid NIKs and KK numbers (born 1 January 1990), unique in this file. */
+  const number = () => `32730101019${String(++seq).padStart(5, "0")}`;
+
+  async function registry() {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const unit = await callJson<{ id: string }>("/api/kependudukan/units", {
+      token: sek.token,
+      body: { block: "K", number: "1" },
+    });
+    const card = await callJson<{ id: string }>("/api/kependudukan/kk", {
+      token: sek.token,
+      body: {
+        kkNumber: number(),
+        unitId: unit.body.id,
+        headName: "Dedi Kurnia",
+        headNik: number(),
+        headSex: "L",
+      },
+    });
+    await callJson(`/api/kependudukan/kk/${card.body.id}/vehicles`, {
+      token: sek.token,
+      body: { plate: "D 1 KK", kind: "motor" },
+    });
+    return { tenant, sek, cardId: card.body.id, db: tenantD1(tenant) };
+  }
+
+  it("a card whose delete fails at its audit record keeps its members and vehicles", async () => {
+    const { tenant, sek, cardId, db } = await registry();
+    const trigger = failAudit(tenant.slug, "kk.delete");
+    const res = await withTrigger(db, trigger.name, trigger.body, () =>
+      callJson(`/api/kependudukan/kk/${cardId}`, { method: "DELETE", token: sek.token }),
+    );
+    expectProblem(res, 500, "internal_error");
+    const detail = await callJson<{ members: unknown[]; vehicles: unknown[] }>(
+      `/api/kependudukan/kk/${cardId}`,
+      {
+        token: sek.token,
+      },
+    );
+    expect([detail.body.members.length, detail.body.vehicles.length]).toEqual([1, 1]);
+  });
+
+  it("a pindah_keluar whose audit record fails leaves the card active and logs nothing", async () => {
+    const { tenant, sek, cardId, db } = await registry();
+    const trigger = failAudit(tenant.slug, "mutasi.pindah_keluar");
+    const res = await withTrigger(db, trigger.name, trigger.body, () =>
+      callJson("/api/kependudukan/mutasi", {
+        token: sek.token,
+        body: { kind: "pindah_keluar", date: "2026-01-05", familyCardId: cardId },
+      }),
+    );
+    expectProblem(res, 500, "internal_error");
+    const card = await callJson<{ status: string }>(`/api/kependudukan/kk/${cardId}`, { token: sek.token });
+    expect(card.body.status).toBe("aktif");
+    const log = await callJson<{ items: unknown[] }>("/api/kependudukan/mutasi", { token: sek.token });
+    expect(log.body.items).toEqual([]);
+  });
+
+  it("an import whose audit record fails writes no unit, card or member", async () => {
+    const { tenant, sek, db } = await registry();
+    const csv = [
+      "No. KK,Blok,No. Rumah,NIK,Nama,Hubungan,Jenis Kelamin",
+      `${number()},Z,9,${number()},Eko Prasetyo,kepala_keluarga,L`,
+    ].join("\r\n");
+    const form = new FormData();
+    form.set("file", new File([csv], "warga.csv"));
+    const trigger = failAudit(tenant.slug, "kependudukan.import");
+    const res = await withTrigger(db, trigger.name, trigger.body, () =>
+      callJson("/api/kependudukan/import?dryRun=false", { token: sek.token, body: form }),
+    );
+    expectProblem(res, 500, "internal_error");
+    const counts = await db
+      .prepare(
+        "SELECT (SELECT COUNT(*) FROM units WHERE block = 'Z') AS u, (SELECT COUNT(*) FROM family_members WHERE name = 'Eko Prasetyo') AS m",
+      )
+      .first<{ u: number; m: number }>();
+    expect(counts).toEqual({ u: 0, m: 0 });
+  });
+});

@@ -138,5 +138,33 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
       "CREATE TABLE `pasar_photos` (\n\t`file_id` text PRIMARY KEY NOT NULL,\n\t`listing_id` text NOT NULL,\n\t`position` integer NOT NULL\n);",
       "CREATE UNIQUE INDEX `pasar_photos_listing_position_uq` ON `pasar_photos` (`listing_id`,`position`);"
     ]
+  },
+  {
+    "name": "0010_kependudukan.sql",
+    "statements": [
+      "CREATE TABLE `corrections` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`unit_id` text NOT NULL,\n\t`member_id` text,\n\t`field` text NOT NULL,\n\t`value` text NOT NULL,\n\t`note` text,\n\t`status` text DEFAULT 'diajukan' NOT NULL,\n\t`reason` text,\n\t`decided_by` text,\n\t`decided_at` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL\n);",
+      "CREATE INDEX `corrections_status_idx` ON `corrections` (`status`,`id`);",
+      "CREATE INDEX `corrections_user_idx` ON `corrections` (`user_id`,`id`);",
+      "CREATE TABLE `mutations` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`kind` text NOT NULL,\n\t`date` text NOT NULL,\n\t`family_card_id` text NOT NULL,\n\t`member_id` text,\n\t`person_name` text NOT NULL,\n\t`place` text,\n\t`note` text,\n\t`recorded_by` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL\n);",
+      "CREATE INDEX `mutations_date_idx` ON `mutations` (`date`,`id`);",
+      "CREATE INDEX `mutations_card_idx` ON `mutations` (`family_card_id`);",
+      "CREATE TABLE `vehicles` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`family_card_id` text NOT NULL,\n\t`plate` text NOT NULL,\n\t`kind` text NOT NULL,\n\t`brand` text,\n\t`model` text,\n\t`colour` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE UNIQUE INDEX `vehicles_plate_uq` ON `vehicles` (`plate`);",
+      "CREATE INDEX `vehicles_card_idx` ON `vehicles` (`family_card_id`,`id`);",
+      "ALTER TABLE `family_cards` ADD `status` text DEFAULT 'aktif' NOT NULL;",
+      "ALTER TABLE `family_cards` ADD `status_date` text;",
+      "ALTER TABLE `family_cards` ADD `notes` text;",
+      "CREATE INDEX `family_cards_status_idx` ON `family_cards` (`status`);",
+      "ALTER TABLE `family_members` ADD `religion` text;",
+      "ALTER TABLE `family_members` ADD `education` text;",
+      "ALTER TABLE `family_members` ADD `occupation` text;",
+      "ALTER TABLE `family_members` ADD `marital_status` text;",
+      "ALTER TABLE `family_members` ADD `citizenship` text DEFAULT 'WNI' NOT NULL;",
+      "ALTER TABLE `family_members` ADD `living_status` text DEFAULT 'hidup' NOT NULL;",
+      "ALTER TABLE `family_members` ADD `death_date` text;",
+      "ALTER TABLE `family_members` ADD `residence_status` text;",
+      "CREATE INDEX `family_members_name_idx` ON `family_members` (`name`,`family_card_id`);",
+      "ALTER TABLE `units` ADD `occupancy` text;"
+    ]
   }
 ];

@@ -17,7 +17,6 @@ import { StartOAuth } from "./routes/startOAuth";
 import { SwitchTenant } from "./routes/switchTenant";
 import { UpdateProfile } from "./routes/updateProfile";
 import { VerifyMagicLink } from "./routes/verifyMagicLink";
-import { countResidents } from "./service";
 
 const pub = { scope: "public" } as const satisfies Access;
 const user = { scope: "user" } as const satisfies Access;
@@ -92,13 +91,6 @@ export const identityModule = defineModule({
       endpoint: SubmitResetPasswordPage,
       access: pub,
       secret: { query: ["token"] },
-    },
-  ],
-  indicators: [
-    {
-      key: "totalResidents",
-      label: "Total registered residents",
-      compute: (ctx) => countResidents({ ctx }),
     },
   ],
 });

@@ -1,18 +1,39 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
 import { AddFamilyMember } from "./routes/addFamilyMember";
+import { AddVehicle } from "./routes/addVehicle";
 import { CreateFamilyCard } from "./routes/createFamilyCard";
 import { CreateUnit } from "./routes/createUnit";
+import { DecideCorrection } from "./routes/decideCorrection";
+import { DeleteFamilyCard } from "./routes/deleteFamilyCard";
+import { DeleteFamilyMember } from "./routes/deleteFamilyMember";
+import { DeleteUnit } from "./routes/deleteUnit";
+import { DeleteVehicle } from "./routes/deleteVehicle";
+import { ExportRegistry } from "./routes/exportRegistry";
 import { GetFamilyCard } from "./routes/getFamilyCard";
 import { GetMyHousehold } from "./routes/getMyHousehold";
+import { GetStatistik } from "./routes/getStatistik";
 import { GetUnit } from "./routes/getUnit";
+import { ImportRegistry } from "./routes/importRegistry";
+import { ListCorrections } from "./routes/listCorrections";
 import { ListFamilyCards } from "./routes/listFamilyCards";
+import { ListMutasi } from "./routes/listMutasi";
 import { ListUnits } from "./routes/listUnits";
+import { ProposeCorrection } from "./routes/proposeCorrection";
+import { RecordMutasi } from "./routes/recordMutasi";
+import { UpdateFamilyCard } from "./routes/updateFamilyCard";
+import { UpdateFamilyMember } from "./routes/updateFamilyMember";
+import { UpdateUnit } from "./routes/updateUnit";
+import { UpdateVehicle } from "./routes/updateVehicle";
+import { countRegistryResidents } from "./statistik";
 
 /** The spec: the registry is opened by the secretary and admin roles. */
 const registry = tenantAccess(ROLES.SECRETARIAT, "warga");
 /** A resident sees only their own household, masked: enough to request a letter for a family member. */
 const resident = tenantAccess(ROLES.RESIDENT, "warga");
+
+const base = "/api/kependudukan";
+const kk = `${base}/kk/:id`;
 
 export const kependudukanModule = defineModule({
   name: "kependudukan",
@@ -29,13 +50,47 @@ export const kependudukanModule = defineModule({
     },
   },
   routes: [
-    { method: "get", path: "/api/kependudukan/units", endpoint: ListUnits, access: registry },
-    { method: "get", path: "/api/kependudukan/units/:id", endpoint: GetUnit, access: registry },
-    { method: "post", path: "/api/kependudukan/units", endpoint: CreateUnit, access: registry },
-    { method: "get", path: "/api/kependudukan/household", endpoint: GetMyHousehold, access: resident },
-    { method: "get", path: "/api/kependudukan/kk", endpoint: ListFamilyCards, access: registry },
-    { method: "post", path: "/api/kependudukan/kk", endpoint: CreateFamilyCard, access: registry },
-    { method: "get", path: "/api/kependudukan/kk/:id", endpoint: GetFamilyCard, access: registry },
-    { method: "post", path: "/api/kependudukan/kk/:id/members", endpoint: AddFamilyMember, access: registry },
+    { method: "get", path: `${base}/units`, endpoint: ListUnits, access: registry },
+    { method: "get", path: `${base}/units/:id`, endpoint: GetUnit, access: registry },
+    { method: "post", path: `${base}/units`, endpoint: CreateUnit, access: registry },
+    { method: "put", path: `${base}/units/:id`, endpoint: UpdateUnit, access: registry },
+    { method: "delete", path: `${base}/units/:id`, endpoint: DeleteUnit, access: registry },
+    { method: "get", path: `${base}/household`, endpoint: GetMyHousehold, access: resident },
+    { method: "get", path: `${base}/household/corrections`, endpoint: ListCorrections, access: resident },
+    { method: "post", path: `${base}/household/corrections`, endpoint: ProposeCorrection, access: resident },
+    { method: "get", path: `${base}/corrections`, endpoint: ListCorrections, access: registry },
+    { method: "put", path: `${base}/corrections/:id`, endpoint: DecideCorrection, access: registry },
+    // `q` may be a NIK or KK number: kept out of the access log (and of caches) like a credential.
+    {
+      method: "get",
+      path: `${base}/kk`,
+      endpoint: ListFamilyCards,
+      access: registry,
+      secret: { query: ["q"] },
+    },
+    { method: "post", path: `${base}/kk`, endpoint: CreateFamilyCard, access: registry },
+    { method: "get", path: kk, endpoint: GetFamilyCard, access: registry },
+    { method: "put", path: kk, endpoint: UpdateFamilyCard, access: registry },
+    { method: "delete", path: kk, endpoint: DeleteFamilyCard, access: registry },
+    { method: "post", path: `${kk}/members`, endpoint: AddFamilyMember, access: registry },
+    { method: "put", path: `${kk}/members/:memberId`, endpoint: UpdateFamilyMember, access: registry },
+    { method: "delete", path: `${kk}/members/:memberId`, endpoint: DeleteFamilyMember, access: registry },
+    { method: "post", path: `${kk}/vehicles`, endpoint: AddVehicle, access: registry },
+    { method: "put", path: `${kk}/vehicles/:vehicleId`, endpoint: UpdateVehicle, access: registry },
+    { method: "delete", path: `${kk}/vehicles/:vehicleId`, endpoint: DeleteVehicle, access: registry },
+    { method: "get", path: `${base}/statistik`, endpoint: GetStatistik, access: registry },
+    { method: "get", path: `${base}/export`, endpoint: ExportRegistry, access: registry },
+    { method: "post", path: `${base}/import`, endpoint: ImportRegistry, access: registry },
+    { method: "get", path: `${base}/mutasi`, endpoint: ListMutasi, access: registry },
+    { method: "post", path: `${base}/mutasi`, endpoint: RecordMutasi, access: registry },
+  ],
+  indicators: [
+    {
+      // Persons in the registry who live here (alive, on an active family card), not accounts.
+      key: "totalResidents",
+      label: "Total registered residents",
+      flag: "warga",
+      compute: (ctx) => countRegistryResidents({ ctx }),
+    },
   ],
 });

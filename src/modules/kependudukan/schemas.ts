@@ -1,7 +1,21 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
-import { Block, HouseNumber, Line } from "../../core/schemas";
-import { RELATIONSHIPS } from "./tables";
+import { Block, HouseNumber, Line, Paragraph } from "../../core/schemas";
+import {
+  CORRECTION_FIELDS,
+  EDUCATIONS,
+  KK_STATUSES,
+  MARITAL_STATUSES,
+  MUTATION_KINDS,
+  OCCUPANCIES,
+  RELATIONSHIPS,
+  RELIGIONS,
+  RESIDENCE_STATUSES,
+  VEHICLE_KINDS,
+} from "./tables";
+
+const Latitude = z.number().min(-90).max(90);
+const Longitude = z.number().min(-180).max(180);
 
 export const Unit = z
   .object({
@@ -10,6 +24,7 @@ export const Unit = z
     number: z.string(),
     latitude: z.number().nullable(),
     longitude: z.number().nullable(),
+    occupancy: z.enum(OCCUPANCIES).nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -19,8 +34,9 @@ export const CreateUnitInput = z
   .object({
     block: Block,
     number: HouseNumber,
-    latitude: z.number().min(-90).max(90).optional(),
-    longitude: z.number().min(-180).max(180).optional(),
+    latitude: Latitude.optional(),
+    longitude: Longitude.optional(),
+    occupancy: z.enum(OCCUPANCIES).optional(),
   })
   .refine((v) => (v.latitude === undefined) === (v.longitude === undefined), {
     message: "latitude and longitude go together",
@@ -28,8 +44,51 @@ export const CreateUnitInput = z
   });
 export type CreateUnitInput = z.infer<typeof CreateUnitInput>;
 
-export const UnitListQuery = ListQuery.extend({ block: Block.optional() });
+/** Partial: send what changes; `null` clears the coordinates (both) or the occupancy. */
+export const UpdateUnitInput = z
+  .object({
+    block: Block.optional(),
+    number: HouseNumber.optional(),
+    latitude: Latitude.nullable().optional(),
+    longitude: Longitude.nullable().optional(),
+    occupancy: z.enum(OCCUPANCIES).nullable().optional(),
+  })
+  .refine((v) => (v.latitude === undefined) === (v.longitude === undefined), {
+    message: "latitude and longitude go together",
+    path: ["latitude"],
+  })
+  .refine((v) => (v.latitude === null) === (v.longitude === null), {
+    message: "latitude and longitude are cleared together",
+    path: ["latitude"],
+  });
+export type UpdateUnitInput = z.infer<typeof UpdateUnitInput>;
+
+export const UnitListQuery = ListQuery.extend({
+  block: Block.optional(),
+  /** `geojson`: every unit with coordinates as a GeoJSON FeatureCollection (also `Accept: application/geo+json`). */
+  format: z.enum(["json", "geojson"]).optional(),
+});
 export type UnitListQuery = z.infer<typeof UnitListQuery>;
+
+export const UnitFeatureCollection = z
+  .object({
+    type: z.literal("FeatureCollection"),
+    features: z.array(
+      z.object({
+        type: z.literal("Feature"),
+        id: z.string(),
+        geometry: z.object({ type: z.literal("Point"), coordinates: z.tuple([z.number(), z.number()]) }),
+        properties: z.object({
+          block: z.string(),
+          number: z.string(),
+          occupancy: z.enum(OCCUPANCIES).nullable(),
+          families: z.number().int(),
+          persons: z.number().int(),
+        }),
+      }),
+    ),
+  })
+  .openapi("UnitFeatureCollection");
 
 const Digits16 = (what: string) =>
   z
@@ -38,6 +97,16 @@ const Digits16 = (what: string) =>
     .regex(/^\d{16}$/, `${what} is 16 digits`);
 const Day = z.iso.date();
 
+/** The KK fields of a person, shared by create, update, the import and the mutasi. */
+const personFields = {
+  religion: z.enum(RELIGIONS),
+  education: z.enum(EDUCATIONS),
+  occupation: Line(80),
+  maritalStatus: z.enum(MARITAL_STATUSES),
+  citizenship: z.enum(["WNI", "WNA"]),
+  residenceStatus: z.enum(RESIDENCE_STATUSES),
+};
+
 export const MemberInput = z.object({
   name: Line(120, 2),
   nik: Digits16("NIK"),
@@ -45,8 +114,37 @@ export const MemberInput = z.object({
   sex: z.enum(["L", "P"]),
   birthDate: Day.optional(),
   birthPlace: Line(80, 2).optional(),
+  religion: personFields.religion.optional(),
+  education: personFields.education.optional(),
+  occupation: personFields.occupation.optional(),
+  maritalStatus: personFields.maritalStatus.optional(),
+  citizenship: personFields.citizenship.optional(),
+  residenceStatus: personFields.residenceStatus.optional(),
 });
 export type MemberInput = z.infer<typeof MemberInput>;
+
+/** Partial; `null` clears an optional field. The head is changed by giving another member `kepala_keluarga`. */
+export const UpdateMemberInput = z.object({
+  name: Line(120, 2).optional(),
+  nik: Digits16("NIK").optional(),
+  relationship: z.enum(RELATIONSHIPS).optional(),
+  sex: z.enum(["L", "P"]).optional(),
+  birthDate: Day.nullable().optional(),
+  birthPlace: Line(80, 2).nullable().optional(),
+  religion: personFields.religion.nullable().optional(),
+  education: personFields.education.nullable().optional(),
+  occupation: personFields.occupation.nullable().optional(),
+  maritalStatus: personFields.maritalStatus.nullable().optional(),
+  citizenship: personFields.citizenship.optional(),
+  residenceStatus: personFields.residenceStatus.nullable().optional(),
+  livingStatus: z.enum(["hidup", "meninggal"]).optional(),
+});
+export type UpdateMemberInput = z.infer<typeof UpdateMemberInput>;
+
+const Whatsapp = z
+  .string()
+  .trim()
+  .regex(/^\+?\d{9,15}$/, "9 to 15 digits");
 
 export const CreateFamilyCardInput = z.object({
   kkNumber: Digits16("The KK number"),
@@ -56,17 +154,32 @@ export const CreateFamilyCardInput = z.object({
   headSex: z.enum(["L", "P"]),
   headBirthDate: Day.optional(),
   headBirthPlace: Line(80, 2).optional(),
-  headWhatsapp: z
-    .string()
-    .trim()
-    .regex(/^\+?\d{9,15}$/, "9 to 15 digits")
-    .optional(),
+  headWhatsapp: Whatsapp.optional(),
+  headReligion: personFields.religion.optional(),
+  headEducation: personFields.education.optional(),
+  headOccupation: personFields.occupation.optional(),
+  headMaritalStatus: personFields.maritalStatus.optional(),
+  headCitizenship: personFields.citizenship.optional(),
+  headResidenceStatus: personFields.residenceStatus.optional(),
+  notes: Paragraph(1000).optional(),
 });
 export type CreateFamilyCardInput = z.infer<typeof CreateFamilyCardInput>;
 
+/** Partial. A status change to `pindah` or `meninggal` dates itself today unless `statusDate` is given. */
+export const UpdateFamilyCardInput = z.object({
+  kkNumber: Digits16("The KK number").optional(),
+  unitId: z.string().min(1).max(64).optional(),
+  headWhatsapp: Whatsapp.nullable().optional(),
+  status: z.enum(KK_STATUSES).optional(),
+  statusDate: Day.optional(),
+  notes: Paragraph(1000).nullable().optional(),
+});
+export type UpdateFamilyCardInput = z.infer<typeof UpdateFamilyCardInput>;
+
 export const FamilyCardListQuery = ListQuery.extend({
   unitId: z.string().max(64).optional(),
-  /** Head's name (contains) or the KK number (starts with). */
+  status: z.enum(KK_STATUSES).optional(),
+  /** A member's name (contains) or NIK (starts with), the KK number (starts with), a plate, or a block. */
   q: z.string().trim().min(1).max(60).optional(),
 });
 export type FamilyCardListQuery = z.infer<typeof FamilyCardListQuery>;
@@ -82,8 +195,55 @@ export const FamilyMember = z
     sex: z.enum(["L", "P"]),
     birthDate: z.string().nullable(),
     birthPlace: z.string().nullable(),
+    religion: z.enum(RELIGIONS).nullable(),
+    education: z.enum(EDUCATIONS).nullable(),
+    occupation: z.string().nullable(),
+    maritalStatus: z.enum(MARITAL_STATUSES).nullable(),
+    citizenship: z.enum(["WNI", "WNA"]),
+    livingStatus: z.enum(["hidup", "meninggal"]),
+    deathDate: z.string().nullable(),
+    residenceStatus: z.enum(RESIDENCE_STATUSES).nullable(),
   })
   .openapi("FamilyMember");
+
+export const Vehicle = z
+  .object({
+    id: z.string(),
+    familyCardId: z.string(),
+    plate: z.string(),
+    kind: z.enum(VEHICLE_KINDS),
+    brand: z.string().nullable(),
+    model: z.string().nullable(),
+    colour: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi("Vehicle");
+
+/** "b 1234  xyz" and "B 1234 XYZ" are the same plate (the guest book's rule). */
+export const normalisePlate = (v: string) => v.trim().toUpperCase().replace(/\s+/g, " ");
+export const Plate = z
+  .string()
+  .max(20)
+  .transform(normalisePlate)
+  .pipe(z.string().regex(/^[A-Z0-9 ]{1,15}$/, "letters, digits and spaces, at most 15"));
+
+export const VehicleInput = z.object({
+  plate: Plate,
+  kind: z.enum(VEHICLE_KINDS),
+  brand: Line(40).optional(),
+  model: Line(60).optional(),
+  colour: Line(30).optional(),
+});
+export type VehicleInput = z.infer<typeof VehicleInput>;
+
+export const UpdateVehicleInput = z.object({
+  plate: Plate.optional(),
+  kind: z.enum(VEHICLE_KINDS).optional(),
+  brand: Line(40).nullable().optional(),
+  model: Line(60).nullable().optional(),
+  colour: Line(30).nullable().optional(),
+});
+export type UpdateVehicleInput = z.infer<typeof UpdateVehicleInput>;
 
 const unitRef = z.object({ id: z.string(), block: z.string(), number: z.string() }).nullable();
 
@@ -95,6 +255,8 @@ export const FamilyCardSummary = z
     unit: unitRef,
     headName: z.string(),
     headNik: z.string(),
+    status: z.enum(KK_STATUSES),
+    statusDate: z.string().nullable(),
     memberCount: z.number().int(),
     createdAt: z.string(),
   })
@@ -102,9 +264,174 @@ export const FamilyCardSummary = z
 
 export const FamilyCardDetail = FamilyCardSummary.extend({
   headWhatsapp: z.string().nullable(),
+  notes: z.string().nullable(),
   members: z.array(FamilyMember),
+  vehicles: z.array(Vehicle),
 }).openapi("FamilyCardDetail");
 
 export const Household = z
   .object({ unitId: z.string(), unit: unitRef, members: z.array(FamilyMember) })
   .openapi("Household");
+
+export const MemberParams = z.object({ id: z.string().min(1).max(64), memberId: z.string().min(1).max(64) });
+export const VehicleParams = z.object({
+  id: z.string().min(1).max(64),
+  vehicleId: z.string().min(1).max(64),
+});
+
+// ── Life events (mutasi) ────────────────────────────────────────────────────────────────────────────
+
+const mutasiBase = { date: Day, note: Paragraph(500).optional() };
+
+export const MutasiInput = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("lahir"),
+    ...mutasiBase,
+    familyCardId: z.string().min(1).max(64),
+    name: Line(120, 2),
+    nik: Digits16("NIK"),
+    sex: z.enum(["L", "P"]),
+    birthPlace: Line(80, 2).optional(),
+    relationship: z.enum(RELATIONSHIPS).exclude(["kepala_keluarga"]).default("anak"),
+    religion: personFields.religion.optional(),
+  }),
+  z.object({
+    kind: z.literal("meninggal"),
+    ...mutasiBase,
+    memberId: z.string().min(1).max(64),
+    place: Line(120).optional(),
+  }),
+  CreateFamilyCardInput.extend({
+    kind: z.literal("pindah_masuk"),
+    ...mutasiBase,
+    /** Where the family comes from. */
+    place: Line(120).optional(),
+  }),
+  z.object({
+    kind: z.literal("pindah_keluar"),
+    ...mutasiBase,
+    familyCardId: z.string().min(1).max(64),
+    /** Where the family goes. */
+    place: Line(120).optional(),
+  }),
+]);
+export type MutasiInput = z.infer<typeof MutasiInput>;
+
+export const Mutasi = z
+  .object({
+    id: z.string(),
+    kind: z.enum(MUTATION_KINDS),
+    date: z.string(),
+    familyCardId: z.string(),
+    memberId: z.string().nullable(),
+    personName: z.string(),
+    place: z.string().nullable(),
+    note: z.string().nullable(),
+    recordedBy: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi("Mutasi");
+
+export const MutasiListQuery = ListQuery.extend({
+  kind: z.enum(MUTATION_KINDS).optional(),
+  /** Calendar days (Asia/Jakarta), inclusive, on the day the event happened. */
+  from: Day.optional(),
+  to: Day.optional(),
+  familyCardId: z.string().max(64).optional(),
+});
+export type MutasiListQuery = z.infer<typeof MutasiListQuery>;
+
+// ── Statistics ──────────────────────────────────────────────────────────────────────────────────────
+
+const Tally = z.array(z.object({ key: z.string(), count: z.number().int() }));
+
+export const Statistik = z
+  .object({
+    totalFamilies: z.number().int(),
+    totalPersons: z.number().int(),
+    totalVehicles: z.number().int(),
+    perBlock: z.array(
+      z.object({
+        block: z.string(),
+        families: z.number().int(),
+        persons: z.number().int(),
+        vehicles: z.number().int(),
+      }),
+    ),
+    sex: Tally,
+    ageGroups: Tally,
+    religion: Tally,
+    residenceStatus: Tally,
+    livingStatus: Tally,
+  })
+  .openapi("RegistryStatistics");
+
+export const ExportQuery = z.object({ format: z.enum(["xlsx", "csv"]).default("xlsx") });
+export const ImportQuery = z.object({
+  dryRun: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true"),
+});
+
+export const ImportReport = z
+  .object({
+    dryRun: z.boolean(),
+    ok: z.boolean(),
+    rows: z.number().int(),
+    families: z.number().int(),
+    members: z.number().int(),
+    vehicles: z.number().int(),
+    units: z.number().int(),
+    written: z.boolean(),
+    errors: z.array(
+      z.object({ sheet: z.string(), row: z.number().int(), field: z.string(), message: z.string() }),
+    ),
+  })
+  .openapi("RegistryImportReport");
+
+// ── Resident corrections ────────────────────────────────────────────────────────────────────────────
+
+export const CorrectionInput = z
+  .object({
+    memberId: z.string().min(1).max(64).optional(),
+    field: z.enum(CORRECTION_FIELDS),
+    value: Line(200),
+    note: Paragraph(1000).optional(),
+  })
+  .refine((v) => (v.field === "lainnya") === (v.memberId === undefined), {
+    message: "a member's field needs memberId; `lainnya` (anything else) goes without",
+    path: ["memberId"],
+  });
+export type CorrectionInput = z.infer<typeof CorrectionInput>;
+
+export const DecideCorrectionInput = z
+  .object({ status: z.enum(["diterima", "ditolak"]), reason: Paragraph(500).optional() })
+  .refine((v) => v.status === "diterima" || v.reason !== undefined, {
+    message: "a rejection needs a reason",
+    path: ["reason"],
+  });
+export type DecideCorrectionInput = z.infer<typeof DecideCorrectionInput>;
+
+export const Correction = z
+  .object({
+    id: z.string(),
+    userId: z.string(),
+    unitId: z.string(),
+    memberId: z.string().nullable(),
+    memberName: z.string().nullable(),
+    field: z.enum(CORRECTION_FIELDS),
+    /** A proposed NIK is masked for everyone but the secretary and admin. */
+    value: z.string(),
+    note: z.string().nullable(),
+    status: z.enum(["diajukan", "diterima", "ditolak"]),
+    reason: z.string().nullable(),
+    decidedAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi("Correction");
+
+export const CorrectionListQuery = ListQuery.extend({
+  status: z.enum(["diajukan", "diterima", "ditolak"]).optional(),
+});
+export type CorrectionListQuery = z.infer<typeof CorrectionListQuery>;

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
@@ -6,7 +6,7 @@ import { afterCursor, keysetPage } from "../../core/db/paging";
 import { Conflict, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { normaliseBlock, normaliseHouseNumber } from "../../core/schemas";
-import type { CreateUnitInput, UnitListQuery } from "./schemas";
+import type { CreateUnitInput, UnitListQuery, UpdateUnitInput } from "./schemas";
 import { familyCards, units } from "./tables";
 
 /**
@@ -49,6 +49,7 @@ export async function createUnit({ ctx, input }: { ctx: TenantCtx; input: Create
           number: input.number,
           latitude: input.latitude ?? null,
           longitude: input.longitude ?? null,
+          occupancy: input.occupancy ?? null,
           updatedAt: new Date().toISOString(),
         })
         .returning(),
@@ -69,6 +70,93 @@ export async function createUnit({ ctx, input }: { ctx: TenantCtx; input: Create
     }
     throw error;
   }
+}
+
+export async function updateUnit({ ctx, id, input }: { ctx: TenantCtx; id: string; input: UpdateUnitInput }) {
+  const current = await getUnit({ ctx, id });
+  try {
+    const [[unit]] = await ctx.db.batch([
+      ctx.db
+        .update(units)
+        .set({ ...input, updatedAt: new Date().toISOString() })
+        .where(eq(units.id, id))
+        .returning(),
+      audit(ctx, {
+        action: "unit.update",
+        targetType: "unit",
+        targetId: id,
+        detail: { fields: Object.keys(input) },
+      }),
+    ]);
+    if (!unit) {
+      throw new NotFound("Unit");
+    }
+    return unit;
+  } catch (error) {
+    if (isUniqueViolation(error, "units.block")) {
+      const block = input.block ?? current.block;
+      const number = input.number ?? current.number;
+      throw new Conflict("unit_exists", `Unit ${block} ${number} already exists.`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Removes a unit nobody uses. `residents` is how many resident accounts name it as their house: the
+ * route asks identity (the registry does not import identity), the verb checks the registry itself.
+ */
+export async function deleteUnit({ ctx, id, residents }: { ctx: TenantCtx; id: string; residents: number }) {
+  await getUnit({ ctx, id });
+  const cards = await ctx.db.$count(familyCards, eq(familyCards.unitId, id));
+  if (cards > 0 || residents > 0) {
+    throw new Conflict(
+      "unit_in_use",
+      `The unit is still used by ${cards} family card(s) and ${residents} resident account(s).`,
+    );
+  }
+  await ctx.db.batch([
+    ctx.db.delete(units).where(eq(units.id, id)),
+    audit(ctx, { action: "unit.delete", targetType: "unit", targetId: id }),
+  ]);
+}
+
+/** Units with coordinates as GeoJSON points ([longitude, latitude], RFC 7946), with who lives there. */
+export async function unitsGeoJson({ ctx, block }: { ctx: TenantCtx; block?: string }) {
+  const rows = await ctx.db
+    .select({
+      id: units.id,
+      block: units.block,
+      number: units.number,
+      occupancy: units.occupancy,
+      latitude: units.latitude,
+      longitude: units.longitude,
+      families: sql<number>`(select count(*) from "family_cards" c where c."unit_id" = "units"."id" and c."status" = 'aktif')`,
+      persons: sql<number>`(select count(*) from "family_members" m join "family_cards" c on c."id" = m."family_card_id" where c."unit_id" = "units"."id" and c."status" = 'aktif' and m."living_status" = 'hidup')`,
+    })
+    .from(units)
+    .where(
+      and(isNotNull(units.latitude), isNotNull(units.longitude), ...(block ? [eq(units.block, block)] : [])),
+    )
+    .orderBy(asc(units.id));
+  return {
+    type: "FeatureCollection" as const,
+    features: rows.map((u) => ({
+      type: "Feature" as const,
+      id: u.id,
+      geometry: {
+        type: "Point" as const,
+        coordinates: [u.longitude ?? 0, u.latitude ?? 0] as [number, number],
+      },
+      properties: {
+        block: u.block,
+        number: u.number,
+        occupancy: u.occupancy,
+        families: Number(u.families),
+        persons: Number(u.persons),
+      },
+    })),
+  };
 }
 
 /**
@@ -122,13 +210,26 @@ export async function unitsByIds({ ctx, ids }: { ctx: Pick<TenantCtx, "db">; ids
 // Registry of family cards and their members (families.ts); letters read households through these.
 export { householdAt, householdMembers, maskNik } from "./families";
 
+/** First day of a `YYYY-MM` period. */
+function periodStart(period: string): string {
+  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(period)) {
+    throw new Error(`period must be YYYY-MM, got ${period}`);
+  }
+  return `${period}-01`;
+}
+
 /**
  * Who dues are billed to for a period (`YYYY-MM`, Asia/Jakarta): every unit, and every family card
  * with its unit. The finance module bills through this verb and never reads the registry's tables.
- * A family that moved out (life event `pindah_keluar`) is left out from the period after its move.
+ * A family that moved out (life event `pindah_keluar`, status `pindah`) or whose last member died
+ * (status `meninggal`) is billed for the period of that day and left out from the next period on.
  */
 export async function billingTargets({ ctx, period }: { ctx: Pick<TenantCtx, "db">; period: string }) {
-  void period;
+  const start = periodStart(period);
+  const billed = or(
+    eq(familyCards.status, "aktif"),
+    and(ne(familyCards.status, "aktif"), gte(familyCards.statusDate, start)),
+  );
   const [unitRows, familyRows] = await ctx.db.batch([
     ctx.db
       .select({ id: units.id, block: units.block, number: units.number })
@@ -137,6 +238,7 @@ export async function billingTargets({ ctx, period }: { ctx: Pick<TenantCtx, "db
     ctx.db
       .select({ id: familyCards.id, unitId: familyCards.unitId, headName: familyCards.headName })
       .from(familyCards)
+      .where(billed)
       .orderBy(asc(familyCards.id)),
   ]);
   return { units: unitRows, families: familyRows };

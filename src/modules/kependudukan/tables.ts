@@ -1,6 +1,9 @@
 import { sql } from "drizzle-orm";
 import { index, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
+export const OCCUPANCIES = ["pemilik", "penyewa", "kosong"] as const;
+export const KK_STATUSES = ["aktif", "pindah", "meninggal"] as const;
+
 /** A housing unit of the community: block plus house number, with its location for the map. */
 export const units = sqliteTable(
   "units",
@@ -10,6 +13,8 @@ export const units = sqliteTable(
     number: text("number").notNull(),
     latitude: real("latitude"),
     longitude: real("longitude"),
+    /** Who lives there: the owner, a tenant, or nobody; null until staff say. */
+    occupancy: text("occupancy", { enum: OCCUPANCIES }),
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
     updatedAt: text("updated_at").notNull(),
   },
@@ -30,14 +35,61 @@ export const familyCards = sqliteTable(
     headName: text("head_name").notNull(),
     headNik: text("head_nik").notNull(),
     headWhatsapp: text("head_whatsapp"),
+    /** `pindah` (moved out) and `meninggal` (no living member left) are history: not billed, not counted. */
+    status: text("status", { enum: KK_STATUSES }).notNull().default("aktif"),
+    /** The day (YYYY-MM-DD, Jakarta) the status last changed; dues stop from the period after it. */
+    statusDate: text("status_date"),
+    notes: text("notes"),
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [
     uniqueIndex("family_cards_kk_number_uq").on(t.kkNumber),
     index("family_cards_unit_idx").on(t.unitId),
+    index("family_cards_status_idx").on(t.status),
   ],
 );
+
+export const RELIGIONS = [
+  "islam",
+  "kristen",
+  "katolik",
+  "hindu",
+  "buddha",
+  "konghucu",
+  "kepercayaan",
+] as const;
+export const EDUCATIONS = [
+  "tidak_sekolah",
+  "belum_tamat_sd",
+  "sd",
+  "smp",
+  "sma",
+  "d1_d2",
+  "d3",
+  "d4_s1",
+  "s2",
+  "s3",
+] as const;
+export const MARITAL_STATUSES = ["belum_kawin", "kawin", "cerai_hidup", "cerai_mati"] as const;
+export const RESIDENCE_STATUSES = ["tetap", "kontrak", "kos"] as const;
+export const VEHICLE_KINDS = ["motor", "mobil", "lainnya"] as const;
+export const MUTATION_KINDS = ["lahir", "meninggal", "pindah_masuk", "pindah_keluar"] as const;
+/** What a resident may ask to correct on a household member (`lainnya`: anything else, by hand). */
+export const CORRECTION_FIELDS = [
+  "name",
+  "nik",
+  "sex",
+  "birthDate",
+  "birthPlace",
+  "religion",
+  "education",
+  "occupation",
+  "maritalStatus",
+  "citizenship",
+  "residenceStatus",
+  "lainnya",
+] as const;
 
 export const RELATIONSHIPS = [
   "kepala_keluarga",
@@ -64,11 +116,93 @@ export const familyMembers = sqliteTable(
     sex: text("sex", { enum: ["L", "P"] }).notNull(),
     birthDate: text("birth_date"),
     birthPlace: text("birth_place"),
+    religion: text("religion", { enum: RELIGIONS }),
+    education: text("education", { enum: EDUCATIONS }),
+    occupation: text("occupation"),
+    maritalStatus: text("marital_status", { enum: MARITAL_STATUSES }),
+    citizenship: text("citizenship", { enum: ["WNI", "WNA"] })
+      .notNull()
+      .default("WNI"),
+    livingStatus: text("living_status", { enum: ["hidup", "meninggal"] })
+      .notNull()
+      .default("hidup"),
+    deathDate: text("death_date"),
+    residenceStatus: text("residence_status", { enum: RESIDENCE_STATUSES }),
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [
     uniqueIndex("family_members_nik_uq").on(t.nik),
     index("family_members_card_idx").on(t.familyCardId, t.id),
+    // Search scans names: a covering index is a third of the table's width.
+    index("family_members_name_idx").on(t.name, t.familyCardId),
+  ],
+);
+
+/** A vehicle kept by a household; the plate, normalised like the guest book's, is unique in the tenant. */
+export const vehicles = sqliteTable(
+  "vehicles",
+  {
+    id: text("id").primaryKey(),
+    familyCardId: text("family_card_id").notNull(),
+    plate: text("plate").notNull(),
+    kind: text("kind", { enum: VEHICLE_KINDS }).notNull(),
+    brand: text("brand"),
+    model: text("model"),
+    colour: text("colour"),
+    createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("vehicles_plate_uq").on(t.plate), index("vehicles_card_idx").on(t.familyCardId, t.id)],
+);
+
+/**
+ * The log of life events (mutasi). Each row records what changed in the registry, on which calendar
+ * day it happened (`date`) and who recorded it; names only, never a NIK or KK number.
+ */
+export const mutations = sqliteTable(
+  "mutations",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: MUTATION_KINDS }).notNull(),
+    date: text("date").notNull(),
+    familyCardId: text("family_card_id").notNull(),
+    memberId: text("member_id"),
+    personName: text("person_name").notNull(),
+    /** Where from (pindah_masuk) or where to (pindah_keluar), the cause, anything staff note. */
+    place: text("place"),
+    note: text("note"),
+    recordedBy: text("recorded_by"),
+    createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+  },
+  (t) => [index("mutations_date_idx").on(t.date, t.id), index("mutations_card_idx").on(t.familyCardId)],
+);
+
+/**
+ * A resident's proposed correction of their household's data. `memberId` names the person; without
+ * it (`field` = `lainnya`) it is a free request staff handle by hand. The proposed value can be
+ * personal data (a NIK): it is never copied to the audit log.
+ */
+export const corrections = sqliteTable(
+  "corrections",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    unitId: text("unit_id").notNull(),
+    memberId: text("member_id"),
+    field: text("field", { enum: CORRECTION_FIELDS }).notNull(),
+    value: text("value").notNull(),
+    note: text("note"),
+    status: text("status", { enum: ["diajukan", "diterima", "ditolak"] })
+      .notNull()
+      .default("diajukan"),
+    reason: text("reason"),
+    decidedBy: text("decided_by"),
+    decidedAt: text("decided_at"),
+    createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+  },
+  (t) => [
+    index("corrections_status_idx").on(t.status, t.id),
+    index("corrections_user_idx").on(t.userId, t.id),
   ],
 );

@@ -12,7 +12,8 @@ interface Card {
 }
 
 let n = 0;
-const digits = () => `3273${String(++n).padStart(12, "0")}`;
+/** A valid NIK or KK number: region 327301, born `ddmmyy` (day + 40 for a woman), unique in the file. */
+const digits = (ddmmyy = "010180") => `327301${ddmmyy}${String(++n).padStart(4, "0")}`;
 
 async function setup() {
   const tenant = await createTenant();
@@ -28,7 +29,7 @@ describe("family cards (KK)", () => {
   it("registers a KK with its head as a member; lists mask NIKs, the staff detail shows them whole", async () => {
     const { sek, unitId } = await setup();
     const kkNumber = digits();
-    const headNik = digits();
+    const headNik = digits("410280");
     const created = await callJson<Card>("/api/kependudukan/kk", {
       token: sek.token,
       body: { kkNumber, unitId, headName: "Siti Aminah", headNik, headSex: "P", headBirthDate: "1980-02-01" },
@@ -37,7 +38,7 @@ describe("family cards (KK)", () => {
     expect(created.body.members).toEqual([
       expect.objectContaining({ nik: headNik, relationship: "kepala_keluarga" }),
     ]);
-    const child = digits();
+    const child = digits("450315");
     await callJson(`/api/kependudukan/kk/${created.body.id}/members`, {
       token: sek.token,
       body: { name: "Dewi", nik: child, relationship: "anak", sex: "P" },
@@ -63,12 +64,12 @@ describe("family cards (KK)", () => {
     expectProblem(
       await callJson("/api/kependudukan/kk", { token: sek.token, body: { ...body, headNik: digits() } }),
       409,
-      "kk_exists",
+      "kk_number_taken",
     );
     expectProblem(
       await callJson("/api/kependudukan/kk", { token: sek.token, body: { ...body, kkNumber: digits() } }),
       409,
-      "nik_exists",
+      "nik_taken",
     );
     expectProblem(
       await callJson("/api/kependudukan/kk", {
@@ -78,6 +79,19 @@ describe("family cards (KK)", () => {
       400,
       "invalid_input",
     );
+    // 16 digits, but day 32 is no date of birth; day 41 (a woman) for a man; an unknown province.
+    for (const [headNik, why] of [
+      ["3273013201800001", "date"],
+      ["3273014101800001", "sex"],
+      ["9973010101800001", "province"],
+    ] as const) {
+      const res = await callJson("/api/kependudukan/kk", {
+        token: sek.token,
+        body: { ...body, kkNumber: digits(), headNik },
+      });
+      expectProblem(res, 400, "invalid_nik");
+      expect(why).toBeTruthy();
+    }
     expectProblem(
       await callJson("/api/kependudukan/kk", {
         token: sek.token,
@@ -122,7 +136,7 @@ describe("registry records and verbs", () => {
     const card = await callJson<Card>("/api/kependudukan/kk", { token: sek.token, body });
     await callJson(`/api/kependudukan/kk/${card.body.id}/members`, {
       token: sek.token,
-      body: { name: "Ani", nik: digits(), relationship: "istri", sex: "P" },
+      body: { name: "Ani", nik: digits("410185"), relationship: "istri", sex: "P" },
     });
     // The community's own records only (the trail also holds the operator's tenant.create).
     const registry = async () =>
@@ -138,15 +152,15 @@ describe("registry records and verbs", () => {
     expectProblem(
       await callJson("/api/kependudukan/kk", { token: sek.token, body: { ...body, headNik: digits() } }),
       409,
-      "kk_exists",
+      "kk_number_taken",
     );
     expectProblem(
       await callJson(`/api/kependudukan/kk/${card.body.id}/members`, {
         token: sek.token,
-        body: { name: "Ani", nik: body.headNik, relationship: "anak", sex: "P" },
+        body: { name: "Ani", nik: body.headNik, relationship: "anak", sex: "L" },
       }),
       409,
-      "nik_exists",
+      "nik_taken",
     );
     expect(await registry()).toEqual(before);
     expect(JSON.stringify(await auditTrail(admin.token))).not.toContain(body.headNik);

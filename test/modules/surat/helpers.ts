@@ -19,8 +19,11 @@ export interface LetterBody {
 }
 
 let seq = 0;
-/** A 16-digit NIK (or KK number) unique within the test file. */
-export const nik = () => `3201${String(++seq).padStart(12, "0")}`;
+/**
+ * A valid NIK (region 320101, born on `ddmmyy`: 1 January 1980, a man, unless told; day + 40 for a
+ * woman) or KK number, unique within the test file.
+ */
+export const nik = (ddmmyy = "010180") => `320101${ddmmyy}${String(++seq).padStart(4, "0")}`;
 
 /** Valid additional fields for every type (member ids filled in per household where needed). */
 export function sampleFields(jenis: string, memberId = "x"): Record<string, unknown> {
@@ -130,7 +133,7 @@ export async function household(
       token: sek.token,
       body: {
         name: "Rina Santoso",
-        nik: nik(),
+        nik: nik("440312"),
         relationship: "anak",
         sex: "P",
         birthDate: "2012-03-04",

@@ -111,7 +111,9 @@ async function verdict(op: Operation, res: Response): Promise<string[]> {
     }
     return problems;
   }
-  const schema = declared?.content?.["application/json"]?.schema;
+  // The schema of the media type answered (a route may declare several: JSON or GeoJSON), else JSON's.
+  const mediaType = type.split(";")[0]?.trim() ?? "";
+  const schema = (declared?.content?.[mediaType] ?? declared?.content?.["application/json"])?.schema;
   if (schema && type.includes("json")) {
     problems.push(...check(await res.json(), schema, spec));
   }

@@ -2,20 +2,39 @@ import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
-import { json, listOf, tenantProblems } from "../../../core/http/openapi";
-import { Unit, UnitListQuery } from "../schemas";
-import { listUnits } from "../service";
+import { listOf, tenantProblems } from "../../../core/http/openapi";
+import { Unit, UnitFeatureCollection, UnitListQuery } from "../schemas";
+import { listUnits, unitsGeoJson } from "../service";
 
 export class ListUnits extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "Housing units of the community, with coordinates",
+    summary:
+      "Housing units (filter by block); `format=geojson` or `Accept: application/geo+json`: units with coordinates as a FeatureCollection",
     request: { query: UnitListQuery },
-    responses: { 200: json(listOf(Unit)), ...tenantProblems },
+    responses: {
+      200: {
+        description: "Success",
+        content: {
+          "application/json": { schema: listOf(Unit) },
+          "application/geo+json": { schema: UnitFeatureCollection },
+        },
+      },
+      ...tenantProblems,
+    },
   };
 
   override async handle(c: Context<HonoEnv>) {
     const { query } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await listUnits({ ctx: tenantCtx(c), input: query }));
+    const ctx = tenantCtx(c);
+    const geo =
+      query.format === "geojson" ||
+      (query.format === undefined && (c.req.header("Accept") ?? "").includes("application/geo+json"));
+    if (geo) {
+      return c.body(JSON.stringify(await unitsGeoJson({ ctx, block: query.block })), 200, {
+        "Content-Type": "application/geo+json",
+      });
+    }
+    return c.json(await listUnits({ ctx, input: query }));
   }
 }

@@ -1,0 +1,173 @@
+/**
+ * Demo registry (issue 13): one family card per resident's house plus a dozen more households on
+ * the same street, with wives, children, vehicles, coordinates for the map, a few life events and
+ * one pending resident correction. Fixed `seed-…` ids, INSERT OR IGNORE: safe to run on every start.
+ */
+
+const FIRST_MEN = [
+  "Agus",
+  "Budi",
+  "Dedi",
+  "Eko",
+  "Hendra",
+  "Joko",
+  "Rudi",
+  "Slamet",
+  "Teguh",
+  "Wahyu",
+  "Yusuf",
+  "Asep",
+];
+const FIRST_WOMEN = [
+  "Siti",
+  "Dewi",
+  "Sri",
+  "Rina",
+  "Wulan",
+  "Ani",
+  "Nur",
+  "Lestari",
+  "Yanti",
+  "Ratna",
+  "Euis",
+  "Tuti",
+];
+const FAMILY = [
+  "Santoso",
+  "Wijaya",
+  "Hidayat",
+  "Saputra",
+  "Kurniawan",
+  "Setiawan",
+  "Nugroho",
+  "Permana",
+  "Gunawan",
+  "Suryadi",
+  "Rahman",
+  "Firmansyah",
+];
+const JOBS = [
+  "Karyawan Swasta",
+  "Wiraswasta",
+  "PNS",
+  "Guru",
+  "Pedagang",
+  "Pengemudi Ojek Daring",
+  "Perawat",
+  "Buruh Pabrik",
+];
+const CARS = [
+  ["mobil", "Toyota", "Avanza", "Silver"],
+  ["motor", "Honda", "Beat", "Hitam"],
+  ["motor", "Yamaha", "NMAX", "Putih"],
+  ["mobil", "Daihatsu", "Xenia", "Abu-abu"],
+  ["motor", "Honda", "Vario", "Merah"],
+];
+
+/** A NIK whose digits 7–12 are the birth date (day + 40 for a woman), as Dukcapil issues them. */
+function nik(region, birth, sex, serial) {
+  const [y, m, d] = birth.split("-");
+  const day = String(Number(d) + (sex === "P" ? 40 : 0)).padStart(2, "0");
+  return `${region}${day}${m}${y.slice(2)}${String(serial).padStart(4, "0")}`;
+}
+
+export function tenantSql({ accounts, tenant, now, q }) {
+  const rt = tenant.slug.startsWith("rt-01") ? "rt01" : tenant.slug.startsWith("rt-02") ? "rt02" : null;
+  if (!rt) {
+    return "";
+  }
+  const region = rt === "rt01" ? "327301" : "327302";
+  const houses = accounts
+    .filter((a) => a.tenant === tenant.id && a.unit)
+    .map((a) => ({ unit: a.unit, head: a.name }));
+  const block = houses[0]?.unit.block ?? "A";
+  for (let i = 0; i < 12; i++) {
+    const number = String(houses.length + i + 1);
+    houses.push({
+      unit: { id: `seed-unit-${rt}-x${i + 1}`, block: i < 6 ? block : `${block}2`, number },
+      head: `${FIRST_MEN[i]} ${FAMILY[i]}`,
+      extra: true,
+    });
+  }
+  const lines = [];
+  let serial = 1;
+  houses.forEach((house, i) => {
+    const lat = (rt === "rt01" ? -6.9147 : -6.9212) - i * 0.00021;
+    const lng = 107.6098 + (i % 6) * 0.00034;
+    lines.push(
+      `INSERT OR IGNORE INTO units (id, block, number, latitude, longitude, occupancy, updated_at) VALUES (${q(house.unit.id)}, ${q(house.unit.block)}, ${q(house.unit.number)}, ${lat.toFixed(6)}, ${lng.toFixed(6)}, ${q(i % 5 === 4 ? "penyewa" : "pemilik")}, ${q(now)});`,
+      `UPDATE units SET latitude = ${lat.toFixed(6)}, longitude = ${lng.toFixed(6)}, occupancy = COALESCE(occupancy, ${q(i % 5 === 4 ? "penyewa" : "pemilik")}) WHERE id = ${q(house.unit.id)} AND latitude IS NULL;`,
+    );
+    const cardId = `seed-kk-${rt}-${i + 1}`;
+    const family = house.head.split(" ").slice(-1)[0];
+    const headBirth = `19${70 + (i % 20)}-${String((i % 12) + 1).padStart(2, "0")}-${String((i % 27) + 1).padStart(2, "0")}`;
+    const wifeBirth = `19${73 + (i % 20)}-${String(((i + 5) % 12) + 1).padStart(2, "0")}-${String(((i + 9) % 27) + 1).padStart(2, "0")}`;
+    const kidBirth = `20${String(5 + (i % 15)).padStart(2, "0")}-${String(((i + 2) % 12) + 1).padStart(2, "0")}-${String(((i + 3) % 27) + 1).padStart(2, "0")}`;
+    const headNik = nik(region, headBirth, "L", serial++);
+    const kk = `${region}${String(10100 + i).padStart(6, "0")}${String(i + 1).padStart(4, "0")}`;
+    const moved = house.extra && i === houses.length - 1;
+    lines.push(
+      `INSERT OR IGNORE INTO family_cards (id, kk_number, unit_id, head_name, head_nik, head_whatsapp, status, status_date, notes, updated_at) VALUES (${q(cardId)}, ${q(kk)}, ${q(house.unit.id)}, ${q(house.head)}, ${q(headNik)}, ${q(`62812${String(7000000 + i).padStart(7, "0")}`)}, ${q(moved ? "pindah" : "aktif")}, ${q(moved ? "2026-09-30" : null)}, ${q(i === 0 ? "Ketua kelompok ronda blok" : null)}, ${q(now)});`,
+    );
+    const people = [
+      [
+        `seed-km-${rt}-${i + 1}-1`,
+        house.head,
+        headNik,
+        "kepala_keluarga",
+        "L",
+        headBirth,
+        "Bandung",
+        JOBS[i % JOBS.length],
+        "kawin",
+        "d4_s1",
+      ],
+      [
+        `seed-km-${rt}-${i + 1}-2`,
+        `${FIRST_WOMEN[i % 12]} ${family}`,
+        nik(region, wifeBirth, "P", serial++),
+        "istri",
+        "P",
+        wifeBirth,
+        "Garut",
+        i % 3 === 0 ? "Guru" : "Mengurus Rumah Tangga",
+        "kawin",
+        "sma",
+      ],
+      [
+        `seed-km-${rt}-${i + 1}-3`,
+        `${FIRST_MEN[(i + 4) % 12]} ${family}`,
+        nik(region, kidBirth, "L", serial++),
+        "anak",
+        "L",
+        kidBirth,
+        "Bandung",
+        "Pelajar",
+        "belum_kawin",
+        "smp",
+      ],
+    ];
+    for (const [id, name, n, rel, sex, birth, place, job, marital, edu] of people) {
+      lines.push(
+        `INSERT OR IGNORE INTO family_members (id, family_card_id, name, nik, relationship, sex, birth_date, birth_place, religion, education, occupation, marital_status, citizenship, living_status, residence_status, updated_at) VALUES (${q(id)}, ${q(cardId)}, ${q(name)}, ${q(n)}, ${q(rel)}, ${q(sex)}, ${q(birth)}, ${q(place)}, ${q(i % 7 === 3 ? "kristen" : "islam")}, ${q(edu)}, ${q(job)}, ${q(marital)}, 'WNI', 'hidup', ${q(i % 5 === 4 ? "kontrak" : "tetap")}, ${q(now)});`,
+      );
+    }
+    if (i % 2 === 0) {
+      const [kind, brand, model, colour] = CARS[i % CARS.length];
+      const plate = `D ${1000 + i * 37} ${rt === "rt01" ? "SKJ" : "SKM"}`;
+      lines.push(
+        `INSERT OR IGNORE INTO vehicles (id, family_card_id, plate, kind, brand, model, colour, updated_at) VALUES (${q(`seed-veh-${rt}-${i + 1}`)}, ${q(cardId)}, ${q(plate)}, ${q(kind)}, ${q(brand)}, ${q(model)}, ${q(colour)}, ${q(now)});`,
+      );
+    }
+    if (moved) {
+      lines.push(
+        `INSERT OR IGNORE INTO mutations (id, kind, date, family_card_id, person_name, place, note) VALUES (${q(`seed-mut-${rt}-out`)}, 'pindah_keluar', '2026-09-30', ${q(cardId)}, ${q(house.head)}, 'Kab. Sumedang', 'Pindah tugas kerja');`,
+      );
+    }
+  });
+  lines.push(
+    `INSERT OR IGNORE INTO mutations (id, kind, date, family_card_id, member_id, person_name, place) VALUES (${q(`seed-mut-${rt}-born`)}, 'lahir', '2026-10-12', ${q(`seed-kk-${rt}-2`)}, ${q(`seed-km-${rt}-2-3`)}, ${q(`${FIRST_MEN[5]} ${houses[1]?.head.split(" ").slice(-1)[0]}`)}, 'RSUD Kota Bandung');`,
+    `INSERT OR IGNORE INTO corrections (id, user_id, unit_id, member_id, field, value, note) VALUES (${q(`seed-corr-${rt}`)}, ${q(`seed-user-warga1-${rt}`)}, ${q(houses[0]?.unit.id)}, ${q(`seed-km-${rt}-1-2`)}, 'occupation', 'Wiraswasta', 'Istri saya sudah membuka warung sejak Agustus');`,
+  );
+  return lines.join("\n");
+}

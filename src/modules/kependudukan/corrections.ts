@@ -1,0 +1,220 @@
+import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { z } from "zod";
+import { audit } from "../../core/audit";
+import type { TenantCtx } from "../../core/context";
+import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
+import { afterCursor, keysetPage } from "../../core/db/paging";
+import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { hasRole, ROLES, requireUser } from "../../core/http/access";
+import { newId } from "../../core/ids";
+import { Line } from "../../core/schemas";
+import { householdMembers, maskNik, memberUpdateStatements, registryConflict } from "./families";
+import type {
+  CorrectionInput,
+  CorrectionListQuery,
+  DecideCorrectionInput,
+  UpdateMemberInput,
+} from "./schemas";
+import {
+  corrections,
+  EDUCATIONS,
+  familyMembers,
+  MARITAL_STATUSES,
+  RELIGIONS,
+  RESIDENCE_STATUSES,
+} from "./tables";
+
+type CorrectionRow = typeof corrections.$inferSelect;
+
+/** How each correctable field's value is read: the same rules as a staff edit. */
+const FIELD_VALUES: Record<Exclude<CorrectionInput["field"], "lainnya">, z.ZodType> = {
+  name: Line(120, 2),
+  nik: z.string().regex(/^\d{16}$/, "NIK is 16 digits"),
+  sex: z.enum(["L", "P"]),
+  birthDate: z.iso.date(),
+  birthPlace: Line(80, 2),
+  religion: z.enum(RELIGIONS),
+  education: z.enum(EDUCATIONS),
+  occupation: Line(80),
+  maritalStatus: z.enum(MARITAL_STATUSES),
+  citizenship: z.enum(["WNI", "WNA"]),
+  residenceStatus: z.enum(RESIDENCE_STATUSES),
+};
+
+function parsedValue(field: CorrectionInput["field"], value: string): UpdateMemberInput {
+  if (field === "lainnya") {
+    return {};
+  }
+  const result = FIELD_VALUES[field].safeParse(value);
+  if (!result.success) {
+    throw new Invalid("invalid_input", `The value is not a valid ${field}.`, [
+      { field: "value", message: result.error.issues[0]?.message ?? "invalid" },
+    ]);
+  }
+  return { [field]: result.data } as UpdateMemberInput;
+}
+
+function present(row: CorrectionRow, memberName: string | null, whole: boolean) {
+  return {
+    id: row.id,
+    userId: row.userId,
+    unitId: row.unitId,
+    memberId: row.memberId,
+    memberName,
+    field: row.field,
+    value: row.field === "nik" && !whole ? maskNik(row.value) : row.value,
+    note: row.note,
+    status: row.status,
+    reason: row.reason,
+    decidedAt: row.decidedAt,
+    createdAt: row.createdAt,
+  };
+}
+
+async function memberNames(ctx: TenantCtx, rows: CorrectionRow[]) {
+  const ids = [...new Set(rows.map((r) => r.memberId).filter((id): id is string => id !== null))];
+  const names = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += 90) {
+    const found = await ctx.db
+      .select({ id: familyMembers.id, name: familyMembers.name })
+      .from(familyMembers)
+      .where(inArray(familyMembers.id, ids.slice(i, i + 90)));
+    for (const m of found) {
+      names.set(m.id, m.name);
+    }
+  }
+  return names;
+}
+
+/**
+ * A resident proposes a correction to their own household (`unitId` comes from their profile, through
+ * the route). The member must be in that household; the value must be valid for the field. Not
+ * audited: it changes nothing yet, and the row itself records who asked.
+ */
+export async function proposeCorrection({
+  ctx,
+  unitId,
+  input,
+}: {
+  ctx: TenantCtx;
+  unitId: string;
+  input: CorrectionInput;
+}) {
+  const actor = requireUser(ctx);
+  parsedValue(input.field, input.value);
+  let memberName: string | null = null;
+  if (input.memberId) {
+    const member = (await householdMembers({ ctx, id: unitId })).find((m) => m.id === input.memberId);
+    if (!member) {
+      throw new NotFound("Household member", "household_member_not_found");
+    }
+    memberName = member.name;
+  }
+  const [row] = await ctx.db
+    .insert(corrections)
+    .values({
+      id: newId(),
+      userId: actor.userId,
+      unitId,
+      memberId: input.memberId ?? null,
+      field: input.field,
+      value: input.value,
+      note: input.note ?? null,
+    })
+    .returning();
+  if (!row) {
+    throw new Error("insert returned no row");
+  }
+  return present(row, memberName, false);
+}
+
+/** Staff see every correction (values whole); a resident sees their own (a proposed NIK masked). */
+export async function listCorrections({ ctx, input }: { ctx: TenantCtx; input: CorrectionListQuery }) {
+  const staff = hasRole(ctx, ROLES.SECRETARIAT);
+  const filters: SQL[] = afterCursor(corrections.id, input.cursor, "desc");
+  if (!staff) {
+    filters.push(eq(corrections.userId, requireUser(ctx).userId));
+  }
+  if (input.status) {
+    filters.push(eq(corrections.status, input.status));
+  }
+  const rows = await ctx.db
+    .select()
+    .from(corrections)
+    .where(and(...filters))
+    .orderBy(desc(corrections.id))
+    .limit(input.limit + 1);
+  const page = keysetPage(rows, input.limit);
+  const names = await memberNames(ctx, page.items);
+  return {
+    items: page.items.map((r) => present(r, r.memberId ? (names.get(r.memberId) ?? null) : null, staff)),
+    nextCursor: page.nextCursor,
+  };
+}
+
+/**
+ * Staff accept (the change is applied to the member in the same batch as the decision and its audit
+ * record) or reject with a reason. Only a proposed correction can be decided, once.
+ */
+export async function decideCorrection({
+  ctx,
+  id,
+  input,
+}: {
+  ctx: TenantCtx;
+  id: string;
+  input: DecideCorrectionInput;
+}) {
+  const actor = requireUser(ctx);
+  const row = await ctx.db.select().from(corrections).where(eq(corrections.id, id)).get();
+  if (!row) {
+    throw new NotFound("Correction");
+  }
+  if (row.status !== "diajukan") {
+    throw new Conflict("invalid_transition", `This correction was already ${row.status}.`);
+  }
+  const statements: BatchItem<"sqlite">[] = [];
+  let memberName: string | null = null;
+  if (input.status === "diterima" && row.field !== "lainnya" && row.memberId) {
+    const member = await ctx.db.select().from(familyMembers).where(eq(familyMembers.id, row.memberId)).get();
+    if (!member) {
+      throw new Conflict(
+        "invalid_transition",
+        "The member this correction is about is no longer registered.",
+      );
+    }
+    memberName = member.name;
+    statements.push(...memberUpdateStatements(ctx, member, parsedValue(row.field, row.value)));
+  }
+  const now = new Date().toISOString();
+  statements.push(
+    ctx.db
+      .update(corrections)
+      .set({ status: input.status, reason: input.reason ?? null, decidedBy: actor.userId, decidedAt: now })
+      .where(and(eq(corrections.id, id), eq(corrections.status, "diajukan"))),
+    abortBatchUnless(ctx.db, corrections, id, eq(corrections.decidedAt, now)),
+    audit(ctx, {
+      action: input.status === "diterima" ? "kk.correction.accept" : "kk.correction.reject",
+      targetType: "correction",
+      targetId: id,
+      detail: { field: row.field, memberId: row.memberId },
+    }),
+  );
+  try {
+    await ctx.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  } catch (error) {
+    if (isBatchAborted(error)) {
+      throw new Conflict("invalid_transition", "This correction was decided meanwhile.");
+    }
+    registryConflict(error);
+  }
+  const updated = await ctx.db.select().from(corrections).where(eq(corrections.id, id)).get();
+  if (!updated) {
+    throw new NotFound("Correction");
+  }
+  if (memberName === null && updated.memberId) {
+    memberName = (await memberNames(ctx, [updated])).get(updated.memberId) ?? null;
+  }
+  return present(updated, memberName, true);
+}

@@ -1,0 +1,221 @@
+import { and, desc, eq, gte, lte, ne, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { audit } from "../../core/audit";
+import type { TenantCtx } from "../../core/context";
+import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
+import { afterCursor, keysetPage } from "../../core/db/paging";
+import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { requireUser } from "../../core/http/access";
+import { newId } from "../../core/ids";
+import { jakartaDay } from "../../core/time";
+import {
+  checkNewCard,
+  checkNik,
+  insertCardStatements,
+  memberValues,
+  registryConflict,
+  unitRef,
+} from "./families";
+import type { MutasiInput, MutasiListQuery } from "./schemas";
+import { familyCards, familyMembers, mutations } from "./tables";
+
+type MutationRow = typeof mutations.$inferSelect;
+
+const stale = () =>
+  new Conflict("invalid_transition", "The registry changed meanwhile; reload and try again.");
+
+/**
+ * Records a life event and makes its change to the registry in one batch with the log row and the
+ * audit record: `lahir` adds a member born on `date`, `meninggal` marks one dead (and the card
+ * `meninggal` when nobody on it is left alive), `pindah_masuk` registers an arriving family,
+ * `pindah_keluar` marks a card `pindah` (no dues from the next period: see `billingTargets`).
+ */
+export async function recordMutasi({
+  ctx,
+  input,
+}: {
+  ctx: TenantCtx;
+  input: MutasiInput;
+}): Promise<MutationRow> {
+  const actor = requireUser(ctx);
+  if (input.date > jakartaDay(new Date())) {
+    throw new Invalid("invalid_date", "A life event cannot be in the future.", [
+      { field: "date", message: "after today (Asia/Jakarta)" },
+    ]);
+  }
+  const now = new Date().toISOString();
+  const id = newId();
+  const log = (familyCardId: string, memberId: string | null, personName: string, place?: string) =>
+    ctx.db
+      .insert(mutations)
+      .values({
+        id,
+        kind: input.kind,
+        date: input.date,
+        familyCardId,
+        memberId,
+        personName,
+        place: place ?? null,
+        note: input.note ?? null,
+        recordedBy: actor.userId,
+        createdAt: now,
+      })
+      .returning();
+  const record = (targetId: string) =>
+    audit(ctx, {
+      action: `mutasi.${input.kind}`,
+      targetType: "mutation",
+      targetId: id,
+      detail: { targetId },
+    });
+  let statements: BatchItem<"sqlite">[];
+  switch (input.kind) {
+    case "lahir": {
+      checkNik(input.nik, { sex: input.sex, birthDate: input.date });
+      const card = await activeCard(ctx, input.familyCardId);
+      const memberId = newId();
+      statements = [
+        ctx.db.insert(familyMembers).values(
+          memberValues(
+            {
+              name: input.name,
+              nik: input.nik,
+              sex: input.sex,
+              relationship: input.relationship,
+              birthDate: input.date,
+              birthPlace: input.birthPlace,
+              religion: input.religion,
+              maritalStatus: "belum_kawin",
+            },
+            card.id,
+            memberId,
+            now,
+          ),
+        ),
+        log(card.id, memberId, input.name),
+        record(memberId),
+      ];
+      break;
+    }
+    case "meninggal": {
+      const member = await ctx.db
+        .select()
+        .from(familyMembers)
+        .where(eq(familyMembers.id, input.memberId))
+        .get();
+      if (!member) {
+        throw new NotFound("Family member");
+      }
+      if (member.livingStatus === "meninggal") {
+        throw new Conflict("invalid_transition", "This person is already recorded as deceased.");
+      }
+      const othersAlive = await ctx.db.$count(
+        familyMembers,
+        and(
+          eq(familyMembers.familyCardId, member.familyCardId),
+          eq(familyMembers.livingStatus, "hidup"),
+          ne(familyMembers.id, member.id),
+        ),
+      );
+      statements = [
+        ctx.db
+          .update(familyMembers)
+          .set({ livingStatus: "meninggal", deathDate: input.date, updatedAt: now })
+          .where(and(eq(familyMembers.id, member.id), eq(familyMembers.livingStatus, "hidup"))),
+        abortBatchUnless(ctx.db, familyMembers, member.id, eq(familyMembers.deathDate, input.date)),
+        ...(othersAlive === 0
+          ? [
+              ctx.db
+                .update(familyCards)
+                .set({ status: "meninggal", statusDate: input.date, updatedAt: now })
+                .where(and(eq(familyCards.id, member.familyCardId), eq(familyCards.status, "aktif"))),
+            ]
+          : []),
+        log(member.familyCardId, member.id, member.name, input.place),
+        record(member.id),
+      ];
+      break;
+    }
+    case "pindah_masuk": {
+      checkNewCard(input);
+      if (!(await unitRef(ctx.db, input.unitId))) {
+        throw new NotFound("Unit", "unit_not_found");
+      }
+      const cardId = newId();
+      statements = [
+        ...insertCardStatements(ctx.db, cardId, input, now),
+        log(cardId, null, input.headName, input.place),
+        record(cardId),
+      ];
+      break;
+    }
+    case "pindah_keluar": {
+      const card = await activeCard(ctx, input.familyCardId);
+      statements = [
+        ctx.db
+          .update(familyCards)
+          .set({ status: "pindah", statusDate: input.date, updatedAt: now })
+          .where(and(eq(familyCards.id, card.id), eq(familyCards.status, "aktif"))),
+        abortBatchUnless(ctx.db, familyCards, card.id, eq(familyCards.statusDate, input.date)),
+        log(card.id, null, card.headName, input.place),
+        record(card.id),
+      ];
+      break;
+    }
+  }
+  try {
+    const results = (await ctx.db.batch(
+      statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]],
+    )) as unknown[];
+    const row = results.flat().find((r): r is MutationRow => (r as MutationRow | undefined)?.id === id);
+    if (!row) {
+      throw new Error("mutation log row missing");
+    }
+    return row;
+  } catch (error) {
+    if (isBatchAborted(error)) {
+      throw stale();
+    }
+    registryConflict(error);
+  }
+}
+
+async function activeCard(ctx: TenantCtx, id: string) {
+  const card = await ctx.db.select().from(familyCards).where(eq(familyCards.id, id)).get();
+  if (!card) {
+    throw new NotFound("Family card");
+  }
+  if (card.status !== "aktif") {
+    throw new Conflict("invalid_transition", `This family card is no longer active (${card.status}).`);
+  }
+  return card;
+}
+
+/** The log, newest recorded first; `from`/`to` are the Jakarta days the events happened on (inclusive). */
+export async function listMutasi({ ctx, input }: { ctx: TenantCtx; input: MutasiListQuery }) {
+  if (input.from && input.to && input.from > input.to) {
+    throw new Invalid("invalid_range", "from must not be after to.", [
+      { field: "from", message: "after to" },
+    ]);
+  }
+  const filters: SQL[] = afterCursor(mutations.id, input.cursor, "desc");
+  if (input.kind) {
+    filters.push(eq(mutations.kind, input.kind));
+  }
+  if (input.from) {
+    filters.push(gte(mutations.date, input.from));
+  }
+  if (input.to) {
+    filters.push(lte(mutations.date, input.to));
+  }
+  if (input.familyCardId) {
+    filters.push(eq(mutations.familyCardId, input.familyCardId));
+  }
+  const rows = await ctx.db
+    .select()
+    .from(mutations)
+    .where(and(...filters))
+    .orderBy(desc(mutations.id))
+    .limit(input.limit + 1);
+  return keysetPage(rows, input.limit);
+}

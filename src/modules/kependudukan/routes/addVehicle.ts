@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { Vehicle, VehicleInput } from "../schemas";
+import { addVehicle } from "../vehicles";
+
+export class AddVehicle extends Endpoint {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary: "Register a household's vehicle; the plate is unique in the community",
+    request: { params: IdParam, body: { content: { "application/json": { schema: VehicleInput } } } },
+    responses: { 201: json(Vehicle, "Registered"), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await addVehicle({ ctx: tenantCtx(c), id: params.id, input: body }), 201);
+  }
+}

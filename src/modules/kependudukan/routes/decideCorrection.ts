@@ -1,0 +1,24 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { decideCorrection } from "../corrections";
+import { Correction, DecideCorrectionInput } from "../schemas";
+
+export class DecideCorrection extends Endpoint {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary: "Accept a correction (applied to the member at once) or reject it with a reason",
+    request: {
+      params: IdParam,
+      body: { content: { "application/json": { schema: DecideCorrectionInput } } },
+    },
+    responses: { 200: json(Correction), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await decideCorrection({ ctx: tenantCtx(c), id: params.id, input: body }));
+  }
+}

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, problems } from "../../../core/http/openapi";
+import { deleteFamilyCard } from "../families";
+
+export class DeleteFamilyCard extends Endpoint {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary: "Delete a family card with its members and vehicles (one batch)",
+    request: { params: IdParam },
+    responses: { 204: { description: "Deleted" }, ...problems(400, 401, 403, 404) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    await deleteFamilyCard({ ctx: tenantCtx(c), id: params.id });
+    return c.body(null, 204);
+  }
+}

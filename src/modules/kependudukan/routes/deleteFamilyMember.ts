@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { deleteFamilyMember } from "../families";
+import { FamilyCardDetail, MemberParams } from "../schemas";
+
+export class DeleteFamilyMember extends Endpoint {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary: "Remove a member from a family card (not its head: 409 kk_head_required)",
+    request: { params: MemberParams },
+    responses: { 200: json(FamilyCardDetail), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await deleteFamilyMember({ ctx: tenantCtx(c), id: params.id, memberId: params.memberId }));
+  }
+}

@@ -1,0 +1,25 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, problems } from "../../../core/http/openapi";
+import { residentsOf } from "../../identity/service";
+import { deleteUnit } from "../service";
+
+export class DeleteUnit extends Endpoint {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary: "Remove a unit no family card and no resident account uses (409 unit_in_use otherwise)",
+    request: { params: IdParam },
+    responses: { 204: { description: "Deleted" }, ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    const ctx = tenantCtx(c);
+    // Identity knows whose house is whose; the registry does not import identity, so the route joins.
+    const residents = (await residentsOf({ ctx })).filter((r) => r.unitId === params.id).length;
+    await deleteUnit({ ctx, id: params.id, residents });
+    return c.body(null, 204);
+  }
+}

@@ -1,0 +1,22 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { problems } from "../../../core/http/openapi";
+import { VehicleParams } from "../schemas";
+import { deleteVehicle } from "../vehicles";
+
+export class DeleteVehicle extends Endpoint {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary: "Remove a vehicle",
+    request: { params: VehicleParams },
+    responses: { 204: { description: "Deleted" }, ...problems(400, 401, 403, 404) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    await deleteVehicle({ ctx: tenantCtx(c), id: params.id, vehicleId: params.vehicleId });
+    return c.body(null, 204);
+  }
+}

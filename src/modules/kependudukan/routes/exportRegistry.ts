@@ -1,0 +1,43 @@
+import type { Context } from "hono";
+import { z } from "zod";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { problems } from "../../../core/http/openapi";
+import { CSV_TYPE, XLSX_TYPE } from "../../../core/spreadsheet";
+import { jakartaDay } from "../../../core/time";
+import { exportRegistry } from "../exchange";
+import { ExportQuery } from "../schemas";
+
+export class ExportRegistry extends Endpoint {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary:
+      "The whole registry: xlsx (sheets KK, Anggota, Kendaraan, Unit) or csv (members, UTF-8 with BOM)",
+    request: { query: ExportQuery },
+    responses: {
+      200: {
+        description: "The spreadsheet, as an attachment",
+        content: {
+          [XLSX_TYPE]: { schema: z.string().describe("binary .xlsx") },
+          "text/csv": { schema: z.string() },
+        },
+      },
+      ...problems(400, 401, 403),
+    },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    const ctx = tenantCtx(c);
+    const { body } = await exportRegistry({ ctx, format: query.format });
+    const name = `kependudukan-${ctx.tenant.slug}-${jakartaDay(new Date())}.${query.format}`;
+    return new Response(body, {
+      headers: {
+        "Content-Type": query.format === "csv" ? CSV_TYPE : XLSX_TYPE,
+        "Content-Disposition": `attachment; filename="${name}"`,
+        "Cache-Control": "no-store",
+      },
+    });
+  }
+}

@@ -1,0 +1,20 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { Statistik } from "../schemas";
+import { registryStatistics } from "../statistik";
+
+export class GetStatistik extends Endpoint {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary:
+      "The registry in numbers: totals, per block, sex, five-year age bands, religion, residence and living status",
+    responses: { 200: json(Statistik), ...problems(401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    return c.json(await registryStatistics({ ctx: tenantCtx(c) }));
+  }
+}

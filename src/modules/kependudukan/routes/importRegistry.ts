@@ -1,0 +1,53 @@
+import type { Context } from "hono";
+import { z } from "zod";
+import type { HonoEnv } from "../../../core/env";
+import { Invalid, TooLarge } from "../../../core/errors";
+import { checkMultipart, readForm } from "../../../core/files";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { looksLikeXlsx } from "../../../core/spreadsheet";
+import { importRegistry, readRegistryFile } from "../exchange";
+import { ImportQuery, ImportReport } from "../schemas";
+
+/** The spec's limit for a registry upload. */
+export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+
+export class ImportRegistry extends Endpoint {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary:
+      "Bring in a registry spreadsheet (.xlsx as the export writes it, or a CSV of the Anggota sheet): every row checked; `dryRun=false` writes all or nothing",
+    request: {
+      query: ImportQuery,
+      body: {
+        content: {
+          "multipart/form-data": {
+            schema: z.object({ file: z.string().describe(".xlsx or .csv, at most 5 MB") }),
+          },
+        },
+      },
+    },
+    responses: { 200: json(ImportReport, "The per-row report"), ...problems(400, 401, 403, 409, 413, 415) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    checkMultipart(c.req.raw, MAX_IMPORT_BYTES);
+    const file = (await readForm(c.req.raw)).get("file");
+    if (file === null || typeof file === "string") {
+      throw new Invalid("file_missing", "The spreadsheet goes in the multipart field `file`.", [
+        { field: "file", message: "required" },
+      ]);
+    }
+    if (file.size > MAX_IMPORT_BYTES) {
+      throw new TooLarge(`A spreadsheet may be at most ${MAX_IMPORT_BYTES} bytes.`, "file_too_large");
+    }
+    if (file.size === 0) {
+      throw new Invalid("file_empty", "The file is empty.", [{ field: "file", message: "empty" }]);
+    }
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const tables = readRegistryFile(bytes, looksLikeXlsx(bytes) ? "xlsx" : "csv");
+    return c.json(await importRegistry({ ctx: tenantCtx(c), tables, dryRun: query.dryRun }));
+  }
+}

@@ -1,0 +1,22 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, listOf, problems } from "../../../core/http/openapi";
+import { listCorrections } from "../corrections";
+import { Correction, CorrectionListQuery } from "../schemas";
+
+/** Staff: every correction. The resident's route (household/corrections) lists their own. */
+export class ListCorrections extends Endpoint {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary: "Residents' proposed corrections (staff: all; a resident: their own)",
+    request: { query: CorrectionListQuery },
+    responses: { 200: json(listOf(Correction)), ...problems(400, 401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listCorrections({ ctx: tenantCtx(c), input: query }));
+  }
+}

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, listOf, problems } from "../../../core/http/openapi";
+import { listMutasi } from "../mutasi";
+import { Mutasi, MutasiListQuery } from "../schemas";
+
+export class ListMutasi extends Endpoint {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary: "The life-event log, newest first; from/to are Asia/Jakarta days of the events",
+    request: { query: MutasiListQuery },
+    responses: { 200: json(listOf(Mutasi)), ...problems(400, 401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listMutasi({ ctx: tenantCtx(c), input: query }));
+  }
+}

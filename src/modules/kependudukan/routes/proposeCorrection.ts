@@ -1,0 +1,24 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { requireCompleteProfile } from "../../identity/service";
+import { proposeCorrection } from "../corrections";
+import { Correction, CorrectionInput } from "../schemas";
+
+export class ProposeCorrection extends Endpoint {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary: "Propose a correction to your household's registry data; staff accept or reject it",
+    request: { body: { content: { "application/json": { schema: CorrectionInput } } } },
+    responses: { 201: json(Correction, "Proposed"), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    const ctx = tenantCtx(c);
+    const { unitId } = await requireCompleteProfile({ ctx });
+    return c.json(await proposeCorrection({ ctx, unitId, input: body }), 201);
+  }
+}

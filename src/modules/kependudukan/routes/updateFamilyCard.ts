@@ -1,0 +1,24 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { updateFamilyCard } from "../families";
+import { FamilyCardDetail, UpdateFamilyCardInput } from "../schemas";
+
+export class UpdateFamilyCard extends Endpoint {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary: "Change a family card (partial): number, unit, head's WhatsApp, status, notes",
+    request: {
+      params: IdParam,
+      body: { content: { "application/json": { schema: UpdateFamilyCardInput } } },
+    },
+    responses: { 200: json(FamilyCardDetail), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await updateFamilyCard({ ctx: tenantCtx(c), id: params.id, input: body }));
+  }
+}

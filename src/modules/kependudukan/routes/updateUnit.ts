@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { Unit, UpdateUnitInput } from "../schemas";
+import { updateUnit } from "../service";
+
+export class UpdateUnit extends Endpoint {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary: "Change a unit (partial): block, number, coordinates, occupancy",
+    request: { params: IdParam, body: { content: { "application/json": { schema: UpdateUnitInput } } } },
+    responses: { 200: json(Unit), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await updateUnit({ ctx: tenantCtx(c), id: params.id, input: body }));
+  }
+}

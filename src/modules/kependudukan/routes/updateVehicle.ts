@@ -1,0 +1,26 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { UpdateVehicleInput, Vehicle, VehicleParams } from "../schemas";
+import { updateVehicle } from "../vehicles";
+
+export class UpdateVehicle extends Endpoint {
+  override schema = {
+    tags: ["Kependudukan"],
+    summary: "Change a vehicle (partial)",
+    request: {
+      params: VehicleParams,
+      body: { content: { "application/json": { schema: UpdateVehicleInput } } },
+    },
+    responses: { 200: json(Vehicle), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(
+      await updateVehicle({ ctx: tenantCtx(c), id: params.id, vehicleId: params.vehicleId, input: body }),
+    );
+  }
+}
