@@ -233,7 +233,9 @@ async function issue(ctx: PlatformCtx, input: NewInvoice): Promise<InvoiceRow> {
       ]);
       break;
     } catch (err) {
-      if (attempt < 3 && isUniqueViolation(err, "billing_invoices.seq")) {
+      const lostNumber =
+        isUniqueViolation(err, "billing_invoices.seq") || isUniqueViolation(err, "billing_invoices.number");
+      if (attempt < 3 && lostNumber) {
         continue;
       }
       throw err;

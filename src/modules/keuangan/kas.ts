@@ -180,7 +180,7 @@ function parseCursor(cursor: string | undefined): { date: string; id: string } |
   if (!cursor) {
     return null;
   }
-  const match = /^(\d{4}-\d{2}-\d{2})_([0-9A-Z]{26})$/.exec(cursor);
+  const match = /^(\d{4}-\d{2}-\d{2})_([0-9A-Za-z-]{1,64})$/.exec(cursor);
   if (!match) {
     throw new Invalid("invalid_cursor", "The cursor is not one this list gave.", [
       { field: "cursor", message: "unknown cursor" },
