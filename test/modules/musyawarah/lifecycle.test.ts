@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { callJson, createTenant, expectProblem, operatorToken } from "../../helpers/harness";
-import { inMinutes, newPoll, openPoll, type PollBody, vote } from "./helpers";
+import { deliverMirror, inMinutes, newPoll, openPoll, type PollBody, vote } from "./helpers";
 
 describe("creating and editing polls", () => {
   it("creates a draft whose options come back with ids and zero results", async () => {
@@ -140,6 +140,7 @@ describe("what residents see", () => {
     const voted = await vote(token, open.id, [open.options[1]?.id ?? ""]);
     expect(voted.status).toBe(200);
     expect(voted.body.results?.find((r) => r.optionId === open.options[1]?.id)?.count).toBe(1);
+    await deliverMirror(tenant, open.id);
     const after = await callJson<{ items: PollBody[] }>("/api/musyawarah", { token });
     expect(after.body.items[0]?.hasVoted).toBe(true);
     expect((await callJson<PollBody>(`/api/musyawarah/${open.id}`, { token })).body.hasVoted).toBe(true);
