@@ -149,6 +149,28 @@ describe("what residents see", () => {
     expect(staffList.body.items.map((p) => p.id).sort()).toEqual([draft.id, open.id].sort());
   });
 
+  it("shows hasVoted in the list for personal and household polls alike", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const [first, second] = await tenant.members("warga", 2, { unitId: "unit-list-1" });
+    const personal = await newPoll(sek.token, { title: "Pribadi", status: "aktif" });
+    const household = await newPoll(sek.token, { title: "Per KK", status: "aktif", voterScope: "kk" });
+    expect((await vote(first?.token ?? "", household.id, [household.options[0]?.id ?? ""])).status).toBe(200);
+    expect((await vote(second?.token ?? "", personal.id, [personal.options[0]?.id ?? ""])).status).toBe(200);
+    await deliverMirror(tenant, household.id);
+    await deliverMirror(tenant, personal.id);
+    const seen = async (token: string) =>
+      Object.fromEntries(
+        (await callJson<{ items: PollBody[] }>("/api/musyawarah", { token })).body.items.map((p) => [
+          p.id,
+          p.hasVoted,
+        ]),
+      );
+    // The household's ballot is used for both members; the personal ballot only for the one who cast it.
+    expect(await seen(first?.token ?? "")).toEqual({ [household.id]: true, [personal.id]: false });
+    expect(await seen(second?.token ?? "")).toEqual({ [household.id]: true, [personal.id]: true });
+  });
+
   it("keeps results from residents until close when resultsVisibility is after_close", async () => {
     const tenant = await createTenant();
     const [resident] = await tenant.members("warga", 1);
