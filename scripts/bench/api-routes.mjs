@@ -319,7 +319,8 @@ export async function run() {
       r50: `${voteRatio.toFixed(2)}*`,
       rcpu: "-",
       goal: goal(
-        `p50 ≤ 1.5× bare DO, counts exact (${votes.accepted}/${votes.voters}, ${votes.exact ? "exact" : "NOT exact"})`,
+        `p50 ≤ 1.5× bare DO, counts exact (${votes.accepted}/${votes.voters}, ${votes.exact ? "exact" : "NOT exact"}; ` +
+          `tenant DB copy ${votes.mirrorMs === null ? "NOT landed" : `landed ${votes.mirrorMs.toFixed(0)} ms after the burst`})`,
         voteRatio <= 1.5 && votes.exact,
       ),
     });
