@@ -4,6 +4,7 @@ import { DurableObject } from "cloudflare:workers";
 import { Hono } from "hono";
 import { hashPassword, verifyPassword } from "../../src/core/auth/password";
 import worker from "../../src/index";
+import { identityRateLimit, startLoginAttempt } from "../../src/modules/identity/limits";
 
 // Every Durable Object class the API declares must be exported by the entry wrangler runs.
 export * from "../../src/index";
@@ -35,6 +36,18 @@ bare.get("/__bare-hash/:scheme", async (c) => {
   const stored = c.req.param("scheme") === "legacy" ? legacyHash : await pepperedHash;
   const check = await verifyPassword("warga-demo-2026", stored, BENCH_PEPPER);
   return c.json({ scheme: c.req.param("scheme"), valid: check.valid });
+});
+// Sign-in's other parts, alone, to say where its CPU beyond PBKDF2 goes: the per-IP count (a new
+// address each time, as the bench's sign-ins come from, so a new limiter object), and one attempt
+// against an account's failure budget cleared as a right password clears it.
+let benchIp = 0;
+bare.get("/__bare-login-limits", async (c) => {
+  benchIp += 1;
+  const ip = `bench-${benchIp}`;
+  await identityRateLimit(c.env, [{ policy: "login:ip", subject: ip }]);
+  const attempt = await startLoginAttempt(c.env, `user:bench-${benchIp % 5}`, ip);
+  await attempt.succeeded();
+  return c.json({ ok: true });
 });
 bare.post("/__bare-do", async (c) => {
   const ns = c.env.BENCH_COUNTER;

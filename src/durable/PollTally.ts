@@ -57,13 +57,19 @@ export interface BallotRow {
   castAt: string;
 }
 
-const MIRROR_RETRY_MS = 10_000;
+const MIRROR_RETRY_MS = 2_000;
+const MIRROR_RETRY_MAX_MS = 60_000;
 
 export class PollTally extends DurableObject<Bindings> {
   private readonly sql: SqlStorage;
   private mirroring: Promise<void> | null = null;
-  /** A mirror failed and the alarm was moved to retry it; it must be moved back to endsAt. */
-  private retrying = false;
+  /**
+   * The alarm is set to copy ballots to the tenant database now (or to retry a failed copy), so a
+   * further vote need not set it again. A new instance starts false and sets it again: harmless.
+   */
+  private mirrorDue = false;
+  /** Consecutive failed copies, for the retry backoff. */
+  private retries = 0;
   /**
    * Facts read once per instance: the configuration never changes after `open`, and neither does the
    * set of eligible voters. (Status, ballots and counts change and are always read from storage.)
@@ -213,7 +219,9 @@ export class PollTally extends DurableObject<Bindings> {
     if (typeof outcome === "string") {
       return { ok: false, code: outcome };
     }
-    await this.mirrorSafely();
+    // The ballot is durable once this object's storage commits it (the answer waits for that through
+    // the output gate); the copy to the tenant database follows from the alarm, after the answer.
+    this.scheduleMirror();
     return { ok: true, ...this.current() };
   }
 
@@ -259,6 +267,11 @@ export class PollTally extends DurableObject<Bindings> {
     return true;
   }
 
+  /**
+   * Closes the poll at `endsAt`, and copies the tally to the tenant database after votes. A failed
+   * copy is retried from the alarm until it lands (the copy is absolute and idempotent); once the
+   * database is up to date, the alarm goes back to `endsAt` while the poll is open.
+   */
   override async alarm(): Promise<void> {
     const config = this.config();
     if (!config) {
@@ -267,25 +280,47 @@ export class PollTally extends DurableObject<Bindings> {
     if (this.meta("status") === "aktif" && Date.now() >= new Date(config.endsAt).getTime()) {
       this.setMeta("status", "ditutup");
     }
-    // An alarm may be a mirror retry set by an earlier instance of this object.
-    this.retrying = true;
+    // This run takes every ballot committed before its copy settles; a vote during it that is not
+    // yet copied when it settles is caught by the loop in `mirror`.
+    this.mirrorDue = true;
     await this.mirrorSafely();
   }
 
-  /** Mirrors; on failure keeps the vote (this object is the authority) and retries from the alarm. */
+  /**
+   * Asks for a copy to the tenant database as soon as possible, without waiting for it. The alarm is
+   * written with the ballot (same storage, same output gate), so a ballot never exists without its
+   * pending copy, even if the object is evicted right after answering.
+   */
+  private scheduleMirror(): void {
+    if (this.mirrorDue) {
+      return;
+    }
+    this.mirrorDue = true;
+    void this.ctx.storage.setAlarm(Date.now());
+  }
+
+  /** Mirrors now; on failure keeps the vote (this object is the authority) and retries from the alarm. */
   private async mirrorSafely(): Promise<void> {
     try {
       await this.mirror();
     } catch (error) {
-      log("warn", "poll_mirror_failed", { poll: this.config()?.pollId, error: String(error) });
-      this.retrying = true;
-      await this.ctx.storage.setAlarm(Date.now() + MIRROR_RETRY_MS);
+      this.retries += 1;
+      const delay = Math.min(MIRROR_RETRY_MS * 2 ** Math.min(this.retries - 1, 6), MIRROR_RETRY_MAX_MS);
+      log("warn", "poll_mirror_failed", {
+        poll: this.config()?.pollId,
+        retryInMs: delay,
+        error: String(error),
+      });
+      this.mirrorDue = true;
+      await this.ctx.storage.setAlarm(Date.now() + delay);
       return;
     }
-    // After a retry succeeded, the alarm goes back to closing the poll at endsAt.
+    // Synchronous from the last `mirrored()` check: nothing is left to copy, so the alarm goes back to
+    // closing the poll at endsAt (or away, once closed).
+    this.retries = 0;
+    this.mirrorDue = false;
     const config = this.config();
-    if (this.retrying && config && this.meta("status") === "aktif") {
-      this.retrying = false;
+    if (config && this.meta("status") === "aktif") {
       await this.ctx.storage.setAlarm(new Date(config.endsAt).getTime());
     }
   }

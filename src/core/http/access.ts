@@ -99,14 +99,40 @@ function bearer(c: Context<HonoEnv>, code: "unauthorized" | "missing_device_key"
   return match[1];
 }
 
+interface VerifiedDevice {
+  id: string;
+  adapter: string;
+  slug: string;
+  expires: number;
+}
+
 /**
- * A gate device proves itself with its key (ADR 0008): the key's hash leads to the device and its
- * tenant. Unknown and deleted keys are 401; a deactivated device is 403.
+ * Key hash → verified, active device, cached per isolate for 30 s like tenants (ADR 0007, ADR 0015):
+ * a busy gate's steady-state webhook then reads nothing from the platform database before its one
+ * tenant round trip. Only active devices are cached (an unknown, deleted or deactivated key is read
+ * every time, so no caller can fill the cache with junk). The device routes evict their own isolate's
+ * entry at once; other isolates see a deactivation or deletion within the TTL.
  */
-async function authenticateDevice(c: Context<HonoEnv>, flag: FeatureFlag): Promise<void> {
-  const key = bearer(c, "missing_device_key");
-  const platform = platformDb(c.env);
-  const found = await platform
+const DEVICE_TTL_MS = 30_000;
+const DEVICE_CACHE_MAX = 1_000;
+const deviceCache = new Map<string, VerifiedDevice>();
+
+/** Evicts a device from this isolate's cache (called when it is deactivated, deleted or re-keyed). */
+export function forgetDevice(deviceId: string): void {
+  for (const [hash, device] of deviceCache) {
+    if (device.id === deviceId) {
+      deviceCache.delete(hash);
+    }
+  }
+}
+
+async function verifiedDevice(c: Context<HonoEnv>, keyHash: string): Promise<VerifiedDevice> {
+  const hit = deviceCache.get(keyHash);
+  if (hit && hit.expires > Date.now()) {
+    return hit;
+  }
+  deviceCache.delete(keyHash);
+  const found = await platformDb(c.env)
     .select({
       id: gateDevices.id,
       active: gateDevices.active,
@@ -115,7 +141,7 @@ async function authenticateDevice(c: Context<HonoEnv>, flag: FeatureFlag): Promi
     })
     .from(gateDevices)
     .innerJoin(tenants, eq(tenants.id, gateDevices.tenantId))
-    .where(and(eq(gateDevices.keyHash, await sha256Hex(key)), isNull(gateDevices.deletedAt)))
+    .where(and(eq(gateDevices.keyHash, keyHash), isNull(gateDevices.deletedAt)))
     .get();
   if (!found) {
     throw new Unauthorized("invalid_device_key", "This device key is not valid.");
@@ -123,9 +149,34 @@ async function authenticateDevice(c: Context<HonoEnv>, flag: FeatureFlag): Promi
   if (!found.active) {
     throw new Forbidden("device_inactive", "This device has been deactivated.");
   }
+  if (deviceCache.size >= DEVICE_CACHE_MAX) {
+    // Oldest first (a Map iterates in insertion order).
+    const oldest = deviceCache.keys().next().value;
+    if (oldest !== undefined) {
+      deviceCache.delete(oldest);
+    }
+  }
+  const device = {
+    id: found.id,
+    adapter: found.adapter,
+    slug: found.slug,
+    expires: Date.now() + DEVICE_TTL_MS,
+  };
+  deviceCache.set(keyHash, device);
+  return device;
+}
+
+/**
+ * A gate device proves itself with its key (ADR 0008): the key's hash leads to the device and its
+ * tenant. Unknown and deleted keys are 401; a deactivated device is 403. Both the device and its
+ * tenant come from per-isolate caches in the steady state.
+ */
+async function authenticateDevice(c: Context<HonoEnv>, flag: FeatureFlag): Promise<void> {
+  const key = bearer(c, "missing_device_key");
+  const device = await verifiedDevice(c, await sha256Hex(key));
   // The adapter rides along so the webhook needs no second read of the device row.
-  c.set("actor", { kind: "device", deviceId: found.id, tenantSlug: found.slug, adapter: found.adapter });
-  c.set("tenant", await resolveTenant(c.env, platform, found.slug, { flag }));
+  c.set("actor", { kind: "device", deviceId: device.id, tenantSlug: device.slug, adapter: device.adapter });
+  c.set("tenant", await resolveTenant(c.env, platformDb(c.env), device.slug, { flag }));
 }
 
 export interface GuardOptions {

@@ -20,6 +20,14 @@ export {
  */
 export const uploadsModule = defineModule({
   name: "uploads",
+  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
+  // The image bytes are in R2, not in these columns; the key is built from tenant, purpose and file id.
+  personalData: {
+    files: {
+      subjects: ["uploaded_by"],
+      other: ["id", "purpose", "r2_key", "content_type", "sha256", "created_at"],
+    },
+  },
   routes: [
     { method: "post", path: "/api/files", endpoint: UploadFile, access: tenantAccess(ROLES.MEMBER) },
     { method: "get", path: "/api/files/:id", endpoint: GetFile, access: tenantAccess(ROLES.MEMBER) },

@@ -12,6 +12,12 @@ const resident = tenantAccess(ROLES.RESIDENT);
 
 export const asistenModule = defineModule({
   name: "asisten",
+  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
+  personalData: {
+    // The rules and agenda text is the secretariat's, written for every member: the community's own.
+    asisten_info: { subjects: ["updated_by"], other: ["id", "rules", "agenda", "updated_at"] },
+    asisten_usage: { subjects: ["user_id"], other: ["day"] },
+  },
   routes: [
     { method: "get", path: "/api/ai/status", endpoint: GetAssistantStatus, access: resident },
     { method: "post", path: "/api/ai/chat", endpoint: Chat, access: resident },

@@ -13,6 +13,17 @@ const secretariat = tenantAccess(ROLES.SECRETARIAT);
 
 export const galeriModule = defineModule({
   name: "galeri",
+  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
+  // Judgment call: albums and their captions are the secretariat's institutional content (only the
+  // secretariat writes them), so their text is the community's own, like news; only the ids of who
+  // created them are a person's.
+  personalData: {
+    gallery_albums: {
+      subjects: ["created_by"],
+      other: ["id", "title", "description", "event_date", "created_at", "updated_at"],
+    },
+    gallery_photos: { subjects: ["created_by"], other: ["id", "album_id", "caption", "created_at"] },
+  },
   routes: [
     { method: "get", path: "/api/galeri", endpoint: ListAlbums, access: member },
     { method: "post", path: "/api/galeri", endpoint: CreateAlbum, access: secretariat },

@@ -4,7 +4,7 @@ import type { TenantCtx } from "../../core/context";
 import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
 import { gateDevices } from "../../core/db/platform-schema";
 import { DomainError, NotFound, Unauthorized } from "../../core/errors";
-import { requireUser } from "../../core/http/access";
+import { forgetDevice, requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
 import { newId, randomToken, sha256Hex } from "../../core/ids";
 import { nowIso } from "../../core/time";
@@ -89,6 +89,8 @@ async function changeDevice(ctx: TenantCtx, id: string, change: Partial<DeviceRo
     platformAudit(ctx, { action, targetType: "gate_device", targetId: id }),
     db.select().from(gateDevices).where(eq(gateDevices.id, id)),
   ]);
+  // This isolate's guard stops honouring the old state at once; other isolates within their 30 s TTL.
+  forgetDevice(id);
   const row = updated[0];
   if (!row) {
     throw new NotFound("Gate device");
@@ -148,6 +150,29 @@ type EventRow = typeof gateEvents.$inferInsert;
 
 /** How fresh a device's last-seen time is kept: a liveness hint, not a record of every event. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
+/**
+ * When this isolate last wrote each device's last-seen time: within the resolution it does not even
+ * send the (conditional, no-op) UPDATE, so a busy gate's steady state touches the platform database
+ * not at all. Other isolates still guard with the condition. Bounded like the guard's device cache.
+ */
+const lastSeenWritten = new Map<string, number>();
+const LAST_SEEN_MAX = 1_000;
+
+function lastSeenDue(deviceId: string, now: number): boolean {
+  const written = lastSeenWritten.get(deviceId);
+  return written === undefined || now - written >= LAST_SEEN_RESOLUTION_MS;
+}
+
+function noteLastSeen(deviceId: string, now: number): void {
+  lastSeenWritten.delete(deviceId);
+  if (lastSeenWritten.size >= LAST_SEEN_MAX) {
+    const oldest = lastSeenWritten.keys().next().value;
+    if (oldest !== undefined) {
+      lastSeenWritten.delete(oldest);
+    }
+  }
+  lastSeenWritten.set(deviceId, now);
+}
 
 /**
  * The event log row and the device's last-seen time, written after the device has its answer. The
@@ -163,27 +188,31 @@ async function recordEvent(ctx: TenantCtx, row: EventRow): Promise<void> {
       log("error", "gate_event_unrecorded", { requestId: ctx.requestId, row, error: String(error) });
     });
   // At most one last-seen write a minute per device: a busy gate does not write the control plane on
-  // every scan (an UPDATE that matches no row commits nothing).
+  // every scan (an UPDATE that matches no row commits nothing), and this isolate skips it altogether
+  // while its own last write is fresh.
   const now = Date.now();
-  const lastSeen = ctx.platform
-    .update(gateDevices)
-    .set({ lastSeenAt: new Date(now).toISOString() })
-    .where(
-      and(
-        eq(gateDevices.id, row.deviceId),
-        or(
-          isNull(gateDevices.lastSeenAt),
-          lt(gateDevices.lastSeenAt, new Date(now - LAST_SEEN_RESOLUTION_MS).toISOString()),
-        ),
-      ),
-    )
-    .catch((error: unknown) => {
-      log("warn", "gate_last_seen_failed", {
-        requestId: ctx.requestId,
-        device: row.deviceId,
-        error: String(error),
-      });
-    });
+  const lastSeen = lastSeenDue(row.deviceId, now)
+    ? ctx.platform
+        .update(gateDevices)
+        .set({ lastSeenAt: new Date(now).toISOString() })
+        .where(
+          and(
+            eq(gateDevices.id, row.deviceId),
+            or(
+              isNull(gateDevices.lastSeenAt),
+              lt(gateDevices.lastSeenAt, new Date(now - LAST_SEEN_RESOLUTION_MS).toISOString()),
+            ),
+          ),
+        )
+        .then(() => noteLastSeen(row.deviceId, now))
+        .catch((error: unknown) => {
+          log("warn", "gate_last_seen_failed", {
+            requestId: ctx.requestId,
+            device: row.deviceId,
+            error: String(error),
+          });
+        })
+    : Promise.resolve();
   await Promise.all([event, lastSeen]);
 }
 

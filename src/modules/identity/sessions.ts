@@ -96,12 +96,16 @@ export async function signIn(ctx: PlatformCtx, user: UserRow, tenantSlug?: strin
  * is known (ADR 0012).
  */
 export async function login({ ctx, input }: { ctx: PlatformCtx; input: LoginInput }) {
-  await rateLimit(ctx.env, [{ policy: "login:ip", subject: ctx.ip }]);
-  const user = await ctx.platform
-    .select()
-    .from(users)
-    .where(input.email ? eq(users.email, input.email) : eq(users.whatsapp, input.whatsapp ?? ""))
-    .get();
+  // The per-IP count and the account read are independent: one waits on the other for nothing. The
+  // read answers nothing to the caller unless the count allowed the attempt.
+  const [, user] = await Promise.all([
+    rateLimit(ctx.env, [{ policy: "login:ip", subject: ctx.ip }]),
+    ctx.platform
+      .select()
+      .from(users)
+      .where(input.email ? eq(users.email, input.email) : eq(users.whatsapp, input.whatsapp ?? ""))
+      .get(),
+  ]);
   const attempt = await startLoginAttempt(
     ctx.env,
     user ? `user:${user.id}` : `identifier:${input.email ?? input.whatsapp}`,
@@ -111,18 +115,32 @@ export async function login({ ctx, input }: { ctx: PlatformCtx; input: LoginInpu
   if (!user?.passwordHash || !check.valid) {
     throw new Unauthorized("invalid_credentials", "Email or password is wrong.");
   }
-  await attempt.succeeded();
-  if (check.needsRehash) {
-    // Only over the hash just verified: a reset that landed meanwhile wins.
-    await ctx.platform
-      .update(users)
-      .set({
-        passwordHash: await hashPassword(input.password, ctx.config.PASSWORD_PEPPER),
-        updatedAt: new Date().toISOString(),
-      })
-      .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)));
+  // The password was right: clearing the failure budget and opening the session go together (a
+  // disabled account or a missing membership is still not a wrong password).
+  const [cleared, session] = await Promise.allSettled([
+    attempt.succeeded(),
+    (async () => {
+      if (check.needsRehash) {
+        // Only over the hash just verified: a reset that landed meanwhile wins.
+        await ctx.platform
+          .update(users)
+          .set({
+            passwordHash: await hashPassword(input.password, ctx.config.PASSWORD_PEPPER),
+            updatedAt: new Date().toISOString(),
+          })
+          .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash ?? "")));
+      }
+      return signIn(ctx, user, input.tenant);
+    })(),
+  ]);
+  // Both settle before the answer, so neither is cut off when the request ends.
+  if (session.status === "rejected") {
+    throw session.reason;
   }
-  return signIn(ctx, user, input.tenant);
+  if (cleared.status === "rejected") {
+    throw cleared.reason;
+  }
+  return session.value;
 }
 
 /**

@@ -46,6 +46,100 @@ const donor = tenantAccess([...ROLES.RESIDENT, ...ROLES.FINANCE]);
 
 export const keuanganModule = defineModule({
   name: "keuangan",
+  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
+  // The books stay whole on erasure: rows are kept and ids become the anonymous reference. Judgment
+  // call: a cash entry's note, an expense's description and reason, and a campaign's text are written
+  // by the treasurer or the head in office about the community's money, so they are the community's
+  // own (`other`); an expense's description is also copied into its cash entry's note, and the two
+  // must not diverge. What a donor wrote, and a donor's name, are personal.
+  personalData: {
+    dues_types: {
+      other: ["id", "name", "basis", "start_period", "rates", "exempt_unit_ids", "created_at", "updated_at"],
+    },
+    dues_bills: {
+      other: [
+        "id",
+        "type_id",
+        "type_name",
+        "period",
+        "basis",
+        "target_id",
+        "unit_id",
+        "family_id",
+        "status",
+        "last_payment_id",
+        "created_at",
+        "updated_at",
+      ],
+    },
+    dues_payments: {
+      subjects: ["recorded_by"],
+      other: [
+        "id",
+        "bill_id",
+        "method",
+        "paid_at",
+        "gateway_order_id",
+        "proof_file_id",
+        "cash_entry_id",
+        "created_at",
+      ],
+    },
+    dues_reminders: { other: ["unit_id", "requested_at", "send_after", "sent_at"] },
+    cash_entries: {
+      subjects: ["created_by"],
+      other: [
+        "id",
+        "kind",
+        "category",
+        "date",
+        "note",
+        "source",
+        "source_id",
+        "reverses_id",
+        "attachment_file_id",
+        "created_at",
+      ],
+    },
+    budget_lines: { other: ["id", "category", "created_at"] },
+    expenses: {
+      subjects: ["submitted_by", "decided_by"],
+      other: [
+        "id",
+        "category",
+        "date",
+        "description",
+        "status",
+        "reason",
+        "receipt_file_id",
+        "decided_at",
+        "cash_entry_id",
+        "created_at",
+        "updated_at",
+      ],
+    },
+    campaigns: {
+      subjects: ["created_by"],
+      other: [
+        "id",
+        "title",
+        "description",
+        "deadline",
+        "status",
+        "cover_file_id",
+        "created_at",
+        "updated_at",
+      ],
+    },
+    // `donor_id` first: erasing a donor blanks their name and note. A cash donation recorded by the
+    // treasurer has no donor id, only `donor_name`, so no user id reaches it.
+    donations: {
+      subjects: ["donor_id", "recorded_by", "decided_by"],
+      personal: ["donor_name", "note"],
+      other: ["id", "campaign_id", "status", "decided_at", "cash_entry_id", "created_at", "updated_at"],
+    },
+    finance_settings: { subjects: ["updated_by"], other: ["updated_at"] },
+  },
   routes: [
     { method: "get", path: "/api/iuran/jenis", endpoint: ListDuesTypes, access: staff },
     { method: "post", path: "/api/iuran/jenis", endpoint: CreateDuesType, access: finance },

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lte, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, lte, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
@@ -342,44 +342,68 @@ async function voterKeyFor(ctx: TenantCtx, row: PollRow): Promise<string | null>
   return row.voterScope === "kk" ? (await voterKeys(ctx)).unit : `user:${requireUser(ctx).userId}`;
 }
 
-/** Which of these polls the resident's ballot (their own, or their household's) has been used in. */
-async function votedIn(ctx: TenantCtx, page: PollRow[]): Promise<Set<string>> {
-  if (!page.length) {
+/**
+ * Whether the resident's own ballot key is among a poll's voters: a correlated lookup on the
+ * `poll_voters` primary key, evaluated inside the page query, so a resident's list page is one round trip.
+ */
+const votedAs = (key: string) =>
+  sql<number>`EXISTS (SELECT 1 FROM ${pollVoters} WHERE ${pollVoters.pollId} = ${polls.id} AND ${pollVoters.voterKey} = ${key})`;
+
+/**
+ * Household (`kk`) polls of the page whose ballot the resident's household has used. Only pages that hold
+ * such polls pay for it: the member's unit is in the platform database, so it cannot join the page query.
+ */
+async function householdVotedIn(ctx: TenantCtx, pollIds: string[]): Promise<Set<string>> {
+  if (!pollIds.length) {
     return new Set();
   }
-  const keys = await voterKeys(ctx);
+  const { unit } = await voterKeys(ctx);
+  if (!unit) {
+    return new Set();
+  }
   const rows = await ctx.db
-    .select({ pollId: pollVoters.pollId, voterKey: pollVoters.voterKey })
+    .select({ pollId: pollVoters.pollId })
     .from(pollVoters)
-    .where(
-      and(
-        inArray(
-          pollVoters.pollId,
-          page.map((p) => p.id),
-        ),
-        inArray(pollVoters.voterKey, [keys.user, ...(keys.unit ? [keys.unit] : [])]),
-      ),
-    );
-  const keyOf = new Map(page.map((p) => [p.id, p.voterScope === "kk" ? keys.unit : keys.user]));
-  return new Set(rows.filter((r) => keyOf.get(r.pollId) === r.voterKey).map((r) => r.pollId));
+    .where(and(inArray(pollVoters.pollId, pollIds), eq(pollVoters.voterKey, unit)));
+  return new Set(rows.map((r) => r.pollId));
 }
 
+/**
+ * One page of polls. For residents `hasVoted` comes from the mirror of who voted (ADR 0005), in the
+ * page query itself for personal polls; household polls on the page add the member's unit read.
+ */
 export async function listPolls({ ctx, input }: { ctx: TenantCtx; input: PollListQuery }) {
   const filters: SQL[] = [
     ...afterCursor(polls.id, input.cursor, "desc"),
     ...(input.status ? [eq(polls.status, input.status)] : []),
     ...(isOrganiser(ctx) ? [] : [inArray(polls.status, ["aktif", "ditutup"])]),
   ];
+  const voter = isVoter(ctx);
   const rows = await ctx.db
-    .select()
+    .select({
+      ...getTableColumns(polls),
+      votedAsUser: voter ? votedAs(`user:${requireUser(ctx).userId}`) : sql<number>`0`,
+    })
     .from(polls)
     .where(and(...filters))
     .orderBy(desc(polls.id))
     .limit(input.limit + 1);
   const page = keysetPage(rows, input.limit);
-  const voted = isVoter(ctx) ? await votedIn(ctx, page.items) : null;
+  const household = voter
+    ? await householdVotedIn(
+        ctx,
+        page.items.filter((p) => p.voterScope === "kk").map((p) => p.id),
+      )
+    : null;
   return {
-    items: page.items.map((row) => presentPoll(ctx, row, undefined, voted ? voted.has(row.id) : undefined)),
+    items: page.items.map(({ votedAsUser, ...row }) =>
+      presentPoll(
+        ctx,
+        row,
+        undefined,
+        household ? (row.voterScope === "kk" ? household.has(row.id) : Boolean(votedAsUser)) : undefined,
+      ),
+    ),
     nextCursor: page.nextCursor,
   };
 }

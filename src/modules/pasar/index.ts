@@ -18,6 +18,16 @@ const moderator = tenantAccess(ROLES.SECRETARIAT, flag);
 // Static paths before `/:id`.
 export const pasarModule = defineModule({
   name: "pasar",
+  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
+  personalData: {
+    // A resident's own listing: what they wrote, and the moderator's reason addressed to them about it.
+    pasar_listings: {
+      subjects: ["seller_id", "moderated_by"],
+      personal: ["title", "description", "moderation_reason"],
+      other: ["id", "category", "condition", "status", "moderated_at", "created_at", "updated_at"],
+    },
+    pasar_photos: { other: ["file_id", "listing_id"] },
+  },
   routes: [
     { method: "get", path: "/api/pasar/mine", endpoint: ListMyListings, access: member },
     { method: "get", path: "/api/pasar/listings", endpoint: ListListings, access: member },

@@ -321,6 +321,29 @@ describe("POST /api/gate-hardware/webhook", () => {
     expect(devices.body.items[0]?.lastSeenAt).toBeNull();
   });
 
+  it("trusts a verified device key for at most 30 s per isolate; its own routes evict it at once", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const { device, apiKey } = await addDevice(admin.token);
+    const heartbeat = { event: "heartbeat" };
+    expect((await webhook(apiKey, heartbeat)).status).toBe(200);
+    // Another isolate deletes the device (its route evicts only its own cache): this isolate still
+    // knows the key as verified, until the TTL runs out. Only Date is faked; nothing waits on it.
+    await bindings.PLATFORM_DB.prepare("UPDATE gate_devices SET deleted_at = ?, active = 0 WHERE id = ?")
+      .bind(new Date().toISOString(), device.id)
+      .run();
+    expect((await webhook(apiKey, heartbeat)).status).toBe(200);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 30_001);
+      expectProblem(await webhook(apiKey, heartbeat), 401, "invalid_device_key");
+    } finally {
+      vi.useRealTimers();
+    }
+    // An unknown key is never cached: it is read, and refused, every time.
+    expectProblem(await webhook(`${apiKey}x`, heartbeat), 401, "invalid_device_key");
+  });
+
   it("answers first, then writes the event log and last-seen after the answer", async () => {
     const tenant = await createTenant();
     const admin = await tenant.member("admin");

@@ -1,3 +1,5 @@
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import type { PollTally } from "../../../src/durable/PollTally";
 import { callJson, type TestTenant } from "../../helpers/harness";
 
 export interface PollBody {
@@ -9,6 +11,7 @@ export interface PollBody {
   quorumReached: boolean | null;
   hasVoted?: boolean;
   maxChoices: number;
+  endsAt: string;
 }
 
 export const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
@@ -38,4 +41,20 @@ export async function openPoll(tenant: TestTenant, overrides: Record<string, unk
 
 export function vote(token: string, pollId: string, optionIds: string[]) {
   return callJson<PollBody>(`/api/musyawarah/${pollId}/vote`, { token, body: { optionIds } });
+}
+
+export const tallyOf = (tenant: TestTenant, pollId: string) =>
+  env.POLL_TALLY.get(env.POLL_TALLY.idFromName(`${tenant.slug}:${pollId}`));
+
+/**
+ * Delivers the copy of a poll's ballots to the tenant database that a vote leaves to the object's
+ * alarm (ADR 0005): runs the pending alarm as the runtime would. Should the runtime have started it on
+ * its own already, the handler is joined instead (it shares the copy in flight and returns once the
+ * tenant database is up to date), so no test waits on the clock.
+ */
+export async function deliverMirror(tenant: TestTenant, pollId: string): Promise<void> {
+  const stub = tallyOf(tenant, pollId);
+  if (!(await runDurableObjectAlarm(stub))) {
+    await runInDurableObject(stub, (tally: PollTally) => tally.alarm());
+  }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { callJson, createTenant, expectProblem, operatorToken } from "../../helpers/harness";
-import { inMinutes, newPoll, openPoll, type PollBody, vote } from "./helpers";
+import { deliverMirror, inMinutes, newPoll, openPoll, type PollBody, vote } from "./helpers";
 
 describe("creating and editing polls", () => {
   it("creates a draft whose options come back with ids and zero results", async () => {
@@ -140,12 +140,35 @@ describe("what residents see", () => {
     const voted = await vote(token, open.id, [open.options[1]?.id ?? ""]);
     expect(voted.status).toBe(200);
     expect(voted.body.results?.find((r) => r.optionId === open.options[1]?.id)?.count).toBe(1);
+    await deliverMirror(tenant, open.id);
     const after = await callJson<{ items: PollBody[] }>("/api/musyawarah", { token });
     expect(after.body.items[0]?.hasVoted).toBe(true);
     expect((await callJson<PollBody>(`/api/musyawarah/${open.id}`, { token })).body.hasVoted).toBe(true);
 
     const staffList = await callJson<{ items: PollBody[] }>("/api/musyawarah", { token: sek.token });
     expect(staffList.body.items.map((p) => p.id).sort()).toEqual([draft.id, open.id].sort());
+  });
+
+  it("shows hasVoted in the list for personal and household polls alike", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const [first, second] = await tenant.members("warga", 2, { unitId: "unit-list-1" });
+    const personal = await newPoll(sek.token, { title: "Pribadi", status: "aktif" });
+    const household = await newPoll(sek.token, { title: "Per KK", status: "aktif", voterScope: "kk" });
+    expect((await vote(first?.token ?? "", household.id, [household.options[0]?.id ?? ""])).status).toBe(200);
+    expect((await vote(second?.token ?? "", personal.id, [personal.options[0]?.id ?? ""])).status).toBe(200);
+    await deliverMirror(tenant, household.id);
+    await deliverMirror(tenant, personal.id);
+    const seen = async (token: string) =>
+      Object.fromEntries(
+        (await callJson<{ items: PollBody[] }>("/api/musyawarah", { token })).body.items.map((p) => [
+          p.id,
+          p.hasVoted,
+        ]),
+      );
+    // The household's ballot is used for both members; the personal ballot only for the one who cast it.
+    expect(await seen(first?.token ?? "")).toEqual({ [household.id]: true, [personal.id]: false });
+    expect(await seen(second?.token ?? "")).toEqual({ [household.id]: true, [personal.id]: true });
   });
 
   it("keeps results from residents until close when resultsVisibility is after_close", async () => {

@@ -1,9 +1,9 @@
-import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { PollTally } from "../../../src/durable/PollTally";
 import { tenantD1, withTrigger } from "../../helpers/d1";
 import { createTenant, expectProblem, type TestTenant } from "../../helpers/harness";
-import { openPoll, vote } from "./helpers";
+import { deliverMirror, openPoll, vote } from "./helpers";
 
 /**
  * Issue 12, faults: the PollTally object is the authority for ballots, so a restart between (or after
@@ -51,25 +51,37 @@ describe("a PollTally restarted mid-vote", () => {
     const [sabtu, minggu] = poll.options.map((o) => o.id) as [string, string];
 
     expect((await vote(a?.token ?? "", poll.id, [sabtu])).status).toBe(200);
+    await deliverMirror(tenant, poll.id);
+    expect((await mirrorRow(tenant, poll.id)).ballots).toBe(1);
     await restart(tenant, poll.id);
 
-    // The mirror write of b's ballot fails: the vote still stands, and the object will retry.
+    // The tenant database refuses the copy of b's ballot: the vote still answers 200 (the object holds
+    // it), the copy fails, and its retry is left in storage (the alarm), not in the lost instance.
     const second = await withTrigger(
       tenantD1(tenant),
       `fail_mirror_${tenant.slug.replaceAll("-", "_")}`,
       `BEFORE UPDATE ON polls WHEN OLD.id = '${poll.id}' BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
       async () => {
         const res = await vote(b?.token ?? "", poll.id, [minggu]);
+        await deliverMirror(tenant, poll.id);
         await restart(tenant, poll.id);
         return res;
       },
     );
     expect(second.status).toBe(200);
     expect((await mirrorRow(tenant, poll.id)).ballots).toBe(1);
+    const retryAt = await runInDurableObject(stubOf(tenant, poll.id), (_t: PollTally, state) =>
+      state.storage.getAlarm(),
+    );
+    expect(retryAt).not.toBeNull();
+    expect(retryAt ?? 0).toBeLessThan(new Date(poll.endsAt).getTime());
 
-    // The retry was left in storage (the alarm), not in the lost instance.
-    expect(await runDurableObjectAlarm(stubOf(tenant, poll.id))).toBe(true);
+    await deliverMirror(tenant, poll.id);
     expect(await mirrorRow(tenant, poll.id)).toMatchObject({ ballots: 2, voters: 2 });
+    // Once it landed, the alarm is back at endsAt, to close the poll.
+    expect(
+      await runInDurableObject(stubOf(tenant, poll.id), (_t: PollTally, state) => state.storage.getAlarm()),
+    ).toBe(new Date(poll.endsAt).getTime());
 
     await restart(tenant, poll.id);
     expectProblem(await vote(a?.token ?? "", poll.id, [minggu]), 409, "already_voted");
@@ -77,6 +89,7 @@ describe("a PollTally restarted mid-vote", () => {
     expect(third.status).toBe(200);
     expect(third.body.results?.map((r) => r.count)).toEqual([1, 2]);
     expect(third.body.turnout.ballots).toBe(3);
+    await deliverMirror(tenant, poll.id);
 
     await restart(tenant, poll.id);
     const snapshot = await runInDurableObject(stubOf(tenant, poll.id), (tally: PollTally) =>

@@ -2,7 +2,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { describe, expect, it, vi } from "vitest";
 import type { PollTally } from "../../../src/durable/PollTally";
 import { bindings, callJson, createTenant, expectProblem, type TestTenant } from "../../helpers/harness";
-import { inMinutes, openPoll, type PollBody, vote } from "./helpers";
+import { deliverMirror, inMinutes, openPoll, type PollBody, vote } from "./helpers";
 
 function stubOf(tenant: TestTenant, pollId: string) {
   return env.POLL_TALLY.get(env.POLL_TALLY.idFromName(`${tenant.slug}:${pollId}`));
@@ -202,6 +202,8 @@ describe("concurrency", () => {
     const final = await callJson<PollBody>(`/api/musyawarah/${poll.id}`, { token: residents[0]?.token });
     expect(final.body.results?.map((r) => r.count)).toEqual([67, 67, 66]);
     expect(final.body.turnout.ballots).toBe(200);
+    // The votes answered once their ballots were durable in the object; its alarm copies them.
+    await deliverMirror(tenant, poll.id);
     const row = await mirroredRow(tenant, poll.id);
     expect(row?.ballots).toBe(200);
     expect(
@@ -235,7 +237,9 @@ describe("concurrency", () => {
     for (const r of residents) {
       await vote(r.token, poll.id, [poll.options[0]?.id ?? ""]);
     }
+    await deliverMirror(tenant, poll.id);
     const before = await mirroredRow(tenant, poll.id);
+    expect(before?.ballots).toBe(3);
     const stub = stubOf(tenant, poll.id);
     await stub.close();
     await stub.close();

@@ -314,6 +314,111 @@ describe("erasure of one person's data from a tenant", () => {
     expect(again.body).toEqual({ reference: res.body.reference, rows: {} });
   });
 
+  it("keeps the finance books, the market and the file store whole while blanking what the person wrote", async () => {
+    const tenant = await createTenant();
+    const person = await tenant.member("warga");
+    const treasurer = await tenant.member("bendahara");
+    const db = slotDb(tenant.slot);
+    const now = new Date().toISOString();
+    await db.batch([
+      db
+        .prepare(
+          "INSERT INTO files (id, purpose, r2_key, content_type, size, sha256, uploaded_by) VALUES ('01ERASEFILE000000000000000', 'pasar', 'tenants/t/files/pasar/01ERASEFILE000000000000000.jpg', 'image/jpeg', 1, 'aa', ?)",
+        )
+        .bind(person.id),
+      db
+        .prepare(
+          "INSERT INTO pasar_listings (id, seller_id, title, description, category, condition, status, moderation_reason, moderated_by, moderated_at, updated_at) VALUES ('01ERASELISTING000000000000', ?, 'Kue Bu Budi', 'Hubungi 081298765432', 'makanan', 'baru', 'aktif', 'Nomor Budi dihapus', ?, ?, ?)",
+        )
+        .bind(person.id, treasurer.id, now, now),
+      db.prepare(
+        "INSERT INTO pasar_photos (file_id, listing_id, position) VALUES ('01ERASEFILE000000000000000', '01ERASELISTING000000000000', 0)",
+      ),
+      db
+        .prepare(
+          "INSERT INTO campaigns (id, title, description, target, deadline, status, created_by, updated_at) VALUES ('01ERASECAMPAIGN00000000000', 'Renovasi pos', 'Atap bocor', 1000000, '2099-01-01', 'aktif', ?, ?)",
+        )
+        .bind(treasurer.id, now),
+      db
+        .prepare(
+          "INSERT INTO cash_entries (id, kind, category, amount, date, note, source, source_id, created_by) VALUES ('01ERASECASH000000000000000', 'masuk', 'Donasi', 50000, '2024-01-01', 'Donasi: Renovasi pos', 'donasi', '01ERASEDONATION00000000000', ?)",
+        )
+        .bind(treasurer.id),
+      db
+        .prepare(
+          "INSERT INTO donations (id, campaign_id, donor_id, anonymous, amount, note, status, recorded_by, decided_by, decided_at, cash_entry_id, updated_at) VALUES ('01ERASEDONATION00000000000', '01ERASECAMPAIGN00000000000', ?, 0, 50000, 'Dari keluarga Budi', 'dikonfirmasi', ?, ?, ?, '01ERASECASH000000000000000', ?)",
+        )
+        .bind(person.id, person.id, treasurer.id, now, now),
+      db
+        .prepare(
+          "INSERT INTO asisten_usage (user_id, day, requests, tokens) VALUES (?, '2024-01-01', 3, 100)",
+        )
+        .bind(person.id),
+    ]);
+
+    const res = await callJson<{ reference: string; rows: Record<string, number> }>(
+      `/api/platform/tenants/${tenant.id}/erasures`,
+      { token: await operatorToken(), body: { userId: person.id } },
+    );
+    expect(res.status).toBe(200);
+    const reference = res.body.reference;
+
+    let dump = "";
+    for (const table of [
+      "files",
+      "pasar_listings",
+      "pasar_photos",
+      "donations",
+      "cash_entries",
+      "asisten_usage",
+    ]) {
+      dump += JSON.stringify((await db.prepare(`SELECT * FROM ${table}`).all()).results);
+    }
+    for (const secret of [person.id, "Budi", "081298765432"]) {
+      expect(dump).not.toContain(secret);
+    }
+    expect(
+      await db
+        .prepare("SELECT seller_id, title, description, moderation_reason, moderated_by FROM pasar_listings")
+        .first(),
+    ).toEqual({
+      seller_id: reference,
+      title: "[dihapus]",
+      description: "[dihapus]",
+      moderation_reason: null,
+      moderated_by: treasurer.id,
+    });
+    expect(
+      await db
+        .prepare(
+          "SELECT donor_id, note, amount, status, recorded_by, decided_by, cash_entry_id FROM donations",
+        )
+        .first(),
+    ).toEqual({
+      donor_id: reference,
+      note: null,
+      amount: 50000,
+      status: "dikonfirmasi",
+      recorded_by: reference,
+      decided_by: treasurer.id,
+      cash_entry_id: "01ERASECASH000000000000000",
+    });
+    // The ledger row is untouched: it names no one.
+    expect(await db.prepare("SELECT note, amount, created_by FROM cash_entries").first()).toEqual({
+      note: "Donasi: Renovasi pos",
+      amount: 50000,
+      created_by: treasurer.id,
+    });
+    expect(await db.prepare("SELECT uploaded_by, r2_key FROM files").first()).toEqual({
+      uploaded_by: reference,
+      r2_key: "tenants/t/files/pasar/01ERASEFILE000000000000000.jpg",
+    });
+    expect(await db.prepare("SELECT user_id, requests FROM asisten_usage").first()).toEqual({
+      user_id: reference,
+      requests: 3,
+    });
+  });
+
   it("answers 404 for an unknown tenant", async () => {
     const res = await callJson("/api/platform/tenants/01NOSUCHTENANT000000000000/erasures", {
       token: await operatorToken(),
