@@ -11,6 +11,12 @@ import type { PaymentKindHandler } from "./payments/types";
 export interface PersonalColumns {
   /** Columns holding a user's id (who wrote, asked, decided): erasure rewrites them to an anonymous reference. */
   subjects?: readonly string[];
+  /**
+   * The subject column whose person owns the row's personal fields (erasure blanks them on that
+   * person's rows). Defaults to the first subject; null for rows no erasable person owns, such as the
+   * registry's log of life events (its `recorded_by` is the clerk, not the person it describes).
+   */
+  owner?: string | null;
   /** Columns holding personal data (names, NIK, phone numbers, free text a person wrote): erasure blanks them. */
   personal?: readonly string[];
   /** Text columns holding no personal data (ids, statuses, times, the community's own text). */

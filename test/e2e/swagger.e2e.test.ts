@@ -41,7 +41,7 @@ describe("/swagger in a browser with no internet access", () => {
         "--no-first-run",
         `--user-data-dir=${profile}`,
         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-        "--virtual-time-budget=15000",
+        "--virtual-time-budget=60000",
         "--dump-dom",
         `${server.url}/swagger`,
       ],

@@ -123,7 +123,8 @@ describe("kependudukan", () => {
       const db = tenantD1(tenant);
       const stamp = String(Date.now()).slice(-8);
       const kkNumber = `32730000${stamp}`;
-      const headNik = `32731111${stamp}`;
+      // A woman born 1 January 1990 in Kota Bandung (3273): day + 40 in digits 7–12.
+      const headNik = `327301410190${stamp.slice(-4)}`;
       // The audit record closes the batch, after the card and its head.
       const res = await withTrigger(
         db,

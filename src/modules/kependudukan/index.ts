@@ -39,14 +39,46 @@ export const kependudukanModule = defineModule({
   name: "kependudukan",
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {
-    units: { other: ["id", "block", "number", "created_at", "updated_at"] },
+    units: { other: ["id", "block", "number", "occupancy", "created_at", "updated_at"] },
+    // Registry persons are not accounts: erasure by account id leaves them to the registry's own
+    // edit and delete routes, but their fields are classified for export all the same.
     family_cards: {
-      personal: ["kk_number", "head_name", "head_nik", "head_whatsapp"],
-      other: ["id", "unit_id", "created_at", "updated_at"],
+      personal: ["kk_number", "head_name", "head_nik", "head_whatsapp", "notes"],
+      other: ["id", "unit_id", "status", "status_date", "created_at", "updated_at"],
     },
     family_members: {
-      personal: ["name", "nik", "relationship", "sex", "birth_date", "birth_place"],
+      personal: [
+        "name",
+        "nik",
+        "relationship",
+        "sex",
+        "birth_date",
+        "birth_place",
+        "religion",
+        "education",
+        "occupation",
+        "marital_status",
+        "citizenship",
+        "living_status",
+        "death_date",
+        "residence_status",
+      ],
       other: ["id", "family_card_id", "created_at", "updated_at"],
+    },
+    vehicles: {
+      personal: ["plate", "brand", "model", "colour"],
+      other: ["id", "family_card_id", "kind", "created_at", "updated_at"],
+    },
+    corrections: {
+      subjects: ["user_id", "decided_by"],
+      personal: ["value", "note", "reason"],
+      other: ["id", "unit_id", "member_id", "field", "status", "decided_at", "created_at"],
+    },
+    mutations: {
+      subjects: ["recorded_by"],
+      owner: null,
+      personal: ["person_name", "place", "note"],
+      other: ["id", "kind", "date", "family_card_id", "member_id", "created_at"],
     },
   },
   routes: [

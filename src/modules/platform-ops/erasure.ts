@@ -56,7 +56,7 @@ export async function erasePerson({
   const labels: string[] = [];
   for (const [table, columns] of personalDeclarations) {
     const subjects = columns.subjects ?? [];
-    const owner = subjects[0];
+    const owner = columns.owner === undefined ? subjects[0] : columns.owner;
     const personal = columns.personal ?? [];
     if (owner && personal.length) {
       const info = await tctx.db.all<{ name: string; notnull: number }>(

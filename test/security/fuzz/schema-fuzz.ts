@@ -131,7 +131,7 @@ export function fuzzPart(part: number, parts: number) {
       const failures: string[] = [];
       let sent = 0;
       const all = operations();
-      expect(all.length).toBeGreaterThan(80);
+      expect(all.length).toBeGreaterThan(150);
       const ops = all.filter((_, i) => i % parts === part);
       for (const op of ops) {
         const label = `${op.method.toUpperCase()} ${op.path}`;

@@ -11,7 +11,7 @@ export class CreateCampaign extends Endpoint {
     tags: ["Kampanye"],
     summary: "Open a fundraising campaign",
     request: { body: { content: { "application/json": { schema: CampaignInput } } } },
-    responses: { 201: json(CampaignDetail), ...problems(400, 401, 403) },
+    responses: { 201: json(CampaignDetail), ...problems(400, 401, 403, 404) },
   };
 
   override async handle(c: Context<HonoEnv>) {

@@ -11,7 +11,7 @@ export class CreateCashEntry extends Endpoint {
     tags: ["Kas"],
     summary: "A manual cash-book entry; entries are never edited or deleted",
     request: { body: { content: { "application/json": { schema: CashEntryInput } } } },
-    responses: { 201: json(CashEntry), ...problems(400, 401, 403) },
+    responses: { 201: json(CashEntry), ...problems(400, 401, 403, 404) },
   };
 
   override async handle(c: Context<HonoEnv>) {

@@ -11,7 +11,7 @@ export class SubmitExpense extends Endpoint {
     tags: ["Pengeluaran"],
     summary: "Submit an expense; under the tenant's threshold it is approved and posted at once",
     request: { body: { content: { "application/json": { schema: ExpenseInput } } } },
-    responses: { 201: json(Expense), ...problems(400, 401, 403) },
+    responses: { 201: json(Expense), ...problems(400, 401, 403, 404) },
   };
 
   override async handle(c: Context<HonoEnv>) {
