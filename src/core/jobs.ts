@@ -82,10 +82,13 @@ export async function runScheduled(
   return reports;
 }
 
-/** The Worker's `scheduled` export for these jobs. */
-export function scheduledHandler(jobs: readonly Job[]): ExportedHandlerScheduledHandler<Bindings> {
+/**
+ * The Worker's `scheduled` export for these jobs. Typed on wrangler's generated `Env` (which lacks the
+ * secrets when no .dev.vars exists, as on CI); the configuration check of `loadConfig` covers them.
+ */
+export function scheduledHandler(jobs: readonly Job[]): ExportedHandlerScheduledHandler<Env> {
   return (controller, env, execution) => {
-    const ctx = systemPlatformCtx(env, `cron:${controller.cron}`);
+    const ctx = systemPlatformCtx(env as Bindings, `cron:${controller.cron}`);
     execution.waitUntil(runScheduled(ctx, jobs, controller.cron, new Date(controller.scheduledTime)));
   };
 }
