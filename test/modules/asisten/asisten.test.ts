@@ -4,7 +4,7 @@ import { chat, chatStream } from "../../../src/modules/asisten/service";
 import { memberCtx } from "../../helpers/contexts";
 import { tenantD1 } from "../../helpers/d1";
 import { call, callJson, createTenant, expectProblem, type TestTenant } from "../../helpers/harness";
-import { inMinutes, newPoll, vote } from "../musyawarah/helpers";
+import { deliverMirror, inMinutes, newPoll, vote } from "../musyawarah/helpers";
 import { type Household, household, request, sampleFields } from "../surat/helpers";
 
 /** Issue 17: the resident assistant, in its built-in mode (over HTTP) and with a faked model backend. */
@@ -169,6 +169,8 @@ describe("the built-in mode (no model configured)", () => {
       token: h.warga.token,
     });
     expect((await vote(h.warga.token, pollId, [poll.body.options[0]?.id ?? ""])).status).toBe(200);
+    // The ballot is copied to the tenant database by the tally's alarm, after the vote's answer (ADR 0005).
+    await deliverMirror(tenant, pollId);
     const after = await ask(h.warga.token, "ada musyawarah yang aktif?");
     expect(after.body.reply).toContain("Anda sudah memilih");
   });
