@@ -39,8 +39,17 @@ export function slotDatabase(env: Bindings, slot: number): D1Database {
   return binding;
 }
 
+/** One drizzle instance per slot binding and isolate, as for the platform database (core/db/platform.ts). */
+const instances = new WeakMap<D1Database, TenantDb>();
+
 export function tenantDb(env: Bindings, slot: number): TenantDb {
-  return drizzle(slotDatabase(env, slot));
+  const binding = slotDatabase(env, slot);
+  let db = instances.get(binding);
+  if (!db) {
+    db = drizzle(binding);
+    instances.set(binding, db);
+  }
+  return db;
 }
 
 export async function migrateSlot(env: Bindings, slot: number): Promise<string[]> {

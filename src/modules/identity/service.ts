@@ -117,6 +117,18 @@ export async function residentsOf({ ctx }: { ctx: TenantCtx }) {
     .where(and(eq(memberships.tenantId, ctx.tenant.id), eq(memberships.role, "warga")));
 }
 
+/** How many resident accounts of the tenant live at one unit (the registry refuses to delete it then). */
+export async function residentsAtUnit({ ctx, unitId }: { ctx: TenantCtx; unitId: string }) {
+  return ctx.platform.$count(
+    memberships,
+    and(
+      eq(memberships.tenantId, ctx.tenant.id),
+      eq(memberships.role, "warga"),
+      eq(memberships.unitId, unitId),
+    ),
+  );
+}
+
 /**
  * One page of the tenant's resident accounts, in the order they joined (the cursor is the membership
  * id). `unitId` is the house in the tenant's registry; the caller reads the unit itself there.

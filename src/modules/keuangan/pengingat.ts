@@ -3,7 +3,7 @@ import type { TenantCtx } from "../../core/context";
 import { log } from "../../core/http/log";
 import { notifyFor } from "../../core/notifier";
 import { DAY_MS } from "../../core/time";
-import { residentsOf, userContact } from "../identity/service";
+import { membersWithContact } from "../identity/service";
 import { arrears } from "./iuran";
 import { reminderSendAfter } from "./periods";
 import type { ReminderInput } from "./schemas";
@@ -21,18 +21,19 @@ interface Recipient {
   whatsapp: string | null;
 }
 
-/** Resident accounts with a way to reach them, per unit. */
+/** Resident accounts with a way to reach them, per unit: one read of the tenant's members. */
 async function recipientsByUnit(ctx: TenantCtx, unitIds: ReadonlySet<string>) {
-  const residents = (await residentsOf({ ctx })).filter((r) => r.unitId && unitIds.has(r.unitId));
   const byUnit = new Map<string, Recipient[]>();
-  for (const resident of residents) {
-    const contact = await userContact({ ctx, id: resident.userId });
-    if (!contact || !(contact.whatsapp || contact.email) || !resident.unitId) {
+  for (const member of await membersWithContact({ ctx })) {
+    if (member.role !== "warga" || !member.unitId || !unitIds.has(member.unitId)) {
       continue;
     }
-    const list = byUnit.get(resident.unitId) ?? [];
-    list.push({ userId: contact.id, name: contact.name, email: contact.email, whatsapp: contact.whatsapp });
-    byUnit.set(resident.unitId, list);
+    if (!(member.whatsapp || member.email)) {
+      continue;
+    }
+    const list = byUnit.get(member.unitId) ?? [];
+    list.push({ userId: member.userId, name: member.name, email: member.email, whatsapp: member.whatsapp });
+    byUnit.set(member.unitId, list);
   }
   return byUnit;
 }

@@ -3,7 +3,7 @@ import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, problems } from "../../../core/http/openapi";
-import { residentsOf } from "../../identity/service";
+import { residentsAtUnit } from "../../identity/service";
 import { deleteUnit } from "../service";
 
 export class DeleteUnit extends Endpoint {
@@ -18,7 +18,7 @@ export class DeleteUnit extends Endpoint {
     const { params } = await this.getValidatedData<typeof this.schema>();
     const ctx = tenantCtx(c);
     // Identity knows whose house is whose; the registry does not import identity, so the route joins.
-    const residents = (await residentsOf({ ctx })).filter((r) => r.unitId === params.id).length;
+    const residents = await residentsAtUnit({ ctx, unitId: params.id });
     await deleteUnit({ ctx, id: params.id, residents });
     return c.body(null, 204);
   }
