@@ -92,8 +92,7 @@ function demoAccounts() {
   return accounts;
 }
 
-function platformSql(accounts, slots) {
-  const now = new Date().toISOString();
+function platformSql(accounts, slots, now) {
   const flags = JSON.stringify({ pasar: true, tamu: true, musyawarah: true, surat: true, warga: true });
   const lines = [];
   for (const t of TENANTS) {
@@ -116,8 +115,7 @@ FROM users u, tenants t WHERE u.email = ${q(a.email)} AND t.slug = ${q(TENANTS.f
   return lines.join("\n");
 }
 
-function tenantSql(accounts, tenantId) {
-  const now = new Date().toISOString();
+function tenantSql(accounts, tenantId, now) {
   return accounts
     .filter((a) => a.tenant === tenantId && a.unit)
     .map(
@@ -157,13 +155,32 @@ async function seedParts() {
   return Promise.all(files.map((f) => import(join(dir, f))));
 }
 
-/** Local only: demo accounts with a published password must never reach a deployed database. */
-export async function seed({ slots }) {
+/**
+ * The seed as SQL: the platform database's text, then each demo tenant's (given the tenant row the platform
+ * text created, `{ id, slug, slot }`). Pure apart from the password hashing, so a test can apply it to
+ * migrated in-memory databases (test/scripts/seed.test.mjs).
+ */
+export async function seedSql({ slots, now = new Date().toISOString() }) {
   const accounts = demoAccounts();
   const parts = await seedParts();
-  const now = new Date().toISOString();
   const platformParts = parts.map((p) => p.platformSql?.({ accounts, tenants: TENANTS, now, q }) ?? "");
-  await execute("warga-platform", [platformSql(accounts, slots), ...platformParts].join("\n"));
+  return {
+    platform: [platformSql(accounts, slots, now), ...platformParts].join("\n"),
+    tenant: (row) =>
+      [
+        tenantSql(accounts, row.id, now),
+        ...parts.map((p) => p.tenantSql?.({ accounts, tenant: row, now, q }) ?? ""),
+      ]
+        .filter(Boolean)
+        .join("\n"),
+    accounts: accounts.length,
+  };
+}
+
+/** Local only: demo accounts with a published password must never reach a deployed database. */
+export async function seed({ slots }) {
+  const sql = await seedSql({ slots });
+  await execute("warga-platform", sql.platform);
   const out = await wrangler([
     "d1",
     "execute",
@@ -173,18 +190,20 @@ export async function seed({ slots }) {
     ...targetArgs(false),
     "--json",
     "--command",
-    "SELECT id, slug, slot FROM tenants WHERE id LIKE 'seed-tenant-%'",
+    SEEDED_TENANTS,
   ]);
   const rows = JSON.parse(out)[0].results;
   for (const row of rows) {
-    const tenantParts = parts.map((p) => p.tenantSql?.({ accounts, tenant: row, now, q }) ?? "");
-    const sql = [tenantSql(accounts, row.id), ...tenantParts].filter(Boolean).join("\n");
-    if (sql) {
-      await execute(`warga-tenant-${String(row.slot).padStart(2, "0")}`, sql);
+    const text = sql.tenant(row);
+    if (text) {
+      await execute(`warga-tenant-${String(row.slot).padStart(2, "0")}`, text);
     }
   }
-  return { tenants: rows, accounts: accounts.length };
+  return { tenants: rows, accounts: sql.accounts };
 }
+
+/** The demo tenants as the platform database holds them after seeding (their slots are claimed there). */
+export const SEEDED_TENANTS = "SELECT id, slug, slot FROM tenants WHERE id LIKE 'seed-tenant-%'";
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { slotCountFromConfig } = await import("./tenant-slots.mjs");

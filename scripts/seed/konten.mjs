@@ -62,7 +62,8 @@ function jakartaAt(now, days, hour) {
   return new Date(`${day}T${String(hour).padStart(2, "0")}:00:00+07:00`).toISOString();
 }
 
-export function tenantSql({ accounts, tenant, now, q }) {
+export function tenantSql({ accounts, tenant, now: nowIso, q }) {
+  const now = new Date(nowIso);
   const author =
     accounts.find((a) => a.tenant === tenant.id && a.role === "sekretaris") ??
     accounts.find((a) => a.tenant === tenant.id && a.role === "admin");
