@@ -16,6 +16,8 @@ export interface Browser {
   evaluate<T>(expression: string): Promise<T>;
   /** Polls `expression` until it is truthy, or fails after `timeoutMs`. */
   waitFor(expression: string, timeoutMs?: number): Promise<void>;
+  /** Focuses the element `selector` matches and types `text` into it, as a keyboard would. */
+  type(selector: string, text: string): Promise<void>;
   /** Uncaught exceptions and console.error calls seen in the page since the last `open`. */
   errors: string[];
   close(): Promise<void>;
@@ -157,6 +159,10 @@ export async function launchBrowser(viewport = { width: 1280, height: 1000 }): P
         await send("Page.navigate", { url: "about:blank" });
         errors.length = 0;
         await send("Page.navigate", { url });
+      },
+      async type(selector, text) {
+        await evaluate(`document.querySelector(${JSON.stringify(selector)}).focus()`);
+        await send("Input.insertText", { text });
       },
       async close() {
         socket.close();
