@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { routeTable } from "../../src/app";
 import { ERROR_CODES } from "../../src/core/errors";
@@ -37,6 +38,23 @@ describe("OpenAPI and the interactive reference", () => {
         expect(op?.responses["401"], `${route.path} documents 401`).toBeDefined();
       }
     }
+  });
+
+  it("is a valid OpenAPI 3.1 document, every operationId unique", async () => {
+    const res = await callJson<OpenApiDoc>("/openapi.json");
+    // The validator dereferences in place: it gets a copy.
+    const result = await validate(structuredClone(res.body) as never, {
+      validate: { errors: { colorize: false } },
+    });
+    expect(result.valid ? [] : result.errors, "the OpenAPI validator's findings").toEqual([]);
+    expect(result.warnings).toEqual([]);
+    // Unique operationIds (which the validator enforces) spelt out: chanfana names an operation after
+    // its endpoint class, so one class mounted on two paths gives two operations one id.
+    const ids = Object.values(res.body.paths).flatMap((item) =>
+      Object.values(item).map((op) => (op as { operationId?: string }).operationId),
+    );
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    expect(ids).not.toContain(undefined);
   });
 
   it("declares error responses as problem+json", async () => {

@@ -15,7 +15,7 @@ import { GetMyHousehold } from "./routes/getMyHousehold";
 import { GetStatistik } from "./routes/getStatistik";
 import { GetUnit } from "./routes/getUnit";
 import { ImportRegistry } from "./routes/importRegistry";
-import { ListCorrections } from "./routes/listCorrections";
+import { ListCorrections, ListHouseholdCorrections } from "./routes/listCorrections";
 import { ListFamilyCards } from "./routes/listFamilyCards";
 import { ListMutasi } from "./routes/listMutasi";
 import { ListUnits } from "./routes/listUnits";
@@ -88,7 +88,12 @@ export const kependudukanModule = defineModule({
     { method: "put", path: `${base}/units/:id`, endpoint: UpdateUnit, access: registry },
     { method: "delete", path: `${base}/units/:id`, endpoint: DeleteUnit, access: registry },
     { method: "get", path: `${base}/household`, endpoint: GetMyHousehold, access: resident },
-    { method: "get", path: `${base}/household/corrections`, endpoint: ListCorrections, access: resident },
+    {
+      method: "get",
+      path: `${base}/household/corrections`,
+      endpoint: ListHouseholdCorrections,
+      access: resident,
+    },
     { method: "post", path: `${base}/household/corrections`, endpoint: ProposeCorrection, access: resident },
     { method: "get", path: `${base}/corrections`, endpoint: ListCorrections, access: registry },
     { method: "put", path: `${base}/corrections/:id`, endpoint: DecideCorrection, access: registry },

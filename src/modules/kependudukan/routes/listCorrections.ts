@@ -20,3 +20,11 @@ export class ListCorrections extends Endpoint {
     return c.json(await listCorrections({ ctx: tenantCtx(c), input: query }));
   }
 }
+
+/**
+ * The same list on the resident's path (household/corrections). A class of its own because chanfana
+ * names each operation after its endpoint class: one class on two paths gave both the operationId
+ * `get_ListCorrections`, which OpenAPI forbids (a deep link or a generated client method could not tell
+ * them apart).
+ */
+export class ListHouseholdCorrections extends ListCorrections {}
