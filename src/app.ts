@@ -19,6 +19,7 @@ import { gateModule } from "./modules/gate";
 import { healthModule } from "./modules/health";
 import { hierarchyModule } from "./modules/hierarchy";
 import { identityModule } from "./modules/identity";
+import { dataExportModule } from "./modules/identity/dataExportModule";
 import { kependudukanModule } from "./modules/kependudukan";
 import { keuanganModule } from "./modules/keuangan";
 import { kontenModule } from "./modules/konten";
@@ -69,6 +70,7 @@ export const modules = [
   hierarchyModule(indicators),
   paymentsModule(paymentHandlers),
   platformOpsModule(featureModules.flatMap((m) => Object.entries(m.personalData ?? {}))),
+  dataExportModule(featureModules.flatMap((m) => Object.entries(m.personalData ?? {}))),
 ] as const;
 
 /** The whole API as Hono's client sees it: `hc<AppType>(baseUrl)` gives typed calls. */

@@ -31,13 +31,17 @@ export const PLACEHOLDER_ID = /^0{8}-0{4}-0{4}-0{4}-[0-9a-f]{12}$/;
 /**
  * Secrets each Worker needs before it may be deployed, from its config: always-required ones, the
  * ones a chosen provider needs, and anything the config lists under `[secrets] required`.
- * Optional secrets (Turnstile, push credentials) are reported but do not stop a deploy.
+ * Optional secrets (Turnstile, push credentials) are reported but do not stop a deploy. Rotation
+ * secrets (`JWT_SECRET_PREVIOUS`) are normally unset: the plan mentions them only while one is set, as
+ * a reminder to delete it once the overlap is over (docs/operations.md "Rotating secrets").
  */
 export function secretsFor(configPath, config) {
   const vars = config.vars ?? {};
   const required = new Set(config.secrets?.required ?? []);
   const optional = new Set();
+  const rotation = [];
   if (configPath === "wrangler.toml") {
+    rotation.push("JWT_SECRET_PREVIOUS");
     for (const name of ["JWT_SECRET", "PASSWORD_PEPPER", "INTERNAL_API_KEY"]) {
       required.add(name);
     }
@@ -67,7 +71,7 @@ export function secretsFor(configPath, config) {
   for (const name of required) {
     optional.delete(name);
   }
-  return { required: [...required], optional: [...optional] };
+  return { required: [...required], optional: [...optional], rotation };
 }
 
 /** What the configs ask for. `configs`: `{ path, text }` for each Worker config, in any order. */
@@ -235,8 +239,14 @@ export function plan(desired, state, digests = {}) {
   }));
   const queues = desired.queues.map((name) => ({ name, action: state.queues.has(name) ? "ok" : "create" }));
   const secrets = [];
+  const overlaps = [];
   const workers = desired.workers.map((worker) => {
     const live = state.workers.get(worker.config) ?? { exists: false, secrets: [], deployedTag: null };
+    for (const name of worker.secrets.rotation ?? []) {
+      if (live.secrets.includes(name)) {
+        overlaps.push({ worker: worker.name, config: worker.config, name });
+      }
+    }
     for (const name of worker.secrets.required) {
       if (!live.secrets.includes(name)) {
         secrets.push({ worker: worker.name, config: worker.config, name, required: true });
@@ -261,7 +271,7 @@ export function plan(desired, state, digests = {}) {
       durableObjectMigrations: worker.durableObjectMigrations,
     };
   });
-  return { databases, buckets, queues, migrations, secrets, workers };
+  return { databases, buckets, queues, migrations, secrets, overlaps, workers };
 }
 
 /** Whether applying the plan would change anything. */
@@ -336,6 +346,11 @@ export function formatPlan(p) {
   }
   for (const s of optional) {
     lines.push(`    optional ${s.worker} ${s.name} unset: ${secretCommand(s)}`);
+  }
+  for (const s of p.overlaps ?? []) {
+    lines.push(
+      `    overlap  ${s.worker} ${s.name} is set (key rotation); once the overlap is over: npx wrangler secret delete ${s.name} -c ${s.config}`,
+    );
   }
   lines.push(planChanges(p) ? "Changes pending: `npm run deploy` applies them." : "Nothing to change.");
   return lines.join("\n");

@@ -10,6 +10,11 @@ import { rememberLogSecrets, setLogLevel } from "./http/log";
  */
 export type Bindings = Env & {
   JWT_SECRET: string;
+  /**
+   * During a rotation only: the secret `JWT_SECRET` replaced. Nothing is signed with it; access tokens
+   * and visitor passes signed before the rotation still verify until it is removed (core/auth/keyring.ts).
+   */
+  JWT_SECRET_PREVIOUS?: string;
   INTERNAL_API_KEY: string;
   /** Keys every password before hashing (ADR 0012): without it a stolen database cannot be cracked. */
   PASSWORD_PEPPER: string;
@@ -60,6 +65,10 @@ const configSchema = z.object({
   JWT_ISSUER: z.string().min(1),
   JWT_AUDIENCE: z.string().min(1),
   JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters"),
+  JWT_SECRET_PREVIOUS: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.string().min(32, "JWT_SECRET_PREVIOUS must be at least 32 characters").optional(),
+  ),
   INTERNAL_API_KEY: z.string().min(32, "INTERNAL_API_KEY must be at least 32 characters"),
   PASSWORD_PEPPER: z.string().min(32, "PASSWORD_PEPPER must be at least 32 characters"),
   CORS_ORIGINS: z.string().default(""),
@@ -98,6 +107,7 @@ function fingerprint(env: Bindings): string {
     env.JWT_ISSUER,
     env.JWT_AUDIENCE,
     env.JWT_SECRET,
+    env.JWT_SECRET_PREVIOUS,
     env.INTERNAL_API_KEY,
     env.PASSWORD_PEPPER,
     env.CORS_ORIGINS,
@@ -143,7 +153,7 @@ export function loadConfig(env: Bindings): Config {
       .filter(Boolean),
   };
   setLogLevel(config.LOG_LEVEL);
-  // Every secret binding (JWT_SECRET, PASSWORD_PEPPER, INTERNAL_API_KEY, OIDC_*_CLIENT_SECRET, tokens).
+  // Every secret binding (JWT_SECRET, JWT_SECRET_PREVIOUS, PASSWORD_PEPPER, INTERNAL_API_KEY, OIDC_*_CLIENT_SECRET, tokens).
   rememberLogSecrets(
     Object.entries(env)
       .filter(([name]) => /SECRET|TOKEN|PEPPER|_KEY$/.test(name))

@@ -21,6 +21,19 @@ export interface PersonalColumns {
   personal?: readonly string[];
   /** Text columns holding no personal data (ids, statuses, times, the community's own text). */
   other?: readonly string[];
+  /**
+   * For rows that are a person's own without naming their account (the registry's person records): an
+   * SQL condition on the table selecting the account's own rows, with the parameters `:userId`,
+   * `:unitId` (their unit in this tenant), `:name`, `:whatsapp` and `:email` from their account. A
+   * resident's own data export reads the matching rows as theirs; erasure leaves them to the module.
+   */
+  ownRows?: string;
+  /**
+   * Personal columns that can hold other people's data even on the owner's rows (an audit entry's
+   * detail, about what its actor acted on; a guest's identity number): a resident's own data export
+   * leaves them out. Erasure still blanks them.
+   */
+  aboutOthers?: readonly string[];
 }
 
 /** What a module hands the composition root: its routes (with their access rules) and indicators. */

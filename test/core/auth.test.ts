@@ -1,7 +1,21 @@
 import { env } from "cloudflare:workers";
-import { decodeJwt, SignJWT, UnsecuredJWT } from "jose";
-import { describe, expect, it } from "vitest";
-import { callJson, createTenant, expectProblem, insertUser, login, PASSWORD } from "../helpers/harness";
+import { decodeJwt, decodeProtectedHeader, SignJWT, UnsecuredJWT } from "jose";
+import { describe, expect, it, vi } from "vitest";
+import { keyIdOf } from "../../src/core/auth/keyring";
+import { type AccessClaims, signAccessToken, verifyAccessToken } from "../../src/core/auth/tokens";
+import { type Bindings, loadConfig } from "../../src/core/env";
+import { Unauthorized } from "../../src/core/errors";
+import { log } from "../../src/core/http/log";
+import { signPass, verifyPass } from "../../src/modules/visitor/pass";
+import {
+  bindings,
+  callJson,
+  createTenant,
+  expectProblem,
+  insertUser,
+  login,
+  PASSWORD,
+} from "../helpers/harness";
 
 const secret = new TextEncoder().encode(env.JWT_SECRET);
 const ISS = "https://api.warga.local";
@@ -161,5 +175,116 @@ describe("access token verification", () => {
     expect(claims).toMatchObject({ sub: member.id, tenant: tenant.slug, role: "admin", iss: ISS, aud: AUD });
     expect(claims.sid).toMatch(/^[0-9A-Z]{26}$/);
     expect(claims.exp - claims.iat).toBe(900);
+    // Signed with JWT_SECRET, named by its key id.
+    expect(decodeProtectedHeader(token)).toMatchObject({ alg: "HS256", kid: await keyIdOf(env.JWT_SECRET) });
+  });
+});
+
+describe("JWT key rotation (JWT_SECRET_PREVIOUS)", () => {
+  const OLD = "old-jwt-secret-that-is-long-enough-0123456789";
+  const NEW = "new-jwt-secret-that-is-long-enough-9876543210";
+  const configWith = (secrets: { JWT_SECRET: string; JWT_SECRET_PREVIOUS?: string }) =>
+    loadConfig({ ...bindings, JWT_SECRET_PREVIOUS: undefined, ...secrets } as Bindings);
+  const beforeRotation = () => configWith({ JWT_SECRET: OLD });
+  const overlap = () => configWith({ JWT_SECRET: NEW, JWT_SECRET_PREVIOUS: OLD });
+  const afterOverlap = () => configWith({ JWT_SECRET: NEW });
+  const claims: AccessClaims = { sub: "01USER", tenant: "rt-01", role: "warga", sid: "01SESSION" };
+  const refused = async (promise: Promise<unknown>, code = "invalid_token") => {
+    const error = await promise.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(Unauthorized);
+    expect((error as Unauthorized).code).toBe(code);
+  };
+
+  it("a token signed with the previous key verifies during the overlap and fails once it is removed", async () => {
+    const token = await signAccessToken(beforeRotation(), claims);
+    expect(decodeProtectedHeader(token).kid).toBe(await keyIdOf(OLD));
+    expect(await verifyAccessToken(overlap(), token)).toEqual(claims);
+    await refused(verifyAccessToken(afterOverlap(), token));
+  });
+
+  it("new tokens carry the new key's id and verify with it alone", async () => {
+    const token = await signAccessToken(overlap(), claims);
+    const kid = decodeProtectedHeader(token).kid;
+    expect(kid).toBe(await keyIdOf(NEW));
+    expect(kid).not.toBe(await keyIdOf(OLD));
+    expect(kid).toMatch(/^[0-9a-f]{16}$/);
+    expect(kid).not.toContain(NEW.slice(0, 8));
+    expect(await verifyAccessToken(afterOverlap(), token)).toEqual(claims);
+    await refused(verifyAccessToken(beforeRotation(), token));
+  });
+
+  it("a forged or retired kid fails: the kid picks one key and no other is tried", async () => {
+    const sign = (key: string, kid?: string) =>
+      new SignJWT({ tenant: claims.tenant, role: claims.role, sid: claims.sid })
+        .setProtectedHeader(kid === undefined ? { alg: "HS256" } : { alg: "HS256", kid })
+        .setSubject(claims.sub)
+        .setIssuer(ISS)
+        .setAudience(AUD)
+        .setIssuedAt()
+        .setExpirationTime("15m")
+        .sign(new TextEncoder().encode(key));
+    // Signed with the previous key but claiming the current key's id.
+    await refused(verifyAccessToken(overlap(), await sign(OLD, await keyIdOf(NEW))));
+    // A key id this Worker does not hold, with either real key.
+    await refused(verifyAccessToken(overlap(), await sign(NEW, "0123456789abcdef")));
+    await refused(verifyAccessToken(overlap(), await sign(OLD, "0123456789abcdef")));
+    // An attacker's key under a real key id.
+    const evil = "attacker-secret-that-is-long-enough-000000000";
+    await refused(verifyAccessToken(overlap(), await sign(evil, await keyIdOf(OLD))));
+    await refused(verifyAccessToken(overlap(), await sign(evil)));
+    // Without a kid (signed before key ids existed) each held key is tried.
+    expect(await verifyAccessToken(overlap(), await sign(OLD))).toEqual(claims);
+    expect(await verifyAccessToken(overlap(), await sign(NEW))).toEqual(claims);
+    await refused(verifyAccessToken(afterOverlap(), await sign(OLD)));
+  });
+
+  it("visitor passes follow the same overlap", async () => {
+    const now = new Date();
+    const window = {
+      validFrom: new Date(now.getTime() - 3_600_000).toISOString(),
+      validUntil: new Date(now.getTime() + 3_600_000).toISOString(),
+    };
+    const pass = await signPass(beforeRotation(), {
+      tenant: "rt-01",
+      visitorId: "01VISITOR",
+      issuedAt: now.toISOString(),
+      ...window,
+    });
+    expect(decodeProtectedHeader(pass).kid).toBe(await keyIdOf(OLD));
+    expect(await verifyPass(overlap(), pass, "rt-01", now)).toBe("01VISITOR");
+    await expect(verifyPass(afterOverlap(), pass, "rt-01", now)).rejects.toMatchObject({
+      code: "invalid_pass",
+    });
+    const renewed = await signPass(overlap(), {
+      tenant: "rt-01",
+      visitorId: "01VISITOR",
+      issuedAt: now.toISOString(),
+      ...window,
+    });
+    expect(decodeProtectedHeader(renewed).kid).toBe(await keyIdOf(NEW));
+    expect(await verifyPass(afterOverlap(), renewed, "rt-01", now)).toBe("01VISITOR");
+  });
+
+  it("checks the previous secret's length, ignores it when empty, and redacts it from logs", () => {
+    expect(() => configWith({ JWT_SECRET: NEW, JWT_SECRET_PREVIOUS: "too-short" })).toThrow(
+      /JWT_SECRET_PREVIOUS/,
+    );
+    expect(configWith({ JWT_SECRET: NEW, JWT_SECRET_PREVIOUS: "" }).JWT_SECRET_PREVIOUS).toBeUndefined();
+    overlap();
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, "warn").mockImplementation((line: string) => {
+      lines.push(line);
+    });
+    try {
+      log("warn", "rotation_check", { detail: `previous ${OLD} current ${NEW}` });
+    } finally {
+      spy.mockRestore();
+      loadConfig(bindings);
+    }
+    expect(lines.join("\n")).not.toContain(OLD);
+    expect(lines.join("\n")).not.toContain(NEW);
   });
 });

@@ -314,6 +314,8 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "PUT /api/pasar/listings/:id": { who: R_S, flag: "pasar" },
   "DELETE /api/pasar/listings/:id": { who: R_S, flag: "pasar" },
   "PUT /api/pasar/listings/:id/moderasi": { who: SEK_ADMIN, flag: "pasar" },
+  // Issue 19: a person's own data, across all their memberships (any signed-in account).
+  "GET /api/user/data-export": user,
 };
 
 export interface Disagreement {

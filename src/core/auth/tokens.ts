@@ -1,7 +1,8 @@
-import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { decodeProtectedHeader, type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import type { Role } from "../context";
 import type { Config } from "../env";
 import { Unauthorized } from "../errors";
+import { currentSecret, secretsFor } from "./keyring";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const ALG = "HS256";
@@ -18,30 +19,32 @@ export interface AccessClaims {
 
 /** Imported once per isolate and secret: importing an HMAC key on every request costs as much as verifying. */
 const keys = new Map<string, Promise<CryptoKey>>();
-function keyOf(config: Config): Promise<CryptoKey> {
-  let key = keys.get(config.JWT_SECRET);
+function keyOf(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
   if (!key) {
     key = crypto.subtle.importKey(
       "raw",
-      new TextEncoder().encode(config.JWT_SECRET),
+      new TextEncoder().encode(secret),
       { name: "HMAC", hash: "SHA-256" },
       false,
       ["sign", "verify"],
     );
-    keys.set(config.JWT_SECRET, key);
+    keys.set(secret, key);
   }
   return key;
 }
 
+/** Signed with `JWT_SECRET`, its key id in the header (core/auth/keyring.ts). */
 export async function signAccessToken(config: Config, claims: AccessClaims): Promise<string> {
+  const { kid, secret } = await currentSecret(config);
   return new SignJWT({ tenant: claims.tenant, role: claims.role, sid: claims.sid })
-    .setProtectedHeader({ alg: ALG, typ: "JWT" })
+    .setProtectedHeader({ alg: ALG, typ: "JWT", kid })
     .setSubject(claims.sub)
     .setIssuer(config.JWT_ISSUER)
     .setAudience(config.JWT_AUDIENCE)
     .setIssuedAt()
     .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
-    .sign(await keyOf(config));
+    .sign(await keyOf(secret));
 }
 
 const ROLES = new Set<Role>(["warga", "bendahara", "sekretaris", "admin", "super_admin"]);
@@ -70,6 +73,45 @@ function remember(config: Config, token: string, claims: AccessClaims, exp: numb
 }
 
 /**
+ * Checks the signature with the key the header's `kid` names (the current or, during a rotation, the
+ * previous secret); a `kid` this Worker does not hold is refused without trying any key. Tokens without
+ * a `kid` (signed before key ids existed) are tried against each key in turn.
+ */
+async function verifiedPayload(config: Config, token: string): Promise<JWTPayload> {
+  let kid: unknown;
+  try {
+    ({ kid } = decodeProtectedHeader(token));
+  } catch {
+    throw new Unauthorized("invalid_token", "The access token is invalid.");
+  }
+  const candidates = await secretsFor(config, kid);
+  if (!candidates.length) {
+    throw new Unauthorized("invalid_token", "The access token was signed with a key this API does not hold.");
+  }
+  let failure: unknown;
+  for (const { secret } of candidates) {
+    try {
+      const { payload } = await jwtVerify(token, await keyOf(secret), {
+        algorithms: [ALG],
+        issuer: config.JWT_ISSUER,
+        audience: config.JWT_AUDIENCE,
+        requiredClaims: ["exp", "iat", "iss", "aud", "sub"],
+        // A token lives 15 minutes: one claiming longer (an exp pushed out by a leaked key) is refused.
+        maxTokenAge: ACCESS_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS,
+        clockTolerance: CLOCK_SKEW_SECONDS,
+      });
+      return payload;
+    } catch (error) {
+      if (!(error instanceof joseErrors.JWSSignatureVerificationFailed)) {
+        throw error;
+      }
+      failure = error;
+    }
+  }
+  throw failure;
+}
+
+/**
  * Pins the algorithm (so `alg: none` or an RS/HS confusion cannot pass) and requires exp, iat, iss and
  * aud: jose only checks `exp` when the claim is present unless told to require it.
  */
@@ -82,15 +124,7 @@ export async function verifyAccessToken(config: Config, token: string): Promise<
     verified.get(config)?.delete(token);
   }
   try {
-    const { payload } = await jwtVerify(token, await keyOf(config), {
-      algorithms: [ALG],
-      issuer: config.JWT_ISSUER,
-      audience: config.JWT_AUDIENCE,
-      requiredClaims: ["exp", "iat", "iss", "aud", "sub"],
-      // A token lives 15 minutes: one claiming longer (an exp pushed out by a leaked key) is refused.
-      maxTokenAge: ACCESS_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS,
-      clockTolerance: CLOCK_SKEW_SECONDS,
-    });
+    const payload = await verifiedPayload(config, token);
     if (Number(payload.iat) > Date.now() / 1000 + CLOCK_SKEW_SECONDS) {
       throw new Unauthorized("invalid_token", "The access token was issued in the future.");
     }

@@ -10,6 +10,8 @@ export const auditModule = defineModule({
     audit_log: {
       subjects: ["actor_id"],
       personal: ["ip", "detail"],
+      // The detail describes what the actor acted on (another family's plate, a resident's fields).
+      aboutOthers: ["detail"],
       other: ["id", "actor_role", "action", "target_type", "target_id", "request_id", "created_at"],
     },
   },

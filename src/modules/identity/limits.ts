@@ -54,3 +54,11 @@ export async function startLoginAttempt(
   }
   return { succeeded: () => stub.succeeded(decision.attemptId, source) };
 }
+
+/**
+ * A person's own data export reads every community's database they belong to: a few a day are plenty
+ * for a person, and the limit keeps a stolen session from using it as a cheap way to load every slot.
+ */
+export const dataExportRateLimit = createRateLimit({
+  "data-export:user": { limit: 5, windowSeconds: 60 * 60 },
+});

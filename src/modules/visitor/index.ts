@@ -24,6 +24,8 @@ export const visitorModule = defineModule({
     visitors: {
       subjects: ["resident_id", "decided_by", "checked_in_by", "checked_out_by"],
       personal: ["guest_name", "purpose", "vehicle_plate", "identity", "note"],
+      // The guest's identity number is the guest's, not the resident's who registered the visit.
+      aboutOthers: ["identity"],
       other: [
         "id",
         "unit_id",

@@ -1,4 +1,5 @@
-import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { decodeProtectedHeader, type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { currentSecret, secretsFor } from "../../core/auth/keyring";
 import { derivedHmacKey } from "../../core/auth/keys";
 import type { Config } from "../../core/env";
 import { Conflict, Invalid } from "../../core/errors";
@@ -8,10 +9,11 @@ import { DAY_MS, jakartaDay, jakartaDayStart } from "../../core/time";
  * A visitor pass is a compact JWT carried in the QR: tenant, visitor id and validity window, signed with
  * a key derived from the API secret for this purpose only, so a pass can never pass as an access token
  * (nor an access token as a pass). Issued-at is the approval time, so the same approval always yields
- * the same pass string.
+ * the same pass string (until the secret is rotated: the header's `kid` names the secret it came from,
+ * and a pass signed before a rotation verifies while `JWT_SECRET_PREVIOUS` still holds that secret).
  */
 const AUDIENCE = "warga-gate";
-const passKey = (config: Config) => derivedHmacKey(config.JWT_SECRET, "warga visitor pass v1");
+const PURPOSE = "warga visitor pass v1";
 
 export interface PassWindow {
   validFrom: string;
@@ -29,15 +31,39 @@ export async function signPass(
   config: Config,
   claims: { tenant: string; visitorId: string; issuedAt: string } & PassWindow,
 ): Promise<string> {
+  const { kid, secret } = await currentSecret(config);
   return new SignJWT({ tenant: claims.tenant })
-    .setProtectedHeader({ alg: "HS256", typ: "warga-pass" })
+    .setProtectedHeader({ alg: "HS256", typ: "warga-pass", kid })
     .setIssuer(config.JWT_ISSUER)
     .setAudience(AUDIENCE)
     .setSubject(claims.visitorId)
     .setIssuedAt(new Date(claims.issuedAt))
     .setNotBefore(new Date(claims.validFrom))
     .setExpirationTime(new Date(claims.validUntil))
-    .sign(await passKey(config));
+    .sign(await derivedHmacKey(secret, PURPOSE));
+}
+
+/** With the secret the header's `kid` names; a pass without one is tried against each secret held. */
+async function verifiedPass(config: Config, token: string, now: Date): Promise<JWTPayload> {
+  let failure: unknown = new Error("no key");
+  for (const { secret } of await secretsFor(config, decodeProtectedHeader(token).kid)) {
+    try {
+      const { payload } = await jwtVerify(token, await derivedHmacKey(secret, PURPOSE), {
+        algorithms: ["HS256"],
+        issuer: config.JWT_ISSUER,
+        audience: AUDIENCE,
+        requiredClaims: ["sub", "nbf", "exp"],
+        currentDate: now,
+      });
+      return payload;
+    } catch (error) {
+      if (!(error instanceof joseErrors.JWSSignatureVerificationFailed)) {
+        throw error;
+      }
+      failure = error;
+    }
+  }
+  throw failure;
 }
 
 /**
@@ -52,13 +78,7 @@ export async function verifyPass(
 ): Promise<string> {
   let payload: Record<string, unknown>;
   try {
-    ({ payload } = await jwtVerify(token, await passKey(config), {
-      algorithms: ["HS256"],
-      issuer: config.JWT_ISSUER,
-      audience: AUDIENCE,
-      requiredClaims: ["sub", "nbf", "exp"],
-      currentDate: now,
-    }));
+    payload = await verifiedPass(config, token, now);
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) {
       throw new Conflict("pass_expired", "This pass has expired.");

@@ -1,0 +1,439 @@
+import { and, asc, eq, inArray, or } from "drizzle-orm";
+import { z } from "zod";
+import { audit, platformAudit } from "../../core/audit";
+import type { PlatformCtx, TenantCtx } from "../../core/context";
+import {
+  auditLog,
+  memberships,
+  oneTimeTokens,
+  residentApplications,
+  sessions,
+  tenants,
+  users,
+} from "../../core/db/platform-schema";
+import { Forbidden, NotFound, Unavailable } from "../../core/errors";
+import { requireUser } from "../../core/http/access";
+import type { PersonalColumns } from "../../core/module";
+import { notifyFor } from "../../core/notifier";
+import { NotifyUnavailable } from "../../core/notify";
+import { tenantCtxFor } from "../../core/tenancy/contexts";
+import { supportFiles, supportTicketMessages, supportTickets } from "../support/platform-tables";
+import { dataExportRateLimit } from "./limits";
+import { NotificationPreferences } from "./schemas";
+
+/**
+ * A person's own data (UU 27/2022, the right of access): everything the platform holds about the
+ * caller, as one JSON document. The platform part is read here (identity owns users, memberships,
+ * sessions and sign-in links; support tickets are read from support's tables); the part in each
+ * community's database is driven by every module's `personalData` declaration (core/module.ts), so a
+ * module added later is in the export once it declares its tables:
+ *
+ * - rows the caller owns (their id in the owner column, or matched by `ownRows`): every column but
+ *   other people's ids (other subject columns) and `aboutOthers` columns;
+ * - rows that only mention the caller (their id in another subject column: the officer who decided a
+ *   letter, the clerk who recorded a payment): the columns declared non-personal, and their own id,
+ *   never the personal columns, which belong to the row's owner.
+ *
+ * Nothing secret is read: no password, refresh-token or sign-in-link hash, no reply token.
+ */
+
+type Declarations = readonly (readonly [string, PersonalColumns])[];
+
+/** Every module's tenant tables, classified (set by the composition root: dataExportModule). */
+let personalDeclarations: Declarations = [];
+export function usePersonalDeclarations(declarations: Declarations): void {
+  personalDeclarations = declarations;
+}
+
+const Row = z.record(z.string(), z.unknown());
+const TenantRef = z.object({ slug: z.string(), name: z.string(), type: z.enum(["RT", "RW"]) });
+
+export const DataExport = z
+  .object({
+    format: z.literal("warga-personal-data-v1"),
+    exportedAt: z.string(),
+    account: z.object({
+      id: z.string(),
+      name: z.string(),
+      email: z.string().nullable(),
+      whatsapp: z.string().nullable(),
+      platformRole: z.string().nullable(),
+      status: z.string(),
+      hasPassword: z.boolean(),
+      createdAt: z.string(),
+      updatedAt: z.string(),
+    }),
+    memberships: z.array(
+      z.object({ tenant: TenantRef, role: z.string(), unitId: z.string().nullable(), createdAt: z.string() }),
+    ),
+    sessions: z.array(Row),
+    signInLinks: z.array(Row),
+    residentApplications: z.array(Row),
+    supportTickets: z.array(Row),
+    platformActivity: z.array(Row),
+    notificationPreferences: NotificationPreferences,
+    communities: z.array(
+      z.object({
+        tenant: TenantRef,
+        /** `suspended`: the community's database is closed while it is suspended; ask again later. */
+        status: z.enum(["included", "suspended"]),
+        /** Per SQL table: rows that are yours (`own`) and rows that only name you (`mentions`). */
+        tables: z.record(z.string(), z.object({ own: z.array(Row), mentions: z.array(Row) })),
+      }),
+    ),
+    notIncluded: z.array(z.string()),
+  })
+  .openapi("PersonalDataExport");
+export type DataExport = z.infer<typeof DataExport>;
+
+/** Told to the person in the export itself, so an empty section is not mistaken for "nothing held". */
+const NOT_INCLUDED = [
+  "Push device tokens and the delivery log of messages sent to you are held by the notification service, which sends them; they are removed when you sign out of a device.",
+  "Sign-in with Google (OAuth) stores no link: an account is found by its email address each time.",
+  "Family card rows are included when you are the head of the family (matched by your WhatsApp number or name at your unit); other members' records of your family card, and its vehicles, belong to the household and are shown by the community's secretariat.",
+  "Files (photos, attachments) are listed by id; open them in the app.",
+];
+
+const PARAMS = ["userId", "unitId", "name", "whatsapp", "email"] as const;
+type Person = Record<(typeof PARAMS)[number], string | null>;
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const OWN = "__warga_own";
+
+/** `:userId` … in a declaration's `ownRows` become numbered parameters ?1 … ?5 (D1 has no named ones). */
+function numbered(condition: string): string {
+  return condition.replace(/:(userId|unitId|name|whatsapp|email)\b/g, (_, name: (typeof PARAMS)[number]) => {
+    return `?${PARAMS.indexOf(name) + 1}`;
+  });
+}
+
+interface TableQuery {
+  table: string;
+  statement: D1PreparedStatement;
+  present(row: Record<string, unknown>): { own: boolean; row: Record<string, unknown> };
+}
+
+function tableQuery(
+  d1: D1Database,
+  table: string,
+  columns: PersonalColumns,
+  person: Person,
+): TableQuery | null {
+  const subjects = columns.subjects ?? [];
+  const owner = columns.owner === undefined ? subjects[0] : columns.owner;
+  const conditions = subjects.map((s) => `${quote(s)} = ?1`);
+  const ownRows = columns.ownRows ? numbered(columns.ownRows) : null;
+  if (ownRows) {
+    conditions.push(`(${ownRows})`);
+  }
+  if (!conditions.length) {
+    return null;
+  }
+  const text = `SELECT *, ${ownRows ? `coalesce((${ownRows}), 0)` : "0"} AS ${quote(OWN)} FROM ${quote(table)} WHERE ${conditions.join(" OR ")}`;
+  const used = Math.max(1, ...[...text.matchAll(/\?(\d)/g)].map((m) => Number(m[1])));
+  const statement = d1.prepare(text).bind(...PARAMS.slice(0, used).map((p) => person[p]));
+  const personal = new Set(columns.personal ?? []);
+  const aboutOthers = new Set(columns.aboutOthers ?? []);
+  const subjectSet = new Set(subjects);
+  return {
+    table,
+    statement,
+    present(raw) {
+      const own = Boolean(raw[OWN]) || (owner ? raw[owner] === person.userId : false);
+      const row: Record<string, unknown> = {};
+      for (const [column, value] of Object.entries(raw)) {
+        if (column === OWN || aboutOthers.has(column)) {
+          continue;
+        }
+        // Another person's id (the officer who decided, the author of the row you are named in).
+        if (subjectSet.has(column) && value !== person.userId && value !== null) {
+          continue;
+        }
+        // The personal fields of a row you are only named in are its owner's.
+        if (!own && personal.has(column)) {
+          continue;
+        }
+        row[column] = value;
+      }
+      return { own, row };
+    },
+  };
+}
+
+/** The caller's rows in one community's database, per table (tables without any left out). */
+async function communityTables(tctx: TenantCtx, person: Person) {
+  const d1 = (tctx.db as unknown as { $client: D1Database }).$client;
+  const queries = personalDeclarations
+    .map(([table, columns]) => tableQuery(d1, table, columns, person))
+    .filter((q): q is TableQuery => q !== null);
+  const results = queries.length
+    ? await d1.batch<Record<string, unknown>>(queries.map((q) => q.statement))
+    : [];
+  const tables: Record<string, { own: Record<string, unknown>[]; mentions: Record<string, unknown>[] }> = {};
+  let rows = 0;
+  queries.forEach((query, i) => {
+    const found = results[i]?.results ?? [];
+    if (!found.length) {
+      return;
+    }
+    const entry = { own: [] as Record<string, unknown>[], mentions: [] as Record<string, unknown>[] };
+    for (const raw of found) {
+      const { own, row } = query.present(raw);
+      (own ? entry.own : entry.mentions).push(row);
+    }
+    tables[query.table] = entry;
+    rows += found.length;
+  });
+  return { tables, rows };
+}
+
+async function preferencesOf(ctx: PlatformCtx, userId: string) {
+  try {
+    return await notifyFor(ctx.env).preferences(userId);
+  } catch (error) {
+    if (error instanceof NotifyUnavailable) {
+      // A partial export would read as "nothing more is held": better to ask again.
+      throw new Unavailable(
+        "notification_unavailable",
+        "The notification service is unavailable; try again.",
+      );
+    }
+    throw error;
+  }
+}
+
+async function supportTicketsOf(ctx: PlatformCtx, userId: string) {
+  const tickets = await ctx.platform
+    .select()
+    .from(supportTickets)
+    .where(eq(supportTickets.submitterUserId, userId))
+    .orderBy(asc(supportTickets.createdAt), asc(supportTickets.id));
+  if (!tickets.length) {
+    return [];
+  }
+  const ids = tickets.map((t) => t.id);
+  const [messages, files] = await Promise.all([
+    ctx.platform
+      .select()
+      .from(supportTicketMessages)
+      .where(inArray(supportTicketMessages.ticketId, ids))
+      .orderBy(asc(supportTicketMessages.id)),
+    ctx.platform
+      .select()
+      .from(supportFiles)
+      .where(and(inArray(supportFiles.ticketId, ids), eq(supportFiles.uploadedBy, userId))),
+  ]);
+  return tickets.map((t) => ({
+    id: t.id,
+    number: t.number,
+    tenantSlug: t.tenantSlug,
+    source: t.source,
+    category: t.category,
+    title: t.title,
+    detail: t.detail,
+    status: t.status,
+    submitterName: t.submitterName,
+    submitterEmail: t.submitterEmail,
+    submitterPhone: t.submitterPhone,
+    attachmentFileId: t.attachmentFileId,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+    messages: messages
+      .filter((m) => m.ticketId === t.id)
+      .map((m) => ({
+        id: m.id,
+        author: m.author,
+        via: m.via,
+        authorName: m.authorName,
+        message: m.message,
+        statusChange: m.statusChange,
+        createdAt: m.createdAt,
+      })),
+    files: files
+      .filter((f) => f.ticketId === t.id)
+      .map((f) => ({
+        id: f.id,
+        contentType: f.contentType,
+        size: f.size,
+        filename: f.filename,
+        messageId: f.messageId,
+        createdAt: f.createdAt,
+      })),
+  }));
+}
+
+/**
+ * Everything held about the caller. Limited per account (it reads every community's database); each
+ * community whose data was read records the disclosure in its audit log, and the platform's log records
+ * the export, so an export made with a stolen session can be found afterwards.
+ */
+export async function exportPersonalData({ ctx }: { ctx: PlatformCtx }): Promise<DataExport> {
+  const actor = requireUser(ctx);
+  await dataExportRateLimit(ctx.env, [{ policy: "data-export:user", subject: actor.userId }]);
+  const user = await ctx.platform.select().from(users).where(eq(users.id, actor.userId)).get();
+  if (!user) {
+    throw new NotFound("User");
+  }
+  const [mine, sessionRows, links, applications, activity, tickets, preferences] = await Promise.all([
+    ctx.platform
+      .select({ membership: memberships, tenant: tenants })
+      .from(memberships)
+      .innerJoin(tenants, eq(tenants.id, memberships.tenantId))
+      .where(eq(memberships.userId, user.id))
+      .orderBy(asc(memberships.createdAt), asc(memberships.id)),
+    ctx.platform
+      .select({
+        id: sessions.id,
+        tenantId: sessions.tenantId,
+        createdAt: sessions.createdAt,
+        expiresAt: sessions.expiresAt,
+        usedAt: sessions.usedAt,
+        revokedAt: sessions.revokedAt,
+      })
+      .from(sessions)
+      .where(eq(sessions.userId, user.id))
+      .orderBy(asc(sessions.createdAt), asc(sessions.id)),
+    ctx.platform
+      .select({
+        purpose: oneTimeTokens.purpose,
+        createdAt: oneTimeTokens.createdAt,
+        expiresAt: oneTimeTokens.expiresAt,
+        usedAt: oneTimeTokens.usedAt,
+      })
+      .from(oneTimeTokens)
+      .where(eq(oneTimeTokens.userId, user.id))
+      .orderBy(asc(oneTimeTokens.createdAt), asc(oneTimeTokens.id)),
+    ctx.platform
+      .select({
+        id: residentApplications.id,
+        tenantId: residentApplications.tenantId,
+        fullName: residentApplications.fullName,
+        email: residentApplications.email,
+        whatsapp: residentApplications.whatsapp,
+        block: residentApplications.block,
+        houseNumber: residentApplications.houseNumber,
+        kkNumber: residentApplications.kkNumber,
+        note: residentApplications.note,
+        status: residentApplications.status,
+        reason: residentApplications.reason,
+        decidedAt: residentApplications.decidedAt,
+        ip: residentApplications.ip,
+        createdAt: residentApplications.createdAt,
+      })
+      .from(residentApplications)
+      .where(eq(residentApplications.userId, user.id))
+      .orderBy(asc(residentApplications.createdAt)),
+    ctx.platform
+      .select({
+        id: auditLog.id,
+        tenantId: auditLog.tenantId,
+        actorId: auditLog.actorId,
+        action: auditLog.action,
+        targetType: auditLog.targetType,
+        targetId: auditLog.targetId,
+        ip: auditLog.ip,
+        createdAt: auditLog.createdAt,
+      })
+      .from(auditLog)
+      .where(
+        or(
+          eq(auditLog.actorId, user.id),
+          and(eq(auditLog.targetType, "user"), eq(auditLog.targetId, user.id)),
+        ),
+      )
+      .orderBy(asc(auditLog.createdAt), asc(auditLog.id)),
+    supportTicketsOf(ctx, user.id),
+    preferencesOf(ctx, user.id),
+  ]);
+
+  // Tenants named anywhere above (sessions, applications, activity) shown by slug, not internal id.
+  const tenantIds = new Set<string>(
+    [...sessionRows, ...applications, ...activity].flatMap((r) => (r.tenantId ? [r.tenantId] : [])),
+  );
+  const slugs = new Map(mine.map((m) => [m.tenant.id, m.tenant.slug]));
+  const unknown = [...tenantIds].filter((id) => !slugs.has(id));
+  if (unknown.length) {
+    for (const t of await ctx.platform
+      .select({ id: tenants.id, slug: tenants.slug })
+      .from(tenants)
+      .where(inArray(tenants.id, unknown))) {
+      slugs.set(t.id, t.slug);
+    }
+  }
+  const slugOf = (id: string | null) => (id ? (slugs.get(id) ?? null) : null);
+
+  const communities: DataExport["communities"] = [];
+  const disclosed: { tctx: TenantCtx; rows: number }[] = [];
+  for (const { membership, tenant } of mine) {
+    const ref = { slug: tenant.slug, name: tenant.name, type: tenant.type };
+    let tctx: TenantCtx;
+    try {
+      tctx = await tenantCtxFor(ctx, tenant.slug, {
+        actor: { ...actor, role: membership.role, tenantSlug: tenant.slug },
+      });
+    } catch (error) {
+      if (error instanceof Forbidden) {
+        communities.push({ tenant: ref, status: "suspended", tables: {} });
+        continue;
+      }
+      throw error;
+    }
+    const { tables, rows } = await communityTables(tctx, {
+      userId: user.id,
+      unitId: membership.unitId,
+      name: user.name,
+      whatsapp: user.whatsapp,
+      email: user.email,
+    });
+    communities.push({ tenant: ref, status: "included", tables });
+    disclosed.push({ tctx, rows });
+  }
+
+  const entry = { action: "personal_data.exported", targetType: "user", targetId: user.id };
+  await Promise.all([
+    ...disclosed.map(({ tctx, rows }) => tctx.db.batch([audit(tctx, { ...entry, detail: { rows } })])),
+    ctx.platform.batch([
+      platformAudit(ctx, {
+        ...entry,
+        tenantId: null,
+        detail: { communities: communities.map((c) => ({ slug: c.tenant.slug, status: c.status })) },
+      }),
+    ]),
+  ]);
+
+  return {
+    format: "warga-personal-data-v1",
+    exportedAt: new Date().toISOString(),
+    account: {
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      whatsapp: user.whatsapp,
+      platformRole: user.platformRole,
+      status: user.status,
+      hasPassword: user.passwordHash !== null,
+      createdAt: user.createdAt,
+      updatedAt: user.updatedAt,
+    },
+    memberships: mine.map(({ membership, tenant }) => ({
+      tenant: { slug: tenant.slug, name: tenant.name, type: tenant.type },
+      role: membership.role,
+      unitId: membership.unitId,
+      createdAt: membership.createdAt,
+    })),
+    sessions: sessionRows.map(({ tenantId, ...s }) => ({ ...s, tenant: slugOf(tenantId) })),
+    signInLinks: links,
+    residentApplications: applications.map(({ tenantId, ...a }) => ({ ...a, tenant: slugOf(tenantId) })),
+    supportTickets: tickets,
+    // What you did, and what was done to your account; another person's id and IP are not yours.
+    platformActivity: activity.map(({ tenantId, actorId, ip, ...a }) => ({
+      ...a,
+      tenant: slugOf(tenantId),
+      byYou: actorId === user.id,
+      ip: actorId === user.id ? ip : null,
+    })),
+    notificationPreferences: preferences,
+    communities,
+    notIncluded: NOT_INCLUDED,
+  };
+}

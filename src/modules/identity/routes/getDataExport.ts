@@ -1,0 +1,28 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { jakartaDay } from "../../../core/time";
+import { DataExport, exportPersonalData } from "../dataExport";
+
+export class GetDataExport extends Endpoint {
+  override schema = {
+    tags: ["User"],
+    summary:
+      "Everything the platform holds about you, across all your communities, as one JSON file (UU 27/2022)",
+    description:
+      "Your account, memberships, sign-in sessions (no secrets), sign-in links, applications, support " +
+      "tickets, notification preferences, and for each community the rows that are yours and the rows " +
+      "that name you. At most 5 per hour. Recorded in each community's audit log.",
+    responses: { 200: json(DataExport), ...problems(401, 429, 503) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const body = await exportPersonalData({ ctx: platformCtx(c) });
+    return c.json(body, 200, {
+      "Content-Disposition": `attachment; filename="warga-data-saya-${jakartaDay(new Date())}.json"`,
+      "Cache-Control": "no-store",
+    });
+  }
+}
