@@ -404,7 +404,7 @@ export async function run() {
     );
     for (const [name, s] of Object.entries(stats)) {
       console.log(
-        `${name.padEnd(26)} ${s.p50.toFixed(1).padStart(7)} ${s.p99.toFixed(1).padStart(8)} ${s.rps.toFixed(0).padStart(8)} ${s.cpuMs.toFixed(2).padStart(8)} ${(s.p50 / stats.bare.p50).toFixed(2).padStart(10)} ${(s.p50 / stats["bare D1"].p50).toFixed(2).padStart(12)} ${(s.cpuMs / stats.bare.cpuMs).toFixed(1).padStart(9)}`,
+        `${name.padEnd(26)} ${s.p50.toFixed(1).padStart(7)} ${s.p99.toFixed(1).padStart(8)} ${s.rps.toFixed(0).padStart(8)} ${s.cpuMs.toFixed(2).padStart(8)} ${(stats.bare.p50 > 0 ? (s.p50 / stats.bare.p50).toFixed(2) : "-").padStart(10)} ${(s.p50 / stats["bare D1"].p50).toFixed(2).padStart(12)} ${(s.cpuMs / stats.bare.cpuMs).toFixed(1).padStart(9)}`,
       );
     }
     console.log(

@@ -327,7 +327,7 @@ export async function run() {
     console.log("route                       p50 ms   p99 ms    req/s   CPU ms   p50/bare  p50/bare D1");
     for (const [name, s] of Object.entries(stats)) {
       console.log(
-        `${name.padEnd(26)} ${s.p50.toFixed(1).padStart(7)} ${s.p99.toFixed(1).padStart(8)} ${s.rps.toFixed(0).padStart(8)} ${s.cpuMs.toFixed(2).padStart(8)} ${(s.p50 / stats.bare.p50).toFixed(2).padStart(10)} ${(s.p50 / stats["bare D1"].p50).toFixed(2).padStart(12)}`,
+        `${name.padEnd(26)} ${s.p50.toFixed(1).padStart(7)} ${s.p99.toFixed(1).padStart(8)} ${s.rps.toFixed(0).padStart(8)} ${s.cpuMs.toFixed(2).padStart(8)} ${(stats.bare.p50 > 0 ? (s.p50 / stats.bare.p50).toFixed(2) : "-").padStart(10)} ${(s.p50 / stats["bare D1"].p50).toFixed(2).padStart(12)}`,
       );
     }
     // Each format on a fresh workerd: the first export's peak is not hidden by heap the other one left.

@@ -209,7 +209,7 @@ describe("streamed spreadsheets", () => {
 
     const csv = streamCsv(["NIK", "Nama"], pagesOf([["3201", "=cmd"]], [["3202", 'Siti "S"']]));
     const parts: string[] = [];
-    const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+    const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
     for await (const chunk of csv as unknown as AsyncIterable<Uint8Array>) {
       parts.push(decoder.decode(chunk));
     }

@@ -2,6 +2,7 @@ import { asc, eq, gt, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx, TenantDb } from "../../core/context";
 import { Invalid } from "../../core/errors";
+import { log } from "../../core/http/log";
 import { newId } from "../../core/ids";
 import { normaliseBlock, normaliseHouseNumber } from "../../core/schemas";
 import {
@@ -232,6 +233,23 @@ function unitPages(db: TenantDb) {
  * whole: the route is the secretary's and the admin's only. The audit record says who exported, and
  * how much, not what.
  */
+/**
+ * A read that fails once the answer has started cannot become a problem response: the stream is cut
+ * (the client's file is incomplete, never silently short) and the failure is logged here.
+ */
+async function* logged(ctx: TenantCtx, sheet: string, source: AsyncGenerator<CellOut[][]>) {
+  try {
+    yield* source;
+  } catch (error) {
+    log("error", "registry_export_failed", {
+      requestId: ctx.requestId,
+      sheet,
+      reason: error instanceof Error ? error.message : String(error),
+    });
+    throw error;
+  }
+}
+
 export async function exportRegistry({ ctx, format }: { ctx: TenantCtx; format: "xlsx" | "csv" }) {
   const counts = await ctx.db
     .select({
@@ -251,23 +269,27 @@ export async function exportRegistry({ ctx, format }: { ctx: TenantCtx; format: 
     }),
   ]);
   if (format === "csv") {
-    return { body: streamCsv(MEMBER_HEADER, memberPages(ctx.db)), rows: members };
+    return { body: streamCsv(MEMBER_HEADER, logged(ctx, "Anggota", memberPages(ctx.db))), rows: members };
   }
   const body = streamWorkbook([
     {
       name: "KK",
       header: KK_HEADER,
       widths: [20, 8, 10, 28, 20, 16, 10, 14, 30, 8],
-      pages: () => cardPages(ctx.db),
+      pages: () => logged(ctx, "KK", cardPages(ctx.db)),
     },
     {
       name: "Anggota",
       header: MEMBER_HEADER,
       widths: [20, 8, 10, 20, 28, 16, 6, 16, 12],
-      pages: () => memberPages(ctx.db),
+      pages: () => logged(ctx, "Anggota", memberPages(ctx.db)),
     },
-    { name: "Kendaraan", header: VEHICLE_HEADER, pages: () => vehiclePages(ctx.db) },
-    { name: "Unit", header: UNIT_HEADER, pages: () => unitPages(ctx.db) },
+    {
+      name: "Kendaraan",
+      header: VEHICLE_HEADER,
+      pages: () => logged(ctx, "Kendaraan", vehiclePages(ctx.db)),
+    },
+    { name: "Unit", header: UNIT_HEADER, pages: () => logged(ctx, "Unit", unitPages(ctx.db)) },
   ]);
   return { body, rows: members };
 }
