@@ -17,6 +17,7 @@ const suites = {
   support: () => import("./bench/support-tickets.mjs").then((m) => m.run()),
   finance: () => import("./bench/finance.mjs").then((m) => m.run()),
   registry: () => import("./bench/registry.mjs").then((m) => m.run()),
+  hierarchy: () => import("./bench/hierarchy.mjs").then((m) => m.run()),
 };
 for (const dir of readdirSync(join(root, "workers"), { withFileTypes: true })) {
   const bench = join(root, "workers", dir.name, "bench");

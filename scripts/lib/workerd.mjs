@@ -87,7 +87,8 @@ const acceptAll = async () => new Response(JSON.stringify({ accepted: true }), {
 /**
  * Serves a Worker config's bundle on workerd.
  * @param {{ config?: string, script?: string, bundle?: Awaited<ReturnType<typeof bundleWorker>>, vars?: Record<string,string>, persistTo?: string,
- *   durableObjects?: Record<string, string>, onLine?: (line: string) => void }} opts
+ *   durableObjects?: Record<string, string>, d1Databases?: Record<string, { id: string }>, onLine?: (line: string) => void }} opts
+ *   `d1Databases` adds (or replaces) D1 bindings, e.g. more tenant slots than the config declares.
  */
 export async function startWorkerd(opts = {}) {
   const config = opts.config ?? "wrangler.toml";
@@ -134,6 +135,7 @@ export async function startWorkerd(opts = {}) {
             ...(opts.vars ?? {}),
           },
           durableObjects: { ...bindingOptions.durableObjects, ...(opts.durableObjects ?? {}) },
+          d1Databases: { ...bindingOptions.d1Databases, ...(opts.d1Databases ?? {}) },
           serviceBindings: {
             ...Object.fromEntries(Object.keys(serviceBindings).map((k) => [k, acceptAll])),
             ASSETS: acceptAll,

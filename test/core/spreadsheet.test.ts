@@ -1,6 +1,14 @@
+import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { DomainError } from "../../src/core/errors";
-import { parseCsv, readWorkbook, toCsv, writeWorkbook } from "../../src/core/spreadsheet";
+import {
+  parseCsv,
+  readWorkbook,
+  streamCsv,
+  streamWorkbook,
+  toCsv,
+  writeWorkbook,
+} from "../../src/core/spreadsheet";
 
 function codeOf(run: () => unknown): string {
   try {
@@ -109,5 +117,111 @@ describe("CSV", () => {
 
   it("refuses a quote that never closes", () => {
     expect(() => parseCsv('a,b\n"open,1\n')).toThrow(DomainError);
+  });
+});
+
+async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+async function* pagesOf<T>(...pages: T[][]): AsyncGenerator<T[]> {
+  for (const page of pages) {
+    yield page;
+  }
+}
+
+describe("streamed spreadsheets", () => {
+  it("streams a workbook page by page that reads back cell for cell: text stays text, numbers, empty cells, XML-special and control characters, a bold frozen header", async () => {
+    const read: string[] = [];
+    const bytes = await bytesOf(
+      streamWorkbook([
+        {
+          name: "KK",
+          header: ["No. KK", "Nama", "Jumlah"],
+          widths: [20, 28, 8],
+          pages: () => {
+            read.push("KK");
+            return pagesOf(
+              [
+                ["3201234567890001", 'Siti <Rahayu> & "Co"', 4],
+                ["0012345678901234", " spasi di depan", 0],
+              ],
+              [["3201234567890002", "Budi\u0001 O'Neil", null, -6.914]],
+            );
+          },
+        },
+        {
+          name: "Kosong",
+          header: ["A", "B"],
+          pages: () => {
+            read.push("Kosong");
+            return pagesOf();
+          },
+        },
+      ]),
+    );
+    expect(read).toEqual(["KK", "Kosong"]);
+    expect(bytes[0]).toBe(0x50);
+    const sheets = readWorkbook(bytes);
+    expect(sheets.map((s) => s.name)).toEqual(["KK", "Kosong"]);
+    expect(sheets[0]?.rows).toEqual([
+      ["No. KK", "Nama", "Jumlah"],
+      ["3201234567890001", 'Siti <Rahayu> & "Co"', "4"],
+      ["0012345678901234", "spasi di depan", "0"],
+      ["3201234567890002", "Budi O'Neil", null, "-6.914"],
+    ]);
+    expect(sheets[1]?.rows).toEqual([["A", "B"]]);
+    // The parts a spreadsheet program looks for: the header row styled bold and frozen, widths set.
+    const sheetXml = new TextDecoder().decode(unzipSync(bytes)["xl/worksheets/sheet1.xml"]);
+    expect(sheetXml).toContain('<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>');
+    expect(sheetXml).toContain('<col min="2" max="2" width="28" customWidth="1"/>');
+    expect(sheetXml).toContain('<c r="A1" s="1" t="inlineStr"><is><t>No. KK</t></is></c>');
+  });
+
+  it("streams 18,000 rows in pages without holding them, and a CSV as the BOM and header, then one chunk a page", async () => {
+    let pagesRead = 0;
+    async function* many(): AsyncGenerator<string[][]> {
+      for (let p = 0; p < 18; p++) {
+        pagesRead++;
+        yield Array.from({ length: 1000 }, (_, i) => [
+          String(3201000000000000 + p * 1000 + i),
+          `Warga ${p}-${i}`,
+        ]);
+      }
+    }
+    const stream = streamWorkbook([{ name: "Anggota", header: ["NIK", "Nama"], pages: many }]);
+    const reader = stream.getReader();
+    const first = await reader.read();
+    expect(first.done).toBe(false);
+    expect(pagesRead).toBeLessThan(18);
+    const chunks = [first.value as Uint8Array];
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) {
+        break;
+      }
+      chunks.push(next.value);
+    }
+    const bytes = await bytesOf(new Blob(chunks).stream());
+    const [sheet] = readWorkbook(bytes);
+    expect(sheet?.rows.length).toBe(18_001);
+    expect(sheet?.rows[18_000]).toEqual([String(3201000000000000 + 17_999), "Warga 17-999"]);
+
+    const csv = streamCsv(["NIK", "Nama"], pagesOf([["3201", "=cmd"]], [["3202", 'Siti "S"']]));
+    const parts: string[] = [];
+    const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+    for await (const chunk of csv as unknown as AsyncIterable<Uint8Array>) {
+      parts.push(decoder.decode(chunk));
+    }
+    expect(parts).toEqual(["\uFEFFNIK,Nama\r\n", "3201,'=cmd\r\n", '3202,"Siti ""S"""\r\n']);
+    expect(parts.join("")).toBe(
+      toCsv(
+        ["NIK", "Nama"],
+        [
+          ["3201", "=cmd"],
+          ["3202", 'Siti "S"'],
+        ],
+      ),
+    );
   });
 });

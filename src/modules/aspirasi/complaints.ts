@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
@@ -242,7 +242,15 @@ export function countNewComplaints(ctx: TenantCtx): Promise<number> {
   return ctx.db.$count(complaints, eq(complaints.status, "baru"));
 }
 
-/** Complaints still open (received or being handled): the RW summary's figure per RT. */
-export function countOpenComplaints(ctx: TenantCtx): Promise<number> {
-  return ctx.db.$count(complaints, inArray(complaints.status, ["baru", "diproses"]));
+/** Complaints still open (received or being handled), as one query: the RW summary's figure per RT. */
+export function openComplaintsQuery(ctx: TenantCtx) {
+  return ctx.db
+    .select({ n: count() })
+    .from(complaints)
+    .where(inArray(complaints.status, ["baru", "diproses"]));
+}
+
+/** Complaints still open (received or being handled). */
+export async function countOpenComplaints(ctx: TenantCtx): Promise<number> {
+  return (await openComplaintsQuery(ctx).get())?.n ?? 0;
 }

@@ -1,6 +1,7 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
+import { indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
-import { countNewComplaints, countOpenComplaints } from "./complaints";
+import { countNewComplaints, openComplaintsQuery } from "./complaints";
 import { CreateComplaint } from "./routes/createComplaint";
 import { CreateProposal } from "./routes/createProposal";
 import { CreateSuggestion } from "./routes/createSuggestion";
@@ -69,6 +70,6 @@ export const aspirasiModule = defineModule({
   ],
   indicators: [
     { key: "newComplaints", label: "New complaints", compute: countNewComplaints },
-    { key: "openComplaints", label: "Open complaints", compute: countOpenComplaints },
+    indicator({ key: "openComplaints", label: "Open complaints", query: openComplaintsQuery }),
   ],
 });

@@ -1,7 +1,8 @@
-import { asc, gt } from "drizzle-orm";
+import { asc, eq, gt, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx, TenantDb } from "../../core/context";
 import { Invalid } from "../../core/errors";
+import { log } from "../../core/http/log";
 import { newId } from "../../core/ids";
 import { normaliseBlock, normaliseHouseNumber } from "../../core/schemas";
 import {
@@ -9,8 +10,8 @@ import {
   type CellOut,
   parseCsv,
   readWorkbook,
-  toCsv,
-  writeWorkbook,
+  streamCsv,
+  streamWorkbook,
 } from "../../core/spreadsheet";
 import { registryConflict } from "./families";
 import { kkNumberProblems, nikProblems } from "./nik";
@@ -70,80 +71,62 @@ export const MEMBER_HEADER = [
 const VEHICLE_HEADER = ["No. KK", "Plat Nomor", "Jenis", "Merek", "Model", "Warna"] as const;
 const UNIT_HEADER = ["Blok", "No. Rumah", "Hunian", "Lintang", "Bujur"] as const;
 
-/** Rows per read: large enough for few round trips, small enough for D1's result size. */
-const PAGE = 5000;
+/** Rows per read: a page is all the export holds in memory at once (one D1 round trip each). */
+const PAGE = 1000;
 
-async function readAll<T extends { id: string }>(page: (after: string | null) => Promise<T[]>): Promise<T[]> {
-  const all: T[] = [];
+/** Keyset pages of a query ordered by `id`, read one at a time as the writer asks for them. */
+async function* pages<T extends { id: string }>(
+  read: (after: string | null) => Promise<T[]>,
+  present: (row: T) => CellOut[],
+): AsyncGenerator<CellOut[][]> {
   let after: string | null = null;
   for (;;) {
-    const rows = await page(after);
-    all.push(...rows);
+    const rows = await read(after);
+    if (rows.length > 0) {
+      yield rows.map(present);
+    }
     if (rows.length < PAGE) {
-      return all;
+      return;
     }
     after = rows.at(-1)?.id ?? null;
   }
 }
 
-async function snapshot(db: TenantDb) {
-  const [unitRows, cardRows, memberRows, vehicleRows] = await Promise.all([
-    readAll((after) =>
+/** Every member with their card's number and house, by id: one joined read a page. */
+function memberPages(db: TenantDb) {
+  return pages(
+    (after) =>
       db
-        .select()
-        .from(units)
-        .where(after ? gt(units.id, after) : undefined)
-        .orderBy(asc(units.id))
-        .limit(PAGE),
-    ),
-    readAll((after) =>
-      db
-        .select()
-        .from(familyCards)
-        .where(after ? gt(familyCards.id, after) : undefined)
-        .orderBy(asc(familyCards.id))
-        .limit(PAGE),
-    ),
-    readAll((after) =>
-      db
-        .select()
+        .select({
+          id: familyMembers.id,
+          kkNumber: familyCards.kkNumber,
+          block: units.block,
+          number: units.number,
+          nik: familyMembers.nik,
+          name: familyMembers.name,
+          relationship: familyMembers.relationship,
+          sex: familyMembers.sex,
+          birthPlace: familyMembers.birthPlace,
+          birthDate: familyMembers.birthDate,
+          religion: familyMembers.religion,
+          education: familyMembers.education,
+          occupation: familyMembers.occupation,
+          maritalStatus: familyMembers.maritalStatus,
+          citizenship: familyMembers.citizenship,
+          livingStatus: familyMembers.livingStatus,
+          deathDate: familyMembers.deathDate,
+          residenceStatus: familyMembers.residenceStatus,
+        })
         .from(familyMembers)
+        .leftJoin(familyCards, eq(familyCards.id, familyMembers.familyCardId))
+        .leftJoin(units, eq(units.id, familyCards.unitId))
         .where(after ? gt(familyMembers.id, after) : undefined)
         .orderBy(asc(familyMembers.id))
         .limit(PAGE),
-    ),
-    readAll((after) =>
-      db
-        .select()
-        .from(vehicles)
-        .where(after ? gt(vehicles.id, after) : undefined)
-        .orderBy(asc(vehicles.id))
-        .limit(PAGE),
-    ),
-  ]);
-  return { unitRows, cardRows, memberRows, vehicleRows };
-}
-
-/**
- * The whole registry: `xlsx` (sheets KK, Anggota, Kendaraan, Unit) or `csv` (Anggota). NIK and KK
- * numbers are whole: the route is the secretary's and the admin's only. The audit record says who
- * exported, not what.
- */
-export async function exportRegistry({ ctx, format }: { ctx: TenantCtx; format: "xlsx" | "csv" }) {
-  const { unitRows, cardRows, memberRows, vehicleRows } = await snapshot(ctx.db);
-  const unitOf = new Map(unitRows.map((u) => [u.id, u]));
-  const cardOf = new Map(cardRows.map((c) => [c.id, c]));
-  const membersPerCard = new Map<string, number>();
-  for (const m of memberRows) {
-    membersPerCard.set(m.familyCardId, (membersPerCard.get(m.familyCardId) ?? 0) + 1);
-  }
-  const memberRowsOut: CellOut[][] = memberRows.map((m) => {
-    const card = cardOf.get(m.familyCardId);
-    const unit = card ? unitOf.get(card.unitId) : undefined;
-    return [
-      card?.kkNumber ?? null,
-      unit?.block ?? null,
-      unit?.number ?? null,
+    (m) => [
+      m.kkNumber,
+      m.block,
+      m.number,
       m.nik,
       m.name,
       m.relationship,
@@ -158,65 +141,157 @@ export async function exportRegistry({ ctx, format }: { ctx: TenantCtx; format: 
       m.livingStatus,
       m.deathDate,
       m.residenceStatus,
-    ];
-  });
+    ],
+  );
+}
+
+function cardPages(db: TenantDb) {
+  return pages(
+    (after) =>
+      db
+        .select({
+          id: familyCards.id,
+          kkNumber: familyCards.kkNumber,
+          block: units.block,
+          number: units.number,
+          headName: familyCards.headName,
+          headNik: familyCards.headNik,
+          headWhatsapp: familyCards.headWhatsapp,
+          status: familyCards.status,
+          statusDate: familyCards.statusDate,
+          notes: familyCards.notes,
+          members: sql<number>`(select count(*) from ${familyMembers} where ${familyMembers.familyCardId} = ${familyCards.id})`,
+        })
+        .from(familyCards)
+        .leftJoin(units, eq(units.id, familyCards.unitId))
+        .where(after ? gt(familyCards.id, after) : undefined)
+        .orderBy(asc(familyCards.id))
+        .limit(PAGE),
+    (c) => [
+      c.kkNumber,
+      c.block,
+      c.number,
+      c.headName,
+      c.headNik,
+      c.headWhatsapp,
+      c.status,
+      c.statusDate,
+      c.notes,
+      Number(c.members),
+    ],
+  );
+}
+
+function vehiclePages(db: TenantDb) {
+  return pages(
+    (after) =>
+      db
+        .select({
+          id: vehicles.id,
+          kkNumber: familyCards.kkNumber,
+          plate: vehicles.plate,
+          kind: vehicles.kind,
+          brand: vehicles.brand,
+          model: vehicles.model,
+          colour: vehicles.colour,
+        })
+        .from(vehicles)
+        .leftJoin(familyCards, eq(familyCards.id, vehicles.familyCardId))
+        .where(after ? gt(vehicles.id, after) : undefined)
+        .orderBy(asc(vehicles.id))
+        .limit(PAGE),
+    (v) => [v.kkNumber, v.plate, v.kind, v.brand, v.model, v.colour],
+  );
+}
+
+function unitPages(db: TenantDb) {
+  return pages(
+    (after) =>
+      db
+        .select({
+          id: units.id,
+          block: units.block,
+          number: units.number,
+          occupancy: units.occupancy,
+          latitude: units.latitude,
+          longitude: units.longitude,
+        })
+        .from(units)
+        .where(after ? gt(units.id, after) : undefined)
+        .orderBy(asc(units.id))
+        .limit(PAGE),
+    (u) => [u.block, u.number, u.occupancy, u.latitude, u.longitude],
+  );
+}
+
+/**
+ * The whole registry: `xlsx` (sheets KK, Anggota, Kendaraan, Unit) or `csv` (Anggota), streamed: the
+ * answer starts once the export is audited, and each sheet is read from D1 in keyset pages as the
+ * client takes the bytes, so memory holds one page, never the registry (18,000 persons fit a Worker
+ * with room to spare; see ADR spreadsheets). Pages are separate reads, as any export of this size must
+ * be: a change made while the file is being written may or may not be in it. NIK and KK numbers are
+ * whole: the route is the secretary's and the admin's only. The audit record says who exported, and
+ * how much, not what.
+ */
+/**
+ * A read that fails once the answer has started cannot become a problem response: the stream is cut
+ * (the client's file is incomplete, never silently short) and the failure is logged here.
+ */
+async function* logged(ctx: TenantCtx, sheet: string, source: AsyncGenerator<CellOut[][]>) {
+  try {
+    yield* source;
+  } catch (error) {
+    log("error", "registry_export_failed", {
+      requestId: ctx.requestId,
+      sheet,
+      reason: error instanceof Error ? error.message : String(error),
+    });
+    throw error;
+  }
+}
+
+export async function exportRegistry({ ctx, format }: { ctx: TenantCtx; format: "xlsx" | "csv" }) {
+  const counts = await ctx.db
+    .select({
+      families: sql<number>`count(*)`,
+      members: sql<number>`(select count(*) from ${familyMembers})`,
+    })
+    .from(familyCards)
+    .get();
+  const families = Number(counts?.families ?? 0);
+  const members = Number(counts?.members ?? 0);
   await ctx.db.batch([
     audit(ctx, {
       action: "kependudukan.export",
       targetType: "registry",
       targetId: ctx.tenant.id,
-      detail: { format, families: cardRows.length, members: memberRows.length },
+      detail: { format, families, members },
     }),
   ]);
   if (format === "csv") {
-    return { body: new TextEncoder().encode(toCsv(MEMBER_HEADER, memberRowsOut)), rows: memberRows.length };
+    return { body: streamCsv(MEMBER_HEADER, logged(ctx, "Anggota", memberPages(ctx.db))), rows: members };
   }
-  const body = writeWorkbook([
+  const body = streamWorkbook([
     {
       name: "KK",
       header: KK_HEADER,
       widths: [20, 8, 10, 28, 20, 16, 10, 14, 30, 8],
-      rows: cardRows.map((c) => {
-        const unit = unitOf.get(c.unitId);
-        return [
-          c.kkNumber,
-          unit?.block ?? null,
-          unit?.number ?? null,
-          c.headName,
-          c.headNik,
-          c.headWhatsapp,
-          c.status,
-          c.statusDate,
-          c.notes,
-          membersPerCard.get(c.id) ?? 0,
-        ];
-      }),
+      pages: () => logged(ctx, "KK", cardPages(ctx.db)),
     },
     {
       name: "Anggota",
       header: MEMBER_HEADER,
       widths: [20, 8, 10, 20, 28, 16, 6, 16, 12],
-      rows: memberRowsOut,
+      pages: () => logged(ctx, "Anggota", memberPages(ctx.db)),
     },
     {
       name: "Kendaraan",
       header: VEHICLE_HEADER,
-      rows: vehicleRows.map((v) => [
-        cardOf.get(v.familyCardId)?.kkNumber ?? null,
-        v.plate,
-        v.kind,
-        v.brand,
-        v.model,
-        v.colour,
-      ]),
+      pages: () => logged(ctx, "Kendaraan", vehiclePages(ctx.db)),
     },
-    {
-      name: "Unit",
-      header: UNIT_HEADER,
-      rows: unitRows.map((u) => [u.block, u.number, u.occupancy, u.latitude, u.longitude]),
-    },
+    { name: "Unit", header: UNIT_HEADER, pages: () => logged(ctx, "Unit", unitPages(ctx.db)) },
   ]);
-  return { body, rows: memberRows.length };
+  return { body, rows: members };
 }
 
 // ── Import ──────────────────────────────────────────────────────────────────────────────────────────

@@ -1,4 +1,5 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
+import { indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
 import { AddFamilyMember } from "./routes/addFamilyMember";
 import { AddVehicle } from "./routes/addVehicle";
@@ -25,7 +26,7 @@ import { UpdateFamilyCard } from "./routes/updateFamilyCard";
 import { UpdateFamilyMember } from "./routes/updateFamilyMember";
 import { UpdateUnit } from "./routes/updateUnit";
 import { UpdateVehicle } from "./routes/updateVehicle";
-import { countRegistryResidents } from "./statistik";
+import { registryResidentsQuery } from "./statistik";
 
 /** The spec: the registry is opened by the secretary and admin roles. */
 const registry = tenantAccess(ROLES.SECRETARIAT, "warga");
@@ -127,12 +128,12 @@ export const kependudukanModule = defineModule({
     { method: "post", path: `${base}/mutasi`, endpoint: RecordMutasi, access: registry },
   ],
   indicators: [
-    {
-      // Persons in the registry who live here (alive, on an active family card), not accounts.
+    // Persons in the registry who live here (alive, on an active family card), not accounts.
+    indicator({
       key: "totalResidents",
       label: "Total registered residents",
       flag: "warga",
-      compute: (ctx) => countRegistryResidents({ ctx }),
-    },
+      query: registryResidentsQuery,
+    }),
   ],
 });

@@ -11,14 +11,17 @@ export const AGE_BANDS = [...Array.from({ length: 15 }, (_, i) => `${i * 5}-${i 
 /** Persons alive on an active card: who the registry says lives in the community. */
 const living = and(eq(familyCards.status, "aktif"), eq(familyMembers.livingStatus, "hidup"));
 
-/** Registry persons living in the tenant: the dashboard's "total registered residents". */
-export async function countRegistryResidents({ ctx }: { ctx: Pick<TenantCtx, "db"> }): Promise<number> {
-  const [row] = await ctx.db
+/** Registry persons living in the tenant, as one query: the dashboard's "total registered residents". */
+export function registryResidentsQuery(ctx: Pick<TenantCtx, "db">) {
+  return ctx.db
     .select({ n: count() })
     .from(familyMembers)
     .innerJoin(familyCards, eq(familyCards.id, familyMembers.familyCardId))
     .where(living);
-  return row?.n ?? 0;
+}
+
+export async function countRegistryResidents({ ctx }: { ctx: Pick<TenantCtx, "db"> }): Promise<number> {
+  return (await registryResidentsQuery(ctx).get())?.n ?? 0;
 }
 
 function tally(rows: { key: string | null; n: number }[], order?: readonly string[]) {

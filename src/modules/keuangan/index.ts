@@ -1,8 +1,9 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
+import { indicator } from "../../core/indicators";
 import { CRON, tenantJob } from "../../core/jobs";
 import { defineModule } from "../../core/module";
 import { jakartaDay } from "../../core/time";
-import { arrearsAmount, arrearsUnits, generateBills } from "./iuran";
+import { arrearsAmountQuery, arrearsUnitsQuery, generateBills } from "./iuran";
 import { DUES_PAYMENT_KIND, onDuesOrderPaid } from "./online";
 import { releaseHeldReminders } from "./pengingat";
 import { CorrectCashEntry } from "./routes/correctCashEntry";
@@ -181,8 +182,8 @@ export const keuanganModule = defineModule({
     },
   ],
   indicators: [
-    { key: "duesArrears", label: "Dues arrears (Rp)", compute: arrearsAmount },
-    { key: "duesArrearsUnits", label: "Units in dues arrears", compute: arrearsUnits },
+    indicator({ key: "duesArrears", label: "Dues arrears (Rp)", query: arrearsAmountQuery }),
+    indicator({ key: "duesArrearsUnits", label: "Units in dues arrears", query: arrearsUnitsQuery }),
   ],
   payments: [{ kind: DUES_PAYMENT_KIND, onPaid: onDuesOrderPaid }],
   jobs: [

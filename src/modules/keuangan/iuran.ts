@@ -506,24 +506,24 @@ export async function arrears({ ctx, now = new Date() }: { ctx: TenantCtx; now?:
   return { asOf: now.toISOString(), items, totals };
 }
 
-/** Dashboard: rupiah owed on bills of past and current periods. */
-export async function arrearsAmount(ctx: TenantCtx): Promise<number> {
-  const row = await ctx.db
-    .select({ owed: sql<number>`coalesce(sum(${duesBills.amount} - ${duesBills.paidAmount}), 0)` })
+/** Dashboard: rupiah owed on bills of past and current periods, as one query (`n`). */
+export function arrearsAmountQuery(ctx: TenantCtx) {
+  return ctx.db
+    .select({ n: sql<number>`coalesce(sum(${duesBills.amount} - ${duesBills.paidAmount}), 0)` })
     .from(duesBills)
-    .where(and(inArray(duesBills.status, ["belum", "sebagian"]), lte(duesBills.period, periodOf(new Date()))))
-    .get();
-  return Number(row?.owed ?? 0);
+    .where(
+      and(inArray(duesBills.status, ["belum", "sebagian"]), lte(duesBills.period, periodOf(new Date()))),
+    );
 }
 
-/** Dashboard: units with something owed. */
-export async function arrearsUnits(ctx: TenantCtx): Promise<number> {
-  const row = await ctx.db
+/** Dashboard: units with something owed, as one query (`n`). */
+export function arrearsUnitsQuery(ctx: TenantCtx) {
+  return ctx.db
     .select({ n: sql<number>`count(distinct ${duesBills.unitId})` })
     .from(duesBills)
-    .where(and(inArray(duesBills.status, ["belum", "sebagian"]), lte(duesBills.period, periodOf(new Date()))))
-    .get();
-  return Number(row?.n ?? 0);
+    .where(
+      and(inArray(duesBills.status, ["belum", "sebagian"]), lte(duesBills.period, periodOf(new Date()))),
+    );
 }
 
 export { duesOfUnit };

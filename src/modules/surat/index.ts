@@ -1,4 +1,5 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
+import { indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
 import { CancelLetter } from "./routes/cancelLetter";
 import { CreateLetter } from "./routes/createLetter";
@@ -13,7 +14,7 @@ import { ResubmitLetter } from "./routes/resubmitLetter";
 import { UpdateLetter } from "./routes/updateLetter";
 import { UpdateLetterSettings } from "./routes/updateSettings";
 import { VerifyLetterPage } from "./routes/verifyLetterPage";
-import { countLettersAwaiting } from "./service";
+import { lettersAwaitingQuery } from "./service";
 
 const flag = "surat" as const;
 const resident = tenantAccess(ROLES.RESIDENT, flag);
@@ -92,11 +93,11 @@ export const suratModule = defineModule({
     },
   ],
   indicators: [
-    {
+    indicator({
       key: "lettersAwaitingProcessing",
       label: "Letters awaiting processing",
       flag,
-      compute: countLettersAwaiting,
-    },
+      query: lettersAwaitingQuery,
+    }),
   ],
 });

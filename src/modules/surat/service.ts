@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, jakartaDayFilters, keysetPage, type ListQuery } from "../../core/db/paging";
@@ -292,9 +292,12 @@ export async function listLetters({ ctx, input }: { ctx: TenantCtx; input: Lette
   };
 }
 
-/** Dashboard indicator: letters awaiting processing (submitted or being processed). */
-export function countLettersAwaiting(ctx: TenantCtx): Promise<number> {
-  return ctx.db.$count(letters, inArray(letters.status, ["diajukan", "diproses"]));
+/** Dashboard indicator: letters awaiting processing (submitted or being processed), as one query. */
+export function lettersAwaitingQuery(ctx: TenantCtx) {
+  return ctx.db
+    .select({ n: count() })
+    .from(letters)
+    .where(inArray(letters.status, ["diajukan", "diproses"]));
 }
 
 export function listJenis() {

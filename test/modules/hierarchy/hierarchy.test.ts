@@ -140,6 +140,8 @@ describe("the RW summary", () => {
   let busy: TestTenant;
   let quiet: TestTenant;
   let residentEmail: string;
+  let busyStaff: Member;
+  let billed: number;
 
   beforeAll(async () => {
     const parent = await rw();
@@ -150,6 +152,21 @@ describe("the RW summary", () => {
     // busy: two residents (one in a household), two letters waiting, one finished complaint and two open.
     const h = await household(busy);
     residentEmail = h.warga.email;
+    busyStaff = h.sek;
+    // January's dues billed and unpaid: arrears per unit billed.
+    const bendahara = await busy.member("bendahara");
+    const type = await callJson("/api/iuran/jenis", {
+      token: bendahara.token,
+      body: { name: "Iuran kebersihan", amount: 25_000, basis: "unit", startPeriod: "2026-01" },
+    });
+    expect(type.status).toBe(201);
+    const bills = await callJson<{ created: number }>("/api/iuran/tagihan/generate", {
+      token: bendahara.token,
+      body: { period: "2026-01" },
+    });
+    expect(bills.status).toBe(200);
+    billed = bills.body.created;
+    expect(billed).toBeGreaterThan(0);
     await busy.member("warga");
     for (const keperluan of ["Melamar pekerjaan", "Membuka rekening"]) {
       const letter = await request(h.warga.token, {
@@ -181,7 +198,7 @@ describe("the RW summary", () => {
     await quiet.member("warga");
   }, 60_000);
 
-  it("counts per RT and in total, with dues arrears 0 until the dues module registers its indicator", async () => {
+  it("counts per RT and in total, dues arrears included, the same figures as each RT's own dashboard", async () => {
     const res = await summary(head.token);
     expect(res.status).toBe(200);
     const bySlug = new Map(res.body.children.map((c) => [c.slug, c]));
@@ -190,7 +207,7 @@ describe("the RW summary", () => {
       name: "RT Uji",
       figures: {
         residents: 2,
-        duesArrears: { amount: 0, units: 0 },
+        duesArrears: { amount: 25_000 * billed, units: billed },
         lettersAwaitingProcessing: 2,
         complaintsOpen: 2,
       },
@@ -199,9 +216,22 @@ describe("the RW summary", () => {
     expect(bySlug.get(quiet.slug)?.figures).toMatchObject({ residents: 0, complaintsOpen: 0 });
     expect(res.body.total).toEqual({
       residents: 2,
-      duesArrears: { amount: 0, units: 0 },
+      duesArrears: { amount: 25_000 * billed, units: billed },
       lettersAwaitingProcessing: 2,
       complaintsOpen: 2,
+    });
+    // Read in one batch per RT, the figures are the ones the RT's own dashboard computes one by one.
+    const dashboard = await callJson<{ indicators: { key: string; value: number }[] }>(
+      "/api/statistik/operasional",
+      { token: busyStaff.token },
+    );
+    const own = Object.fromEntries(dashboard.body.indicators.map((i) => [i.key, i.value]));
+    expect(own).toMatchObject({
+      totalResidents: 2,
+      duesArrears: 25_000 * billed,
+      duesArrearsUnits: billed,
+      lettersAwaitingProcessing: 2,
+      openComplaints: 2,
     });
     // Counts only: no resident, letter or complaint of a child is in the answer.
     const text = JSON.stringify(res.body);
