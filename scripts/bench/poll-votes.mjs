@@ -221,6 +221,9 @@ export async function run() {
         body: JSON.stringify({ email: "sekretaris.rt02@warga.test", password: "warga-demo-2026" }),
       })
     ).json();
+    if (!login.accessToken) {
+      throw new Error(`staff sign-in failed: ${JSON.stringify(login)}`);
+    }
     const m = await measureVotes({
       url: server.url,
       jwtSecret: TEST_SECRETS.JWT_SECRET,
