@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../core/env";
 import { log } from "../core/http/log";
 import { systemTenantCtx } from "../core/tenancy/contexts";
-import { mirrorTally } from "../modules/musyawarah/service";
+import { mirrorTally, publishedPoll } from "../modules/musyawarah/service";
 
 /**
  * The authority for one poll's ballots and counts. Every vote is decided and recorded inside one
@@ -14,6 +14,31 @@ import { mirrorTally } from "../modules/musyawarah/service";
  * Anonymous polls store who voted (to refuse a second ballot) and the per-option counts, and nothing
  * that links the two: ballots keep no choices, counts keep no history, and nothing is logged about choices.
  */
+/**
+ * What a vote's answer shows of the poll: its row as published (frozen from then on; only its status,
+ * counts and closing change, and those the object holds itself). With it the vote path reads nothing
+ * from the tenant database (ADR 0005).
+ */
+export interface PollCard {
+  id: string;
+  title: string;
+  description: string | null;
+  options: { id: string; label: string }[];
+  startsAt: string;
+  endsAt: string;
+  quorumKind: "percent" | "count" | null;
+  quorumValue: number | null;
+  anonymous: boolean;
+  multipleChoice: boolean;
+  maxChoices: number;
+  voterScope: "warga" | "kk";
+  resultsVisibility: "always" | "after_close";
+  eligibleVoters: number | null;
+  createdAt: string;
+  updatedAt: string;
+  openedAt: string | null;
+}
+
 export interface TallyConfig {
   /**
    * The tenant the mirror writes to, resolved by `systemTenantCtx` like any tenant. Configs stored by
@@ -29,6 +54,11 @@ export interface TallyConfig {
   endsAt: string;
   /** Voter keys taken when the poll opened: `user:<id>` or, for household polls, `unit:<id>`. */
   eligible: string[];
+  /**
+   * The published poll, for the vote's answer. Objects opened by earlier versions lack it and read it
+   * once from the tenant database on their first vote (`card()`).
+   */
+  poll?: PollCard;
 }
 
 export type VoteRefusal =
@@ -38,7 +68,13 @@ export type VoteRefusal =
   | "poll_ended"
   | "poll_closed"
   | "not_eligible"
-  | "invalid_choice";
+  | "invalid_choice"
+  /** No published poll here: an unknown id, a draft, or a deleted poll. */
+  | "not_found"
+  /** A household poll asked without the voter's unit: the caller reads it and asks again. */
+  | "needs_household"
+  /** A household poll, and the voter has no unit. */
+  | "no_household";
 
 export interface TallySnapshot {
   status: "aktif" | "ditutup" | "unconfigured";
@@ -48,7 +84,23 @@ export interface TallySnapshot {
   seq: number;
 }
 
-export type VoteResult = ({ ok: true } & TallySnapshot) | { ok: false; code: VoteRefusal };
+export type VoteResult =
+  | ({ ok: true; poll: PollCard; castAt: string } & TallySnapshot)
+  | { ok: false; code: VoteRefusal };
+
+export interface VoteInput {
+  userId: string;
+  optionIds: string[];
+  /**
+   * The voter's housing unit, for household (`kk`) polls: a string, `null` when they have none, or
+   * absent when the caller does not know the poll's scope (then a household poll answers
+   * `needs_household`). Personal polls ignore it.
+   */
+  unitId?: string | null;
+  /** An explicit ballot key (tests); by default derived from the poll's scope. */
+  voterKey?: string;
+  now?: number;
+}
 
 export interface BallotRow {
   voterKey: string;
@@ -57,8 +109,38 @@ export interface BallotRow {
   castAt: string;
 }
 
+/**
+ * Everything a vote needs, held in memory and loaded once per instance: the configuration (immutable
+ * after `open`), the status, the per-option counts, the highest ballot sequence and the number of
+ * eligible voters. Storage stays the authority: these change only after the transaction that wrote
+ * them committed, and a new instance (after eviction or a crash) loads them again.
+ */
+interface Live {
+  config: TallyConfig;
+  status: "aktif" | "ditutup";
+  counts: Record<string, number>;
+  seq: number;
+  eligible: number;
+  mirroredSeq: number;
+  mirroredStatus: string | null;
+}
+
 const MIRROR_RETRY_MS = 2_000;
 const MIRROR_RETRY_MAX_MS = 60_000;
+/**
+ * At most one copy to the tenant database this often while votes keep coming: the first vote after a
+ * quiet spell is copied at once; a burst shares one copy per interval instead of copying back to back.
+ */
+const MIRROR_INTERVAL_MS = 500;
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE IF NOT EXISTS eligible (voter_key TEXT PRIMARY KEY);
+  CREATE TABLE IF NOT EXISTS ballots (
+    voter_key TEXT PRIMARY KEY, user_id TEXT NOT NULL, choices TEXT, cast_at TEXT NOT NULL,
+    seq INTEGER NOT NULL UNIQUE);
+  CREATE TABLE IF NOT EXISTS counts (option_id TEXT PRIMARY KEY, count INTEGER NOT NULL);
+`;
 
 export class PollTally extends DurableObject<Bindings> {
   private readonly sql: SqlStorage;
@@ -70,24 +152,17 @@ export class PollTally extends DurableObject<Bindings> {
   private mirrorDue = false;
   /** Consecutive failed copies, for the retry backoff. */
   private retries = 0;
-  /**
-   * Facts read once per instance: the configuration never changes after `open`, and neither does the
-   * set of eligible voters. (Status, ballots and counts change and are always read from storage.)
-   */
-  private configCache: TallyConfig | null = null;
-  private eligibleCount: number | null = null;
+  /** When the latest copy started (this instance), to space copies during a burst. */
+  private lastCopyAt = 0;
+  /** `undefined` until loaded; `null` while no poll is open here (unknown id, draft, deleted). */
+  private live: Live | null | undefined;
+  /** A legacy configuration's poll card being read from the tenant database (shared by concurrent votes). */
+  private cardLoading: Promise<PollCard> | null = null;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
+    // No schema here: an object nobody opened (a vote on an unknown id) must not write anything.
     this.sql = ctx.storage.sql;
-    this.sql.exec(`
-      CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-      CREATE TABLE IF NOT EXISTS eligible (voter_key TEXT PRIMARY KEY);
-      CREATE TABLE IF NOT EXISTS ballots (
-        voter_key TEXT PRIMARY KEY, user_id TEXT NOT NULL, choices TEXT, cast_at TEXT NOT NULL,
-        seq INTEGER NOT NULL UNIQUE);
-      CREATE TABLE IF NOT EXISTS counts (option_id TEXT PRIMARY KEY, count INTEGER NOT NULL);
-    `);
   }
 
   private meta(key: string): string | null {
@@ -103,41 +178,57 @@ export class PollTally extends DurableObject<Bindings> {
     );
   }
 
-  private config(): TallyConfig | null {
-    if (!this.configCache) {
-      const raw = this.meta("config");
-      this.configCache = raw ? (JSON.parse(raw) as TallyConfig) : null;
+  /** The poll's state, read from storage once per instance; `null` when no poll was opened here. */
+  private state(): Live | null {
+    if (this.live !== undefined) {
+      return this.live;
     }
-    return this.configCache;
-  }
-
-  private eligibleVoters(): number {
-    this.eligibleCount ??= this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM eligible").one().n;
-    return this.eligibleCount;
-  }
-
-  private maxSeq(): number {
-    return this.sql.exec<{ seq: number }>("SELECT COALESCE(MAX(seq), 0) AS seq FROM ballots").one().seq;
-  }
-
-  private current(): TallySnapshot {
-    const status = (this.meta("status") as "aktif" | "ditutup" | null) ?? "unconfigured";
+    const opened =
+      this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length >
+      0;
+    const raw = opened ? this.meta("config") : null;
+    if (!raw) {
+      this.live = null;
+      return null;
+    }
     const counts: Record<string, number> = {};
     for (const row of this.sql.exec<{ option_id: string; count: number }>(
       "SELECT option_id, count FROM counts",
     )) {
       counts[row.option_id] = row.count;
     }
-    // Ballots get seq = 1, 2, 3 … in their transactions and are never removed one by one, so the
-    // highest seq is the ballot count: one index lookup instead of counting every ballot on every vote.
-    const seq = this.maxSeq();
-    return { status, counts, ballots: seq, eligible: this.eligibleVoters(), seq };
+    this.live = {
+      config: JSON.parse(raw) as TallyConfig,
+      status: this.meta("status") === "ditutup" ? "ditutup" : "aktif",
+      counts,
+      // Ballots get seq = 1, 2, 3 … in their transactions and are never removed one by one, so the
+      // highest seq is the ballot count.
+      seq: this.sql.exec<{ seq: number }>("SELECT COALESCE(MAX(seq), 0) AS seq FROM ballots").one().seq,
+      eligible: this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM eligible").one().n,
+      mirroredSeq: Number(this.meta("mirroredSeq") ?? "0"),
+      mirroredStatus: this.meta("mirroredStatus"),
+    };
+    return this.live;
+  }
+
+  private snapshotOf(live: Live | null): TallySnapshot {
+    if (!live) {
+      return { status: "unconfigured", counts: {}, ballots: 0, eligible: 0, seq: 0 };
+    }
+    return {
+      status: live.status,
+      counts: { ...live.counts },
+      ballots: live.seq,
+      eligible: live.eligible,
+      seq: live.seq,
+    };
   }
 
   /** Opens the poll. Idempotent: a repeated publish (a retried request) keeps the first configuration. */
   async open(config: TallyConfig): Promise<TallySnapshot> {
-    if (!this.config()) {
+    if (!this.state()) {
       this.ctx.storage.transactionSync(() => {
+        this.sql.exec(SCHEMA);
         this.setMeta("config", JSON.stringify({ ...config, eligible: [] }));
         this.setMeta("status", "aktif");
         for (const id of config.optionIds) {
@@ -147,30 +238,52 @@ export class PollTally extends DurableObject<Bindings> {
           this.sql.exec("INSERT OR IGNORE INTO eligible (voter_key) VALUES (?)", key);
         }
       });
-      this.configCache = null;
-      this.eligibleCount = null;
+      this.live = undefined;
       await this.ctx.storage.setAlarm(new Date(config.endsAt).getTime());
     }
-    return this.current();
+    return this.snapshotOf(this.state());
   }
 
-  private decide(config: TallyConfig, optionIds: string[], now: number): VoteRefusal | null {
-    const status = this.meta("status");
-    if (status === "ditutup") {
+  /**
+   * The poll as published. Objects opened before the card was stored read it once from the tenant
+   * database and keep it (it is frozen once published).
+   */
+  private async card(live: Live): Promise<PollCard> {
+    if (live.config.poll) {
+      return live.config.poll;
+    }
+    this.cardLoading ??= (async () => {
+      const ctx = await systemTenantCtx(this.env, live.config.tenantSlug, "poll-card");
+      const card = await publishedPoll({ ctx, id: live.config.pollId });
+      if (!card) {
+        throw new Error(`poll ${live.config.pollId} has a tally but no row`);
+      }
+      const config = { ...live.config, poll: card };
+      this.setMeta("config", JSON.stringify(config));
+      live.config = config;
+      return card;
+    })().finally(() => {
+      this.cardLoading = null;
+    });
+    return this.cardLoading;
+  }
+
+  private decide(live: Live, optionIds: string[], now: number): VoteRefusal | null {
+    const { config } = live;
+    if (live.status === "ditutup") {
       return "poll_closed";
     }
-    if (now < new Date(config.startsAt).getTime()) {
+    if (now < Date.parse(config.startsAt)) {
       return "poll_not_started";
     }
-    if (now >= new Date(config.endsAt).getTime()) {
+    if (now >= Date.parse(config.endsAt)) {
       return "poll_ended";
     }
-    const distinct = new Set(optionIds);
     const limit = config.multipleChoice ? config.maxChoices : 1;
     if (
-      distinct.size !== optionIds.length ||
       optionIds.length < 1 ||
       optionIds.length > limit ||
+      new Set(optionIds).size !== optionIds.length ||
       optionIds.some((id) => !config.optionIds.includes(id))
     ) {
       return "invalid_choice";
@@ -178,70 +291,108 @@ export class PollTally extends DurableObject<Bindings> {
     return null;
   }
 
-  async vote(input: {
-    voterKey: string;
-    userId: string;
-    optionIds: string[];
-    now?: number;
-  }): Promise<VoteResult> {
-    const config = this.config();
-    if (!config) {
-      return { ok: false, code: "poll_not_open" };
+  /**
+   * Decides and records one ballot. Everything it reads is in memory (status, window, options); the
+   * ballot, its eligibility check and the counts are one synchronous transaction, so concurrent ballots
+   * are serialised: none lost, none doubled. The answer leaves once the commit is durable.
+   */
+  async vote(input: VoteInput): Promise<VoteResult> {
+    const found = this.state();
+    if (!found) {
+      return { ok: false, code: "not_found" };
     }
-    const refusal = this.decide(config, input.optionIds, input.now ?? Date.now());
+    const poll = await this.card(found);
+    // `card` may have awaited (a legacy object's first vote): read the state again.
+    const live = this.state();
+    if (!live) {
+      return { ok: false, code: "not_found" };
+    }
+    const refusal = this.decide(live, input.optionIds, input.now ?? Date.now());
     if (refusal) {
       return { ok: false, code: refusal };
     }
-    // Synchronous from here to the commit: no other request can interleave with this ballot.
-    const outcome = this.ctx.storage.transactionSync((): VoteRefusal | number => {
-      if (!this.sql.exec("SELECT 1 FROM eligible WHERE voter_key = ?", input.voterKey).toArray().length) {
-        return "not_eligible";
+    let voterKey = input.voterKey;
+    if (!voterKey) {
+      if (poll.voterScope === "kk") {
+        if (input.unitId === undefined) {
+          return { ok: false, code: "needs_household" };
+        }
+        if (input.unitId === null) {
+          return { ok: false, code: "no_household" };
+        }
+        voterKey = `unit:${input.unitId}`;
+      } else {
+        voterKey = `user:${input.userId}`;
       }
-      const seq = this.maxSeq() + 1;
+    }
+    const castAt = new Date().toISOString();
+    const seq = live.seq + 1;
+    // Synchronous from here to the commit: no other request can interleave with this ballot. The
+    // eligibility check rides in the INSERT; only a refused ballot asks which refusal it was.
+    const outcome = this.ctx.storage.transactionSync((): VoteRefusal | null => {
       const inserted = this.sql
         .exec(
-          "INSERT INTO ballots (voter_key, user_id, choices, cast_at, seq) VALUES (?, ?, ?, ?, ?) ON CONFLICT(voter_key) DO NOTHING RETURNING seq",
-          input.voterKey,
+          `INSERT INTO ballots (voter_key, user_id, choices, cast_at, seq)
+           SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM eligible WHERE voter_key = ?)
+           ON CONFLICT(voter_key) DO NOTHING RETURNING seq`,
+          voterKey,
           input.userId,
-          config.anonymous ? null : JSON.stringify(input.optionIds),
-          new Date().toISOString(),
+          live.config.anonymous ? null : JSON.stringify(input.optionIds),
+          castAt,
           seq,
+          voterKey,
         )
         .toArray();
       if (!inserted.length) {
-        return "already_voted";
+        return this.sql.exec("SELECT 1 FROM ballots WHERE voter_key = ?", voterKey).toArray().length
+          ? "already_voted"
+          : "not_eligible";
       }
       for (const id of input.optionIds) {
         this.sql.exec("UPDATE counts SET count = count + 1 WHERE option_id = ?", id);
       }
-      return seq;
+      return null;
     });
-    if (typeof outcome === "string") {
+    if (outcome) {
       return { ok: false, code: outcome };
+    }
+    // Committed: the in-memory state follows.
+    live.seq = seq;
+    for (const id of input.optionIds) {
+      live.counts[id] = (live.counts[id] ?? 0) + 1;
     }
     // The ballot is durable once this object's storage commits it (the answer waits for that through
     // the output gate); the copy to the tenant database follows from the alarm, after the answer.
     this.scheduleMirror();
-    return { ok: true, ...this.current() };
+    return { ok: true, poll, castAt, ...this.snapshotOf(live) };
   }
 
+  /** Closes the poll at once (the secretariat's close) and copies the closing before answering. */
   async close(): Promise<TallySnapshot> {
-    if (this.config() && this.meta("status") !== "ditutup") {
+    const live = this.state();
+    if (live && live.status !== "ditutup") {
       this.setMeta("status", "ditutup");
+      live.status = "ditutup";
     }
     await this.mirrorSafely();
-    return this.current();
+    return this.snapshotOf(this.state());
   }
 
   async snapshot(): Promise<TallySnapshot> {
-    return this.current();
+    return this.snapshotOf(this.state());
   }
 
   async hasVoted(voterKey: string): Promise<boolean> {
+    if (!this.state()) {
+      return false;
+    }
     return this.sql.exec("SELECT 1 FROM ballots WHERE voter_key = ?", voterKey).toArray().length > 0;
   }
 
   async ballotList(): Promise<BallotRow[]> {
+    if (!this.state()) {
+      return [];
+    }
     return this.sql
       .exec<{ voter_key: string; user_id: string; choices: string | null; cast_at: string }>(
         "SELECT voter_key, user_id, choices, cast_at FROM ballots ORDER BY seq",
@@ -257,13 +408,13 @@ export class PollTally extends DurableObject<Bindings> {
 
   /** Forgets a poll that has no ballots (its deletion); refuses once anyone has voted. */
   async destroy(): Promise<boolean> {
-    if (this.maxSeq() > 0) {
+    const live = this.state();
+    if (live && live.seq > 0) {
       return false;
     }
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
-    this.configCache = null;
-    this.eligibleCount = null;
+    this.live = null;
     return true;
   }
 
@@ -273,41 +424,57 @@ export class PollTally extends DurableObject<Bindings> {
    * database is up to date, the alarm goes back to `endsAt` while the poll is open.
    */
   override async alarm(): Promise<void> {
-    const config = this.config();
-    if (!config) {
+    const live = this.state();
+    if (!live) {
       return;
     }
-    if (this.meta("status") === "aktif" && Date.now() >= new Date(config.endsAt).getTime()) {
+    if (live.status === "aktif" && Date.now() >= Date.parse(live.config.endsAt)) {
       this.setMeta("status", "ditutup");
+      live.status = "ditutup";
     }
-    // This run takes every ballot committed before its copy settles; a vote during it that is not
-    // yet copied when it settles is caught by the loop in `mirror`.
+    // One copy per run (joining one in flight): ballots that arrive during it are copied by the next
+    // run, at most one interval after this one started, so a burst costs one copy per interval.
     this.mirrorDue = true;
-    await this.mirrorSafely();
+    await this.mirrorSafely(async () => {
+      while (this.mirroring) {
+        await this.mirroring;
+      }
+      if (!this.mirrored()) {
+        await this.copy();
+      }
+    });
   }
 
   /**
    * Asks for a copy to the tenant database as soon as possible, without waiting for it. The alarm is
    * written with the ballot (same storage, same output gate), so a ballot never exists without its
-   * pending copy, even if the object is evicted right after answering.
+   * pending copy, even if the object is evicted right after answering. Only the first ballot after a
+   * copy sets it: the rest of a burst finds it due and writes nothing more.
    */
   private scheduleMirror(): void {
     if (this.mirrorDue) {
       return;
     }
     this.mirrorDue = true;
-    void this.ctx.storage.setAlarm(Date.now());
+    void this.ctx.storage.setAlarm(this.nextCopyAt());
   }
 
-  /** Mirrors now; on failure keeps the vote (this object is the authority) and retries from the alarm. */
-  private async mirrorSafely(): Promise<void> {
+  private nextCopyAt(): number {
+    return Math.max(Date.now(), this.lastCopyAt + MIRROR_INTERVAL_MS);
+  }
+
+  /**
+   * Copies (by default until the tenant database is up to date); on failure keeps the ballots (this
+   * object is the authority) and retries from the alarm with a backoff.
+   */
+  private async mirrorSafely(copy: () => Promise<void> = () => this.mirror()): Promise<void> {
     try {
-      await this.mirror();
+      await copy();
     } catch (error) {
       this.retries += 1;
       const delay = Math.min(MIRROR_RETRY_MS * 2 ** Math.min(this.retries - 1, 6), MIRROR_RETRY_MAX_MS);
       log("warn", "poll_mirror_failed", {
-        poll: this.config()?.pollId,
+        poll: this.state()?.config.pollId,
         retryInMs: delay,
         error: String(error),
       });
@@ -315,26 +482,30 @@ export class PollTally extends DurableObject<Bindings> {
       await this.ctx.storage.setAlarm(Date.now() + delay);
       return;
     }
-    // Synchronous from the last `mirrored()` check: nothing is left to copy, so the alarm goes back to
-    // closing the poll at endsAt (or away, once closed).
     this.retries = 0;
+    if (!this.mirrored()) {
+      // Votes came in during the copy: the next copy follows one interval after this one.
+      this.mirrorDue = true;
+      await this.ctx.storage.setAlarm(this.nextCopyAt());
+      return;
+    }
+    // Synchronous from the `mirrored()` check: nothing is left to copy, so the alarm goes back to
+    // closing the poll at endsAt (or away, once closed).
     this.mirrorDue = false;
-    const config = this.config();
-    if (config && this.meta("status") === "aktif") {
-      await this.ctx.storage.setAlarm(new Date(config.endsAt).getTime());
+    const live = this.state();
+    if (live && live.status === "aktif") {
+      await this.ctx.storage.setAlarm(Date.parse(live.config.endsAt));
     }
   }
 
   private mirrored(): boolean {
-    return (
-      this.meta("mirroredSeq") === String(this.maxSeq()) &&
-      this.meta("mirroredStatus") === this.meta("status")
-    );
+    const live = this.state();
+    return !live || (live.mirroredSeq === live.seq && live.mirroredStatus === live.status);
   }
 
   /**
-   * Waits until the tenant database reflects at least this moment's state. Concurrent callers share
-   * one write in flight and at most one after it, so a burst of votes costs a handful of D1 writes.
+   * Waits until the tenant database reflects at least this moment's state (closing uses it). Concurrent
+   * callers share one write in flight and at most one after it.
    */
   private async mirror(): Promise<void> {
     while (!this.mirrored()) {
@@ -342,24 +513,29 @@ export class PollTally extends DurableObject<Bindings> {
         await this.mirroring;
         continue;
       }
-      this.mirroring = this.mirrorOnce().finally(() => {
-        this.mirroring = null;
-      });
-      await this.mirroring;
+      await this.copy();
     }
   }
 
+  private async copy(): Promise<void> {
+    this.lastCopyAt = Date.now();
+    this.mirroring = this.mirrorOnce().finally(() => {
+      this.mirroring = null;
+    });
+    await this.mirroring;
+  }
+
   private async mirrorOnce(): Promise<void> {
-    const config = this.config();
-    if (!config) {
+    const live = this.state();
+    if (!live) {
       return;
     }
-    const snap = this.current();
-    const from = Number(this.meta("mirroredSeq") ?? "0");
+    const { config } = live;
+    const snap = this.snapshotOf(live);
     const voters = this.sql
       .exec<{ voter_key: string; user_id: string; cast_at: string }>(
         "SELECT voter_key, user_id, cast_at FROM ballots WHERE seq > ? AND seq <= ? ORDER BY seq",
-        from,
+        live.mirroredSeq,
         snap.seq,
       )
       .toArray();
@@ -379,5 +555,7 @@ export class PollTally extends DurableObject<Bindings> {
     });
     this.setMeta("mirroredSeq", String(snap.seq));
     this.setMeta("mirroredStatus", snap.status);
+    live.mirroredSeq = snap.seq;
+    live.mirroredStatus = snap.status;
   }
 }

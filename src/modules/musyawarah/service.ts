@@ -8,13 +8,15 @@ import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { nowIso } from "../../core/time";
-import type { TallyConfig, TallySnapshot, VoteRefusal } from "../../durable/PollTally";
+import type { PollCard, TallyConfig, TallySnapshot, VoteRefusal } from "../../durable/PollTally";
 import { membershipIn, residentsOf, userNames } from "../identity/service";
 import type { CreatePollInput, PollListQuery, UpdatePollInput, VoteInput } from "./schemas";
 import { type PollOption, polls, pollVoters } from "./tables";
 
 type PollRow = typeof polls.$inferSelect;
 type Option = PollOption;
+/** What `presentPoll` needs of a poll: a row of the tenant database, or the tally's card plus live counts. */
+type PresentedRow = PollCard & Pick<PollRow, "status" | "results" | "ballots" | "closedAt">;
 
 /**
  * Polls belong to the secretariat (sekretaris, admin), as the route table says: they alone see drafts,
@@ -32,7 +34,7 @@ function tally(ctx: TenantCtx, pollId: string) {
 const pollAudit = (ctx: TenantCtx, action: string, pollId: string, detail?: Record<string, unknown>) =>
   audit(ctx, { action, targetType: "poll", targetId: pollId, detail });
 
-function requiredBallots(row: PollRow, eligible: number): number | null {
+function requiredBallots(row: PresentedRow, eligible: number): number | null {
   if (!row.quorumKind || row.quorumValue === null) {
     return null;
   }
@@ -40,7 +42,7 @@ function requiredBallots(row: PollRow, eligible: number): number | null {
 }
 
 /** The poll as the caller may see it: results follow `resultsVisibility` for everyone but organisers. */
-export function presentPoll(ctx: TenantCtx, row: PollRow, live?: TallySnapshot, hasVoted?: boolean) {
+export function presentPoll(ctx: TenantCtx, row: PresentedRow, live?: TallySnapshot, hasVoted?: boolean) {
   const status = live?.status === "ditutup" ? "ditutup" : row.status;
   const counts = live?.counts ?? row.results;
   const ballots = live?.ballots ?? row.ballots;
@@ -198,7 +200,12 @@ function assertNotEnded(def: Definition): void {
  * authority, and opening is idempotent (a retried publish keeps the first configuration). Returns the
  * number of eligible voters for the row.
  */
-async function openTally(ctx: TenantCtx, pollId: string, def: Definition): Promise<number> {
+async function openTally(
+  ctx: TenantCtx,
+  pollId: string,
+  def: Definition,
+  times: { createdAt: string; openedAt: string },
+): Promise<number> {
   assertNotEnded(def);
   const eligible = await eligibleVoters(ctx, def.voterScope);
   const config: TallyConfig = {
@@ -211,6 +218,15 @@ async function openTally(ctx: TenantCtx, pollId: string, def: Definition): Promi
     startsAt: new Date(def.startsAt).toISOString(),
     endsAt: new Date(def.endsAt).toISOString(),
     eligible,
+    // The row as this publication writes it: what a vote answers with, without reading the row.
+    poll: {
+      id: pollId,
+      ...rowValues(def),
+      eligibleVoters: eligible.length,
+      createdAt: times.createdAt,
+      updatedAt: times.openedAt,
+      openedAt: times.openedAt,
+    },
   };
   await tally(ctx, pollId).open(config);
   return eligible.length;
@@ -223,12 +239,23 @@ export async function createPoll({ ctx, input }: { ctx: TenantCtx; input: Create
   const now = nowIso();
   const opening =
     input.status === "aktif"
-      ? { status: "aktif" as const, eligibleVoters: await openTally(ctx, id, def), openedAt: now }
+      ? {
+          status: "aktif" as const,
+          eligibleVoters: await openTally(ctx, id, def, { createdAt: now, openedAt: now }),
+          openedAt: now,
+        }
       : { status: "draft" as const };
   const [[row]] = await ctx.db.batch([
     ctx.db
       .insert(polls)
-      .values({ id, ...rowValues(def), ...opening, createdBy: requireUser(ctx).userId, updatedAt: now })
+      .values({
+        id,
+        ...rowValues(def),
+        ...opening,
+        createdBy: requireUser(ctx).userId,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning(),
     pollAudit(ctx, "poll.create", id, { title: def.title, status: opening.status }),
   ]);
@@ -260,7 +287,11 @@ async function changeDraft(ctx: TenantCtx, id: string, input: UpdatePollInput, r
   const change = {
     ...(editing ? rowValues(def) : {}),
     ...(status === "aktif"
-      ? { status: "aktif" as const, eligibleVoters: await openTally(ctx, id, def), openedAt: now }
+      ? {
+          status: "aktif" as const,
+          eligibleVoters: await openTally(ctx, id, def, { createdAt: row.createdAt, openedAt: now }),
+          openedAt: now,
+        }
       : {}),
     updatedAt: now,
   };
@@ -317,11 +348,11 @@ export async function updatePoll({ ctx, id, input }: { ctx: TenantCtx; id: strin
 
 export async function deletePoll({ ctx, id }: { ctx: TenantCtx; id: string }) {
   const row = await loadPoll(ctx, id);
-  if (row.status !== "draft") {
-    const forgotten = await tally(ctx, id).destroy();
-    if (!forgotten) {
-      throw new Conflict("poll_has_ballots", "A poll that has ballots cannot be deleted; close it instead.");
-    }
+  // Drafts too: a publication that opened the tally but failed to write its row leaves an open tally
+  // behind a draft, and votes go to the tally alone (ADR 0005).
+  const forgotten = await tally(ctx, id).destroy();
+  if (!forgotten) {
+    throw new Conflict("poll_has_ballots", "A poll that has ballots cannot be deleted; close it instead.");
   }
   await ctx.db.batch([
     ctx.db.delete(pollVoters).where(eq(pollVoters.pollId, id)),
@@ -422,40 +453,103 @@ export async function getPoll({ ctx, id }: { ctx: TenantCtx; id: string }) {
   return presentPoll(ctx, row, live, key ? await stub.hasVoted(key) : false);
 }
 
-const REFUSALS: Record<VoteRefusal, () => Error> = {
+type Refusal = Exclude<VoteRefusal, "needs_household">;
+const REFUSALS: Record<Refusal, () => Error> = {
+  not_found: () => new NotFound("Poll"),
   already_voted: () => new Conflict("already_voted", "This ballot has already been cast."),
   poll_not_open: () => new Conflict("poll_not_open", "Voting is not open for this poll."),
   poll_not_started: () => new Conflict("poll_not_started", "Voting has not started yet."),
   poll_ended: () => new Conflict("poll_ended", "Voting has ended."),
   poll_closed: () => new Conflict("poll_closed", "The poll is closed."),
   not_eligible: () => new Conflict("not_eligible", "You were not an eligible voter when this poll opened."),
+  no_household: () =>
+    new Conflict("profile_incomplete", "Set your housing unit in your profile to vote for your household."),
   invalid_choice: () =>
     new Invalid("invalid_choice", "Choose one option, or up to maxChoices distinct options of this poll.", [
       { field: "optionIds", message: "not a valid choice for this poll" },
     ]),
 };
 
+/**
+ * Household polls this isolate has met (`<tenant>:<poll>`), so their votes read the member's unit
+ * before asking the tally instead of after its `needs_household`. A poll's scope is frozen once it is
+ * published; a forgotten entry costs one more call to the object, never a wrong answer. Bounded.
+ */
+const householdPolls = new Set<string>();
+const HOUSEHOLD_POLLS_MAX = 1_000;
+
+function rememberHouseholdPoll(key: string): void {
+  if (householdPolls.size >= HOUSEHOLD_POLLS_MAX) {
+    householdPolls.clear();
+  }
+  householdPolls.add(key);
+}
+
+async function unitOf(ctx: TenantCtx): Promise<string | null> {
+  return (await membershipIn({ ctx }))?.unitId ?? null;
+}
+
+/**
+ * One ballot, decided by the poll's tally alone (ADR 0005): the object holds the published poll, its
+ * window, status and eligible voters, so the vote reads nothing from the tenant database and answers
+ * 404 (no published poll), 409 (closed, not yet open, ended, not eligible, already voted) and 400
+ * itself. Household polls add the member's unit read (platform database).
+ */
 export async function castVote({ ctx, id, input }: { ctx: TenantCtx; id: string; input: VoteInput }) {
-  const row = await loadPoll(ctx, id);
-  if (row.status === "ditutup") {
-    throw REFUSALS.poll_closed();
-  }
-  const voterKey = await voterKeyFor(ctx, row);
-  if (!voterKey) {
-    throw new Conflict(
-      "profile_incomplete",
-      "Set your housing unit in your profile to vote for your household.",
-    );
-  }
-  const result = await tally(ctx, id).vote({
-    voterKey,
-    userId: requireUser(ctx).userId,
+  const { userId } = requireUser(ctx);
+  const stub = tally(ctx, id);
+  const key = `${ctx.tenant.slug}:${id}`;
+  let result = await stub.vote({
+    userId,
     optionIds: input.optionIds,
+    ...(householdPolls.has(key) ? { unitId: await unitOf(ctx) } : {}),
   });
+  if (!result.ok && result.code === "needs_household") {
+    rememberHouseholdPoll(key);
+    result = await stub.vote({ userId, optionIds: input.optionIds, unitId: await unitOf(ctx) });
+  }
   if (!result.ok) {
+    if (result.code === "needs_household") {
+      throw new Error("the tally asked twice for the household");
+    }
     throw REFUSALS[result.code]();
   }
-  return presentPoll(ctx, row, result, true);
+  const { poll, castAt, ...live } = result;
+  const row = {
+    ...poll,
+    status: "aktif" as const,
+    results: live.counts,
+    ballots: live.ballots,
+    closedAt: null,
+  };
+  return presentPoll(ctx, { ...row, updatedAt: castAt }, live, true);
+}
+
+/** A published poll's card, for a tally opened before it kept one (PollTally `card`). */
+export async function publishedPoll({ ctx, id }: { ctx: TenantCtx; id: string }): Promise<PollCard | null> {
+  const row = await ctx.db.select().from(polls).where(eq(polls.id, id)).get();
+  if (!row || row.status === "draft") {
+    return null;
+  }
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    options: row.options,
+    startsAt: row.startsAt,
+    endsAt: row.endsAt,
+    quorumKind: row.quorumKind,
+    quorumValue: row.quorumValue,
+    anonymous: row.anonymous,
+    multipleChoice: row.multipleChoice,
+    maxChoices: row.maxChoices,
+    voterScope: row.voterScope,
+    resultsVisibility: row.resultsVisibility,
+    eligibleVoters: row.eligibleVoters,
+    createdAt: row.createdAt,
+    updatedAt: row.openedAt ?? row.updatedAt,
+    openedAt: row.openedAt,
+  };
 }
 
 export async function listVotes({ ctx, id }: { ctx: TenantCtx; id: string }) {

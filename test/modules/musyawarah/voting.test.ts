@@ -1,6 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import type { PollTally } from "../../../src/durable/PollTally";
+import { tenantD1 } from "../../helpers/d1";
 import { bindings, callJson, createTenant, expectProblem, type TestTenant } from "../../helpers/harness";
 import { deliverMirror, inMinutes, openPoll, type PollBody, vote } from "./helpers";
 
@@ -253,5 +254,131 @@ describe("concurrency", () => {
     expect(after?.ballots).toBe(3);
     expect(after?.seq).toBe(before?.seq);
     expect(after?.status).toBe("ditutup");
+  });
+});
+
+describe("the tally answers the vote alone (ADR 0005)", () => {
+  it("answers from the object without the poll's row, and 404 for unknown ids and drafts without writing", async () => {
+    const tenant = await createTenant();
+    const [a, b] = await tenant.members("warga", 2);
+    const { poll, sekretaris } = await openPoll(tenant, { title: "Iuran sampah naik?" });
+    // The row is gone from the tenant database: the vote neither reads nor needs it.
+    await tenantD1(tenant).prepare("DELETE FROM polls WHERE id = ?").bind(poll.id).run();
+    const ok = await vote(a?.token ?? "", poll.id, [poll.options[1]?.id ?? ""]);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({
+      id: poll.id,
+      title: "Iuran sampah naik?",
+      status: "aktif",
+      hasVoted: true,
+      turnout: { ballots: 1, eligibleVoters: 2 },
+    });
+    expect(ok.body.results?.map((r) => r.count)).toEqual([0, 1]);
+    expectProblem(await vote(a?.token ?? "", poll.id, [poll.options[0]?.id ?? ""]), 409, "already_voted");
+
+    const unknown = "01HZZZZZZZZZZZZZZZZZZZZZZZ";
+    expectProblem(await vote(b?.token ?? "", unknown, [poll.options[0]?.id ?? ""]), 404, "not_found");
+    const tables = await runInDurableObject(stubOf(tenant, unknown), (_t: PollTally, state) =>
+      state.storage.sql
+        .exec<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%'",
+        )
+        .toArray(),
+    );
+    expect(tables).toEqual([]);
+
+    const draft = await callJson<PollBody>("/api/musyawarah", {
+      token: sekretaris.token,
+      body: { title: "Masih draf", options: ["Ya", "Tidak"], startsAt: inMinutes(-1), endsAt: inMinutes(60) },
+    });
+    expect(draft.status).toBe(201);
+    expectProblem(
+      await vote(b?.token ?? "", draft.body.id, [draft.body.options[0]?.id ?? ""]),
+      404,
+      "not_found",
+    );
+  });
+
+  it("reads a tally's poll once from the tenant database when it was opened without one", async () => {
+    const tenant = await createTenant();
+    const [a, b] = await tenant.members("warga", 2);
+    const { poll } = await openPoll(tenant, { title: "Lampu jalan" });
+    const stub = stubOf(tenant, poll.id);
+    // As an earlier version stored it: no poll card in the configuration.
+    await runInDurableObject(stub, (_t: PollTally, state) => {
+      const raw = state.storage.sql
+        .exec<{ value: string }>("SELECT value FROM meta WHERE key = 'config'")
+        .one();
+      const { poll: _card, ...legacy } = JSON.parse(raw.value) as Record<string, unknown>;
+      state.storage.sql.exec("UPDATE meta SET value = ? WHERE key = 'config'", JSON.stringify(legacy));
+    });
+    // A new instance loads its state from storage again (as after eviction).
+    await runInDurableObject(stub, (t: PollTally) => {
+      (t as unknown as { live: unknown }).live = undefined;
+    });
+    const [first, second] = await Promise.all([
+      vote(a?.token ?? "", poll.id, [poll.options[0]?.id ?? ""]),
+      vote(b?.token ?? "", poll.id, [poll.options[0]?.id ?? ""]),
+    ]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.body).toMatchObject({ title: "Lampu jalan", turnout: { ballots: 2 } });
+    const stored = await runInDurableObject(stub, (_t: PollTally, state) =>
+      state.storage.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'config'").one(),
+    );
+    expect(JSON.parse(stored.value).poll).toMatchObject({
+      id: poll.id,
+      title: "Lampu jalan",
+      voterScope: "warga",
+    });
+  });
+
+  it("copies a lone vote at once and a burst at most once per interval", async () => {
+    const tenant = await createTenant();
+    const [a, b, c] = await tenant.members("warga", 3);
+    const { poll } = await openPoll(tenant);
+    const stub = stubOf(tenant, poll.id);
+    const alarmAt = () => runInDurableObject(stub, (_t: PollTally, state) => state.storage.getAlarm());
+    const option = [poll.options[0]?.id ?? ""];
+
+    // The clock stands still a minute ahead (the object runs in this isolate), so the interval is exact
+    // and the runtime's own alarm stays a minute away.
+    const frozen = Date.now() + 60_000;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(frozen);
+      // A lone vote is copied at once ("now").
+      expect((await vote(a?.token ?? "", poll.id, option)).status).toBe(200);
+      expect(await alarmAt()).toBe(frozen);
+      await deliverMirror(tenant, poll.id);
+      expect(await alarmAt()).toBe(new Date(poll.endsAt).getTime());
+      // Right after a copy, the next vote's copy waits for the interval instead of running at once.
+      expect((await vote(b?.token ?? "", poll.id, option)).status).toBe(200);
+      expect(await alarmAt()).toBe(frozen + 500);
+      // A further vote does not move the pending copy.
+      expect((await vote(c?.token ?? "", poll.id, option)).status).toBe(200);
+      expect(await alarmAt()).toBe(frozen + 500);
+      await deliverMirror(tenant, poll.id);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await mirroredRow(tenant, poll.id)).toMatchObject({ ballots: 3, seq: 3 });
+    expect(await alarmAt()).toBe(new Date(poll.endsAt).getTime());
+  });
+
+  it("asks the household polls for the member's unit, and refuses a member without one after the state checks", async () => {
+    const tenant = await createTenant();
+    const [member] = await tenant.members("warga", 1, { unitId: "unit-b-1" });
+    const [homeless] = await tenant.members("warga", 1);
+    const { poll, sekretaris } = await openPoll(tenant, { voterScope: "kk" });
+    const option = [poll.options[0]?.id ?? ""];
+    expect((await vote(member?.token ?? "", poll.id, option)).status).toBe(200);
+    expect(await stubOf(tenant, poll.id).hasVoted("unit:unit-b-1")).toBe(true);
+    expectProblem(await vote(homeless?.token ?? "", poll.id, option), 409, "profile_incomplete");
+    await callJson(`/api/musyawarah/${poll.id}`, {
+      method: "PUT",
+      token: sekretaris.token,
+      body: { status: "ditutup" },
+    });
+    expectProblem(await vote(homeless?.token ?? "", poll.id, option), 409, "poll_closed");
   });
 });
