@@ -87,7 +87,9 @@ const acceptAll = async () => new Response(JSON.stringify({ accepted: true }), {
 /**
  * Serves a Worker config's bundle on workerd.
  * @param {{ config?: string, script?: string, bundle?: Awaited<ReturnType<typeof bundleWorker>>, vars?: Record<string,string>, persistTo?: string,
- *   durableObjects?: Record<string, string>, onLine?: (line: string) => void }} opts
+ *   durableObjects?: Record<string, string>, onLine?: (line: string) => void, inspectorPort?: number }} opts
+ * `inspectorPort` opens the DevTools inspector (CPU profiles: scripts/profile-route.mjs); never in a
+ * measured run.
  */
 export async function startWorkerd(opts = {}) {
   const config = opts.config ?? "wrangler.toml";
@@ -118,6 +120,7 @@ export async function startWorkerd(opts = {}) {
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       ...(persistRoot ? { resourcePersistencePath: persistRoot } : {}),
+      ...(opts.inspectorPort ? { inspectorPort: opts.inspectorPort } : {}),
       handleStructuredLogs: onLog,
       workers: [
         {
@@ -139,6 +142,7 @@ export async function startWorkerd(opts = {}) {
             ASSETS: acceptAll,
           },
           unsafeDirectSockets: [{ host: "127.0.0.1", port: 0, proxy: false }],
+          ...(opts.inspectorPort ? { unsafeInspectorProxy: true } : {}),
         },
       ],
     }),
