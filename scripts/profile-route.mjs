@@ -19,8 +19,11 @@ const seconds = Number(process.argv[3] ?? 5);
 const INSPECTOR_PORT = Number(process.env.INSPECTOR_PORT ?? 9339);
 
 ensureDevVars(["wrangler.toml"]);
-await migrateAll({ quiet: true });
-await seed({ slots: slotCountFromConfig() });
+// PROFILE_SKIP_SETUP=1 reuses the state a bench run left (migrated and seeded).
+if (!process.env.PROFILE_SKIP_SETUP) {
+  await migrateAll({ quiet: true });
+  await seed({ slots: slotCountFromConfig() });
+}
 const server = await startWorkerd({
   script: "scripts/bench/entry.ts",
   persistTo: STATE_DIR,
@@ -71,20 +74,21 @@ try {
 
   const list = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json();
   const entry = list.find((t) => t.title?.includes("bench-worker")) ?? list[0];
-  const ws = new WebSocket(entry.webSocketDebuggerUrl);
+  const { WebSocket: WS } = await import("ws");
+  const ws = new WS(entry.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => {
-    ws.onopen = resolve;
-    ws.onerror = reject;
+    ws.on("open", resolve);
+    ws.on("error", reject);
   });
   let nextId = 1;
   const pending = new Map();
-  ws.onmessage = (event) => {
-    const msg = JSON.parse(event.data);
+  ws.on("message", (data) => {
+    const msg = JSON.parse(String(data));
     if (msg.id && pending.has(msg.id)) {
       pending.get(msg.id)(msg);
       pending.delete(msg.id);
     }
-  };
+  });
   const send = (method, params = {}) =>
     new Promise((resolve) => {
       const id = nextId++;
