@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { HonoEnv } from "./core/env";
 import { type GuardOptions, guard, type RouteDef } from "./core/http/access";
 import type { TypedApp } from "./core/http/client-types";
-import { corsForConfiguredOrigins, requestContext, securityHeaders } from "./core/http/middleware";
+import { requestContext } from "./core/http/middleware";
 import { notFound, onError } from "./core/http/problem";
 import { secretRoute } from "./core/http/secret";
 import type { Job } from "./core/jobs";
@@ -93,7 +93,7 @@ const guardOptionsOf = new Map<RouteDef, GuardOptions>(
 
 export function buildApp() {
   const app = new Hono<HonoEnv>();
-  app.use("*", requestContext, securityHeaders, corsForConfiguredOrigins);
+  app.use("*", requestContext);
   app.onError(onError);
   app.notFound(notFound);
 

@@ -87,8 +87,11 @@ const acceptAll = async () => new Response(JSON.stringify({ accepted: true }), {
 /**
  * Serves a Worker config's bundle on workerd.
  * @param {{ config?: string, script?: string, bundle?: Awaited<ReturnType<typeof bundleWorker>>, vars?: Record<string,string>, persistTo?: string,
- *   durableObjects?: Record<string, string>, d1Databases?: Record<string, { id: string }>, onLine?: (line: string) => void }} opts
+ *   durableObjects?: Record<string, string>, d1Databases?: Record<string, { id: string }>, onLine?: (line: string) => void,
+ *   inspectorPort?: number }} opts
  *   `d1Databases` adds (or replaces) D1 bindings, e.g. more tenant slots than the config declares.
+ * `inspectorPort` opens the DevTools inspector (CPU profiles: scripts/profile-route.mjs); never in a
+ * measured run.
  */
 export async function startWorkerd(opts = {}) {
   const config = opts.config ?? "wrangler.toml";
@@ -119,6 +122,7 @@ export async function startWorkerd(opts = {}) {
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       ...(persistRoot ? { resourcePersistencePath: persistRoot } : {}),
+      ...(opts.inspectorPort ? { inspectorPort: opts.inspectorPort } : {}),
       handleStructuredLogs: onLog,
       workers: [
         {
@@ -141,6 +145,7 @@ export async function startWorkerd(opts = {}) {
             ASSETS: acceptAll,
           },
           unsafeDirectSockets: [{ host: "127.0.0.1", port: 0, proxy: false }],
+          ...(opts.inspectorPort ? { unsafeInspectorProxy: true } : {}),
         },
       ],
     }),

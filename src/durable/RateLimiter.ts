@@ -26,20 +26,47 @@ export interface RateDecision {
   remaining: number;
 }
 
+const TABLES = {
+  hits: "CREATE TABLE IF NOT EXISTS hits (at INTEGER NOT NULL)",
+  failures:
+    "CREATE TABLE IF NOT EXISTS failures (id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, source TEXT NOT NULL)",
+} as const;
+
 /**
  * One sliding-window log per key (`<policy>:<subject>`, e.g. a hashed email or an IP). Each hit is
  * decided inside one synchronous SQLite section, with no `await` between the count and the insert, so
  * concurrent attempts from many isolates are serialised here and none slips past the limit (an in-memory
  * map per isolate would let every isolate allow `limit` attempts). Refused attempts are not logged, so a
  * client that keeps hammering is let in again as soon as its oldest allowed attempt leaves the window.
+ *
+ * Cheap per call (ADR 0015): an object creates only the table its policy uses (a per-IP counter never
+ * needed the failures table), and its clean-up alarm is written once per window rather than on every
+ * hit: it is set a whole window later than the latest row needs, and only moved when a new row would
+ * outlive it, so the alarm never deletes a row still inside its window.
  */
 export class RateLimiter extends DurableObject {
-  constructor(ctx: DurableObjectState, env: unknown) {
-    super(ctx, env as never);
-    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS hits (at INTEGER NOT NULL)");
-    ctx.storage.sql.exec(
-      "CREATE TABLE IF NOT EXISTS failures (id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, source TEXT NOT NULL)",
-    );
+  /** Tables this instance has created (the alarm's `deleteAll` drops them, so it forgets them too). */
+  private readonly ready = new Set<keyof typeof TABLES>();
+  /** The clean-up alarm this instance last set; null when it does not know (new instance, after clean-up). */
+  private alarmAt: number | null = null;
+
+  private table(name: keyof typeof TABLES): SqlStorage {
+    const sql = this.ctx.storage.sql;
+    if (!this.ready.has(name)) {
+      sql.exec(TABLES[name]);
+      this.ready.add(name);
+    }
+    return sql;
+  }
+
+  /** Keeps the object's rows until at least `until`: idle limiters clean themselves up after that. */
+  private async keepUntil(now: number, until: number): Promise<void> {
+    if (this.alarmAt !== null && this.alarmAt >= until) {
+      return;
+    }
+    const at = until + (until - now);
+    await this.ctx.storage.setAlarm(at);
+    this.alarmAt = at;
   }
 
   /**
@@ -52,7 +79,7 @@ export class RateLimiter extends DurableObject {
   async attempt(source: string, policy: FailurePolicy): Promise<FailureDecision> {
     const now = Date.now();
     const windowMs = policy.windowSeconds * 1000;
-    const sql = this.ctx.storage.sql;
+    const sql = this.table("failures");
     sql.exec("DELETE FROM failures WHERE at <= ?", now - windowMs);
     const row = sql
       .exec<{ n: number; latest: number | null }>("SELECT COUNT(*) AS n, MAX(at) AS latest FROM failures")
@@ -70,19 +97,19 @@ export class RateLimiter extends DurableObject {
     const inserted = sql
       .exec<{ id: number }>("INSERT INTO failures (at, source) VALUES (?, ?) RETURNING id", now, source)
       .one();
-    await this.ctx.storage.setAlarm(now + windowMs + 1000);
+    await this.keepUntil(now, now + windowMs + 1000);
     return { allowed: true, retryAfter: 0, attemptId: inserted.id };
   }
 
   /** The attempt was right: it is no failure, and that source's earlier typos are forgiven. */
   async succeeded(attemptId: number, source: string): Promise<void> {
-    this.ctx.storage.sql.exec("DELETE FROM failures WHERE id = ? OR source = ?", attemptId, source);
+    this.table("failures").exec("DELETE FROM failures WHERE id = ? OR source = ?", attemptId, source);
   }
 
   async hit(limit: number, windowSeconds: number): Promise<RateDecision> {
     const now = Date.now();
     const windowMs = windowSeconds * 1000;
-    const sql = this.ctx.storage.sql;
+    const sql = this.table("hits");
     sql.exec("DELETE FROM hits WHERE at <= ?", now - windowMs);
     const row = sql
       .exec<{ n: number; oldest: number | null }>("SELECT COUNT(*) AS n, MIN(at) AS oldest FROM hits")
@@ -97,11 +124,13 @@ export class RateLimiter extends DurableObject {
     }
     sql.exec("INSERT INTO hits (at) VALUES (?)", now);
     // Idle limiters clean themselves up, so one object per email or IP does not keep storage forever.
-    await this.ctx.storage.setAlarm(now + windowMs + 1000);
+    await this.keepUntil(now, now + windowMs + 1000);
     return { allowed: true, retryAfter: 0, remaining: limit - row.n - 1 };
   }
 
   override async alarm(): Promise<void> {
     await this.ctx.storage.deleteAll();
+    this.ready.clear();
+    this.alarmAt = null;
   }
 }

@@ -92,6 +92,85 @@ describe("problem+json everywhere", () => {
   });
 });
 
+/** Every header of an answer but the request id (which differs per request). */
+function headerTable(res: { headers: Headers }) {
+  return Object.fromEntries([...res.headers].filter(([k]) => k !== "x-request-id"));
+}
+
+const SECURITY_HEADERS = {
+  "content-security-policy":
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-resource-policy": "same-origin",
+  "origin-agent-cluster": "?1",
+  "referrer-policy": "no-referrer",
+  "strict-transport-security": "max-age=31536000; includeSubDomains",
+  "x-content-type-options": "nosniff",
+  "x-dns-prefetch-control": "off",
+  "x-download-options": "noopen",
+  "x-frame-options": "SAMEORIGIN",
+  "x-permitted-cross-domain-policies": "none",
+  "x-xss-protection": "0",
+};
+
+describe("the headers of every answer (built once per isolate, ADR 0015)", () => {
+  it("a JSON answer, a problem and a secret route's answer carry the same security and CORS headers", async () => {
+    const cors = { "access-control-expose-headers": "X-Request-Id,Retry-After", vary: "Origin" };
+    const ok = await call("/api/health", { headers: { Origin: "http://localhost:5173" } });
+    expect(headerTable(ok)).toEqual({
+      ...SECURITY_HEADERS,
+      ...cors,
+      "access-control-allow-origin": "http://localhost:5173",
+      "content-type": "application/json",
+    });
+    const missing = await call("/api/nope");
+    expect(headerTable(missing)).toEqual({
+      ...SECURITY_HEADERS,
+      ...cors,
+      "content-type": "application/problem+json",
+    });
+    const unauthorized = await call("/api/kependudukan/units", {
+      headers: { Origin: "https://evil.example" },
+    });
+    expect(unauthorized.status).toBe(401);
+    expect(headerTable(unauthorized)).toEqual({
+      ...SECURITY_HEADERS,
+      ...cors,
+      "content-type": "application/problem+json",
+    });
+    expect(ok.headers.get("X-Request-Id")).toMatch(/^[0-9A-Z]{26}$/);
+    expect(missing.headers.get("X-Request-Id")).not.toBe(ok.headers.get("X-Request-Id"));
+  });
+
+  it("a preflight answers 204 with the CORS grant for a configured origin only", async () => {
+    const preflight = { "Access-Control-Request-Method": "PUT", "Access-Control-Request-Headers": "x-other" };
+    const ok = await call("/api/kependudukan/units/x", {
+      method: "OPTIONS",
+      headers: { Origin: "http://127.0.0.1:5173", ...preflight },
+    });
+    expect(ok.status).toBe(204);
+    const grant = {
+      "access-control-allow-headers": "Authorization,Content-Type,X-Request-Id,Idempotency-Key",
+      "access-control-allow-methods": "GET,POST,PUT,PATCH,DELETE,OPTIONS",
+      "access-control-expose-headers": "X-Request-Id,Retry-After",
+      "access-control-max-age": "600",
+      vary: "Origin, Access-Control-Request-Headers",
+    };
+    expect(headerTable(ok)).toEqual({
+      ...SECURITY_HEADERS,
+      ...grant,
+      "access-control-allow-origin": "http://127.0.0.1:5173",
+    });
+    expect(ok.headers.get("X-Request-Id")).toMatch(/^[0-9A-Z]{26}$/);
+    const other = await call("/api/kependudukan/units/x", {
+      method: "OPTIONS",
+      headers: { Origin: "https://evil.example", ...preflight },
+    });
+    expect(other.status).toBe(204);
+    expect(headerTable(other)).toEqual({ ...SECURITY_HEADERS, ...grant });
+  });
+});
+
 describe("dependency overload", () => {
   it("answers a Durable Object's overload as 503 busy with Retry-After, not 500", async () => {
     const res = await answerTo(

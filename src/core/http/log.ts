@@ -22,6 +22,11 @@ const SECRET_SHAPES: [RegExp, string][] = [
   ],
 ];
 const secretValues = new Set<string>();
+/**
+ * Every secret shape above needs one of these words (case aside), so a line without any (most access
+ * lines) skips the four replacements: one scan instead of four.
+ */
+const MAY_HOLD_SECRET_SHAPE = /key|token|secret|password|authorization|bearer|basic|eyj/i;
 
 /** Remembers secret values to redact (under 8 characters they would redact ordinary words). */
 export function rememberLogSecrets(values: readonly unknown[]): void {
@@ -39,10 +44,25 @@ export function redact(text: string): string {
       out = out.split(secret).join("[redacted]");
     }
   }
+  if (!MAY_HOLD_SECRET_SHAPE.test(out)) {
+    return out;
+  }
   for (const [pattern, replacement] of SECRET_SHAPES) {
     out = out.replace(pattern, replacement);
   }
   return out;
+}
+
+/** workerd's clock stands still while a request computes: one ISO string per millisecond is enough. */
+let lastMs = Number.NaN;
+let lastIso = "";
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
 }
 
 /** One JSON object per line, so Workers Logs can index the fields. Never log secrets or NIKs. */
@@ -50,7 +70,7 @@ export function log(level: Level, event: string, fields: Record<string, unknown>
   if (RANK[level] < RANK[threshold]) {
     return;
   }
-  const line = redact(JSON.stringify({ level, event, time: new Date().toISOString(), ...fields }));
+  const line = redact(JSON.stringify({ level, event, time: isoNow(), ...fields }));
   if (level === "error") {
     console.error(line);
   } else if (level === "warn") {

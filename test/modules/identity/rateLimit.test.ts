@@ -1,6 +1,8 @@
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { RateLimiter } from "../../../src/durable/RateLimiter";
 import { LOGIN_FAILURES } from "../../../src/modules/identity/limits";
-import { callJson, createTenant, expectProblem, insertUser, PASSWORD } from "../../helpers/harness";
+import { bindings, callJson, createTenant, expectProblem, insertUser, PASSWORD } from "../../helpers/harness";
 
 const fromIp = (ip: string) => ({ "CF-Connecting-IP": ip });
 const login = (body: Record<string, unknown>, headers: Record<string, string>) =>
@@ -132,5 +134,52 @@ describe("rate limits (Durable Object, shared by every isolate)", () => {
       body: { fullName: "Pelamar", whatsapp: "081233000099", block: "C", houseNumber: "99" },
     });
     expectProblem(res, 429, "rate_limited");
+  });
+});
+
+describe("the RateLimiter object itself (ADR 0015: cheap per call, and it survives its own clean-up)", () => {
+  const limiter = (name: string) => {
+    const ns = bindings.RATE_LIMITER;
+    return ns.get(ns.idFromName(`${name}:${Date.now()}:${Math.random()}`));
+  };
+
+  it("keeps counting after its clean-up alarm ran while the object stayed in memory", async () => {
+    const stub = limiter("cleanup");
+    expect((await stub.hit(2, 60)).allowed).toBe(true);
+    // The alarm (due a window after the last hit) empties the object; the same instance is hit again.
+    await runInDurableObject(stub, (object: RateLimiter) => object.alarm());
+    expect(await stub.hit(2, 60)).toMatchObject({ allowed: true, remaining: 1 });
+    expect(await stub.hit(2, 60)).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await stub.hit(2, 60)).allowed).toBe(false);
+    const account = limiter("cleanup-failures");
+    const first = await account.attempt("ip-a", LOGIN_FAILURES);
+    await runInDurableObject(account, (object: RateLimiter) => object.alarm());
+    const again = await account.attempt("ip-a", LOGIN_FAILURES);
+    expect(again.allowed).toBe(true);
+    await account.succeeded(again.attemptId, "ip-a");
+    expect(first.allowed).toBe(true);
+  });
+
+  it("writes its clean-up alarm once per window, never before the newest row has left the window", async () => {
+    const stub = limiter("alarm");
+    const alarmOf = () => runInDurableObject(stub, (_: RateLimiter, state) => state.storage.getAlarm());
+    const started = Date.now();
+    await stub.hit(100, 60);
+    const first = await alarmOf();
+    expect(first).toBeGreaterThanOrEqual(started + 60_000 + 1000);
+    for (let i = 0; i < 5; i++) {
+      await stub.hit(100, 60);
+    }
+    // Not moved by later hits inside the window, and still after every hit's window has ended.
+    expect(await alarmOf()).toBe(first);
+    expect(first).toBeGreaterThanOrEqual(Date.now() + 60_000 + 1000);
+    // Per-IP counters never create the failures table.
+    const tables = await runInDurableObject(stub, (_: RateLimiter, state) =>
+      [
+        ...state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'"),
+      ].map((r) => r.name),
+    );
+    expect(tables).toContain("hits");
+    expect(tables).not.toContain("failures");
   });
 });

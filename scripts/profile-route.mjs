@@ -1,0 +1,183 @@
+// A CPU profile of one route under load, on the same workerd the API bench uses (scripts/lib/workerd.mjs),
+// through the DevTools inspector: where the Worker's own time goes per request, by function and by source
+// file of the bundle. A tool for looking, not a measurement: the inspector itself costs time, so compare
+// the shares, and take figures from `npm run bench -- api`.
+//
+//   node scripts/profile-route.mjs [route] [seconds]
+//   route: tenant-read (default), bare, bare-d1, health, sign-in, login-limits
+import { readFileSync } from "node:fs";
+import autocannon from "autocannon";
+import { migrateAll } from "./db-migrate.mjs";
+import { ensureDevVars } from "./lib/dev-vars.mjs";
+import { startWorkerd } from "./lib/workerd.mjs";
+import { STATE_DIR } from "./lib/wrangler.mjs";
+import { seed } from "./seed-dev.mjs";
+import { slotCountFromConfig } from "./tenant-slots.mjs";
+
+const route = process.argv[2] ?? "tenant-read";
+const seconds = Number(process.argv[3] ?? 5);
+const INSPECTOR_PORT = Number(process.env.INSPECTOR_PORT ?? 9339);
+
+ensureDevVars(["wrangler.toml"]);
+// PROFILE_SKIP_SETUP=1 reuses the state a bench run left (migrated and seeded).
+if (!process.env.PROFILE_SKIP_SETUP) {
+  await migrateAll({ quiet: true });
+  await seed({ slots: slotCountFromConfig() });
+}
+const server = await startWorkerd({
+  script: "scripts/bench/entry.ts",
+  persistTo: STATE_DIR,
+  vars: { LOG_LEVEL: "info" },
+  inspectorPort: INSPECTOR_PORT,
+});
+let ip = 0;
+const signIn = async (email) => {
+  const res = await fetch(`${server.url}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "CF-Connecting-IP": `203.0.113.${(ip++ % 250) + 1}` },
+    body: JSON.stringify({ email, password: "warga-demo-2026" }),
+  });
+  if (!res.ok) {
+    throw new Error(`sign-in ${res.status} ${await res.text()}`);
+  }
+  return (await res.json()).accessToken;
+};
+
+try {
+  const token = await signIn("sekretaris.rt01@warga.test");
+  const targets = {
+    "tenant-read": {
+      url: `${server.url}/api/kependudukan/units/seed-unit-rt01-a1`,
+      headers: { Authorization: `Bearer ${token}` },
+    },
+    bare: { url: `${server.url}/__bare` },
+    "bare-d1": { url: `${server.url}/__bare-d1` },
+    health: { url: `${server.url}/api/health` },
+    "login-limits": { url: `${server.url}/__bare-login-limits`, connections: 1 },
+    "sign-in": {
+      url: `${server.url}/api/auth/login`,
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "warga1.rt01@warga.test", password: "warga-demo-2026" }),
+      connections: 1,
+    },
+  };
+  const target = targets[route];
+  if (!target) {
+    throw new Error(`unknown route ${route}; one of ${Object.keys(targets).join(", ")}`);
+  }
+  const load = (duration) =>
+    new Promise((resolve, reject) =>
+      autocannon({ connections: 8, ...target, duration }, (err, r) => (err ? reject(err) : resolve(r))),
+    );
+  await load(2);
+
+  const list = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json();
+  const entry = list.find((t) => t.title?.includes("bench-worker")) ?? list[0];
+  const { WebSocket: WS } = await import("ws");
+  const ws = new WS(entry.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    ws.on("open", resolve);
+    ws.on("error", reject);
+  });
+  let nextId = 1;
+  const pending = new Map();
+  ws.on("message", (data) => {
+    const msg = JSON.parse(String(data));
+    if (msg.id && pending.has(msg.id)) {
+      pending.get(msg.id)(msg);
+      pending.delete(msg.id);
+    }
+  });
+  const send = (method, params = {}) =>
+    new Promise((resolve) => {
+      const id = nextId++;
+      pending.set(id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  await send("Profiler.enable");
+  await send("Profiler.setSamplingInterval", { interval: 100 });
+  await send("Profiler.start");
+  const result = await load(seconds);
+  const { result: stopped } = await send("Profiler.stop");
+  ws.close();
+  const profile = stopped.profile;
+  const requests = result.requests.total;
+
+  // Bundle line → the source file esbuild noted above it (`// src/core/http/middleware.ts`).
+  const bundle = readFileSync(server.bundle.main, "utf8").split("\n");
+  const fileOfLine = [];
+  let current = "?";
+  for (let i = 0; i < bundle.length; i++) {
+    const m = /^\/\/ (.+\.(?:ts|js|mjs|cjs))$/.exec(bundle[i]);
+    if (m) {
+      current = m[1].replace(/^node_modules\/(?:\.pnpm\/)?/, "");
+    }
+    fileOfLine[i] = current;
+  }
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  for (let i = 0; i < profile.samples.length; i++) {
+    const id = profile.samples[i];
+    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  }
+  const parent = new Map();
+  for (const n of profile.nodes) {
+    for (const c of n.children ?? []) {
+      parent.set(c, n.id);
+    }
+  }
+  const label = (n) => {
+    const f = n.callFrame;
+    const file = f.url?.endsWith(".js") && f.lineNumber >= 0 ? (fileOfLine[f.lineNumber] ?? f.url) : f.url;
+    return { fn: f.functionName || "(anonymous)", file: file || "(native)", line: f.lineNumber + 1 };
+  };
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const idle = [...self.entries()]
+    .filter(([id]) =>
+      ["(idle)", "(program)", "(garbage collector)"].includes(byId.get(id).callFrame.functionName),
+    )
+    .map(([id, t]) => [byId.get(id).callFrame.functionName, t]);
+  const perReq = (us) => (us / 1000 / requests).toFixed(3);
+  console.log(`\n${route}: ${requests} requests in ${seconds}s, profile ${(total / 1000).toFixed(0)} ms`);
+  for (const [name, t] of idle) {
+    console.log(`  ${name}: ${perReq(t)} ms/request`);
+  }
+  const add = (map, key, t) => map.set(key, (map.get(key) ?? 0) + t);
+  const selfByFn = new Map();
+  const selfByFile = new Map();
+  const inclByFile = new Map();
+  for (const [id, t] of self) {
+    const n = byId.get(id);
+    const l = label(n);
+    if (["(idle)", "(program)", "(garbage collector)", "(root)"].includes(l.fn)) {
+      continue;
+    }
+    add(selfByFn, `${l.fn}  ${l.file}:${l.line}`, t);
+    add(selfByFile, l.file, t);
+    // Inclusive by file: each file on the stack counted once per sample.
+    const seen = new Set();
+    for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+      const file = label(byId.get(cur)).file;
+      if (!seen.has(file)) {
+        seen.add(file);
+        add(inclByFile, file, t);
+      }
+    }
+  }
+  const top = (map, n) => [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
+  console.log("\nself time by function (ms/request):");
+  for (const [k, t] of top(selfByFn, 40)) {
+    console.log(`  ${perReq(t).padStart(7)}  ${k}`);
+  }
+  console.log("\nself time by file (ms/request):");
+  for (const [k, t] of top(selfByFile, 25)) {
+    console.log(`  ${perReq(t).padStart(7)}  ${k}`);
+  }
+  console.log("\ninclusive time by file (ms/request):");
+  for (const [k, t] of top(inclByFile, 30)) {
+    console.log(`  ${perReq(t).padStart(7)}  ${k}`);
+  }
+} finally {
+  await server.stop();
+}
