@@ -60,7 +60,7 @@ type WebhookAnswer = { action: string; reason: string; eventId: string };
  * log and last-seen go through `executionCtx.waitUntil`): the handler runs with an ExecutionContext of
  * the test's own, so the test can tell the answer from the work after it.
  */
-async function webhookCall(key: string | undefined, body: unknown) {
+async function webhookCall(key: string | undefined, body: unknown, env: typeof bindings = bindings) {
   const ctx = createExecutionContext();
   const res = await worker.fetch(
     new Request("http://api.test/api/gate-hardware/webhook", {
@@ -68,7 +68,7 @@ async function webhookCall(key: string | undefined, body: unknown) {
       headers: { "Content-Type": "application/json", ...(key ? { Authorization: `Bearer ${key}` } : {}) },
       body: JSON.stringify(body),
     }),
-    bindings,
+    env,
     ctx,
   );
   const text = await res.text();
@@ -78,6 +78,47 @@ async function webhookCall(key: string | undefined, body: unknown) {
     body: (text ? JSON.parse(text) : null) as WebhookAnswer,
   };
   return { answer, settled: () => waitOnExecutionContext(ctx) };
+}
+
+/**
+ * A D1 binding that records every round trip (a batch is one, with the SQL of each statement) and can
+ * hold one back: `hold(sql)` returns a promise the call waits on before it reaches the database.
+ */
+function countingD1(real: D1Database, trips: string[][], hold?: (sql: string) => Promise<void> | undefined) {
+  const sqlOf = new WeakMap<object, { sql: string; real: D1PreparedStatement }>();
+  const wrap = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement => {
+    const go =
+      <T>(run: () => Promise<T>) =>
+      async (): Promise<T> => {
+        trips.push([sql]);
+        await hold?.(sql);
+        return run();
+      };
+    const wrapped = {
+      bind: (...values: unknown[]) => wrap(stmt.bind(...values), sql),
+      first: go(() => stmt.first()),
+      all: go(() => stmt.all()),
+      run: go(() => stmt.run()),
+      raw: go(() => stmt.raw()),
+    };
+    sqlOf.set(wrapped, { sql, real: stmt });
+    return wrapped as unknown as D1PreparedStatement;
+  };
+  return new Proxy(real, {
+    get(target, prop) {
+      if (prop === "prepare") {
+        return (sql: string) => wrap(target.prepare(sql), sql);
+      }
+      if (prop === "batch") {
+        return (statements: D1PreparedStatement[]) => {
+          trips.push(statements.map((s) => sqlOf.get(s)?.sql ?? "?"));
+          return target.batch(statements.map((s) => sqlOf.get(s)?.real ?? s));
+        };
+      }
+      const value = Reflect.get(target, prop);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 const webhook = async (key: string | undefined, body: unknown) => {
@@ -370,6 +411,55 @@ describe("POST /api/gate-hardware/webhook", () => {
     await webhook(apiKey, { event: "heartbeat" });
     const again = await callJson<{ items: DeviceBody[] }>("/api/gate-devices", { token: admin.token });
     expect(again.body.items[0]?.lastSeenAt).toBe(seen);
+  });
+
+  it("answers a scan after one tenant round trip, writes the event log after the answer, reads no platform row", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const { device, apiKey } = await addDevice(admin.token);
+    const visit = await approvedPass(tenant, admin.token);
+    const scan = { event: "qr_scan", qr: visit.pass, direction: "in" };
+    // The first event verifies the key, caches the tenant and writes last-seen; what follows is the steady state.
+    await webhook(apiKey, { event: "heartbeat" });
+    const slot = `TENANT_DB_${String(tenant.slot).padStart(2, "0")}`;
+    for (const expected of [
+      { action: "open", reason: "checked_in" },
+      { action: "deny", reason: "already_checked_in" },
+    ]) {
+      const tenantTrips: string[][] = [];
+      const platformTrips: string[][] = [];
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const env = {
+        ...bindings,
+        PLATFORM_DB: countingD1(bindings.PLATFORM_DB, platformTrips),
+        [slot]: countingD1(tenantD1(tenant), tenantTrips, (sql) =>
+          sql.startsWith("INSERT INTO gate_events") ? held : undefined,
+        ),
+      } as typeof bindings;
+      // The event log insert is held back: the device has its answer all the same.
+      const { answer, settled } = await webhookCall(apiKey, scan, env);
+      expect(answer).toMatchObject({ status: 200, body: expected });
+      expect(tenantTrips).toHaveLength(2);
+      expect(tenantTrips[0]).toHaveLength(2);
+      expect(tenantTrips[0]?.[0]).toMatch(/^UPDATE visitors SET checked_in_at/);
+      expect(tenantTrips[1]?.[0]).toMatch(/^INSERT INTO gate_events/);
+      const events = await callJson<{ items: { id: string }[] }>(`/api/gate-devices/${device.id}/events`, {
+        token: admin.token,
+      });
+      expect(events.body.items.map((e) => e.id)).not.toContain(answer.body.eventId);
+      release();
+      await settled();
+      const after = await callJson<{ items: { id: string; action: string; reason: string }[] }>(
+        `/api/gate-devices/${device.id}/events`,
+        { token: admin.token },
+      );
+      expect(after.body.items[0]).toMatchObject({ id: answer.body.eventId, ...expected });
+      // Last-seen was written a moment ago: neither the guard nor the log touches the platform database.
+      expect(platformTrips).toEqual([]);
+    }
   });
 
   it("still answers the gate when the event log cannot be written, and keeps the event in the error log", async () => {
