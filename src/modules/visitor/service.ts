@@ -324,24 +324,54 @@ function refusalOf(state: VisitorState | undefined, direction: GateDirection): G
 }
 
 /**
+ * A scan's outcome as SQL over the visitor row `v` (NULL when `v` is missing) as it stands before the
+ * scan: NULL when the pass goes through, else the refusal code. It mirrors PASS_SQL's conditions and
+ * `refusalOf`, so a statement in the same batch, before the UPDATE, records exactly what the UPDATE then
+ * does (a D1 batch is one transaction).
+ */
+const REFUSAL_SQL: Record<GateDirection, string> = {
+  in:
+    "CASE WHEN v.id IS NULL THEN 'not_found' WHEN v.status <> 'disetujui' THEN 'not_approved' " +
+    "WHEN v.checked_in_at IS NULL THEN NULL WHEN v.checked_out_at IS NOT NULL THEN 'pass_used' " +
+    "ELSE 'already_checked_in' END",
+  out:
+    "CASE WHEN v.id IS NULL THEN 'not_found' WHEN v.checked_in_at IS NOT NULL AND v.checked_out_at IS NULL " +
+    "THEN NULL WHEN v.status <> 'disetujui' THEN 'not_approved' WHEN v.checked_out_at IS NOT NULL " +
+    "THEN 'already_checked_out' ELSE 'not_checked_in' END",
+};
+
+/**
+ * What a caller may write in the same round trip as the scan (the gate's event log row): given the
+ * verified visitor id and a SQL expression of the outcome (`refusal`: NULL when the pass goes through,
+ * else the refusal code, over `visitors v`), a statement that runs in the scan's batch before it.
+ */
+export type GateRecord = (visitorId: string, refusal: string) => D1PreparedStatement;
+
+/**
  * Lets a verified pass through the gate, or says why not, without throwing: the device's webhook turns a
  * refusal into an answer (keep the door shut), not an error. A forged, foreign, expired or not yet valid
- * pass still throws (verifyPass), before any round trip.
+ * pass still throws (verifyPass), before any round trip. `record` rides in the same batch.
  */
 export async function gatePass({
   ctx,
   input,
+  record,
 }: {
   ctx: TenantCtx;
   input: GateScan;
+  record?: GateRecord;
 }): Promise<{ passed: GatePassed } | { refused: GateRefusal }> {
   const visitorId = await verifyPass(ctx.config, input.qr.trim(), ctx.tenant.slug);
   const now = nowIso();
   const d1 = (ctx.db as unknown as { $client: D1Database }).$client;
-  const [updated, state] = await d1.batch<unknown>([
+  const statements = [
     d1.prepare(PASS_SQL[input.direction]).bind(now, gateOperator(ctx), visitorId),
     d1.prepare(STATE_SQL).bind(visitorId),
-  ]);
+  ];
+  const results = await d1.batch<unknown>(
+    record ? [record(visitorId, REFUSAL_SQL[input.direction]), ...statements] : statements,
+  );
+  const [updated, state] = record ? results.slice(1) : results;
   const current = state?.results[0] as VisitorState | undefined;
   const guest = updated?.results[0] as { guest_name: string } | undefined;
   if (!guest || !current) {

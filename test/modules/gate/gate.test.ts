@@ -385,7 +385,7 @@ describe("POST /api/gate-hardware/webhook", () => {
     expectProblem(await webhook(`${apiKey}x`, heartbeat), 401, "invalid_device_key");
   });
 
-  it("answers first, then writes the event log and last-seen after the answer", async () => {
+  it("answers a check-in with its event logged, then writes last-seen after the answer, kept to the minute", async () => {
     const tenant = await createTenant();
     const admin = await tenant.member("admin");
     const { device, apiKey } = await addDevice(admin.token);
@@ -413,53 +413,68 @@ describe("POST /api/gate-hardware/webhook", () => {
     expect(again.body.items[0]?.lastSeenAt).toBe(seen);
   });
 
-  it("answers a scan after one tenant round trip, writes the event log after the answer, reads no platform row", async () => {
+  it("answers a scan in one tenant round trip, its event row included; other events write theirs after the answer", async () => {
     const tenant = await createTenant();
     const admin = await tenant.member("admin");
     const { device, apiKey } = await addDevice(admin.token);
     const visit = await approvedPass(tenant, admin.token);
-    const scan = { event: "qr_scan", qr: visit.pass, direction: "in" };
     // The first event verifies the key, caches the tenant and writes last-seen; what follows is the steady state.
     await webhook(apiKey, { event: "heartbeat" });
     const slot = `TENANT_DB_${String(tenant.slot).padStart(2, "0")}`;
-    for (const expected of [
-      { action: "open", reason: "checked_in" },
-      { action: "deny", reason: "already_checked_in" },
-    ]) {
+    const eventsOf = async () =>
+      (
+        await callJson<{ items: { id: string; action: string; reason: string; visitorId: string | null }[] }>(
+          `/api/gate-devices/${device.id}/events`,
+          { token: admin.token },
+        )
+      ).body.items;
+    const counted = (hold?: Promise<void>) => {
       const tenantTrips: string[][] = [];
       const platformTrips: string[][] = [];
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
       const env = {
         ...bindings,
         PLATFORM_DB: countingD1(bindings.PLATFORM_DB, platformTrips),
-        [slot]: countingD1(tenantD1(tenant), tenantTrips, (sql) =>
-          sql.startsWith("INSERT INTO gate_events") ? held : undefined,
-        ),
+        [slot]: countingD1(tenantD1(tenant), tenantTrips, () => hold),
       } as typeof bindings;
-      // The event log insert is held back: the device has its answer all the same.
-      const { answer, settled } = await webhookCall(apiKey, scan, env);
-      expect(answer).toMatchObject({ status: 200, body: expected });
-      expect(tenantTrips).toHaveLength(2);
-      expect(tenantTrips[0]).toHaveLength(2);
-      expect(tenantTrips[0]?.[0]).toMatch(/^UPDATE visitors SET checked_in_at/);
-      expect(tenantTrips[1]?.[0]).toMatch(/^INSERT INTO gate_events/);
-      const events = await callJson<{ items: { id: string }[] }>(`/api/gate-devices/${device.id}/events`, {
-        token: admin.token,
+      return { env, tenantTrips, platformTrips };
+    };
+    const scan = (direction: string) => ({ event: "qr_scan", qr: visit.pass, direction });
+    for (const [direction, expected] of [
+      ["in", { action: "open", reason: "checked_in", visitorId: visit.id }],
+      ["in", { action: "deny", reason: "already_checked_in", visitorId: null }],
+      ["out", { action: "open", reason: "checked_out", visitorId: visit.id }],
+      ["out", { action: "deny", reason: "already_checked_out", visitorId: null }],
+      ["in", { action: "deny", reason: "pass_used", visitorId: null }],
+    ] as const) {
+      const { env, tenantTrips, platformTrips } = counted();
+      const { answer, settled } = await webhookCall(apiKey, scan(direction), env);
+      expect(answer).toMatchObject({
+        status: 200,
+        body: { action: expected.action, reason: expected.reason },
       });
-      expect(events.body.items.map((e) => e.id)).not.toContain(answer.body.eventId);
-      release();
+      // One batch: the event row (its outcome read from the row the UPDATE finds), the UPDATE, the reason.
+      expect(tenantTrips).toHaveLength(1);
+      expect(tenantTrips[0]?.[0]).toMatch(/^INSERT INTO gate_events/);
+      expect(tenantTrips[0]?.[1]).toMatch(/^UPDATE visitors SET/);
+      expect((await eventsOf())[0]).toMatchObject({ id: answer.body.eventId, ...expected });
       await settled();
-      const after = await callJson<{ items: { id: string; action: string; reason: string }[] }>(
-        `/api/gate-devices/${device.id}/events`,
-        { token: admin.token },
-      );
-      expect(after.body.items[0]).toMatchObject({ id: answer.body.eventId, ...expected });
+      expect(tenantTrips).toHaveLength(1);
       // Last-seen was written a moment ago: neither the guard nor the log touches the platform database.
       expect(platformTrips).toEqual([]);
     }
+    // A heartbeat needs no round trip to be answered: its row is written after the answer (held back here).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { env, tenantTrips } = counted(held);
+    const { answer, settled } = await webhookCall(apiKey, { event: "heartbeat" }, env);
+    expect(answer).toMatchObject({ status: 200, body: { action: "none", reason: "recorded" } });
+    expect((await eventsOf()).map((e) => e.id)).not.toContain(answer.body.eventId);
+    release();
+    await settled();
+    expect(tenantTrips.map((t) => t[0])).toEqual([expect.stringMatching(/^INSERT INTO gate_events/)]);
+    expect((await eventsOf())[0]).toMatchObject({ id: answer.body.eventId, action: "none" });
   });
 
   it("still answers the gate when the event log cannot be written, and keeps the event in the error log", async () => {
