@@ -4,7 +4,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, jakartaDayFilters, keysetPage, type ListQuery } from "../../core/db/paging";
-import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { Conflict, type DomainError, Invalid, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { tellResident } from "../../core/notifier";
@@ -270,57 +270,147 @@ export interface GateScan {
   direction: GateDirection;
 }
 
+/** Why a scanned pass did not let the guest through: the codes the gate and the staff routes answer. */
+export type GateRefusal =
+  | "not_found"
+  | "not_approved"
+  | "pass_used"
+  | "already_checked_in"
+  | "already_checked_out"
+  | "not_checked_in";
+
+/** A pass that went through: the guest as the row stands after the check-in or check-out. */
+export interface GatePassed {
+  visitorId: string;
+  guestName: string;
+  checkedInAt: string | null;
+  checkedOutAt: string | null;
+}
+
 /**
- * Checks a guest in or out by the scanned pass. Each step is one conditional UPDATE, so two gates
- * scanning the same pass at once record one check-in, and the loser learns why.
+ * The gate's hot path in raw prepared statements (a gate waits on this answer; drizzle's query building
+ * was a measurable part of it, ADR 0015): the conditional UPDATE, and the row as it stands after it, in
+ * one batch, so one round trip answers both an accepted pass and a refused one with its reason. Two
+ * gates scanning the same pass at once record one check-in; the loser reads why. Column names are the
+ * ones of `visitors` in tables.ts; the gate tests exercise every branch.
  */
-export async function passGate({ ctx, input }: { ctx: TenantCtx; input: GateScan }) {
+const PASS_SQL: Record<GateDirection, string> = {
+  in:
+    "UPDATE visitors SET checked_in_at = ?1, checked_in_by = ?2, updated_at = ?1 " +
+    "WHERE id = ?3 AND status = 'disetujui' AND checked_in_at IS NULL RETURNING guest_name",
+  out:
+    "UPDATE visitors SET checked_out_at = ?1, checked_out_by = ?2, updated_at = ?1 " +
+    "WHERE id = ?3 AND checked_in_at IS NOT NULL AND checked_out_at IS NULL RETURNING guest_name",
+};
+const STATE_SQL = "SELECT status, checked_in_at, checked_out_at FROM visitors WHERE id = ?1";
+
+interface VisitorState {
+  status: VisitorRow["status"];
+  checked_in_at: string | null;
+  checked_out_at: string | null;
+}
+
+function refusalOf(state: VisitorState | undefined, direction: GateDirection): GateRefusal {
+  if (!state) {
+    return "not_found";
+  }
+  if (state.status !== "disetujui") {
+    return "not_approved";
+  }
+  if (direction === "in") {
+    return state.checked_out_at ? "pass_used" : "already_checked_in";
+  }
+  return state.checked_out_at ? "already_checked_out" : "not_checked_in";
+}
+
+/**
+ * A scan's outcome as SQL over the visitor row `v` (NULL when `v` is missing) as it stands before the
+ * scan: NULL when the pass goes through, else the refusal code. It mirrors PASS_SQL's conditions and
+ * `refusalOf`, so a statement in the same batch, before the UPDATE, records exactly what the UPDATE then
+ * does (a D1 batch is one transaction).
+ */
+const REFUSAL_SQL: Record<GateDirection, string> = {
+  in:
+    "CASE WHEN v.id IS NULL THEN 'not_found' WHEN v.status <> 'disetujui' THEN 'not_approved' " +
+    "WHEN v.checked_in_at IS NULL THEN NULL WHEN v.checked_out_at IS NOT NULL THEN 'pass_used' " +
+    "ELSE 'already_checked_in' END",
+  out:
+    "CASE WHEN v.id IS NULL THEN 'not_found' WHEN v.checked_in_at IS NOT NULL AND v.checked_out_at IS NULL " +
+    "THEN NULL WHEN v.status <> 'disetujui' THEN 'not_approved' WHEN v.checked_out_at IS NOT NULL " +
+    "THEN 'already_checked_out' ELSE 'not_checked_in' END",
+};
+
+/**
+ * What a caller may write in the same round trip as the scan (the gate's event log row): given the
+ * verified visitor id and a SQL expression of the outcome (`refusal`: NULL when the pass goes through,
+ * else the refusal code, over `visitors v`), a statement that runs in the scan's batch before it.
+ */
+export type GateRecord = (visitorId: string, refusal: string) => D1PreparedStatement;
+
+/**
+ * Lets a verified pass through the gate, or says why not, without throwing: the device's webhook turns a
+ * refusal into an answer (keep the door shut), not an error. A forged, foreign, expired or not yet valid
+ * pass still throws (verifyPass), before any round trip. `record` rides in the same batch.
+ */
+export async function gatePass({
+  ctx,
+  input,
+  record,
+}: {
+  ctx: TenantCtx;
+  input: GateScan;
+  record?: GateRecord;
+}): Promise<{ passed: GatePassed } | { refused: GateRefusal }> {
   const visitorId = await verifyPass(ctx.config, input.qr.trim(), ctx.tenant.slug);
-  const direction = input.direction;
   const now = nowIso();
-  const by = gateOperator(ctx);
-  const update =
-    direction === "in"
-      ? ctx.db
-          .update(visitors)
-          .set({ checkedInAt: now, checkedInBy: by, updatedAt: now })
-          .where(
-            and(eq(visitors.id, visitorId), eq(visitors.status, "disetujui"), isNull(visitors.checkedInAt)),
-          )
-      : ctx.db
-          .update(visitors)
-          .set({ checkedOutAt: now, checkedOutBy: by, updatedAt: now })
-          .where(
-            and(eq(visitors.id, visitorId), isNotNull(visitors.checkedInAt), isNull(visitors.checkedOutAt)),
-          );
-  // One round trip: the conditional update and the row as it stands after it. When the update did not
-  // match, that row says why (a gate waits on this answer).
-  const [[row], [existing]] = await ctx.db.batch([
-    update.returning(),
-    ctx.db.select().from(visitors).where(eq(visitors.id, visitorId)),
-  ]);
-  if (!row) {
-    if (!existing) {
-      throw new NotFound("Visitor request");
-    }
-    if (existing.status !== "disetujui") {
-      throw new Conflict("not_approved", "This request is not approved.");
-    }
-    if (direction === "in") {
-      throw existing.checkedOutAt
-        ? new Conflict("pass_used", "This guest has already left; the pass cannot be used again.")
-        : new Conflict("already_checked_in", "This guest is already inside.");
-    }
-    throw existing.checkedOutAt
-      ? new Conflict("already_checked_out", "This guest has already left.")
-      : new Conflict("not_checked_in", "This guest has not checked in.");
+  const d1 = (ctx.db as unknown as { $client: D1Database }).$client;
+  const statements = [
+    d1.prepare(PASS_SQL[input.direction]).bind(now, gateOperator(ctx), visitorId),
+    d1.prepare(STATE_SQL).bind(visitorId),
+  ];
+  const results = await d1.batch<unknown>(
+    record ? [record(visitorId, REFUSAL_SQL[input.direction]), ...statements] : statements,
+  );
+  const [updated, state] = record ? results.slice(1) : results;
+  const current = state?.results[0] as VisitorState | undefined;
+  const guest = updated?.results[0] as { guest_name: string } | undefined;
+  if (!guest || !current) {
+    return { refused: refusalOf(current, input.direction) };
   }
   return {
-    visitorId: row.id,
-    guestName: row.guestName,
-    checkedInAt: row.checkedInAt,
-    checkedOutAt: row.checkedOutAt,
+    passed: {
+      visitorId,
+      guestName: guest.guest_name,
+      checkedInAt: current.checked_in_at,
+      checkedOutAt: current.checked_out_at,
+    },
   };
+}
+
+const REFUSED: Record<GateRefusal, () => DomainError> = {
+  not_found: () => new NotFound("Visitor request"),
+  not_approved: () => new Conflict("not_approved", "This request is not approved."),
+  pass_used: () => new Conflict("pass_used", "This guest has already left; the pass cannot be used again."),
+  already_checked_in: () => new Conflict("already_checked_in", "This guest is already inside."),
+  already_checked_out: () => new Conflict("already_checked_out", "This guest has already left."),
+  not_checked_in: () => new Conflict("not_checked_in", "This guest has not checked in."),
+};
+
+/** The problem a refusal answers on the staff routes (the device gets the code as its `reason`). */
+export function gateRefusalError(refusal: GateRefusal): DomainError {
+  return REFUSED[refusal]();
+}
+
+/**
+ * Checks a guest in or out by the scanned pass (the staff routes): `gatePass`, with a refusal thrown as
+ * its problem (404 for an unknown visitor, 409 with the reason otherwise).
+ */
+export async function passGate({ ctx, input }: { ctx: TenantCtx; input: GateScan }): Promise<GatePassed> {
+  const outcome = await gatePass({ ctx, input });
+  if ("refused" in outcome) {
+    throw gateRefusalError(outcome.refused);
+  }
+  return outcome.passed;
 }
 
 /** Dashboard indicator: guests awaiting approval. */

@@ -60,7 +60,7 @@ type WebhookAnswer = { action: string; reason: string; eventId: string };
  * log and last-seen go through `executionCtx.waitUntil`): the handler runs with an ExecutionContext of
  * the test's own, so the test can tell the answer from the work after it.
  */
-async function webhookCall(key: string | undefined, body: unknown) {
+async function webhookCall(key: string | undefined, body: unknown, env: typeof bindings = bindings) {
   const ctx = createExecutionContext();
   const res = await worker.fetch(
     new Request("http://api.test/api/gate-hardware/webhook", {
@@ -68,7 +68,7 @@ async function webhookCall(key: string | undefined, body: unknown) {
       headers: { "Content-Type": "application/json", ...(key ? { Authorization: `Bearer ${key}` } : {}) },
       body: JSON.stringify(body),
     }),
-    bindings,
+    env,
     ctx,
   );
   const text = await res.text();
@@ -78,6 +78,47 @@ async function webhookCall(key: string | undefined, body: unknown) {
     body: (text ? JSON.parse(text) : null) as WebhookAnswer,
   };
   return { answer, settled: () => waitOnExecutionContext(ctx) };
+}
+
+/**
+ * A D1 binding that records every round trip (a batch is one, with the SQL of each statement) and can
+ * hold one back: `hold(sql)` returns a promise the call waits on before it reaches the database.
+ */
+function countingD1(real: D1Database, trips: string[][], hold?: (sql: string) => Promise<void> | undefined) {
+  const sqlOf = new WeakMap<object, { sql: string; real: D1PreparedStatement }>();
+  const wrap = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement => {
+    const go =
+      <T>(run: () => Promise<T>) =>
+      async (): Promise<T> => {
+        trips.push([sql]);
+        await hold?.(sql);
+        return run();
+      };
+    const wrapped = {
+      bind: (...values: unknown[]) => wrap(stmt.bind(...values), sql),
+      first: go(() => stmt.first()),
+      all: go(() => stmt.all()),
+      run: go(() => stmt.run()),
+      raw: go(() => stmt.raw()),
+    };
+    sqlOf.set(wrapped, { sql, real: stmt });
+    return wrapped as unknown as D1PreparedStatement;
+  };
+  return new Proxy(real, {
+    get(target, prop) {
+      if (prop === "prepare") {
+        return (sql: string) => wrap(target.prepare(sql), sql);
+      }
+      if (prop === "batch") {
+        return (statements: D1PreparedStatement[]) => {
+          trips.push(statements.map((s) => sqlOf.get(s)?.sql ?? "?"));
+          return target.batch(statements.map((s) => sqlOf.get(s)?.real ?? s));
+        };
+      }
+      const value = Reflect.get(target, prop);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 const webhook = async (key: string | undefined, body: unknown) => {
@@ -344,7 +385,7 @@ describe("POST /api/gate-hardware/webhook", () => {
     expectProblem(await webhook(`${apiKey}x`, heartbeat), 401, "invalid_device_key");
   });
 
-  it("answers first, then writes the event log and last-seen after the answer", async () => {
+  it("answers a check-in with its event logged, then writes last-seen after the answer, kept to the minute", async () => {
     const tenant = await createTenant();
     const admin = await tenant.member("admin");
     const { device, apiKey } = await addDevice(admin.token);
@@ -370,6 +411,70 @@ describe("POST /api/gate-hardware/webhook", () => {
     await webhook(apiKey, { event: "heartbeat" });
     const again = await callJson<{ items: DeviceBody[] }>("/api/gate-devices", { token: admin.token });
     expect(again.body.items[0]?.lastSeenAt).toBe(seen);
+  });
+
+  it("answers a scan in one tenant round trip, its event row included; other events write theirs after the answer", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const { device, apiKey } = await addDevice(admin.token);
+    const visit = await approvedPass(tenant, admin.token);
+    // The first event verifies the key, caches the tenant and writes last-seen; what follows is the steady state.
+    await webhook(apiKey, { event: "heartbeat" });
+    const slot = `TENANT_DB_${String(tenant.slot).padStart(2, "0")}`;
+    const eventsOf = async () =>
+      (
+        await callJson<{ items: { id: string; action: string; reason: string; visitorId: string | null }[] }>(
+          `/api/gate-devices/${device.id}/events`,
+          { token: admin.token },
+        )
+      ).body.items;
+    const counted = (hold?: Promise<void>) => {
+      const tenantTrips: string[][] = [];
+      const platformTrips: string[][] = [];
+      const env = {
+        ...bindings,
+        PLATFORM_DB: countingD1(bindings.PLATFORM_DB, platformTrips),
+        [slot]: countingD1(tenantD1(tenant), tenantTrips, () => hold),
+      } as typeof bindings;
+      return { env, tenantTrips, platformTrips };
+    };
+    const scan = (direction: string) => ({ event: "qr_scan", qr: visit.pass, direction });
+    for (const [direction, expected] of [
+      ["in", { action: "open", reason: "checked_in", visitorId: visit.id }],
+      ["in", { action: "deny", reason: "already_checked_in", visitorId: null }],
+      ["out", { action: "open", reason: "checked_out", visitorId: visit.id }],
+      ["out", { action: "deny", reason: "already_checked_out", visitorId: null }],
+      ["in", { action: "deny", reason: "pass_used", visitorId: null }],
+    ] as const) {
+      const { env, tenantTrips, platformTrips } = counted();
+      const { answer, settled } = await webhookCall(apiKey, scan(direction), env);
+      expect(answer).toMatchObject({
+        status: 200,
+        body: { action: expected.action, reason: expected.reason },
+      });
+      // One batch: the event row (its outcome read from the row the UPDATE finds), the UPDATE, the reason.
+      expect(tenantTrips).toHaveLength(1);
+      expect(tenantTrips[0]?.[0]).toMatch(/^INSERT INTO gate_events/);
+      expect(tenantTrips[0]?.[1]).toMatch(/^UPDATE visitors SET/);
+      expect((await eventsOf())[0]).toMatchObject({ id: answer.body.eventId, ...expected });
+      await settled();
+      expect(tenantTrips).toHaveLength(1);
+      // Last-seen was written a moment ago: neither the guard nor the log touches the platform database.
+      expect(platformTrips).toEqual([]);
+    }
+    // A heartbeat needs no round trip to be answered: its row is written after the answer (held back here).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { env, tenantTrips } = counted(held);
+    const { answer, settled } = await webhookCall(apiKey, { event: "heartbeat" }, env);
+    expect(answer).toMatchObject({ status: 200, body: { action: "none", reason: "recorded" } });
+    expect((await eventsOf()).map((e) => e.id)).not.toContain(answer.body.eventId);
+    release();
+    await settled();
+    expect(tenantTrips.map((t) => t[0])).toEqual([expect.stringMatching(/^INSERT INTO gate_events/)]);
+    expect((await eventsOf())[0]).toMatchObject({ id: answer.body.eventId, action: "none" });
   });
 
   it("still answers the gate when the event log cannot be written, and keeps the event in the error log", async () => {

@@ -7,21 +7,28 @@ import { readDeviceBody } from "../adapters";
 import { GenericEvent, WebhookAnswer } from "../schemas";
 import { handleWebhook } from "../service";
 
+/**
+ * Built once: chanfana constructs the endpoint on every request, and a class field would rebuild this
+ * object (and its response entries) each time. Kept for the OpenAPI document; the body itself is read by
+ * the device's adapter (the generic adapter checks it against `GenericEvent`).
+ */
+const schema = {
+  tags: ["Gate devices"],
+  summary: "Device events (qr_scan, door_opened, heartbeat); authorised by the device's API key",
+  description:
+    "Send the key as `Authorization: Bearer <key>`. Valid key: 200 with `{ action, reason }` (open or deny " +
+    "for a QR scan). Missing key: 401 `missing_device_key`; unknown or deleted key: 401 " +
+    "`invalid_device_key`; deactivated device: 403 `device_inactive`; suspended community: 403 " +
+    "`tenant_suspended`; guest book switched off: 403 `feature_disabled`. The body depends on the device's " +
+    "adapter: `generic` takes the JSON shown here; `hikvision` takes ISAPI EventNotificationAlert JSON (or " +
+    "multipart with an `event_log` part); see docs/gate-hardware.md for the mapping.",
+  security: [{ gateDeviceKey: [] }],
+  request: { body: { content: { "application/json": { schema: GenericEvent } } } },
+  responses: { 200: json(WebhookAnswer), ...problems(400, 401, 403) },
+};
+
 export class GateWebhook extends Endpoint {
-  override schema = {
-    tags: ["Gate devices"],
-    summary: "Device events (qr_scan, door_opened, heartbeat); authorised by the device's API key",
-    description:
-      "Send the key as `Authorization: Bearer <key>`. Valid key: 200 with `{ action, reason }` (open or deny " +
-      "for a QR scan). Missing key: 401 `missing_device_key`; unknown or deleted key: 401 " +
-      "`invalid_device_key`; deactivated device: 403 `device_inactive`; suspended community: 403 " +
-      "`tenant_suspended`; guest book switched off: 403 `feature_disabled`. The body depends on the device's " +
-      "adapter: `generic` takes the JSON shown here; `hikvision` takes ISAPI EventNotificationAlert JSON (or " +
-      "multipart with an `event_log` part); see docs/gate-hardware.md for the mapping.",
-    security: [{ gateDeviceKey: [] }],
-    request: { body: { content: { "application/json": { schema: GenericEvent } } } },
-    responses: { 200: json(WebhookAnswer), ...problems(400, 401, 403) },
-  };
+  override schema = schema;
 
   /** Not validated by chanfana: the body's shape depends on the device's adapter. */
   override async handle(c: Context<HonoEnv>) {
