@@ -11,7 +11,7 @@ import { newId } from "../../core/ids";
 import { tenantCtxFor } from "../../core/tenancy/contexts";
 import { DAY_MS } from "../../core/time";
 import { writeArchive } from "./export";
-import { type ImportReport, importArchive } from "./import";
+import { type ImportReport, importArchive, requireEmptyTenant } from "./import";
 import { type TenantArchiveRow, tenantArchives } from "./platform-tables";
 
 /** How long a finished archive may be downloaded; the hourly job deletes it afterwards. */
@@ -359,6 +359,8 @@ export async function importIntoTenant({
 }): Promise<{ archive: ArchiveView; report: ImportReport }> {
   const tenant = await tenantById(ctx, id);
   const tctx = await tenantCtxFor(ctx, tenant.slug);
+  // Asked again under the import's lock; this first answer spares an upload and a record of a refusal.
+  await requireEmptyTenant(tctx);
   let key: string;
   let size: number;
   let uploaded: string | null = null;

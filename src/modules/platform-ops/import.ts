@@ -11,7 +11,16 @@ import {
   TableFile,
   tenantPrefixes,
 } from "./export";
-import { type Cell, d1Of, decodeCell, nonEmptyTables, quote, schemaVersion, tenantTables } from "./tables";
+import {
+  type Cell,
+  d1Of,
+  decodeCell,
+  nonEmptyTables,
+  quote,
+  schemaVersion,
+  type TableInfo,
+  tenantTables,
+} from "./tables";
 import { readZipDirectory, readZipEntry, type ZipEntry, ZipFormatError } from "./zip";
 
 /** Largest single entry an import reads (a table's JSON, one file). */
@@ -157,6 +166,19 @@ export interface ImportReport {
   bytes: number;
 }
 
+/** 409 unless every data table of the tenant is empty; answers the tables. */
+export async function requireEmptyTenant(ctx: TenantCtx): Promise<TableInfo[]> {
+  const tables = await tenantTables(ctx);
+  const filled = await nonEmptyTables(ctx, tables);
+  if (filled.length > 0) {
+    throw new Conflict(
+      "tenant_not_empty",
+      `An archive is imported only into an empty tenant; this one has rows in ${filled.slice(0, 5).join(", ")}${filled.length > 5 ? ", …" : ""}.`,
+    );
+  }
+  return tables;
+}
+
 /**
  * Restores an archive (an R2 object) into `ctx`'s tenant, which must be empty: checks everything first
  * (422, nothing written), then writes the rows in foreign-key order in D1 batches with the audit record
@@ -167,14 +189,7 @@ export async function importArchive(
   ctx: TenantCtx,
   source: { bucket: R2Bucket; key: string; size: number },
 ): Promise<ImportReport> {
-  const tables = await tenantTables(ctx);
-  const filled = await nonEmptyTables(ctx, tables);
-  if (filled.length > 0) {
-    throw new Conflict(
-      "tenant_not_empty",
-      `An archive is imported only into an empty tenant; this one has rows in ${filled.slice(0, 5).join(", ")}${filled.length > 5 ? ", …" : ""}.`,
-    );
-  }
+  const tables = await requireEmptyTenant(ctx);
   const { manifest, byPath } = await checkArchive(ctx, source.bucket, source.key, source.size);
   const rewrite = keyRewriter(manifest.tenant, ctx.tenant);
   const d1 = d1Of(ctx);
