@@ -1,11 +1,6 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { jobs } from "../../../src/app";
-import { CRON, runScheduled } from "../../../src/core/jobs";
-import { systemPlatformCtx } from "../../../src/core/tenancy/contexts";
-import worker from "../../../src/index";
 import { tenantD1 } from "../../helpers/d1";
 import {
   bindings,
@@ -18,6 +13,7 @@ import {
   type TestTenant,
 } from "../../helpers/harness";
 import { CLEAN_JPEG, CLEAN_PNG } from "../galeri-pasar/images";
+import { requestAndSettle, runArchiveJob } from "./helpers";
 
 interface Archive {
   id: string;
@@ -38,22 +34,6 @@ interface Manifest {
   createdAt: string;
   tables: Record<string, number>;
   entries: { kind: string; path: string; bytes: number; sha256: string; table?: string; rows?: number }[];
-}
-
-/** Calls the Worker with an execution context of the test's own, so the work after the answer can be awaited. */
-async function callAndSettle(path: string, token: string, init: { method?: string } = {}) {
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(
-    new Request(`http://api.test${path}`, {
-      method: init.method ?? "POST",
-      headers: { Authorization: `Bearer ${token}`, "CF-Connecting-IP": "198.18.250.1" },
-    }),
-    bindings,
-    ctx,
-  );
-  const body = (await res.json()) as { archive: Archive; created: boolean };
-  await waitOnExecutionContext(ctx);
-  return { status: res.status, body };
 }
 
 function photoForm(purpose?: string, bytes: Uint8Array = CLEAN_PNG, name = "foto.png", type = "image/png") {
@@ -137,7 +117,7 @@ async function seededCommunity() {
 }
 
 async function exportOf(admin: Member): Promise<Archive> {
-  const started = await callAndSettle("/api/archives", admin.token);
+  const started = await requestAndSettle("/api/archives", admin.token);
   expect(started.status).toBe(202);
   const status = await callJson<Archive>(`/api/archives/${started.body.archive.id}`, { token: admin.token });
   expect(status.body.status, JSON.stringify(status.body)).toBe("ready");
@@ -393,15 +373,13 @@ describe("tenant archive: export and import", () => {
       "archive_not_ready",
     );
 
-    const ctx = systemPlatformCtx(bindings, "test");
-    const archiveJobs = jobs.filter((j) => j.name === "platform-ops.archives");
     const at = new Date(Date.now() + 60_000);
-    const report = await runScheduled(ctx, archiveJobs, CRON.HOURLY, at);
+    const report = await runArchiveJob(at);
     expect((report["platform-ops.archives"] as { built: number }).built).toBeGreaterThanOrEqual(1);
     const done = await callJson<Archive>(`/api/platform/archives/${id}`, { token: operator });
     expect(done.body).toMatchObject({ status: "ready" });
     // A repeated run changes nothing.
-    await runScheduled(ctx, archiveJobs, CRON.HOURLY, at);
+    await runArchiveJob(at);
     const same = await callJson<Archive>(`/api/platform/archives/${id}`, { token: operator });
     expect(same.body).toEqual(done.body);
   });
@@ -420,9 +398,7 @@ describe("tenant archive: export and import", () => {
       410,
       "archive_expired",
     );
-    const ctx = systemPlatformCtx(bindings, "test");
-    const archiveJobs = jobs.filter((j) => j.name === "platform-ops.archives");
-    await runScheduled(ctx, archiveJobs, CRON.HOURLY, new Date());
+    await runArchiveJob(new Date());
     expect(await bindings.FILES.head(key)).toBeNull();
     const after = await callJson<Archive>(`/api/archives/${archive.id}`, { token: admin.token });
     expect(after.body).toMatchObject({ status: "expired", downloadUrl: null });
