@@ -12,6 +12,7 @@ import { tenantCtxFor } from "../../core/tenancy/contexts";
 import { DAY_MS } from "../../core/time";
 import { writeArchive } from "./export";
 import { type ImportReport, importArchive, requireEmptyTenant } from "./import";
+import { archiveRateLimit } from "./limits";
 import { type TenantArchiveRow, tenantArchives } from "./platform-tables";
 
 /** How long a finished archive may be downloaded; the hourly job deletes it afterwards. */
@@ -150,6 +151,7 @@ async function queueExport(
 
 /** `POST /api/archives`: the tenant admin asks for the community's archive. */
 export async function requestTenantExport({ ctx, after }: { ctx: TenantCtx; after: After }) {
+  await archiveRateLimit(ctx.env, [{ policy: "archive-export:tenant", subject: ctx.tenant.id }]);
   const { row, created } = await queueExport(ctx, ctx.tenant, "admin", after);
   return { archive: present(row, tenantBase(ctx)), created };
 }

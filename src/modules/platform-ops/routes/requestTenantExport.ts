@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
-import { json, tenantProblems } from "../../../core/http/openapi";
+import { json, problems, tenantProblems } from "../../../core/http/openapi";
 import { requestTenantExport } from "../archives";
 import { ArchiveRequested } from "../schemas";
 
@@ -11,7 +11,11 @@ export class RequestTenantExport extends Endpoint {
     tags: ["Arsip"],
     summary:
       "Ask for the community's archive (ZIP of every table as JSON and every stored file, with a manifest of checksums), built in the background",
-    responses: { 202: json(ArchiveRequested, "Queued; follow it at its status URL"), ...tenantProblems },
+    responses: {
+      202: json(ArchiveRequested, "Queued; follow it at its status URL"),
+      ...tenantProblems,
+      ...problems(429),
+    },
   };
 
   override async handle(c: Context<HonoEnv>) {
