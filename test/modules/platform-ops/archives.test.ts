@@ -297,7 +297,7 @@ describe("tenant archive: export and import", () => {
     expect(await rowsOf(tenantD1(target), "units")).toHaveLength(3);
   });
 
-  it("refuses a target with data (409), the wrong role (403) and another tenant's archive id (404)", async () => {
+  it("refuses a target with data (409), the wrong role (403), an eleventh export in a day (429) and another tenant's archive id (404)", async () => {
     const tenant = await createTenant();
     const [admin, sek] = await Promise.all([tenant.member("admin"), tenant.member("sekretaris")]);
     await ok(callJson("/api/kependudukan/units", { token: sek.token, body: { block: "D", number: "4" } }));
@@ -329,6 +329,16 @@ describe("tenant archive: export and import", () => {
       }),
       403,
       "forbidden_role",
+    );
+
+    // Ten requests a day per community; the eleventh (the first was the export above) is refused.
+    for (let i = 0; i < 9; i++) {
+      expect((await callJson("/api/archives", { method: "POST", token: admin.token })).status).toBe(202);
+    }
+    expectProblem(
+      await callJson("/api/archives", { method: "POST", token: admin.token }),
+      429,
+      "rate_limited",
     );
 
     const otherAdmin = await busy.member("admin");
