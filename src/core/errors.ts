@@ -164,6 +164,14 @@ export const ERROR_CODES = [
   "album_not_found",
   "listing_not_found",
   "listing_hidden",
+  // Tenant archives: export and import (issue 19).
+  "archive_not_found",
+  "archive_not_ready",
+  "archive_expired",
+  "archive_invalid",
+  "archive_schema_mismatch",
+  "archive_checksum_mismatch",
+  "tenant_not_empty",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -178,7 +186,9 @@ export type ErrorKind =
   | "unsupported_media"
   | "rate_limited"
   | "unavailable"
-  | "payment_required";
+  | "payment_required"
+  | "unprocessable"
+  | "gone";
 
 export interface FieldError {
   field: string;
@@ -251,6 +261,20 @@ export class Unavailable extends DomainError {
   }
 }
 
+/** Well-formed input whose content cannot be used (an archive whose checksums or schema do not match). */
+export class Unprocessable extends DomainError {
+  constructor(code: ErrorCode, message: string, errors?: FieldError[]) {
+    super("unprocessable", code, message, { errors });
+  }
+}
+
+/** Something that existed and is gone for good (an expired download). */
+export class Gone extends DomainError {
+  constructor(code: ErrorCode, message: string) {
+    super("gone", code, message);
+  }
+}
+
 /** A tenant whose subscription has lapsed past its grace period: reads still work, writes answer 402. */
 export class PaymentRequired extends DomainError {
   constructor(code: ErrorCode, message: string) {
@@ -270,6 +294,8 @@ export const statusOfKind = {
   rate_limited: 429,
   unavailable: 503,
   payment_required: 402,
+  unprocessable: 422,
+  gone: 410,
 } as const satisfies Record<ErrorKind, number>;
 
 export type StatusOfKind = (typeof statusOfKind)[ErrorKind];

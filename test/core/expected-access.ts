@@ -316,6 +316,19 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "PUT /api/pasar/listings/:id/moderasi": { who: SEK_ADMIN, flag: "pasar" },
   // Issue 19: a person's own data, across all their memberships (any signed-in account).
   "GET /api/user/data-export": user,
+
+  // Tenant archives (issue 19: "tenant admin, and operator"): the community's head exports its data,
+  // with no feature flag (like the other admin routes of non-feature modules); operators export any
+  // tenant and alone import.
+  "POST /api/archives": { who: ADMIN },
+  "GET /api/archives": { who: ADMIN },
+  "GET /api/archives/:id": { who: ADMIN },
+  "GET /api/archives/:id/download": { who: ADMIN },
+  "POST /api/platform/tenants/:id/archives": platform,
+  "GET /api/platform/tenants/:id/archives": platform,
+  "POST /api/platform/tenants/:id/imports": platform,
+  "GET /api/platform/archives/:id": platform,
+  "GET /api/platform/archives/:id/download": platform,
 };
 
 export interface Disagreement {

@@ -2,6 +2,7 @@ import type { TenantRole } from "../../src/core/context";
 import type { HttpMethod } from "../../src/core/http/access";
 import { fakeGateways } from "../modules/billing/gateway";
 import { CLEAN_PNG } from "../modules/galeri-pasar/images";
+import { readyExport } from "../modules/platform-ops/helpers";
 import { PNG, upload } from "../modules/support/helpers";
 import { finishedLetter, type Household, household, sampleFields } from "../modules/surat/helpers";
 import { callJson, createTenant, type Member, operatorToken, type TestTenant, unique } from "./harness";
@@ -479,6 +480,8 @@ const pushToken = (w: World) =>
   });
 
 // Tenant file store, gallery and marketplace (issue 16).
+const archive = (w: World) => w.once("archive", () => readyExport(w.a.as.admin.token));
+
 const storedFile = (w: World) =>
   w.once("stored file", () => {
     return made(
@@ -936,5 +939,31 @@ export const FACTORIES: Readonly<Record<string, Factory>> = {
       params: { id: (await listing(w)).id },
       body: { put: { status: "disembunyikan", reason: "Uji isolasi" } },
     }),
+  },
+  // Tenant archives (issue 19): the admin's exports of A; operators reach any tenant's.
+  "/api/archives/:id": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: await archive(w) } }),
+  },
+  "/api/archives/:id/download": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: await archive(w) } }),
+  },
+  "/api/platform/tenants/:id/archives": {
+    kind: "platform",
+    make: async (w) => ({ params: { id: w.a.tenant.id } }),
+  },
+  "/api/platform/archives/:id": {
+    kind: "platform",
+    make: async (w) => ({ params: { id: await archive(w) } }),
+  },
+  "/api/platform/archives/:id/download": {
+    kind: "platform",
+    make: async (w) => ({ params: { id: await archive(w) } }),
+  },
+  "/api/platform/tenants/:id/imports": {
+    kind: "exempt",
+    why: "its :id is the import's target, which must be an empty tenant (409 otherwise); operators name any tenant by design, walked in test/modules/platform-ops/archives.test.ts",
+    probe: { params: { id: "01NOSUCHTENANT000000000000" }, status: 401 },
   },
 };

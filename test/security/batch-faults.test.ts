@@ -4,6 +4,7 @@ import { tenantD1, withTrigger } from "../helpers/d1";
 import { bindings, callJson, createTenant, expectProblem, operatorToken } from "../helpers/harness";
 import { fakeGateways, midtransNotification, postCallback } from "../modules/billing/gateway";
 import { CLEAN_PNG } from "../modules/galeri-pasar/images";
+import { readyExport } from "../modules/platform-ops/helpers";
 import { tenantWithAdmin } from "../modules/support/helpers";
 
 /**
@@ -817,5 +818,72 @@ describe("kependudukan (issue 13)", () => {
       )
       .first<{ u: number; m: number }>();
     expect(counts).toEqual({ u: 0, m: 0 });
+  });
+});
+
+describe("platform-ops: tenant archives (issue 19)", () => {
+  it("an export request failing at its audit row leaves no archive behind and answers 500", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const res = await withTrigger(
+      bindings.PLATFORM_DB,
+      `fail_export_${tenant.slug.replaceAll("-", "_")}`,
+      `BEFORE INSERT ON audit_log WHEN NEW.action = 'tenant.export_requested' AND NEW.tenant_id = '${tenant.id}'
+         BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+      () => callJson("/api/archives", { method: "POST", token: admin.token }),
+    );
+    expectProblem(res, 500, "internal_error");
+    const left = await bindings.PLATFORM_DB.prepare(
+      "SELECT COUNT(*) AS n FROM tenant_archives WHERE tenant_id = ?",
+    )
+      .bind(tenant.id)
+      .first();
+    expect(left?.n).toBe(0);
+  });
+
+  it("an import whose last batch fails after earlier ones committed leaves the target empty again", async () => {
+    const source = await createTenant();
+    const admin = await source.member("admin");
+    // 600 audit rows: about 60 INSERTs of 10 rows, so the rows take more than one D1 batch.
+    await tenantD1(source)
+      .prepare(
+        `WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 600)
+         INSERT INTO audit_log (id, actor_role, action, target_type, created_at)
+         SELECT printf('01FAULTAUDIT%014d', n), 'system', 'seed', 'test', '2026-01-01T00:00:00.000Z' FROM c`,
+      )
+      .run();
+    await bindings.FILES.put(`tenants/${source.id}/files/galeri/01FAULTFILE000000000000000.png`, CLEAN_PNG);
+    const archiveId = await readyExport(admin.token);
+    const target = await createTenant();
+    const db = tenantD1(target);
+    const operator = await operatorToken();
+    const res = await withTrigger(
+      db,
+      `fail_import_${target.slug.replaceAll("-", "_")}`,
+      `BEFORE INSERT ON audit_log WHEN NEW.action = 'tenant.archive_imported'
+         BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+      () =>
+        callJson(`/api/platform/tenants/${target.id}/imports?archiveId=${archiveId}`, {
+          method: "POST",
+          token: operator,
+        }),
+    );
+    expectProblem(res, 500, "internal_error");
+    const left = await db.prepare("SELECT COUNT(*) AS n FROM audit_log").first();
+    expect(left?.n).toBe(0);
+    expect((await bindings.FILES.list({ prefix: `tenants/${target.id}/` })).objects).toEqual([]);
+    const record = await bindings.PLATFORM_DB.prepare(
+      "SELECT status FROM tenant_archives WHERE tenant_id = ? AND kind = 'import'",
+    )
+      .bind(target.id)
+      .first();
+    expect(record?.status).toBe("failed");
+    // Nothing stands in the way of the next try.
+    const again = await callJson(`/api/platform/tenants/${target.id}/imports?archiveId=${archiveId}`, {
+      method: "POST",
+      token: operator,
+    });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect((await db.prepare("SELECT COUNT(*) AS n FROM audit_log").first())?.n).toBe(601);
   });
 });

@@ -14,8 +14,10 @@ export const errors = {
   403: problem("Role not allowed, feature disabled, or tenant suspended."),
   404: problem("Not found, or not yours."),
   409: problem("The current state does not allow this."),
+  410: problem("Gone for good (an expired download)."),
   413: problem("Too large."),
   415: problem("Unsupported media type."),
+  422: problem("Well-formed, but its content cannot be used (problem+json says why)."),
   429: problem("Rate limited; see Retry-After."),
   503: problem("A dependency is unavailable."),
 } as const;

@@ -57,3 +57,53 @@ export const PlatformHealth = z.object({
   }),
   tenantCacheTtlSeconds: z.number(),
 });
+
+export const ArchiveView = z
+  .object({
+    id: z.string(),
+    kind: z.enum(["export", "import"]),
+    tenantId: z.string(),
+    tenantSlug: z.string(),
+    status: z.enum(["queued", "running", "ready", "failed", "expired"]),
+    requestedAs: z.enum(["admin", "operator"]),
+    bytes: z.number().int().nullable(),
+    sha256: z.string().nullable().describe("SHA-256 of the whole ZIP, once ready"),
+    summary: z
+      .object({ tables: z.number().int(), rows: z.number().int(), files: z.number().int() })
+      .nullable(),
+    error: z.string().nullable(),
+    attempts: z.number().int(),
+    createdAt: z.string(),
+    finishedAt: z.string().nullable(),
+    expiresAt: z.string().nullable().describe("The download is refused (410) from this instant"),
+    downloadUrl: z.string().nullable(),
+  })
+  .openapi("TenantArchive");
+
+export const ArchiveRequested = z.object({
+  archive: ArchiveView,
+  created: z.boolean().describe("false when an export already queued or running was answered instead"),
+});
+
+export const ArchiveList = z.object({ items: z.array(ArchiveView), nextCursor: z.string().nullable() });
+
+export const ImportQuery = z.object({
+  archiveId: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe("Restore from an export this platform holds; without it the body is the ZIP"),
+});
+
+export const ImportResult = z.object({
+  archive: ArchiveView,
+  report: z.object({
+    schemaVersion: z.string(),
+    tables: z.record(z.string(), z.number().int()),
+    rows: z.number().int(),
+    files: z.number().int(),
+    skippedFiles: z.number().int().describe("Support-ticket files: platform records, not restored"),
+    bytes: z.number().int(),
+  }),
+});

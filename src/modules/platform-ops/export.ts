@@ -1,0 +1,167 @@
+import { z } from "zod";
+import type { TenantCtx } from "../../core/context";
+import { readTable, schemaVersion, tenantTables } from "./tables";
+import { ZipToR2 } from "./zip";
+
+/** The archive's format: the manifest says which, and an import refuses any other. */
+export const ARCHIVE_FORMAT = "warga-tenant-archive";
+export const ARCHIVE_FORMAT_VERSION = 1;
+export const MANIFEST_PATH = "manifest.json";
+
+/**
+ * The R2 prefixes a tenant owns: the file store and support uploads under its id (core/uploads,
+ * support/files.ts), letter and finance-report PDFs under its slug (surat/publish.ts,
+ * keuangan/laporan.ts). Archives themselves live under `archives/`, outside both, so an export never
+ * contains an earlier one.
+ */
+export const tenantPrefixes = (tenant: { id: string; slug: string }) =>
+  ({ id: `tenants/${tenant.id}/`, slug: `tenants/${tenant.slug}/` }) as const;
+
+/**
+ * Support tickets and their files are platform records (ADR 0009): exported for the community's copy,
+ * not written back by an import, which restores the tenant database alone.
+ */
+export const NOT_RESTORED = [{ prefix: "id", under: "support/" }] as const;
+
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+const EntryPath = z
+  .string()
+  .min(1)
+  .max(1024)
+  .refine((p) => !p.startsWith("/") && !p.split("/").includes("..") && !p.includes("\\"), "unsafe path");
+
+export const ManifestEntry = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("table"),
+    path: EntryPath,
+    bytes: z.number().int().nonnegative(),
+    sha256: Sha256,
+    table: z.string().min(1).max(128),
+    rows: z.number().int().nonnegative(),
+  }),
+  z.object({
+    kind: z.literal("file"),
+    path: EntryPath,
+    bytes: z.number().int().nonnegative(),
+    sha256: Sha256,
+    /** Which of the tenant's prefixes the object was under, and its key below that prefix. */
+    prefix: z.enum(["id", "slug"]),
+    key: EntryPath,
+    contentType: z.string().max(200).nullable(),
+  }),
+]);
+export type ManifestEntry = z.infer<typeof ManifestEntry>;
+
+export const Manifest = z.object({
+  format: z.literal(ARCHIVE_FORMAT),
+  formatVersion: z.literal(ARCHIVE_FORMAT_VERSION),
+  tenant: z.object({ id: z.string().min(1), slug: z.string().min(1), name: z.string(), type: z.string() }),
+  /** The newest tenant migration applied when the archive was made. */
+  schemaVersion: z.string().min(1),
+  createdAt: z.string(),
+  tables: z.record(z.string(), z.number().int().nonnegative()).describe("Rows per table"),
+  entries: z.array(ManifestEntry),
+});
+export type Manifest = z.infer<typeof Manifest>;
+
+/** A table entry's content. */
+export const TableFile = z.object({
+  table: z.string(),
+  columns: z.array(z.string()),
+  rows: z.array(z.array(z.union([z.string(), z.number(), z.null(), z.object({ $base64: z.string() })]))),
+});
+export type TableFile = z.infer<typeof TableFile>;
+
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Writes one tenant's archive to R2 at `key`: a JSON file per table of the tenant database, every R2
+ * object under the tenant's prefixes, and `manifest.json` last (it holds every other entry's size and
+ * SHA-256). Memory: one table's JSON or one file at a time, plus one multipart part.
+ */
+export async function writeArchive(
+  ctx: TenantCtx,
+  key: string,
+  createdAt: Date,
+): Promise<{ bytes: number; sha256: string; manifest: Manifest }> {
+  const version = await schemaVersion(ctx);
+  if (!version) {
+    throw new Error("the tenant database has no applied migrations");
+  }
+  const zip = await ZipToR2.open(ctx.env.FILES, key);
+  try {
+    const entries: ManifestEntry[] = [];
+    const rowCounts: Record<string, number> = {};
+    for (const table of await tenantTables(ctx)) {
+      const rows = await readTable(ctx, table);
+      const path = `tables/${table.name}.json`;
+      const data = encoder.encode(JSON.stringify({ table: table.name, columns: table.columns, rows }));
+      await zip.add(path, data, true);
+      entries.push({
+        kind: "table",
+        path,
+        bytes: data.byteLength,
+        sha256: await sha256Hex(data),
+        table: table.name,
+        rows: rows.length,
+      });
+      rowCounts[table.name] = rows.length;
+    }
+    for (const [prefix, under] of Object.entries(tenantPrefixes(ctx.tenant)) as ["id" | "slug", string][]) {
+      let cursor: string | undefined;
+      do {
+        const page = await ctx.env.FILES.list({ prefix: under, cursor, include: ["httpMetadata"] });
+        for (const object of page.objects) {
+          const body = await ctx.env.FILES.get(object.key);
+          if (!body) {
+            continue; // deleted since the listing
+          }
+          const data = new Uint8Array(await body.arrayBuffer());
+          const rest = object.key.slice(under.length);
+          const path = `files/${prefix}/${rest}`;
+          await zip.add(path, data, false);
+          entries.push({
+            kind: "file",
+            path,
+            bytes: data.byteLength,
+            sha256: await sha256Hex(data),
+            prefix,
+            key: rest,
+            contentType: body.httpMetadata?.contentType ?? null,
+          });
+        }
+        cursor = page.truncated ? page.cursor : undefined;
+      } while (cursor);
+    }
+    const manifest: Manifest = {
+      format: ARCHIVE_FORMAT,
+      formatVersion: ARCHIVE_FORMAT_VERSION,
+      tenant: { id: ctx.tenant.id, slug: ctx.tenant.slug, name: ctx.tenant.name, type: ctx.tenant.type },
+      schemaVersion: version,
+      createdAt: createdAt.toISOString(),
+      tables: rowCounts,
+      entries,
+    };
+    await zip.add(MANIFEST_PATH, encoder.encode(JSON.stringify(manifest, null, 2)), true);
+    const { bytes } = await zip.close();
+    // The whole archive's digest, for the status route and for whoever keeps the file elsewhere.
+    const stored = await ctx.env.FILES.get(key);
+    const sha256 = stored ? await digestStream(stored.body) : "";
+    return { bytes, sha256, manifest };
+  } catch (error) {
+    await zip.abort();
+    throw error;
+  }
+}
+
+/** SHA-256 of a stream without holding it (workerd's DigestStream). */
+async function digestStream(body: ReadableStream): Promise<string> {
+  const digest = new crypto.DigestStream("SHA-256");
+  await body.pipeTo(digest);
+  return [...new Uint8Array(await digest.digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}

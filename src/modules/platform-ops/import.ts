@@ -1,0 +1,296 @@
+import { audit } from "../../core/audit";
+import type { TenantCtx } from "../../core/context";
+import { Conflict, Unprocessable } from "../../core/errors";
+import { log } from "../../core/http/log";
+import {
+  MANIFEST_PATH,
+  Manifest,
+  type ManifestEntry,
+  NOT_RESTORED,
+  sha256Hex,
+  TableFile,
+  tenantPrefixes,
+} from "./export";
+import {
+  type Cell,
+  d1Of,
+  decodeCell,
+  nonEmptyTables,
+  quote,
+  schemaVersion,
+  type TableInfo,
+  tenantTables,
+} from "./tables";
+import { readZipDirectory, readZipEntry, type ZipEntry, ZipFormatError } from "./zip";
+
+/** Largest single entry an import reads (a table's JSON, one file). */
+const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+/** D1 binds at most 100 parameters per statement. */
+const MAX_PARAMS = 100;
+/** Statements per D1 batch. */
+const BATCH_STATEMENTS = 50;
+
+const decoder = new TextDecoder();
+
+function invalid(reason: string): Unprocessable {
+  return new Unprocessable("archive_invalid", `The archive cannot be imported: ${reason}.`);
+}
+
+interface Checked {
+  manifest: Manifest;
+  byPath: Map<string, ZipEntry>;
+}
+
+/**
+ * Reads and checks everything before anything is written: the manifest's format, the schema version
+ * against the target's, every entry's presence, size and SHA-256, and every table's columns against the
+ * target's. Any mismatch is a 422 naming the reason.
+ */
+async function checkArchive(ctx: TenantCtx, bucket: R2Bucket, key: string, size: number): Promise<Checked> {
+  let directory: ZipEntry[];
+  try {
+    directory = await readZipDirectory(bucket, key, size);
+  } catch (error) {
+    throw error instanceof ZipFormatError ? invalid(error.message) : error;
+  }
+  const byPath = new Map(directory.map((e) => [e.name, e]));
+  const manifestEntry = byPath.get(MANIFEST_PATH);
+  if (!manifestEntry) {
+    throw invalid("it has no manifest.json");
+  }
+  const read = async (entry: ZipEntry) => {
+    try {
+      return await readZipEntry(bucket, key, entry, MAX_ENTRY_BYTES);
+    } catch (error) {
+      throw error instanceof ZipFormatError ? invalid(error.message) : error;
+    }
+  };
+  let manifest: Manifest;
+  try {
+    manifest = Manifest.parse(JSON.parse(decoder.decode(await read(manifestEntry))));
+  } catch (error) {
+    if (error instanceof Unprocessable) {
+      throw error;
+    }
+    throw invalid("manifest.json is not a Warga tenant archive manifest of a format this build reads");
+  }
+  const target = await schemaVersion(ctx);
+  if (manifest.schemaVersion !== target) {
+    throw new Unprocessable(
+      "archive_schema_mismatch",
+      `The archive was made at schema ${manifest.schemaVersion}; this tenant is at ${target ?? "none"}. Import it into a database at the same migration.`,
+    );
+  }
+  const listed = new Set(manifest.entries.map((e) => e.path));
+  if (listed.size !== manifest.entries.length) {
+    throw invalid("the manifest lists an entry twice");
+  }
+  for (const name of byPath.keys()) {
+    if (name !== MANIFEST_PATH && !listed.has(name)) {
+      throw invalid(`${name} is in the archive but not in its manifest`);
+    }
+  }
+  const tables = new Map((await tenantTables(ctx)).map((t) => [t.name, t]));
+  const seenTables = new Set<string>();
+  for (const entry of manifest.entries) {
+    const zipEntry = byPath.get(entry.path);
+    if (!zipEntry) {
+      throw invalid(`${entry.path} is in the manifest but not in the archive`);
+    }
+    const bytes = await read(zipEntry);
+    if (bytes.byteLength !== entry.bytes || (await sha256Hex(bytes)) !== entry.sha256) {
+      throw new Unprocessable(
+        "archive_checksum_mismatch",
+        `${entry.path} does not match the size and SHA-256 in the manifest; the archive was changed or damaged.`,
+      );
+    }
+    if (entry.kind === "table") {
+      const table = tables.get(entry.table);
+      if (!table || seenTables.has(entry.table)) {
+        throw invalid(`table ${entry.table} is unknown to this schema or listed twice`);
+      }
+      seenTables.add(entry.table);
+      const content = parseTable(bytes, entry);
+      const unknown = content.columns.filter((c) => !table.columns.includes(c));
+      if (unknown.length > 0) {
+        throw invalid(`table ${entry.table} has columns this schema lacks: ${unknown.join(", ")}`);
+      }
+      if (content.rows.some((r) => r.length !== content.columns.length)) {
+        throw invalid(`table ${entry.table} has a row whose width differs from its columns`);
+      }
+    }
+  }
+  return { manifest, byPath };
+}
+
+function parseTable(bytes: Uint8Array, entry: Extract<ManifestEntry, { kind: "table" }>): TableFile {
+  let content: TableFile;
+  try {
+    content = TableFile.parse(JSON.parse(decoder.decode(bytes)));
+  } catch {
+    throw invalid(`${entry.path} is not a table file`);
+  }
+  if (content.table !== entry.table || content.rows.length !== entry.rows) {
+    throw invalid(`${entry.path} does not hold the ${entry.rows} rows of ${entry.table} the manifest names`);
+  }
+  return content;
+}
+
+/** R2 keys the old tenant's rows point at (a file row's `r2_key`) are moved to the new tenant's prefix. */
+function keyRewriter(from: { id: string; slug: string }, to: { id: string; slug: string }) {
+  const old = tenantPrefixes(from);
+  const now = tenantPrefixes(to);
+  return (value: string | number | null | Uint8Array) => {
+    if (typeof value !== "string") {
+      return value;
+    }
+    if (value.startsWith(old.id)) {
+      return now.id + value.slice(old.id.length);
+    }
+    if (value.startsWith(old.slug)) {
+      return now.slug + value.slice(old.slug.length);
+    }
+    return value;
+  };
+}
+
+const restored = (entry: Extract<ManifestEntry, { kind: "file" }>) =>
+  !NOT_RESTORED.some((n) => n.prefix === entry.prefix && entry.key.startsWith(n.under));
+
+export interface ImportReport {
+  schemaVersion: string;
+  tables: Record<string, number>;
+  rows: number;
+  files: number;
+  skippedFiles: number;
+  bytes: number;
+}
+
+/** 409 unless every data table of the tenant is empty; answers the tables. */
+export async function requireEmptyTenant(ctx: TenantCtx): Promise<TableInfo[]> {
+  const tables = await tenantTables(ctx);
+  const filled = await nonEmptyTables(ctx, tables);
+  if (filled.length > 0) {
+    throw new Conflict(
+      "tenant_not_empty",
+      `An archive is imported only into an empty tenant; this one has rows in ${filled.slice(0, 5).join(", ")}${filled.length > 5 ? ", …" : ""}.`,
+    );
+  }
+  return tables;
+}
+
+/**
+ * Restores an archive (an R2 object) into `ctx`'s tenant, which must be empty: checks everything first
+ * (422, nothing written), then writes the rows in foreign-key order in D1 batches with the audit record
+ * in the last one, and the files under the new tenant's prefixes. A failure half-way empties the
+ * tenant's tables again and removes the files written, so the tenant is as empty as it was.
+ */
+export async function importArchive(
+  ctx: TenantCtx,
+  source: { bucket: R2Bucket; key: string; size: number },
+): Promise<ImportReport> {
+  const tables = await requireEmptyTenant(ctx);
+  const { manifest, byPath } = await checkArchive(ctx, source.bucket, source.key, source.size);
+  const rewrite = keyRewriter(manifest.tenant, ctx.tenant);
+  const d1 = d1Of(ctx);
+  const order = new Map(tables.map((t, i) => [t.name, i]));
+  const tableEntries = manifest.entries
+    .filter((e): e is Extract<ManifestEntry, { kind: "table" }> => e.kind === "table")
+    .sort((a, b) => (order.get(a.table) ?? 0) - (order.get(b.table) ?? 0));
+  const fileEntries = manifest.entries.filter(
+    (e): e is Extract<ManifestEntry, { kind: "file" }> => e.kind === "file",
+  );
+  const written: string[] = [];
+  let rows = 0;
+  try {
+    let pending: D1PreparedStatement[] = [];
+    const flush = async () => {
+      if (pending.length > 0) {
+        await d1.batch(pending);
+        pending = [];
+      }
+    };
+    for (const entry of tableEntries) {
+      const zipEntry = byPath.get(entry.path) as ZipEntry;
+      const content = parseTable(
+        await readZipEntry(source.bucket, source.key, zipEntry, MAX_ENTRY_BYTES),
+        entry,
+      );
+      if (content.rows.length === 0 || content.columns.length === 0) {
+        continue;
+      }
+      const perStatement = Math.max(1, Math.floor(MAX_PARAMS / content.columns.length));
+      const columns = content.columns.map(quote).join(", ");
+      const tuple = `(${content.columns.map(() => "?").join(", ")})`;
+      for (let i = 0; i < content.rows.length; i += perStatement) {
+        const chunk = content.rows.slice(i, i + perStatement);
+        pending.push(
+          d1
+            .prepare(
+              `INSERT INTO ${quote(entry.table)} (${columns}) VALUES ${chunk.map(() => tuple).join(", ")}`,
+            )
+            .bind(...chunk.flatMap((row) => row.map((cell: Cell) => rewrite(decodeCell(cell))))),
+        );
+        if (pending.length >= BATCH_STATEMENTS) {
+          await flush();
+        }
+      }
+      rows += content.rows.length;
+    }
+    let skippedFiles = 0;
+    let bytes = 0;
+    const prefixes = tenantPrefixes(ctx.tenant);
+    for (const entry of fileEntries) {
+      if (!restored(entry)) {
+        skippedFiles++;
+        continue;
+      }
+      const data = await readZipEntry(
+        source.bucket,
+        source.key,
+        byPath.get(entry.path) as ZipEntry,
+        MAX_ENTRY_BYTES,
+      );
+      const key = prefixes[entry.prefix] + entry.key;
+      await ctx.env.FILES.put(key, data, {
+        sha256: entry.sha256,
+        ...(entry.contentType ? { httpMetadata: { contentType: entry.contentType } } : {}),
+      });
+      written.push(key);
+      bytes += data.byteLength;
+    }
+    const report: ImportReport = {
+      schemaVersion: manifest.schemaVersion,
+      tables: manifest.tables,
+      rows,
+      files: fileEntries.length - skippedFiles,
+      skippedFiles,
+      bytes,
+    };
+    const auditRow = (
+      audit(ctx, {
+        action: "tenant.archive_imported",
+        targetType: "tenant",
+        targetId: ctx.tenant.id,
+        detail: {
+          from: { tenantId: manifest.tenant.id, slug: manifest.tenant.slug, createdAt: manifest.createdAt },
+          rows,
+          files: report.files,
+        },
+      }) as unknown as { toSQL(): { sql: string; params: unknown[] } }
+    ).toSQL();
+    pending.push(d1.prepare(auditRow.sql).bind(...auditRow.params));
+    await flush();
+    return report;
+  } catch (error) {
+    log("error", "archive_import_failed", { tenant: ctx.tenant.slug, error: String(error) });
+    // The tenant was empty before: empty it again (children first), and drop the files written.
+    await d1
+      .batch([...tables].reverse().map((t) => d1.prepare(`DELETE FROM ${quote(t.name)}`)))
+      .catch((cleanup: unknown) => log("error", "archive_import_cleanup_failed", { error: String(cleanup) }));
+    for (let i = 0; i < written.length; i += 1000) {
+      await ctx.env.FILES.delete(written.slice(i, i + 1000)).catch(() => undefined);
+    }
+    throw error;
+  }
+}

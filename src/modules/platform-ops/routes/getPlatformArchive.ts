@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { getPlatformArchive } from "../archives";
+import { ArchiveView } from "../schemas";
+
+export class GetPlatformArchive extends Endpoint {
+  override schema = {
+    tags: ["Platform: operations"],
+    summary: "Any tenant archive's status (export or import)",
+    request: { params: IdParam },
+    responses: { 200: json(ArchiveView), ...problems(401, 403, 404) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await getPlatformArchive({ ctx: platformCtx(c), id: params.id }));
+  }
+}

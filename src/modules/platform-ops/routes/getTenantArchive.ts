@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
+import { getTenantArchive } from "../archives";
+import { ArchiveView } from "../schemas";
+
+export class GetTenantArchive extends Endpoint {
+  override schema = {
+    tags: ["Arsip"],
+    summary: "One archive's status; `downloadUrl` once it is ready, until `expiresAt`",
+    request: { params: IdParam },
+    responses: { 200: json(ArchiveView), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await getTenantArchive({ ctx: tenantCtx(c), id: params.id }));
+  }
+}

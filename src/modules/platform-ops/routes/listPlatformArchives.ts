@@ -1,0 +1,22 @@
+import type { Context } from "hono";
+import { ListQuery } from "../../../core/db/paging";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { listPlatformArchives } from "../archives";
+import { ArchiveList } from "../schemas";
+
+export class ListPlatformArchives extends Endpoint {
+  override schema = {
+    tags: ["Platform: operations"],
+    summary: "A tenant's archives (exports and imports), newest first",
+    request: { params: IdParam, query: ListQuery },
+    responses: { 200: json(ArchiveList), ...problems(400, 401, 403, 404) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listPlatformArchives({ ctx: platformCtx(c), id: params.id, input: query }));
+  }
+}

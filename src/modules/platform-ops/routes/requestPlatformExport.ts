@@ -1,0 +1,27 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { requestPlatformExport } from "../archives";
+import { ArchiveRequested } from "../schemas";
+
+export class RequestPlatformExport extends Endpoint {
+  override schema = {
+    tags: ["Platform: operations"],
+    summary:
+      "Ask for a tenant's archive, built in the background (the operator's copy of what its admin can ask)",
+    request: { params: IdParam },
+    responses: { 202: json(ArchiveRequested, "Queued"), ...problems(401, 403, 404) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    const result = await requestPlatformExport({
+      ctx: platformCtx(c),
+      id: params.id,
+      after: (work) => c.executionCtx.waitUntil(work),
+    });
+    return c.json(result, 202);
+  }
+}

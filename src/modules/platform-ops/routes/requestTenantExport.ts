@@ -1,0 +1,28 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems, tenantProblems } from "../../../core/http/openapi";
+import { requestTenantExport } from "../archives";
+import { ArchiveRequested } from "../schemas";
+
+export class RequestTenantExport extends Endpoint {
+  override schema = {
+    tags: ["Arsip"],
+    summary:
+      "Ask for the community's archive (ZIP of every table as JSON and every stored file, with a manifest of checksums), built in the background",
+    responses: {
+      202: json(ArchiveRequested, "Queued; follow it at its status URL"),
+      ...tenantProblems,
+      ...problems(429),
+    },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const result = await requestTenantExport({
+      ctx: tenantCtx(c),
+      after: (work) => c.executionCtx.waitUntil(work),
+    });
+    return c.json(result, 202);
+  }
+}

@@ -1,0 +1,421 @@
+import { exports } from "cloudflare:workers";
+import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
+import { describe, expect, it } from "vitest";
+import { tenantD1 } from "../../helpers/d1";
+import {
+  bindings,
+  call,
+  callJson,
+  createTenant,
+  expectProblem,
+  type Member,
+  operatorToken,
+  type TestTenant,
+} from "../../helpers/harness";
+import { CLEAN_JPEG, CLEAN_PNG } from "../galeri-pasar/images";
+import { requestAndSettle, runArchiveJob } from "./helpers";
+
+interface Archive {
+  id: string;
+  status: string;
+  kind: string;
+  bytes: number | null;
+  sha256: string | null;
+  summary: { tables: number; rows: number; files: number } | null;
+  expiresAt: string | null;
+  downloadUrl: string | null;
+}
+
+interface Manifest {
+  format: string;
+  formatVersion: number;
+  tenant: { id: string; slug: string };
+  schemaVersion: string;
+  createdAt: string;
+  tables: Record<string, number>;
+  entries: { kind: string; path: string; bytes: number; sha256: string; table?: string; rows?: number }[];
+}
+
+function photoForm(purpose?: string, bytes: Uint8Array = CLEAN_PNG, name = "foto.png", type = "image/png") {
+  const form = new FormData();
+  form.set("file", new File([bytes], name, { type }));
+  if (purpose) {
+    form.set("purpose", purpose);
+  }
+  return form;
+}
+
+async function ok<T>(res: Promise<{ status: number; body: T }>, status = 201): Promise<T> {
+  const answer = await res;
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  return answer.body;
+}
+
+/** A community with rows in several modules and files under both of its R2 prefixes. */
+async function seededCommunity() {
+  const tenant = await createTenant();
+  const [admin, sek, bendahara, warga] = await Promise.all([
+    tenant.member("admin"),
+    tenant.member("sekretaris"),
+    tenant.member("bendahara"),
+    tenant.member("warga"),
+  ]);
+  for (const [block, number] of [
+    ["A", "1"],
+    ["A", "2"],
+    ["B", "7"],
+  ]) {
+    await ok(callJson("/api/kependudukan/units", { token: sek.token, body: { block, number } }));
+  }
+  const album = await ok(
+    callJson<{ id: string }>("/api/galeri", {
+      token: sek.token,
+      body: { title: "Kerja bakti Agustus", eventDate: "2026-08-16" },
+    }),
+  );
+  await ok(callJson(`/api/galeri/${album.id}/foto`, { token: sek.token, body: photoForm() }));
+  await ok(
+    callJson(`/api/galeri/${album.id}/foto`, {
+      token: sek.token,
+      body: photoForm(undefined, CLEAN_JPEG, "foto.jpg", "image/jpeg"),
+    }),
+  );
+  await ok(callJson("/api/files", { token: warga.token, body: photoForm("pasar") }));
+  await ok(
+    callJson("/api/kas", {
+      token: bendahara.token,
+      body: {
+        kind: "masuk",
+        category: "Saldo awal",
+        amount: 2_500_000,
+        date: "2026-01-02",
+        note: "Saldo kas RT",
+      },
+    }),
+  );
+  await ok(
+    callJson("/api/kas", {
+      token: bendahara.token,
+      body: {
+        kind: "keluar",
+        category: "Kebersihan",
+        amount: 150_000,
+        date: "2026-01-05",
+        note: "Beli sapu",
+      },
+    }),
+  );
+  // A cached letter PDF (slug prefix) and a support-ticket image (id prefix), as those modules store them.
+  const pdf = strToU8("%PDF-1.7\nSurat Keterangan Domisili\n%%EOF");
+  await bindings.FILES.put(`tenants/${tenant.slug}/surat/01LETTER000000000000000000/v1.pdf`, pdf, {
+    httpMetadata: { contentType: "application/pdf" },
+  });
+  await bindings.FILES.put(`tenants/${tenant.id}/support/01SUPPORT00000000000000000.png`, CLEAN_PNG, {
+    httpMetadata: { contentType: "image/png" },
+  });
+  return { tenant, admin, sek, warga };
+}
+
+async function exportOf(admin: Member): Promise<Archive> {
+  const started = await requestAndSettle("/api/archives", admin.token);
+  expect(started.status).toBe(202);
+  const status = await callJson<Archive>(`/api/archives/${started.body.archive.id}`, { token: admin.token });
+  expect(status.body.status, JSON.stringify(status.body)).toBe("ready");
+  return status.body;
+}
+
+async function downloadZip(path: string, token: string): Promise<Uint8Array> {
+  const res = await call(path, { token });
+  expect(res.status).toBe(200);
+  expect(res.headers.get("Content-Type")).toBe("application/zip");
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+async function tableNames(db: D1Database): Promise<string[]> {
+  const { results } = await db
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations' ORDER BY name",
+    )
+    .all<{ name: string }>();
+  return results.map((r) => r.name);
+}
+
+async function rowsOf(db: D1Database, table: string): Promise<unknown[][]> {
+  return db.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).raw();
+}
+
+async function objectsUnder(prefix: string): Promise<Map<string, Uint8Array>> {
+  const listed = await bindings.FILES.list({ prefix });
+  const out = new Map<string, Uint8Array>();
+  for (const object of listed.objects) {
+    const body = await bindings.FILES.get(object.key);
+    out.set(object.key.slice(prefix.length), new Uint8Array(await (body as R2ObjectBody).arrayBuffer()));
+  }
+  return out;
+}
+
+async function importZip(target: TestTenant, zip: Uint8Array) {
+  const res = await exports.default.fetch(
+    new Request(`http://api.test/api/platform/tenants/${target.id}/imports`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${await operatorToken()}`,
+        "Content-Type": "application/zip",
+        "CF-Connecting-IP": "198.18.250.2",
+      },
+      body: zip,
+    }),
+  );
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as unknown) : null };
+}
+
+async function expectEmpty(target: TestTenant) {
+  const db = tenantD1(target);
+  for (const table of await tableNames(db)) {
+    expect(await rowsOf(db, table), table).toEqual([]);
+  }
+  expect((await objectsUnder(`tenants/${target.id}/`)).size).toBe(0);
+  expect((await objectsUnder(`tenants/${target.slug}/`)).size).toBe(0);
+}
+
+describe("tenant archive: export and import", () => {
+  it("round trip: an admin's export imported into a fresh tenant gives every row and every file back", async () => {
+    const { tenant, admin } = await seededCommunity();
+    const archive = await exportOf(admin);
+    expect(archive.downloadUrl).toMatch(new RegExp(`/api/archives/${archive.id}/download$`));
+    expect(archive.summary?.files).toBe(5);
+
+    const zip = await downloadZip(`/api/archives/${archive.id}/download`, admin.token);
+    expect(zip.byteLength).toBe(archive.bytes);
+    const digest = await crypto.subtle.digest("SHA-256", zip);
+    expect([...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("")).toBe(
+      archive.sha256,
+    );
+    const entries = unzipSync(zip);
+    const manifest = JSON.parse(strFromU8(entries["manifest.json"] as Uint8Array)) as Manifest;
+    expect(manifest).toMatchObject({
+      format: "warga-tenant-archive",
+      formatVersion: 1,
+      tenant: { id: tenant.id, slug: tenant.slug },
+    });
+    expect(manifest.schemaVersion).toMatch(/^\d{4}_/);
+    const source = tenantD1(tenant);
+    // Every table of the tenant database, found generically, is in the archive with its row count.
+    expect(Object.keys(manifest.tables).sort()).toEqual(await tableNames(source));
+    expect(manifest.tables.units).toBe(3);
+    for (const entry of manifest.entries) {
+      const bytes = entries[entry.path] as Uint8Array;
+      expect(bytes.byteLength, entry.path).toBe(entry.bytes);
+      const hash = await crypto.subtle.digest("SHA-256", bytes);
+      expect([...new Uint8Array(hash)].map((b) => b.toString(16).padStart(2, "0")).join("")).toBe(
+        entry.sha256,
+      );
+    }
+
+    const target = await createTenant();
+    const imported = await callJson<{ report: { rows: number; files: number; skippedFiles: number } }>(
+      `/api/platform/tenants/${target.id}/imports?archiveId=${archive.id}`,
+      { method: "POST", token: await operatorToken() },
+    );
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    expect(imported.body.report).toMatchObject({ files: 4, skippedFiles: 1 });
+
+    const copy = tenantD1(target);
+    const moveKey = (value: unknown) =>
+      typeof value === "string"
+        ? value
+            .replace(`tenants/${tenant.id}/`, `tenants/${target.id}/`)
+            .replace(`tenants/${tenant.slug}/`, `tenants/${target.slug}/`)
+        : value;
+    for (const table of await tableNames(source)) {
+      const want = (await rowsOf(source, table)).map((row) => row.map(moveKey));
+      let got = await rowsOf(copy, table);
+      if (table === "audit_log") {
+        // The import writes its own record into the restored log; everything else is the source's.
+        expect(got.filter((r) => r.includes("tenant.archive_imported"))).toHaveLength(1);
+        got = got.filter((r) => !r.includes("tenant.archive_imported"));
+      }
+      expect(got, table).toEqual(want);
+    }
+    expect(await rowsOf(copy, "files")).toHaveLength(3);
+    // Files byte for byte under the new tenant's prefixes; support images stay platform records.
+    const byId = await objectsUnder(`tenants/${tenant.id}/`);
+    byId.delete("support/01SUPPORT00000000000000000.png");
+    expect(await objectsUnder(`tenants/${target.id}/`)).toEqual(byId);
+    expect(await objectsUnder(`tenants/${target.slug}/`)).toEqual(
+      await objectsUnder(`tenants/${tenant.slug}/`),
+    );
+    // The restored file store serves the restored rows.
+    const [file] = await rowsOf(copy, "files");
+    const targetAdmin = await target.member("admin");
+    const served = await call(`/api/files/${file?.[0]}`, { token: targetAdmin.token });
+    expect(served.status).toBe(200);
+
+    // A second import into the now filled tenant is refused, and the import shows in its list.
+    expectProblem(
+      await callJson(`/api/platform/tenants/${target.id}/imports?archiveId=${archive.id}`, {
+        method: "POST",
+        token: await operatorToken(),
+      }),
+      409,
+      "tenant_not_empty",
+    );
+    const history = await callJson<{ items: Archive[] }>("/api/archives", { token: targetAdmin.token });
+    expect(history.body.items.map((a) => [a.kind, a.status])).toEqual([["import", "ready"]]);
+  });
+
+  it("an uploaded archive with one changed byte, or of another schema, is 422 and nothing is written", async () => {
+    const { admin } = await seededCommunity();
+    const archive = await exportOf(admin);
+    const entries = unzipSync(
+      await downloadZip(`/api/platform/archives/${archive.id}/download`, await operatorToken()),
+    );
+    const target = await createTenant();
+
+    const tampered = { ...entries };
+    const units = strFromU8(tampered["tables/units.json"] as Uint8Array);
+    tampered["tables/units.json"] = strToU8(units.replace('"B"', '"C"'));
+    expectProblem(await importZip(target, zipSync(tampered)), 422, "archive_checksum_mismatch");
+    await expectEmpty(target);
+
+    const manifest = JSON.parse(strFromU8(entries["manifest.json"] as Uint8Array)) as Manifest;
+    const older = {
+      ...entries,
+      "manifest.json": strToU8(JSON.stringify({ ...manifest, schemaVersion: "0001_old" })),
+    };
+    expectProblem(await importZip(target, zipSync(older)), 422, "archive_schema_mismatch");
+    const noManifest = { ...entries };
+    delete noManifest["manifest.json"];
+    expectProblem(await importZip(target, zipSync(noManifest)), 422, "archive_invalid");
+    expectProblem(await importZip(target, strToU8("not a zip at all, just text")), 422, "archive_invalid");
+    await expectEmpty(target);
+
+    // The untouched upload goes in.
+    const res = await importZip(target, zipSync(entries));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await rowsOf(tenantD1(target), "units")).toHaveLength(3);
+  });
+
+  it("refuses a target with data (409), the wrong role (403), an eleventh export in a day (429) and another tenant's archive id (404)", async () => {
+    const tenant = await createTenant();
+    const [admin, sek] = await Promise.all([tenant.member("admin"), tenant.member("sekretaris")]);
+    await ok(callJson("/api/kependudukan/units", { token: sek.token, body: { block: "D", number: "4" } }));
+    const archive = await exportOf(admin);
+
+    const busy = await createTenant();
+    const busySek = await busy.member("sekretaris");
+    await ok(
+      callJson("/api/kependudukan/units", { token: busySek.token, body: { block: "C", number: "3" } }),
+    );
+    expectProblem(
+      await callJson(`/api/platform/tenants/${busy.id}/imports?archiveId=${archive.id}`, {
+        method: "POST",
+        token: await operatorToken(),
+      }),
+      409,
+      "tenant_not_empty",
+    );
+
+    expectProblem(
+      await callJson("/api/archives", { method: "POST", token: sek.token }),
+      403,
+      "forbidden_role",
+    );
+    expectProblem(
+      await callJson(`/api/platform/tenants/${busy.id}/imports?archiveId=${archive.id}`, {
+        method: "POST",
+        token: admin.token,
+      }),
+      403,
+      "forbidden_role",
+    );
+
+    // Ten requests a day per community; the eleventh (the first was the export above) is refused.
+    for (let i = 0; i < 9; i++) {
+      expect((await callJson("/api/archives", { method: "POST", token: admin.token })).status).toBe(202);
+    }
+    expectProblem(
+      await callJson("/api/archives", { method: "POST", token: admin.token }),
+      429,
+      "rate_limited",
+    );
+
+    const otherAdmin = await busy.member("admin");
+    expectProblem(
+      await callJson(`/api/archives/${archive.id}`, { token: otherAdmin.token }),
+      404,
+      "archive_not_found",
+    );
+    expectProblem(
+      await callJson(`/api/archives/${archive.id}/download`, { token: otherAdmin.token }),
+      404,
+      "archive_not_found",
+    );
+  });
+
+  it("a second request while one is under way answers the first; a died export is finished by the hourly job", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const operator = await operatorToken();
+    // The operator's request is answered at once; its background run is not awaited here.
+    const first = await callJson<{ archive: Archive; created: boolean }>(
+      `/api/platform/tenants/${tenant.id}/archives`,
+      { method: "POST", token: operator },
+    );
+    expect(first.status).toBe(202);
+    const id = first.body.archive.id;
+    // As if the isolate died mid-run: the row is running with its lease run out.
+    await bindings.PLATFORM_DB.prepare(
+      "UPDATE tenant_archives SET status = 'running', attempts = 1, lease_until = '2000-01-01T00:00:00.000Z' WHERE id = ?",
+    )
+      .bind(id)
+      .run();
+    const again = await callJson<{ archive: Archive; created: boolean }>("/api/archives", {
+      method: "POST",
+      token: admin.token,
+    });
+    expect(again.status).toBe(202);
+    expect(again.body).toMatchObject({ created: false, archive: { id } });
+    expectProblem(
+      await callJson(`/api/archives/${id}/download`, { token: admin.token }),
+      409,
+      "archive_not_ready",
+    );
+
+    const at = new Date(Date.now() + 60_000);
+    const report = await runArchiveJob(at);
+    expect((report["platform-ops.archives"] as { built: number }).built).toBeGreaterThanOrEqual(1);
+    const done = await callJson<Archive>(`/api/platform/archives/${id}`, { token: operator });
+    expect(done.body).toMatchObject({ status: "ready" });
+    // A repeated run changes nothing.
+    await runArchiveJob(at);
+    const same = await callJson<Archive>(`/api/platform/archives/${id}`, { token: operator });
+    expect(same.body).toEqual(done.body);
+  });
+
+  it("an expired archive's download is 410, and the hourly sweep deletes its object", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const archive = await exportOf(admin);
+    const key = `archives/${tenant.id}/${archive.id}.zip`;
+    expect(await bindings.FILES.head(key)).not.toBeNull();
+    await bindings.PLATFORM_DB.prepare("UPDATE tenant_archives SET expires_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), archive.id)
+      .run();
+    expectProblem(
+      await callJson(`/api/archives/${archive.id}/download`, { token: admin.token }),
+      410,
+      "archive_expired",
+    );
+    await runArchiveJob(new Date());
+    expect(await bindings.FILES.head(key)).toBeNull();
+    const after = await callJson<Archive>(`/api/archives/${archive.id}`, { token: admin.token });
+    expect(after.body).toMatchObject({ status: "expired", downloadUrl: null });
+    expectProblem(
+      await callJson(`/api/archives/${archive.id}/download`, { token: admin.token }),
+      410,
+      "archive_expired",
+    );
+  });
+});

@@ -1,0 +1,50 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { jobs } from "../../../src/app";
+import { CRON, runScheduled } from "../../../src/core/jobs";
+import { systemPlatformCtx } from "../../../src/core/tenancy/contexts";
+import worker from "../../../src/index";
+import { bindings } from "../../helpers/harness";
+
+/** The archive jobs alone, run as the hourly trigger would at `at`. */
+export function runArchiveJob(at: Date) {
+  return runScheduled(
+    systemPlatformCtx(bindings, "test"),
+    jobs.filter((j) => j.name === "platform-ops.archives"),
+    CRON.HOURLY,
+    at,
+  );
+}
+
+/**
+ * Asks for an export (tenant route or operator route) through the Worker with an execution context of
+ * the test's own, and awaits the background build the route scheduled with `waitUntil`.
+ */
+export async function requestAndSettle(path: string, token: string) {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(
+    new Request(`http://api.test${path}`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "CF-Connecting-IP": "198.18.250.1" },
+    }),
+    bindings,
+    ctx,
+  );
+  const body = (await res.json()) as { archive: { id: string; status: string }; created: boolean };
+  await waitOnExecutionContext(ctx);
+  return { status: res.status, body };
+}
+
+/**
+ * A ready export of the admin's tenant. When another request's export was already under way (its
+ * background run not awaited by anyone), the hourly job is run past that run's lease to finish it.
+ */
+export async function readyExport(adminToken: string): Promise<string> {
+  const { status, body } = await requestAndSettle("/api/archives", adminToken);
+  if (status !== 202) {
+    throw new Error(`export request: ${status} ${JSON.stringify(body)}`);
+  }
+  if (!body.created) {
+    await runArchiveJob(new Date(Date.now() + 60 * 60 * 1000));
+  }
+  return body.archive.id;
+}
