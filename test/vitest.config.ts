@@ -20,7 +20,7 @@ if (!chromium.ready) {
 }
 
 /**
- * Tests create many tenants per file (storage is isolated per file, not per test), so the test
+ * Tests create many tenants per file (storage is reset per file, not per test), so the test
  * runtime declares more tenant slots than wrangler.toml's local eight. The binding map is given whole
  * because miniflare options replace, not merge, the ones read from wrangler.toml.
  */
@@ -148,6 +148,9 @@ export default defineConfig(async () => {
       include: ["test/**/*.test.ts"],
       exclude: ["test/e2e/**"],
       setupFiles: ["test/helpers/setup.ts"],
+      // One runtime for every file (workerd start-up and module loading once, not per file); each file
+      // still starts from empty storage (test/helpers/setup.ts).
+      isolate: false,
       provide: { chromium },
       testTimeout: 20_000,
     },

@@ -96,6 +96,12 @@ export async function login(email: string, tenant?: string): Promise<string> {
 }
 
 let operator: Promise<string> | undefined;
+
+/** Forgets per-file state (the operator's account lives in the platform database, emptied before each file). */
+export function resetHarness() {
+  operator = undefined;
+}
+
 export function operatorToken(): Promise<string> {
   operator ??= insertUser({ platformRole: "super_admin", name: "Operator" }).then((u) => login(u.email));
   return operator;

@@ -1,7 +1,83 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { afterAll, vi } from "vitest";
+import { resetHarness } from "./harness";
 
-// Storage is isolated per test file, so every file starts from a freshly migrated platform database.
-await applyD1Migrations(env.PLATFORM_DB, env.PLATFORM_MIGRATIONS);
-// The notification Worker's database, shared with it by id, so tests can read its delivery log.
-await applyD1Migrations(env.NOTIFY_DB_TEST, env.NOTIFY_MIGRATIONS);
+/**
+ * One runtime serves every test file of the project (`isolate: false` in test/vitest.config.ts: starting
+ * workerd and loading the app once instead of once per file is most of the suite's time). So that each
+ * file still starts from nothing, this runs before each file: the platform and notification databases
+ * are dropped and migrated again, the tenant databases the previous file claimed are dropped so the
+ * next tenant on that slot is migrated afresh, and the file store is cleared. Durable
+ * Objects keep their state, but every test names its own (a poll's id, a fresh address or account for
+ * rate limits).
+ */
+const bindings = env as unknown as Record<string, D1Database | R2Bucket | undefined> & {
+  PLATFORM_DB: D1Database;
+  NOTIFY_DB_TEST: D1Database;
+  FILES: R2Bucket;
+  PLATFORM_MIGRATIONS: Parameters<typeof applyD1Migrations>[1];
+  NOTIFY_MIGRATIONS: Parameters<typeof applyD1Migrations>[1];
+};
+
+const USER_TABLES =
+  "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'";
+
+async function tablesOf(db: D1Database): Promise<string[]> {
+  return (await db.prepare(USER_TABLES).all<{ name: string }>()).results.map((r) => r.name);
+}
+
+/** Drops every table (migrations log included), so the database is migrated from scratch when used next. */
+async function dropTables(db: D1Database) {
+  const tables = await tablesOf(db);
+  if (tables.length) {
+    await db.batch([
+      db.prepare("PRAGMA defer_foreign_keys = on"),
+      ...tables.map((t) => db.prepare(`DROP TABLE IF EXISTS "${t}"`)),
+    ]);
+  }
+}
+
+async function emptyBucket(bucket: R2Bucket) {
+  for (;;) {
+    const page = await bucket.list({ limit: 1000 });
+    if (page.objects.length === 0) {
+      return;
+    }
+    await bucket.delete(page.objects.map((o) => o.key));
+  }
+}
+
+async function freshStorage() {
+  const platform = bindings.PLATFORM_DB;
+  const migrated = (await tablesOf(platform)).includes("tenants");
+  if (migrated) {
+    const claimed = await platform.prepare("SELECT slot FROM tenants").all<{ slot: number }>();
+    await Promise.all(
+      claimed.results.map(({ slot }) => {
+        const db = bindings[`TENANT_DB_${String(slot).padStart(2, "0")}`] as D1Database | undefined;
+        return db ? dropTables(db) : undefined;
+      }),
+    );
+    // Dropped and migrated again rather than emptied: migrations also write reference rows (templates).
+    await Promise.all([
+      dropTables(platform),
+      dropTables(bindings.NOTIFY_DB_TEST),
+      emptyBucket(bindings.FILES),
+    ]);
+  }
+  await applyD1Migrations(platform, bindings.PLATFORM_MIGRATIONS);
+  // The notification Worker's database, shared with it by id, so tests can read its delivery log.
+  await applyD1Migrations(bindings.NOTIFY_DB_TEST, bindings.NOTIFY_MIGRATIONS);
+}
+
+await freshStorage();
+resetHarness();
+
+// What a file changes in the shared runtime's globals ends with the file.
+afterAll(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+});
