@@ -6,9 +6,10 @@ import { defineConfig } from "vitest/config";
  */
 export default defineConfig({
   test: {
-    // vitest's default is one worker per core but one (2 - 1) on a 2-core machine. The tests spend much
-    // of their time waiting on workerd (a separate process), so two files at a time keep both cores busy.
-    maxWorkers: 2,
+    // Projects named by path do not inherit options from here, so each sets `maxWorkers: 2` itself
+    // (the same value everywhere: vitest runs every project's files in one pool). vitest's default is
+    // cores - 1, one file at a time on a 2-core machine; the tests spend much of their time waiting on
+    // workerd (a separate process), so two files at a time keep both cores busy.
     projects: [
       "./test/vitest.config.ts",
       "./test/e2e/vitest.config.ts",

@@ -20,8 +20,8 @@ const VEHICLES = Number(process.env.BENCH_VEHICLES ?? 6_000);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const ROUNDS = 2;
-/** `BENCH_PARTS=export` (or `search`) runs one part only. */
-const PARTS = (process.env.BENCH_PARTS ?? "search,export").split(",");
+/** `BENCH_PARTS=export` (or `search`, or `stats`; comma-separated for several) runs those parts only. */
+const PARTS = (process.env.BENCH_PARTS ?? "search,stats,export").split(",");
 const TENANT = { id: "seed-tenant-rt01", slug: "rt-01-sukamaju" };
 const q = (v) =>
   v === null ? "NULL" : typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`;
@@ -298,8 +298,11 @@ export async function run() {
       "q=no match": { url: `${kk}?q=Tidakada`, headers: sek },
       statistik: { url: `${server.url}/api/kependudukan/statistik`, headers: sek },
     };
-    if (!PARTS.includes("search")) {
-      for (const name of Object.keys(targets)) {
+    // The bare routes stay whenever a route is measured: every ratio is over them, in the same run.
+    for (const name of Object.keys(targets)) {
+      const part = name === "statistik" ? "stats" : name.startsWith("bare") ? null : "search";
+      const wanted = part ? PARTS.includes(part) : PARTS.includes("search") || PARTS.includes("stats");
+      if (!wanted) {
         delete targets[name];
       }
     }

@@ -170,7 +170,8 @@ export async function launchBrowser(viewport = { width: 1280, height: 1000 }): P
         await new Promise((resolve) =>
           child.exitCode !== null ? resolve(null) : child.once("exit", resolve),
         );
-        rmSync(profile, { recursive: true, force: true });
+        // Chromium's helper processes may still be writing the profile as the browser exits.
+        rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
       },
     };
   } catch (err) {

@@ -28,6 +28,8 @@ export default defineConfig(async () => {
     ],
     test: {
       name: "notify",
+      // Two files at a time, the same in every project (vitest.config.ts).
+      maxWorkers: 2,
       include: ["test/**/*.test.ts"],
       setupFiles: ["./test/setup.ts"],
     },

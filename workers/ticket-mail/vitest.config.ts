@@ -18,6 +18,8 @@ export default defineConfig({
   ],
   test: {
     name: "ticket-mail",
+    // Two files at a time, the same in every project (vitest.config.ts).
+    maxWorkers: 2,
     include: ["test/**/*.test.ts"],
   },
 });

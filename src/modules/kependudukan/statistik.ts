@@ -82,7 +82,10 @@ export async function registryStatistics({ ctx, today = new Date() }: { ctx: Ten
         male: countWhere(sql`${alive} and ${familyMembers.sex} = 'L'`),
         female: countWhere(sql`${alive} and ${familyMembers.sex} = 'P'`),
         ...Object.fromEntries(
-          RELIGIONS.map((r) => [`religion_${r}`, countWhere(sql`${alive} and ${familyMembers.religion} = ${literal(r)}`)]),
+          RELIGIONS.map((r) => [
+            `religion_${r}`,
+            countWhere(sql`${alive} and ${familyMembers.religion} = ${literal(r)}`),
+          ]),
         ),
         ...Object.fromEntries(
           RESIDENCE_STATUSES.map((r) => [

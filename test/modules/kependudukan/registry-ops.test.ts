@@ -346,6 +346,22 @@ describe("registry edits, vehicles and units", () => {
     expect(await search("1999 kj")).toEqual([second.id]);
     expect(await search("f")).toEqual([second.id]);
     expect(await search("tidak ada")).toEqual([]);
+    // A mid-word term matches, a rename is found by the new name and no longer by the old one, a
+    // name two cards share finds both, and a two-letter term still matches.
+    expect(await search("UTRISN")).toEqual([second.id]);
+    const putri = (await callJson<Card>(`${base}/kk/${second.id}`, { token: sek.token })).body.members.find(
+      (m) => m.name === "Putri Sutrisno",
+    );
+    const renamed = await callJson<Card>(`${base}/kk/${second.id}/members/${putri?.id}`, {
+      method: "PUT",
+      token: sek.token,
+      body: { name: "Kirana Wijaya" },
+    });
+    expect(renamed.status).toBe(200);
+    expect(await search("putri")).toEqual([]);
+    expect(await search("kirana")).toEqual([second.id]);
+    expect(await search("wijaya")).toEqual([card.id, second.id].sort());
+    expect(await search("mb")).toEqual([second.id]);
     // `q` can be a NIK: declared secret, so it is redacted from the access log and never cached.
     const byNik = await call(`${base}/kk?q=${card.members[0]?.nik}`, { token: sek.token });
     expect(byNik.headers.get("Cache-Control")).toContain("no-store");
