@@ -73,8 +73,16 @@ export async function launchBrowser(viewport = { width: 1280, height: 1000 }): P
       "--remote-debugging-port=0",
       "about:blank",
     ],
-    { stdio: "ignore" },
+    // Its own process group, so closing ends the zygote and renderers too, not only the browser.
+    { stdio: "ignore", detached: true },
   );
+  const killGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-(child.pid ?? 0), signal);
+    } catch {
+      // The group is gone already.
+    }
+  };
   try {
     const port = await devToolsPort(profile, child);
     const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
@@ -166,16 +174,22 @@ export async function launchBrowser(viewport = { width: 1280, height: 1000 }): P
       },
       async close() {
         socket.close();
-        child.kill();
+        killGroup("SIGTERM");
         await new Promise((resolve) =>
-          child.exitCode !== null ? resolve(null) : child.once("exit", resolve),
+          child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once("exit", resolve),
         );
-        // Chromium's helper processes may still be writing the profile as the browser exits.
-        rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+        killGroup("SIGKILL");
+        // A helper that outlived the group can still be writing the profile for a moment; a temporary
+        // directory left behind is not the test's failure.
+        try {
+          rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+        } catch (error) {
+          console.warn(`could not remove the browser profile ${profile}: ${error}`);
+        }
       },
     };
   } catch (err) {
-    child.kill();
+    killGroup("SIGKILL");
     throw err;
   }
 }
