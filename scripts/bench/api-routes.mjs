@@ -315,7 +315,8 @@ export async function run() {
         p99: s.p99.toFixed(1),
         rps: Number.isNaN(s.rps) ? "-" : s.rps.toFixed(0),
         cpu: s.cpuMs.toFixed(2),
-        r50: (s.p50 / bare.p50).toFixed(2),
+        // autocannon's latencies are whole milliseconds: a bare route under 1 ms has no p50 to divide by.
+        r50: bare.p50 > 0 ? (s.p50 / bare.p50).toFixed(2) : "<1 ms",
         rcpu: (s.cpuMs / bare.cpuMs).toFixed(2),
         goal: judge ? judge(s) : null,
       });
