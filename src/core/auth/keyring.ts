@@ -1,3 +1,4 @@
+import { errors as joseErrors } from "jose";
 import type { Config } from "../env";
 
 /**
@@ -55,4 +56,27 @@ export async function secretsFor(config: Config, kid: unknown): Promise<SigningS
     return all;
   }
   return all.filter((s) => s.kid === kid);
+}
+
+/**
+ * Verifies with each candidate secret in turn (`secretsFor`): the first whose signature matches wins.
+ * Any other failure (expired, wrong audience) is final, since the signature was right; with no
+ * candidate, or none matching, it is a signature failure.
+ */
+export async function firstVerified<T>(
+  candidates: readonly SigningSecret[],
+  verify: (secret: string) => Promise<T>,
+): Promise<T> {
+  let failure: unknown = new joseErrors.JWSSignatureVerificationFailed();
+  for (const { secret } of candidates) {
+    try {
+      return await verify(secret);
+    } catch (error) {
+      if (!(error instanceof joseErrors.JWSSignatureVerificationFailed)) {
+        throw error;
+      }
+      failure = error;
+    }
+  }
+  throw failure;
 }

@@ -2,7 +2,7 @@ import { decodeProtectedHeader, type JWTPayload, errors as joseErrors, jwtVerify
 import type { Role } from "../context";
 import type { Config } from "../env";
 import { Unauthorized } from "../errors";
-import { currentSecret, secretsFor } from "./keyring";
+import { currentSecret, firstVerified, secretsFor } from "./keyring";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const ALG = "HS256";
@@ -88,27 +88,18 @@ async function verifiedPayload(config: Config, token: string): Promise<JWTPayloa
   if (!candidates.length) {
     throw new Unauthorized("invalid_token", "The access token was signed with a key this API does not hold.");
   }
-  let failure: unknown;
-  for (const { secret } of candidates) {
-    try {
-      const { payload } = await jwtVerify(token, await keyOf(secret), {
-        algorithms: [ALG],
-        issuer: config.JWT_ISSUER,
-        audience: config.JWT_AUDIENCE,
-        requiredClaims: ["exp", "iat", "iss", "aud", "sub"],
-        // A token lives 15 minutes: one claiming longer (an exp pushed out by a leaked key) is refused.
-        maxTokenAge: ACCESS_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS,
-        clockTolerance: CLOCK_SKEW_SECONDS,
-      });
-      return payload;
-    } catch (error) {
-      if (!(error instanceof joseErrors.JWSSignatureVerificationFailed)) {
-        throw error;
-      }
-      failure = error;
-    }
-  }
-  throw failure;
+  return firstVerified(candidates, async (secret) => {
+    const { payload } = await jwtVerify(token, await keyOf(secret), {
+      algorithms: [ALG],
+      issuer: config.JWT_ISSUER,
+      audience: config.JWT_AUDIENCE,
+      requiredClaims: ["exp", "iat", "iss", "aud", "sub"],
+      // A token lives 15 minutes: one claiming longer (an exp pushed out by a leaked key) is refused.
+      maxTokenAge: ACCESS_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS,
+      clockTolerance: CLOCK_SKEW_SECONDS,
+    });
+    return payload;
+  });
 }
 
 /**

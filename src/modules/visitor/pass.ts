@@ -1,5 +1,5 @@
 import { decodeProtectedHeader, type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose";
-import { currentSecret, secretsFor } from "../../core/auth/keyring";
+import { currentSecret, firstVerified, secretsFor } from "../../core/auth/keyring";
 import { derivedHmacKey } from "../../core/auth/keys";
 import type { Config } from "../../core/env";
 import { Conflict, Invalid } from "../../core/errors";
@@ -45,25 +45,16 @@ export async function signPass(
 
 /** With the secret the header's `kid` names; a pass without one is tried against each secret held. */
 async function verifiedPass(config: Config, token: string, now: Date): Promise<JWTPayload> {
-  let failure: unknown = new Error("no key");
-  for (const { secret } of await secretsFor(config, decodeProtectedHeader(token).kid)) {
-    try {
-      const { payload } = await jwtVerify(token, await derivedHmacKey(secret, PURPOSE), {
-        algorithms: ["HS256"],
-        issuer: config.JWT_ISSUER,
-        audience: AUDIENCE,
-        requiredClaims: ["sub", "nbf", "exp"],
-        currentDate: now,
-      });
-      return payload;
-    } catch (error) {
-      if (!(error instanceof joseErrors.JWSSignatureVerificationFailed)) {
-        throw error;
-      }
-      failure = error;
-    }
-  }
-  throw failure;
+  return firstVerified(await secretsFor(config, decodeProtectedHeader(token).kid), async (secret) => {
+    const { payload } = await jwtVerify(token, await derivedHmacKey(secret, PURPOSE), {
+      algorithms: ["HS256"],
+      issuer: config.JWT_ISSUER,
+      audience: AUDIENCE,
+      requiredClaims: ["sub", "nbf", "exp"],
+      currentDate: now,
+    });
+    return payload;
+  });
 }
 
 /**
