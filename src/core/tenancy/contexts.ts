@@ -4,7 +4,7 @@ import type { Actor, PlatformCtx, ServiceEnv, TenantCtx, TenantInfo } from "../c
 import { platformDb } from "../db/platform";
 import { tenants } from "../db/platform-schema";
 import { type Bindings, type HonoEnv, loadConfig } from "../env";
-import { Forbidden } from "../errors";
+import { Forbidden, NotFound } from "../errors";
 import type { FeatureFlag } from "../flags";
 import { type ResolveOptions, resolveTenant, toTenantInfo } from "./registry";
 import { isSlotBinding, tenantDb } from "./slots";
@@ -84,6 +84,15 @@ export function tenantCtx(c: Context<HonoEnv>): TenantCtx {
  * A tenant named by something other than the route guard: the slug of a public form, the slug inside a
  * letter verification code, or the tenant claim of a signed-in user on a `user` route. Same checks.
  */
+/** An operator route's tenant `:id`: its platform row, or 404 `tenant_not_found`. */
+export async function tenantRowById(ctx: PlatformCtx, id: string) {
+  const tenant = await ctx.platform.select().from(tenants).where(eq(tenants.id, id)).get();
+  if (!tenant) {
+    throw new NotFound("Tenant", "tenant_not_found");
+  }
+  return tenant;
+}
+
 export async function tenantCtxFor(
   base: PlatformCtx,
   slug: string,

@@ -9,7 +9,7 @@ import { Conflict, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { createPaymentOrder, type PaymentOrder } from "../../core/payments";
-import { forgetTenant } from "../../core/tenancy/contexts";
+import { forgetTenant, tenantRowById } from "../../core/tenancy/contexts";
 import { addDays, DAY_MS, nowIso } from "../../core/time";
 import { userContact } from "../identity/service";
 import { notifyInvoice } from "./notifications";
@@ -274,14 +274,6 @@ export async function issueInvoice({ ctx, input }: { ctx: TenantCtx; input: Issu
   return presentInvoice(row);
 }
 
-async function tenantById(ctx: PlatformCtx, id: string) {
-  const tenant = await ctx.platform.select().from(tenants).where(eq(tenants.id, id)).get();
-  if (!tenant) {
-    throw new NotFound("Tenant", "tenant_not_found");
-  }
-  return tenant;
-}
-
 /** `POST /api/platform/tenants/:id/invoices`: the operator may set any amount, a note and the days to pay. */
 export async function issueOperatorInvoice({
   ctx,
@@ -292,7 +284,7 @@ export async function issueOperatorInvoice({
   id: string;
   input: OperatorInvoiceInput;
 }) {
-  const tenant = await tenantById(ctx, id);
+  const tenant = await tenantRowById(ctx, id);
   const plan = await loadPlan(ctx, input.plan);
   await ensureSubscription(ctx, tenant.id);
   const row = await issue(ctx, {
@@ -342,7 +334,7 @@ export async function listOperatorInvoices({
   id: string;
   input: InvoiceListQuery;
 }) {
-  const tenant = await tenantById(ctx, id);
+  const tenant = await tenantRowById(ctx, id);
   return invoicePage(ctx, tenant.id, input);
 }
 
@@ -506,7 +498,7 @@ export async function runBillingDay(ctx: PlatformCtx, at: Date): Promise<DailyRe
   const tenantOf = async (id: string) => {
     let t = tenantCache.get(id);
     if (!t) {
-      t = await tenantById(ctx, id);
+      t = await tenantRowById(ctx, id);
       tenantCache.set(id, t);
     }
     return t;

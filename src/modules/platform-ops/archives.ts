@@ -3,12 +3,11 @@ import { platformAudit } from "../../core/audit";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
 import { keysetPage } from "../../core/db/paging";
-import { tenants } from "../../core/db/platform-schema";
 import { Conflict, Gone, Invalid, NotFound, TooLarge, UnsupportedMedia } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
 import { newId } from "../../core/ids";
-import { tenantCtxFor } from "../../core/tenancy/contexts";
+import { tenantCtxFor, tenantRowById } from "../../core/tenancy/contexts";
 import { DAY_MS } from "../../core/time";
 import { writeArchive } from "./export";
 import { type ImportReport, importArchive, requireEmptyTenant } from "./import";
@@ -71,15 +70,8 @@ const tenantBase = (ctx: PlatformCtx) => `${base(ctx)}/api/archives`;
 const platformBase = (ctx: PlatformCtx) => `${base(ctx)}/api/platform/archives`;
 
 async function tenantById(ctx: PlatformCtx, id: string) {
-  const tenant = await ctx.platform
-    .select({ id: tenants.id, slug: tenants.slug })
-    .from(tenants)
-    .where(eq(tenants.id, id))
-    .get();
-  if (!tenant) {
-    throw new NotFound("Tenant", "tenant_not_found");
-  }
-  return tenant;
+  const { slug } = await tenantRowById(ctx, id);
+  return { id, slug };
 }
 
 /** Queues an export (or answers the one already queued or running) and starts it after the answer. */

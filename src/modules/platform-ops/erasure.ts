@@ -1,10 +1,8 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { audit, platformAudit } from "../../core/audit";
 import type { PlatformCtx } from "../../core/context";
-import { tenants } from "../../core/db/platform-schema";
-import { NotFound } from "../../core/errors";
 import type { PersonalColumns } from "../../core/module";
-import { tenantCtxFor } from "../../core/tenancy/contexts";
+import { tenantCtxFor, tenantRowById } from "../../core/tenancy/contexts";
 
 /** Every module's tenant tables, classified (set by the composition root: platformOpsModule). */
 let personalDeclarations: readonly (readonly [string, PersonalColumns])[] = [];
@@ -39,14 +37,7 @@ export async function erasePerson({
   id: string;
   input: { userId: string };
 }) {
-  const tenant = await ctx.platform
-    .select({ id: tenants.id, slug: tenants.slug })
-    .from(tenants)
-    .where(eq(tenants.id, id))
-    .get();
-  if (!tenant) {
-    throw new NotFound("Tenant", "tenant_not_found");
-  }
+  const tenant = await tenantRowById(ctx, id);
   const tctx = await tenantCtxFor(ctx, tenant.slug, { actor: ctx.actor });
   const reference = `erased:${(await sha256Hex(`${tenant.id}:${input.userId}`)).slice(0, 16)}`;
 
