@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -10,12 +10,12 @@ import { join } from "node:path";
  * and npx run the project's pinned Node 22).
  */
 export interface Browser {
-  /** Loads `url` in a fresh document (via about:blank, so a changed #hash is a real page load). */
+  /** Loads `url` in a fresh document (via about:blank, so a changed #hash is a real page load), until its load event. */
   open(url: string): Promise<void>;
   /** Evaluates an expression in the page, awaiting a returned promise; the value comes back as JSON. */
   evaluate<T>(expression: string): Promise<T>;
-  /** Polls `expression` until it is truthy, or fails after `timeoutMs`. */
-  waitFor(expression: string, timeoutMs?: number): Promise<void>;
+  /** Resolves once `expression` is truthy in the page (re-checked on DOM changes and scrolls). */
+  waitFor(expression: string): Promise<void>;
   /** Focuses the element `selector` matches and types `text` into it, as a keyboard would. */
   type(selector: string, text: string): Promise<void>;
   /** Uncaught exceptions and console.error calls seen in the page since the last `open`. */
@@ -31,23 +31,28 @@ interface CdpMessage {
   error?: { message: string };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function devToolsPort(profile: string, child: ChildProcess): Promise<string> {
-  const file = join(profile, "DevToolsActivePort");
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) {
-      throw new Error(`chromium exited with ${child.exitCode} before it listened`);
-    }
-    if (existsSync(file)) {
-      const port = readFileSync(file, "utf8").split("\n")[0];
-      if (port) {
-        return port;
+/**
+ * The port Chromium's DevTools listens on, from the line it prints on stderr once it listens
+ * ("DevTools listening on ws://127.0.0.1:PORT/devtools/browser/…"); fails if it exits first.
+ */
+function devToolsPort(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString("utf8");
+      const match = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(seen);
+      if (match?.[1]) {
+        child.off("exit", onExit);
+        // Keep reading (and dropping) what it prints, so a full pipe never blocks the browser.
+        child.stderr?.off("data", onData).resume();
+        resolve(match[1]);
       }
-    }
-    await sleep(100);
-  }
-  throw new Error("chromium did not open its DevTools port within 30 s");
+    };
+    const onExit = (code: number | null) =>
+      reject(new Error(`chromium exited with ${code} before it listened: ${seen.slice(-500)}`));
+    child.stderr?.on("data", onData);
+    child.once("exit", onExit);
+  });
 }
 
 export async function launchBrowser(viewport = { width: 1280, height: 1000 }): Promise<Browser> {
@@ -73,8 +78,9 @@ export async function launchBrowser(viewport = { width: 1280, height: 1000 }): P
       "--remote-debugging-port=0",
       "about:blank",
     ],
-    // Its own process group, so closing ends the zygote and renderers too, not only the browser.
-    { stdio: "ignore", detached: true },
+    // Its own process group, so closing ends the zygote and renderers too, not only the browser;
+    // stderr piped for the line that names the DevTools port.
+    { stdio: ["ignore", "ignore", "pipe"], detached: true },
   );
   const killGroup = (signal: NodeJS.Signals) => {
     try {
@@ -84,7 +90,7 @@ export async function launchBrowser(viewport = { width: 1280, height: 1000 }): P
     }
   };
   try {
-    const port = await devToolsPort(profile, child);
+    const port = await devToolsPort(child);
     const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
       type: string;
       webSocketDebuggerUrl: string;
@@ -100,13 +106,18 @@ export async function launchBrowser(viewport = { width: 1280, height: 1000 }): P
     });
     let nextId = 0;
     const pending = new Map<number, (msg: CdpMessage) => void>();
+    const awaited = new Map<string, () => void>();
     const errors: string[] = [];
     socket.onmessage = (event) => {
       const msg = JSON.parse(String(event.data)) as CdpMessage;
       if (msg.id !== undefined) {
         pending.get(msg.id)?.(msg);
         pending.delete(msg.id);
-      } else if (msg.method === "Runtime.exceptionThrown") {
+      } else if (msg.method && awaited.has(msg.method)) {
+        awaited.get(msg.method)?.();
+        awaited.delete(msg.method);
+      }
+      if (msg.method === "Runtime.exceptionThrown") {
         const details = msg.params?.exceptionDetails as {
           text: string;
           exception?: { description?: string };
@@ -143,30 +154,40 @@ export async function launchBrowser(viewport = { width: 1280, height: 1000 }): P
       }
       return result.result.value as T;
     };
-    const waitFor = async (expression: string, timeoutMs = 60_000) => {
-      const deadline = Date.now() + timeoutMs;
-      let last: unknown;
-      while (Date.now() < deadline) {
-        // Evaluating while the page navigates can fail (its context is replaced): try again.
-        const ok = await evaluate<boolean>(`Boolean(${expression})`).catch((err: unknown) => {
-          last = err;
-          return false;
-        });
-        if (ok) {
-          return;
-        }
-        await sleep(200);
-      }
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${expression}${last ? ` (${last})` : ""}`);
+    /** The next event named `method` (register before the command that causes it). */
+    const next = (method: string) => new Promise<void>((resolve) => awaited.set(method, resolve));
+    /**
+     * Resolves in the page when `expression` turns truthy: checked now, then on every DOM change and
+     * scroll (a MutationObserver and a scroll listener), so nothing polls.
+     */
+    const waitFor = async (expression: string) => {
+      await evaluate(`new Promise((resolve) => {
+        const holds = () => { try { return Boolean(${expression}); } catch { return false; } };
+        if (holds()) return resolve(true);
+        const check = () => {
+          if (holds()) {
+            observer.disconnect();
+            removeEventListener("scroll", check, true);
+            resolve(true);
+          }
+        };
+        const observer = new MutationObserver(check);
+        observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+        addEventListener("scroll", check, true);
+      })`);
     };
     return {
       errors,
       evaluate,
       waitFor,
       async open(url) {
+        let loaded = next("Page.loadEventFired");
         await send("Page.navigate", { url: "about:blank" });
+        await loaded;
         errors.length = 0;
+        loaded = next("Page.loadEventFired");
         await send("Page.navigate", { url });
+        await loaded;
       },
       async type(selector, text) {
         await evaluate(`document.querySelector(${JSON.stringify(selector)}).focus()`);

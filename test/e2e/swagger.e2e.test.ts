@@ -115,12 +115,9 @@ describe("/swagger in a browser with no internet access", () => {
       );
       await page.waitFor("document.querySelector('.opblock.is-open')");
       // It opens once mounted; the scroll that brings it into view may take a few more frames.
-      await page
-        .waitFor(
-          "document.querySelector('.opblock.is-open').getBoundingClientRect().top < innerHeight",
-          10_000,
-        )
-        .catch(() => undefined);
+      await page.waitFor(
+        "document.querySelector('.opblock.is-open').getBoundingClientRect().top < innerHeight",
+      );
       const opened = await page.evaluate<{ path: string; method: string; inView: boolean }[]>(`
       [...document.querySelectorAll(".opblock.is-open")].map((el) => {
         const box = el.getBoundingClientRect();
