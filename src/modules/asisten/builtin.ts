@@ -141,6 +141,10 @@ const ROLE: Record<string, Record<Lang, string>> = {
 };
 
 const t = (lang: Lang, id: string, en: string) => (lang === "en" ? en : id);
+/** An answer that cites nothing (a module switched off, nothing to show). */
+const plain = (lang: Lang, id: string, en: string): Part => ({ text: t(lang, id, en), sources: [] });
+const suratOff = (lang: Lang) =>
+  plain(lang, "Layanan surat tidak aktif di RT/RW Anda.", "Letters are switched off in your community.");
 
 type Tools = ReturnType<typeof toolRunner>;
 interface Part {
@@ -151,14 +155,11 @@ interface Part {
 async function tagihan(tools: Tools, lang: Lang, text: string, now: Date): Promise<Part> {
   const { data } = await tools.run("tagihan_saya");
   if (!data.available) {
-    return {
-      text: t(
-        lang,
-        "Informasi tagihan iuran belum tersedia di sistem ini. Silakan tanyakan langsung kepada bendahara.",
-        "Dues information is not available in this system yet. Please ask your treasurer.",
-      ),
-      sources: [],
-    };
+    return plain(
+      lang,
+      "Informasi tagihan iuran belum tersedia di sistem ini. Silakan tanyakan langsung kepada bendahara.",
+      "Dues information is not available in this system yet. Please ask your treasurer.",
+    );
   }
   const bills: DuesBill[] = data.bills;
   const wantsPrevious = /\b(bulan lalu|sebelumnya|last month|previous)\b/.test(text);
@@ -195,14 +196,7 @@ async function tagihan(tools: Tools, lang: Lang, text: string, now: Date): Promi
 async function surat(tools: Tools, lang: Lang): Promise<Part> {
   const { data } = await tools.run("surat_saya");
   if (!data.available) {
-    return {
-      text: t(
-        lang,
-        "Layanan surat tidak aktif di RT/RW Anda.",
-        "Letters are switched off in your community.",
-      ),
-      sources: [],
-    };
+    return suratOff(lang);
   }
   const active = data.letters.filter((l) => l.active);
   const shown = active.length > 0 ? active : data.letters.slice(0, 3);
@@ -243,14 +237,7 @@ async function surat(tools: Tools, lang: Lang): Promise<Part> {
 async function syaratSurat(tools: Tools, lang: Lang, text: string): Promise<Part> {
   const { data } = await tools.run("jenis_surat");
   if (!data.available) {
-    return {
-      text: t(
-        lang,
-        "Layanan surat tidak aktif di RT/RW Anda.",
-        "Letters are switched off in your community.",
-      ),
-      sources: [],
-    };
+    return suratOff(lang);
   }
   const named = data.types.filter((j) =>
     j.name
@@ -293,14 +280,11 @@ async function pengaduan(tools: Tools, lang: Lang): Promise<Part> {
   const open = data.complaints.filter((c) => c.status === "baru" || c.status === "diproses");
   const shown = open.length > 0 ? open : data.complaints.slice(0, 3);
   if (shown.length === 0) {
-    return {
-      text: t(
-        lang,
-        "Anda belum pernah membuat pengaduan. Buat lewat menu Pengaduan.",
-        "You have not filed any complaint. File one in the Complaints menu.",
-      ),
-      sources: [],
-    };
+    return plain(
+      lang,
+      "Anda belum pernah membuat pengaduan. Buat lewat menu Pengaduan.",
+      "You have not filed any complaint. File one in the Complaints menu.",
+    );
   }
   const head =
     open.length > 0
@@ -323,25 +307,19 @@ async function pengaduan(tools: Tools, lang: Lang): Promise<Part> {
 async function tamu(tools: Tools, lang: Lang): Promise<Part> {
   const { data } = await tools.run("tamu_saya");
   if (!data.available) {
-    return {
-      text: t(
-        lang,
-        "Buku tamu tidak aktif di RT/RW Anda.",
-        "The guest book is switched off in your community.",
-      ),
-      sources: [],
-    };
+    return plain(
+      lang,
+      "Buku tamu tidak aktif di RT/RW Anda.",
+      "The guest book is switched off in your community.",
+    );
   }
   const shown = data.guests.slice(0, 5);
   if (shown.length === 0) {
-    return {
-      text: t(
-        lang,
-        "Anda belum mendaftarkan tamu. Daftarkan lewat menu Tamu.",
-        "You have not registered any guest. Register one in the Guests menu.",
-      ),
-      sources: [],
-    };
+    return plain(
+      lang,
+      "Anda belum mendaftarkan tamu. Daftarkan lewat menu Tamu.",
+      "You have not registered any guest. Register one in the Guests menu.",
+    );
   }
   const lines = shown.map((g) => {
     const where = g.sudahKeluar
@@ -360,16 +338,10 @@ async function tamu(tools: Tools, lang: Lang): Promise<Part> {
 async function musyawarah(tools: Tools, lang: Lang): Promise<Part> {
   const { data } = await tools.run("musyawarah_aktif");
   if (!data.available) {
-    return {
-      text: t(lang, "Musyawarah tidak aktif di RT/RW Anda.", "Polls are switched off in your community."),
-      sources: [],
-    };
+    return plain(lang, "Musyawarah tidak aktif di RT/RW Anda.", "Polls are switched off in your community.");
   }
   if (data.polls.length === 0) {
-    return {
-      text: t(lang, "Tidak ada musyawarah yang sedang dibuka.", "No poll is open right now."),
-      sources: [],
-    };
+    return plain(lang, "Tidak ada musyawarah yang sedang dibuka.", "No poll is open right now.");
   }
   const lines = data.polls.map(
     (p) =>
