@@ -40,7 +40,20 @@ export async function migrateAll({ remote = false, quiet = false } = {}) {
     return 0;
   }
   await pool(jobs, remote ? 2 : 4, async (job) => {
-    await wrangler(["d1", "migrations", "apply", job.name, "-c", job.config, ...targetArgs(remote)]);
+    const args = ["d1", "migrations", "apply", job.name, "-c", job.config, ...targetArgs(remote)];
+    // Parallel local runs share one state directory; on a fresh one, a workerd still recovering a
+    // database another run opened answers SQLITE_BUSY. Applied migrations are recorded, so a retry
+    // resumes where the failed run stopped.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await wrangler(args);
+        break;
+      } catch (error) {
+        if (remote || attempt >= 3 || !/SQLITE_BUSY/.test(String(error?.stderr ?? error))) {
+          throw error;
+        }
+      }
+    }
     if (!quiet) {
       console.log(`migrated ${job.binding} (${job.name})`);
     }
