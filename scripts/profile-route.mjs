@@ -4,9 +4,10 @@
 // the shares, and take figures from `npm run bench -- api`.
 //
 //   node scripts/profile-route.mjs [route] [seconds]
-//   route: tenant-read (default), bare, bare-d1, health, sign-in, login-limits
+//   route: tenant-read (default), bare, bare-d1, health, sign-in, login-limits, gate
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
+import { BENCH_DURABLE_OBJECTS } from "./bench/poll-votes.mjs";
 import { migrateAll } from "./db-migrate.mjs";
 import { ensureDevVars } from "./lib/dev-vars.mjs";
 import { startWorkerd } from "./lib/workerd.mjs";
@@ -29,6 +30,7 @@ const server = await startWorkerd({
   persistTo: STATE_DIR,
   vars: { LOG_LEVEL: "info" },
   inspectorPort: INSPECTOR_PORT,
+  durableObjects: BENCH_DURABLE_OBJECTS,
 });
 let ip = 0;
 const signIn = async (email) => {
@@ -62,6 +64,27 @@ try {
       connections: 1,
     },
   };
+  if (route === "gate") {
+    // The bench's gate fixture: a device key and a pass already used, so every scan is the refusal path.
+    const { gateFixture } = await import("./bench/api-routes.mjs");
+    const gate = await gateFixture(server.url, { Authorization: `Bearer ${token}` });
+    targets.gate = { url: `${server.url}/api/gate-hardware/webhook`, method: "POST", ...gate };
+  }
+  // Votes: the bench's burst (scripts/bench/poll-votes.mjs, BENCH_VOTERS residents at once), profiled whole.
+  const voteBurst = async () => {
+    const { measureVotes, seedVoters } = await import("./bench/poll-votes.mjs");
+    const { TEST_SECRETS } = await import("./lib/dev-server.mjs");
+    await seedVoters(server.mf);
+    const staffToken = await signIn("sekretaris.rt02@warga.test");
+    return {
+      result: { requests: { total: Number(process.env.BENCH_VOTERS ?? 2000) } },
+      measure: () => measureVotes({ url: server.url, jwtSecret: TEST_SECRETS.JWT_SECRET, staffToken }),
+    };
+  };
+  const burst = route === "vote" ? await voteBurst() : null;
+  if (burst) {
+    targets.vote = {};
+  }
   const target = targets[route];
   if (!target) {
     throw new Error(`unknown route ${route}; one of ${Object.keys(targets).join(", ")}`);
@@ -70,7 +93,9 @@ try {
     new Promise((resolve, reject) =>
       autocannon({ connections: 8, ...target, duration }, (err, r) => (err ? reject(err) : resolve(r))),
     );
-  await load(2);
+  if (!burst) {
+    await load(2);
+  }
 
   const list = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json();
   const entry = list.find((t) => t.title?.includes("bench-worker")) ?? list[0];
@@ -98,7 +123,13 @@ try {
   await send("Profiler.enable");
   await send("Profiler.setSamplingInterval", { interval: 100 });
   await send("Profiler.start");
-  const result = await load(seconds);
+  let result;
+  if (burst) {
+    await burst.measure();
+    result = burst.result;
+  } else {
+    result = await load(seconds);
+  }
   const { result: stopped } = await send("Profiler.stop");
   ws.close();
   const profile = stopped.profile;
@@ -153,7 +184,9 @@ try {
     if (["(idle)", "(program)", "(garbage collector)", "(root)"].includes(l.fn)) {
       continue;
     }
-    add(selfByFn, `${l.fn}  ${l.file}:${l.line}`, t);
+    // The bundle's own line (trimmed) beside the function: anonymous functions are otherwise nameless.
+    const text = n.callFrame.url?.endsWith(".js") ? (bundle[l.line - 1] ?? "").trim().slice(0, 60) : "";
+    add(selfByFn, `${l.fn}  ${l.file}:${l.line}${text ? `  | ${text}` : ""}`, t);
     add(selfByFile, l.file, t);
     // Inclusive by file: each file on the stack counted once per sample.
     const seen = new Set();

@@ -26,6 +26,12 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const SIGN_INS_PER_ROUND = Number(process.env.BENCH_SIGN_INS ?? 8);
+/**
+ * `BENCH_ROUTES=bareD1,gateWebhook` measures only those rows (names as in `targets` below, plus `signIn`
+ * and `votes`), for a quick look while working on one route; the full table needs every row.
+ */
+const ONLY = process.env.BENCH_ROUTES ? new Set(process.env.BENCH_ROUTES.split(",")) : null;
+const wanted = (name) => !ONLY || ONLY.has(name);
 
 /** OpenSID's CPU per request on the same data and machine (issue 18), ms. */
 const PEER_MS = { listSearch: 94, firstPage: 169, detail: 113, signIn: 118, publicRead: 43 };
@@ -57,7 +63,7 @@ async function postJson(url, body, headers = {}) {
 let ip = 0;
 const nextIp = () => `198.51.100.${(ip++ % 250) + 1}`;
 
-async function signIn(base, email) {
+export async function signIn(base, email) {
   return (
     await postJson(
       `${base}/api/auth/login`,
@@ -68,7 +74,7 @@ async function signIn(base, email) {
 }
 
 /** A gate device of rt-01 and an approved guest's pass, scanned once so later scans are refusals. */
-async function gateFixture(base, staffAuth) {
+export async function gateFixture(base, staffAuth) {
   const admin = await signIn(base, "admin.rt01@warga.test");
   const resident = await signIn(base, "warga1.rt01@warga.test");
   const { apiKey } = await postJson(
@@ -179,9 +185,10 @@ export async function run() {
       firstPage: { url: `${base}/api/kependudukan/kk?limit=10`, headers: peerAuth },
       detail: { url: `${base}/api/kependudukan/kk/${family}`, headers: peerAuth },
       // After the first scan the guest is inside, so this is the refusal path: the key (cached per
-      // isolate), the pass check, then one tenant batch (the event row, the conditional update, its
-      // reason); last-seen is written at most once a minute, after the answer. Judged against the bare D1
-      // read: a Worker route doing one D1 round trip on the same workerd, in the same run.
+      // isolate), the pass check, then one tenant batch that writes nothing (the conditional update, its
+      // reason); the event row is written after the answer, sharing writes with the rows of other answers
+      // (ADR 0008), and last-seen at most once a minute. Judged against the bare D1 read: a Worker route
+      // doing one D1 round trip on the same workerd, in the same run.
       gateWebhook: {
         url: `${base}/api/gate-hardware/webhook`,
         headers: gate.headers,
@@ -189,6 +196,11 @@ export async function run() {
         body: gate.body,
       },
     };
+    for (const name of Object.keys(targets)) {
+      if (!wanted(name)) {
+        delete targets[name];
+      }
+    }
     const accounts = ["admin.rt01", "sekretaris.rt01", "bendahara.rt01", "warga1.rt01", "warga2.rt01"].map(
       (a) => `${a}@warga.test`,
     );
@@ -220,6 +232,9 @@ export async function run() {
           n: r.requests.total,
         });
       }
+      if (!wanted("signIn")) {
+        continue;
+      }
       // Sign-in one at a time: PBKDF2 is CPU, so sequential requests show its cost without queueing.
       const cpu0 = server.cpu();
       for (let i = 0; i < SIGN_INS_PER_ROUND; i++) {
@@ -249,15 +264,17 @@ export async function run() {
     const sequential = { signIn: signInMs, pbkdf2: pbkdf2Ms, loginLimits: limitsMs };
     const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const stats = Object.fromEntries(
-      Object.entries(samples).map(([k, v]) => [
-        k,
-        {
-          p50: sequential[k] ? median(sequential[k]) : mean(v.map((s) => s.p50)),
-          p99: sequential[k] ? pct(sequential[k], 0.99) : mean(v.map((s) => s.p99)),
-          rps: sequential[k] ? Number.NaN : mean(v.map((s) => s.rps)),
-          cpuMs: (v.reduce((a, s) => a + s.cpu, 0) * 1000) / v.reduce((a, s) => a + s.n, 0),
-        },
-      ]),
+      Object.entries(samples)
+        .filter(([, v]) => v.length > 0)
+        .map(([k, v]) => [
+          k,
+          {
+            p50: sequential[k] ? median(sequential[k]) : mean(v.map((s) => s.p50)),
+            p99: sequential[k] ? pct(sequential[k], 0.99) : mean(v.map((s) => s.p99)),
+            rps: sequential[k] ? Number.NaN : mean(v.map((s) => s.rps)),
+            cpuMs: (v.reduce((a, s) => a + s.cpu, 0) * 1000) / v.reduce((a, s) => a + s.n, 0),
+          },
+        ]),
     );
 
     // Votes last: 2,000 tokens at once are the heaviest load of the run. A burst that fails (a loaded
@@ -265,6 +282,9 @@ export async function run() {
     let votes = null;
     let votesError = null;
     try {
+      if (!wanted("votes")) {
+        throw new Error("not asked for (BENCH_ROUTES)");
+      }
       await seedVoters(server.mf);
       votes = await measureVotes({
         url: base,
@@ -302,13 +322,16 @@ export async function run() {
       listSearchPage2: [`GET kk?q=${search} page 2 (10 rows)`, cpuGoal(PEER_MS.listSearch, 20)],
       firstPage: ["GET kk first page (10 rows)", cpuGoal(PEER_MS.firstPage, 20)],
       detail: ["GET kk/:id (one family's detail)", cpuGoal(PEER_MS.detail, 20)],
-      gateWebhook: ["POST gate webhook (refusal, 1 D1 trip)", p50Goal(2.5)],
+      gateWebhook: ["POST gate webhook (refusal; its row after)", p50Goal(2.5)],
       signIn: ["POST /api/auth/login (sequential)", cpuGoal(PEER_MS.signIn, 3.5)],
       pbkdf2: ["one peppered PBKDF2-SHA512 check (bare)", null],
       loginLimits: ["sign-in rate limits alone (new IP, 3 DO calls)", null],
     };
     for (const [k, [name, judge]] of Object.entries(label)) {
       const s = stats[k];
+      if (!s) {
+        continue;
+      }
       rows.push({
         name,
         p50: s.p50.toFixed(1),
@@ -316,8 +339,8 @@ export async function run() {
         rps: Number.isNaN(s.rps) ? "-" : s.rps.toFixed(0),
         cpu: s.cpuMs.toFixed(2),
         // autocannon's latencies are whole milliseconds: a bare route under 1 ms has no p50 to divide by.
-        r50: bare.p50 > 0 ? (s.p50 / bare.p50).toFixed(2) : "<1 ms",
-        rcpu: (s.cpuMs / bare.cpuMs).toFixed(2),
+        r50: bare?.p50 > 0 ? (s.p50 / bare.p50).toFixed(2) : "<1 ms",
+        rcpu: bare ? (s.cpuMs / bare.cpuMs).toFixed(2) : "-",
         goal: judge ? judge(s) : null,
       });
     }
@@ -347,7 +370,7 @@ export async function run() {
         rcpu: "1.00*",
         goal: null,
       });
-    } else {
+    } else if (wanted("votes")) {
       rows.push({
         name: "POST vote, 2,000 voters at once",
         p50: "-",
@@ -406,20 +429,27 @@ export async function run() {
       );
     }
     console.log(
-      "CPU ms: user+system time of the workerd process (the Workers, local D1 and Durable Objects) per request.\n" +
+      "CPU ms: user+system time of the workerd process (the Workers, local D1 and Durable Objects) per request.",
+    );
+    if (votes) {
+      console.log(
         "* vote ratios are over the bare Durable Object increment fired the same way (all at once), not the bare route:\n" +
-        "  both are one request to the same workerd Worker making one Durable Object call; the faster of a bare burst\n" +
-        `  before the votes and one after their copy landed (the copy took ${votes.mirrorCpuMs.toFixed(2)} ms CPU per vote after the answers).`,
-    );
-    const limitsCpu = stats.loginLimits.cpuMs - stats.bare.cpuMs;
-    const rest = stats.signIn.cpuMs - stats.pbkdf2.cpuMs - limitsCpu;
-    console.log(
-      `sign-in CPU ${stats.signIn.cpuMs.toFixed(1)} ms = one password check ${stats.pbkdf2.cpuMs.toFixed(1)} ms ` +
-        `(PBKDF2 at workerd's 100,000-iteration cap) + ${limitsCpu.toFixed(1)} ms in the rate-limiter Durable ` +
-        `Objects (a new per-IP object, the account's failure budget: billed to the objects in production, not ` +
-        `to the Worker) + ${rest.toFixed(1)} ms for the rest (account read, memberships, session insert, token ` +
-        "signing, the framework)",
-    );
+          "  both are one request to the same workerd Worker making one Durable Object call; the faster of a bare burst\n" +
+          `  before the votes and one after their copy landed (the copy took ${votes.mirrorCpuMs.toFixed(2)} ms CPU per vote after the answers).`,
+      );
+    }
+    const limitsCpu =
+      stats.loginLimits && stats.bare ? stats.loginLimits.cpuMs - stats.bare.cpuMs : Number.NaN;
+    const rest = stats.signIn ? stats.signIn.cpuMs - stats.pbkdf2.cpuMs - limitsCpu : Number.NaN;
+    if (stats.signIn) {
+      console.log(
+        `sign-in CPU ${stats.signIn.cpuMs.toFixed(1)} ms = one password check ${stats.pbkdf2.cpuMs.toFixed(1)} ms ` +
+          `(PBKDF2 at workerd's 100,000-iteration cap) + ${limitsCpu.toFixed(1)} ms in the rate-limiter Durable ` +
+          `Objects (a new per-IP object, the account's failure budget: billed to the objects in production, not ` +
+          `to the Worker) + ${rest.toFixed(1)} ms for the rest (account read, memberships, session insert, token ` +
+          "signing, the framework)",
+      );
+    }
     const missed = rows.filter((r) => r.goal && !r.goal.met).length;
     console.log(`${rows.filter((r) => r.goal).length - missed} goals met, ${missed} not met`);
     return { stats, votes, bundles: bundles.map(([c, b]) => ({ config: c, gzipKiB: b.gzipKiB })) };

@@ -291,22 +291,56 @@ export class PollTally extends DurableObject<Bindings> {
     return null;
   }
 
-  /**
-   * Decides and records one ballot. Everything it reads is in memory (status, window, options); the
-   * ballot, its eligibility check and the counts are one synchronous transaction, so concurrent ballots
-   * are serialised: none lost, none doubled. The answer leaves once the commit is durable.
-   */
+  /** One ballot (`voteMany` of one). */
   async vote(input: VoteInput): Promise<VoteResult> {
+    const [result] = await this.voteMany([input]);
+    if (!result) {
+      throw new Error("voteMany answered nothing for one ballot");
+    }
+    return result;
+  }
+
+  /**
+   * Decides and records ballots, in order, answering one result per ballot (the Worker sends the ballots
+   * that arrived together, ADR 0005). Everything a decision reads is in memory (status, window,
+   * options); the ballots, their eligibility checks and the counts are one synchronous transaction, so
+   * no other request interleaves: none lost, none doubled, and a voter twice in one call is refused the
+   * second time. Each accepted ballot's answer carries the counts as of that ballot. The answers leave
+   * once the commit is durable.
+   */
+  async voteMany(inputs: VoteInput[]): Promise<VoteResult[]> {
     const found = this.state();
     if (!found) {
-      return { ok: false, code: "not_found" };
+      return inputs.map(() => ({ ok: false, code: "not_found" }));
     }
     const poll = await this.card(found);
     // `card` may have awaited (a legacy object's first vote): read the state again.
     const live = this.state();
     if (!live) {
-      return { ok: false, code: "not_found" };
+      return inputs.map(() => ({ ok: false, code: "not_found" }));
     }
+    const castAt = new Date().toISOString();
+    let results: VoteResult[];
+    try {
+      // Synchronous from here to the commit. The in-memory state moves with each ballot (the next one's
+      // sequence number and counts); if the transaction fails it is dropped and loaded again from storage.
+      results = this.ctx.storage.transactionSync(() =>
+        inputs.map((input) => this.ballot(live, poll, input, castAt)),
+      );
+    } catch (error) {
+      this.live = undefined;
+      throw error;
+    }
+    if (results.some((r) => r.ok)) {
+      // The ballots are durable once this object's storage commits them (the answers wait for that
+      // through the output gate); the copy to the tenant database follows from the alarm.
+      this.scheduleMirror();
+    }
+    return results;
+  }
+
+  /** One ballot inside `voteMany`'s transaction. */
+  private ballot(live: Live, poll: PollCard, input: VoteInput, castAt: string): VoteResult {
     const refusal = this.decide(live, input.optionIds, input.now ?? Date.now());
     if (refusal) {
       return { ok: false, code: refusal };
@@ -325,45 +359,32 @@ export class PollTally extends DurableObject<Bindings> {
         voterKey = `user:${input.userId}`;
       }
     }
-    const castAt = new Date().toISOString();
     const seq = live.seq + 1;
-    // Synchronous from here to the commit: no other request can interleave with this ballot. The
-    // eligibility check rides in the INSERT; only a refused ballot asks which refusal it was.
-    const outcome = this.ctx.storage.transactionSync((): VoteRefusal | null => {
-      const inserted = this.sql
-        .exec(
-          `INSERT INTO ballots (voter_key, user_id, choices, cast_at, seq)
-           SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM eligible WHERE voter_key = ?)
-           ON CONFLICT(voter_key) DO NOTHING RETURNING seq`,
-          voterKey,
-          input.userId,
-          live.config.anonymous ? null : JSON.stringify(input.optionIds),
-          castAt,
-          seq,
-          voterKey,
-        )
-        .toArray();
-      if (!inserted.length) {
-        return this.sql.exec("SELECT 1 FROM ballots WHERE voter_key = ?", voterKey).toArray().length
-          ? "already_voted"
-          : "not_eligible";
-      }
-      for (const id of input.optionIds) {
-        this.sql.exec("UPDATE counts SET count = count + 1 WHERE option_id = ?", id);
-      }
-      return null;
-    });
-    if (outcome) {
-      return { ok: false, code: outcome };
+    // The eligibility check rides in the INSERT; only a refused ballot asks which refusal it was.
+    const inserted = this.sql
+      .exec(
+        `INSERT INTO ballots (voter_key, user_id, choices, cast_at, seq)
+         SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM eligible WHERE voter_key = ?)
+         ON CONFLICT(voter_key) DO NOTHING RETURNING seq`,
+        voterKey,
+        input.userId,
+        live.config.anonymous ? null : JSON.stringify(input.optionIds),
+        castAt,
+        seq,
+        voterKey,
+      )
+      .toArray();
+    if (!inserted.length) {
+      const voted = this.sql.exec("SELECT 1 FROM ballots WHERE voter_key = ?", voterKey).toArray().length;
+      return { ok: false, code: voted ? "already_voted" : "not_eligible" };
     }
-    // Committed: the in-memory state follows.
+    for (const id of input.optionIds) {
+      this.sql.exec("UPDATE counts SET count = count + 1 WHERE option_id = ?", id);
+    }
     live.seq = seq;
     for (const id of input.optionIds) {
       live.counts[id] = (live.counts[id] ?? 0) + 1;
     }
-    // The ballot is durable once this object's storage commits it (the answer waits for that through
-    // the output gate); the copy to the tenant database follows from the alarm, after the answer.
-    this.scheduleMirror();
     return { ok: true, poll, castAt, ...this.snapshotOf(live) };
   }
 

@@ -7,6 +7,7 @@ import { Conflict, Gone, Invalid, NotFound, TooLarge, UnsupportedMedia } from ".
 import { requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
 import { newId } from "../../core/ids";
+import type { After } from "../../core/sharedCalls";
 import { tenantCtxFor, tenantRowById } from "../../core/tenancy/contexts";
 import { DAY_MS } from "../../core/time";
 import { writeArchive } from "./export";
@@ -22,9 +23,6 @@ export const LEASE_MS = 15 * 60 * 1000;
 export const MAX_ATTEMPTS = 3;
 /** The largest archive an operator may upload for an import (a Worker's request body limit). */
 export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
-
-/** Hands work to the runtime after the answer (routes pass `executionCtx.waitUntil`). */
-export type After = (work: Promise<unknown>) => void;
 
 export interface ArchiveView {
   id: string;

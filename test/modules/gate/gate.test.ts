@@ -110,8 +110,10 @@ function countingD1(real: D1Database, trips: string[][], hold?: (sql: string) =>
         return (sql: string) => wrap(target.prepare(sql), sql);
       }
       if (prop === "batch") {
-        return (statements: D1PreparedStatement[]) => {
-          trips.push(statements.map((s) => sqlOf.get(s)?.sql ?? "?"));
+        return async (statements: D1PreparedStatement[]) => {
+          const sqls = statements.map((s) => sqlOf.get(s)?.sql ?? "?");
+          trips.push(sqls);
+          await hold?.(sqls[0] ?? "");
           return target.batch(statements.map((s) => sqlOf.get(s)?.real ?? s));
         };
       }
@@ -413,7 +415,7 @@ describe("POST /api/gate-hardware/webhook", () => {
     expect(again.body.items[0]?.lastSeenAt).toBe(seen);
   });
 
-  it("answers a scan in one tenant round trip, its event row included; other events write theirs after the answer", async () => {
+  it("answers a scan in one tenant round trip, an opened gate's event row included; refusals and other events write theirs after the answer", async () => {
     const tenant = await createTenant();
     const admin = await tenant.member("admin");
     const { device, apiKey } = await addDevice(admin.token);
@@ -428,17 +430,25 @@ describe("POST /api/gate-hardware/webhook", () => {
           { token: admin.token },
         )
       ).body.items;
+    /** `hold` holds back the writes made after the answer (the plain event insert), never the scan's batch. */
     const counted = (hold?: Promise<void>) => {
       const tenantTrips: string[][] = [];
       const platformTrips: string[][] = [];
       const env = {
         ...bindings,
         PLATFORM_DB: countingD1(bindings.PLATFORM_DB, platformTrips),
-        [slot]: countingD1(tenantD1(tenant), tenantTrips, () => hold),
+        [slot]: countingD1(tenantD1(tenant), tenantTrips, (sql) =>
+          / VALUES \(/.test(sql) ? hold : undefined,
+        ),
       } as typeof bindings;
       return { env, tenantTrips, platformTrips };
     };
     const scan = (direction: string) => ({ event: "qr_scan", qr: visit.pass, direction });
+    let release = () => {};
+    const holdBack = () =>
+      new Promise<void>((resolve) => {
+        release = resolve;
+      });
     for (const [direction, expected] of [
       ["in", { action: "open", reason: "checked_in", visitorId: visit.id }],
       ["in", { action: "deny", reason: "already_checked_in", visitorId: null }],
@@ -446,28 +456,31 @@ describe("POST /api/gate-hardware/webhook", () => {
       ["out", { action: "deny", reason: "already_checked_out", visitorId: null }],
       ["in", { action: "deny", reason: "pass_used", visitorId: null }],
     ] as const) {
-      const { env, tenantTrips, platformTrips } = counted();
+      const { env, tenantTrips, platformTrips } = counted(holdBack());
       const { answer, settled } = await webhookCall(apiKey, scan(direction), env);
       expect(answer).toMatchObject({
         status: 200,
         body: { action: expected.action, reason: expected.reason },
       });
-      // One batch: the event row (its outcome read from the row the UPDATE finds), the UPDATE, the reason.
-      expect(tenantTrips).toHaveLength(1);
+      // One batch before the answer: the event row (inserted only if the row the UPDATE finds lets the
+      // pass through), the UPDATE, the reason.
       expect(tenantTrips[0]?.[0]).toMatch(/^INSERT INTO gate_events/);
       expect(tenantTrips[0]?.[1]).toMatch(/^UPDATE visitors SET/);
-      expect((await eventsOf())[0]).toMatchObject({ id: answer.body.eventId, ...expected });
+      const opened = expected.action === "open";
+      // An opened gate's row committed with the check-in; a refusal's is still held back.
+      expect((await eventsOf()).map((e) => e.id).includes(answer.body.eventId)).toBe(opened);
+      release();
       await settled();
-      expect(tenantTrips).toHaveLength(1);
+      // A refusal's row follows the answer, in one more round trip.
+      expect(tenantTrips.slice(1)).toEqual(
+        opened ? [] : [[expect.stringMatching(/^INSERT INTO gate_events/)]],
+      );
+      expect((await eventsOf())[0]).toMatchObject({ id: answer.body.eventId, ...expected });
       // Last-seen was written a moment ago: neither the guard nor the log touches the platform database.
       expect(platformTrips).toEqual([]);
     }
     // A heartbeat needs no round trip to be answered: its row is written after the answer (held back here).
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const { env, tenantTrips } = counted(held);
+    const { env, tenantTrips } = counted(holdBack());
     const { answer, settled } = await webhookCall(apiKey, { event: "heartbeat" }, env);
     expect(answer).toMatchObject({ status: 200, body: { action: "none", reason: "recorded" } });
     expect((await eventsOf()).map((e) => e.id)).not.toContain(answer.body.eventId);
@@ -475,6 +488,54 @@ describe("POST /api/gate-hardware/webhook", () => {
     await settled();
     expect(tenantTrips.map((t) => t[0])).toEqual([expect.stringMatching(/^INSERT INTO gate_events/)]);
     expect((await eventsOf())[0]).toMatchObject({ id: answer.body.eventId, action: "none" });
+  });
+
+  it("writes the rows of events answered while a write is in flight together, each caller waiting for its own", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const { device, apiKey } = await addDevice(admin.token);
+    await webhook(apiKey, { event: "heartbeat" });
+    const slot = `TENANT_DB_${String(tenant.slot).padStart(2, "0")}`;
+    const trips: string[][] = [];
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let first = true;
+    // The first write after the answers is held back; the rows answered meanwhile must wait for it.
+    const env = {
+      ...bindings,
+      [slot]: countingD1(tenantD1(tenant), trips, () => {
+        const hold = first ? held : undefined;
+        first = false;
+        return hold;
+      }),
+    } as typeof bindings;
+    const door = (n: number) => ({ event: "door_opened", at: `2026-11-24T01:0${n}:00.000Z` });
+    const calls = [await webhookCall(apiKey, door(0), env)];
+    for (let n = 1; n <= 3; n++) {
+      calls.push(await webhookCall(apiKey, door(n), env));
+    }
+    let laterSettled = false;
+    const later = Promise.all(calls.slice(1).map((c) => c.settled())).then(() => {
+      laterSettled = true;
+    });
+    const ids = calls.map((c) => c.answer.body.eventId);
+    const events = async () =>
+      (
+        await callJson<{ items: { id: string }[] }>(`/api/gate-devices/${device.id}/events?limit=10`, {
+          token: admin.token,
+        })
+      ).body.items.map((e) => e.id);
+    // Nothing is written while the first write is held, and no caller's wait is over.
+    expect((await events()).filter((id) => ids.includes(id))).toEqual([]);
+    expect(laterSettled).toBe(false);
+    release();
+    await Promise.all(calls.map((c) => c.settled()));
+    await later;
+    // Two round trips for four rows: the first alone, then the three that waited, in one batch.
+    expect(trips.map((t) => t.length)).toEqual([1, 3]);
+    expect(await events()).toEqual(expect.arrayContaining(ids));
   });
 
   it("still answers the gate when the event log cannot be written, and keeps the event in the error log", async () => {

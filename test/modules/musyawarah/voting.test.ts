@@ -1,6 +1,6 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import type { PollTally } from "../../../src/durable/PollTally";
+import { PollTally } from "../../../src/durable/PollTally";
 import { tenantD1 } from "../../helpers/d1";
 import { bindings, callJson, createTenant, expectProblem, type TestTenant } from "../../helpers/harness";
 import { deliverMirror, inMinutes, openPoll, type PollBody, vote } from "./helpers";
@@ -229,6 +229,51 @@ describe("concurrency", () => {
     }
     const final = await callJson<PollBody>(`/api/musyawarah/${poll.id}`, { token: resident?.token });
     expect(final.body.results?.reduce((n, r) => n + r.count, 0)).toBe(1);
+  });
+
+  it("decides the ballots of one call in order, in one transaction, each answer with the counts as of its ballot", async () => {
+    const tenant = await createTenant();
+    const [a, b] = await tenant.members("warga", 2);
+    const { poll } = await openPoll(tenant, { options: ["A", "B"] });
+    const [optA, optB] = poll.options.map((o) => o.id);
+    const results = await stubOf(tenant, poll.id).voteMany([
+      { userId: a?.id ?? "", optionIds: [optA ?? ""] },
+      { userId: a?.id ?? "", optionIds: [optB ?? ""] },
+      { userId: b?.id ?? "", optionIds: ["no-such-option"] },
+      { userId: "not-a-member", optionIds: [optA ?? ""] },
+      { userId: b?.id ?? "", optionIds: [optB ?? ""] },
+    ]);
+    expect(results.map((r) => (r.ok ? { counts: r.counts, ballots: r.ballots } : r.code))).toEqual([
+      { counts: { [optA ?? ""]: 1, [optB ?? ""]: 0 }, ballots: 1 },
+      "already_voted",
+      "invalid_choice",
+      "not_eligible",
+      { counts: { [optA ?? ""]: 1, [optB ?? ""]: 1 }, ballots: 2 },
+    ]);
+    const final = await callJson<PollBody>(`/api/musyawarah/${poll.id}`, { token: a?.token });
+    expect(final.body.results?.map((r) => r.count)).toEqual([1, 1]);
+    expect(final.body.turnout.ballots).toBe(2);
+  });
+
+  it("sends the ballots cast while a call to the tally is in flight together, each voter getting their own answer", async () => {
+    const tenant = await createTenant();
+    const residents = await tenant.members("warga", 30);
+    const { poll } = await openPoll(tenant, { options: ["A", "B"] });
+    const ids = poll.options.map((o) => o.id);
+    const calls = vi.spyOn(PollTally.prototype, "voteMany");
+    try {
+      const results = await Promise.all(residents.map((r, i) => vote(r.token, poll.id, [ids[i % 2] ?? ""])));
+      expect(results.map((r) => r.status)).toEqual(residents.map(() => 200));
+      // Fewer calls than ballots, every ballot in exactly one of them.
+      const sizes = calls.mock.calls.map(([ballots]) => ballots.length);
+      expect(sizes.length).toBeLessThan(30);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(30);
+      // Each voter's answer is their own: the turnout as of their ballot, 1 to 30, each once.
+      const turnouts = results.map((r) => (r.body as PollBody).turnout.ballots).sort((x, y) => x - y);
+      expect(turnouts).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    } finally {
+      calls.mockRestore();
+    }
   });
 
   it("mirrors absolute counts, so repeating a mirror changes nothing", async () => {

@@ -19,6 +19,7 @@ export class CastVote extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { params, body } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await castVote({ ctx: tenantCtx(c), id: params.id, input: body }));
+    const keep = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
+    return c.json(await castVote({ ctx: tenantCtx(c), id: params.id, input: body, keep }));
   }
 }
