@@ -126,12 +126,10 @@ export async function listDeviceEvents({ ctx, id, input }: { ctx: TenantCtx; id:
 }
 
 /**
- * The event row of a pass that goes through, written in the scan's own batch (visitor's `gatePass`),
- * before its conditional UPDATE: it inserts only when the outcome SQL over the visitor row, as the UPDATE
- * then finds it, says the pass goes through, so an opened gate and its log row commit together in one
- * round trip. A refusal changes nothing, so its batch writes nothing (answered at the cost of a read) and
- * its row follows the answer (`recordEvent`). Parameters: ?1 event id, ?2 device, ?3 direction, ?4
- * visitor id, ?5 the reason (checked_in or checked_out), ?6 when.
+ * The event row of a scan, written in the scan's own batch (visitor's `gatePass`), before its
+ * conditional UPDATE: its action and reason are the outcome SQL over the visitor row as the UPDATE finds
+ * it, so the log says exactly what the gate did, and the scan costs one round trip in all. Parameters:
+ * ?1 event id, ?2 device, ?3 direction, ?4 visitor id, ?5 the reason when the pass goes through, ?6 when.
  */
 const scanSql = new Map<string, string>();
 function recordScanSql(refusal: string): string {
@@ -139,8 +137,9 @@ function recordScanSql(refusal: string): string {
   if (!sql) {
     sql =
       "INSERT INTO gate_events (id, device_id, kind, direction, visitor_id, action, reason, occurred_at) " +
-      "SELECT ?1, ?2, 'qr_scan', ?3, ?4, 'open', ?5, ?6 " +
-      `FROM (SELECT ?4 AS id) AS p LEFT JOIN visitors AS v ON v.id = p.id WHERE (${refusal}) IS NULL`;
+      "SELECT ?1, ?2, 'qr_scan', ?3, CASE WHEN r IS NULL THEN ?4 END, " +
+      "CASE WHEN r IS NULL THEN 'open' ELSE 'deny' END, coalesce(r, ?5), ?6 " +
+      `FROM (SELECT ${refusal} AS r FROM (SELECT ?4 AS id) AS p LEFT JOIN visitors AS v ON v.id = p.id)`;
     scanSql.set(refusal, sql);
   }
   return sql;
@@ -187,8 +186,7 @@ async function act(
     }
     if ("refused" in outcome) {
       // A refused pass is an answer for the device (keep the door shut), not an error of the webhook.
-      // The batch wrote nothing (the row is a pass's only): its event row is written after the answer.
-      return { action: "deny", reason: outcome.refused, visitorId: null, recorded: false };
+      return { action: "deny", reason: outcome.refused, visitorId: null, recorded };
     }
     return { action: "open", reason: passReason, visitorId: outcome.passed.visitorId, recorded };
   } catch (error) {
@@ -267,11 +265,11 @@ function isAdapter(name: string): name is keyof typeof adapters {
 /**
  * One event from a gate device. The route guard has already proved the key and read the device's
  * adapter (device scope: unknown or deleted → 401, deactivated → 403, tenant suspended or `tamu` off →
- * 403); `input` is the raw body, read by that adapter. A scan is answered after one tenant round trip:
- * the conditional check-in, the reason, and (for a pass that goes through) its event row, in one batch
- * of prepared statements. A refusal's row, and those of other events (answered without a round trip),
- * are written after the answer, sharing writes with the other events arriving meanwhile (`recordEvent`);
- * last-seen too, through `after`. Steady state, nothing reads the platform database.
+ * 403); `input` is the raw body, read by that adapter. A scan costs one tenant round trip in all: the
+ * event row, the conditional check-in and the reason in one batch of prepared statements. Other events
+ * answer without a round trip and write their row after the answer, sharing writes with the rows of
+ * other answers (`recordEvent`); last-seen is written after the answer too, through `after`. Steady
+ * state, nothing reads the platform database.
  */
 export async function handleWebhook({ ctx, input, after }: { ctx: TenantCtx; input: unknown; after: After }) {
   if (ctx.actor.kind !== "device" || !isAdapter(ctx.actor.adapter)) {
