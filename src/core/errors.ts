@@ -147,6 +147,8 @@ export const ERROR_CODES = [
   "bill_paid",
   "already_corrected",
   "not_correctable",
+  "payment_already_reversed",
+  "online_payment_not_reversible",
   "campaign_closed",
   // Spreadsheets (core/spreadsheet.ts).
   "invalid_spreadsheet",

@@ -267,6 +267,8 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "POST /api/iuran/tagihan/generate": { who: FINANCE },
   "GET /api/iuran/tagihan": { who: S },
   "POST /api/iuran/tagihan/:id/pembayaran": { who: FINANCE },
+  // Reversing a payment is the same write as recording one, undone: the finance group.
+  "POST /api/iuran/pembayaran/:id/pembatalan": { who: FINANCE },
   "POST /api/iuran/tagihan/:id/bayar-online": { who: R },
   "GET /api/iuran/mine": { who: R },
   "GET /api/iuran/tunggakan": { who: S },
