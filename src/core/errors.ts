@@ -141,6 +141,8 @@ export const ERROR_CODES = [
   "plan_not_found",
   "plan_exists",
   "invoice_not_found",
+  "invoice_paid",
+  "invoice_already_void",
   // Keuangan (dues, cash book, expenses, campaigns).
   "invalid_period",
   "overpayment",

@@ -252,6 +252,7 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "GET /api/billing/plans": { who: ADMIN },
   "POST /api/platform/tenants/:id/invoices": platform,
   "GET /api/platform/tenants/:id/invoices": platform,
+  "POST /api/platform/tenants/:id/invoices/:invoiceId/void": platform,
   "GET /api/platform/billing/plans": platform,
   "POST /api/platform/billing/plans": platform,
   "GET /api/platform/payments/callbacks": platform,

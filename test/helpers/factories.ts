@@ -732,6 +732,23 @@ export const FACTORIES: Readonly<Record<string, Factory>> = {
       return { params: { id: w.a.tenant.id }, body: { post: { plan: "dasar", months: 1 } } };
     },
   },
+  "/api/platform/tenants/:id/invoices/:invoiceId/void": {
+    kind: "platform",
+    make: async (w) => {
+      fakeGateways({ passThrough: true });
+      const invoice = await made(
+        callJson<{ id: string }>(`/api/platform/tenants/${w.a.tenant.id}/invoices`, {
+          token: w.operator,
+          body: { plan: "dasar", months: 1 },
+        }),
+        "operator invoice",
+      );
+      return {
+        params: { id: w.a.tenant.id, invoiceId: invoice.id },
+        body: { post: { reason: "Salah paket, diganti tagihan baru" } },
+      };
+    },
+  },
   "/api/platform/tenants/:id/erasures": {
     kind: "platform",
     make: async (w) => ({

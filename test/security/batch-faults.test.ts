@@ -491,6 +491,47 @@ describe("hierarchy and asisten", () => {
   });
 });
 
+describe("billing: voiding an invoice", () => {
+  it("an operator's void whose audit record fails leaves the invoice open and payable", async () => {
+    const tenant = await createTenant();
+    const operator = await operatorToken();
+    fakeGateways();
+    try {
+      const issued = await callJson<{ id: string; paymentUrl: string }>(
+        `/api/platform/tenants/${tenant.id}/invoices`,
+        { token: operator, body: { plan: "dasar", months: 1 } },
+      );
+      expect(issued.status).toBe(201);
+      const res = await withTrigger(
+        bindings.PLATFORM_DB,
+        `fail_void_${tenant.slug.replaceAll("-", "_")}`,
+        `BEFORE INSERT ON audit_log
+           WHEN NEW.action = 'billing.invoice_voided' AND NEW.tenant_id = '${tenant.id}'
+           BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+        () =>
+          callJson(`/api/platform/tenants/${tenant.id}/invoices/${issued.body.id}/void`, {
+            token: operator,
+            body: { reason: "Salah paket" },
+          }),
+      );
+      expectProblem(res, 500, "internal_error");
+      const row = await bindings.PLATFORM_DB.prepare(
+        "SELECT status, payment_url AS paymentUrl, voided_at AS voidedAt, json_array_length(history) AS entries FROM billing_invoices WHERE id = ?",
+      )
+        .bind(issued.body.id)
+        .first();
+      expect(row).toEqual({
+        status: "issued",
+        paymentUrl: issued.body.paymentUrl,
+        voidedAt: null,
+        entries: 1,
+      });
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+});
+
 describe("keuangan", () => {
   /** Issue 14, faults: a payment or an approval failing half way leaves neither it nor its cash entry. */
 
