@@ -1,5 +1,6 @@
 // Subscription billing demo data (issue 15): RW 05 paid up on Plus, RT 01 on Dasar with a renewal
-// invoice open (payable at once through the local payment simulator), RT 02 in its trial.
+// invoice open (payable at once through the local payment simulator), RT 02 in its trial with one
+// invoice the operator voided.
 // Idempotent: fixed ids with INSERT OR IGNORE, and a tenant's status is only written while it has no
 // subscription yet, so a restart of `npm run dev` never undoes what was clicked through.
 
@@ -45,5 +46,23 @@ VALUES (${q(orderId)}, 'langganan', 'seed-tenant-rt01', 'rt-01-sukamaju', 'seed-
 VALUES (${q(orderId)}, 147000, 'pending', 'seed-sim-tx-rt01-2', ${q(now)});`);
   lines.push(`INSERT OR IGNORE INTO billing_invoices (id, number, year, seq, tenant_id, plan_code, months, amount, note, due_at, status, order_id, payment_url, payment_reference, paid_at, history, issued_by, write_id, created_at, updated_at)
 VALUES ('seed-invoice-rt01-2', ${q(`INV/${year}/${month}/0002`)}, ${year}, 2, 'seed-tenant-rt01', 'dasar', 3, 147000, NULL, ${q(dueAt)}, 'issued', ${q(orderId)}, ${q(`${appUrl}/dev/payments/${orderId}`)}, NULL, NULL, ${q(issuedHistory)}, NULL, 'seed', ${q(iso(t - DAY))}, ${q(iso(t - DAY))});`);
+
+  // RT 02's invoice for the wrong plan, voided by the operator: its admin sees it void with the reason,
+  // and a late payment of its order would be refused and recorded for a refund.
+  const voidOrderId = "langganan-seed-rt02-3";
+  const voidedAt = iso(t - 2 * DAY);
+  const voidHistory = JSON.stringify([
+    { status: "issued", at: iso(t - 3 * DAY), by: "operator:seed-user-operator" },
+    {
+      status: "void",
+      at: voidedAt,
+      by: "operator:seed-user-operator",
+      note: "Salah paket: RT 02 masih masa uji coba",
+    },
+  ]);
+  lines.push(`INSERT OR IGNORE INTO payment_orders (id, kind, tenant_id, tenant_slug, ref_id, amount, description, gateway, gateway_ref, payment_url, status, expires_at, updated_at)
+VALUES (${q(voidOrderId)}, 'langganan', 'seed-tenant-rt02', 'rt-02-sukamaju', 'seed-invoice-rt02-3', 297000, 'Langganan Warga Plus 3 bulan – RT 02 / RW 05 Sukamaju', 'simulator', ${q(`sim-${voidOrderId}`)}, ${q(`${appUrl}/dev/payments/${voidOrderId}`)}, 'pending', ${q(iso(t + 4 * DAY))}, ${q(now)});`);
+  lines.push(`INSERT OR IGNORE INTO billing_invoices (id, number, year, seq, tenant_id, plan_code, months, amount, note, due_at, status, order_id, payment_url, payment_reference, paid_at, history, issued_by, voided_at, voided_by, void_reason, write_id, created_at, updated_at)
+VALUES ('seed-invoice-rt02-3', ${q(`INV/${year}/${month}/0003`)}, ${year}, 3, 'seed-tenant-rt02', 'plus', 3, 297000, NULL, ${q(iso(t + 4 * DAY))}, 'void', ${q(voidOrderId)}, NULL, NULL, NULL, ${q(voidHistory)}, 'seed-user-operator', ${q(voidedAt)}, 'seed-user-operator', 'Salah paket: RT 02 masih masa uji coba', 'seed', ${q(iso(t - 3 * DAY))}, ${q(voidedAt)});`);
   return lines.join("\n");
 }

@@ -1,7 +1,7 @@
 // Demo finance for each RT: two dues types, three months of bills for the demo houses (some paid, one
-// partly, one owed), the cash book those payments posted to, an opening balance, an approved expense,
-// this year's budget and a campaign with a confirmed donation. Fixed ids: every run is a no-op after
-// the first. Amounts are whole rupiah.
+// partly, one owed, one bounced transfer reversed), the cash book those payments posted to, an opening
+// balance, an approved expense, this year's budget and a campaign with a confirmed donation. Fixed ids:
+// every run is a no-op after the first. Amounts are whole rupiah.
 
 const JAKARTA_MS = 7 * 3_600_000;
 
@@ -77,6 +77,27 @@ VALUES (${q(`${billId}-pay`)}, ${q(billId)}, ${paid}, ${q(hi === 0 ? "transfer" 
       });
     });
   }
+
+  // Last month's security dues of the third house: a transfer the bank bounced, recorded and then
+  // reversed by the treasurer. The bill stays unpaid; the cash book keeps the payment's entry and its
+  // linked opposite, as POST /api/iuran/pembayaran/:id/pembatalan writes them.
+  const bounced = `seed-bill-${rt}-keamanan-${periods[1]}-3`;
+  const bouncedDate = `${periods[1]}-06`;
+  const reversedDate = `${periods[1]}-09`;
+  cash(
+    `${bounced}-kas`,
+    "masuk",
+    "Iuran keamanan",
+    50_000,
+    bouncedDate,
+    `Iuran Iuran keamanan ${periods[1]}`,
+    "iuran",
+    `${bounced}-pay`,
+  );
+  lines.push(`INSERT OR IGNORE INTO cash_entries (id, kind, category, amount, date, note, source, source_id, reverses_id, created_by)
+VALUES (${q(`${bounced}-batal`)}, 'keluar', 'Iuran keamanan', 50000, ${q(reversedDate)}, ${q(`Pembatalan iuran Iuran keamanan ${periods[1]}: Transfer dibatalkan bank`)}, 'koreksi', ${q(`${bounced}-kas`)}, ${q(`${bounced}-kas`)}, ${q(`seed-user-bendahara-${rt}`)});`);
+  lines.push(`INSERT OR IGNORE INTO dues_payments (id, bill_id, amount, method, paid_at, cash_entry_id, recorded_by, reversed_at, reversed_by, reversal_reason, reversal_entry_id)
+VALUES (${q(`${bounced}-pay`)}, ${q(bounced)}, 50000, 'transfer', ${q(`${bouncedDate}T03:00:00.000Z`)}, ${q(`${bounced}-kas`)}, ${q(`seed-user-bendahara-${rt}`)}, ${q(`${reversedDate}T04:00:00.000Z`)}, ${q(`seed-user-bendahara-${rt}`)}, 'Transfer dibatalkan bank', ${q(`${bounced}-batal`)});`);
 
   const expenseId = `seed-expense-${rt}-satpam`;
   lines.push(`INSERT OR IGNORE INTO expenses (id, category, amount, date, description, status, submitted_by, decided_by, decided_at, cash_entry_id, updated_at)

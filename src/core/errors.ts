@@ -141,12 +141,16 @@ export const ERROR_CODES = [
   "plan_not_found",
   "plan_exists",
   "invoice_not_found",
+  "invoice_paid",
+  "invoice_already_void",
   // Keuangan (dues, cash book, expenses, campaigns).
   "invalid_period",
   "overpayment",
   "bill_paid",
   "already_corrected",
   "not_correctable",
+  "payment_already_reversed",
+  "online_payment_not_reversible",
   "campaign_closed",
   // Spreadsheets (core/spreadsheet.ts).
   "invalid_spreadsheet",

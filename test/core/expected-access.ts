@@ -252,6 +252,7 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "GET /api/billing/plans": { who: ADMIN },
   "POST /api/platform/tenants/:id/invoices": platform,
   "GET /api/platform/tenants/:id/invoices": platform,
+  "POST /api/platform/tenants/:id/invoices/:invoiceId/void": platform,
   "GET /api/platform/billing/plans": platform,
   "POST /api/platform/billing/plans": platform,
   "GET /api/platform/payments/callbacks": platform,
@@ -267,6 +268,8 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "POST /api/iuran/tagihan/generate": { who: FINANCE },
   "GET /api/iuran/tagihan": { who: S },
   "POST /api/iuran/tagihan/:id/pembayaran": { who: FINANCE },
+  // Reversing a payment is the same write as recording one, undone: the finance group.
+  "POST /api/iuran/pembayaran/:id/pembatalan": { who: FINANCE },
   "POST /api/iuran/tagihan/:id/bayar-online": { who: R },
   "GET /api/iuran/mine": { who: R },
   "GET /api/iuran/tunggakan": { who: S },

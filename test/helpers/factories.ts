@@ -345,6 +345,17 @@ const duesBill = (w: World) =>
     return bill;
   });
 
+const duesPayment = (w: World) =>
+  w.once("dues payment", async () =>
+    made(
+      callJson<{ id: string }>(`/api/iuran/tagihan/${(await duesBill(w)).id}/pembayaran`, {
+        token: w.a.as.bendahara.token,
+        body: { amount: 5_000, method: "transfer", paidAt: "2026-02-04T03:00:00.000Z" },
+      }),
+      "dues payment",
+    ),
+  );
+
 const cashEntry = (w: World) =>
   w.once("cash entry", () =>
     made(
@@ -721,6 +732,23 @@ export const FACTORIES: Readonly<Record<string, Factory>> = {
       return { params: { id: w.a.tenant.id }, body: { post: { plan: "dasar", months: 1 } } };
     },
   },
+  "/api/platform/tenants/:id/invoices/:invoiceId/void": {
+    kind: "platform",
+    make: async (w) => {
+      fakeGateways({ passThrough: true });
+      const invoice = await made(
+        callJson<{ id: string }>(`/api/platform/tenants/${w.a.tenant.id}/invoices`, {
+          token: w.operator,
+          body: { plan: "dasar", months: 1 },
+        }),
+        "operator invoice",
+      );
+      return {
+        params: { id: w.a.tenant.id, invoiceId: invoice.id },
+        body: { post: { reason: "Salah paket, diganti tagihan baru" } },
+      };
+    },
+  },
   "/api/platform/tenants/:id/erasures": {
     kind: "platform",
     make: async (w) => ({
@@ -817,6 +845,13 @@ export const FACTORIES: Readonly<Record<string, Factory>> = {
     make: async (w) => ({
       params: { id: (await duesBill(w)).id },
       body: { post: { amount: 1_000, method: "tunai", paidAt: "2026-02-05T03:00:00.000Z" } },
+    }),
+  },
+  "/api/iuran/pembayaran/:id/pembatalan": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await duesPayment(w)).id },
+      body: { post: { reason: "Transfer dibatalkan bank" } },
     }),
   },
   "/api/iuran/tagihan/:id/bayar-online": {

@@ -61,6 +61,31 @@ describe("demo seed", () => {
     ]) {
       expect(count(rt01, table), table).toBeGreaterThan(0);
     }
+    // The reversed dues payment: its bill unpaid, and its cash entry undone by the linked opposite.
+    const reversed = rt01
+      .prepare(
+        `SELECT b.status, b.paid_amount AS paid, p.reversal_reason AS reason, k.kind, k.amount, k.source
+         FROM dues_payments p JOIN dues_bills b ON b.id = p.bill_id
+         JOIN cash_entries k ON k.id = p.reversal_entry_id AND k.reverses_id = p.cash_entry_id
+         WHERE p.reversed_at IS NOT NULL`,
+      )
+      .all();
+    expect(reversed).toEqual([
+      {
+        status: "belum",
+        paid: 0,
+        reason: "Transfer dibatalkan bank",
+        kind: "keluar",
+        amount: 50_000,
+        source: "koreksi",
+      },
+    ]);
+    // The voided invoice.
+    expect(
+      platform
+        .prepare("SELECT tenant_id AS tenant, status FROM billing_invoices WHERE voided_at IS NOT NULL")
+        .all(),
+    ).toEqual([{ tenant: "seed-tenant-rt02", status: "void" }]);
     expect(platform.prepare("SELECT count(*) AS n FROM users").get().n).toBe(sql.accounts);
     expect(platform.prepare("PRAGMA foreign_key_check").all()).toEqual([]);
     for (const db of databases.values()) {

@@ -491,6 +491,47 @@ describe("hierarchy and asisten", () => {
   });
 });
 
+describe("billing: voiding an invoice", () => {
+  it("an operator's void whose audit record fails leaves the invoice open and payable", async () => {
+    const tenant = await createTenant();
+    const operator = await operatorToken();
+    fakeGateways();
+    try {
+      const issued = await callJson<{ id: string; paymentUrl: string }>(
+        `/api/platform/tenants/${tenant.id}/invoices`,
+        { token: operator, body: { plan: "dasar", months: 1 } },
+      );
+      expect(issued.status).toBe(201);
+      const res = await withTrigger(
+        bindings.PLATFORM_DB,
+        `fail_void_${tenant.slug.replaceAll("-", "_")}`,
+        `BEFORE INSERT ON audit_log
+           WHEN NEW.action = 'billing.invoice_voided' AND NEW.tenant_id = '${tenant.id}'
+           BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+        () =>
+          callJson(`/api/platform/tenants/${tenant.id}/invoices/${issued.body.id}/void`, {
+            token: operator,
+            body: { reason: "Salah paket" },
+          }),
+      );
+      expectProblem(res, 500, "internal_error");
+      const row = await bindings.PLATFORM_DB.prepare(
+        "SELECT status, payment_url AS paymentUrl, voided_at AS voidedAt, json_array_length(history) AS entries FROM billing_invoices WHERE id = ?",
+      )
+        .bind(issued.body.id)
+        .first();
+      expect(row).toEqual({
+        status: "issued",
+        paymentUrl: issued.body.paymentUrl,
+        voidedAt: null,
+        entries: 1,
+      });
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+});
+
 describe("keuangan", () => {
   /** Issue 14, faults: a payment or an approval failing half way leaves neither it nor its cash entry. */
 
@@ -539,6 +580,49 @@ describe("keuangan", () => {
     });
     expect(after.body.items[0]).toMatchObject({ paidAmount: 0, status: "belum" });
     expect(await cashTotal(bendahara.token)).toMatchObject({ closingBalance: 0, items: [] });
+  });
+
+  it("a payment reversal whose audit record fails leaves the payment, the bill and the cash book as they were", async () => {
+    const { tenant, bendahara } = await financeTenant();
+    await callJson("/api/iuran/jenis", {
+      token: bendahara.token,
+      body: { name: "Iuran kebersihan", amount: 25_000, basis: "unit", startPeriod: "2026-01" },
+    });
+    await callJson("/api/iuran/tagihan/generate", { token: bendahara.token, body: { period: "2026-05" } });
+    const bills = await callJson<{ items: { id: string }[] }>("/api/iuran/tagihan", {
+      token: bendahara.token,
+    });
+    const billId = bills.body.items[0]?.id ?? "";
+    const payment = await callJson<{ id: string }>(`/api/iuran/tagihan/${billId}/pembayaran`, {
+      token: bendahara.token,
+      body: { amount: 25_000, method: "transfer", paidAt: "2026-05-03T02:00:00.000Z" },
+    });
+    expect(payment.status).toBe(201);
+    // The audit record closes the batch, after the reversing entry, the payment's mark and the bill.
+    const res = await withTrigger(
+      tenantD1(tenant),
+      `fail_reversal_${tenant.slug.replaceAll("-", "_")}`,
+      `BEFORE INSERT ON audit_log
+         WHEN NEW.action = 'iuran.payment.reverse' AND NEW.target_id = '${payment.body.id}'
+         BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+      () =>
+        callJson(`/api/iuran/pembayaran/${payment.body.id}/pembatalan`, {
+          token: bendahara.token,
+          body: { reason: "Transfer dibatalkan bank" },
+        }),
+    );
+    expectProblem(res, 500, "internal_error");
+    const after = await callJson<{
+      items: { paidAmount: number; status: string; payments: { id: string; reversal: unknown }[] }[];
+    }>("/api/iuran/tagihan", { token: bendahara.token });
+    expect(after.body.items[0]).toMatchObject({
+      paidAmount: 25_000,
+      status: "lunas",
+      payments: [{ id: payment.body.id, reversal: null }],
+    });
+    const book = await cashTotal(bendahara.token);
+    expect(book.closingBalance).toBe(25_000);
+    expect(book.items).toHaveLength(1);
   });
 
   it("an expense approval whose batch fails at its last statement leaves it submitted and unposted", async () => {

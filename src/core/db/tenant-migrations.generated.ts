@@ -166,5 +166,15 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
       "CREATE INDEX `family_members_name_idx` ON `family_members` (`name`,`family_card_id`);",
       "ALTER TABLE `units` ADD `occupancy` text;"
     ]
+  },
+  {
+    "name": "0011_dues_payment_reversal.sql",
+    "statements": [
+      "ALTER TABLE `dues_payments` ADD `reversed_at` text;",
+      "ALTER TABLE `dues_payments` ADD `reversed_by` text;",
+      "ALTER TABLE `dues_payments` ADD `reversal_reason` text;",
+      "ALTER TABLE `dues_payments` ADD `reversal_entry_id` text;",
+      "CREATE INDEX `dues_payments_reversed_at_idx` ON `dues_payments` (`reversed_at`);"
+    ]
   }
 ];

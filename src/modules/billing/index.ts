@@ -6,7 +6,7 @@ import { IssueInvoice } from "./routes/issueInvoice";
 import { ListInvoices } from "./routes/listInvoices";
 import { ListPaymentCallbacks } from "./routes/listPaymentCallbacks";
 import { ListPlans, ListPlatformPlans } from "./routes/listPlans";
-import { IssueOperatorInvoice, ListOperatorInvoices } from "./routes/operatorInvoices";
+import { IssueOperatorInvoice, ListOperatorInvoices, VoidOperatorInvoice } from "./routes/operatorInvoices";
 import { BILLING_KIND, onInvoicePaid, onInvoiceReversed, runBillingDay } from "./service";
 
 const admin = tenantAccess(ROLES.ADMIN);
@@ -30,6 +30,12 @@ export const billingModule = defineModule({
       method: "get",
       path: "/api/platform/tenants/:id/invoices",
       endpoint: ListOperatorInvoices,
+      access: platform,
+    },
+    {
+      method: "post",
+      path: "/api/platform/tenants/:id/invoices/:invoiceId/void",
+      endpoint: VoidOperatorInvoice,
       access: platform,
     },
     { method: "get", path: "/api/platform/billing/plans", endpoint: ListPlatformPlans, access: platform },

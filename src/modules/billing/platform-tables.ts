@@ -68,6 +68,13 @@ export const billingInvoices = sqliteTable(
     remindedAt1: text("reminded_at_1"),
     history: text("history", { mode: "json" }).$type<InvoiceHistoryEntry[]>().notNull(),
     issuedBy: text("issued_by"),
+    /**
+     * Set when an operator voids the invoice (not when an admin's new invoice replaces it): such an
+     * invoice must not be paid, so a late payment of it is recorded for a refund and changes nothing.
+     */
+    voidedAt: text("voided_at"),
+    voidedBy: text("voided_by"),
+    voidReason: text("void_reason"),
     /** Random per state change: a batch's guard checks that its own change is the one that landed. */
     writeId: text("write_id").notNull(),
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),

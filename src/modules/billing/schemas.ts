@@ -26,6 +26,16 @@ export const OperatorInvoiceInput = z.object({
 });
 export type OperatorInvoiceInput = z.infer<typeof OperatorInvoiceInput>;
 
+export const InvoiceParams = z.object({
+  id: z.string().min(1).max(64),
+  invoiceId: z.string().min(1).max(64),
+});
+
+export const VoidInvoiceInput = z.object({
+  reason: Paragraph(500, 3).describe("Why the invoice is voided; the community's admin sees it"),
+});
+export type VoidInvoiceInput = z.infer<typeof VoidInvoiceInput>;
+
 export const InvoiceListQuery = ListQuery.extend({
   status: z.enum(INVOICE_STATUSES).optional(),
 });
@@ -47,6 +57,9 @@ export const Invoice = z
     paymentUrl: z.string().nullable(),
     paymentReference: z.string().nullable(),
     paidAt: z.string().nullable(),
+    /** Set when an operator voided the invoice; it can no longer be paid. */
+    voidedAt: z.string().nullable(),
+    voidReason: z.string().nullable(),
     history: z.array(
       z.object({ status: z.string(), at: z.string(), by: z.string(), note: z.string().optional() }),
     ),

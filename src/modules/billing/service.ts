@@ -7,6 +7,7 @@ import { keysetPage } from "../../core/db/paging";
 import { type SubscriptionStatus, tenants } from "../../core/db/platform-schema";
 import { Conflict, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
+import { log } from "../../core/http/log";
 import { newId } from "../../core/ids";
 import { createPaymentOrder, type PaymentOrder } from "../../core/payments";
 import { forgetTenant, tenantRowById } from "../../core/tenancy/contexts";
@@ -25,6 +26,7 @@ import type {
   InvoiceListQuery,
   IssueInvoiceInput,
   OperatorInvoiceInput,
+  VoidInvoiceInput,
 } from "./schemas";
 
 /** The payment kind of subscription invoices: order ids read `langganan-<ULID>`. */
@@ -54,6 +56,8 @@ export function presentInvoice(row: InvoiceRow): Invoice {
     paymentUrl: row.status === "issued" ? row.paymentUrl : null,
     paymentReference: row.paymentReference,
     paidAt: row.paidAt,
+    voidedAt: row.voidedAt,
+    voidReason: row.voidReason,
     history: row.history,
     createdAt: row.createdAt,
   };
@@ -338,6 +342,90 @@ export async function listOperatorInvoices({
   return invoicePage(ctx, tenant.id, input);
 }
 
+/**
+ * `POST /api/platform/tenants/:id/invoices/:invoiceId/void`: the operator voids an unpaid invoice
+ * (issued, expired, or already replaced by the admin's newer one) with a reason. A voided invoice is
+ * not payable: its URL is withdrawn, and a payment the gateway still settles for it is refused and
+ * recorded (`onInvoicePaid`). A paid invoice is 409 `invoice_paid` (a refund happens at the gateway).
+ * The UPDATE is conditional and stamps `write_id`, so a payment or another void landing first stops
+ * the batch, audit record included.
+ */
+export async function voidInvoice({
+  ctx,
+  id,
+  invoiceId,
+  input,
+}: {
+  ctx: PlatformCtx;
+  id: string;
+  invoiceId: string;
+  input: VoidInvoiceInput;
+}) {
+  const operator = requireUser(ctx);
+  const tenant = await tenantRowById(ctx, id);
+  const load = () =>
+    ctx.platform
+      .select()
+      .from(billingInvoices)
+      .where(and(eq(billingInvoices.id, invoiceId), eq(billingInvoices.tenantId, tenant.id)))
+      .get();
+  const invoice = await load();
+  if (!invoice) {
+    throw new NotFound("Invoice", "invoice_not_found");
+  }
+  const refusal = (row: InvoiceRow) =>
+    row.status === "paid"
+      ? new Conflict("invoice_paid", "A paid invoice cannot be voided; a refund happens at the gateway.")
+      : new Conflict("invoice_already_void", "This invoice has already been voided.");
+  if (invoice.status === "paid" || invoice.voidedAt) {
+    throw refusal(invoice);
+  }
+  const now = nowIso();
+  const writeId = newId();
+  try {
+    await ctx.platform.batch([
+      ctx.platform
+        .update(billingInvoices)
+        .set({
+          status: "void",
+          paymentUrl: null,
+          voidedAt: now,
+          voidedBy: operator.userId,
+          voidReason: input.reason,
+          history: appendHistory({ status: "void", at: now, by: actorLabel(ctx), note: input.reason }),
+          writeId,
+          updatedAt: now,
+        })
+        .where(
+          and(
+            eq(billingInvoices.id, invoice.id),
+            ne(billingInvoices.status, "paid"),
+            isNull(billingInvoices.voidedAt),
+          ),
+        ),
+      abortBatchUnless(ctx.platform, billingInvoices, invoice.id, eq(billingInvoices.writeId, writeId)),
+      platformAudit(ctx, {
+        action: "billing.invoice_voided",
+        targetType: "billing_invoice",
+        targetId: invoice.id,
+        tenantId: tenant.id,
+        detail: {
+          number: invoice.number,
+          amount: invoice.amount,
+          from: invoice.status,
+          reason: input.reason,
+        },
+      }),
+    ]);
+  } catch (err) {
+    if (isBatchAborted(err)) {
+      throw refusal((await load()) ?? invoice);
+    }
+    throw err;
+  }
+  return presentInvoice((await load()) as InvoiceRow);
+}
+
 /** Writes a subscription's status and its mirror on `tenants` (which the guard reads) together. */
 function statusWrites(
   ctx: PlatformCtx,
@@ -361,7 +449,8 @@ function statusWrites(
 /**
  * The payment handler (core/payments): a settled order marks its invoice paid and extends the
  * subscription by the invoice's months from the later of now and the current end. Called again for
- * the same order (a retried callback), the guard on `write_id` stops the second extension.
+ * the same order (a retried callback), the guard on `write_id` stops the second extension. An invoice
+ * the operator voided is not paid: the conditional UPDATE refuses it, and the refusal is recorded.
  */
 export async function onInvoicePaid(ctx: TenantCtx, order: PaymentOrder): Promise<void> {
   const invoice = await ctx.platform
@@ -393,11 +482,13 @@ export async function onInvoicePaid(ctx: TenantCtx, order: PaymentOrder): Promis
           writeId,
           updatedAt: now,
         })
-        // Money received is never refused: a late payment of an expired or replaced invoice still counts.
+        // A late payment of an expired or replaced invoice still counts; one the operator voided does
+        // not (`voided_at`), and this condition, not a read before it, is what refuses it.
         .where(
           and(
             eq(billingInvoices.id, invoice.id),
             inArray(billingInvoices.status, ["issued", "expired", "void"]),
+            isNull(billingInvoices.voidedAt),
           ),
         ),
       abortBatchUnless(ctx.platform, billingInvoices, invoice.id, eq(billingInvoices.writeId, writeId)),
@@ -415,6 +506,14 @@ export async function onInvoicePaid(ctx: TenantCtx, order: PaymentOrder): Promis
     ]);
   } catch (err) {
     if (isBatchAborted(err)) {
+      const fresh = await ctx.platform
+        .select()
+        .from(billingInvoices)
+        .where(eq(billingInvoices.id, invoice.id))
+        .get();
+      if (fresh?.voidedAt && fresh.status !== "paid") {
+        await refusePayment(ctx, fresh, order);
+      }
       return;
     }
     throw err;
@@ -427,6 +526,64 @@ export async function onInvoicePaid(ctx: TenantCtx, order: PaymentOrder): Promis
     .get()) as InvoiceRow;
   const sub = await ensureSubscription(ctx, ctx.tenant.id);
   await notifyInvoice(ctx, "paid", paid, ctx.tenant, { activeUntil: sub.activeUntil });
+}
+
+/**
+ * The gateway settled an order of an invoice the operator had voided: the invoice stays void and the
+ * subscription is not extended. The money did arrive, so the callback is not failed (a retry could not
+ * change the outcome); it is recorded on the invoice, in the audit and the log for the operator to
+ * refund. Once per order: a re-applied callback finds its history entry.
+ */
+async function refusePayment(ctx: TenantCtx, invoice: InvoiceRow, order: PaymentOrder) {
+  if (invoice.history.some((h) => h.status === "payment_refused" && h.note === order.id)) {
+    return;
+  }
+  const now = nowIso();
+  const writeId = newId();
+  // Deliveries arriving together may all apply the order: the entry is written only where it is not
+  // yet, and the guard keeps the audit record to the one that wrote it.
+  const recorded = sql`EXISTS (SELECT 1 FROM json_each(${billingInvoices.history})
+    WHERE json_extract(value, '$.status') = 'payment_refused' AND json_extract(value, '$.note') = ${order.id})`;
+  try {
+    await ctx.platform.batch([
+      ctx.platform
+        .update(billingInvoices)
+        .set({
+          history: appendHistory({
+            status: "payment_refused",
+            at: now,
+            by: `gateway:${order.gateway}`,
+            note: order.id,
+          }),
+          writeId,
+          updatedAt: now,
+        })
+        .where(and(eq(billingInvoices.id, invoice.id), sql`NOT ${recorded}`)),
+      abortBatchUnless(ctx.platform, billingInvoices, invoice.id, eq(billingInvoices.writeId, writeId)),
+      platformAudit(ctx, {
+        action: "billing.payment_refused",
+        targetType: "billing_invoice",
+        targetId: invoice.id,
+        detail: {
+          orderId: order.id,
+          amount: order.amount,
+          reference: order.paymentReference,
+          reason: "invoice_void",
+        },
+      }),
+    ]);
+  } catch (err) {
+    if (isBatchAborted(err)) {
+      return;
+    }
+    throw err;
+  }
+  log("warn", "billing_payment_after_void", {
+    tenant: ctx.tenant.slug,
+    invoiceId: invoice.id,
+    orderId: order.id,
+    amount: order.amount,
+  });
 }
 
 /** A refund or chargeback: recorded on the invoice for the operator, who decides what follows. */

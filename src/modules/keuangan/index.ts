@@ -29,6 +29,7 @@ import { ListExpenses } from "./routes/listExpenses";
 import { PayOnline } from "./routes/payOnline";
 import { PutBudget } from "./routes/putBudget";
 import { RecordPayment } from "./routes/recordPayment";
+import { ReversePayment } from "./routes/reversePayment";
 import { SendReminders } from "./routes/sendReminders";
 import { SubmitExpense } from "./routes/submitExpense";
 import { UpdateCampaign } from "./routes/updateCampaign";
@@ -73,8 +74,9 @@ export const keuanganModule = defineModule({
         "updated_at",
       ],
     },
+    // A reversal's reason is the treasurer's note on the community's money, like a correction's.
     dues_payments: {
-      subjects: ["recorded_by"],
+      subjects: ["recorded_by", "reversed_by"],
       other: [
         "id",
         "bill_id",
@@ -83,6 +85,9 @@ export const keuanganModule = defineModule({
         "gateway_order_id",
         "proof_file_id",
         "cash_entry_id",
+        "reversed_at",
+        "reversal_reason",
+        "reversal_entry_id",
         "created_at",
       ],
     },
@@ -148,6 +153,12 @@ export const keuanganModule = defineModule({
     { method: "post", path: "/api/iuran/tagihan/generate", endpoint: GenerateBills, access: finance },
     { method: "get", path: "/api/iuran/tagihan", endpoint: ListBills, access: staff },
     { method: "post", path: "/api/iuran/tagihan/:id/pembayaran", endpoint: RecordPayment, access: finance },
+    {
+      method: "post",
+      path: "/api/iuran/pembayaran/:id/pembatalan",
+      endpoint: ReversePayment,
+      access: finance,
+    },
     { method: "post", path: "/api/iuran/tagihan/:id/bayar-online", endpoint: PayOnline, access: resident },
     { method: "get", path: "/api/iuran/mine", endpoint: GetMyDues, access: resident },
     { method: "get", path: "/api/iuran/tunggakan", endpoint: GetArrears, access: staff },

@@ -234,6 +234,30 @@ export function presentBill(row: BillRow) {
   };
 }
 
+export type PaymentRow = typeof duesPayments.$inferSelect;
+
+/** A payment as finance sees it, with its reversal once there is one. */
+export function presentPayment(ctx: TenantCtx, row: PaymentRow) {
+  return {
+    id: row.id,
+    amount: row.amount,
+    method: row.method,
+    paidAt: row.paidAt,
+    proofUrl: row.proofFileId ? tenantFileUrl(ctx, row.proofFileId) : null,
+    cashEntryId: row.cashEntryId,
+    reversal:
+      row.reversedAt && row.reversalEntryId
+        ? {
+            at: row.reversedAt,
+            by: row.reversedBy,
+            reason: row.reversalReason ?? "",
+            cashEntryId: row.reversalEntryId,
+          }
+        : null,
+  };
+}
+
+/** The staff list: bills with their payments (reversed ones included and marked), oldest payment first. */
 export async function listBills({ ctx, input }: { ctx: TenantCtx; input: BillListQuery }) {
   const filters: SQL[] = [
     ...afterCursor(duesBills.id, input.cursor, "asc"),
@@ -248,7 +272,26 @@ export async function listBills({ ctx, input }: { ctx: TenantCtx; input: BillLis
     .orderBy(asc(duesBills.id))
     .limit(input.limit + 1);
   const page = keysetPage(rows, input.limit);
-  return { items: page.items.map(presentBill), nextCursor: page.nextCursor };
+  const ids = page.items.map((bill) => bill.id);
+  const payments = ids.length
+    ? await ctx.db
+        .select()
+        .from(duesPayments)
+        // One bound JSON text, not one parameter per bill (D1 binds at most 100 per statement).
+        .where(sql`${duesPayments.billId} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)
+        .orderBy(asc(duesPayments.id))
+    : [];
+  const byBill = new Map<string, PaymentRow[]>();
+  for (const payment of payments) {
+    byBill.set(payment.billId, [...(byBill.get(payment.billId) ?? []), payment]);
+  }
+  return {
+    items: page.items.map((bill) => ({
+      ...presentBill(bill),
+      payments: (byBill.get(bill.id) ?? []).map((payment) => presentPayment(ctx, payment)),
+    })),
+    nextCursor: page.nextCursor,
+  };
 }
 
 export async function loadBill(ctx: Pick<TenantCtx, "db">, id: string): Promise<BillRow> {
@@ -350,6 +393,7 @@ export async function applyPayment(ctx: TenantCtx, bill: BillRow, facts: Payment
     paidAt: new Date(facts.paidAt).toISOString(),
     proofUrl: facts.proofFileId ? tenantFileUrl(ctx, facts.proofFileId) : null,
     cashEntryId: entry.id,
+    reversal: null,
     bill: presentBill(after),
   };
 }

@@ -143,7 +143,9 @@ export async function correctCashEntry({
       "not_correctable",
       original.source === "koreksi"
         ? "A correction cannot itself be corrected; post a new entry instead."
-        : `This entry was posted by ${original.source}; it is corrected there, not in the cash book.`,
+        : original.source === "iuran"
+          ? "This entry was posted by a dues payment; reverse the payment (POST /api/iuran/pembayaran/:id/pembatalan)."
+          : `This entry was posted by ${original.source}; it is corrected there, not in the cash book.`,
     );
   }
   const reversal = postCash(ctx, {

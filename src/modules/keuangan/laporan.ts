@@ -23,7 +23,7 @@ export async function financeReport({ ctx, month }: { ctx: TenantCtx; month: str
   const monthStart = jakartaDayStart(first).toISOString();
   const monthEnd = jakartaDayStart(`${nextPeriod(month)}-01`).toISOString();
   const inMonth = and(gte(cashEntries.date, first), lte(cashEntries.date, last));
-  const [byCategory, [billed], [received], [owed]] = await ctx.db.batch([
+  const [byCategory, [billed], [received], [reversed], [owed]] = await ctx.db.batch([
     ctx.db
       .select({
         kind: cashEntries.kind,
@@ -45,6 +45,11 @@ export async function financeReport({ ctx, month }: { ctx: TenantCtx; month: str
       .select({ total: sql<number>`coalesce(sum(${duesPayments.amount}), 0)` })
       .from(duesPayments)
       .where(and(gte(duesPayments.paidAt, monthStart), lt(duesPayments.paidAt, monthEnd))),
+    // A reversal stays in its own month, as its cash entry does: a past month's figures do not move.
+    ctx.db
+      .select({ total: sql<number>`coalesce(sum(${duesPayments.amount}), 0)` })
+      .from(duesPayments)
+      .where(and(gte(duesPayments.reversedAt, monthStart), lt(duesPayments.reversedAt, monthEnd))),
     ctx.db
       .select({ total: sql<number>`coalesce(sum(${duesBills.amount} - ${duesBills.paidAmount}), 0)` })
       .from(duesBills)
@@ -73,6 +78,7 @@ export async function financeReport({ ctx, month }: { ctx: TenantCtx; month: str
       collected,
       percentCollected: percent(collected, duesBilled),
       receivedInMonth: Number(received?.total ?? 0),
+      reversedInMonth: Number(reversed?.total ?? 0),
     },
     arrearsTotal: Number(owed?.total ?? 0),
     generatedAt: new Date().toISOString(),
@@ -119,6 +125,7 @@ table{width:100%;border-collapse:collapse}td,th{border-bottom:1px solid #ccc;pad
 <tr><td>Ditagihkan bulan ini</td><td class="n">${rp(report.dues.billed)}</td></tr>
 <tr><td>Terbayar atas tagihan bulan ini</td><td class="n">${rp(report.dues.collected)} (${report.dues.percentCollected}%)</td></tr>
 <tr><td>Iuran diterima selama bulan ini</td><td class="n">${rp(report.dues.receivedInMonth)}</td></tr>
+<tr><td>Pembayaran iuran dibatalkan selama bulan ini</td><td class="n">${rp(report.dues.reversedInMonth)}</td></tr>
 <tr><td>Total tunggakan s.d. bulan ini</td><td class="n">${rp(report.arrearsTotal)}</td></tr></table>
 </body></html>`;
 }
@@ -168,6 +175,7 @@ export async function reportXlsx({ ctx, month }: { ctx: TenantCtx; month: string
         ["Iuran ditagihkan", r.dues.billed],
         ["Iuran terbayar atas tagihan bulan ini", r.dues.collected],
         ["Iuran diterima selama bulan ini", r.dues.receivedInMonth],
+        ["Pembayaran iuran dibatalkan selama bulan ini", r.dues.reversedInMonth],
         ["Total tunggakan s.d. bulan ini", r.arrearsTotal],
       ],
     },

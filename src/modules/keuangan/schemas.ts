@@ -78,18 +78,38 @@ export const PaymentInput = z.object({
 });
 export type PaymentInput = z.infer<typeof PaymentInput>;
 
-export const Payment = z
+export const PaymentReversal = z
+  .object({
+    at: z.string(),
+    by: z.string().nullable().describe("The user who reversed it"),
+    reason: z.string(),
+    cashEntryId: z.string().describe("The cash entry that undid the payment's own (source koreksi)"),
+  })
+  .openapi("DuesPaymentReversal");
+
+export const BillPayment = z
   .object({
     id: z.string(),
-    billId: z.string(),
     amount: z.number().int(),
     method: z.enum(["tunai", "transfer", "online"]),
     paidAt: z.string(),
     proofUrl: z.string().nullable(),
     cashEntryId: z.string(),
-    bill: Bill,
+    reversal: PaymentReversal.nullable().describe("Set once the payment was reversed; it no longer counts"),
   })
-  .openapi("DuesPayment");
+  .openapi("DuesBillPayment");
+
+export const Payment = BillPayment.extend({ billId: z.string(), bill: Bill }).openapi("DuesPayment");
+
+/** The staff list: each bill with its payments, so a payment can be found and reversed. */
+export const StaffBill = Bill.extend({ payments: z.array(BillPayment) }).openapi("DuesBillWithPayments");
+
+export const ReversalInput = z.object({
+  reason: Paragraph(500, 3).describe(
+    "Why the payment is reversed (wrong bill, wrong amount, a bounced transfer)",
+  ),
+});
+export type ReversalInput = z.infer<typeof ReversalInput>;
 
 export const MyDues = z
   .object({
@@ -355,6 +375,10 @@ export const FinanceReport = z
       collected: z.number().int().describe("Paid so far on the month's bills"),
       percentCollected: z.number(),
       receivedInMonth: z.number().int().describe("Dues payments received during the month (any period)"),
+      reversedInMonth: z
+        .number()
+        .int()
+        .describe("Dues payments reversed during the month (any period), as the cash book has them"),
     }),
     arrearsTotal: z.number().int().describe("Unpaid on bills up to and including the month"),
     generatedAt: z.string(),

@@ -57,7 +57,12 @@ export const duesBills = sqliteTable(
   ],
 );
 
-/** A payment against a bill; an online payment carries its gateway order id, unique, so it lands once. */
+/**
+ * A payment against a bill; an online payment carries its gateway order id, unique, so it lands once.
+ * A payment recorded by mistake is reversed, never deleted: the `reversal_*` columns say who, when and
+ * why, and `reversal_entry_id` is the cash entry that undid the payment's own (its `reverses_id` is
+ * unique, which is what lets a payment be reversed once).
+ */
 export const duesPayments = sqliteTable(
   "dues_payments",
   {
@@ -71,11 +76,16 @@ export const duesPayments = sqliteTable(
     proofFileId: text("proof_file_id"),
     cashEntryId: text("cash_entry_id").notNull(),
     recordedBy: text("recorded_by"),
+    reversedAt: text("reversed_at"),
+    reversedBy: text("reversed_by"),
+    reversalReason: text("reversal_reason"),
+    reversalEntryId: text("reversal_entry_id"),
     createdAt: createdAt(),
   },
   (t) => [
     index("dues_payments_bill_idx").on(t.billId),
     index("dues_payments_paid_at_idx").on(t.paidAt),
+    index("dues_payments_reversed_at_idx").on(t.reversedAt),
     uniqueIndex("dues_payments_order_uq").on(t.gatewayOrderId),
   ],
 );

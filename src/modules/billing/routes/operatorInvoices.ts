@@ -3,8 +3,15 @@ import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
-import { Invoice, InvoiceList, InvoiceListQuery, OperatorInvoiceInput } from "../schemas";
-import { issueOperatorInvoice, listOperatorInvoices } from "../service";
+import {
+  Invoice,
+  InvoiceList,
+  InvoiceListQuery,
+  InvoiceParams,
+  OperatorInvoiceInput,
+  VoidInvoiceInput,
+} from "../schemas";
+import { issueOperatorInvoice, listOperatorInvoices, voidInvoice } from "../service";
 
 export class IssueOperatorInvoice extends Endpoint {
   override schema = {
@@ -34,5 +41,25 @@ export class ListOperatorInvoices extends Endpoint {
   override async handle(c: Context<HonoEnv>) {
     const { params, query } = await this.getValidatedData<typeof this.schema>();
     return c.json(await listOperatorInvoices({ ctx: platformCtx(c), id: params.id, input: query }));
+  }
+}
+
+export class VoidOperatorInvoice extends Endpoint {
+  override schema = {
+    tags: ["Platform"],
+    summary:
+      "Void a community's unpaid invoice with a reason; a payment the gateway still settles for it is refused",
+    request: {
+      params: InvoiceParams,
+      body: { content: { "application/json": { schema: VoidInvoiceInput } } },
+    },
+    responses: { 200: json(Invoice, "Voided"), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(
+      await voidInvoice({ ctx: platformCtx(c), id: params.id, invoiceId: params.invoiceId, input: body }),
+    );
   }
 }

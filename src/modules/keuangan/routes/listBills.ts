@@ -4,14 +4,14 @@ import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { listBills } from "../iuran";
-import { Bill, BillListQuery } from "../schemas";
+import { BillListQuery, StaffBill } from "../schemas";
 
 export class ListBills extends Endpoint {
   override schema = {
     tags: ["Iuran"],
-    summary: "Bills by period, status or unit",
+    summary: "Bills by period, status or unit, each with its payments (reversed ones marked)",
     request: { query: BillListQuery },
-    responses: { 200: json(listOf(Bill)), ...tenantProblems },
+    responses: { 200: json(listOf(StaffBill)), ...tenantProblems },
   };
 
   override async handle(c: Context<HonoEnv>) {

@@ -1,0 +1,22 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { reversePayment } from "../pembatalan";
+import { Payment, ReversalInput } from "../schemas";
+
+export class ReversePayment extends Endpoint {
+  override schema = {
+    tags: ["Iuran"],
+    summary:
+      "Reverse a payment recorded by mistake: marks it reversed, recomputes the bill and posts the opposite cash entry",
+    request: { params: IdParam, body: { content: { "application/json": { schema: ReversalInput } } } },
+    responses: { 200: json(Payment, "Reversed"), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await reversePayment({ ctx: tenantCtx(c), id: params.id, input: body }));
+  }
+}
