@@ -30,3 +30,50 @@ export async function withTrigger<T>(
     await db.prepare(`DROP TRIGGER IF EXISTS ${name}`).run();
   }
 }
+
+/**
+ * A D1 binding that records every round trip (a batch is one, with the SQL of each statement) and can
+ * hold one back: `hold(sql)` returns a promise the call waits on before it reaches the database.
+ */
+export function countingD1(
+  real: D1Database,
+  trips: string[][],
+  hold?: (sql: string) => Promise<void> | undefined,
+) {
+  const sqlOf = new WeakMap<object, { sql: string; real: D1PreparedStatement }>();
+  const wrap = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement => {
+    const go =
+      <T>(run: () => Promise<T>) =>
+      async (): Promise<T> => {
+        trips.push([sql]);
+        await hold?.(sql);
+        return run();
+      };
+    const wrapped = {
+      bind: (...values: unknown[]) => wrap(stmt.bind(...values), sql),
+      first: go(() => stmt.first()),
+      all: go(() => stmt.all()),
+      run: go(() => stmt.run()),
+      raw: go(() => stmt.raw()),
+    };
+    sqlOf.set(wrapped, { sql, real: stmt });
+    return wrapped as unknown as D1PreparedStatement;
+  };
+  return new Proxy(real, {
+    get(target, prop) {
+      if (prop === "prepare") {
+        return (sql: string) => wrap(target.prepare(sql), sql);
+      }
+      if (prop === "batch") {
+        return async (statements: D1PreparedStatement[]) => {
+          const sqls = statements.map((s) => sqlOf.get(s)?.sql ?? "?");
+          trips.push(sqls);
+          await hold?.(sqls[0] ?? "");
+          return target.batch(statements.map((s) => sqlOf.get(s)?.real ?? s));
+        };
+      }
+      const value = Reflect.get(target, prop);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lte, ne, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, lte, ne, type SQL, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted, isUniqueViolation } from "../../core/db/errors";
@@ -265,30 +265,29 @@ export async function listBills({ ctx, input }: { ctx: TenantCtx; input: BillLis
     ...(input.status ? [eq(duesBills.status, input.status)] : []),
     ...(input.unitId ? [eq(duesBills.unitId, input.unitId)] : []),
   ];
+  // One round trip per page (issue 18): each bill's payments ride along as a JSON array of rows, in id
+  // order, built by a correlated subquery over the bill index. Table names are spelled out: inside a
+  // select's fields drizzle writes a column as its bare name, which the subquery would take as its own.
   const rows = await ctx.db
-    .select()
+    .select({
+      ...getTableColumns(duesBills),
+      payments: sql<string>`(SELECT json_group_array(json(p.row)) FROM (
+        SELECT json_object('id', id, 'billId', bill_id, 'amount', amount, 'method', method,
+          'paidAt', paid_at, 'gatewayOrderId', gateway_order_id, 'proofFileId', proof_file_id,
+          'cashEntryId', cash_entry_id, 'recordedBy', recorded_by, 'reversedAt', reversed_at,
+          'reversedBy', reversed_by, 'reversalReason', reversal_reason,
+          'reversalEntryId', reversal_entry_id, 'createdAt', created_at) AS row
+        FROM dues_payments WHERE bill_id = dues_bills.id ORDER BY id) AS p)`,
+    })
     .from(duesBills)
     .where(and(...filters))
     .orderBy(asc(duesBills.id))
     .limit(input.limit + 1);
   const page = keysetPage(rows, input.limit);
-  const ids = page.items.map((bill) => bill.id);
-  const payments = ids.length
-    ? await ctx.db
-        .select()
-        .from(duesPayments)
-        // One bound JSON text, not one parameter per bill (D1 binds at most 100 per statement).
-        .where(sql`${duesPayments.billId} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)
-        .orderBy(asc(duesPayments.id))
-    : [];
-  const byBill = new Map<string, PaymentRow[]>();
-  for (const payment of payments) {
-    byBill.set(payment.billId, [...(byBill.get(payment.billId) ?? []), payment]);
-  }
   return {
-    items: page.items.map((bill) => ({
+    items: page.items.map(({ payments, ...bill }) => ({
       ...presentBill(bill),
-      payments: (byBill.get(bill.id) ?? []).map((payment) => presentPayment(ctx, payment)),
+      payments: (JSON.parse(payments) as PaymentRow[]).map((payment) => presentPayment(ctx, payment)),
     })),
     nextCursor: page.nextCursor,
   };

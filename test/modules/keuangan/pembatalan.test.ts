@@ -1,6 +1,16 @@
+import { createExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { jakartaDay } from "../../../src/core/time";
-import { callJson, createTenant, expectProblem, type Member, type TestTenant } from "../../helpers/harness";
+import worker from "../../../src/index";
+import { countingD1, tenantD1 } from "../../helpers/d1";
+import {
+  bindings,
+  callJson,
+  createTenant,
+  expectProblem,
+  type Member,
+  type TestTenant,
+} from "../../helpers/harness";
 import { fakeGateways, midtransNotification, postCallback } from "../billing/gateway";
 import { type Household, household } from "../surat/helpers";
 
@@ -260,6 +270,30 @@ describe("reversing a dues payment", () => {
       expectProblem(res, 400, "invalid_input");
     }
     expect((await cash(c)).closingBalance).toBe(25_000);
+  });
+
+  it("lists a page of bills with their payments in one tenant round trip", async () => {
+    const { c, bill } = await billed();
+    const first = await pay(c, bill.id, 10_000);
+    const second = await pay(c, bill.id, 15_000);
+    expect((await reverse(c.bendahara.token, second.id)).status).toBe(200);
+    const slot = `TENANT_DB_${String(c.tenant.slot).padStart(2, "0")}`;
+    const trips: string[][] = [];
+    const env = { ...bindings, [slot]: countingD1(tenantD1(c.tenant), trips) } as typeof bindings;
+    const res = await worker.fetch(
+      new Request(`http://api.test/api/iuran/tagihan?unitId=${c.home.unitId}`, {
+        headers: { Authorization: `Bearer ${c.bendahara.token}` },
+      }),
+      env,
+      createExecutionContext(),
+    );
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as { items: Bill[] };
+    expect(page.items[0]?.payments.map((p) => [p.id, p.reversal?.reason ?? null])).toEqual([
+      [first.id, null],
+      [second.id, "Transfer dibatalkan bank"],
+    ]);
+    expect(trips).toHaveLength(1);
   });
 
   it("lists a full page of 100 bills with their payments", async () => {
