@@ -67,7 +67,8 @@ export async function firstVerified<T>(
   candidates: readonly SigningSecret[],
   verify: (secret: string) => Promise<T>,
 ): Promise<T> {
-  let failure: unknown = new joseErrors.JWSSignatureVerificationFailed();
+  // Built only when nothing matched: an Error captures a stack, and this runs on every request.
+  let failure: unknown;
   for (const { secret } of candidates) {
     try {
       return await verify(secret);
@@ -78,5 +79,5 @@ export async function firstVerified<T>(
       failure = error;
     }
   }
-  throw failure;
+  throw failure ?? new joseErrors.JWSSignatureVerificationFailed();
 }
