@@ -185,10 +185,10 @@ export async function run() {
       firstPage: { url: `${base}/api/kependudukan/kk?limit=10`, headers: peerAuth },
       detail: { url: `${base}/api/kependudukan/kk/${family}`, headers: peerAuth },
       // After the first scan the guest is inside, so this is the refusal path: the key (cached per
-      // isolate), the pass check, then one tenant batch that writes nothing (the conditional update, its
-      // reason); the event row is written after the answer, sharing writes with the rows of other answers
-      // (ADR 0008), and last-seen at most once a minute. Judged against the bare D1 read: a Worker route
-      // doing one D1 round trip on the same workerd, in the same run.
+      // isolate), the pass check, then one tenant batch of two statements (the event row, whose RETURNING
+      // gives the refusal, and the conditional update); last-seen is written at most once a minute, after
+      // the answer. Judged against the bare D1 read: a Worker route doing one D1 round trip on the same
+      // workerd, in the same run.
       gateWebhook: {
         url: `${base}/api/gate-hardware/webhook`,
         headers: gate.headers,
@@ -322,7 +322,7 @@ export async function run() {
       listSearchPage2: [`GET kk?q=${search} page 2 (10 rows)`, cpuGoal(PEER_MS.listSearch, 20)],
       firstPage: ["GET kk first page (10 rows)", cpuGoal(PEER_MS.firstPage, 20)],
       detail: ["GET kk/:id (one family's detail)", cpuGoal(PEER_MS.detail, 20)],
-      gateWebhook: ["POST gate webhook (refusal; its row after)", p50Goal(2.5)],
+      gateWebhook: ["POST gate webhook (refusal, 1 D1 trip)", p50Goal(2.5)],
       signIn: ["POST /api/auth/login (sequential)", cpuGoal(PEER_MS.signIn, 3.5)],
       pbkdf2: ["one peppered PBKDF2-SHA512 check (bare)", null],
       loginLimits: ["sign-in rate limits alone (new IP, 3 DO calls)", null],

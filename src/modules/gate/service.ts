@@ -139,7 +139,8 @@ function recordScanSql(refusal: string): string {
       "INSERT INTO gate_events (id, device_id, kind, direction, visitor_id, action, reason, occurred_at) " +
       "SELECT ?1, ?2, 'qr_scan', ?3, CASE WHEN r IS NULL THEN ?4 END, " +
       "CASE WHEN r IS NULL THEN 'open' ELSE 'deny' END, coalesce(r, ?5), ?6 " +
-      `FROM (SELECT ${refusal} AS r FROM (SELECT ?4 AS id) AS p LEFT JOIN visitors AS v ON v.id = p.id)`;
+      `FROM (SELECT ${refusal} AS r FROM (SELECT ?4 AS id) AS p LEFT JOIN visitors AS v ON v.id = p.id) ` +
+      "RETURNING CASE WHEN action = 'deny' THEN reason END AS refused";
     scanSql.set(refusal, sql);
   }
   return sql;

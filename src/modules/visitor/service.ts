@@ -289,18 +289,21 @@ export interface GatePassed {
 
 /**
  * The gate's hot path in raw prepared statements (a gate waits on this answer; drizzle's query building
- * was a measurable part of it, ADR 0015): the conditional UPDATE, and the row as it stands after it, in
- * one batch, so one round trip answers both an accepted pass and a refused one with its reason. Two
- * gates scanning the same pass at once record one check-in; the loser reads why. Column names are the
- * ones of `visitors` in tables.ts; the gate tests exercise every branch.
+ * was a measurable part of it, ADR 0015): the row's state (or the caller's record of the outcome) and the
+ * conditional UPDATE returning the row as it stands after it, in one batch, so one round trip answers
+ * both an accepted pass and a refused one with its reason. Two gates scanning the same pass at once
+ * record one check-in; the loser reads why. Column names are the ones of `visitors` in tables.ts; the
+ * gate tests exercise every branch.
  */
 const PASS_SQL: Record<GateDirection, string> = {
   in:
     "UPDATE visitors SET checked_in_at = ?1, checked_in_by = ?2, updated_at = ?1 " +
-    "WHERE id = ?3 AND status = 'disetujui' AND checked_in_at IS NULL RETURNING guest_name",
+    "WHERE id = ?3 AND status = 'disetujui' AND checked_in_at IS NULL " +
+    "RETURNING guest_name, checked_in_at, checked_out_at",
   out:
     "UPDATE visitors SET checked_out_at = ?1, checked_out_by = ?2, updated_at = ?1 " +
-    "WHERE id = ?3 AND checked_in_at IS NOT NULL AND checked_out_at IS NULL RETURNING guest_name",
+    "WHERE id = ?3 AND checked_in_at IS NOT NULL AND checked_out_at IS NULL " +
+    "RETURNING guest_name, checked_in_at, checked_out_at",
 };
 const STATE_SQL = "SELECT status, checked_in_at, checked_out_at FROM visitors WHERE id = ?1";
 
@@ -343,7 +346,8 @@ const REFUSAL_SQL: Record<GateDirection, string> = {
 /**
  * What a caller may write in the same round trip as the scan (the gate's event log row): given the
  * verified visitor id and a SQL expression of the outcome (`refusal`: NULL when the pass goes through,
- * else the refusal code, over `visitors v`), a statement that runs in the scan's batch before it.
+ * else the refusal code, over `visitors v`), a statement that runs in the scan's batch before it and
+ * returns one row whose `refused` is that outcome, which then answers a refusal without a read of its own.
  */
 export type GateRecord = (visitorId: string, refusal: string) => D1PreparedStatement;
 
@@ -364,27 +368,32 @@ export async function gatePass({
   const visitorId = await verifyPass(ctx.config, input.qr.trim(), ctx.tenant.slug);
   const now = nowIso();
   const d1 = (ctx.db as unknown as { $client: D1Database }).$client;
-  const statements = [
-    d1.prepare(PASS_SQL[input.direction]).bind(now, gateOperator(ctx), visitorId),
-    d1.prepare(STATE_SQL).bind(visitorId),
-  ];
-  const results = await d1.batch<unknown>(
-    record ? [record(visitorId, REFUSAL_SQL[input.direction]), ...statements] : statements,
-  );
-  const [updated, state] = record ? results.slice(1) : results;
-  const current = state?.results[0] as VisitorState | undefined;
-  const guest = updated?.results[0] as { guest_name: string } | undefined;
-  if (!guest || !current) {
-    return { refused: refusalOf(current, input.direction) };
+  const pass = d1.prepare(PASS_SQL[input.direction]).bind(now, gateOperator(ctx), visitorId);
+  // The outcome before the UPDATE, then the UPDATE: from the caller's statement when it records one,
+  // else from a read of the row. A D1 batch is one transaction, so both see the same row.
+  const first = record
+    ? record(visitorId, REFUSAL_SQL[input.direction])
+    : d1.prepare(STATE_SQL).bind(visitorId);
+  const [before, updated] = await d1.batch<unknown>([first, pass]);
+  const passed = updated?.results[0] as (VisitorState & { guest_name: string }) | undefined;
+  if (passed) {
+    return {
+      passed: {
+        visitorId,
+        guestName: passed.guest_name,
+        checkedInAt: passed.checked_in_at,
+        checkedOutAt: passed.checked_out_at,
+      },
+    };
   }
-  return {
-    passed: {
-      visitorId,
-      guestName: guest.guest_name,
-      checkedInAt: current.checked_in_at,
-      checkedOutAt: current.checked_out_at,
-    },
-  };
+  if (record) {
+    const outcome = before?.results[0] as { refused: GateRefusal | null } | undefined;
+    if (!outcome?.refused) {
+      throw new Error("the gate's record said the pass goes through, but the UPDATE changed nothing");
+    }
+    return { refused: outcome.refused };
+  }
+  return { refused: refusalOf(before?.results[0] as VisitorState | undefined, input.direction) };
 }
 
 const REFUSED: Record<GateRefusal, () => DomainError> = {
