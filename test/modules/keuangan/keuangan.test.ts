@@ -13,19 +13,11 @@ import { correctCashEntry, createCashEntry, listCash } from "../../../src/module
 import { sendReminders } from "../../../src/modules/keuangan/pengingat";
 import { reminderSendAfter } from "../../../src/modules/keuangan/periods";
 import { memberCtx } from "../../helpers/contexts";
-import {
-  bindings,
-  call,
-  callJson,
-  createTenant,
-  expectProblem,
-  type Member,
-  type TestTenant,
-} from "../../helpers/harness";
+import { bindings, call, callJson, expectProblem, type Member } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
 import { CLEAN_PNG } from "../galeri-pasar/images";
 import { postFile, type StoredFile } from "../galeri-pasar/post";
-import { type Household, household } from "../surat/helpers";
+import { type Community, community } from "./helpers";
 
 interface Bill {
   id: string;
@@ -53,20 +45,6 @@ interface CashBook {
   closingBalance: number;
   items: Entry[];
   nextCursor: string | null;
-}
-
-interface Community {
-  tenant: TestTenant;
-  home: Household;
-  bendahara: Member;
-  admin: Member;
-  sek: Member;
-}
-
-async function community(): Promise<Community> {
-  const tenant = await createTenant();
-  const home = await household(tenant);
-  return { tenant, home, bendahara: await tenant.member("bendahara"), admin: home.admin, sek: home.sek };
 }
 
 async function addUnit(c: Community, number: string) {

@@ -3,16 +3,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { jakartaDay } from "../../../src/core/time";
 import worker from "../../../src/index";
 import { countingD1, tenantD1 } from "../../helpers/d1";
-import {
-  bindings,
-  callJson,
-  createTenant,
-  expectProblem,
-  type Member,
-  type TestTenant,
-} from "../../helpers/harness";
+import { bindings, callJson, expectProblem } from "../../helpers/harness";
 import { fakeGateways, midtransNotification, postCallback } from "../billing/gateway";
-import { type Household, household } from "../surat/helpers";
+import { type Community, community } from "./helpers";
 
 /**
  * Reversing a dues payment (`POST /api/iuran/pembayaran/:id/pembatalan`): the payment stays, marked
@@ -64,20 +57,6 @@ interface Entry {
 interface CashBook {
   closingBalance: number;
   items: Entry[];
-}
-
-interface Community {
-  tenant: TestTenant;
-  home: Household;
-  bendahara: Member;
-  admin: Member;
-  sek: Member;
-}
-
-async function community(): Promise<Community> {
-  const tenant = await createTenant();
-  const home = await household(tenant);
-  return { tenant, home, bendahara: await tenant.member("bendahara"), admin: home.admin, sek: home.sek };
 }
 
 /** A community with one 25,000 bill for the household's unit in `period`. */
