@@ -41,7 +41,8 @@ export type TenantJobRun = (ctx: TenantCtx, scheduledAt: Date) => Promise<JobRep
 
 /**
  * A job that does the same work in every active tenant (with `flag` on), a few tenants at a time;
- * a tenant that fails is counted and logged and the rest still run.
+ * a tenant that fails is counted and logged and the rest still run. The job's report is the number of
+ * tenants and of failures, plus the sum over tenants of every number their reports hold.
  */
 export function tenantJob(name: string, cron: Cron, run: TenantJobRun, options: TenantJobOptions = {}): Job {
   return {
@@ -54,7 +55,15 @@ export function tenantJob(name: string, cron: Cron, run: TenantJobRun, options: 
       for (const failed of results.filter((r) => r.error)) {
         log("error", "job.tenant_failed", { job: name, tenant: failed.slug, error: failed.error });
       }
-      return { tenants: results.length, failed: results.filter((r) => r.error).length };
+      const totals: Record<string, number> = {};
+      for (const { result } of results) {
+        for (const [key, value] of Object.entries(result ?? {})) {
+          if (typeof value === "number") {
+            totals[key] = (totals[key] ?? 0) + value;
+          }
+        }
+      }
+      return { ...totals, tenants: results.length, failed: results.filter((r) => r.error).length };
     },
   };
 }

@@ -105,7 +105,7 @@ describe("feature flags and suspension", () => {
 });
 
 describe("scheduled jobs", () => {
-  it("runs a tenant job in every active tenant, skips suspended ones, and survives one tenant failing", async () => {
+  it("runs a tenant job in every active tenant, skips suspended ones, survives one tenant failing, and sums the counts", async () => {
     const ok = await createTenant();
     const failing = await createTenant();
     const suspended = await createTenant();
@@ -120,7 +120,7 @@ describe("scheduled jobs", () => {
       if (ctx.tenant.slug === failing.slug) {
         throw new Error("boom");
       }
-      return { ok: true };
+      return { ok: true, visited: 1 };
     });
     const other = { ...job, name: "test.hourly", cron: CRON.HOURLY };
     const ctx = systemPlatformCtx(bindings, "test");
@@ -131,6 +131,10 @@ describe("scheduled jobs", () => {
     expect(seen).not.toContain(suspended.slug);
     expect(reports["test.hourly"]).toBeUndefined();
     expect(reports["test.visit"]).toMatchObject({ failed: 1 });
+    // Numbers are summed over the tenants that finished; other values are not reported.
+    const report = reports["test.visit"] as Record<string, unknown>;
+    expect(report.visited).toBe((report.tenants as number) - 1);
+    expect(report.ok).toBeUndefined();
   });
 
   it("keeps running the next job when one throws", async () => {
