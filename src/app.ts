@@ -7,9 +7,9 @@ import { requestContext } from "./core/http/middleware";
 import { notFound, onError } from "./core/http/problem";
 import { secretRoute } from "./core/http/secret";
 import type { Job } from "./core/jobs";
-import type { AppModule } from "./core/module";
+import type { AppModule, FileReference } from "./core/module";
 import { type PaymentKindHandler, paymentsModule } from "./core/payments";
-import { uploadsModule } from "./core/uploads";
+import { fileSweepModule, uploadsModule } from "./core/uploads";
 import { asistenModule } from "./modules/asisten";
 import { aspirasiModule } from "./modules/aspirasi";
 import { auditModule } from "./modules/audit";
@@ -64,6 +64,11 @@ export const paymentHandlers: readonly PaymentKindHandler[] = featureModules.fla
   (m): readonly PaymentKindHandler[] => m.payments ?? [],
 );
 
+/** Every column of a tenant table that points at stored files: what the daily sweep must not delete. */
+export const fileReferences: readonly FileReference[] = featureModules.flatMap(
+  (m): readonly FileReference[] => m.fileReferences ?? [],
+);
+
 export const modules = [
   ...featureModules,
   statistikModule(indicators),
@@ -71,6 +76,7 @@ export const modules = [
   paymentsModule(paymentHandlers),
   platformOpsModule(featureModules.flatMap((m) => Object.entries(m.personalData ?? {}))),
   dataExportModule(featureModules.flatMap((m) => Object.entries(m.personalData ?? {}))),
+  fileSweepModule(fileReferences),
 ] as const;
 
 /** The whole API as Hono's client sees it: `hc<AppType>(baseUrl)` gives typed calls. */

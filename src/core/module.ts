@@ -36,6 +36,25 @@ export interface PersonalColumns {
   aboutOthers?: readonly string[];
 }
 
+/**
+ * A column of a module's tenant table that points at files of the tenant's file store (core/uploads).
+ * The daily sweep of unattached uploads (core/uploads/sweep.ts) deletes an old file only when no
+ * declared column points at it, so a module that keeps file ids must declare every column holding
+ * them; a test checks each declaration against the tenant schema.
+ */
+export interface FileReference {
+  /** SQL table name. */
+  table: string;
+  /** SQL column name. */
+  column: string;
+  /**
+   * `id` (the default): the column holds one file id. `text`: free text in which a file may be named
+   * (a URL ending in `/api/files/<id>`, a storage key, a JSON array of ids); a file counts as referenced
+   * when its id appears anywhere in it.
+   */
+  holds?: "id" | "text";
+}
+
 /** What a module hands the composition root: its routes (with their access rules) and indicators. */
 export interface AppModule<R extends readonly RouteDef[] = readonly RouteDef[]> {
   name: string;
@@ -54,6 +73,8 @@ export interface AppModule<R extends readonly RouteDef[] = readonly RouteDef[]> 
   payments?: readonly PaymentKindHandler[];
   /** Its tenant tables' text columns by SQL table name, classified for export and erasure. */
   personalData?: Readonly<Record<string, PersonalColumns>>;
+  /** The columns of its tenant tables that hold references to stored files (see FileReference). */
+  fileReferences?: readonly FileReference[];
 }
 
 /**

@@ -13,6 +13,7 @@ export {
   tenantFilesByIds,
   tenantFileUrl,
 } from "./store";
+export { FILE_SWEEP_GRACE_MS, FILE_SWEEP_JOB, fileSweepModule, sweepUnattachedFiles } from "./sweep";
 
 /**
  * The tenant's file store. Every member reaches both routes; what they may upload or read is decided

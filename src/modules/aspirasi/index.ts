@@ -29,6 +29,9 @@ const member = tenantAccess(ROLES.MEMBER);
 
 export const aspirasiModule = defineModule({
   name: "aspirasi",
+  // A complaint's photo is a URL or a storage key, not an id: evidence uploaded as `pengaduan` is
+  // named inside that text (`…/api/files/<id>`), so the daily sweep of unattached uploads looks there.
+  fileReferences: [{ table: "complaints", column: "photo", holds: "text" }],
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {
     complaints: {

@@ -13,6 +13,8 @@ const secretariat = tenantAccess(ROLES.SECRETARIAT);
 
 export const galeriModule = defineModule({
   name: "galeri",
+  // A gallery photo's id is its file's id; the daily sweep of unattached uploads keeps them.
+  fileReferences: [{ table: "gallery_photos", column: "id" }],
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   // Judgment call: albums and their captions are the secretariat's institutional content (only the
   // secretariat writes them), so their text is the community's own, like news; only the ids of who

@@ -48,6 +48,13 @@ const donor = tenantAccess([...ROLES.RESIDENT, ...ROLES.FINANCE]);
 
 export const keuanganModule = defineModule({
   name: "keuangan",
+  // Files of the tenant store its rows point at: the daily sweep of unattached uploads keeps these.
+  fileReferences: [
+    { table: "dues_payments", column: "proof_file_id" },
+    { table: "cash_entries", column: "attachment_file_id" },
+    { table: "expenses", column: "receipt_file_id" },
+    { table: "campaigns", column: "cover_file_id" },
+  ],
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   // The books stay whole on erasure: rows are kept and ids become the anonymous reference. Judgment
   // call: a cash entry's note, an expense's description and reason, and a campaign's text are written

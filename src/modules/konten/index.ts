@@ -22,6 +22,8 @@ const writer = tenantAccess(ROLES.SECRETARIAT);
 
 export const kontenModule = defineModule({
   name: "konten",
+  // A news item's cover (tenant file store); the daily sweep of unattached uploads keeps it.
+  fileReferences: [{ table: "berita", column: "cover_file_id" }],
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   // Judgment call: news, announcements and events are written by the secretariat in office for the
   // whole community, so their text is the community's own (`other`), like a poll's wording. Erasing a

@@ -18,6 +18,8 @@ const moderator = tenantAccess(ROLES.SECRETARIAT, flag);
 // Static paths before `/:id`.
 export const pasarModule = defineModule({
   name: "pasar",
+  // A listing's photos (tenant file store); the daily sweep of unattached uploads keeps them.
+  fileReferences: [{ table: "pasar_photos", column: "file_id" }],
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {
     // A resident's own listing: what they wrote, and the moderator's reason addressed to them about it.
