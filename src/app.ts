@@ -25,7 +25,7 @@ import { keuanganModule } from "./modules/keuangan";
 import { kontenModule } from "./modules/konten";
 import { musyawarahModule } from "./modules/musyawarah";
 import { pasarModule } from "./modules/pasar";
-import { platformOpsModule } from "./modules/platform-ops";
+import { archiveImportRunning, platformOpsModule } from "./modules/platform-ops";
 import { residentsModule } from "./modules/residents";
 import { statistikModule } from "./modules/statistik";
 import { supportModule } from "./modules/support";
@@ -76,7 +76,8 @@ export const modules = [
   paymentsModule(paymentHandlers),
   platformOpsModule(featureModules.flatMap((m) => Object.entries(m.personalData ?? {}))),
   dataExportModule(featureModules.flatMap((m) => Object.entries(m.personalData ?? {}))),
-  fileSweepModule(fileReferences),
+  // An archive import writes file rows before the rows pointing at them: no sweep while one runs.
+  fileSweepModule(fileReferences, [archiveImportRunning]),
 ] as const;
 
 /** The whole API as Hono's client sees it: `hc<AppType>(baseUrl)` gives typed calls. */

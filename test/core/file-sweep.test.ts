@@ -439,6 +439,36 @@ describe("the daily sweep of unattached uploads", () => {
     expect(await state(b, theirOrphan)).toBe("object only");
   });
 
+  it("leaves a tenant alone while an archive import into it runs (its file rows come before the rows that point at them)", async () => {
+    const job = jobs.find((j) => j.name === FILE_SWEEP_JOB);
+    const tenant = await createTenant();
+    const warga = await tenant.member("warga");
+    const loose = await row(tenant, (await upload(warga, "pasar")).id);
+    const importing = (status: string) =>
+      bindings.PLATFORM_DB.prepare(
+        `INSERT INTO tenant_archives (id, kind, tenant_id, tenant_slug, status, requested_by, requested_as)
+         VALUES (?, 'import', ?, ?, ?, 'operator-test', 'operator')`,
+      )
+        .bind(`imp-${status}-${tenant.id}`, tenant.id, tenant.slug, status)
+        .run();
+    const run = () =>
+      runScheduled(
+        systemPlatformCtx(bindings, "test"),
+        job ? [job] : [],
+        CRON.JAKARTA_DAILY,
+        sweepTime(loose, DAY_AND_A_SECOND),
+      );
+    await importing("running");
+    expect((await run())[FILE_SWEEP_JOB]).toMatchObject({ held: 1 });
+    expect(await state(tenant, loose)).toBe("kept");
+    // Once the import has finished, the next run sweeps as usual.
+    await bindings.PLATFORM_DB.prepare("UPDATE tenant_archives SET status = 'ready' WHERE tenant_id = ?")
+      .bind(tenant.id)
+      .run();
+    await run();
+    expect(await state(tenant, loose)).toBe("gone");
+  });
+
   it("runs daily for every tenant, sums the counts, and one tenant's failure keeps its files and stops no one else", async () => {
     const job = jobs.find((j) => j.name === FILE_SWEEP_JOB);
     expect(job?.cron).toBe(CRON.JAKARTA_DAILY);

@@ -26,6 +26,13 @@ const KEYS_PER_PAGE = 1000;
 export const FILE_SWEEP_JOB = "uploads.sweep-unattached";
 
 /**
+ * A reason the sweep must leave a tenant's files alone for now (null: none), given by the composition
+ * root from the modules that know one: an archive import writes `files` rows before the rows that point
+ * at them, so while one runs every imported file would look unattached.
+ */
+export type SweepHold = (ctx: TenantCtx) => Promise<string | null>;
+
+/**
  * The condition "no declared column points at the file `fileId`". Every column is qualified with its
  * table, so a declaration naming a column its table lacks is an SQL error ("no such column") that stops
  * the tenant's sweep, instead of silently resolving to a column of `files` and keeping nothing.
@@ -130,10 +137,16 @@ export async function sweepUnattachedFiles(
 }
 
 /** The daily job over every active tenant; `references` are all modules' declarations (src/app.ts). */
-export function fileSweepJob(references: readonly FileReference[]): Job {
-  return tenantJob(FILE_SWEEP_JOB, CRON.JAKARTA_DAILY, (ctx, scheduledAt) =>
-    sweepUnattachedFiles(ctx, scheduledAt, references),
-  );
+export function fileSweepJob(references: readonly FileReference[], holds: readonly SweepHold[] = []): Job {
+  return tenantJob(FILE_SWEEP_JOB, CRON.JAKARTA_DAILY, async (ctx, scheduledAt) => {
+    for (const hold of holds) {
+      const reason = await hold(ctx);
+      if (reason) {
+        return { checked: 0, deleted: 0, orphans: 0, held: 1 };
+      }
+    }
+    return sweepUnattachedFiles(ctx, scheduledAt, references);
+  });
 }
 
 /**
@@ -141,5 +154,5 @@ export function fileSweepJob(references: readonly FileReference[]): Job {
  * `fileReferences`, as the erasure and export modules are built from their `personalData`: core does
  * not know the modules, the app hands it their declarations.
  */
-export const fileSweepModule = (references: readonly FileReference[]) =>
-  defineModule({ name: "uploads-sweep", routes: [], jobs: [fileSweepJob(references)] });
+export const fileSweepModule = (references: readonly FileReference[], holds: readonly SweepHold[] = []) =>
+  defineModule({ name: "uploads-sweep", routes: [], jobs: [fileSweepJob(references, holds)] });

@@ -535,3 +535,22 @@ export async function archiveJob(ctx: PlatformCtx, scheduledAt: Date) {
   }
   return { expired: expired.length, stuckImports: stuckImports.length, built, failed };
 }
+
+/**
+ * The file sweep's hold (core/uploads/sweep.ts): while an archive import into this tenant runs, its
+ * `files` rows are written before the rows that point at them, so the sweep leaves the tenant alone.
+ */
+export async function archiveImportRunning(ctx: TenantCtx): Promise<string | null> {
+  const running = await ctx.platform
+    .select({ id: tenantArchives.id })
+    .from(tenantArchives)
+    .where(
+      and(
+        eq(tenantArchives.tenantId, ctx.tenant.id),
+        eq(tenantArchives.kind, "import"),
+        eq(tenantArchives.status, "running"),
+      ),
+    )
+    .get();
+  return running ? `archive import ${running.id} running` : null;
+}

@@ -65,3 +65,6 @@ export function platformOpsModule(declarations: readonly (readonly [string, Pers
     jobs: [{ name: "platform-ops.archives", cron: CRON.HOURLY, run: archiveJob }],
   });
 }
+
+/** For the composition root: the file sweep waits while an archive import runs (src/app.ts). */
+export { archiveImportRunning } from "./archives";
