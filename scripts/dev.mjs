@@ -5,6 +5,7 @@ import { migrateAll } from "./db-migrate.mjs";
 import { projectEnv, root } from "./lib/dev-server.mjs";
 import { ensureDevVars } from "./lib/dev-vars.mjs";
 import { STATE_DIR, WRANGLER, workerConfigs } from "./lib/wrangler.mjs";
+import { seedPolls } from "./seed/api/musyawarah.mjs";
 import { seed } from "./seed-dev.mjs";
 import { slotCountFromConfig } from "./tenant-slots.mjs";
 
@@ -34,3 +35,23 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => child.kill(signal));
 }
 child.on("exit", (code) => process.exit(code ?? 0));
+
+// Demo data that only the API can write (a poll is opened in its Durable Object when published): once
+// the API answers, through its own routes. A failure is reported; the dev server keeps running.
+const base = "http://127.0.0.1:8787";
+for (let waited = 0; waited < 120_000; waited += 500) {
+  const up = await fetch(`${base}/api/health`).then(
+    (r) => r.ok,
+    () => false,
+  );
+  if (up) {
+    try {
+      const created = await seedPolls(base);
+      console.log(`demo polls ready (${created} created)`);
+    } catch (error) {
+      console.error(`demo polls not seeded: ${error instanceof Error ? error.message : error}`);
+    }
+    break;
+  }
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
