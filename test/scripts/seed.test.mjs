@@ -58,8 +58,60 @@ describe("demo seed", () => {
       "agenda",
       "pasar_listings",
       "asisten_info",
+      "visitors",
+      "complaints",
+      "complaint_messages",
+      "suggestions",
+      "proposals",
+      "letters",
+      "letter_events",
     ]) {
       expect(count(rt01, table), table).toBeGreaterThan(0);
+    }
+    // Guest book, complaints and letters: the same demo in each RT, in several states, hosted by residents.
+    for (const id of ["seed-tenant-rt01", "seed-tenant-rt02"]) {
+      const db = databases.get(id);
+      const states = (sql) =>
+        db
+          .prepare(sql)
+          .all()
+          .map((r) => Object.values(r).join(" "));
+      expect(
+        states(
+          `SELECT v.status, v.checked_in_at IS NOT NULL, v.checked_out_at IS NOT NULL, v.pass_valid_from IS NOT NULL
+           FROM visitors v JOIN units u ON u.id = v.unit_id ORDER BY v.id`,
+        ),
+        id,
+      ).toEqual(["disetujui 0 0 1", "ditolak 0 0 0", "menunggu 0 0 0", "disetujui 1 1 1"]);
+      expect(states("SELECT status, revision FROM complaints ORDER BY id"), id).toEqual([
+        "selesai 3",
+        "baru 1",
+        "diproses 2",
+      ]);
+      expect(
+        states(
+          `SELECT c.status, count(m.id), sum(m.by_staff) FROM complaints c
+           JOIN complaint_messages m ON m.complaint_id = c.id GROUP BY c.id ORDER BY c.id`,
+        ),
+        id,
+      ).toEqual(["selesai 3 2", "baru 1 0", "diproses 2 1"]);
+      expect(
+        states(`SELECT p.endorsements, count(e.user_id) FROM proposals p
+                JOIN proposal_endorsements e ON e.proposal_id = p.id GROUP BY p.id`),
+      ).toEqual(["2 2"]);
+      expect(count(db, "suggestions"), id).toBe(2);
+      expect(
+        states(
+          `SELECT l.jenis, l.status, count(e.id) FROM letters l JOIN units u ON u.id = l.unit_id
+           JOIN letter_events e ON e.letter_id = l.id WHERE l.nomor_surat IS NULL GROUP BY l.id ORDER BY l.id`,
+        ),
+        id,
+      ).toEqual(["domisili diajukan 1", "pengantar_skck diproses 2"]);
+    }
+    // Each approved pass window covers its visit (an hour before it, to the end of that Jakarta day).
+    for (const v of rt01.prepare("SELECT * FROM visitors WHERE status = 'disetujui'").all()) {
+      expect(Date.parse(v.visit_at) - Date.parse(v.pass_valid_from)).toBe(3_600_000);
+      expect(v.pass_valid_until > v.visit_at).toBe(true);
     }
     // The reversed dues payment: its bill unpaid, and its cash entry undone by the linked opposite.
     const reversed = rt01
