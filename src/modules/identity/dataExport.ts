@@ -11,13 +11,13 @@ import {
   tenants,
   users,
 } from "../../core/db/platform-schema";
-import { Forbidden, NotFound, Unavailable } from "../../core/errors";
+import { Forbidden, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import type { PersonalColumns } from "../../core/module";
 import { notifyFor } from "../../core/notifier";
-import { NotifyUnavailable } from "../../core/notify";
 import { tenantCtxFor } from "../../core/tenancy/contexts";
-import { supportFiles, supportTicketMessages, supportTickets } from "../support/platform-tables";
+import { supportTicketsOf } from "../support/service";
+import { viaNotify } from "./devices";
 import { dataExportRateLimit } from "./limits";
 import { NotificationPreferences } from "./schemas";
 
@@ -187,79 +187,9 @@ async function communityTables(tctx: TenantCtx, person: Person) {
   return { tables, rows };
 }
 
-async function preferencesOf(ctx: PlatformCtx, userId: string) {
-  try {
-    return await notifyFor(ctx.env).preferences(userId);
-  } catch (error) {
-    if (error instanceof NotifyUnavailable) {
-      // A partial export would read as "nothing more is held": better to ask again.
-      throw new Unavailable(
-        "notification_unavailable",
-        "The notification service is unavailable; try again.",
-      );
-    }
-    throw error;
-  }
-}
-
-async function supportTicketsOf(ctx: PlatformCtx, userId: string) {
-  const tickets = await ctx.platform
-    .select()
-    .from(supportTickets)
-    .where(eq(supportTickets.submitterUserId, userId))
-    .orderBy(asc(supportTickets.createdAt), asc(supportTickets.id));
-  if (!tickets.length) {
-    return [];
-  }
-  const ids = tickets.map((t) => t.id);
-  const [messages, files] = await Promise.all([
-    ctx.platform
-      .select()
-      .from(supportTicketMessages)
-      .where(inArray(supportTicketMessages.ticketId, ids))
-      .orderBy(asc(supportTicketMessages.id)),
-    ctx.platform
-      .select()
-      .from(supportFiles)
-      .where(and(inArray(supportFiles.ticketId, ids), eq(supportFiles.uploadedBy, userId))),
-  ]);
-  return tickets.map((t) => ({
-    id: t.id,
-    number: t.number,
-    tenantSlug: t.tenantSlug,
-    source: t.source,
-    category: t.category,
-    title: t.title,
-    detail: t.detail,
-    status: t.status,
-    submitterName: t.submitterName,
-    submitterEmail: t.submitterEmail,
-    submitterPhone: t.submitterPhone,
-    attachmentFileId: t.attachmentFileId,
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
-    messages: messages
-      .filter((m) => m.ticketId === t.id)
-      .map((m) => ({
-        id: m.id,
-        author: m.author,
-        via: m.via,
-        authorName: m.authorName,
-        message: m.message,
-        statusChange: m.statusChange,
-        createdAt: m.createdAt,
-      })),
-    files: files
-      .filter((f) => f.ticketId === t.id)
-      .map((f) => ({
-        id: f.id,
-        contentType: f.contentType,
-        size: f.size,
-        filename: f.filename,
-        messageId: f.messageId,
-        createdAt: f.createdAt,
-      })),
-  }));
+/** A partial export would read as "nothing more is held": the service being down is 503, not silence. */
+function preferencesOf(ctx: PlatformCtx, userId: string) {
+  return viaNotify(() => notifyFor(ctx.env).preferences(userId));
 }
 
 /**

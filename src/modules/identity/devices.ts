@@ -10,7 +10,7 @@ import type { NotificationPreferences, PushTokenInput } from "./schemas";
  * them); these verbs are the resident's way to them. The service being down is 503, never a silent
  * success: the app retries a registration it believes failed.
  */
-async function viaNotify<T>(call: () => Promise<T>): Promise<T> {
+export async function viaNotify<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {

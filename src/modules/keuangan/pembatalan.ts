@@ -5,7 +5,7 @@ import { isUniqueViolation } from "../../core/db/errors";
 import { Conflict, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { nowIso } from "../../core/time";
-import { loadBill, type PaymentRow, presentBill, presentPayment } from "./iuran";
+import { type PaymentRow, presentBill, presentPayment } from "./iuran";
 import { postCash, todayJakarta } from "./kas";
 import type { ReversalInput } from "./schemas";
 import { cashEntries, duesBills, duesPayments } from "./tables";
@@ -47,12 +47,14 @@ export async function reversePayment({
       "An online payment is refunded at the payment gateway; it is not reversed here.",
     );
   }
-  const bill = await loadBill(ctx, payment.billId);
-  const original = await ctx.db
-    .select()
-    .from(cashEntries)
-    .where(eq(cashEntries.id, payment.cashEntryId))
-    .get();
+  // The bill and the payment's own cash entry, in one round trip.
+  const [[bill], [original]] = await ctx.db.batch([
+    ctx.db.select().from(duesBills).where(eq(duesBills.id, payment.billId)),
+    ctx.db.select().from(cashEntries).where(eq(cashEntries.id, payment.cashEntryId)),
+  ]);
+  if (!bill) {
+    throw new Error(`dues payment ${payment.id} has no bill ${payment.billId}`);
+  }
   if (!original) {
     throw new Error(`dues payment ${payment.id} has no cash entry ${payment.cashEntryId}`);
   }
@@ -110,9 +112,13 @@ export async function reversePayment({
     }
     throw error;
   }
-  return {
-    ...presentPayment(ctx, await loadPayment(ctx, payment.id)),
-    billId: bill.id,
-    bill: presentBill(await loadBill(ctx, bill.id)),
-  };
+  // The payment and the bill as the batch left them, in one round trip.
+  const [[reversed], [after]] = await ctx.db.batch([
+    ctx.db.select().from(duesPayments).where(eq(duesPayments.id, payment.id)),
+    ctx.db.select().from(duesBills).where(eq(duesBills.id, bill.id)),
+  ]);
+  if (!reversed || !after) {
+    throw new Error(`dues payment ${payment.id} or its bill vanished after its reversal`);
+  }
+  return { ...presentPayment(ctx, reversed), billId: bill.id, bill: presentBill(after) };
 }

@@ -255,6 +255,37 @@ describe("concurrency", () => {
     expect(final.body.turnout.ballots).toBe(2);
   });
 
+  it("keeps nothing of a call whose transaction failed, in storage or in memory", async () => {
+    const tenant = await createTenant();
+    const [a, b] = await tenant.members("warga", 2);
+    const { poll } = await openPoll(tenant, { options: ["A", "B"] });
+    const optA = poll.options[0]?.id ?? "";
+    const stub = stubOf(tenant, poll.id);
+    // The second ballot of the call makes its INSERT fail, after the first was written in the same transaction.
+    await runInDurableObject(stub, (_tally: PollTally, state: DurableObjectState) => {
+      state.storage.sql.exec(
+        `CREATE TRIGGER refuse_b BEFORE INSERT ON ballots WHEN NEW.user_id = '${b?.id}'
+         BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+      );
+    });
+    // Called on the object itself (not over RPC), so the failure is this test's to catch.
+    await runInDurableObject(stub, async (tally: PollTally) => {
+      await expect(
+        tally.voteMany([
+          { userId: a?.id ?? "", optionIds: [optA] },
+          { userId: b?.id ?? "", optionIds: [optA] },
+        ]),
+      ).rejects.toThrow(/forced failure/);
+    });
+    expect(await stub.snapshot()).toMatchObject({ ballots: 0, counts: { [optA]: 0 } });
+    await runInDurableObject(stub, (_tally: PollTally, state: DurableObjectState) => {
+      state.storage.sql.exec("DROP TRIGGER refuse_b");
+    });
+    // The first voter's ballot was rolled back with the call: it can be cast again, counted once.
+    const again = await stub.vote({ userId: a?.id ?? "", optionIds: [optA] });
+    expect(again).toMatchObject({ ok: true, ballots: 1, counts: { [optA]: 1 } });
+  });
+
   it("sends the ballots cast while a call to the tally is in flight together, each voter getting their own answer", async () => {
     const tenant = await createTenant();
     const residents = await tenant.members("warga", 30);
