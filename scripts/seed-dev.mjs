@@ -143,8 +143,8 @@ async function execute(database, sql) {
 
 /**
  * Each module's demo data lives in scripts/seed/<module>.mjs, which may export
- * `platformSql({ accounts, tenants, now, q })` and `tenantSql({ accounts, tenant, now, q })` (tenant:
- * `{ id, slug, slot }`), each returning idempotent SQL (INSERT OR IGNORE, fixed ids). They run in file
+ * `platformSql({ accounts, tenants, now, q })` and `tenantSql({ accounts, tenant, rt, now, q })` (tenant:
+ * `{ id, slug, slot }`; rt: `rt01`, `rt02` or null for the RW), each returning idempotent SQL (INSERT OR IGNORE, fixed ids). They run in file
  * name order after the core rows above, so a part may refer to the accounts, units and tenants.
  */
 async function seedParts() {
@@ -153,6 +153,11 @@ async function seedParts() {
     .filter((f) => f.endsWith(".mjs"))
     .sort();
   return Promise.all(files.map((f) => import(join(dir, f))));
+}
+
+/** Which demo RT a tenant is (`rt01`, `rt02`; null for the RW): the suffix of the RT's seeded ids. */
+function demoRt(slug) {
+  return slug.startsWith("rt-01") ? "rt01" : slug.startsWith("rt-02") ? "rt02" : null;
 }
 
 /**
@@ -169,7 +174,7 @@ export async function seedSql({ slots, now = new Date().toISOString() }) {
     tenant: (row) =>
       [
         tenantSql(accounts, row.id, now),
-        ...parts.map((p) => p.tenantSql?.({ accounts, tenant: row, now, q }) ?? ""),
+        ...parts.map((p) => p.tenantSql?.({ accounts, tenant: row, rt: demoRt(row.slug), now, q }) ?? ""),
       ]
         .filter(Boolean)
         .join("\n"),

@@ -71,8 +71,7 @@ function nik(region, birth, sex, serial) {
   return `${region}${day}${m}${y.slice(2)}${String(serial).padStart(4, "0")}`;
 }
 
-export function tenantSql({ accounts, tenant, now, q }) {
-  const rt = tenant.slug.startsWith("rt-01") ? "rt01" : tenant.slug.startsWith("rt-02") ? "rt02" : null;
+export function tenantSql({ accounts, tenant, now, q, rt }) {
   if (!rt) {
     return "";
   }

@@ -11,8 +11,7 @@ function period(now, back) {
   return `${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, "0")}`;
 }
 
-export function tenantSql({ accounts, tenant, now, q }) {
-  const rt = tenant.slug.includes("rt-01") ? "rt01" : tenant.slug.includes("rt-02") ? "rt02" : null;
+export function tenantSql({ accounts, now, q, rt }) {
   if (!rt) {
     return "";
   }

@@ -96,8 +96,7 @@ const LISTINGS = [
   ],
 ];
 
-export function tenantSql({ tenant, now, q }) {
-  const rt = tenant.slug.startsWith("rt-01") ? "rt01" : tenant.slug.startsWith("rt-02") ? "rt02" : null;
+export function tenantSql({ now, q, rt }) {
   if (!rt) {
     return "";
   }

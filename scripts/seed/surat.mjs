@@ -5,8 +5,7 @@
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
-export function tenantSql({ accounts, tenant, now: nowIso, q }) {
-  const rt = tenant.slug.includes("rt-01") ? "rt01" : tenant.slug.includes("rt-02") ? "rt02" : null;
+export function tenantSql({ accounts, now: nowIso, q, rt }) {
   if (!rt) {
     return "";
   }

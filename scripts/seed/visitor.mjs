@@ -27,8 +27,7 @@ const GUESTS = {
   rt02: ["Wulan Sari", "Fajar Nugroho (kurir SiCepat)", "Bambang Irawan", "Lestari Handayani"],
 };
 
-export function tenantSql({ accounts, tenant, now: nowIso, q }) {
-  const rt = tenant.slug.includes("rt-01") ? "rt01" : tenant.slug.includes("rt-02") ? "rt02" : null;
+export function tenantSql({ accounts, now: nowIso, q, rt }) {
   if (!rt) {
     return "";
   }
