@@ -2,7 +2,8 @@
 // Miniflare's API (scripts/lib/workerd.mjs: the bundle `wrangler deploy` uploads, on a direct workerd
 // socket; no `wrangler dev` proxy, no Node process in the request path):
 // - CPU-ms per request of the workerd process (from /proc/<pid>/stat over each measurement; local D1
-//   and the Durable Objects run in that process too), beside p50/p99 and ratios over a bare route;
+//   and the Durable Objects run in that process too), beside p50/p99 (from each answer's own time, to a
+//   fraction of a millisecond: scripts/lib/load.mjs) and ratios over a bare route;
 // - the peer workload: one tenant with the registry of the OpenSID install it is compared with (5,862
 //   persons in 1,669 families), its family list (search, page 2), first page and one family's detail,
 //   sign-in and a small public read, against 1/20 of OpenSID's CPU per request (1/3.5 for sign-in);
@@ -10,11 +11,11 @@
 // - 2,000 residents voting at once against a bare Durable Object increment, counts exact;
 // - each Worker's bundle size, from `wrangler deploy --dry-run`.
 // Rounds are interleaved so drift on a shared machine hits every route alike; ratios come from one run.
-import autocannon from "autocannon";
 import { SignJWT } from "jose";
 import { migrateAll } from "../db-migrate.mjs";
 import { TEST_SECRETS } from "../lib/dev-server.mjs";
 import { ensureDevVars } from "../lib/dev-vars.mjs";
+import { load as loadRoute } from "../lib/load.mjs";
 import { bundleWorker, startWorkerd } from "../lib/workerd.mjs";
 import { readConfig, STATE_DIR, workerConfigs } from "../lib/wrangler.mjs";
 import { seed } from "../seed-dev.mjs";
@@ -37,15 +38,7 @@ const wanted = (name) => !ONLY || ONLY.has(name);
 const PEER_MS = { listSearch: 94, firstPage: 169, detail: 113, signIn: 118, publicRead: 43 };
 const GZIP_LIMIT_KIB = 1024;
 
-function load(target) {
-  const { url, headers = {}, method = "GET", body } = target;
-  return new Promise((resolve, reject) => {
-    autocannon(
-      { url, headers, method, body, connections: CONNECTIONS, duration: DURATION_S },
-      (err, result) => (err ? reject(err) : resolve(result)),
-    );
-  });
-}
+const load = (target) => loadRoute({ ...target, connections: CONNECTIONS, duration: DURATION_S });
 
 async function postJson(url, body, headers = {}) {
   const res = await fetch(url, {
@@ -224,13 +217,7 @@ export async function run() {
         if (r.non2xx > 0 || r.errors > 0) {
           throw new Error(`${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
         }
-        samples[name].push({
-          p50: r.latency.p50,
-          p99: r.latency.p99,
-          rps: r.requests.average,
-          cpu,
-          n: r.requests.total,
-        });
+        samples[name].push({ p50: r.p50, p99: r.p99, rps: r.rps, cpu, n: r.total });
       }
       if (!wanted("signIn")) {
         continue;
@@ -334,12 +321,11 @@ export async function run() {
       }
       rows.push({
         name,
-        p50: s.p50.toFixed(1),
-        p99: s.p99.toFixed(1),
+        p50: s.p50.toFixed(2),
+        p99: s.p99.toFixed(2),
         rps: Number.isNaN(s.rps) ? "-" : s.rps.toFixed(0),
         cpu: s.cpuMs.toFixed(2),
-        // autocannon's latencies are whole milliseconds: a bare route under 1 ms has no p50 to divide by.
-        r50: bare?.p50 > 0 ? (s.p50 / bare.p50).toFixed(2) : "<1 ms",
+        r50: bare?.p50 > 0 ? (s.p50 / bare.p50).toFixed(2) : "-",
         rcpu: bare ? (s.cpuMs / bare.cpuMs).toFixed(2) : "-",
         goal: judge ? judge(s) : null,
       });

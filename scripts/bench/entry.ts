@@ -1,10 +1,15 @@
 // Benchmark entry: the real API Worker plus bare baselines in the same isolate, so each route is
 // measured against them on the same runtime in the same run. Never deployed.
 import { DurableObject } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
 import { Hono } from "hono";
 import { hashPassword, verifyPassword } from "../../src/core/auth/password";
+import { rowById } from "../../src/core/db/rows";
+import { isSlotBinding } from "../../src/core/tenancy/slots";
 import worker from "../../src/index";
 import { identityRateLimit, startLoginAttempt } from "../../src/modules/identity/limits";
+import { units } from "../../src/modules/kependudukan/tables";
 
 // Every Durable Object class the API declares must be exported by the entry wrangler runs.
 export * from "../../src/index";
@@ -27,6 +32,42 @@ const bare = new Hono<{ Bindings: BenchEnv }>();
 bare.get("/__bare", (c) => c.json({ ok: true }));
 // The irreducible part of a tenant read: one D1 round trip, with nothing of ours around it.
 bare.get("/__bare-d1", async (c) => c.json(await c.env.TENANT_DB_01.prepare("SELECT 1 AS one").first()));
+// An authenticated tenant read, taken apart (`npm run bench -- read-path`): the same unit row read
+// bare, through drizzle building its query on every request (as every route did), and through
+// `rowById` (drizzle's query prepared once per database and table), with nothing of ours around them.
+const BENCH_UNIT = "seed-unit-rt01-a1";
+let unitSlot: Promise<D1Database> | undefined;
+let unitOrm: ReturnType<typeof drizzle> | undefined;
+function unitDatabase(env: BenchEnv): Promise<D1Database> {
+  unitSlot ??= (async () => {
+    const bindings = env as unknown as Record<string, D1Database>;
+    for (const name of Object.keys(bindings).filter(isSlotBinding)) {
+      const db = bindings[name] as D1Database;
+      if (await db.prepare("SELECT 1 FROM units WHERE id = ?").bind(BENCH_UNIT).first()) {
+        return db;
+      }
+    }
+    throw new Error(`no slot holds ${BENCH_UNIT}: run the seed first`);
+  })();
+  return unitSlot;
+}
+/** One drizzle instance for the isolate, as `tenantDb` keeps one per binding. */
+async function unitDrizzle(env: BenchEnv) {
+  const binding = await unitDatabase(env);
+  unitOrm ??= drizzle(binding);
+  return unitOrm;
+}
+bare.get("/__bare-row/sql", async (c) => {
+  const db = await unitDatabase(c.env);
+  return c.json(await db.prepare("SELECT * FROM units WHERE id = ?").bind(BENCH_UNIT).first());
+});
+bare.get("/__bare-row/drizzle", async (c) => {
+  const db = await unitDrizzle(c.env);
+  return c.json(await db.select().from(units).where(eq(units.id, BENCH_UNIT)).get());
+});
+bare.get("/__bare-row/rowById", async (c) =>
+  c.json(await rowById(await unitDrizzle(c.env), units, BENCH_UNIT)),
+);
 // One password check of each scheme with nothing else around it: what a sign-in costs in PBKDF2 alone.
 const BENCH_PEPPER = "bench-pepper-bench-pepper-bench-pepper-0000";
 const legacyHash = "pbkdf2-sha256$100000$MDEyMzQ1Njc4OWFiY2RlZg$H8E0NVJ6dC5fHv4T9oZ6gN8Gr6xJ6e6a8W3wEM8YgJk";

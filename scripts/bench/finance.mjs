@@ -5,10 +5,10 @@
 // - GET /api/iuran/tunggakan p50 over a bare route of the same isolate;
 // - the ledger check: the cash book walked page by page, its running balance continuous and equal to
 //   the closing balance and to the SQL sum of entries; every dues payment matched by its cash entry.
-import autocannon from "autocannon";
 import { migrateAll } from "../db-migrate.mjs";
 import { startDevServer } from "../lib/dev-server.mjs";
 import { devSecret, ensureDevVars } from "../lib/dev-vars.mjs";
+import { load as loadRoute } from "../lib/load.mjs";
 import { executeLocalSql, queryLocal, readConfig, STATE_DIR } from "../lib/wrangler.mjs";
 import { seed } from "../seed-dev.mjs";
 import { slotCountFromConfig } from "../tenant-slots.mjs";
@@ -76,13 +76,8 @@ async function seedHistory(database) {
   return (await queryLocal(database, "SELECT COUNT(*) AS n FROM dues_bills"))[0].n;
 }
 
-function load(url, headers = {}) {
-  return new Promise((resolve, reject) => {
-    autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S }, (err, result) =>
-      err ? reject(err) : resolve(result),
-    );
-  });
-}
+const load = (url, headers = {}) =>
+  loadRoute({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
 
 async function call(url, auth, body) {
   const res = await fetch(url, {
@@ -204,7 +199,7 @@ export async function run() {
       if (r.non2xx > 0 || r.errors > 0) {
         throw new Error(`${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
       }
-      stats[name] = { p50: r.latency.p50, p99: r.latency.p99, rps: r.requests.average };
+      stats[name] = { p50: r.p50, p99: r.p99, rps: r.rps };
     }
     console.log(
       `\nArrears over ${bills} bills (${MONTHS} months × ${UNITS} bench units and the demo's): ${arrears.totals.units} units owe Rp${arrears.totals.owed} (${CONNECTIONS} connections, ${DURATION_S}s)`,

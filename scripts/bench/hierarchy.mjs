@@ -10,9 +10,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import autocannon from "autocannon";
 import { SignJWT } from "jose";
 import { root, TEST_SECRETS } from "../lib/dev-server.mjs";
+import { load as loadRoute } from "../lib/load.mjs";
 import { startWorkerd } from "../lib/workerd.mjs";
 import { readConfig } from "../lib/wrangler.mjs";
 
@@ -314,13 +314,8 @@ function token(tenant = RW.slug, role = "admin") {
     .sign(new TextEncoder().encode(TEST_SECRETS.JWT_SECRET));
 }
 
-function load(url, headers = {}) {
-  return new Promise((resolve, reject) => {
-    autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S }, (err, result) =>
-      err ? reject(err) : resolve(result),
-    );
-  });
-}
+const load = (url, headers = {}) =>
+  loadRoute({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
 
 export async function run() {
   const persistTo = mkdtempSync(join(tmpdir(), "warga-bench-hierarchy-"));
@@ -366,15 +361,15 @@ export async function run() {
         const cpu0 = server.cpu();
         const r = await load(t.url, t.headers);
         const cpu = server.cpu() - cpu0;
-        if (r.non2xx > 0 || r.errors > 0 || r.requests.total === 0) {
-          throw new Error(`${name}: ${r.requests.total} answers, ${r.non2xx} non-2xx, ${r.errors} errors`);
+        if (r.non2xx > 0 || r.errors > 0 || r.total === 0) {
+          throw new Error(`${name}: ${r.total} answers, ${r.non2xx} non-2xx, ${r.errors} errors`);
         }
         samples[name].push({
-          p50: r.latency.p50,
-          p99: r.latency.p99,
-          rps: r.requests.average,
+          p50: r.p50,
+          p99: r.p99,
+          rps: r.rps,
           cpu,
-          n: r.requests.total,
+          n: r.total,
         });
       }
     }

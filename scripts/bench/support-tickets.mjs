@@ -2,11 +2,11 @@
 // console's list and the operators' list with each filter (status, Asia/Jakarta days, tenant), as p50
 // ratios over the bare route served by the same isolate in the same run.
 import { createHash } from "node:crypto";
-import autocannon from "autocannon";
 import { SignJWT } from "jose";
 import { migrateAll } from "../db-migrate.mjs";
 import { startDevServer } from "../lib/dev-server.mjs";
 import { devSecret, ensureDevVars } from "../lib/dev-vars.mjs";
+import { load as loadRoute } from "../lib/load.mjs";
 import { executeLocalSql, queryLocal, readConfig, STATE_DIR } from "../lib/wrangler.mjs";
 import { seed } from "../seed-dev.mjs";
 import { slotCountFromConfig } from "../tenant-slots.mjs";
@@ -71,13 +71,8 @@ async function token(sub, role, tenant) {
     .sign(new TextEncoder().encode(devSecret("JWT_SECRET")));
 }
 
-function load(url, headers = {}) {
-  return new Promise((resolve, reject) => {
-    autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S }, (err, result) =>
-      err ? reject(err) : resolve(result),
-    );
-  });
-}
+const load = (url, headers = {}) =>
+  loadRoute({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
 
 export async function run() {
   ensureDevVars(["wrangler.toml"]);
@@ -128,7 +123,7 @@ export async function run() {
         if (r.non2xx > 0 || r.errors > 0) {
           throw new Error(`${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
         }
-        samples[name].push({ p50: r.latency.p50, p99: r.latency.p99, rps: r.requests.average });
+        samples[name].push({ p50: r.p50, p99: r.p99, rps: r.rps });
       }
     }
     const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Actor, PlatformCtx, TenantCtx, TenantInfo } from "./context";
 import { auditLog, tenants } from "./db/platform-schema";
+import { rowById } from "./db/rows";
 import { tenantAuditLog } from "./db/tenant-schema";
 import { newId } from "./ids";
 import { bindingsOf } from "./tenancy/contexts";
@@ -150,7 +151,7 @@ export async function readPlatformAudit(ctx: PlatformCtx, filter: AuditFilter & 
     return merge([await platformRows(ctx, isNull(auditLog.tenantId), filter)], filter.limit);
   }
   if (filter.tenant) {
-    const byId = await ctx.platform.select().from(tenants).where(eq(tenants.id, filter.tenant)).get();
+    const byId = await rowById(ctx.platform, tenants, filter.tenant);
     const slug = byId?.slug ?? filter.tenant;
     const tenant = await resolveTenant(bindingsOf(ctx), ctx.platform, slug, { allowSuspended: true }).catch(
       () => null,

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
 import type { PlatformCtx, ServiceEnv } from "./context";
 import { users } from "./db/platform-schema";
+import { rowById } from "./db/rows";
 import { log } from "./http/log";
 import type { NotifyClient } from "./notify/client";
 import { createNotifyClient } from "./notify/client";
@@ -42,7 +42,7 @@ export async function tellResident(
   residentId: string,
   message: ResidentMessage,
 ): Promise<boolean> {
-  const resident = await ctx.platform.select().from(users).where(eq(users.id, residentId)).get();
+  const resident = await rowById(ctx.platform, users, residentId);
   if (!resident || !(resident.email || resident.whatsapp)) {
     return false;
   }

@@ -5,8 +5,8 @@
  * Midtrans-shaped notification to the real callback route, so the whole flow runs as in production.
  * In any other environment, or with gateway keys configured, the path does not exist (404).
  */
-import { eq } from "drizzle-orm";
 import type { Context } from "hono";
+import { rowById } from "../core/db/rows";
 import type { HonoEnv } from "../core/env";
 import { escapeHtml } from "../core/html";
 import { platformCtx } from "../core/http/access";
@@ -40,7 +40,7 @@ async function load(c: Context<HonoEnv>) {
     return null;
   }
   const orderId = c.req.param("orderId") ?? "";
-  const order = await ctx.platform.select().from(paymentOrders).where(eq(paymentOrders.id, orderId)).get();
+  const order = await rowById(ctx.platform, paymentOrders, orderId);
   if (order?.gateway !== "simulator") {
     return null;
   }

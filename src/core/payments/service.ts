@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { PlatformCtx, TenantCtx } from "../context";
+import { rowById } from "../db/rows";
 import { Conflict, Invalid, NotFound, Unauthorized, Unavailable } from "../errors";
 import { log } from "../http/log";
 import { newId } from "../ids";
@@ -291,10 +292,7 @@ export async function receiveGatewayCallback(
     })
     .where(and(eq(paymentOrders.id, row.id), inArray(paymentOrders.status, [...step.from])))
     .returning();
-  const current =
-    moved[0] ??
-    (await ctx.platform.select().from(paymentOrders).where(eq(paymentOrders.id, row.id)).get()) ??
-    row;
+  const current = moved[0] ?? (await rowById(ctx.platform, paymentOrders, row.id)) ?? row;
   const pendingApply = current.status === step.to && current.appliedAt === null;
   if (!pendingApply) {
     await settle(moved.length ? "applied" : "no_change", verified);

@@ -1,6 +1,7 @@
-import { eq, inArray } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { TenantCtx } from "../context";
+import { rowById } from "../db/rows";
 import { tenantFiles } from "../db/tenant-schema";
 import { Forbidden, Invalid, NotFound } from "../errors";
 import { IMAGE_EXTENSION, type ImageType, type ImageUpload } from "../files";
@@ -130,7 +131,7 @@ export async function requireTenantFile(
   id: string,
   options: { purposes: readonly FilePurpose[]; ownedBy?: string; field?: string },
 ): Promise<TenantFile> {
-  const row = await ctx.db.select().from(tenantFiles).where(eq(tenantFiles.id, id)).get();
+  const row = await rowById(ctx.db, tenantFiles, id);
   if (!row || (options.ownedBy !== undefined && row.uploadedBy !== options.ownedBy)) {
     throw new NotFound("File", "file_not_found");
   }
@@ -205,7 +206,7 @@ export async function serveTenantFile({
   id: string;
   input: { ifNoneMatch: string | null };
 }): Promise<Response> {
-  const row = await ctx.db.select().from(tenantFiles).where(eq(tenantFiles.id, id)).get();
+  const row = await rowById(ctx.db, tenantFiles, id);
   const purpose = row?.purpose as FilePurpose | undefined;
   const policy = purpose ? PURPOSE_POLICY[purpose] : undefined;
   if (!row || !purpose || !policy) {

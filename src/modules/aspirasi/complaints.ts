@@ -3,6 +3,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, jakartaDayFilters, keysetPage, type ListQuery } from "../../core/db/paging";
+import { rowById } from "../../core/db/rows";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
@@ -62,7 +63,7 @@ function present(
 const isStaff = (ctx: TenantCtx) => hasRole(ctx, ROLES.STAFF);
 
 async function load(ctx: TenantCtx, id: string): Promise<Row> {
-  const row = await ctx.db.select().from(complaints).where(eq(complaints.id, id)).get();
+  const row = await rowById(ctx.db, complaints, id);
   if (!row || (!isStaff(ctx) && row.residentId !== requireUser(ctx).userId)) {
     throw new NotFound("Complaint");
   }

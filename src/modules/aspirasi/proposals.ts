@@ -3,6 +3,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted, isUniqueViolation } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
+import { rowById } from "../../core/db/rows";
 import { Conflict, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
@@ -29,7 +30,7 @@ function present(row: Row, endorsedByMe: boolean) {
 }
 
 async function load(ctx: TenantCtx, id: string): Promise<Row> {
-  const row = await ctx.db.select().from(proposals).where(eq(proposals.id, id)).get();
+  const row = await rowById(ctx.db, proposals, id);
   if (!row) {
     throw new NotFound("Proposal");
   }

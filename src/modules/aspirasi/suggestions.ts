@@ -3,6 +3,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
+import { rowById } from "../../core/db/rows";
 import { NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
@@ -68,7 +69,7 @@ export async function listSuggestions({ ctx, input }: { ctx: TenantCtx; input: S
  * guard aborts the batch (update and record) when someone else marked it in between.
  */
 export async function markSuggestionRead({ ctx, id }: { ctx: TenantCtx; id: string }) {
-  const load = () => ctx.db.select().from(suggestions).where(eq(suggestions.id, id)).get();
+  const load = () => rowById(ctx.db, suggestions, id);
   let current = await load();
   if (!current) {
     throw new NotFound("Suggestion");

@@ -5,6 +5,7 @@ import type { PlatformCtx, TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted, isUniqueViolation } from "../../core/db/errors";
 import { keysetPage } from "../../core/db/paging";
 import { type SubscriptionStatus, tenants } from "../../core/db/platform-schema";
+import { rowById } from "../../core/db/rows";
 import { Conflict, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
@@ -95,7 +96,7 @@ async function ensureSubscription(ctx: PlatformCtx, tenantId: string): Promise<S
   if (found) {
     return found;
   }
-  const tenant = await ctx.platform.select().from(tenants).where(eq(tenants.id, tenantId)).get();
+  const tenant = await rowById(ctx.platform, tenants, tenantId);
   if (!tenant) {
     throw new NotFound("Tenant", "tenant_not_found");
   }

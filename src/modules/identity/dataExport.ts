@@ -11,6 +11,7 @@ import {
   tenants,
   users,
 } from "../../core/db/platform-schema";
+import { rowById } from "../../core/db/rows";
 import { Forbidden, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import type { PersonalColumns } from "../../core/module";
@@ -200,7 +201,7 @@ function preferencesOf(ctx: PlatformCtx, userId: string) {
 export async function exportPersonalData({ ctx }: { ctx: PlatformCtx }): Promise<DataExport> {
   const actor = requireUser(ctx);
   await dataExportRateLimit(ctx.env, [{ policy: "data-export:user", subject: actor.userId }]);
-  const user = await ctx.platform.select().from(users).where(eq(users.id, actor.userId)).get();
+  const user = await rowById(ctx.platform, users, actor.userId);
   if (!user) {
     throw new NotFound("User");
   }

@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
 import { platformAudit } from "../../core/audit";
 import type { PlatformCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
 import { memberships, tenants, users } from "../../core/db/platform-schema";
+import { rowById } from "../../core/db/rows";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { identityRateLimit as rateLimit } from "./limits";
@@ -32,8 +32,8 @@ export async function acceptJoin({ ctx, input }: { ctx: PlatformCtx; input: { to
   }
   const { tenantId, unitId } = result.data;
   const [user, tenant] = await Promise.all([
-    db.select().from(users).where(eq(users.id, result.userId)).get(),
-    tenantId ? db.select().from(tenants).where(eq(tenants.id, tenantId)).get() : undefined,
+    rowById(db, users, result.userId),
+    tenantId ? rowById(db, tenants, tenantId) : undefined,
   ]);
   if (!tenant || !user) {
     throw new NotFound("Community");

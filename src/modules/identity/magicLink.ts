@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { PlatformCtx } from "../../core/context";
 import { users } from "../../core/db/platform-schema";
+import { rowById } from "../../core/db/rows";
 import { Unauthorized } from "../../core/errors";
 import { notifyFor } from "../../core/notifier";
 import type { Defer } from "./background";
@@ -77,7 +78,7 @@ export async function verifyMagicLink({ ctx, input }: { ctx: PlatformCtx; input:
   if (!result.ok) {
     throw new Unauthorized(result.reason, FAILURES[result.reason]);
   }
-  const user = await db.select().from(users).where(eq(users.id, result.userId)).get();
+  const user = await rowById(db, users, result.userId);
   if (!user) {
     throw new Unauthorized("token_invalid", FAILURES.token_invalid);
   }

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
 import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
 import { memberships, tenants, users } from "../../core/db/platform-schema";
+import { rowById } from "../../core/db/rows";
 import { Conflict, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 
@@ -48,7 +49,7 @@ export function isProfileComplete(user: Pick<UserRow, "name" | "whatsapp">, unit
  */
 export async function me({ ctx }: { ctx: PlatformCtx }) {
   const actor = requireUser(ctx);
-  const user = await ctx.platform.select().from(users).where(eq(users.id, actor.userId)).get();
+  const user = await rowById(ctx.platform, users, actor.userId);
   if (!user) {
     throw new NotFound("User");
   }

@@ -5,6 +5,7 @@ import { hashPassword, verifyPassword } from "../../core/auth/password";
 import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from "../../core/auth/tokens";
 import type { PlatformCtx, Role } from "../../core/context";
 import { sessions, users } from "../../core/db/platform-schema";
+import { rowById } from "../../core/db/rows";
 import { Forbidden, Unauthorized } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
@@ -205,7 +206,7 @@ export async function refresh({ ctx, input }: { ctx: PlatformCtx; input: { refre
     }
     throw invalidRefresh();
   }
-  const user = await db.select().from(users).where(eq(users.id, spent.userId)).get();
+  const user = await rowById(db, users, spent.userId);
   const { role, tenant } = await currentRole(ctx, user, spent.tenantId);
   if (!user || !role) {
     await revokeFamily(ctx, spent.familyId);
@@ -284,7 +285,7 @@ export async function logout({
  */
 export async function switchTenant({ ctx, input }: { ctx: PlatformCtx; input: { tenant: string } }) {
   const actor = requireUser(ctx);
-  const user = await ctx.platform.select().from(users).where(eq(users.id, actor.userId)).get();
+  const user = await rowById(ctx.platform, users, actor.userId);
   if (!user) {
     throw new Unauthorized("session_ended", "Your account no longer exists.");
   }

@@ -5,6 +5,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
+import { rowById } from "../../core/db/rows";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
@@ -167,7 +168,7 @@ export async function decideCorrection({
   input: DecideCorrectionInput;
 }) {
   const actor = requireUser(ctx);
-  const row = await ctx.db.select().from(corrections).where(eq(corrections.id, id)).get();
+  const row = await rowById(ctx.db, corrections, id);
   if (!row) {
     throw new NotFound("Correction");
   }
@@ -177,7 +178,7 @@ export async function decideCorrection({
   const statements: BatchItem<"sqlite">[] = [];
   let memberName: string | null = null;
   if (input.status === "diterima" && row.field !== "lainnya" && row.memberId) {
-    const member = await ctx.db.select().from(familyMembers).where(eq(familyMembers.id, row.memberId)).get();
+    const member = await rowById(ctx.db, familyMembers, row.memberId);
     if (!member) {
       throw new Conflict(
         "invalid_transition",
@@ -209,7 +210,7 @@ export async function decideCorrection({
     }
     registryConflict(error);
   }
-  const updated = await ctx.db.select().from(corrections).where(eq(corrections.id, id)).get();
+  const updated = await rowById(ctx.db, corrections, id);
   if (!updated) {
     throw new NotFound("Correction");
   }

@@ -4,6 +4,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
+import { rowById } from "../../core/db/rows";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
@@ -181,7 +182,7 @@ export async function recordMutasi({
 }
 
 async function activeCard(ctx: TenantCtx, id: string) {
-  const card = await ctx.db.select().from(familyCards).where(eq(familyCards.id, id)).get();
+  const card = await rowById(ctx.db, familyCards, id);
   if (!card) {
     throw new NotFound("Family card");
   }

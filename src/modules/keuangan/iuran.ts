@@ -3,6 +3,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted, isUniqueViolation } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
+import { rowById } from "../../core/db/rows";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
@@ -83,7 +84,7 @@ export async function createDuesType({ ctx, input }: { ctx: TenantCtx; input: Du
 }
 
 async function loadType(ctx: TenantCtx, id: string): Promise<TypeRow> {
-  const row = await ctx.db.select().from(duesTypes).where(eq(duesTypes.id, id)).get();
+  const row = await rowById(ctx.db, duesTypes, id);
   if (!row) {
     throw new NotFound("Dues type");
   }
@@ -294,7 +295,7 @@ export async function listBills({ ctx, input }: { ctx: TenantCtx; input: BillLis
 }
 
 export async function loadBill(ctx: Pick<TenantCtx, "db">, id: string): Promise<BillRow> {
-  const row = await ctx.db.select().from(duesBills).where(eq(duesBills.id, id)).get();
+  const row = await rowById(ctx.db, duesBills, id);
   if (!row) {
     throw new NotFound("Bill");
   }

@@ -3,6 +3,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
+import { rowById } from "../../core/db/rows";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
@@ -62,7 +63,7 @@ function present(
 }
 
 async function load(ctx: TenantCtx, id: string): Promise<CampaignRow> {
-  const row = await ctx.db.select().from(campaigns).where(eq(campaigns.id, id)).get();
+  const row = await rowById(ctx.db, campaigns, id);
   if (!row) {
     throw new NotFound("Campaign");
   }
@@ -248,7 +249,7 @@ export async function donate({ ctx, id, input }: { ctx: TenantCtx; id: string; i
         ]
       : []),
   ]);
-  const row = await ctx.db.select().from(donations).where(eq(donations.id, donationId)).get();
+  const row = await rowById(ctx.db, donations, donationId);
   if (!row) {
     throw new Error("donation vanished after insert");
   }
@@ -308,7 +309,7 @@ export async function decideDonation({
     }
     throw error;
   }
-  const row = await ctx.db.select().from(donations).where(eq(donations.id, donationId)).get();
+  const row = await rowById(ctx.db, donations, donationId);
   if (!row) {
     throw new NotFound("Donation");
   }

@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
+import { rowById } from "../../core/db/rows";
 import { Conflict, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { nowIso } from "../../core/time";
@@ -11,7 +12,7 @@ import type { ReversalInput } from "./schemas";
 import { cashEntries, duesBills, duesPayments } from "./tables";
 
 async function loadPayment(ctx: TenantCtx, id: string): Promise<PaymentRow> {
-  const row = await ctx.db.select().from(duesPayments).where(eq(duesPayments.id, id)).get();
+  const row = await rowById(ctx.db, duesPayments, id);
   if (!row) {
     throw new NotFound("Payment");
   }

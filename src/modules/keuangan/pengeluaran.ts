@@ -3,6 +3,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
+import { rowById } from "../../core/db/rows";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
@@ -34,7 +35,7 @@ function present(ctx: TenantCtx, row: ExpenseRow) {
 }
 
 async function load(ctx: TenantCtx, id: string): Promise<ExpenseRow> {
-  const row = await ctx.db.select().from(expenses).where(eq(expenses.id, id)).get();
+  const row = await rowById(ctx.db, expenses, id);
   if (!row) {
     throw new NotFound("Expense");
   }

@@ -3,6 +3,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, jakartaDayFilters, keysetPage } from "../../core/db/paging";
+import { rowById } from "../../core/db/rows";
 import { Conflict, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
@@ -34,7 +35,7 @@ function present(ctx: TenantCtx, row: Row) {
 
 /** A draft is the writers' own: to anyone else it does not exist. */
 async function load(ctx: TenantCtx, id: string): Promise<Row> {
-  const row = await ctx.db.select().from(berita).where(eq(berita.id, id)).get();
+  const row = await rowById(ctx.db, berita, id);
   if (!row || (row.status !== "terbit" && !isWriter(ctx))) {
     throw new NotFound("Berita");
   }

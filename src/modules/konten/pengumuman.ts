@@ -3,6 +3,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, jakartaDayFilters, keysetPage } from "../../core/db/paging";
+import { rowById } from "../../core/db/rows";
 import { Conflict, Invalid, NotFound, Unavailable } from "../../core/errors";
 import { escapeHtml } from "../../core/html";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
@@ -44,7 +45,7 @@ function present(row: Row) {
 }
 
 async function load(ctx: TenantCtx, id: string): Promise<Row> {
-  const row = await ctx.db.select().from(pengumuman).where(eq(pengumuman.id, id)).get();
+  const row = await rowById(ctx.db, pengumuman, id);
   if (!row || (row.status !== "terbit" && !isWriter(ctx))) {
     throw new NotFound("Pengumuman");
   }

@@ -4,6 +4,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
+import { rowById } from "../../core/db/rows";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
@@ -86,7 +87,7 @@ export function presentPoll(ctx: TenantCtx, row: PresentedRow, live?: TallySnaps
 
 /** Fetch-or-404; a draft exists only for organisers. */
 async function loadPoll(ctx: TenantCtx, id: string): Promise<PollRow> {
-  const row = await ctx.db.select().from(polls).where(eq(polls.id, id)).get();
+  const row = await rowById(ctx.db, polls, id);
   if (!row || (row.status === "draft" && !isOrganiser(ctx))) {
     throw new NotFound("Poll");
   }
@@ -554,7 +555,7 @@ export async function castVote({
 
 /** A published poll's card, for a tally opened before it kept one (PollTally `card`). */
 export async function publishedPoll({ ctx, id }: { ctx: TenantCtx; id: string }): Promise<PollCard | null> {
-  const row = await ctx.db.select().from(polls).where(eq(polls.id, id)).get();
+  const row = await rowById(ctx.db, polls, id);
   if (!row || row.status === "draft") {
     return null;
   }

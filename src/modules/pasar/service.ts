@@ -4,6 +4,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted, isUniqueViolation } from "../../core/db/errors";
 import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
+import { rowById } from "../../core/db/rows";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
@@ -112,7 +113,7 @@ async function presentOne(ctx: TenantCtx, row: ListingRow) {
  * seller's (who sees why) and the moderators'.
  */
 async function loadVisible(ctx: TenantCtx, id: string): Promise<ListingRow> {
-  const row = await ctx.db.select().from(pasarListings).where(eq(pasarListings.id, id)).get();
+  const row = await rowById(ctx.db, pasarListings, id);
   if (
     !row ||
     (row.status === "disembunyikan" && row.sellerId !== requireUser(ctx).userId && !isModerator(ctx))
@@ -124,7 +125,7 @@ async function loadVisible(ctx: TenantCtx, id: string): Promise<ListingRow> {
 
 /** Fetch-or-404 for the seller's own changes: anyone else's listing does not exist for them. */
 async function loadOwn(ctx: TenantCtx, id: string): Promise<ListingRow> {
-  const row = await ctx.db.select().from(pasarListings).where(eq(pasarListings.id, id)).get();
+  const row = await rowById(ctx.db, pasarListings, id);
   if (!row || row.sellerId !== requireUser(ctx).userId) {
     throw new NotFound("Listing", "listing_not_found");
   }
@@ -396,7 +397,7 @@ export async function moderateListing({
   id: string;
   input: ModerationInput;
 }) {
-  const current = await ctx.db.select().from(pasarListings).where(eq(pasarListings.id, id)).get();
+  const current = await rowById(ctx.db, pasarListings, id);
   if (!current) {
     throw new NotFound("Listing", "listing_not_found");
   }

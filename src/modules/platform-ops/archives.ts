@@ -3,6 +3,7 @@ import { platformAudit } from "../../core/audit";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
 import { keysetPage } from "../../core/db/paging";
+import { rowById } from "../../core/db/rows";
 import { Conflict, Gone, Invalid, NotFound, TooLarge, UnsupportedMedia } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
@@ -237,7 +238,7 @@ export async function runExport(
 }
 
 async function loadArchive(ctx: PlatformCtx, id: string, tenantId?: string): Promise<TenantArchiveRow> {
-  const row = await ctx.platform.select().from(tenantArchives).where(eq(tenantArchives.id, id)).get();
+  const row = await rowById(ctx.platform, tenantArchives, id);
   if (!row || (tenantId !== undefined && row.tenantId !== tenantId)) {
     throw new NotFound("Archive", "archive_not_found");
   }

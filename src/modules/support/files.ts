@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
 import { abortBatchUnless } from "../../core/db/errors";
+import { rowById } from "../../core/db/rows";
 import { DomainError, Invalid, NotFound } from "../../core/errors";
 import { IMAGE_EXTENSION, type ImageUpload } from "../../core/files";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
@@ -100,9 +101,7 @@ export async function attachStatements(
   input: { url: string; field: string; owner: AttachOwner; ticketId: string; messageId: string | null },
 ): Promise<{ fileId: string; attachId: string; statements: BatchItem<"sqlite">[] }> {
   const fileId = URL_ID.exec(input.url)?.[1];
-  const file = fileId
-    ? await ctx.platform.select().from(supportFiles).where(eq(supportFiles.id, fileId)).get()
-    : undefined;
+  const file = fileId ? await rowById(ctx.platform, supportFiles, fileId) : undefined;
   const owner = input.owner;
   const mine =
     file !== undefined &&
@@ -136,7 +135,7 @@ export async function attachStatements(
 
 /** After a guard aborted a batch: was it the attachment (taken meanwhile) rather than the ticket? */
 export async function attachmentLost(ctx: PlatformCtx, fileId: string, attachId: string): Promise<boolean> {
-  const row = await ctx.platform.select().from(supportFiles).where(eq(supportFiles.id, fileId)).get();
+  const row = await rowById(ctx.platform, supportFiles, fileId);
   return row?.attachedAt !== null && row?.attachId !== attachId;
 }
 
@@ -168,7 +167,7 @@ async function objectResponse(
 }
 
 async function fileRow(ctx: PlatformCtx, id: string): Promise<FileRow> {
-  const file = await ctx.platform.select().from(supportFiles).where(eq(supportFiles.id, id)).get();
+  const file = await rowById(ctx.platform, supportFiles, id);
   if (!file) {
     throw new NotFound("File");
   }

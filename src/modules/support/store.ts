@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { derivedHmacKey } from "../../core/auth/keys";
 import type { PlatformCtx } from "../../core/context";
+import { rowById } from "../../core/db/rows";
 import type { Config } from "../../core/env";
 import { NotFound } from "../../core/errors";
 import { base64url, sha256Hex, timingSafeEqualText } from "../../core/ids";
@@ -30,7 +31,7 @@ export const operatorTicketUrl = (ctx: UrlCtx, id: string) =>
   `${ctx.env.CLIENT_URL.replace(/\/$/, "")}/platform/support-tickets/${id}`;
 
 export async function loadTicket(ctx: PlatformCtx, id: string): Promise<TicketRow | undefined> {
-  return ctx.platform.select().from(supportTickets).where(eq(supportTickets.id, id)).get();
+  return rowById(ctx.platform, supportTickets, id);
 }
 
 // 32 bytes in base64url is 43 characters; the Email Worker reads 22–64 from subjects.

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, jakartaDayFilters, keysetPage, type ListQuery } from "../../core/db/paging";
+import { rowById } from "../../core/db/rows";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
@@ -78,7 +79,7 @@ export function verificationUrl(ctx: Pick<TenantCtx, "config">, code: string): s
 
 /** Fetch-or-404: residents reach only their own letters; letter staff reach all of the tenant's. */
 export async function loadLetter(ctx: TenantCtx, id: string): Promise<LetterRow> {
-  const row = await ctx.db.select().from(letters).where(eq(letters.id, id)).get();
+  const row = await rowById(ctx.db, letters, id);
   if (!row || (!isLetterStaff(ctx) && row.residentId !== requireUser(ctx).userId)) {
     throw new NotFound("Letter");
   }

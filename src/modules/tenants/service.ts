@@ -3,6 +3,7 @@ import { platformAudit } from "../../core/audit";
 import type { PlatformCtx } from "../../core/context";
 import { afterCursor, keysetPage } from "../../core/db/paging";
 import { tenants } from "../../core/db/platform-schema";
+import { rowById } from "../../core/db/rows";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { defaultFlags, parseFlags } from "../../core/flags";
 import { newId } from "../../core/ids";
@@ -107,7 +108,7 @@ export async function updateTenant({
   input: UpdateTenantInput;
 }) {
   const db = ctx.platform;
-  const current = await db.select().from(tenants).where(eq(tenants.id, id)).get();
+  const current = await rowById(db, tenants, id);
   if (!current) {
     throw new NotFound("Tenant");
   }

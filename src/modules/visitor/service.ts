@@ -4,6 +4,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, jakartaDayFilters, keysetPage, type ListQuery } from "../../core/db/paging";
+import { rowById } from "../../core/db/rows";
 import { Conflict, type DomainError, Invalid, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
@@ -70,7 +71,7 @@ export async function presentVisitor(
 
 /** Fetch-or-404: a resident sees only their own requests; staff see all of the tenant's. */
 async function loadVisitor(ctx: TenantCtx, id: string): Promise<VisitorRow> {
-  const row = await ctx.db.select().from(visitors).where(eq(visitors.id, id)).get();
+  const row = await rowById(ctx.db, visitors, id);
   if (!row || (!isStaff(ctx) && row.residentId !== requireUser(ctx).userId)) {
     throw new NotFound("Visitor request");
   }

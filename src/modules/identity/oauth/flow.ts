@@ -3,6 +3,7 @@ import { errors as joseErrors, jwtVerify } from "jose";
 import { z } from "zod";
 import type { PlatformCtx, ServiceEnv } from "../../../core/context";
 import { oauthStates, users } from "../../../core/db/platform-schema";
+import { rowById } from "../../../core/db/rows";
 import { Unauthorized } from "../../../core/errors";
 import { log } from "../../../core/http/log";
 import { base64url, newId, randomToken, sha256Hex, timingSafeEqualText } from "../../../core/ids";
@@ -226,7 +227,7 @@ export async function exchangeOAuthCode({ ctx, input }: { ctx: PlatformCtx; inpu
   if (!result.ok) {
     throw new Unauthorized(result.reason, "This sign-in code is not valid, expired or already used.");
   }
-  const user = await db.select().from(users).where(eq(users.id, result.userId)).get();
+  const user = await rowById(db, users, result.userId);
   if (!user) {
     throw new Unauthorized("token_invalid", "This sign-in code is not valid.");
   }

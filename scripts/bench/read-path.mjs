@@ -1,0 +1,116 @@
+// Where an authenticated tenant read's CPU goes (`npm run bench -- read-path`): the issue 18 tenant read
+// (`GET /api/kependudukan/units/:id`) beside the same unit row read with less and less around it, on
+// the workerd the API bench uses, rounds interleaved, CPU per request from /proc over each load:
+// - bare Hono route (no I/O), bare D1 read (`SELECT 1`);
+// - the unit row by hand-written SQL (`/__bare-row/sql`): the row's own cost over `SELECT 1`;
+// - the row through drizzle building its query on every request, as every route did before `rowById`;
+// - the row through `rowById` (drizzle's query prepared once per database and table);
+// - the whole route: authentication, tenant, validation, headers, the access line at `info`, `rowById`.
+// The difference between two rows of one run is what the layer between them costs.
+
+import { migrateAll } from "../db-migrate.mjs";
+import { ensureDevVars } from "../lib/dev-vars.mjs";
+import { load } from "../lib/load.mjs";
+import { startWorkerd } from "../lib/workerd.mjs";
+import { STATE_DIR } from "../lib/wrangler.mjs";
+import { seed } from "../seed-dev.mjs";
+import { slotCountFromConfig } from "../tenant-slots.mjs";
+import { signIn } from "./api-routes.mjs";
+
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+
+export async function run() {
+  ensureDevVars(["wrangler.toml"]);
+  await migrateAll({ quiet: true });
+  await seed({ slots: slotCountFromConfig() });
+  const server = await startWorkerd({
+    script: "scripts/bench/entry.ts",
+    persistTo: STATE_DIR,
+    vars: { LOG_LEVEL: "info" },
+  });
+  try {
+    const base = server.url;
+    const token = await signIn(base, "sekretaris.rt01@warga.test");
+    const rows = [
+      ["bare", "GET /__bare (bare Hono route)", { url: `${base}/__bare` }],
+      ["bareD1", "GET /__bare-d1 (SELECT 1)", { url: `${base}/__bare-d1` }],
+      ["sql", "unit row, hand-written SQL", { url: `${base}/__bare-row/sql` }],
+      ["drizzle", "unit row, drizzle query built per request", { url: `${base}/__bare-row/drizzle` }],
+      ["rowById", "unit row, rowById (prepared once)", { url: `${base}/__bare-row/rowById` }],
+      [
+        "route",
+        "GET unit (the whole authenticated route)",
+        {
+          url: `${base}/api/kependudukan/units/seed-unit-rt01-a1`,
+          headers: { Authorization: `Bearer ${token}` },
+        },
+      ],
+    ];
+    const totals = Object.fromEntries(rows.map(([key]) => [key, { cpu: 0, n: 0, p50: [] }]));
+    for (const [key, , target] of rows) {
+      const res = await fetch(target.url, { headers: target.headers });
+      if (res.status !== 200) {
+        throw new Error(`${key}: ${res.status} ${await res.text()}`);
+      }
+      await load({ ...target, connections: CONNECTIONS, duration: 1 });
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [key, , target] of rows) {
+        const cpu0 = server.cpu();
+        const r = await load({ ...target, connections: CONNECTIONS, duration: DURATION_S });
+        const cpu = server.cpu() - cpu0;
+        if (r.non2xx > 0 || r.errors > 0) {
+          throw new Error(`${key}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
+        }
+        totals[key].cpu += cpu;
+        totals[key].n += r.total;
+        totals[key].p50.push(r.p50);
+      }
+    }
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const stat = Object.fromEntries(
+      Object.entries(totals).map(([k, t]) => [k, { cpuMs: (t.cpu * 1000) / t.n, p50: median(t.p50) }]),
+    );
+    console.log(
+      `\nAn authenticated tenant read taken apart: workerd ${server.runtime} (pid ${server.pid}), ` +
+        `${CONNECTIONS} connections, ${ROUNDS}×${DURATION_S}s per row, interleaved; p50 is the median of the rounds' p50s`,
+    );
+    console.log(
+      [
+        "row".padEnd(44),
+        "p50 ms".padStart(7),
+        "CPU ms".padStart(7),
+        "CPU/bare D1".padStart(12),
+        "  CPU added over",
+      ].join(" "),
+    );
+    // What each row adds to: the unit row's SQL over SELECT 1, both drizzle ways over the SQL, the route
+    // over rowById (which it uses).
+    const over = { bareD1: "bare", sql: "bareD1", drizzle: "sql", rowById: "sql", route: "rowById" };
+    for (const [key, name] of rows) {
+      const s = stat[key];
+      const delta = over[key] ? s.cpuMs - stat[over[key]].cpuMs : 0;
+      const added = over[key] ? `  ${delta >= 0 ? "+" : ""}${delta.toFixed(3)} (over ${over[key]})` : "";
+      console.log(
+        [
+          name.padEnd(44),
+          s.p50.toFixed(2).padStart(7),
+          s.cpuMs.toFixed(3).padStart(7),
+          (s.cpuMs / stat.bareD1.cpuMs).toFixed(2).padStart(12),
+          added,
+        ].join(" "),
+      );
+    }
+    const saved = stat.drizzle.cpuMs - stat.rowById.cpuMs;
+    console.log(
+      `rowById saves ${saved.toFixed(3)} ms of CPU per read over drizzle building the query each time ` +
+        `(${((saved / stat.route.cpuMs) * 100).toFixed(0)}% of the whole route's CPU); ` +
+        `the route over the bare D1 read: CPU ${(stat.route.cpuMs / stat.bareD1.cpuMs).toFixed(2)}×, ` +
+        `p50 ${(stat.route.p50 / stat.bareD1.p50).toFixed(2)}×`,
+    );
+  } finally {
+    await server.stop();
+  }
+}

@@ -1,0 +1,55 @@
+import { drizzle } from "drizzle-orm/d1";
+import { describe, expect, it } from "vitest";
+import { tenants, users } from "../../src/core/db/platform-schema";
+import { rowById } from "../../src/core/db/rows";
+import { bindings, insertUser } from "../helpers/harness";
+
+/** The platform database, with every `prepare` it is asked for written down. */
+function preparing(real: D1Database, prepared: string[]): D1Database {
+  return new Proxy(real, {
+    get(target, key) {
+      if (key === "prepare") {
+        return (sql: string) => {
+          prepared.push(sql);
+          return target.prepare(sql);
+        };
+      }
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+describe("rowById", () => {
+  it("reads one row by id with drizzle's property names, and undefined for an id that names none", async () => {
+    const db = drizzle(bindings.PLATFORM_DB);
+    const user = await insertUser({ name: "Siti Rahayu", whatsapp: "+6281234567890" });
+
+    const row = await rowById(db, users, user.id);
+    expect(row).toMatchObject({ id: user.id, email: user.email, name: "Siti Rahayu", whatsapp: "+6281234567890" });
+    expect(row?.passwordHash).toEqual(expect.any(String));
+    expect(await rowById(db, users, "no-such-user")).toBeUndefined();
+  });
+
+  it("builds each table's query once per database and binds only the id on every later read", async () => {
+    const prepared: string[] = [];
+    const db = drizzle(preparing(bindings.PLATFORM_DB, prepared));
+    const [a, b] = [await insertUser({}), await insertUser({})];
+
+    expect((await rowById(db, users, a.id))?.id).toBe(a.id);
+    expect((await rowById(db, users, b.id))?.id).toBe(b.id);
+    expect(await rowById(db, users, a.id)).toMatchObject({ email: a.email });
+    expect(await rowById(db, tenants, "no-such-tenant")).toBeUndefined();
+    expect(await rowById(db, tenants, "another")).toBeUndefined();
+
+    expect(prepared).toHaveLength(2);
+    expect(prepared[0]).toMatch(/^select .* from "users" where "users"\."id" = \?$/);
+    expect(prepared[1]).toMatch(/from "tenants" where "tenants"\."id" = \?$/);
+
+    // Another database instance (another binding) has its own prepared queries.
+    const again: string[] = [];
+    const other = drizzle(preparing(bindings.PLATFORM_DB, again));
+    expect((await rowById(other, users, b.id))?.id).toBe(b.id);
+    expect(again).toHaveLength(1);
+  });
+});
