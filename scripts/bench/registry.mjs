@@ -5,10 +5,10 @@
 // (.xlsx and .csv), each on a fresh workerd: time end to end and to the first byte, CPU, and peak
 // memory as the workerd process's peak RSS above its RSS just before the request.
 import { readFileSync, writeFileSync } from "node:fs";
-import autocannon from "autocannon";
 import { SignJWT } from "jose";
 import { migrateAll } from "../db-migrate.mjs";
 import { devSecret, ensureDevVars } from "../lib/dev-vars.mjs";
+import { load as loadRoute } from "../lib/load.mjs";
 import { bundleWorker, startWorkerd } from "../lib/workerd.mjs";
 import { executeLocalSql, queryLocal, readConfig, STATE_DIR } from "../lib/wrangler.mjs";
 import { seed } from "../seed-dev.mjs";
@@ -209,13 +209,8 @@ async function token(sub, role, tenant) {
     .sign(new TextEncoder().encode(devSecret("JWT_SECRET")));
 }
 
-function load(url, headers = {}) {
-  return new Promise((resolve, reject) => {
-    autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S }, (err, result) =>
-      err ? reject(err) : resolve(result),
-    );
-  });
-}
+const load = (url, headers = {}) =>
+  loadRoute({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
 
 /** Resident and peak resident memory of a process (kB), from /proc/<pid>/status (Linux). */
 function memoryKb(pid) {
@@ -323,11 +318,11 @@ export async function run() {
           throw new Error(`${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
         }
         samples[name].push({
-          p50: r.latency.p50,
-          p99: r.latency.p99,
-          rps: r.requests.average,
+          p50: r.p50,
+          p99: r.p99,
+          rps: r.rps,
           cpu,
-          n: r.requests.total,
+          n: r.total,
         });
       }
     }
