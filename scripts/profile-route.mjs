@@ -8,26 +8,20 @@
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { BENCH_DURABLE_OBJECTS } from "./bench/poll-votes.mjs";
-import { migrateAll } from "./db-migrate.mjs";
+import { prepareBenchState, startBenchWorkerd } from "./bench/server.mjs";
 import { ensureDevVars } from "./lib/dev-vars.mjs";
-import { startWorkerd } from "./lib/workerd.mjs";
-import { STATE_DIR } from "./lib/wrangler.mjs";
-import { seed } from "./seed-dev.mjs";
-import { slotCountFromConfig } from "./tenant-slots.mjs";
 
 const route = process.argv[2] ?? "tenant-read";
 const seconds = Number(process.argv[3] ?? 5);
 const INSPECTOR_PORT = Number(process.env.INSPECTOR_PORT ?? 9339);
 
-ensureDevVars(["wrangler.toml"]);
 // PROFILE_SKIP_SETUP=1 reuses the state a bench run left (migrated and seeded).
-if (!process.env.PROFILE_SKIP_SETUP) {
-  await migrateAll({ quiet: true });
-  await seed({ slots: slotCountFromConfig() });
+if (process.env.PROFILE_SKIP_SETUP) {
+  ensureDevVars(["wrangler.toml"]);
+} else {
+  await prepareBenchState();
 }
-const server = await startWorkerd({
-  script: "scripts/bench/entry.ts",
-  persistTo: STATE_DIR,
+const server = await startBenchWorkerd({
   vars: { LOG_LEVEL: "info" },
   inspectorPort: INSPECTOR_PORT,
   durableObjects: BENCH_DURABLE_OBJECTS,

@@ -12,16 +12,13 @@
 // - each Worker's bundle size, from `wrangler deploy --dry-run`.
 // Rounds are interleaved so drift on a shared machine hits every route alike; ratios come from one run.
 import { SignJWT } from "jose";
-import { migrateAll } from "../db-migrate.mjs";
 import { TEST_SECRETS } from "../lib/dev-server.mjs";
-import { ensureDevVars } from "../lib/dev-vars.mjs";
 import { load as loadRoute } from "../lib/load.mjs";
-import { bundleWorker, startWorkerd } from "../lib/workerd.mjs";
-import { readConfig, STATE_DIR, workerConfigs } from "../lib/wrangler.mjs";
-import { seed } from "../seed-dev.mjs";
-import { slotCountFromConfig } from "../tenant-slots.mjs";
+import { bundleWorker } from "../lib/workerd.mjs";
+import { readConfig, workerConfigs } from "../lib/wrangler.mjs";
 import { ensurePeerTenant } from "./peer-data.mjs";
 import { BENCH_DURABLE_OBJECTS, measureVotes, seedVoters } from "./poll-votes.mjs";
+import { prepareBenchState, startBenchWorkerd } from "./server.mjs";
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
@@ -138,16 +135,12 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] 
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
 
 export async function run() {
-  ensureDevVars(["wrangler.toml"]);
   // Every Worker's deploy bundle is built while the databases are migrated and seeded.
   const sizes = Promise.all(workerConfigs().map(async (c) => [c, await bundleWorker(c)]));
-  await migrateAll({ quiet: true });
-  await seed({ slots: slotCountFromConfig() });
+  await prepareBenchState();
   // info, as production runs: the access line is written for every request (drained, never printed).
   const logLevel = process.env.BENCH_LOG_LEVEL ?? "info";
-  const server = await startWorkerd({
-    script: "scripts/bench/entry.ts",
-    persistTo: STATE_DIR,
+  const server = await startBenchWorkerd({
     vars: { LOG_LEVEL: logLevel },
     durableObjects: BENCH_DURABLE_OBJECTS,
   });

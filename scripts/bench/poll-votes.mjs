@@ -9,13 +9,9 @@
 // D1 before answering. The bare burst runs twice, before the votes and after their copy to the tenant
 // database landed (so the copy's work never slows the baseline), and the ratio is over the faster one.
 import { SignJWT } from "jose";
-import { migrateAll } from "../db-migrate.mjs";
 import { TEST_SECRETS } from "../lib/dev-server.mjs";
-import { ensureDevVars } from "../lib/dev-vars.mjs";
-import { startWorkerd } from "../lib/workerd.mjs";
-import { readConfig, STATE_DIR } from "../lib/wrangler.mjs";
-import { seed } from "../seed-dev.mjs";
-import { slotCountFromConfig } from "../tenant-slots.mjs";
+import { readConfig } from "../lib/wrangler.mjs";
+import { prepareBenchState, startBenchWorkerd } from "./server.mjs";
 
 const VOTERS = Number(process.env.BENCH_VOTERS ?? 2000);
 const TENANT = "rt-02-sukamaju";
@@ -204,12 +200,8 @@ export async function measureVotes({ url, jwtSecret, staffToken, cpu }) {
 }
 
 export async function run() {
-  ensureDevVars(["wrangler.toml"]);
-  await migrateAll({ quiet: true });
-  await seed({ slots: slotCountFromConfig() });
-  const server = await startWorkerd({
-    script: "scripts/bench/entry.ts",
-    persistTo: STATE_DIR,
+  await prepareBenchState();
+  const server = await startBenchWorkerd({
     durableObjects: BENCH_DURABLE_OBJECTS,
   });
   try {

@@ -8,26 +8,17 @@
 // - the whole route: authentication, tenant, validation, headers, the access line at `info`, `rowById`.
 // The difference between two rows of one run is what the layer between them costs.
 
-import { migrateAll } from "../db-migrate.mjs";
-import { ensureDevVars } from "../lib/dev-vars.mjs";
 import { load } from "../lib/load.mjs";
-import { startWorkerd } from "../lib/workerd.mjs";
-import { STATE_DIR } from "../lib/wrangler.mjs";
-import { seed } from "../seed-dev.mjs";
-import { slotCountFromConfig } from "../tenant-slots.mjs";
 import { signIn } from "./api-routes.mjs";
+import { prepareBenchState, startBenchWorkerd } from "./server.mjs";
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 
 export async function run() {
-  ensureDevVars(["wrangler.toml"]);
-  await migrateAll({ quiet: true });
-  await seed({ slots: slotCountFromConfig() });
-  const server = await startWorkerd({
-    script: "scripts/bench/entry.ts",
-    persistTo: STATE_DIR,
+  await prepareBenchState();
+  const server = await startBenchWorkerd({
     vars: { LOG_LEVEL: "info" },
   });
   try {
