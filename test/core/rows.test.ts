@@ -26,7 +26,12 @@ describe("rowById", () => {
     const user = await insertUser({ name: "Siti Rahayu", whatsapp: "+6281234567890" });
 
     const row = await rowById(db, users, user.id);
-    expect(row).toMatchObject({ id: user.id, email: user.email, name: "Siti Rahayu", whatsapp: "+6281234567890" });
+    expect(row).toMatchObject({
+      id: user.id,
+      email: user.email,
+      name: "Siti Rahayu",
+      whatsapp: "+6281234567890",
+    });
     expect(row?.passwordHash).toEqual(expect.any(String));
     expect(await rowById(db, users, "no-such-user")).toBeUndefined();
   });
