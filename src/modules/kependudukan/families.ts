@@ -505,20 +505,15 @@ function startsWith(column: typeof familyMembers.nik | typeof familyCards.kkNumb
 }
 
 /**
- * The search: a member's name (contains, case-insensitive), a NIK or the KK number (starts with, by
- * their unique indexes), a vehicle plate (contains), or a block (exact, normalised). Each alternative
- * is an uncorrelated subquery SQLite runs once; the page walks family_cards by id.
+ * The search, as conditions on the card's own row: a member's name or a vehicle plate contains the
+ * term (the card's `search_text`, which the database keeps), the block (exact, normalised), and for
+ * digits the KK number or a member's NIK (starts with, by their unique indexes). The block, KK and NIK
+ * alternatives are uncorrelated subqueries SQLite runs once; the text is read from the search index.
  */
 function searchFilter(db: TenantDb, q: string): SQL {
   const term = q.replace(/[%_\\]/g, "");
   const alternatives: SQL[] = [
-    inArray(
-      familyCards.id,
-      db
-        .select({ id: familyMembers.familyCardId })
-        .from(familyMembers)
-        .where(like(familyMembers.name, `%${term}%`)),
-    ),
+    like(familyCards.searchText, `%${term}%`),
     inArray(
       familyCards.unitId,
       db
@@ -527,9 +522,18 @@ function searchFilter(db: TenantDb, q: string): SQL {
         .where(eq(units.block, normaliseBlock(term))),
     ),
   ];
+  // Plates are kept upper case with single spaces: "b  1234" finds "B 1234 XYZ". LIKE ignores ASCII
+  // case, so only a term whose spacing changes needs a second pattern.
+  const plate = normalisePlate(term);
+  if (/^[A-Z0-9 ]{2,15}$/.test(plate) && plate !== term.toUpperCase()) {
+    alternatives.push(like(familyCards.searchText, `%${plate}%`));
+  }
   if (/^\d{4,16}$/.test(term)) {
     alternatives.push(
-      startsWith(familyCards.kkNumber, term),
+      inArray(
+        familyCards.id,
+        db.select({ id: familyCards.id }).from(familyCards).where(startsWith(familyCards.kkNumber, term)),
+      ),
       inArray(
         familyCards.id,
         db
@@ -539,33 +543,34 @@ function searchFilter(db: TenantDb, q: string): SQL {
       ),
     );
   }
-  const plate = normalisePlate(term);
-  if (/^[A-Z0-9 ]{2,15}$/.test(plate)) {
-    alternatives.push(
-      inArray(
-        familyCards.id,
-        db
-          .select({ id: vehicles.familyCardId })
-          .from(vehicles)
-          .where(like(vehicles.plate, `%${plate}%`)),
-      ),
-    );
-  }
   return or(...alternatives) as SQL;
 }
 
-/** One page of cards with their units and member counts, in one D1 round trip (NIKs masked). */
+/**
+ * One page of cards with their units and member counts, in one D1 round trip (NIKs masked). The page's
+ * ids are chosen first from `family_cards_search_idx` alone, which holds every column a filter reads,
+ * so walking the cards in id order past those that do not match never reads their rows; only the
+ * page's own cards are then read whole.
+ */
 export async function listFamilyCards({ ctx, input }: { ctx: TenantCtx; input: FamilyCardListQuery }) {
   const filters: SQL[] = afterCursor(familyCards.id, input.cursor, "asc");
   if (input.unitId) {
     filters.push(eq(familyCards.unitId, input.unitId));
   }
   if (input.status) {
-    filters.push(eq(familyCards.status, input.status));
+    // Unary `+` keeps SQLite off family_cards_status_idx here: most cards are `aktif`, and reading every
+    // one of them to sort by id costs far more than walking the search index, which holds the status.
+    filters.push(sql`+${familyCards.status} = ${input.status}`);
   }
   if (input.q) {
     filters.push(searchFilter(ctx.db, input.q));
   }
+  const page = ctx.db
+    .select({ id: familyCards.id })
+    .from(familyCards)
+    .where(and(...filters))
+    .orderBy(asc(familyCards.id))
+    .limit(input.limit + 1);
   const rows = await ctx.db
     .select({
       id: familyCards.id,
@@ -575,9 +580,8 @@ export async function listFamilyCards({ ctx, input }: { ctx: TenantCtx; input: F
     })
     .from(familyCards)
     .leftJoin(units, eq(units.id, familyCards.unitId))
-    .where(and(...filters))
-    .orderBy(asc(familyCards.id))
-    .limit(input.limit + 1);
+    .where(inArray(familyCards.id, page))
+    .orderBy(asc(familyCards.id));
   const { items, nextCursor } = keysetPage(rows, input.limit);
   return {
     items: items.map((r) => summary(r.card, Number(r.memberCount), r.unit?.id ? r.unit : null, false)),

@@ -46,7 +46,9 @@ export const kependudukanModule = defineModule({
     // A resident's own data export: the card of the family they head (their number or name at their unit).
     family_cards: {
       ownRows: `unit_id = :unitId AND status = 'aktif' AND (lower(trim(head_name)) = lower(trim(:name)) OR (CASE WHEN head_whatsapp LIKE '0%' THEN '62' || substr(head_whatsapp, 2) ELSE ltrim(head_whatsapp, '+') END) = :whatsapp)`,
-      personal: ["kk_number", "head_name", "head_nik", "head_whatsapp", "notes"],
+      personal: ["kk_number", "head_name", "head_nik", "head_whatsapp", "notes", "search_text"],
+      // The search column holds every member's name and plate: the household's, not only the head's.
+      aboutOthers: ["search_text"],
       other: ["id", "unit_id", "status", "status_date", "created_at", "updated_at"],
     },
     // Their own person record: their name on an active card at their unit; the rest of the household is not theirs.

@@ -42,11 +42,21 @@ export const familyCards = sqliteTable(
     notes: text("notes"),
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
     updatedAt: text("updated_at").notNull(),
+    /**
+     * Every member's name and every vehicle plate of the card, separated by U+001F (which neither may
+     * hold), for the registry search. Kept by the database's own triggers on family_members and
+     * vehicles (migration 0012), so no write path of ours, an import or an archive restore can leave it
+     * stale; never written by the application.
+     */
+    searchText: text("search_text").notNull().default(""),
   },
   (t) => [
     uniqueIndex("family_cards_kk_number_uq").on(t.kkNumber),
     index("family_cards_unit_idx").on(t.unitId),
     index("family_cards_status_idx").on(t.status),
+    // Holds every column the search's filters read, so the page's walk in id order never visits the
+    // table for a card that does not match (listFamilyCards).
+    index("family_cards_search_idx").on(t.id, t.unitId, t.status, t.searchText),
   ],
 );
 

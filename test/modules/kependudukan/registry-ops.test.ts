@@ -1,8 +1,13 @@
+import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { TENANT_MIGRATIONS } from "../../../src/core/db/tenant-migrations.generated";
 import { readWorkbook, toCsv, writeWorkbook } from "../../../src/core/spreadsheet";
+import worker from "../../../src/index";
 import { billingTargets } from "../../../src/modules/kependudukan/service";
 import { auditTrail, memberCtx } from "../../helpers/contexts";
+import { countingD1, tenantD1 } from "../../helpers/d1";
 import {
+  bindings,
   call,
   callJson,
   createTenant,
@@ -417,6 +422,113 @@ describe("registry edits, vehicles and units", () => {
       value: 3,
     });
     void unitId;
+  });
+
+  it("keeps each card's search text as members and vehicles come, change and go, by the API or by plain SQL", async () => {
+    const { tenant, sek, unitId, card } = await setup();
+    const db = tenantD1(tenant);
+    const search = async (q: string) =>
+      (
+        await callJson<{ items: Card[] }>(`${base}/kk?q=${encodeURIComponent(q)}`, { token: sek.token })
+      ).body.items.map((c) => c.id);
+    const withSri = await callJson<Card>(`${base}/kk/${card.id}/members`, {
+      token: sek.token,
+      body: {
+        name: "Sri Lestari",
+        nik: nik("521088"),
+        relationship: "istri",
+        sex: "P",
+        birthDate: "1988-10-12",
+        religion: "islam",
+      },
+    });
+    const sri = withSri.body.members.find((m) => m.name === "Sri Lestari");
+    const car = await callJson<{ id: string }>(`${base}/kk/${card.id}/vehicles`, {
+      token: sek.token,
+      body: { plate: "d 4321 xy", kind: "mobil" },
+    });
+    expect(await search("lestari")).toEqual([card.id]);
+    expect(await search("D  4321")).toEqual([card.id]);
+
+    // A plate changed, then removed; a member removed.
+    await callJson(`${base}/kk/${card.id}/vehicles/${car.body.id}`, {
+      method: "PUT",
+      token: sek.token,
+      body: { plate: "D 9876 XY" },
+    });
+    expect(await search("4321")).toEqual([]);
+    expect(await search("9876")).toEqual([card.id]);
+    expect(
+      (await call(`${base}/kk/${card.id}/vehicles/${car.body.id}`, { method: "DELETE", token: sek.token }))
+        .status,
+    ).toBe(204);
+    expect(await search("9876")).toEqual([]);
+
+    // Rows written below the API (an import, an archive restore) are kept by the same triggers: a member
+    // moved to another card is found on that card only.
+    const other = await newCard(sek, unitId, "Joko Susilo");
+    await db
+      .prepare("UPDATE family_members SET family_card_id = ? WHERE id = ?")
+      .bind(other.id, sri?.id)
+      .run();
+    expect(await search("lestari")).toEqual([other.id]);
+    expect(
+      (await call(`${base}/kk/${other.id}/members/${sri?.id}`, { method: "DELETE", token: sek.token }))
+        .status,
+    ).toBe(200);
+    expect(await search("lestari")).toEqual([]);
+    expect(await search("joko")).toEqual([other.id]);
+
+    // The migration's backfill writes the same text the triggers keep.
+    const kept = await db
+      .prepare("SELECT id, search_text FROM family_cards ORDER BY id")
+      .all<{ id: string; search_text: string }>();
+    const backfill = TENANT_MIGRATIONS.find((m) => m.name === "0012_registry_search.sql")?.statements.find(
+      (s) => s.includes("UPDATE `family_cards` SET `search_text`") && !s.includes("TRIGGER"),
+    );
+    expect(backfill).toBeDefined();
+    await db.prepare("UPDATE family_cards SET search_text = ''").run();
+    expect(await search("hendra")).toEqual([]);
+    await db.prepare(backfill ?? "").run();
+    expect((await db.prepare("SELECT id, search_text FROM family_cards ORDER BY id").all()).results).toEqual(
+      kept.results,
+    );
+    expect(await search("hendra")).toEqual([card.id]);
+  });
+
+  it("chooses a search page from the search index alone, in one round trip, and reads only the page's rows", async () => {
+    const { tenant, sek } = await setup();
+    const slot = `TENANT_DB_${String(tenant.slot).padStart(2, "0")}`;
+    const trips: string[][] = [];
+    const env = { ...bindings, [slot]: countingD1(tenantD1(tenant), trips) } as typeof bindings;
+    const res = await worker.fetch(
+      new Request(`http://api.test${base}/kk?q=wijaya&status=aktif`, {
+        headers: { Authorization: `Bearer ${sek.token}` },
+      }),
+      env,
+      createExecutionContext(),
+    );
+    expect(res.status).toBe(200);
+    expect(trips).toHaveLength(1);
+    const sql = trips[0]?.[0] ?? "";
+    const params = Array.from(sql.matchAll(/\?/g), () => "x");
+    const plan = await tenantD1(tenant)
+      .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      .bind(...params)
+      .all<{ detail: string }>();
+    const steps = plan.results.map((r) => r.detail);
+    // The page's ids: a walk of the covering search index in id order (not the status index, which would
+    // read every active card and sort them), never of the table.
+    expect(steps).toContainEqual(
+      expect.stringMatching(/^(SCAN|SEARCH) family_cards USING COVERING INDEX family_cards_search_idx\b/),
+    );
+    expect(steps.filter((d) => /^SCAN family_cards$|family_cards_status_idx|TEMP B-TREE/.test(d))).toEqual(
+      [],
+    );
+    // The page's own cards: read by id.
+    expect(steps).toContainEqual(
+      expect.stringMatching(/^SEARCH family_cards USING INDEX sqlite_autoindex_family_cards_1 \(id=\?\)/),
+    );
   });
 });
 
