@@ -7,6 +7,8 @@
 // - the peer workload: one tenant with the registry of the OpenSID install it is compared with (5,862
 //   persons in 1,669 families), its family list (search, page 2), first page and one family's detail,
 //   sign-in and a small public read, against 1/20 of OpenSID's CPU per request (1/3.5 for sign-in);
+//   and the same three registry reads in a second tenant of the registry issue's size (5,000 KK,
+//   18,000 persons: scripts/bench/peer-data.mjs), against the same goals;
 // - an authenticated tenant read and the gate webhook against the bare route, at p50;
 // - 2,000 residents voting at once against a bare Durable Object increment, counts exact;
 // - each Worker's bundle size, from `wrangler deploy --dry-run`.
@@ -16,7 +18,7 @@ import { TEST_SECRETS } from "../lib/dev-server.mjs";
 import { load as loadRoute } from "../lib/load.mjs";
 import { bundleWorker } from "../lib/workerd.mjs";
 import { readConfig, workerConfigs } from "../lib/wrangler.mjs";
-import { ensurePeerTenant } from "./peer-data.mjs";
+import { ensurePeerTenant, LARGE_PEER } from "./peer-data.mjs";
 import { BENCH_DURABLE_OBJECTS, measureVotes, seedVoters } from "./poll-votes.mjs";
 import { prepareBenchState, startBenchWorkerd } from "./server.mjs";
 
@@ -110,7 +112,7 @@ async function peerStaffToken(mf, tenant) {
       .prepare(
         "INSERT OR IGNORE INTO memberships (id, user_id, tenant_id, role) VALUES (?, ?, ?, 'sekretaris')",
       )
-      .bind(`m-${userId}`, userId, tenant.id),
+      .bind(`m-${userId}-${tenant.slug}`, userId, tenant.id),
   ]);
   const vars = readConfig("wrangler.toml").vars;
   return new SignJWT({ tenant: tenant.slug, role: "sekretaris", sid: "bench-peer" })
@@ -147,15 +149,34 @@ export async function run() {
   try {
     const base = server.url;
     const operator = await signIn(base, "operator@warga.test");
-    const peer = await ensurePeerTenant({ url: base, mf: server.mf, operatorToken: operator });
-    const peerAuth = { Authorization: `Bearer ${await peerStaffToken(server.mf, peer.tenant)}` };
     const search = "Agus";
-    const page1 = await json(`${base}/api/kependudukan/kk?limit=10&q=${search}`, peerAuth);
-    if (!page1.nextCursor) {
-      throw new Error("peer search has no second page");
-    }
-    const page2 = `${base}/api/kependudukan/kk?limit=10&q=${search}&cursor=${encodeURIComponent(page1.nextCursor)}`;
-    const family = page1.items[0].id;
+    // The peer workload's reads (a search's second page, the first page, one family's detail) on one
+    // tenant; `large` is the registry issue's size, the same reads on three times the data.
+    const registryReads = async (tenant) => {
+      const headers = { Authorization: `Bearer ${await peerStaffToken(server.mf, tenant)}` };
+      const page1 = await json(`${base}/api/kependudukan/kk?limit=10&q=${search}`, headers);
+      if (!page1.nextCursor) {
+        throw new Error(`${tenant.slug}: the search has no second page`);
+      }
+      const kk = `${base}/api/kependudukan/kk`;
+      return {
+        listSearchPage2: {
+          url: `${kk}?limit=10&q=${search}&cursor=${encodeURIComponent(page1.nextCursor)}`,
+          headers,
+        },
+        firstPage: { url: `${kk}?limit=10`, headers },
+        detail: { url: `${kk}/${page1.items[0].id}`, headers },
+      };
+    };
+    const peer = await ensurePeerTenant({ url: base, mf: server.mf, operatorToken: operator });
+    const peerReads = await registryReads(peer.tenant);
+    const large = await ensurePeerTenant({
+      url: base,
+      mf: server.mf,
+      operatorToken: operator,
+      peer: LARGE_PEER,
+    });
+    const largeReads = await registryReads(large.tenant);
 
     const secretary = await signIn(base, "sekretaris.rt01@warga.test");
     const auth = { Authorization: `Bearer ${secretary}` };
@@ -167,9 +188,10 @@ export async function run() {
       bareD1: { url: `${base}/__bare-d1` },
       publicRead: { url: `${base}/api/health` },
       tenantRead: { url: read, headers: auth },
-      listSearchPage2: { url: page2, headers: peerAuth },
-      firstPage: { url: `${base}/api/kependudukan/kk?limit=10`, headers: peerAuth },
-      detail: { url: `${base}/api/kependudukan/kk/${family}`, headers: peerAuth },
+      ...peerReads,
+      largeSearchPage2: largeReads.listSearchPage2,
+      largeFirstPage: largeReads.firstPage,
+      largeDetail: largeReads.detail,
       // After the first scan the guest is inside, so this is the refusal path: the key (cached per
       // isolate), the pass check, then one tenant batch of two statements (the event row, whose RETURNING
       // gives the refusal, and the conditional update); last-seen is written at most once a minute, after
@@ -302,6 +324,9 @@ export async function run() {
       listSearchPage2: [`GET kk?q=${search} page 2 (10 rows)`, cpuGoal(PEER_MS.listSearch, 20)],
       firstPage: ["GET kk first page (10 rows)", cpuGoal(PEER_MS.firstPage, 20)],
       detail: ["GET kk/:id (one family's detail)", cpuGoal(PEER_MS.detail, 20)],
+      largeSearchPage2: [`GET kk?q=${search} page 2, 18k persons`, cpuGoal(PEER_MS.listSearch, 20)],
+      largeFirstPage: ["GET kk first page, 18k persons", cpuGoal(PEER_MS.firstPage, 20)],
+      largeDetail: ["GET kk/:id, 18k persons", cpuGoal(PEER_MS.detail, 20)],
       gateWebhook: ["POST gate webhook (refusal, 1 D1 trip)", p50Goal(2.5)],
       signIn: ["POST /api/auth/login (sequential)", cpuGoal(PEER_MS.signIn, 3.5)],
       pbkdf2: ["one peppered PBKDF2-SHA512 check (bare)", null],
@@ -380,7 +405,7 @@ export async function run() {
 
     console.log(
       `\nAPI on workerd ${server.runtime} (pid ${server.pid}), ${CONNECTIONS} connections, ${ROUNDS}×${DURATION_S}s per route, interleaved; ` +
-        `LOG_LEVEL=${logLevel} (${server.logLines()} log lines drained); peer tenant ${peer.families} KK / ${peer.persons} persons`,
+        `LOG_LEVEL=${logLevel} (${server.logLines()} log lines drained); peer tenants ${peer.families} KK / ${peer.persons} persons and ${large.families} KK / ${large.persons} persons`,
     );
     const width = Math.max(...rows.map((r) => r.name.length));
     const head = [

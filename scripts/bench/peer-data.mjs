@@ -10,6 +10,14 @@ export const PEER = {
   persons: Number(process.env.BENCH_PEER_PERSONS ?? 5862),
 };
 
+/** The registry issue's size (5,000 KK, 18,000 persons), the same reads measured on three times the data. */
+export const LARGE_PEER = {
+  slug: "bench-registry-18k",
+  name: "RT Registri Besar",
+  families: Number(process.env.BENCH_LARGE_FAMILIES ?? 5000),
+  persons: Number(process.env.BENCH_LARGE_PERSONS ?? 18000),
+};
+
 const FIRST_M = ["Agus", "Budi", "Dedi", "Eko", "Fajar", "Hendra", "Joko", "Rudi", "Slamet", "Yusuf"];
 const FIRST_F = ["Ani", "Dewi", "Fitri", "Lestari", "Nur", "Rina", "Siti", "Sri", "Wati", "Yuni"];
 const LAST = [
@@ -111,15 +119,15 @@ function inserts(table, rows, chunk = 400) {
 }
 
 /**
- * Makes sure the peer tenant exists (created through the operator route, so its slot is claimed and
+ * Makes sure a peer tenant (`PEER` unless told otherwise) exists (created through the operator route, so its slot is claimed and
  * migrated the way production does it) and holds the full registry. Returns the tenant and ids the
  * bench reads.
  */
-export async function ensurePeerTenant({ url, mf, operatorToken }) {
+export async function ensurePeerTenant({ url, mf, operatorToken, peer = PEER }) {
   const created = await fetch(`${url}/api/platform/tenants`, {
     method: "POST",
     headers: { Authorization: `Bearer ${operatorToken}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ slug: PEER.slug, name: PEER.name, type: "RT" }),
+    body: JSON.stringify({ slug: peer.slug, name: peer.name, type: "RT" }),
   });
   if (created.status !== 201 && created.status !== 409) {
     throw new Error(`peer tenant: ${created.status} ${await created.text()}`);
@@ -127,14 +135,14 @@ export async function ensurePeerTenant({ url, mf, operatorToken }) {
   const platform = await mf.getD1Database("PLATFORM_DB");
   const tenant = await platform
     .prepare("SELECT id, slug, slot FROM tenants WHERE slug = ?")
-    .bind(PEER.slug)
+    .bind(peer.slug)
     .first();
   const db = await mf.getD1Database(`TENANT_DB_${pad(tenant.slot, 2)}`);
   const have = await db
     .prepare("SELECT (SELECT COUNT(*) FROM family_cards) AS kk, (SELECT COUNT(*) FROM family_members) AS n")
     .first();
-  if (have.kk < PEER.families || have.n < PEER.persons) {
-    const { units, cards, members } = peerRows(PEER);
+  if (have.kk < peer.families || have.n < peer.persons) {
+    const { units, cards, members } = peerRows(peer);
     const statements = [
       ...inserts(
         "units",
