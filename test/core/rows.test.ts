@@ -1,7 +1,8 @@
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { tenants, users } from "../../src/core/db/platform-schema";
-import { rowById } from "../../src/core/db/rows";
+import { rowById, rowByIdOrNotFound } from "../../src/core/db/rows";
+import { NotFound } from "../../src/core/errors";
 import { bindings, insertUser } from "../helpers/harness";
 
 /** The platform database, with every `prepare` it is asked for written down. */
@@ -56,5 +57,20 @@ describe("rowById", () => {
     const other = drizzle(preparing(bindings.PLATFORM_DB, again));
     expect((await rowById(other, users, b.id))?.id).toBe(b.id);
     expect(again).toHaveLength(1);
+  });
+
+  it("rowByIdOrNotFound answers the row, or throws NotFound with the thing's name and code", async () => {
+    const db = drizzle(bindings.PLATFORM_DB);
+    const user = await insertUser({});
+    expect((await rowByIdOrNotFound(db, users, user.id, "User"))?.email).toBe(user.email);
+    const missing = await rowByIdOrNotFound(
+      db,
+      tenants,
+      "no-such-tenant",
+      "Tenant",
+      "tenant_not_found",
+    ).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(NotFound);
+    expect(missing).toMatchObject({ code: "tenant_not_found", message: "Tenant not found." });
   });
 });

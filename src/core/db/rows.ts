@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { type ErrorCode, NotFound } from "../errors";
 
 /** A table with a text primary key named `id`, as every table of ours has. */
 type TableWithId = SQLiteTable & { id: SQLiteColumn; $inferSelect: object };
@@ -41,4 +42,19 @@ export function rowById<T extends TableWithId>(
     queries.set(table, query);
   }
   return query.get({ id });
+}
+
+/** One row by id, or 404 (`NotFound(what, code)`): the "show one" read and most verbs' first step. */
+export async function rowByIdOrNotFound<T extends TableWithId>(
+  db: AnyDb,
+  table: T,
+  id: string,
+  what: string,
+  code?: ErrorCode,
+): Promise<T["$inferSelect"]> {
+  const row = await rowById(db, table, id);
+  if (!row) {
+    throw new NotFound(what, code);
+  }
+  return row;
 }

@@ -235,11 +235,7 @@ export async function receiveGatewayCallback(
     await settle("invalid_callback");
     throw new Invalid("invalid_callback", "This is not a payment notification this API understands.");
   }
-  const row = await ctx.platform
-    .select()
-    .from(paymentOrders)
-    .where(eq(paymentOrders.id, claimedOrderId))
-    .get();
+  const row = await rowById(ctx.platform, paymentOrders, claimedOrderId);
   if (!row) {
     await settle("unknown_order");
     log("warn", "payment.callback_unknown_order", { gateway: shape, orderId: claimedOrderId.slice(0, 100) });

@@ -3,9 +3,9 @@ import type { Context } from "hono";
 import type { Actor, PlatformCtx, ServiceEnv, TenantCtx, TenantInfo } from "../context";
 import { platformDb } from "../db/platform";
 import { tenants } from "../db/platform-schema";
-import { rowById } from "../db/rows";
+import { rowByIdOrNotFound } from "../db/rows";
 import { type Bindings, type HonoEnv, loadConfig } from "../env";
-import { Forbidden, NotFound } from "../errors";
+import { Forbidden } from "../errors";
 import type { FeatureFlag } from "../flags";
 import { type ResolveOptions, resolveTenant, toTenantInfo } from "./registry";
 import { isSlotBinding, tenantDb } from "./slots";
@@ -87,11 +87,7 @@ export function tenantCtx(c: Context<HonoEnv>): TenantCtx {
  */
 /** An operator route's tenant `:id`: its platform row, or 404 `tenant_not_found`. */
 export async function tenantRowById(ctx: PlatformCtx, id: string) {
-  const tenant = await rowById(ctx.platform, tenants, id);
-  if (!tenant) {
-    throw new NotFound("Tenant", "tenant_not_found");
-  }
-  return tenant;
+  return rowByIdOrNotFound(ctx.platform, tenants, id, "Tenant", "tenant_not_found");
 }
 
 export async function tenantCtxFor(

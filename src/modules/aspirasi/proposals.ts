@@ -3,8 +3,8 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted, isUniqueViolation } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
-import { rowById } from "../../core/db/rows";
-import { Conflict, NotFound } from "../../core/errors";
+import { rowByIdOrNotFound } from "../../core/db/rows";
+import { Conflict } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { tellResident } from "../../core/notifier";
@@ -30,11 +30,7 @@ function present(row: Row, endorsedByMe: boolean) {
 }
 
 async function load(ctx: TenantCtx, id: string): Promise<Row> {
-  const row = await rowById(ctx.db, proposals, id);
-  if (!row) {
-    throw new NotFound("Proposal");
-  }
-  return row;
+  return rowByIdOrNotFound(ctx.db, proposals, id, "Proposal");
 }
 
 async function endorsedBy(ctx: TenantCtx, ids: string[]): Promise<Set<string>> {

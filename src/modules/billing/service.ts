@@ -246,11 +246,7 @@ async function issue(ctx: PlatformCtx, input: NewInvoice): Promise<InvoiceRow> {
       throw err;
     }
   }
-  const row = (await ctx.platform
-    .select()
-    .from(billingInvoices)
-    .where(eq(billingInvoices.id, id))
-    .get()) as InvoiceRow;
+  const row = (await rowById(ctx.platform, billingInvoices, id)) as InvoiceRow;
   await notifyInvoice(ctx, "issued", row, input.tenant, { planName: input.plan.name });
   return row;
 }
@@ -364,12 +360,7 @@ export async function voidInvoice({
 }) {
   const operator = requireUser(ctx);
   const tenant = await tenantRowById(ctx, id);
-  const load = () =>
-    ctx.platform
-      .select()
-      .from(billingInvoices)
-      .where(and(eq(billingInvoices.id, invoiceId), eq(billingInvoices.tenantId, tenant.id)))
-      .get();
+  const load = () => tenantInvoice(ctx, tenant.id, invoiceId);
   const invoice = await load();
   if (!invoice) {
     throw new NotFound("Invoice", "invoice_not_found");
@@ -427,6 +418,15 @@ export async function voidInvoice({
   return presentInvoice((await load()) as InvoiceRow);
 }
 
+/** One of a tenant's invoices, or undefined: an invoice id from another tenant reads as none. */
+function tenantInvoice(ctx: PlatformCtx, tenantId: string, invoiceId: string) {
+  return ctx.platform
+    .select()
+    .from(billingInvoices)
+    .where(and(eq(billingInvoices.id, invoiceId), eq(billingInvoices.tenantId, tenantId)))
+    .get();
+}
+
 /** Writes a subscription's status and its mirror on `tenants` (which the guard reads) together. */
 function statusWrites(
   ctx: PlatformCtx,
@@ -454,11 +454,7 @@ function statusWrites(
  * the operator voided is not paid: the conditional UPDATE refuses it, and the refusal is recorded.
  */
 export async function onInvoicePaid(ctx: TenantCtx, order: PaymentOrder): Promise<void> {
-  const invoice = await ctx.platform
-    .select()
-    .from(billingInvoices)
-    .where(and(eq(billingInvoices.id, order.refId), eq(billingInvoices.tenantId, ctx.tenant.id)))
-    .get();
+  const invoice = await tenantInvoice(ctx, ctx.tenant.id, order.refId);
   if (!invoice || invoice.status === "paid" || invoice.orderId !== order.id) {
     return;
   }
@@ -507,11 +503,7 @@ export async function onInvoicePaid(ctx: TenantCtx, order: PaymentOrder): Promis
     ]);
   } catch (err) {
     if (isBatchAborted(err)) {
-      const fresh = await ctx.platform
-        .select()
-        .from(billingInvoices)
-        .where(eq(billingInvoices.id, invoice.id))
-        .get();
+      const fresh = await rowById(ctx.platform, billingInvoices, invoice.id);
       if (fresh?.voidedAt && fresh.status !== "paid") {
         await refusePayment(ctx, fresh, order);
       }
@@ -520,11 +512,7 @@ export async function onInvoicePaid(ctx: TenantCtx, order: PaymentOrder): Promis
     throw err;
   }
   forgetTenant(ctx.tenant.slug);
-  const paid = (await ctx.platform
-    .select()
-    .from(billingInvoices)
-    .where(eq(billingInvoices.id, invoice.id))
-    .get()) as InvoiceRow;
+  const paid = (await rowById(ctx.platform, billingInvoices, invoice.id)) as InvoiceRow;
   const sub = await ensureSubscription(ctx, ctx.tenant.id);
   await notifyInvoice(ctx, "paid", paid, ctx.tenant, { activeUntil: sub.activeUntil });
 }
@@ -589,11 +577,7 @@ async function refusePayment(ctx: TenantCtx, invoice: InvoiceRow, order: Payment
 
 /** A refund or chargeback: recorded on the invoice for the operator, who decides what follows. */
 export async function onInvoiceReversed(ctx: TenantCtx, order: PaymentOrder): Promise<void> {
-  const invoice = await ctx.platform
-    .select()
-    .from(billingInvoices)
-    .where(and(eq(billingInvoices.id, order.refId), eq(billingInvoices.tenantId, ctx.tenant.id)))
-    .get();
+  const invoice = await tenantInvoice(ctx, ctx.tenant.id, order.refId);
   if (!invoice || invoice.history.some((h) => h.status === "reversed" && h.note === order.id)) {
     return;
   }

@@ -3,7 +3,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
-import { rowById } from "../../core/db/rows";
+import { rowByIdOrNotFound } from "../../core/db/rows";
 import { Conflict, NotFound } from "../../core/errors";
 import type { ImageUpload } from "../../core/files";
 import { requireUser } from "../../core/http/access";
@@ -37,11 +37,7 @@ function presentPhoto(row: PhotoRow, file: TenantFile | undefined) {
 }
 
 async function loadAlbum(ctx: TenantCtx, id: string): Promise<AlbumRow> {
-  const row = await rowById(ctx.db, galleryAlbums, id);
-  if (!row) {
-    throw new NotFound("Album", "album_not_found");
-  }
-  return row;
+  return rowByIdOrNotFound(ctx.db, galleryAlbums, id, "Album", "album_not_found");
 }
 
 /** Photo counts and first photos of some albums, with the files behind those first photos. */

@@ -4,7 +4,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx, TenantDb } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
-import { rowById } from "../../core/db/rows";
+import { rowByIdOrNotFound } from "../../core/db/rows";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { normaliseBlock } from "../../core/schemas";
@@ -114,11 +114,7 @@ export function checkKkNumber(kkNumber: string): void {
 }
 
 async function cardOr404(db: TenantDb, id: string): Promise<CardRow> {
-  const card = await rowById(db, familyCards, id);
-  if (!card) {
-    throw new NotFound("Family card");
-  }
-  return card;
+  return rowByIdOrNotFound(db, familyCards, id, "Family card");
 }
 
 async function memberOr404(db: TenantDb, cardId: string, memberId: string): Promise<MemberRow> {

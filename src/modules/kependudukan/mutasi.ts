@@ -99,11 +99,7 @@ export async function recordMutasi({
       break;
     }
     case "meninggal": {
-      const member = await ctx.db
-        .select()
-        .from(familyMembers)
-        .where(eq(familyMembers.id, input.memberId))
-        .get();
+      const member = await rowById(ctx.db, familyMembers, input.memberId);
       if (!member) {
         throw new NotFound("Family member");
       }

@@ -3,7 +3,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
-import { rowById } from "../../core/db/rows";
+import { rowByIdOrNotFound } from "../../core/db/rows";
 import { Conflict, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { normaliseBlock, normaliseHouseNumber } from "../../core/schemas";
@@ -16,11 +16,7 @@ import { familyCards, units } from "./tables";
  */
 
 export async function getUnit({ ctx, id }: { ctx: TenantCtx; id: string }) {
-  const unit = await rowById(ctx.db, units, id);
-  if (!unit) {
-    throw new NotFound("Unit");
-  }
-  return unit;
+  return rowByIdOrNotFound(ctx.db, units, id, "Unit");
 }
 
 export async function listUnits({ ctx, input }: { ctx: TenantCtx; input: UnitListQuery }) {

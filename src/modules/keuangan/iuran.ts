@@ -3,8 +3,8 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted, isUniqueViolation } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
-import { rowById } from "../../core/db/rows";
-import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { rowByIdOrNotFound } from "../../core/db/rows";
+import { Conflict, Invalid } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { jakartaDay, nowIso } from "../../core/time";
@@ -84,11 +84,7 @@ export async function createDuesType({ ctx, input }: { ctx: TenantCtx; input: Du
 }
 
 async function loadType(ctx: TenantCtx, id: string): Promise<TypeRow> {
-  const row = await rowById(ctx.db, duesTypes, id);
-  if (!row) {
-    throw new NotFound("Dues type");
-  }
-  return row;
+  return rowByIdOrNotFound(ctx.db, duesTypes, id, "Dues type");
 }
 
 /**
@@ -295,11 +291,7 @@ export async function listBills({ ctx, input }: { ctx: TenantCtx; input: BillLis
 }
 
 export async function loadBill(ctx: Pick<TenantCtx, "db">, id: string): Promise<BillRow> {
-  const row = await rowById(ctx.db, duesBills, id);
-  if (!row) {
-    throw new NotFound("Bill");
-  }
-  return row;
+  return rowByIdOrNotFound(ctx.db, duesBills, id, "Bill");
 }
 
 // --- payments ----------------------------------------------------------------------------------

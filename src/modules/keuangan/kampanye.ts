@@ -3,7 +3,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
-import { rowById } from "../../core/db/rows";
+import { rowById, rowByIdOrNotFound } from "../../core/db/rows";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
@@ -63,11 +63,7 @@ function present(
 }
 
 async function load(ctx: TenantCtx, id: string): Promise<CampaignRow> {
-  const row = await rowById(ctx.db, campaigns, id);
-  if (!row) {
-    throw new NotFound("Campaign");
-  }
-  return row;
+  return rowByIdOrNotFound(ctx.db, campaigns, id, "Campaign");
 }
 
 export async function listCampaigns({ ctx, input }: { ctx: TenantCtx; input: CampaignListQuery }) {

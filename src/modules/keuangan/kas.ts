@@ -3,8 +3,8 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
-import { rowById } from "../../core/db/rows";
-import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { rowByIdOrNotFound } from "../../core/db/rows";
+import { Conflict, Invalid } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { jakartaDay } from "../../core/time";
@@ -116,11 +116,7 @@ export async function createCashEntry({ ctx, input }: { ctx: TenantCtx; input: C
 }
 
 async function loadEntry(ctx: TenantCtx, id: string): Promise<CashRow> {
-  const row = await rowById(ctx.db, cashEntries, id);
-  if (!row) {
-    throw new NotFound("Cash entry");
-  }
-  return row;
+  return rowByIdOrNotFound(ctx.db, cashEntries, id, "Cash entry");
 }
 
 /**

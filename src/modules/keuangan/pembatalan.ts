@@ -2,8 +2,8 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
-import { rowById } from "../../core/db/rows";
-import { Conflict, NotFound } from "../../core/errors";
+import { rowByIdOrNotFound } from "../../core/db/rows";
+import { Conflict } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { nowIso } from "../../core/time";
 import { type PaymentRow, presentBill, presentPayment } from "./iuran";
@@ -12,11 +12,7 @@ import type { ReversalInput } from "./schemas";
 import { cashEntries, duesBills, duesPayments } from "./tables";
 
 async function loadPayment(ctx: TenantCtx, id: string): Promise<PaymentRow> {
-  const row = await rowById(ctx.db, duesPayments, id);
-  if (!row) {
-    throw new NotFound("Payment");
-  }
-  return row;
+  return rowByIdOrNotFound(ctx.db, duesPayments, id, "Payment");
 }
 
 /**

@@ -3,8 +3,8 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
-import { rowById } from "../../core/db/rows";
-import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { rowByIdOrNotFound } from "../../core/db/rows";
+import { Conflict, Invalid } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { nowIso } from "../../core/time";
@@ -35,11 +35,7 @@ function present(ctx: TenantCtx, row: ExpenseRow) {
 }
 
 async function load(ctx: TenantCtx, id: string): Promise<ExpenseRow> {
-  const row = await rowById(ctx.db, expenses, id);
-  if (!row) {
-    throw new NotFound("Expense");
-  }
-  return row;
+  return rowByIdOrNotFound(ctx.db, expenses, id, "Expense");
 }
 
 const posting = (row: Pick<ExpenseRow, "id" | "category" | "amount" | "date" | "description">) => ({

@@ -3,8 +3,8 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { jakartaDayFilters, keysetPage } from "../../core/db/paging";
-import { rowById } from "../../core/db/rows";
-import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { rowByIdOrNotFound } from "../../core/db/rows";
+import { Conflict, Invalid } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { DAY_MS, jakartaDay, jakartaDayStart, toJakartaIso } from "../../core/time";
@@ -30,11 +30,7 @@ function present(row: Row) {
 }
 
 async function load(ctx: TenantCtx, id: string): Promise<Row> {
-  const row = await rowById(ctx.db, agenda, id);
-  if (!row) {
-    throw new NotFound("Agenda");
-  }
-  return row;
+  return rowByIdOrNotFound(ctx.db, agenda, id, "Agenda");
 }
 
 export async function createAgenda({ ctx, input }: { ctx: TenantCtx; input: CreateAgendaInput }) {

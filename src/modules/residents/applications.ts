@@ -5,6 +5,7 @@ import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
 import { residentApplications } from "../../core/db/platform-schema";
+import { rowById } from "../../core/db/rows";
 import { Conflict, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
@@ -191,11 +192,7 @@ export async function decideApplication({
 }
 
 async function reload(ctx: TenantCtx, id: string) {
-  const row = await ctx.platform
-    .select()
-    .from(residentApplications)
-    .where(eq(residentApplications.id, id))
-    .get();
+  const row = await rowById(ctx.platform, residentApplications, id);
   if (!row) {
     throw new NotFound("Application");
   }

@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
 import { abortBatchUnless } from "../../core/db/errors";
-import { rowById } from "../../core/db/rows";
+import { rowById, rowByIdOrNotFound } from "../../core/db/rows";
 import { DomainError, Invalid, NotFound } from "../../core/errors";
 import { IMAGE_EXTENSION, type ImageUpload } from "../../core/files";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
@@ -167,11 +167,7 @@ async function objectResponse(
 }
 
 async function fileRow(ctx: PlatformCtx, id: string): Promise<FileRow> {
-  const file = await rowById(ctx.platform, supportFiles, id);
-  if (!file) {
-    throw new NotFound("File");
-  }
-  return file;
+  return rowByIdOrNotFound(ctx.platform, supportFiles, id, "File");
 }
 
 /** The tenant a signed-in admin's token names, through the same checks as the guard; any refusal is null. */
