@@ -143,8 +143,9 @@ async function execute(database, sql) {
 
 /**
  * Each module's demo data lives in scripts/seed/<module>.mjs, which may export
- * `platformSql({ accounts, tenants, now, q })` and `tenantSql({ accounts, tenant, rt, now, q })` (tenant:
- * `{ id, slug, slot }`; rt: `rt01`, `rt02` or null for the RW), each returning idempotent SQL (INSERT OR IGNORE, fixed ids). They run in file
+ * `platformSql({ accounts, tenants, now, q })` and `tenantSql({ accounts, tenant, rt, resident, now, q })`
+ * (tenant: `{ id, slug, slot }`; rt: `rt01`, `rt02` or null for the RW; resident(n): that RT's account
+ * warga<n>), each returning idempotent SQL (INSERT OR IGNORE, fixed ids). They run in file
  * name order after the core rows above, so a part may refer to the accounts, units and tenants.
  */
 async function seedParts() {
@@ -158,6 +159,12 @@ async function seedParts() {
 /** Which demo RT a tenant is (`rt01`, `rt02`; null for the RW): the suffix of the RT's seeded ids. */
 function demoRt(slug) {
   return slug.startsWith("rt-01") ? "rt01" : slug.startsWith("rt-02") ? "rt02" : null;
+}
+
+/** A demo tenant's RT and its residents' accounts (`resident(1)` is warga1 of that RT), for the parts. */
+function demoPeople(accounts, slug) {
+  const rt = demoRt(slug);
+  return { rt, resident: (n) => accounts.find((a) => a.id === `seed-user-warga${n}-${rt}`) };
 }
 
 /**
@@ -174,7 +181,9 @@ export async function seedSql({ slots, now = new Date().toISOString() }) {
     tenant: (row) =>
       [
         tenantSql(accounts, row.id, now),
-        ...parts.map((p) => p.tenantSql?.({ accounts, tenant: row, rt: demoRt(row.slug), now, q }) ?? ""),
+        ...parts.map(
+          (p) => p.tenantSql?.({ accounts, tenant: row, ...demoPeople(accounts, row.slug), now, q }) ?? "",
+        ),
       ]
         .filter(Boolean)
         .join("\n"),

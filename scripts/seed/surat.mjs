@@ -5,13 +5,12 @@
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
-export function tenantSql({ accounts, now: nowIso, q, rt }) {
+export function tenantSql({ now: nowIso, q, rt, resident }) {
   if (!rt) {
     return "";
   }
   const now = new Date(nowIso).getTime();
   const at = (ms) => new Date(now - ms).toISOString();
-  const resident = (n) => accounts.find((a) => a.id === `seed-user-warga${n}-${rt}`);
   const staff = `seed-user-sekretaris-${rt}`;
 
   const letters = [

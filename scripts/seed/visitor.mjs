@@ -27,13 +27,12 @@ const GUESTS = {
   rt02: ["Wulan Sari", "Fajar Nugroho (kurir SiCepat)", "Bambang Irawan", "Lestari Handayani"],
 };
 
-export function tenantSql({ accounts, now: nowIso, q, rt }) {
+export function tenantSql({ now: nowIso, q, rt, resident }) {
   if (!rt) {
     return "";
   }
   const now = new Date(nowIso);
   const iso = (ms) => new Date(ms).toISOString();
-  const resident = (n) => accounts.find((a) => a.id === `seed-user-warga${n}-${rt}`);
   const admin = `seed-user-admin-${rt}`;
   const guard = `seed-user-sekretaris-${rt}`;
   const [g1, g2, g3, g4] = GUESTS[rt];

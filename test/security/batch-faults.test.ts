@@ -1,7 +1,14 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { tenantD1, withTrigger } from "../helpers/d1";
-import { bindings, callJson, createTenant, expectProblem, operatorToken } from "../helpers/harness";
+import {
+  bindings,
+  callJson,
+  createTenant,
+  expectProblem,
+  type Member,
+  operatorToken,
+} from "../helpers/harness";
 import { fakeGateways, midtransNotification, postCallback } from "../modules/billing/gateway";
 import { CLEAN_PNG } from "../modules/galeri-pasar/images";
 import { readyExport } from "../modules/platform-ops/helpers";
@@ -547,11 +554,8 @@ describe("keuangan", () => {
     expect(unit.status).toBe(201);
     return { tenant, bendahara, admin };
   }
-  const cashTotal = async (token: string) =>
-    (await callJson<{ closingBalance: number; items: unknown[] }>("/api/kas", { token })).body;
-
-  it("a dues payment whose batch fails at its last statement leaves the bill unpaid and the cash book empty", async () => {
-    const { tenant, bendahara } = await financeTenant();
+  /** A dues type of Rp 25,000 per unit and May 2026's bills: the id of the one unit's bill. */
+  async function mayBill(bendahara: Member): Promise<string> {
     await callJson("/api/iuran/jenis", {
       token: bendahara.token,
       body: { name: "Iuran kebersihan", amount: 25_000, basis: "unit", startPeriod: "2026-01" },
@@ -560,7 +564,14 @@ describe("keuangan", () => {
     const bills = await callJson<{ items: { id: string }[] }>("/api/iuran/tagihan", {
       token: bendahara.token,
     });
-    const id = bills.body.items[0]?.id ?? "";
+    return bills.body.items[0]?.id ?? "";
+  }
+  const cashTotal = async (token: string) =>
+    (await callJson<{ closingBalance: number; items: unknown[] }>("/api/kas", { token })).body;
+
+  it("a dues payment whose batch fails at its last statement leaves the bill unpaid and the cash book empty", async () => {
+    const { tenant, bendahara } = await financeTenant();
+    const id = await mayBill(bendahara);
     // The audit record closes the batch, after the bill update, its guard, the payment and the cash entry.
     const res = await withTrigger(
       tenantD1(tenant),
@@ -584,15 +595,7 @@ describe("keuangan", () => {
 
   it("a payment reversal whose audit record fails leaves the payment, the bill and the cash book as they were", async () => {
     const { tenant, bendahara } = await financeTenant();
-    await callJson("/api/iuran/jenis", {
-      token: bendahara.token,
-      body: { name: "Iuran kebersihan", amount: 25_000, basis: "unit", startPeriod: "2026-01" },
-    });
-    await callJson("/api/iuran/tagihan/generate", { token: bendahara.token, body: { period: "2026-05" } });
-    const bills = await callJson<{ items: { id: string }[] }>("/api/iuran/tagihan", {
-      token: bendahara.token,
-    });
-    const billId = bills.body.items[0]?.id ?? "";
+    const billId = await mayBill(bendahara);
     const payment = await callJson<{ id: string }>(`/api/iuran/tagihan/${billId}/pembayaran`, {
       token: bendahara.token,
       body: { amount: 25_000, method: "transfer", paidAt: "2026-05-03T02:00:00.000Z" },
