@@ -107,8 +107,8 @@ WHERE NOT EXISTS (SELECT 1 FROM tenants WHERE slug = ${q(t.slug)});`);
     lines.push(`INSERT OR IGNORE INTO users (id, email, name, whatsapp, password_hash, platform_role, status, updated_at)
 VALUES (${q(a.id)}, ${q(a.email)}, ${q(a.name)}, ${q(a.whatsapp)}, ${q(hashPassword(DEMO_PASSWORD))}, ${q(a.platformRole)}, 'active', ${q(now)});`);
     if (a.tenant) {
-      lines.push(`INSERT OR IGNORE INTO memberships (id, user_id, tenant_id, role, unit_id)
-SELECT ${q(`seed-member-${a.id.slice(10)}`)}, u.id, t.id, ${q(a.role)}, ${q(a.unit?.id)}
+      lines.push(`INSERT OR IGNORE INTO memberships (id, user_id, tenant_id, roles, unit_id)
+SELECT ${q(`seed-member-${a.id.slice(10)}`)}, u.id, t.id, ${q(JSON.stringify(a.role === "warga" ? [] : [a.role]))}, ${q(a.unit?.id)}
 FROM users u, tenants t WHERE u.email = ${q(a.email)} AND t.slug = ${q(TENANTS.find((x) => x.id === a.tenant).slug)};`);
     }
   }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, isNull, lt, ne, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNull, lt, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Actor, PlatformCtx, TenantCtx, TenantInfo } from "./context";
@@ -27,7 +27,7 @@ export interface AuditEntry {
 function actorFields(actor: Actor): { actorId: string | null; actorRole: string | null } {
   switch (actor.kind) {
     case "user":
-      return { actorId: actor.userId, actorRole: actor.role };
+      return { actorId: actor.userId, actorRole: actor.roles.join(",") };
     case "device":
       return { actorId: actor.deviceId, actorRole: "device" };
     case "service":
@@ -167,7 +167,10 @@ export async function readPlatformAudit(ctx: PlatformCtx, filter: AuditFilter & 
       filter.limit,
     );
   }
-  const all = await ctx.platform.select().from(tenants).where(ne(tenants.status, "provisioning"));
+  const all = await ctx.platform
+    .select()
+    .from(tenants)
+    .where(inArray(tenants.status, ["active", "suspended"]));
   return merge(
     await Promise.all([
       platformRows(ctx, undefined, filter),

@@ -39,12 +39,20 @@ export const ERROR_CODES = [
   // Tenancy and access.
   "tenant_not_found",
   "tenant_suspended",
+  "tenant_closed",
   "tenant_db_unavailable",
   "feature_disabled",
   "forbidden_role",
   "no_free_slot",
   "slug_taken",
   "invalid_parent",
+  "confirm_slug_mismatch",
+  // Members and duties (issue 27).
+  "last_admin",
+  "not_resident",
+  "person_taken",
+  "link_request_pending",
+  "no_link_request",
   // Gate devices.
   "missing_device_key",
   "invalid_device_key",

@@ -52,14 +52,16 @@ describe("POST /api/auth/login", () => {
     expect(res.body.user).toMatchObject({
       id: member.id,
       email: member.email,
-      role: "sekretaris",
+      roles: ["sekretaris"],
+      resident: false,
       tenant: { slug: tenant.slug, type: "RT" },
     });
     const me = await callJson("/api/user/me", { token: res.body.accessToken });
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({
       id: member.id,
-      role: "sekretaris",
+      roles: ["sekretaris"],
+      resident: false,
       tenant: { slug: tenant.slug },
       profileComplete: false,
     });
@@ -80,10 +82,10 @@ describe("POST /api/auth/login", () => {
 
   it("signs an operator in without a tenant", async () => {
     const op = await insertUser({ platformRole: "super_admin" });
-    const res = await callJson<{ user: { role: string; tenant: unknown } }>("/api/auth/login", {
+    const res = await callJson<{ user: { roles: string[]; tenant: unknown } }>("/api/auth/login", {
       body: { email: op.email, password: PASSWORD },
     });
-    expect(res.body.user).toMatchObject({ role: "super_admin", tenant: null });
+    expect(res.body.user).toMatchObject({ roles: ["super_admin"], resident: false, tenant: null });
   });
 
   it("refuses a tenant the user is not a member of", async () => {
@@ -103,13 +105,13 @@ describe("access token verification", () => {
     const member = await tenant.member("warga");
     // Identity's routes also ask whether the sign-in (`sid`) is live: name the member's real one.
     const { sid } = decodeJwt(member.token);
-    const token = await forged({ sub: member.id, tenant: tenant.slug, role: "warga", sid });
+    const token = await forged({ sub: member.id, tenant: tenant.slug, roles: [], resident: true, sid });
     expect((await callJson("/api/user/me", { token })).status).toBe(200);
   });
 
   it("rejects an expired token with token_expired", async () => {
     const token = await forged(
-      { tenant: "x", role: "warga", sid: "s" },
+      { tenant: "x", roles: [], resident: true, sid: "s" },
       { exp: Math.floor(Date.now() / 1000) - 60 },
     );
     expectProblem(await callJson("/api/user/me", { token }), 401, "token_expired");
@@ -117,14 +119,14 @@ describe("access token verification", () => {
 
   it("rejects a token signed with another key", async () => {
     const token = await forged(
-      { tenant: "x", role: "warga", sid: "s" },
+      { tenant: "x", roles: [], resident: true, sid: "s" },
       { key: new TextEncoder().encode("another-secret-another-secret-another") },
     );
     expectProblem(await callJson("/api/user/me", { token }), 401, "invalid_token");
   });
 
   it("rejects alg: none", async () => {
-    const token = new UnsecuredJWT({ tenant: "x", role: "admin", sid: "s" })
+    const token = new UnsecuredJWT({ tenant: "x", roles: ["admin"], resident: false, sid: "s" })
       .setSubject("u1")
       .setIssuer(ISS)
       .setAudience(AUD)
@@ -135,14 +137,17 @@ describe("access token verification", () => {
   });
 
   it("rejects a wrong audience or issuer", async () => {
-    const aud = await forged({ tenant: "x", role: "warga", sid: "s" }, { aud: "another-api" });
+    const aud = await forged({ tenant: "x", roles: [], resident: true, sid: "s" }, { aud: "another-api" });
     expectProblem(await callJson("/api/user/me", { token: aud }), 401, "invalid_token");
-    const iss = await forged({ tenant: "x", role: "warga", sid: "s" }, { iss: "https://evil.example" });
+    const iss = await forged(
+      { tenant: "x", roles: [], resident: true, sid: "s" },
+      { iss: "https://evil.example" },
+    );
     expectProblem(await callJson("/api/user/me", { token: iss }), 401, "invalid_token");
   });
 
   it("rejects a token without exp", async () => {
-    const token = await new SignJWT({ tenant: "x", role: "warga", sid: "s" })
+    const token = await new SignJWT({ tenant: "x", roles: [], resident: true, sid: "s" })
       .setProtectedHeader({ alg: "HS256" })
       .setSubject("u1")
       .setIssuer(ISS)
@@ -162,7 +167,7 @@ describe("access token verification", () => {
   });
 
   it("refuses a tenant token that claims the operator role", async () => {
-    const token = await forged({ tenant: "rt-01", role: "super_admin", sid: "s" });
+    const token = await forged({ tenant: "rt-01", roles: ["super_admin"], resident: false, sid: "s" });
     expectProblem(await callJson("/api/user/me", { token }), 401, "invalid_token");
   });
 
@@ -172,7 +177,14 @@ describe("access token verification", () => {
     const token = await login(member.email, tenant.slug);
     const [, payload] = token.split(".");
     const claims = JSON.parse(atob((payload ?? "").replace(/-/g, "+").replace(/_/g, "/")));
-    expect(claims).toMatchObject({ sub: member.id, tenant: tenant.slug, role: "admin", iss: ISS, aud: AUD });
+    expect(claims).toMatchObject({
+      sub: member.id,
+      tenant: tenant.slug,
+      roles: ["admin"],
+      resident: false,
+      iss: ISS,
+      aud: AUD,
+    });
     expect(claims.sid).toMatch(/^[0-9A-Z]{26}$/);
     expect(claims.exp - claims.iat).toBe(900);
     // Signed with JWT_SECRET, named by its key id.
@@ -188,7 +200,13 @@ describe("JWT key rotation (JWT_SECRET_PREVIOUS)", () => {
   const beforeRotation = () => configWith({ JWT_SECRET: OLD });
   const overlap = () => configWith({ JWT_SECRET: NEW, JWT_SECRET_PREVIOUS: OLD });
   const afterOverlap = () => configWith({ JWT_SECRET: NEW });
-  const claims: AccessClaims = { sub: "01USER", tenant: "rt-01", role: "warga", sid: "01SESSION" };
+  const claims: AccessClaims = {
+    sub: "01USER",
+    tenant: "rt-01",
+    roles: [],
+    resident: true,
+    sid: "01SESSION",
+  };
   const refused = async (promise: Promise<unknown>, code = "invalid_token") => {
     const error = await promise.then(
       () => null,
@@ -218,7 +236,7 @@ describe("JWT key rotation (JWT_SECRET_PREVIOUS)", () => {
 
   it("a forged or retired kid fails: the kid picks one key and no other is tried", async () => {
     const sign = (key: string, kid?: string) =>
-      new SignJWT({ tenant: claims.tenant, role: claims.role, sid: claims.sid })
+      new SignJWT({ tenant: claims.tenant, roles: claims.roles, resident: claims.resident, sid: claims.sid })
         .setProtectedHeader(kid === undefined ? { alg: "HS256" } : { alg: "HS256", kid })
         .setSubject(claims.sub)
         .setIssuer(ISS)

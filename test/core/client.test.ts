@@ -38,7 +38,7 @@ describe("typed client (hono/client with AppType)", () => {
     expect((await list.json()).items.map((u) => u.id)).toContain(unit.id);
 
     const me = await (await api.api.user.me.$get()).json();
-    expect(me.role).toBe("admin");
+    expect(me.roles).toEqual(["admin"]);
   });
 
   it("rejects wrong inputs at compile time", () => {

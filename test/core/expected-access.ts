@@ -8,8 +8,14 @@ import type { FeatureFlag } from "../../src/core/flags";
  * imported from src/ but the two type names.
  *
  * Reading rules, so that each line below can be checked against its source:
+ * - Issue 27: roles are duties held on top of residency. `warga` in a line below means "lives in the
+ *   community" (has a house there, or holds no duty at all): a ketua, sekretaris or bendahara with a
+ *   house passes every R line; one without a house does not. The walk checks each duty alone, each duty
+ *   plus residency, and the resident with no duty.
  * - The spec's R is the resident (`warga`); its S, "community staff (pengurus)", is every staff role
  *   (bendahara, sekretaris, admin); an issue's "(staff)" means the same S.
+ * - `satpam` (issue 27: "gate guard: today's guest list, pass check-in and check-out, nothing else")
+ *   is in GATE and in no other line; a guard who also lives there reaches the R lines as a resident.
  * - Where the spec or an issue names narrower roles, those win: the registry is "opened by secretary and
  *   admin roles"; issue 5 gives poll management to sekretaris and admin; issue 8 gives the letter
  *   console to sekretaris and admin (and "staff" elsewhere in the letter section means those two);
@@ -39,6 +45,7 @@ const R_SEK_ADMIN = ["warga", "sekretaris", "admin"] as const;
 const ADMIN = ["admin"] as const;
 const FINANCE = ["bendahara", "admin"] as const;
 const R_FINANCE = ["warga", "bendahara", "admin"] as const;
+const GATE = ["bendahara", "sekretaris", "admin", "satpam"] as const;
 
 const pub: Expectation = { who: "public" };
 const user: Expectation = { who: "user" };
@@ -133,9 +140,10 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   // single request and its QR for the owning resident and staff).
   "POST /api/visitor": { who: R, flag: "tamu" },
   "GET /api/visitor/mine": { who: R, flag: "tamu" },
-  "GET /api/visitor": { who: S, flag: "tamu" },
-  "POST /api/visitor/gate/check-in": { who: S, flag: "tamu" },
-  "POST /api/visitor/gate/check-out": { who: S, flag: "tamu" },
+  // Issue 27: the guard works the gate and sees today's guests (the verb narrows the list for them).
+  "GET /api/visitor": { who: GATE, flag: "tamu" },
+  "POST /api/visitor/gate/check-in": { who: GATE, flag: "tamu" },
+  "POST /api/visitor/gate/check-out": { who: GATE, flag: "tamu" },
   "GET /api/visitor/:id": { who: R_S, flag: "tamu" },
   "GET /api/visitor/:id/qr": { who: R_S, flag: "tamu" },
   "PUT /api/visitor/:id": { who: S, flag: "tamu" },

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { routeTable } from "../../src/app";
-import { TENANT_ROLES, type TenantRole } from "../../src/core/context";
+import { DUTIES, type Duty, type TenantRole } from "../../src/core/context";
 import { FEATURE_FLAGS, type FeatureFlag } from "../../src/core/flags";
 import type { RouteDef } from "../../src/core/http/access";
 import {
@@ -17,11 +17,25 @@ import { EXPECTED_ACCESS, type Expectation, KNOWN_DISAGREEMENTS, type Who } from
 
 /**
  * Walks every route of the route table against the hand-written table in expected-access.ts, as
- * each party a request can come from. Routes get fake ids and empty bodies, so getting past the guard
- * shows up as 400/404/409/200 and never as one of the guard's own 401/403 codes.
+ * each party a request can come from: a resident with no duty, each duty alone (an officer or guard
+ * with no house in the community), each duty plus residency, an operator, a device, a service and no
+ * token. Routes get fake ids and empty bodies, so getting past the guard shows up as 400/404/409/200
+ * and never as one of the guard's own 401/403 codes.
  */
-type Party = "anonymous" | TenantRole | "super_admin" | "device" | "service";
-const PARTIES: readonly Party[] = ["anonymous", ...TENANT_ROLES, "super_admin", "device", "service"];
+type Member = "warga" | Duty | `${Duty}+warga`;
+type Party = "anonymous" | Member | "super_admin" | "device" | "service";
+const MEMBERS: readonly Member[] = ["warga", ...DUTIES, ...DUTIES.map((d) => `${d}+warga` as const)];
+const PARTIES: readonly Party[] = ["anonymous", ...MEMBERS, "super_admin", "device", "service"];
+
+/** The roles an access line is matched against, for a member party (core/context.ts effectiveRoles). */
+function rolesOf(party: Party): readonly TenantRole[] {
+  if (!(MEMBERS as readonly string[]).includes(party)) {
+    return [];
+  }
+  return party.split("+") as TenantRole[];
+}
+
+const isMember = (party: Party) => rolesOf(party).length > 0;
 const FAKE_ID = "01HZZZZZZZZZZZZZZZZZZZZZZZ";
 
 /** The codes only a guard (or the device-key check standing in for it) answers with. */
@@ -52,15 +66,15 @@ function allowed(who: Who, party: Party): boolean {
     case "platform":
       return party === "super_admin";
     case "user":
-      return party === "super_admin" || (TENANT_ROLES as readonly string[]).includes(party);
+      return party === "super_admin" || isMember(party);
     default:
-      return (who as readonly string[]).includes(party);
+      return rolesOf(party).some((role) => (who as readonly string[]).includes(role));
   }
 }
 
 /** Without an access token the guard cannot know who you are (401); with one, it refuses (403). */
 function refusal(who: Who, party: Party): number {
-  const hasAccessToken = party === "super_admin" || (TENANT_ROLES as readonly string[]).includes(party);
+  const hasAccessToken = party === "super_admin" || isMember(party);
   return !hasAccessToken || who === "service" || who === "device" ? 401 : 403;
 }
 
@@ -111,8 +125,11 @@ function allowedParties(key: string, expected: Expectation): Party[] {
 
 beforeAll(async () => {
   tenant = await createTenant();
-  for (const role of TENANT_ROLES) {
-    credentials.set(role, { token: (await tenant.member(role)).token });
+  for (const party of MEMBERS) {
+    const [duty, resident] = party.split("+") as [TenantRole, string | undefined];
+    // A house is what makes a member a resident; the guard only reads the token, so any unit id will do.
+    const member = await tenant.member(duty, resident ? { unitId: "unit-matriks" } : {});
+    credentials.set(party, { token: member.token });
   }
   credentials.set("super_admin", { token: await operatorToken() });
   credentials.set("anonymous", {});

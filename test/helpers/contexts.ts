@@ -1,12 +1,19 @@
-import type { Actor, TenantCtx, TenantRole } from "../../src/core/context";
+import { type Actor, effectiveRoles, type TenantCtx, type TenantRole } from "../../src/core/context";
 import { platformDb } from "../../src/core/db/platform";
 import { loadConfig } from "../../src/core/env";
 import { serviceEnv, tenantCtxFor } from "../../src/core/tenancy/contexts";
-import { bindings, callJson } from "./harness";
+import { bindings, callJson, dutiesFor } from "./harness";
 
 /** A tenant context for a member, built through core as a route would, to call verbs directly. */
 export async function memberCtx(slug: string, member: { id: string }, role: TenantRole): Promise<TenantCtx> {
-  const actor: Actor = { kind: "user", userId: member.id, role, sessionId: "test", tenantSlug: slug };
+  const duties = dutiesFor(role);
+  const actor: Actor = {
+    kind: "user",
+    userId: member.id,
+    roles: effectiveRoles(duties, role === "warga"),
+    sessionId: "test",
+    tenantSlug: slug,
+  };
   const base = {
     actor,
     platform: platformDb(bindings),

@@ -80,6 +80,7 @@ async function side(tenant: TestTenant, known: Partial<Record<TenantRole, Member
       bendahara: known.bendahara ?? (await tenant.member("bendahara")),
       sekretaris: known.sekretaris ?? (await tenant.member("sekretaris")),
       admin: known.admin ?? (await tenant.member("admin")),
+      satpam: known.satpam ?? (await tenant.member("satpam")),
     },
   };
 }

@@ -3,9 +3,9 @@ import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { hashPassword } from "../../src/core/auth/password";
 import { signAccessToken } from "../../src/core/auth/tokens";
-import type { TenantRole } from "../../src/core/context";
+import { type Duty, isResident, type TenantRole } from "../../src/core/context";
 import { platformDb } from "../../src/core/db/platform";
-import { memberships, tenants, users } from "../../src/core/db/platform-schema";
+import { memberships, sessions, tenants, users } from "../../src/core/db/platform-schema";
 import { type Bindings, loadConfig } from "../../src/core/env";
 import type { FeatureFlag } from "../../src/core/flags";
 import { newId } from "../../src/core/ids";
@@ -111,15 +111,26 @@ export interface TestTenant {
   id: string;
   slug: string;
   slot: number;
-  /** Signs in a new member of this tenant with the given role (through the login route). */
+  /**
+   * Signs in a new member of this tenant (through the login route): `warga` is a resident with no duty;
+   * a duty alone is an officer with no house (not a resident) unless `unitId` gives them one.
+   */
   member(role: TenantRole, opts?: MemberOpts): Promise<Member>;
   /** Many members at once, with tokens signed directly: for load and concurrency tests. */
   members(role: TenantRole, count: number, opts?: MemberOpts): Promise<Member[]>;
 }
 
 interface MemberOpts {
+  /** Their house: any member with one is a resident of the community, whatever their duties. */
   unitId?: string;
   whatsapp?: string;
+  /** Duties held besides `role` (a ketua who is also the bendahara). */
+  duties?: Duty[];
+}
+
+/** The membership's duties for a test member: `role` unless it is `warga`, plus any extra ones. */
+export function dutiesFor(role: TenantRole, extra: readonly Duty[] = []): Duty[] {
+  return [...new Set<Duty>([...(role === "warga" ? [] : [role]), ...extra])];
 }
 export interface Member {
   id: string;
@@ -150,7 +161,13 @@ export async function createTenant(opts: { type?: "RT" | "RW"; parentSlug?: stri
       const user = await insertUser({ whatsapp: memberOpts.whatsapp });
       await platformDb(bindings)
         .insert(memberships)
-        .values({ id: newId(), userId: user.id, tenantId: id, role, unitId: memberOpts.unitId ?? null });
+        .values({
+          id: newId(),
+          userId: user.id,
+          tenantId: id,
+          roles: dutiesFor(role, memberOpts.duties),
+          unitId: memberOpts.unitId ?? null,
+        });
       return { ...user, token: await login(user.email, slug) };
     },
     async members(role, count, memberOpts = {}) {
@@ -159,25 +176,46 @@ export async function createTenant(opts: { type?: "RT" | "RW"; parentSlug?: stri
       const rows = Array.from({ length: count }, () => ({
         id: newId(),
         email: `${unique("bulk")}@warga.test`,
+        sid: newId(),
       }));
+      const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
       for (let i = 0; i < rows.length; i += 10) {
         const chunk = rows.slice(i, i + 10);
-        await db.insert(users).values(chunk.map((u) => ({ ...u, name: "Warga Uji", updatedAt: now })));
+        await db
+          .insert(users)
+          .values(chunk.map(({ sid: _, ...u }) => ({ ...u, name: "Warga Uji", updatedAt: now })));
+        // Every tenant request asks whether its sign-in is live: each token gets its session row.
+        await db.insert(sessions).values(
+          chunk.map((u) => ({
+            id: u.sid,
+            userId: u.id,
+            tenantId: id,
+            familyId: u.sid,
+            refreshHash: u.sid,
+            expiresAt,
+          })),
+        );
         await db.insert(memberships).values(
           chunk.map((u) => ({
             id: newId(),
             userId: u.id,
             tenantId: id,
-            role,
+            roles: dutiesFor(role, memberOpts.duties),
             unitId: memberOpts.unitId ?? null,
           })),
         );
       }
       const config = loadConfig(bindings);
       return Promise.all(
-        rows.map(async (u) => ({
+        rows.map(async ({ sid, ...u }) => ({
           ...u,
-          token: await signAccessToken(config, { sub: u.id, tenant: slug, role, sid: newId() }),
+          token: await signAccessToken(config, {
+            sub: u.id,
+            tenant: slug,
+            roles: dutiesFor(role, memberOpts.duties),
+            resident: isResident(dutiesFor(role, memberOpts.duties), memberOpts.unitId ?? null),
+            sid,
+          }),
         })),
       );
     },

@@ -218,7 +218,7 @@ describe("residents", () => {
         .first();
       expect(accounts?.n).toBe(0);
       const members = await db
-        .prepare("SELECT COUNT(*) AS n FROM memberships WHERE tenant_id = ? AND role = 'warga'")
+        .prepare("SELECT COUNT(*) AS n FROM memberships WHERE tenant_id = ? AND roles = '[]'")
         .bind(tenant.id)
         .first();
       expect(members?.n).toBe(0);

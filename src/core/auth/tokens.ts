@@ -1,5 +1,5 @@
 import { decodeProtectedHeader, type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose";
-import type { Role } from "../context";
+import { DUTIES, type Duty } from "../context";
 import type { Config } from "../env";
 import { Unauthorized } from "../errors";
 import { currentSecret, firstVerified, secretsFor } from "./keyring";
@@ -13,7 +13,10 @@ export interface AccessClaims {
   sub: string;
   /** Tenant slug; null for platform operators, who act across tenants through platform routes. */
   tenant: string | null;
-  role: Role;
+  /** The member's duties in `tenant` (possibly none); `["super_admin"]` for an operator's platform session. */
+  roles: readonly (Duty | "super_admin")[];
+  /** Whether the member lives in `tenant` (reaches the resident routes); false for an operator. */
+  resident: boolean;
   sid: string;
 }
 
@@ -37,7 +40,12 @@ function keyOf(secret: string): Promise<CryptoKey> {
 /** Signed with `JWT_SECRET`, its key id in the header (core/auth/keyring.ts). */
 export async function signAccessToken(config: Config, claims: AccessClaims): Promise<string> {
   const { kid, secret } = await currentSecret(config);
-  return new SignJWT({ tenant: claims.tenant, role: claims.role, sid: claims.sid })
+  return new SignJWT({
+    tenant: claims.tenant,
+    roles: claims.roles,
+    resident: claims.resident,
+    sid: claims.sid,
+  })
     .setProtectedHeader({ alg: ALG, typ: "JWT", kid })
     .setSubject(claims.sub)
     .setIssuer(config.JWT_ISSUER)
@@ -47,7 +55,22 @@ export async function signAccessToken(config: Config, claims: AccessClaims): Pro
     .sign(await keyOf(secret));
 }
 
-const ROLES = new Set<Role>(["warga", "bendahara", "sekretaris", "admin", "super_admin"]);
+const DUTY_NAMES = new Set<string>(DUTIES);
+
+/** Claims that say one coherent thing: an operator (no tenant, no residency) or a member of one tenant. */
+function claimedRoles(tenant: unknown, roles: unknown, resident: unknown): AccessClaims["roles"] | null {
+  if (!Array.isArray(roles) || typeof resident !== "boolean" || new Set(roles).size !== roles.length) {
+    return null;
+  }
+  if (tenant === null) {
+    return roles.length === 1 && roles[0] === "super_admin" && !resident ? ["super_admin"] : null;
+  }
+  if (typeof tenant !== "string" || !roles.every((r) => typeof r === "string" && DUTY_NAMES.has(r))) {
+    return null;
+  }
+  // A member with no duty is a resident by definition (core/context.ts isResident).
+  return roles.length > 0 || resident ? (roles as Duty[]) : null;
+}
 
 /**
  * Tokens this isolate has already verified, per configuration (a rotated secret starts afresh), until
@@ -122,20 +145,18 @@ export async function verifyAccessToken(config: Config, token: string): Promise<
     if (Number(payload.exp) - Number(payload.iat) > ACCESS_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS) {
       throw new Unauthorized("invalid_token", "The access token lives longer than any this API issues.");
     }
-    const { sub, tenant, role, sid } = payload as Record<string, unknown>;
-    if (
-      typeof sub !== "string" ||
-      typeof sid !== "string" ||
-      typeof role !== "string" ||
-      !ROLES.has(role as Role) ||
-      !(typeof tenant === "string" || tenant === null)
-    ) {
+    const { sub, tenant, roles, resident, sid } = payload as Record<string, unknown>;
+    const checked = claimedRoles(tenant, roles, resident);
+    if (typeof sub !== "string" || typeof sid !== "string" || !checked) {
       throw new Unauthorized("invalid_token", "The access token is malformed.");
     }
-    if ((role === "super_admin") !== (tenant === null)) {
-      throw new Unauthorized("invalid_token", "The access token is malformed.");
-    }
-    const claims: AccessClaims = { sub, tenant, role: role as Role, sid };
+    const claims: AccessClaims = {
+      sub,
+      tenant: tenant as string | null,
+      roles: checked,
+      resident: resident as boolean,
+      sid,
+    };
     remember(config, token, claims, Number(payload.exp));
     return claims;
   } catch (error) {

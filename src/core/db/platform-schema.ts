@@ -1,11 +1,19 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { Duty } from "../context";
 
 /** Control plane: the one database every request may touch besides its own tenant's. */
 
 /** A tenant's subscription: trial, paid up, in its 14 days of grace, or lapsed (read-only). */
 export const SUBSCRIPTION_STATUSES = ["trial", "aktif", "tenggang", "nonaktif"] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+/**
+ * `ditutup`: closed by the operator; it serves nothing, and its slot is wiped and returned to the pool
+ * (slot null) by the close itself or, after a crash, by the hourly job.
+ */
+export const TENANT_STATUSES = ["provisioning", "active", "suspended", "ditutup"] as const;
+export type TenantStatus = (typeof TENANT_STATUSES)[number];
 
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
 
@@ -20,8 +28,17 @@ export const tenants = sqliteTable(
     /** When the RT was linked to its parent RW (creation with a parent, link-child, or the operator). */
     linkedAt: text("linked_at"),
     flags: text("flags").notNull(),
-    slot: integer("slot").notNull(),
-    status: text("status", { enum: ["provisioning", "active", "suspended"] }).notNull(),
+    /** The database slot; null once a closed community's slot has been wiped and returned to the pool. */
+    slot: integer("slot"),
+    status: text("status", { enum: TENANT_STATUSES }).notNull(),
+    /**
+     * An RW that asked to become this RT's parent (link-child), until the RT's admin accepts or
+     * declines: the RW reads nothing of the RT before that.
+     */
+    parentRequestId: text("parent_request_id"),
+    parentRequestedAt: text("parent_requested_at"),
+    /** When the operator closed the community (status `ditutup`). */
+    closedAt: text("closed_at"),
     /**
      * The subscription's state as billing last wrote it (billing owns the subscription itself); the
      * guard reads it with the tenant: `nonaktif` turns writes into 402 (core/http/access.ts).
@@ -68,14 +85,21 @@ export const memberships = sqliteTable(
     id: text("id").primaryKey(),
     userId: text("user_id").notNull(),
     tenantId: text("tenant_id").notNull(),
-    role: text("role", { enum: ["warga", "bendahara", "sekretaris", "admin"] }).notNull(),
+    /**
+     * Duties held in the community (sekretaris, bendahara, admin, satpam), none for a plain resident.
+     * Residency is not a duty: it follows from `unitId` (core/context.ts isResident).
+     */
+    roles: text("roles", { mode: "json" }).$type<Duty[]>().notNull().default(sql`'[]'`),
     /** The resident's housing unit, a row of the tenant's own `units` table. */
     unitId: text("unit_id"),
+    /** The member's own person on a family card of the tenant's registry (`family_members.id`). */
+    personId: text("person_id"),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("memberships_user_tenant_uq").on(t.userId, t.tenantId),
-    index("memberships_tenant_role_idx").on(t.tenantId, t.role),
+    // One account per registry person in a community (NULLs do not collide).
+    uniqueIndex("memberships_tenant_person_uq").on(t.tenantId, t.personId),
   ],
 );
 
@@ -143,7 +167,9 @@ export const oneTimeTokens = sqliteTable(
     data: text("data", { mode: "json" }).$type<{
       tenant?: string | null;
       tenantId?: string;
-      unitId?: string;
+      unitId?: string | null;
+      /** A `join` link's duties in the community (an officer invited by its admin or the operator). */
+      roles?: Duty[];
     }>(),
     expiresAt: text("expires_at").notNull(),
     usedAt: text("used_at"),

@@ -5,9 +5,10 @@ import { requireLiveSession } from "../auth/liveness";
 import { verifyAccessToken } from "../auth/tokens";
 import {
   type Actor,
+  type Duty,
+  effectiveRoles,
   type PlatformCtx,
   type Role,
-  TENANT_ROLES,
   type TenantRole,
   type UserActor,
 } from "../context";
@@ -24,13 +25,16 @@ export { platformCtx, tenantCtx } from "../tenancy/contexts";
 
 /**
  * The role vocabulary: the groups the spec names, used both in route access lines and in services'
- * own checks (so "staff" means the same thing in a route table and in a verb).
+ * own checks (so "staff" means the same thing in a route table and in a verb). `warga` stands for
+ * residency: a member who lives in the community matches it whatever duties they also hold.
  */
 export const ROLES = {
-  /** Every member of the tenant. */
-  MEMBER: TENANT_ROLES,
+  /** Residents and officers: everyone in the community but a guard who does not live there. */
+  MEMBER: ["warga", "bendahara", "sekretaris", "admin"],
   /** The community's officers: treasurer, secretary, head. */
   STAFF: ["bendahara", "sekretaris", "admin"],
+  /** The gate: officers and the guard on duty (today's guests, check-in and check-out). */
+  GATE: ["bendahara", "sekretaris", "admin", "satpam"],
   /** Registry, letters, guests, polls, content: the secretary and the head. */
   SECRETARIAT: ["sekretaris", "admin"],
   /** Money: the treasurer and the head. */
@@ -71,9 +75,10 @@ export interface RouteDef {
   secret?: SecretParts;
 }
 
-/** Whether the actor is a signed-in user with one of `roles` (devices and services never are). */
-export function hasRole(ctx: { actor: Actor }, roles: readonly TenantRole[]): boolean {
-  return ctx.actor.kind === "user" && (roles as readonly string[]).includes(ctx.actor.role);
+/** Whether the actor is a signed-in user holding one of `roles` (devices and services never are). */
+export function hasRole(ctx: { actor: Actor }, roles: readonly Role[]): boolean {
+  const { actor } = ctx;
+  return actor.kind === "user" && roles.some((role) => actor.roles.includes(role));
 }
 
 /** The signed-in user behind a verb, or 401: the one actor → user helper. */
@@ -194,11 +199,21 @@ export interface GuardOptions {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-function needsLiveSession(c: Context<HonoEnv>, role: Role, options: GuardOptions): boolean {
-  if (options.liveSession === "always") {
+/**
+ * Every request inside a tenant asks whether its sign-in is live, so a member removed from the
+ * community (whose sessions there are revoked) is refused on their next request, not when the token
+ * expires; the answer is cached per isolate (core/auth/liveness.ts), so a burst costs one lookup.
+ */
+function needsLiveSession(
+  c: Context<HonoEnv>,
+  access: Access,
+  roles: readonly Role[],
+  options: GuardOptions,
+) {
+  if (options.liveSession === "always" || access.scope === "tenant") {
     return true;
   }
-  return !SAFE_METHODS.has(c.req.method) && (ROLES.STAFF as readonly string[]).includes(role);
+  return !SAFE_METHODS.has(c.req.method) && ROLES.STAFF.some((role) => roles.includes(role));
 }
 
 /**
@@ -240,27 +255,29 @@ export function guard(access: Access, options: GuardOptions = {}): MiddlewareHan
       return next();
     }
     const claims = await verifyAccessToken(c.get("config"), bearer(c, "unauthorized"));
+    const roles: readonly Role[] =
+      claims.tenant === null ? ["super_admin"] : effectiveRoles(claims.roles as Duty[], claims.resident);
     const actor: Actor = {
       kind: "user",
       userId: claims.sub,
-      role: claims.role,
+      roles,
       sessionId: claims.sid,
       tenantSlug: claims.tenant,
     };
     c.set("actor", actor);
-    if (needsLiveSession(c, claims.role, options)) {
+    if (access.scope === "platform" && claims.tenant !== null) {
+      throw new Forbidden("forbidden_role", "This route is for platform operators.");
+    }
+    if (access.scope === "tenant" && (!claims.tenant || !access.roles.some((role) => roles.includes(role)))) {
+      throw new Forbidden("forbidden_role", "Your role may not use this route.");
+    }
+    if (needsLiveSession(c, access, roles, options)) {
       await requireLiveSession(platformDb(c.env), claims.sid);
     }
-    if (access.scope === "user") {
+    if (access.scope === "user" || access.scope === "platform") {
       return next();
     }
-    if (access.scope === "platform") {
-      if (claims.role !== "super_admin") {
-        throw new Forbidden("forbidden_role", "This route is for platform operators.");
-      }
-      return next();
-    }
-    if (claims.role === "super_admin" || !access.roles.includes(claims.role) || !claims.tenant) {
+    if (!claims.tenant) {
       throw new Forbidden("forbidden_role", "Your role may not use this route.");
     }
     c.set("tenant", await resolveTenant(c.env, platformDb(c.env), claims.tenant, { flag: access.flag }));

@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, ne } from "drizzle-orm";
 import type { Context } from "hono";
 import type { Actor, PlatformCtx, ServiceEnv, TenantCtx, TenantInfo } from "../context";
 import { platformDb } from "../db/platform";
@@ -179,13 +179,13 @@ export async function childTenants(ctx: TenantCtx): Promise<ChildTenant[]> {
   if (ctx.tenant.type !== "RW") {
     throw new Forbidden("not_rw_tenant", "Only an RW tenant has linked RTs.");
   }
-  if (ctx.actor.kind !== "user" || ctx.actor.role !== "admin") {
+  if (ctx.actor.kind !== "user" || !ctx.actor.roles.includes("admin")) {
     throw new Forbidden("forbidden_role", "Only the RW head reads the linked RTs.");
   }
   const rows = await ctx.platform
     .select()
     .from(tenants)
-    .where(and(eq(tenants.parentId, ctx.tenant.id), eq(tenants.type, "RT")))
+    .where(and(eq(tenants.parentId, ctx.tenant.id), eq(tenants.type, "RT"), ne(tenants.status, "ditutup")))
     .orderBy(asc(tenants.slug));
   const actor: Actor = { kind: "system", reason: `rw-hierarchy:${ctx.tenant.slug}` };
   return rows.map((row) => {

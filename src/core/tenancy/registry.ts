@@ -2,11 +2,18 @@ import { eq } from "drizzle-orm";
 import type { TenantInfo } from "../context";
 import { tenants } from "../db/platform-schema";
 import type { Bindings, PlatformDb } from "../env";
-import { Forbidden, NotFound } from "../errors";
+import { Forbidden, Gone, NotFound } from "../errors";
 import { type FeatureFlag, parseFlags } from "../flags";
 import { migrateSlot } from "./slots";
 
+export const tenantClosed = () =>
+  new Gone("tenant_closed", "This community has been closed and no longer uses the service.");
+
+/** A live tenant's record; a closed one (status `ditutup`, its slot returned to the pool) is 410. */
 export function toTenantInfo(row: typeof tenants.$inferSelect): TenantInfo {
+  if (row.status === "ditutup" || row.slot === null) {
+    throw tenantClosed();
+  }
   return {
     id: row.id,
     slug: row.slug,
@@ -21,12 +28,12 @@ export function toTenantInfo(row: typeof tenants.$inferSelect): TenantInfo {
 }
 
 /**
- * Slug → tenant, cached per isolate for 30 s (ADR 0007). Flags and status change rarely and the
+ * Slug → tenant, cached per isolate for 30 s (ADR 0007); a closed tenant is 410 `tenant_closed`. Flags and status change rarely and the
  * operator route that changes them evicts its own isolate's entry; other isolates see the change
  * within the TTL, which is the longest a suspension or a flag switch takes to reach every request.
  */
 export const CACHE_TTL_MS = 30_000;
-const cache = new Map<string, { tenant: TenantInfo; expires: number }>();
+const cache = new Map<string, { tenant: TenantInfo | null; expires: number }>();
 
 export function forgetTenant(slug: string): void {
   cache.delete(slug);
@@ -35,12 +42,20 @@ export function forgetTenant(slug: string): void {
 export async function findTenantBySlug(platform: PlatformDb, slug: string): Promise<TenantInfo | null> {
   const hit = cache.get(slug);
   if (hit && hit.expires > Date.now()) {
+    if (!hit.tenant) {
+      throw tenantClosed();
+    }
     return hit.tenant;
   }
   const row = await platform.select().from(tenants).where(eq(tenants.slug, slug)).get();
   if (!row) {
     cache.delete(slug);
     return null;
+  }
+  if (row.status === "ditutup") {
+    // Closed for good: remembered like a live tenant, so a closed community costs no read per request.
+    cache.set(slug, { tenant: null, expires: Date.now() + CACHE_TTL_MS });
+    throw tenantClosed();
   }
   const tenant = toTenantInfo(row);
   if (tenant.status !== "provisioning") {

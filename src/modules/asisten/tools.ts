@@ -156,7 +156,7 @@ async function infoRt(ctx: TenantCtx) {
       available: true as const,
       nama: ctx.tenant.name,
       jenis: ctx.tenant.type,
-      pengurus: officers.map((o) => ({ nama: o.name, peran: o.role })),
+      pengurus: officers.map((o) => ({ nama: o.name, peran: o.roles.join(", ") })),
       aturan: info?.rules ?? "",
       agenda: info?.agenda ?? "",
     },

@@ -132,7 +132,9 @@ const appendHistory = (entry: InvoiceHistoryEntry) =>
 function actorLabel(ctx: PlatformCtx): string {
   switch (ctx.actor.kind) {
     case "user":
-      return ctx.actor.role === "super_admin" ? `operator:${ctx.actor.userId}` : `admin:${ctx.actor.userId}`;
+      return ctx.actor.roles.includes("super_admin")
+        ? `operator:${ctx.actor.userId}`
+        : `admin:${ctx.actor.userId}`;
     case "system":
       return "system";
     default:

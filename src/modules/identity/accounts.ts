@@ -1,10 +1,11 @@
 import { and, eq, or } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { TenantCtx } from "../../core/context";
+import type { Duty, TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
 import { memberships, users } from "../../core/db/platform-schema";
 import { Conflict, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
+import { residentSql } from "./duties";
 import { deliverInvitation, deliverJoinLink, type InvitationResult, invitationChannel } from "./invitations";
 import { newOneTimeToken, retireTokens } from "./oneTimeTokens";
 import type { UserRow } from "./service";
@@ -38,33 +39,69 @@ export interface NewResident {
   unitId: string;
 }
 
+/** Someone invited into a community: a resident from an application, or an officer or guard. */
+export interface NewMember {
+  fullName: string;
+  /** At least one of email and WhatsApp (the caller's schema says so). */
+  email: string | null;
+  whatsapp: string | null;
+  /** Their house in the tenant's registry; none for an officer or guard who does not live there. */
+  unitId: string | null;
+  /** Duties in the community; none for a plain resident. */
+  roles: Duty[];
+}
+
 /**
- * A resident membership in this tenant for the person named in an application. Without an account
- * for the email or number: a new account without a password, its membership and a set-password
- * invitation. With one: nothing is linked yet; the account holder is sent a "join this community?"
- * link at the account's own contact, and the membership exists once they accept it (join.ts). The
- * caller's answer is then shaped as for a new account (the channel the application implies), so staff
- * learn neither that an account exists nor whose it is. 409 `already_member` when the person is a
- * member of this tenant already (staff can see their own residents anyway).
+ * What inviting someone needs of a tenant: where its memberships live and how to tell the person. The
+ * operator invites a new community's first admin with no tenant context of its own, so this is less
+ * than a TenantCtx.
  */
-export async function createResidentAccount({
+export type InvitingCtx = Pick<TenantCtx, "platform" | "env" | "requestId"> & {
+  tenant: { id: string; name: string };
+};
+
+/**
+ * A resident membership in this tenant for the person named in an application (see `inviteMember`).
+ */
+export function createResidentAccount({
   ctx,
   input,
 }: {
   ctx: TenantCtx;
   input: NewResident;
 }): Promise<PreparedAccount> {
-  const matches = await ctx.platform
-    .select()
-    .from(users)
-    .where(
-      input.email
-        ? or(eq(users.email, input.email), eq(users.whatsapp, input.whatsapp))
-        : eq(users.whatsapp, input.whatsapp),
-    );
-  // When the email and the number name two accounts, the number (required, and the one that signs in
-  // on WhatsApp) decides whom to ask; the other account is not touched.
-  const existing = matches.find((u) => u.whatsapp === input.whatsapp) ?? matches[0];
+  return inviteMember({ ctx, input: { ...input, roles: [] } });
+}
+
+/**
+ * A membership in this tenant for a named person, with the duties given. Without an account for the
+ * email or number: a new account without a password, its membership and a set-password invitation.
+ * With one: nothing is linked yet; the account holder is sent a "join this community?" link at the
+ * account's own contact, and the membership (with its duties) exists once they accept it (join.ts):
+ * nobody is enrolled on someone else's word. The caller's answer is then shaped as for a new account
+ * (the channel the input implies), so the inviter learns neither that an account exists nor whose it
+ * is. 409 `already_member` when the person is a member of this tenant already.
+ */
+export async function inviteMember({
+  ctx,
+  input,
+}: {
+  ctx: InvitingCtx;
+  input: NewMember;
+}): Promise<PreparedAccount> {
+  const contacts = [
+    ...(input.email ? [eq(users.email, input.email)] : []),
+    ...(input.whatsapp ? [eq(users.whatsapp, input.whatsapp)] : []),
+  ];
+  const matches = contacts.length
+    ? await ctx.platform
+        .select()
+        .from(users)
+        .where(or(...contacts))
+    : [];
+  // When the email and the number name two accounts, the number (the one that signs in on WhatsApp)
+  // decides whom to ask; the other account is not touched.
+  const existing = matches.find((u) => input.whatsapp && u.whatsapp === input.whatsapp) ?? matches[0];
   if (existing) {
     const member = await ctx.platform
       .select({ id: memberships.id })
@@ -86,7 +123,7 @@ export async function createResidentAccount({
         id: newId(),
         userId,
         tenantId: ctx.tenant.id,
-        role: "warga",
+        roles: input.roles,
         unitId: input.unitId,
       }),
       ctx.platform.insert(users).values({
@@ -103,16 +140,17 @@ export async function createResidentAccount({
       deliverInvitation(ctx, {
         target,
         token: invitation.token,
+        roles: input.roles,
         idempotencyKey: `invitation:${invitation.id}`,
       }),
   };
 }
 
-async function prepareJoin(ctx: TenantCtx, account: UserRow, input: NewResident): Promise<PreparedAccount> {
+async function prepareJoin(ctx: InvitingCtx, account: UserRow, input: NewMember): Promise<PreparedAccount> {
   const join = await newOneTimeToken(ctx.platform, {
     purpose: "join",
     userId: account.id,
-    data: { tenantId: ctx.tenant.id, unitId: input.unitId },
+    data: { tenantId: ctx.tenant.id, unitId: input.unitId, roles: input.roles },
   });
   // The link goes to the account's own contact that the application named, never to a contact only
   // the applicant typed: an application with a victim's number and the applicant's email must not
@@ -129,6 +167,7 @@ async function prepareJoin(ctx: TenantCtx, account: UserRow, input: NewResident)
       const result = await deliverJoinLink(ctx, {
         target: to,
         token: join.token,
+        roles: input.roles,
         idempotencyKey: `join:${join.id}`,
       });
       return { channel: shown, sent: result.sent };
@@ -152,9 +191,7 @@ export async function inviteResident({
     .select({ user: users })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(
-      and(eq(memberships.userId, id), eq(memberships.tenantId, ctx.tenant.id), eq(memberships.role, "warga")),
-    )
+    .where(and(eq(memberships.userId, id), eq(memberships.tenantId, ctx.tenant.id), residentSql))
     .get();
   if (!row) {
     throw new NotFound("Resident");

@@ -19,6 +19,7 @@ import { notifyFor } from "../../core/notifier";
 import { tenantCtxFor } from "../../core/tenancy/contexts";
 import { supportTicketsOf } from "../support/service";
 import { viaNotify } from "./devices";
+import { membershipStanding } from "./duties";
 import { dataExportRateLimit } from "./limits";
 import { NotificationPreferences } from "./schemas";
 
@@ -65,7 +66,14 @@ export const DataExport = z
       updatedAt: z.string(),
     }),
     memberships: z.array(
-      z.object({ tenant: TenantRef, role: z.string(), unitId: z.string().nullable(), createdAt: z.string() }),
+      z.object({
+        tenant: TenantRef,
+        roles: z.array(z.string()),
+        resident: z.boolean(),
+        unitId: z.string().nullable(),
+        personId: z.string().nullable(),
+        createdAt: z.string(),
+      }),
     ),
     sessions: z.array(Row),
     signInLinks: z.array(Row),
@@ -300,7 +308,7 @@ export async function exportPersonalData({ ctx }: { ctx: PlatformCtx }): Promise
     let tctx: TenantCtx;
     try {
       tctx = await tenantCtxFor(ctx, tenant.slug, {
-        actor: { ...actor, role: membership.role, tenantSlug: tenant.slug },
+        actor: { ...actor, roles: membershipStanding(membership).effective, tenantSlug: tenant.slug },
       });
     } catch (error) {
       if (error instanceof Forbidden) {
@@ -348,8 +356,10 @@ export async function exportPersonalData({ ctx }: { ctx: PlatformCtx }): Promise
     },
     memberships: mine.map(({ membership, tenant }) => ({
       tenant: { slug: tenant.slug, name: tenant.name, type: tenant.type },
-      role: membership.role,
+      roles: membership.roles,
+      resident: membershipStanding(membership).resident,
       unitId: membership.unitId,
+      personId: membership.personId,
       createdAt: membership.createdAt,
     })),
     sessions: sessionRows.map(({ tenantId, ...s }) => ({ ...s, tenant: slugOf(tenantId) })),

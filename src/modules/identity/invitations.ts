@@ -1,4 +1,4 @@
-import type { TenantCtx } from "../../core/context";
+import type { Duty, TenantCtx } from "../../core/context";
 import { log } from "../../core/http/log";
 import { notifyFor } from "../../core/notifier";
 import { resetPasswordUrl } from "./passwordReset";
@@ -29,12 +29,28 @@ export interface InvitationResult {
  * link for someone who already has a password elsewhere. Returns whether the notification service took
  * it; the account exists either way and staff can re-send from the residents list.
  */
+/** What a duty is called in a message to a person (Indonesian, as the community says it). */
+const DUTY_WORDS: Record<Duty, string> = {
+  admin: "ketua/admin",
+  sekretaris: "sekretaris",
+  bendahara: "bendahara",
+  satpam: "petugas keamanan (satpam)",
+};
+
+/** " sebagai sekretaris dan bendahara", or nothing for a plain resident. */
+export function dutyPhrase(roles: readonly Duty[] = []): string {
+  return roles.length ? ` sebagai ${roles.map((r) => DUTY_WORDS[r]).join(" dan ")}` : "";
+}
+
+type InvitingCtx = Pick<TenantCtx, "env" | "requestId"> & { tenant: { name: string } };
+
 export async function deliverInvitation(
-  ctx: Pick<TenantCtx, "env" | "tenant" | "requestId">,
-  input: { target: InvitationTarget; token: string | null; idempotencyKey: string },
+  ctx: InvitingCtx,
+  input: { target: InvitationTarget; token: string | null; roles?: readonly Duty[]; idempotencyKey: string },
 ): Promise<InvitationResult> {
   const { env } = ctx;
   const tenantName = ctx.tenant.name;
+  const as = dutyPhrase(input.roles);
   const channel = invitationChannel(input.target);
   const url = input.token ? resetPasswordUrl(env, input.token) : `${env.CLIENT_URL.replace(/\/$/, "")}/login`;
   try {
@@ -42,7 +58,7 @@ export async function deliverInvitation(
       await notifyFor(env).sendEmail({
         template: "WELCOME",
         to: input.target.email,
-        data: { name: input.target.name, tenantName, loginUrl: url },
+        data: { name: input.target.name, tenantName, loginUrl: url, ...(as ? { duty: as.trim() } : {}) },
         idempotencyKey: input.idempotencyKey,
       });
       return { channel, sent: true };
@@ -52,7 +68,7 @@ export async function deliverInvitation(
       await notifyFor(env).sendWhatsApp({
         to: input.target.whatsapp,
         message:
-          `Halo ${input.target.name}, akun warga Anda di ${tenantName} sudah aktif. ` +
+          `Halo ${input.target.name}, akun Anda di ${tenantName}${as} sudah aktif. ` +
           `${action} melalui tautan berikut:\n${url}\n\nMasuk dengan nomor WhatsApp ini.`,
         idempotencyKey: input.idempotencyKey,
       });
@@ -79,13 +95,16 @@ export function joinUrl(env: { CLIENT_URL: string }, token: string): string {
  * an application naming their email or number. Nobody is a member until they accept the link.
  */
 export async function deliverJoinLink(
-  ctx: Pick<TenantCtx, "env" | "tenant" | "requestId">,
-  input: { target: InvitationTarget; token: string; idempotencyKey: string },
+  ctx: InvitingCtx,
+  input: { target: InvitationTarget; token: string; roles?: readonly Duty[]; idempotencyKey: string },
 ): Promise<InvitationResult> {
   const { env } = ctx;
   const url = joinUrl(env, input.token);
+  const as = dutyPhrase(input.roles);
   const body =
-    `Pengurus ${ctx.tenant.name} menyetujui pendaftaran warga yang memakai kontak akun Anda. ` +
+    (as
+      ? `Anda diundang bergabung dengan ${ctx.tenant.name}${as}, memakai kontak akun Anda. `
+      : `Pengurus ${ctx.tenant.name} menyetujui pendaftaran warga yang memakai kontak akun Anda. `) +
     `Jika ini memang Anda, bergabunglah melalui tautan berikut (berlaku 7 hari):\n${url}\n\n` +
     "Jika Anda tidak mendaftar, abaikan pesan ini: Anda tidak akan ditambahkan.";
   const channel = invitationChannel(input.target);

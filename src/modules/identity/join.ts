@@ -5,6 +5,7 @@ import { memberships, tenants, users } from "../../core/db/platform-schema";
 import { rowById } from "../../core/db/rows";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
+import { membershipStanding } from "./duties";
 import { identityRateLimit as rateLimit } from "./limits";
 import { consumeOneTimeToken } from "./oneTimeTokens";
 import { tenantRef } from "./service";
@@ -30,12 +31,12 @@ export async function acceptJoin({ ctx, input }: { ctx: PlatformCtx; input: { to
     }
     throw new Invalid(result.reason, FAILURES[result.reason], [{ field: "token", message: result.reason }]);
   }
-  const { tenantId, unitId } = result.data;
+  const { tenantId, unitId, roles = [] } = result.data;
   const [user, tenant] = await Promise.all([
     rowById(db, users, result.userId),
     tenantId ? rowById(db, tenants, tenantId) : undefined,
   ]);
-  if (!tenant || !user) {
+  if (!tenant || !user || tenant.status === "ditutup") {
     throw new NotFound("Community");
   }
   if (user.status !== "active") {
@@ -47,12 +48,18 @@ export async function acceptJoin({ ctx, input }: { ctx: PlatformCtx; input: { to
         id: newId(),
         userId: user.id,
         tenantId: tenant.id,
-        role: "warga",
+        roles,
         unitId: unitId ?? null,
       }),
       platformAudit(
         { ...ctx, actor: { kind: "system", reason: "join_link_accepted" } },
-        { tenantId: tenant.id, action: "membership.join_accepted", targetType: "user", targetId: user.id },
+        {
+          tenantId: tenant.id,
+          action: "membership.join_accepted",
+          targetType: "user",
+          targetId: user.id,
+          detail: { roles },
+        },
       ),
     ]);
   } catch (error) {
@@ -61,5 +68,6 @@ export async function acceptJoin({ ctx, input }: { ctx: PlatformCtx; input: { to
     }
     throw error;
   }
-  return { tenant: tenantRef(tenant), role: "warga" as const };
+  const { resident } = membershipStanding({ roles, unitId: unitId ?? null });
+  return { tenant: tenantRef(tenant), roles, resident };
 }

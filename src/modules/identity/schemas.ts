@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DUTIES } from "../../core/context";
 import { Block, Email, HouseNumber, IndonesianMobile, Line, Slug } from "../../core/schemas";
 
 export const LoginInput = z
@@ -16,7 +17,13 @@ export const LoginInput = z
 export type LoginInput = z.infer<typeof LoginInput>;
 
 export const TenantRef = z.object({ slug: z.string(), name: z.string(), type: z.enum(["RT", "RW"]) });
-export const RoleEnum = z.enum(["warga", "bendahara", "sekretaris", "admin", "super_admin"]);
+/**
+ * Duties held in the current community (none for a plain resident), or `super_admin` for an operator's
+ * platform session. Residency is the separate `resident` flag: a ketua who lives in the RT has
+ * `roles: ["admin"], resident: true`.
+ */
+export const Roles = z.array(z.enum([...DUTIES, "super_admin"])).openapi("Roles");
+const Standing = { roles: Roles, resident: z.boolean() };
 
 export const LoginResult = z
   .object({
@@ -27,7 +34,7 @@ export const LoginResult = z
       id: z.string(),
       name: z.string(),
       email: z.string().nullable(),
-      role: RoleEnum,
+      ...Standing,
       tenant: TenantRef.nullable(),
     }),
   })
@@ -39,12 +46,14 @@ export const Me = z
     name: z.string(),
     email: z.string().nullable(),
     whatsapp: z.string().nullable(),
-    role: RoleEnum,
+    ...Standing,
     tenant: TenantRef.nullable(),
     unitId: z.string().nullable(),
+    /** The caller's own person on a family card of the current community's registry, when linked. */
+    personId: z.string().nullable(),
     unit: z.object({ id: z.string(), block: z.string(), number: z.string() }).nullable().optional(),
     profileComplete: z.boolean(),
-    memberships: z.array(z.object({ tenant: TenantRef, role: RoleEnum })),
+    memberships: z.array(z.object({ tenant: TenantRef, ...Standing })),
   })
   .openapi("Me");
 
@@ -86,7 +95,7 @@ export const OAuthCallbackQuery = z.object({
   error: z.string().max(200).optional(),
 });
 
-export const JoinAccepted = z.object({ tenant: TenantRef, role: z.literal("warga") }).openapi("JoinAccepted");
+export const JoinAccepted = z.object({ tenant: TenantRef, ...Standing }).openapi("JoinAccepted");
 
 export const PushTokenInput = z.object({
   /** The FCM registration token of this app install. */

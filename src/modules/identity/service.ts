@@ -5,6 +5,7 @@ import { memberships, tenants, users } from "../../core/db/platform-schema";
 import { rowById } from "../../core/db/rows";
 import { Conflict, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
+import { holdsAnyDutySql, holdsDutySql, membershipStanding, residentSql } from "./duties";
 
 /**
  * Identity owns users, memberships and one-time tokens; other modules reach them only through the
@@ -20,8 +21,11 @@ export const tenantRef = (t: TenantRow) => ({ slug: t.slug, name: t.name, type: 
 export {
   createResidentAccount,
   type InvitationResult,
+  type InvitingCtx,
+  inviteMember,
   inviteResident,
   isAccountConflict,
+  type NewMember,
   type NewResident,
   type PreparedAccount,
   type PreparedInvitation,
@@ -61,12 +65,21 @@ export async function me({ ctx }: { ctx: PlatformCtx }) {
     name: user.name,
     email: user.email,
     whatsapp: user.whatsapp,
-    role: actor.role,
+    ...(current
+      ? standingOf(current.membership)
+      : { roles: actor.roles.filter((r) => r === "super_admin"), resident: false }),
     tenant: current ? tenantRef(current.tenant) : null,
     unitId,
+    personId: current?.membership.personId ?? null,
     profileComplete: isProfileComplete(user, unitId),
-    memberships: all.map((m) => ({ tenant: tenantRef(m.tenant), role: m.membership.role })),
+    memberships: all.map((m) => ({ tenant: tenantRef(m.tenant), ...standingOf(m.membership) })),
   };
+}
+
+/** A membership's duties and residency, as answers show them. */
+function standingOf(m: { roles: (typeof memberships.$inferSelect)["roles"]; unitId: string | null }) {
+  const { roles, resident } = membershipStanding(m);
+  return { roles, resident };
 }
 
 /**
@@ -92,10 +105,7 @@ export async function requireCompleteProfile({ ctx }: { ctx: TenantCtx }) {
 
 /** Resident accounts of the tenant: the "total registered residents" indicator. */
 export async function countResidents({ ctx }: { ctx: TenantCtx }): Promise<number> {
-  return ctx.platform.$count(
-    memberships,
-    and(eq(memberships.tenantId, ctx.tenant.id), eq(memberships.role, "warga")),
-  );
+  return ctx.platform.$count(memberships, and(eq(memberships.tenantId, ctx.tenant.id), residentSql));
 }
 
 /** The caller's membership in this tenant (role and housing unit), or null. */
@@ -115,18 +125,14 @@ export async function residentsOf({ ctx }: { ctx: TenantCtx }) {
   return ctx.platform
     .select({ userId: memberships.userId, unitId: memberships.unitId })
     .from(memberships)
-    .where(and(eq(memberships.tenantId, ctx.tenant.id), eq(memberships.role, "warga")));
+    .where(and(eq(memberships.tenantId, ctx.tenant.id), residentSql));
 }
 
 /** How many resident accounts of the tenant live at one unit (the registry refuses to delete it then). */
 export async function residentsAtUnit({ ctx, unitId }: { ctx: TenantCtx; unitId: string }) {
   return ctx.platform.$count(
     memberships,
-    and(
-      eq(memberships.tenantId, ctx.tenant.id),
-      eq(memberships.role, "warga"),
-      eq(memberships.unitId, unitId),
-    ),
+    and(eq(memberships.tenantId, ctx.tenant.id), eq(memberships.unitId, unitId)),
   );
 }
 
@@ -151,7 +157,7 @@ export async function listResidentAccounts({ ctx, input }: { ctx: TenantCtx; inp
     .where(
       and(
         eq(memberships.tenantId, ctx.tenant.id),
-        eq(memberships.role, "warga"),
+        residentSql,
         ...afterCursor(memberships.id, input.cursor, "asc"),
       ),
     )
@@ -200,20 +206,20 @@ export async function userContact({ ctx, id }: { ctx: PlatformCtx; id: string })
   return (await usersByIds(ctx, [id]))[0] ?? null;
 }
 
-/** The tenant's officers (bendahara, sekretaris, admin) by name and role, for residents to know whom to ask. */
+/** The tenant's officers (bendahara, sekretaris, admin) by name and duties, for residents to know whom to ask. */
 export async function officersOf({ ctx }: { ctx: TenantCtx }) {
   return ctx.platform
-    .select({ name: users.name, role: memberships.role })
+    .select({ name: users.name, roles: memberships.roles })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(
       and(
         eq(memberships.tenantId, ctx.tenant.id),
-        inArray(memberships.role, ["admin", "sekretaris", "bendahara"]),
+        holdsAnyDutySql(["admin", "sekretaris", "bendahara"]),
         eq(users.status, "active"),
       ),
     )
-    .orderBy(asc(memberships.role), asc(users.name));
+    .orderBy(asc(users.name));
 }
 
 /** The admins of a community with how to reach them (billing's invoices and reminders go to them). */
@@ -222,7 +228,7 @@ export async function tenantAdminContacts({ ctx, tenantId }: { ctx: PlatformCtx;
     .select({ id: users.id, name: users.name, email: users.email, whatsapp: users.whatsapp })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.role, "admin"), eq(users.status, "active")))
+    .where(and(eq(memberships.tenantId, tenantId), holdsDutySql("admin"), eq(users.status, "active")))
     .orderBy(asc(memberships.id));
 }
 
@@ -234,7 +240,7 @@ export async function membersWithContact({ ctx }: { ctx: TenantCtx }) {
   return ctx.platform
     .select({
       userId: users.id,
-      role: memberships.role,
+      roles: memberships.roles,
       unitId: memberships.unitId,
       name: users.name,
       email: users.email,

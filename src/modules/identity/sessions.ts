@@ -3,7 +3,7 @@ import { platformAudit } from "../../core/audit";
 import { forgetSession } from "../../core/auth/liveness";
 import { hashPassword, verifyPassword } from "../../core/auth/password";
 import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from "../../core/auth/tokens";
-import type { PlatformCtx, Role } from "../../core/context";
+import type { Duty, PlatformCtx } from "../../core/context";
 import { sessions, users } from "../../core/db/platform-schema";
 import { rowById } from "../../core/db/rows";
 import { Forbidden, Unauthorized } from "../../core/errors";
@@ -12,9 +12,23 @@ import { log } from "../../core/http/log";
 import { newId, randomToken, sha256Hex } from "../../core/ids";
 import { notifyFor } from "../../core/notifier";
 import { addDays } from "../../core/time";
+import { membershipStanding } from "./duties";
 import { identityRateLimit as rateLimit, startLoginAttempt } from "./limits";
 import type { LoginInput } from "./schemas";
 import { membershipsOf, type TenantRow, tenantRef, type UserRow } from "./service";
+
+/** What a session carries: the member's duties and residency in its tenant, or the operator's role. */
+interface Standing {
+  roles: readonly (Duty | "super_admin")[];
+  resident: boolean;
+}
+
+const OPERATOR: Standing = { roles: ["super_admin"], resident: false };
+
+const standingIn = (membership: { roles: Duty[]; unitId: string | null }): Standing => {
+  const { roles, resident } = membershipStanding(membership);
+  return { roles, resident };
+};
 
 export const REFRESH_TOKEN_TTL_DAYS = 30;
 
@@ -24,7 +38,7 @@ const refreshExpiry = () => addDays(Date.now(), REFRESH_TOKEN_TTL_DAYS).toISOStr
 async function tokensFor(
   ctx: PlatformCtx,
   user: UserRow,
-  role: Role,
+  standing: Standing,
   tenant: TenantRow | null,
   familyId: string,
   refreshToken: string,
@@ -32,7 +46,8 @@ async function tokensFor(
   const accessToken = await signAccessToken(ctx.config, {
     sub: user.id,
     tenant: tenant?.slug ?? null,
-    role,
+    roles: standing.roles,
+    resident: standing.resident,
     sid: familyId,
   });
   return {
@@ -43,14 +58,15 @@ async function tokensFor(
       id: user.id,
       name: user.name,
       email: user.email,
-      role,
+      roles: [...standing.roles],
+      resident: standing.resident,
       tenant: tenant ? tenantRef(tenant) : null,
     },
   };
 }
 
 /** Opens a session (one refresh-token family) and signs the first access token of it. */
-async function openSession(ctx: PlatformCtx, user: UserRow, role: Role, tenant: TenantRow | null) {
+async function openSession(ctx: PlatformCtx, user: UserRow, standing: Standing, tenant: TenantRow | null) {
   const familyId = newId();
   const refreshToken = randomToken(32);
   await ctx.platform.insert(sessions).values({
@@ -61,7 +77,7 @@ async function openSession(ctx: PlatformCtx, user: UserRow, role: Role, tenant: 
     refreshHash: await sha256Hex(refreshToken),
     expiresAt: refreshExpiry(),
   });
-  return tokensFor(ctx, user, role, tenant, familyId, refreshToken);
+  return tokensFor(ctx, user, standing, tenant, familyId, refreshToken);
 }
 
 /**
@@ -74,19 +90,20 @@ export async function signIn(ctx: PlatformCtx, user: UserRow, tenantSlug?: strin
     throw new Forbidden("account_disabled", "This account is disabled.");
   }
   if (user.platformRole === "super_admin" && !tenantSlug) {
-    return openSession(ctx, user, "super_admin", null);
+    return openSession(ctx, user, OPERATOR, null);
   }
   const all = await membershipsOf({ ctx, id: user.id });
+  const open = all.filter((m) => m.tenant.status !== "ditutup");
   const chosen = tenantSlug
-    ? all.find((m) => m.tenant.slug === tenantSlug)
-    : (all.find((m) => m.tenant.status !== "suspended") ?? all[0]);
+    ? open.find((m) => m.tenant.slug === tenantSlug)
+    : (open.find((m) => m.tenant.status !== "suspended") ?? open[0]);
   if (!chosen) {
     throw new Forbidden("no_membership", "This account has no membership in that community.");
   }
   if (chosen.tenant.status === "suspended") {
     throw new Forbidden("tenant_suspended", "This community's account is suspended.");
   }
-  return openSession(ctx, user, chosen.membership.role, chosen.tenant);
+  return openSession(ctx, user, standingIn(chosen.membership), chosen.tenant);
 }
 
 /**
@@ -207,8 +224,8 @@ export async function refresh({ ctx, input }: { ctx: PlatformCtx; input: { refre
     throw invalidRefresh();
   }
   const user = await rowById(db, users, spent.userId);
-  const { role, tenant } = await currentRole(ctx, user, spent.tenantId);
-  if (!user || !role) {
+  const { standing, tenant } = await currentStanding(ctx, user, spent.tenantId);
+  if (!user || !standing) {
     await revokeFamily(ctx, spent.familyId);
     forgetSession(spent.familyId);
     throw new Unauthorized("session_ended", "Your access has changed; sign in again.");
@@ -225,22 +242,24 @@ export async function refresh({ ctx, input }: { ctx: PlatformCtx; input: { refre
     refreshHash: await sha256Hex(next),
     expiresAt: refreshExpiry(),
   });
-  return tokensFor(ctx, user, role, tenant, spent.familyId, next);
+  return tokensFor(ctx, user, standing, tenant, spent.familyId, next);
 }
 
-async function currentRole(
+async function currentStanding(
   ctx: PlatformCtx,
   user: UserRow | undefined,
   tenantId: string | null,
-): Promise<{ role: Role | null; tenant: TenantRow | null }> {
+): Promise<{ standing: Standing | null; tenant: TenantRow | null }> {
   if (user?.status !== "active") {
-    return { role: null, tenant: null };
+    return { standing: null, tenant: null };
   }
   if (tenantId === null) {
-    return { role: user.platformRole === "super_admin" ? "super_admin" : null, tenant: null };
+    return { standing: user.platformRole === "super_admin" ? OPERATOR : null, tenant: null };
   }
   const found = (await membershipsOf({ ctx, id: user.id })).find((m) => m.tenant.id === tenantId);
-  return found ? { role: found.membership.role, tenant: found.tenant } : { role: null, tenant: null };
+  return found
+    ? { standing: standingIn(found.membership), tenant: found.tenant }
+    : { standing: null, tenant: null };
 }
 
 /**

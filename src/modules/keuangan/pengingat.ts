@@ -25,7 +25,8 @@ interface Recipient {
 async function recipientsByUnit(ctx: TenantCtx, unitIds: ReadonlySet<string>) {
   const byUnit = new Map<string, Recipient[]>();
   for (const member of await membersWithContact({ ctx })) {
-    if (member.role !== "warga" || !member.unitId || !unitIds.has(member.unitId)) {
+    // A member with a house is a resident of it, whatever duties they also hold.
+    if (!member.unitId || !unitIds.has(member.unitId)) {
       continue;
     }
     if (!(member.whatsapp || member.email)) {

@@ -194,7 +194,7 @@ async function adminTenantId(ctx: PlatformCtx, tenantSlug: string | null): Promi
 export async function serveFile({ ctx, id }: { ctx: PlatformCtx; id: string }): Promise<Response> {
   const file = await fileRow(ctx, id);
   const actor = requireUser(ctx);
-  if (actor.role === "super_admin") {
+  if (actor.roles.includes("super_admin")) {
     return objectResponse(ctx, file);
   }
   const tenantId = await adminTenantId(ctx, actor.tenantSlug);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
+import { SUBSCRIPTION_STATUSES, TENANT_STATUSES } from "../../core/db/platform-schema";
 import { FEATURE_FLAGS } from "../../core/flags";
 import { Line, Slug } from "../../core/schemas";
 
@@ -18,8 +19,11 @@ export const Tenant = z
     parentId: z.string().nullable(),
     linkedAt: z.string().nullable(),
     flags: Flags,
-    slot: z.number().int(),
-    status: z.enum(["provisioning", "active", "suspended"]),
+    /** Null once a closed community's database slot has been wiped and returned to the pool. */
+    slot: z.number().int().nullable(),
+    status: z.enum(TENANT_STATUSES),
+    subscription: z.enum(SUBSCRIPTION_STATUSES),
+    closedAt: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -51,6 +55,6 @@ export type UpdateTenantInput = z.infer<typeof UpdateTenantInput>;
 
 export const TenantListQuery = ListQuery.extend({
   type: z.enum(["RT", "RW"]).optional(),
-  status: z.enum(["provisioning", "active", "suspended"]).optional(),
+  status: z.enum(TENANT_STATUSES).optional(),
 });
 export type TenantListQuery = z.infer<typeof TenantListQuery>;

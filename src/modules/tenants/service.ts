@@ -7,7 +7,7 @@ import { rowById } from "../../core/db/rows";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { defaultFlags, parseFlags } from "../../core/flags";
 import { newId } from "../../core/ids";
-import { forgetTenant, toTenantInfo } from "../../core/tenancy/contexts";
+import { forgetTenant } from "../../core/tenancy/contexts";
 import { provisionTenant } from "../../core/tenancy/provision";
 import { nowIso } from "../../core/time";
 import type { CreateTenantInput, TenantListQuery, UpdateTenantInput } from "./schemas";
@@ -16,7 +16,16 @@ type TenantRow = typeof tenants.$inferSelect;
 
 export function presentTenant(row: TenantRow) {
   return {
-    ...toTenantInfo(row),
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    type: row.type,
+    parentId: row.parentId,
+    flags: parseFlags(row.flags),
+    slot: row.slot,
+    status: row.status,
+    subscription: row.subscriptionStatus,
+    closedAt: row.closedAt,
     linkedAt: row.parentId ? (row.linkedAt ?? row.createdAt) : null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

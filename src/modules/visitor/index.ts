@@ -12,8 +12,10 @@ import { countAwaitingGuests } from "./service";
 
 const flag = "tamu" as const;
 const resident = tenantAccess(ROLES.RESIDENT, flag);
-// Guests and the gate are the staff's (spec: S); service.ts's `isStaff` is the same group.
+// Deciding on guests is the staff's (spec: S); service.ts's `isStaff` is the same group. The gate is
+// theirs and the guard's (satpam): today's guest list, check-in and check-out, nothing else.
 const staff = tenantAccess(ROLES.STAFF, flag);
+const gate = tenantAccess(ROLES.GATE, flag);
 const member = tenantAccess(ROLES.MEMBER, flag);
 
 // Static paths before `/:id`, so `mine` and `gate/...` are never read as ids.
@@ -45,9 +47,9 @@ export const visitorModule = defineModule({
   routes: [
     { method: "post", path: "/api/visitor", endpoint: CreateVisitor, access: resident },
     { method: "get", path: "/api/visitor/mine", endpoint: ListMyVisitors, access: resident },
-    { method: "get", path: "/api/visitor", endpoint: ListVisitors, access: staff },
-    { method: "post", path: "/api/visitor/gate/check-in", endpoint: GateCheckIn, access: staff },
-    { method: "post", path: "/api/visitor/gate/check-out", endpoint: GateCheckOut, access: staff },
+    { method: "get", path: "/api/visitor", endpoint: ListVisitors, access: gate },
+    { method: "post", path: "/api/visitor/gate/check-in", endpoint: GateCheckIn, access: gate },
+    { method: "post", path: "/api/visitor/gate/check-out", endpoint: GateCheckOut, access: gate },
     { method: "get", path: "/api/visitor/:id", endpoint: GetVisitor, access: member },
     { method: "get", path: "/api/visitor/:id/qr", endpoint: GetVisitorQr, access: member },
     { method: "put", path: "/api/visitor/:id", endpoint: DecideVisitor, access: staff },

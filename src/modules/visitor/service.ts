@@ -9,7 +9,7 @@ import { Conflict, type DomainError, Invalid, NotFound } from "../../core/errors
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { tellResident } from "../../core/notifier";
-import { addDays, nowIso } from "../../core/time";
+import { addDays, jakartaDay, nowIso } from "../../core/time";
 import { requireCompleteProfile, userNames } from "../identity/service";
 import { defaultWindow, signPass, verifyPass } from "./pass";
 import type { CreateVisitorInput, DecideVisitorInput, VisitorListQuery } from "./schemas";
@@ -132,11 +132,17 @@ export async function listMyVisitors({ ctx, input }: { ctx: TenantCtx; input: Li
   };
 }
 
+/**
+ * Staff see every request; a guard (satpam without a staff duty) sees today's guests only, whatever
+ * dates they ask for: the gate's list, not the community's visiting history.
+ */
 export async function listVisitors({ ctx, input }: { ctx: TenantCtx; input: VisitorListQuery }) {
+  const today = jakartaDay(new Date());
+  const [from, to] = isStaff(ctx) ? [input.from, input.to] : [today, today];
   const filters: SQL[] = [
     ...afterCursor(visitors.id, input.cursor, "desc"),
     ...(input.status ? [eq(visitors.status, input.status)] : []),
-    ...jakartaDayFilters(visitors.visitAt, input.from, input.to),
+    ...jakartaDayFilters(visitors.visitAt, from, to),
     ...(input.inside === "true" ? [isNotNull(visitors.checkedInAt), isNull(visitors.checkedOutAt)] : []),
   ];
   const rows = await ctx.db

@@ -43,7 +43,7 @@ describe("createResidentAccount", () => {
       .from(memberships)
       .where(and(eq(memberships.userId, userId), eq(memberships.tenantId, tenant.id)))
       .get();
-    expect(member).toMatchObject({ role: "warga", unitId: "unit-1" });
+    expect(member).toMatchObject({ roles: [], unitId: "unit-1" });
     const tokens = await db.select().from(oneTimeTokens).where(eq(oneTimeTokens.userId, userId));
     expect(tokens.map((t) => t.purpose)).toEqual(["invitation"]);
     expect(await account.send()).toEqual({ channel: "whatsapp", sent: true });
@@ -68,7 +68,7 @@ describe("createResidentAccount", () => {
       .select()
       .from(oneTimeTokens)
       .where(and(eq(oneTimeTokens.purpose, "join"), eq(oneTimeTokens.userId, byNumber.id)));
-    expect(joins.map((t) => t.data)).toEqual([{ tenantId: tenant.id, unitId: "unit-2" }]);
+    expect(joins.map((t) => t.data)).toEqual([{ tenantId: tenant.id, unitId: "unit-2", roles: [] }]);
     // The application named an email: the answer says email whichever account was asked.
     expect(await account.send()).toEqual({ channel: "email", sent: true });
   });
@@ -108,7 +108,7 @@ describe("inviteResident", () => {
       whatsapp: null,
       updatedAt: new Date().toISOString(),
     });
-    await db.insert(memberships).values({ id: newId(), userId: silent, tenantId: tenant.id, role: "warga" });
+    await db.insert(memberships).values({ id: newId(), userId: silent, tenantId: tenant.id, roles: [] });
     await expect(inviteResident({ ctx, id: silent })).rejects.toMatchObject({ code: "no_contact" });
   });
 });

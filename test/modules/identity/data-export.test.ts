@@ -81,13 +81,13 @@ async function household() {
     id: newId(),
     user_id: person.id,
     tenant_id: b.id,
-    role: "sekretaris",
+    roles: JSON.stringify(["sekretaris"]),
   });
   await insertRow(platform, "memberships", {
     id: newId(),
     user_id: person.id,
     tenant_id: c.id,
-    role: "warga",
+    roles: "[]",
   });
   await setTenantStatus(c.slug, "suspended");
   forgetTenant(c.slug);
@@ -253,10 +253,10 @@ describe("GET /api/user/data-export", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     const body = res.body;
     expect(body.account).toMatchObject({ id: person.id, name: "Budi Santoso", hasPassword: true });
-    expect(body.memberships.map((m) => [m.tenant.slug, m.role])).toEqual([
-      [a.slug, "warga"],
-      [b.slug, "sekretaris"],
-      [c.slug, "warga"],
+    expect(body.memberships.map((m) => [m.tenant.slug, m.roles, m.resident])).toEqual([
+      [a.slug, [], true],
+      [b.slug, ["sekretaris"], false],
+      [c.slug, [], true],
     ]);
     expect(body.sessions.length).toBeGreaterThanOrEqual(1);
     expect(body.sessions[0]).toMatchObject({ tenant: a.slug, revokedAt: null });

@@ -49,5 +49,11 @@ export interface Session {
   accessToken: string;
   refreshToken: string;
   expiresIn: number;
-  user: { id: string; email: string | null; role: string; tenant: { slug: string } | null };
+  user: {
+    id: string;
+    email: string | null;
+    roles: string[];
+    resident: boolean;
+    tenant: { slug: string } | null;
+  };
 }

@@ -24,7 +24,8 @@ describe("magic link", () => {
     expect(session.status).toBe(200);
     expect(session.body.user).toMatchObject({
       id: member.id,
-      role: "bendahara",
+      roles: ["bendahara"],
+      resident: false,
       tenant: { slug: tenant.slug },
     });
     expect(session.body.refreshToken).toHaveLength(43);
@@ -63,11 +64,11 @@ describe("magic link", () => {
     const member = await rt.member("warga");
     await platformDb(bindings)
       .insert(memberships)
-      .values({ id: newId(), userId: member.id, tenantId: rw.id, role: "admin" });
+      .values({ id: newId(), userId: member.id, tenantId: rw.id, roles: ["admin"] });
     await requestLink(member.email, rw.slug);
     const token = tokenIn(await sentMessage({ recipient: member.email, template: "MAGIC_LINK" }));
     const session = await verify(token);
-    expect(session.body.user).toMatchObject({ role: "admin", tenant: { slug: rw.slug } });
+    expect(session.body.user).toMatchObject({ roles: ["admin"], resident: false, tenant: { slug: rw.slug } });
   });
 
   it("answers the same 202 for an unknown email and sends nothing", async () => {

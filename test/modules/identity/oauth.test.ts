@@ -147,7 +147,7 @@ describe("OpenID Connect sign-in (Google)", () => {
     expect(session.status).toBe(200);
     expect(session.body.user).toMatchObject({
       id: member.id,
-      role: "sekretaris",
+      roles: ["sekretaris"],
       tenant: { slug: tenant.slug },
     });
     expectProblem(await callJson("/api/auth/oauth/exchange", { body: { code } }), 401, "token_used");

@@ -27,7 +27,12 @@ describe("refresh tokens", () => {
     const second = await refresh(first.refreshToken);
     expect(second.status).toBe(200);
     expect(second.body.refreshToken).not.toBe(first.refreshToken);
-    expect(second.body.user).toMatchObject({ id: member.id, role: "warga", tenant: { slug: tenant.slug } });
+    expect(second.body.user).toMatchObject({
+      id: member.id,
+      roles: [],
+      resident: true,
+      tenant: { slug: tenant.slug },
+    });
     expect((await callJson("/api/user/me", { token: second.body.accessToken })).status).toBe(200);
     const third = await refresh(second.body.refreshToken);
     expect(third.status).toBe(200);
@@ -65,9 +70,12 @@ describe("refresh tokens", () => {
     const member = await tenant.member("warga");
     const session = await signIn(member.email);
     const db = platformDb(bindings);
-    await db.update(memberships).set({ role: "sekretaris" }).where(eq(memberships.userId, member.id));
+    await db
+      .update(memberships)
+      .set({ roles: ["sekretaris"] })
+      .where(eq(memberships.userId, member.id));
     const promoted = await refresh(session.refreshToken);
-    expect(promoted.body.user.role).toBe("sekretaris");
+    expect(promoted.body.user.roles).toEqual(["sekretaris"]);
     await db.delete(memberships).where(eq(memberships.userId, member.id));
     expectProblem(await refresh(promoted.body.refreshToken), 401, "session_ended");
   });
@@ -141,18 +149,18 @@ describe("several communities", () => {
     const person = await rt.member("warga");
     await platformDb(bindings)
       .insert(memberships)
-      .values({ id: newId(), userId: person.id, tenantId: rw.id, role: "sekretaris" });
+      .values({ id: newId(), userId: person.id, tenantId: rw.id, roles: ["sekretaris"] });
 
     const inRt = await signIn(person.email, rt.slug);
-    const me = await callJson<{ tenant: { slug: string }; role: string; memberships: unknown[] }>(
+    const me = await callJson<{ tenant: { slug: string }; roles: string[]; memberships: unknown[] }>(
       "/api/user/me",
       { token: inRt.accessToken },
     );
     expect(me.body.tenant.slug).toBe(rt.slug);
     expect(me.body.memberships).toEqual(
       expect.arrayContaining([
-        { tenant: expect.objectContaining({ slug: rt.slug }), role: "warga" },
-        { tenant: expect.objectContaining({ slug: rw.slug }), role: "sekretaris" },
+        { tenant: expect.objectContaining({ slug: rt.slug }), roles: [], resident: true },
+        { tenant: expect.objectContaining({ slug: rw.slug }), roles: ["sekretaris"], resident: false },
       ]),
     );
     // As a resident of the RT, the RW's registry is not reachable.
@@ -163,7 +171,7 @@ describe("several communities", () => {
       body: { tenant: rw.slug },
     });
     expect(switched.status).toBe(200);
-    expect(switched.body.user).toMatchObject({ role: "sekretaris", tenant: { slug: rw.slug } });
+    expect(switched.body.user).toMatchObject({ roles: ["sekretaris"], tenant: { slug: rw.slug } });
     const inRw = switched.body.accessToken;
     expect((await callJson("/api/applications", { token: inRw })).status).toBe(200);
 

@@ -151,10 +151,10 @@ describe("deciding applications", () => {
     expect(
       (await callJson("/api/auth/reset-password", { body: { token, password: "sandi-pertama-1" } })).status,
     ).toBe(204);
-    const session = await callJson<{ user: { role: string } }>("/api/auth/login", {
+    const session = await callJson<{ user: { roles: string[]; resident: boolean } }>("/api/auth/login", {
       body: { email, password: "sandi-pertama-1" },
     });
-    expect(session.body.user.role).toBe("warga");
+    expect(session.body.user).toMatchObject({ roles: [], resident: true });
     const me = await callJson<{ profileComplete: boolean }>("/api/user/me", {
       token: (session.body as unknown as { accessToken: string }).accessToken,
     });
@@ -190,7 +190,7 @@ describe("deciding applications", () => {
     const victim = await insertUser({ name: "Sekretaris Rahasia", whatsapp: null });
     await platformDb(bindings)
       .insert(memberships)
-      .values({ id: newId(), userId: victim.id, tenantId: rw.id, role: "sekretaris" });
+      .values({ id: newId(), userId: victim.id, tenantId: rw.id, roles: ["sekretaris"] });
     const sek = await rt.member("sekretaris");
     const whatsapp = nextPhone();
     await apply(rt, { whatsapp, email: victim.email, fullName: "Nama Karangan" });
@@ -208,7 +208,7 @@ describe("deciding applications", () => {
     }
     const roles = async () =>
       (await platformDb(bindings).select().from(memberships).where(eq(memberships.userId, victim.id)))
-        .map((m) => m.role)
+        .map((m) => (m.roles.length ? m.roles.join("+") : "warga"))
         .sort();
     expect(await roles()).toEqual(["sekretaris"]);
 
@@ -216,7 +216,11 @@ describe("deciding applications", () => {
     const token = tokenIn(link ?? ({ payload: {} } as never));
     const accepted = await callJson("/api/auth/join/accept", { body: { token } });
     expect(accepted.status).toBe(200);
-    expect(accepted.body).toEqual({ tenant: expect.objectContaining({ slug: rt.slug }), role: "warga" });
+    expect(accepted.body).toEqual({
+      tenant: expect.objectContaining({ slug: rt.slug }),
+      roles: [],
+      resident: true,
+    });
     expect(await roles()).toEqual(["sekretaris", "warga"]);
     expectProblem(await callJson("/api/auth/join/accept", { body: { token } }), 409, "token_used");
     expect(await roles()).toEqual(["sekretaris", "warga"]);
@@ -320,7 +324,7 @@ describe("deciding applications", () => {
       .select()
       .from(memberships)
       .where(eq(memberships.tenantId, tenant.id));
-    expect(members.filter((m) => m.role === "warga").length).toBeLessThanOrEqual(1);
+    expect(members.filter((m) => m.roles.length === 0).length).toBeLessThanOrEqual(1);
     // The losers' audit records were in their aborted batches: one decision, one record.
     const records = await Promise.all(
       ["application.approve", "application.reject"].map((action) =>

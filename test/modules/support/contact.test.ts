@@ -158,7 +158,13 @@ describe("notification failures", () => {
     const { tenant, admin } = await tenantWithAdmin();
     const base: PlatformCtx = { ...ctxWith({}), env: serviceEnv(bindings) };
     const ctx = await tenantCtxFor(base, tenant.slug, {
-      actor: { kind: "user", userId: admin.id, role: "admin", sessionId: "s", tenantSlug: tenant.slug },
+      actor: {
+        kind: "user",
+        userId: admin.id,
+        roles: ["admin"],
+        sessionId: "s",
+        tenantSlug: tenant.slug,
+      },
     });
     const created = await createTicket({
       ctx: { ...ctx, env: ctxWith(down).env },

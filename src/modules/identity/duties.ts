@@ -1,0 +1,29 @@
+import { type SQL, sql } from "drizzle-orm";
+import { type Duty, effectiveRoles, isResident } from "../../core/context";
+import { memberships } from "../../core/db/platform-schema";
+
+/**
+ * Duties and residency in SQL, for identity's own queries over `memberships` (ADR 0027): a member is a
+ * resident when they have a house, or hold no duty at all (core/context.ts `isResident`, which this
+ * must agree with).
+ */
+export const residentSql: SQL = sql`(${memberships.unitId} IS NOT NULL OR ${memberships.roles} = '[]')`;
+
+/** The membership holds `duty` (one of its roles). */
+export function holdsDutySql(duty: Duty): SQL {
+  return sql`EXISTS (SELECT 1 FROM json_each(${memberships.roles}) WHERE json_each.value = ${duty})`;
+}
+
+/** The membership holds any of `duties`. */
+export function holdsAnyDutySql(duties: readonly Duty[]): SQL {
+  return sql`EXISTS (SELECT 1 FROM json_each(${memberships.roles}) WHERE json_each.value IN (${sql.join(
+    duties.map((d) => sql`${d}`),
+    sql`, `,
+  )}))`;
+}
+
+/** How a membership presents itself in answers: its duties and whether the member lives there. */
+export function membershipStanding(m: { roles: readonly Duty[]; unitId: string | null }) {
+  const resident = isResident(m.roles, m.unitId);
+  return { roles: [...m.roles], resident, effective: effectiveRoles(m.roles, resident) };
+}

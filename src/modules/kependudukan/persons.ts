@@ -1,0 +1,18 @@
+import { and, eq } from "drizzle-orm";
+import type { TenantCtx } from "../../core/context";
+import { familyCards, familyMembers } from "./tables";
+
+/**
+ * One person of the registry (a member of a family card) with the card's unit: what an account is
+ * linked to (issue 27, identity's `memberships.person_id`). Undefined for an unknown id, and for a
+ * person whose card is no longer active (moved away, dissolved): nobody links an account to them.
+ */
+export async function personById({ ctx, id }: { ctx: Pick<TenantCtx, "db">; id: string }) {
+  const row = await ctx.db
+    .select({ person: familyMembers, unitId: familyCards.unitId, kkNumber: familyCards.kkNumber })
+    .from(familyMembers)
+    .innerJoin(familyCards, eq(familyCards.id, familyMembers.familyCardId))
+    .where(and(eq(familyMembers.id, id), eq(familyCards.status, "aktif")))
+    .get();
+  return row ? { ...row.person, unitId: row.unitId, kkNumber: row.kkNumber } : undefined;
+}
