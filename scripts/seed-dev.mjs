@@ -37,6 +37,31 @@ const TENANTS = [
   },
 ];
 
+/**
+ * The officers of each demo RT live there: each has a house and a family card, and their account is
+ * linked to their own person on it (the head, or the wife when she holds the duty). `spouse` is the
+ * head's wife; the card also gets a child (scripts/seed/kependudukan.mjs).
+ */
+const OFFICERS = {
+  rt01: [
+    { duty: "admin", name: "Bambang Sutrisno", spouse: "Sri Wahyuni", number: "16" },
+    // The secretary is the wife on her husband's card.
+    { duty: "sekretaris", name: "Ratna Permatasari", head: "Arif Hidayat", number: "17" },
+    { duty: "bendahara", name: "Dedi Kurniadi", spouse: "Yuliani Kurniadi", number: "18" },
+  ],
+  rt02: [
+    { duty: "admin", name: "Sugeng Riyanto", spouse: "Endang Susilowati", number: "16" },
+    { duty: "sekretaris", name: "Fajar Ramadhan", spouse: "Nia Kurniasih", number: "17" },
+    { duty: "bendahara", name: "Lilis Suryani", head: "Asep Saepudin", number: "18" },
+  ],
+};
+
+/**
+ * Every demo account. `roles` are the membership's duties (none for a plain resident); an account with a
+ * `unit` lives in the RT, and `home` says how its family card is drawn: the head (`head`, his sex), the
+ * wife (`spouse`, none for a widow), and which of them the account is (`self`), whose person id is
+ * `personId` (`seed-km-<rt>-<key>-1` for the head, `-2` for the wife).
+ */
 function demoAccounts() {
   const accounts = [
     {
@@ -44,51 +69,73 @@ function demoAccounts() {
       email: "operator@warga.test",
       name: "Operator Warga",
       platformRole: "super_admin",
+      roles: [],
     },
     {
+      // The RW head runs the RW and lives in one of its RTs, not in the RW tenant: no house here.
       id: "seed-user-admin-rw05",
       email: "admin.rw05@warga.test",
       name: "Pak Hendra (Ketua RW 05)",
       tenant: "seed-tenant-rw05",
-      role: "admin",
+      roles: ["admin"],
     },
   ];
-  const staff = [
-    ["admin", "Ketua RT"],
-    ["sekretaris", "Sekretaris RT"],
-    ["bendahara", "Bendahara RT"],
-  ];
   const residents = [
-    ["Budi Santoso", "6281234560001"],
-    ["Siti Aminah", "6281234560002"],
-    ["Agus Wijaya", "6281234560003"],
+    ["Budi Santoso", "6281234560001", "L"],
+    // A widow who heads her own family card.
+    ["Siti Aminah", "6281234560002", "P"],
+    ["Agus Wijaya", "6281234560003", "L"],
   ];
   for (const [rt, block] of [
     ["rt01", "A"],
     ["rt02", "B"],
   ]) {
     const tenant = `seed-tenant-${rt}`;
-    for (const [role, title] of staff) {
-      accounts.push({
-        id: `seed-user-${role}-${rt}`,
-        email: `${role}.${rt}@warga.test`,
-        name: `${title} ${rt.slice(2)}`,
-        tenant,
-        role,
-      });
-    }
-    residents.forEach(([name, wa], n) => {
+    // Residents first: their houses keep the first card ids and dues bills of every earlier seed.
+    residents.forEach(([name, wa, sex], n) => {
+      const key = String(n + 1);
       accounts.push({
         id: `seed-user-warga${n + 1}-${rt}`,
         email: `warga${n + 1}.${rt}@warga.test`,
         name,
         whatsapp: `${wa.slice(0, -1)}${rt === "rt01" ? n + 1 : n + 4}`,
         tenant,
-        role: "warga",
+        roles: [],
         unit: { id: `seed-unit-${rt}-${block.toLowerCase()}${n + 1}`, block, number: String(n + 1) },
+        home: { key, head: name, sex, spouse: sex === "P" ? null : undefined, self: "head" },
+        personId: `seed-km-${rt}-${key}-1`,
+      });
+    });
+    OFFICERS[rt].forEach((o, n) => {
+      const self = o.head ? "spouse" : "head";
+      accounts.push({
+        id: `seed-user-${o.duty}-${rt}`,
+        email: `${o.duty}.${rt}@warga.test`,
+        name: o.name,
+        whatsapp: `62812345${rt === "rt01" ? "61" : "62"}${String(n + 1).padStart(3, "0")}`,
+        tenant,
+        roles: [o.duty],
+        unit: { id: `seed-unit-${rt}-${o.duty}`, block, number: o.number },
+        home: {
+          key: o.duty,
+          head: o.head ?? o.name,
+          sex: "L",
+          spouse: o.head ? o.name : o.spouse,
+          self,
+        },
+        personId: `seed-km-${rt}-${o.duty}-${self === "head" ? 1 : 2}`,
       });
     });
   }
+  // RT 01's gate guard: hired, not a resident (no house, no family card here).
+  accounts.push({
+    id: "seed-user-satpam-rt01",
+    email: "satpam.rt01@warga.test",
+    name: "Ujang Suherman",
+    whatsapp: "6281234569001",
+    tenant: "seed-tenant-rt01",
+    roles: ["satpam"],
+  });
   return accounts;
 }
 
@@ -107,9 +154,17 @@ WHERE NOT EXISTS (SELECT 1 FROM tenants WHERE slug = ${q(t.slug)});`);
     lines.push(`INSERT OR IGNORE INTO users (id, email, name, whatsapp, password_hash, platform_role, status, updated_at)
 VALUES (${q(a.id)}, ${q(a.email)}, ${q(a.name)}, ${q(a.whatsapp)}, ${q(hashPassword(DEMO_PASSWORD))}, ${q(a.platformRole)}, 'active', ${q(now)});`);
     if (a.tenant) {
-      lines.push(`INSERT OR IGNORE INTO memberships (id, user_id, tenant_id, roles, unit_id)
-SELECT ${q(`seed-member-${a.id.slice(10)}`)}, u.id, t.id, ${q(JSON.stringify(a.role === "warga" ? [] : [a.role]))}, ${q(a.unit?.id)}
+      const member = `seed-member-${a.id.slice(10)}`;
+      lines.push(`INSERT OR IGNORE INTO memberships (id, user_id, tenant_id, roles, unit_id, person_id)
+SELECT ${q(member)}, u.id, t.id, ${q(JSON.stringify(a.roles))}, ${q(a.unit?.id)}, ${q(a.personId)}
 FROM users u, tenants t WHERE u.email = ${q(a.email)} AND t.slug = ${q(TENANTS.find((x) => x.id === a.tenant).slug)};`);
+      if (a.personId) {
+        // A database seeded before officers had houses: give the existing membership its house and person
+        // (once, and never a person some other account holds by now).
+        lines.push(`UPDATE memberships SET unit_id = COALESCE(unit_id, ${q(a.unit.id)}), person_id = ${q(a.personId)}
+WHERE id = ${q(member)} AND person_id IS NULL
+  AND NOT EXISTS (SELECT 1 FROM memberships m WHERE m.tenant_id = memberships.tenant_id AND m.person_id = ${q(a.personId)});`);
+      }
     }
   }
   return lines.join("\n");

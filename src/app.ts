@@ -23,6 +23,7 @@ import { dataExportModule } from "./modules/identity/dataExportModule";
 import { kependudukanModule } from "./modules/kependudukan";
 import { keuanganModule } from "./modules/keuangan";
 import { kontenModule } from "./modules/konten";
+import { membersModule } from "./modules/members";
 import { musyawarahModule } from "./modules/musyawarah";
 import { pasarModule } from "./modules/pasar";
 import { archiveImportRunning, platformOpsModule } from "./modules/platform-ops";
@@ -38,6 +39,7 @@ import { swaggerPage } from "./pages/swagger";
 const featureModules = [
   healthModule,
   identityModule,
+  membersModule,
   tenantsModule,
   kependudukanModule,
   musyawarahModule,

@@ -13,14 +13,14 @@
 // - 2,000 residents voting at once against a bare Durable Object increment, counts exact;
 // - each Worker's bundle size, from `wrangler deploy --dry-run`.
 // Rounds are interleaved so drift on a shared machine hits every route alike; ratios come from one run.
-import { SignJWT } from "jose";
 import { TEST_SECRETS } from "../lib/dev-server.mjs";
 import { load as loadRoute } from "../lib/load.mjs";
 import { bundleWorker } from "../lib/workerd.mjs";
-import { readConfig, workerConfigs } from "../lib/wrangler.mjs";
+import { workerConfigs } from "../lib/wrangler.mjs";
 import { ensurePeerTenant, LARGE_PEER } from "./peer-data.mjs";
 import { BENCH_DURABLE_OBJECTS, measureVotes, seedVoters } from "./poll-votes.mjs";
 import { prepareBenchState, startBenchWorkerd } from "./server.mjs";
+import { benchToken, liveSessionStatements } from "./tokens.mjs";
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
@@ -100,29 +100,33 @@ export async function gateFixture(base, staffAuth) {
   return { headers, body };
 }
 
-/** A staff token of the peer tenant, signed as the API signs them (reads need no live-session check). */
+/**
+ * A staff token of the peer tenant (a sekretaris who does not live there), signed as the API signs
+ * them, with the live sign-in it names: every tenant request asks whether that sign-in is live.
+ */
 async function peerStaffToken(mf, tenant) {
   const platform = await mf.getD1Database("PLATFORM_DB");
   const userId = "bench-peer-sekretaris";
+  const sid = `bench-peer-${tenant.slug}`;
   await platform.batch([
     platform
       .prepare("INSERT OR IGNORE INTO users (id, email, name, updated_at) VALUES (?, ?, ?, ?)")
       .bind(userId, "sekretaris.peer@bench.warga.test", "Sekretaris Pembanding", new Date().toISOString()),
     platform
       .prepare(
-        "INSERT OR IGNORE INTO memberships (id, user_id, tenant_id, role) VALUES (?, ?, ?, 'sekretaris')",
+        `INSERT OR IGNORE INTO memberships (id, user_id, tenant_id, roles) VALUES (?, ?, ?, '["sekretaris"]')`,
       )
       .bind(`m-${userId}-${tenant.slug}`, userId, tenant.id),
+    ...liveSessionStatements([{ sid, userId, tenantId: tenant.id }]).map((sql) => platform.prepare(sql)),
   ]);
-  const vars = readConfig("wrangler.toml").vars;
-  return new SignJWT({ tenant: tenant.slug, role: "sekretaris", sid: "bench-peer" })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(userId)
-    .setIssuer(vars.JWT_ISSUER)
-    .setAudience(vars.JWT_AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime("15m")
-    .sign(new TextEncoder().encode(TEST_SECRETS.JWT_SECRET));
+  return benchToken({
+    secret: TEST_SECRETS.JWT_SECRET,
+    sub: userId,
+    tenant: tenant.slug,
+    roles: ["sekretaris"],
+    resident: false,
+    sid,
+  });
 }
 
 async function json(url, headers) {

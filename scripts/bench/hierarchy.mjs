@@ -32,6 +32,8 @@ const q = (v) =>
       : `'${String(v).replace(/'/g, "''")}'`;
 const RW = { id: "bench-rw-07", slug: "bench-rw-07-mekarsari", name: "RW 07 Mekarsari" };
 const ADMIN = "bench-rw-07-admin";
+/** The sign-in (session family) the bench's tokens name. */
+const SID = "bench-rw-07";
 const NOW = new Date().toISOString();
 
 const MEN = [
@@ -270,9 +272,11 @@ async function seed(mf) {
         tenants.map((t) => ({ ...t, flags, status: "active", updated_at: NOW })),
       ),
       `INSERT INTO users (id, email, name, status, updated_at) VALUES ('${ADMIN}', 'ketua.rw07@bench.warga.test', 'Ketua RW 07', 'active', '${NOW}')`,
-      `INSERT INTO memberships (id, user_id, tenant_id, role) VALUES ('m-${ADMIN}', '${ADMIN}', '${RW.id}', 'admin')`,
+      `INSERT INTO memberships (id, user_id, tenant_id, roles) VALUES ('m-${ADMIN}', '${ADMIN}', '${RW.id}', '["admin"]')`,
       // The same person as RT 01's secretary, for one RT's own dashboard beside the summary.
-      `INSERT INTO memberships (id, user_id, tenant_id, role) VALUES ('m-${ADMIN}-rt01', '${ADMIN}', 'bench-rt-01', 'sekretaris')`,
+      `INSERT INTO memberships (id, user_id, tenant_id, roles) VALUES ('m-${ADMIN}-rt01', '${ADMIN}', 'bench-rt-01', '["sekretaris"]')`,
+      // The sign-in behind the bench's tokens: every tenant route asks whether it is live (issue 27).
+      `INSERT INTO sessions (id, user_id, tenant_id, family_id, refresh_hash, expires_at) VALUES ('s-${ADMIN}', '${ADMIN}', '${RW.id}', '${SID}', 'bench-unused-${SID}', '2099-01-01T00:00:00.000Z')`,
     ].map((s) => platform.prepare(s)),
   );
   const totals = { persons: 0, letters: 0, complaints: 0, bills: 0 };
@@ -304,7 +308,7 @@ async function seed(mf) {
 
 function token(tenant = RW.slug, role = "admin") {
   const vars = readConfig("wrangler.toml").vars;
-  return new SignJWT({ tenant, role, sid: "bench-rw-07" })
+  return new SignJWT({ tenant, roles: [role], resident: false, sid: SID })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(ADMIN)
     .setIssuer(vars.JWT_ISSUER)

@@ -127,7 +127,13 @@ export async function ensurePeerTenant({ url, mf, operatorToken, peer = PEER }) 
   const created = await fetch(`${url}/api/platform/tenants`, {
     method: "POST",
     headers: { Authorization: `Bearer ${operatorToken}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ slug: peer.slug, name: peer.name, type: "RT" }),
+    // A community starts with its first admin invited (issue 27); the bench reads as its own staff.
+    body: JSON.stringify({
+      slug: peer.slug,
+      name: peer.name,
+      type: "RT",
+      admin: { name: "Ketua Pembanding", email: `admin.${peer.slug}@bench.warga.test` },
+    }),
   });
   if (created.status !== 201 && created.status !== 409) {
     throw new Error(`peer tenant: ${created.status} ${await created.text()}`);

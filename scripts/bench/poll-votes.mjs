@@ -8,10 +8,9 @@
 // writes a ballot and the counts instead of one row; since ADR 0005's revision it reads nothing from
 // D1 before answering. The bare burst runs twice, before the votes and after their copy to the tenant
 // database landed (so the copy's work never slows the baseline), and the ratio is over the faster one.
-import { SignJWT } from "jose";
 import { TEST_SECRETS } from "../lib/dev-server.mjs";
-import { readConfig } from "../lib/wrangler.mjs";
 import { prepareBenchState, startBenchWorkerd } from "./server.mjs";
+import { benchToken, liveSessionStatements } from "./tokens.mjs";
 
 const VOTERS = Number(process.env.BENCH_VOTERS ?? 2000);
 const TENANT = "rt-02-sukamaju";
@@ -19,17 +18,31 @@ const TENANT = "rt-02-sukamaju";
 /** The bare Durable Object of the bench entry (scripts/bench/entry.ts), bound only in benchmarks. */
 export const BENCH_DURABLE_OBJECTS = { BENCH_COUNTER: { className: "BenchCounter", useSQLite: true } };
 
-/** The voters, as residents of TENANT, through the running workerd's own platform database binding. */
+const voterId = (i) => `bench-voter-${String(i + 1).padStart(5, "0")}`;
+/** The sign-ins of the voters' ballot tokens and of the warm-up tokens (`sid` per voter index). */
+const ballotSid = (i) => `bench-${i}`;
+const warmSid = (i) => `warm-${i}`;
+const WARM_VOTES = 20;
+
+/**
+ * The voters, as residents of TENANT (no duty), each with the live sign-ins their tokens name, through
+ * the running workerd's own platform database binding.
+ */
 export async function seedVoters(mf) {
   const platform = await mf.getD1Database("PLATFORM_DB");
   const tenant = await platform.prepare("SELECT id FROM tenants WHERE slug = ?").bind(TENANT).first();
   const now = new Date().toISOString();
   const users = [];
   const memberships = [];
-  for (let i = 1; i <= VOTERS; i++) {
-    const id = `bench-voter-${String(i).padStart(5, "0")}`;
-    users.push(`('${id}', '${id}@bench.warga.test', 'Pemilih ${i}', '${now}')`);
-    memberships.push(`('m-${id}', '${id}', '${tenant.id}', 'warga')`);
+  const sessions = [];
+  for (let i = 0; i < VOTERS; i++) {
+    const id = voterId(i);
+    users.push(`('${id}', '${id}@bench.warga.test', 'Pemilih ${i + 1}', '${now}')`);
+    memberships.push(`('m-${id}', '${id}', '${tenant.id}', '[]')`);
+    sessions.push({ sid: ballotSid(i), userId: id, tenantId: tenant.id });
+    if (i < WARM_VOTES) {
+      sessions.push({ sid: warmSid(i), userId: id, tenantId: tenant.id });
+    }
   }
   const statements = [];
   for (let i = 0; i < VOTERS; i += 500) {
@@ -38,10 +51,11 @@ export async function seedVoters(mf) {
         `INSERT OR IGNORE INTO users (id, email, name, updated_at) VALUES ${users.slice(i, i + 500).join(",")}`,
       ),
       platform.prepare(
-        `INSERT OR IGNORE INTO memberships (id, user_id, tenant_id, role) VALUES ${memberships.slice(i, i + 500).join(",")}`,
+        `INSERT OR IGNORE INTO memberships (id, user_id, tenant_id, roles) VALUES ${memberships.slice(i, i + 500).join(",")}`,
       ),
     );
   }
+  statements.push(...liveSessionStatements(sessions).map((sql) => platform.prepare(sql)));
   await platform.batch(statements);
 }
 
@@ -64,7 +78,6 @@ const summary = (samples) => {
  * opens, and `jwtSecret` must be the server's.
  */
 export async function measureVotes({ url, jwtSecret, staffToken, cpu }) {
-  const vars = readConfig("wrangler.toml").vars;
   const staff = { Authorization: `Bearer ${staffToken}`, "Content-Type": "application/json" };
   const created = await fetch(`${url}/api/musyawarah`, {
     method: "POST",
@@ -94,28 +107,20 @@ export async function measureVotes({ url, jwtSecret, staffToken, cpu }) {
       }),
     })
   ).json();
-  const key = new TextEncoder().encode(jwtSecret);
   const sign = (i, sid) =>
-    new SignJWT({ tenant: TENANT, role: "warga", sid })
-      .setProtectedHeader({ alg: "HS256" })
-      .setSubject(`bench-voter-${String(i + 1).padStart(5, "0")}`)
-      .setIssuer(vars.JWT_ISSUER)
-      .setAudience(vars.JWT_AUDIENCE)
-      .setIssuedAt()
-      .setExpirationTime("15m")
-      .sign(key);
-  const tokens = await Promise.all(Array.from({ length: VOTERS }, (_, i) => sign(i, `bench-${i}`)));
+    benchToken({ secret: jwtSecret, sub: voterId(i), tenant: TENANT, roles: [], resident: true, sid });
+  const tokens = await Promise.all(Array.from({ length: VOTERS }, (_, i) => sign(i, ballotSid(i))));
   // Warm both paths (the votes on another poll, with other tokens, so no ballot token is verified
   // ahead of its vote), then: bare increments at once, every ballot at once, and once the copy to the
   // tenant database has landed, bare increments at once again.
   const cpuNow = cpu ?? (() => Number.NaN);
   await Promise.all(Array.from({ length: 20 }, () => fetch(`${url}/__bare-do`, { method: "POST" })));
   await Promise.all(
-    Array.from({ length: 20 }, async (_, i) =>
+    Array.from({ length: WARM_VOTES }, async (_, i) =>
       fetch(`${url}/api/musyawarah/${warmPoll.id}/vote`, {
         method: "POST",
         headers: {
-          Authorization: `Bearer ${await sign(i, `warm-${i}`)}`,
+          Authorization: `Bearer ${await sign(i, warmSid(i))}`,
           "Content-Type": "application/json",
         },
         body: JSON.stringify({ optionIds: [warmPoll.options[i % 2].id] }),

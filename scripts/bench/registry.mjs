@@ -5,14 +5,14 @@
 // (.xlsx and .csv), each on a fresh workerd: time end to end and to the first byte, CPU, and peak
 // memory as the workerd process's peak RSS above its RSS just before the request.
 import { readFileSync, writeFileSync } from "node:fs";
-import { SignJWT } from "jose";
 import { migrateAll } from "../db-migrate.mjs";
 import { devSecret, ensureDevVars } from "../lib/dev-vars.mjs";
 import { load as loadRoute } from "../lib/load.mjs";
 import { bundleWorker, startWorkerd } from "../lib/workerd.mjs";
-import { executeLocalSql, queryLocal, readConfig, STATE_DIR } from "../lib/wrangler.mjs";
+import { executeLocalSql, queryLocal, STATE_DIR } from "../lib/wrangler.mjs";
 import { seed } from "../seed-dev.mjs";
 import { slotCountFromConfig } from "../tenant-slots.mjs";
+import { benchToken, liveSessionStatements } from "./tokens.mjs";
 
 const FAMILIES = Number(process.env.BENCH_FAMILIES ?? 5_000);
 const PERSONS = Number(process.env.BENCH_PERSONS ?? 18_000);
@@ -197,16 +197,26 @@ async function totals(database) {
   return counts;
 }
 
-async function token(sub, role, tenant) {
-  const vars = readConfig("wrangler.toml").vars;
-  return new SignJWT({ tenant, role, sid: `bench-${sub}` })
-    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-    .setSubject(sub)
-    .setIssuer(vars.JWT_ISSUER)
-    .setAudience(vars.JWT_AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime("10m")
-    .sign(new TextEncoder().encode(devSecret("JWT_SECRET")));
+/**
+ * A demo member's token (`roles`: their duties; the demo officers live in their RT, so they are
+ * residents too), with the live sign-in it names written to the local platform database first.
+ */
+async function token(sub, roles, tenant) {
+  const sid = `bench-${sub}`;
+  await executeLocalSql(
+    "warga-platform",
+    liveSessionStatements([{ sid, userId: sub, tenantId: tenant.id }]).join("\n"),
+    "bench-registry-sessions",
+  );
+  return benchToken({
+    secret: devSecret("JWT_SECRET"),
+    sub,
+    tenant: tenant.slug,
+    roles,
+    resident: true,
+    sid,
+    ttl: "10m",
+  });
 }
 
 const load = (url, headers = {}) =>
@@ -276,7 +286,7 @@ export async function run() {
       vars: { JWT_SECRET: devSecret("JWT_SECRET"), LOG_LEVEL: "warn" },
     });
   const sek = {
-    Authorization: `Bearer ${await token("seed-user-sekretaris-rt01", "sekretaris", TENANT.slug)}`,
+    Authorization: `Bearer ${await token("seed-user-sekretaris-rt01", ["sekretaris"], TENANT)}`,
   };
   let server = await start();
   try {

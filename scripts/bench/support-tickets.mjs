@@ -2,14 +2,14 @@
 // console's list and the operators' list with each filter (status, Asia/Jakarta days, tenant), as p50
 // ratios over the bare route served by the same isolate in the same run.
 import { createHash } from "node:crypto";
-import { SignJWT } from "jose";
 import { migrateAll } from "../db-migrate.mjs";
 import { startDevServer } from "../lib/dev-server.mjs";
 import { devSecret, ensureDevVars } from "../lib/dev-vars.mjs";
 import { load as loadRoute } from "../lib/load.mjs";
-import { executeLocalSql, queryLocal, readConfig, STATE_DIR } from "../lib/wrangler.mjs";
+import { executeLocalSql, queryLocal, STATE_DIR } from "../lib/wrangler.mjs";
 import { seed } from "../seed-dev.mjs";
 import { slotCountFromConfig } from "../tenant-slots.mjs";
+import { benchToken, liveSessionStatements } from "./tokens.mjs";
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 10_000);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -59,16 +59,35 @@ async function seedTickets() {
   return count;
 }
 
-async function token(sub, role, tenant) {
-  const vars = readConfig("wrangler.toml").vars;
-  return new SignJWT({ tenant, role, sid: `bench-${sub}` })
-    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-    .setSubject(sub)
-    .setIssuer(vars.JWT_ISSUER)
-    .setAudience(vars.JWT_AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime("30m")
-    .sign(new TextEncoder().encode(devSecret("JWT_SECRET")));
+/**
+ * Who reads the lists: RT 01's ketua (admin; the demo officers live in their RT) and the operator. Each
+ * token names a sign-in of its own, written as a live session before the server starts.
+ */
+const READERS = {
+  admin: { sub: "seed-user-admin-rt01", tenant: TENANTS[0], roles: ["admin"], resident: true },
+  operator: { sub: "seed-user-operator", tenant: null, roles: ["super_admin"], resident: false },
+};
+const sidOf = (reader) => `bench-${reader.sub}`;
+
+async function seedSessions() {
+  const rows = Object.values(READERS).map((r) => ({
+    sid: sidOf(r),
+    userId: r.sub,
+    tenantId: r.tenant?.id ?? null,
+  }));
+  await executeLocalSql("warga-platform", liveSessionStatements(rows).join("\n"), "bench-support-sessions");
+}
+
+function token(reader) {
+  return benchToken({
+    secret: devSecret("JWT_SECRET"),
+    sub: reader.sub,
+    tenant: reader.tenant?.slug ?? null,
+    roles: reader.roles,
+    resident: reader.resident,
+    sid: sidOf(reader),
+    ttl: "30m",
+  });
 }
 
 const load = (url, headers = {}) =>
@@ -79,16 +98,15 @@ export async function run() {
   await migrateAll({ quiet: true });
   await seed({ slots: slotCountFromConfig() });
   const total = await seedTickets();
+  await seedSessions();
   const server = await startDevServer({
     script: "scripts/bench/entry.ts",
     persistTo: STATE_DIR,
     vars: { JWT_SECRET: devSecret("JWT_SECRET") },
   });
   try {
-    const admin = {
-      Authorization: `Bearer ${await token("seed-user-admin-rt01", "admin", TENANTS[0].slug)}`,
-    };
-    const operator = { Authorization: `Bearer ${await token("seed-user-operator", "super_admin", null)}` };
+    const admin = { Authorization: `Bearer ${await token(READERS.admin)}` };
+    const operator = { Authorization: `Bearer ${await token(READERS.operator)}` };
     const tenantList = `${server.url}/api/support-tickets`;
     const platformList = `${server.url}/api/platform/support-tickets`;
     const targets = {

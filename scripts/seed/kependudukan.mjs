@@ -1,7 +1,10 @@
 /**
  * Demo registry (issue 13): one family card per resident's house plus a dozen more households on
- * the same street, with wives, children, vehicles, coordinates for the map, a few life events and
- * one pending resident correction. Fixed `seed-…` ids, INSERT OR IGNORE: safe to run on every start.
+ * the same street, then the officers' own houses (issue 27: the ketua, sekretaris and bendahara live in
+ * the RT), with wives, children, vehicles, coordinates for the map, a few life events and one pending
+ * resident correction. Each demo account with a house is one person on its card (`account.home`,
+ * `account.personId`: seed-dev.mjs links the membership to it). Fixed `seed-…` ids, INSERT OR IGNORE:
+ * safe to run on every start.
  */
 
 const FIRST_MEN = [
@@ -76,18 +79,24 @@ export function tenantSql({ accounts, tenant, now, q, rt }) {
     return "";
   }
   const region = rt === "rt01" ? "327301" : "327302";
-  const houses = accounts
-    .filter((a) => a.tenant === tenant.id && a.unit)
-    .map((a) => ({ unit: a.unit, head: a.name }));
+  const homes = accounts.filter((a) => a.tenant === tenant.id && a.home);
+  const house = (a) => ({ ...a.home, unit: a.unit });
+  // Residents' houses, the street's other households, then the officers': ids, numbers and NIK serials
+  // of the first two stay those of every earlier seed, so a database seeded before gains rows only.
+  const houses = homes.filter((a) => a.roles.length === 0).map(house);
   const block = houses[0]?.unit.block ?? "A";
+  const firstExtra = houses.length;
   for (let i = 0; i < 12; i++) {
     const number = String(houses.length + i + 1);
     houses.push({
+      key: String(houses.length + 1),
       unit: { id: `seed-unit-${rt}-x${i + 1}`, block: i < 6 ? block : `${block}2`, number },
       head: `${FIRST_MEN[i]} ${FAMILY[i]}`,
       extra: true,
     });
   }
+  const lastExtra = firstExtra + 11;
+  houses.push(...homes.filter((a) => a.roles.length > 0).map(house));
   const lines = [];
   let serial = 1;
   houses.forEach((house, i) => {
@@ -97,44 +106,52 @@ export function tenantSql({ accounts, tenant, now, q, rt }) {
       `INSERT OR IGNORE INTO units (id, block, number, latitude, longitude, occupancy, updated_at) VALUES (${q(house.unit.id)}, ${q(house.unit.block)}, ${q(house.unit.number)}, ${lat.toFixed(6)}, ${lng.toFixed(6)}, ${q(i % 5 === 4 ? "penyewa" : "pemilik")}, ${q(now)});`,
       `UPDATE units SET latitude = ${lat.toFixed(6)}, longitude = ${lng.toFixed(6)}, occupancy = COALESCE(occupancy, ${q(i % 5 === 4 ? "penyewa" : "pemilik")}) WHERE id = ${q(house.unit.id)} AND latitude IS NULL;`,
     );
-    const cardId = `seed-kk-${rt}-${i + 1}`;
+    const cardId = `seed-kk-${rt}-${house.key}`;
+    const person = (n) => `seed-km-${rt}-${house.key}-${n}`;
     const family = house.head.split(" ").slice(-1)[0];
+    const headSex = house.sex ?? "L";
     const headBirth = `19${70 + (i % 20)}-${String((i % 12) + 1).padStart(2, "0")}-${String((i % 27) + 1).padStart(2, "0")}`;
     const wifeBirth = `19${73 + (i % 20)}-${String(((i + 5) % 12) + 1).padStart(2, "0")}-${String(((i + 9) % 27) + 1).padStart(2, "0")}`;
     const kidBirth = `20${String(5 + (i % 15)).padStart(2, "0")}-${String(((i + 2) % 12) + 1).padStart(2, "0")}-${String(((i + 3) % 27) + 1).padStart(2, "0")}`;
-    const headNik = nik(region, headBirth, "L", serial++);
+    const headNik = nik(region, headBirth, headSex, serial++);
     const kk = `${region}${String(10100 + i).padStart(6, "0")}${String(i + 1).padStart(4, "0")}`;
-    const moved = house.extra && i === houses.length - 1;
+    const moved = house.extra && i === lastExtra;
     lines.push(
       `INSERT OR IGNORE INTO family_cards (id, kk_number, unit_id, head_name, head_nik, head_whatsapp, status, status_date, notes, updated_at) VALUES (${q(cardId)}, ${q(kk)}, ${q(house.unit.id)}, ${q(house.head)}, ${q(headNik)}, ${q(`62812${String(7000000 + i).padStart(7, "0")}`)}, ${q(moved ? "pindah" : "aktif")}, ${q(moved ? "2026-09-30" : null)}, ${q(i === 0 ? "Ketua kelompok ronda blok" : null)}, ${q(now)});`,
     );
+    // A head without a wife (`spouse: null`) is a widow or widower; the serial is spent all the same.
+    const wifeSerial = serial++;
     const people = [
       [
-        `seed-km-${rt}-${i + 1}-1`,
+        person(1),
         house.head,
         headNik,
         "kepala_keluarga",
-        "L",
+        headSex,
         headBirth,
         "Bandung",
         JOBS[i % JOBS.length],
-        "kawin",
+        house.spouse === null ? "cerai_mati" : "kawin",
         "d4_s1",
       ],
+      ...(house.spouse === null
+        ? []
+        : [
+            [
+              person(2),
+              house.spouse ?? `${FIRST_WOMEN[i % 12]} ${family}`,
+              nik(region, wifeBirth, "P", wifeSerial),
+              "istri",
+              "P",
+              wifeBirth,
+              "Garut",
+              i % 3 === 0 ? "Guru" : "Mengurus Rumah Tangga",
+              "kawin",
+              "sma",
+            ],
+          ]),
       [
-        `seed-km-${rt}-${i + 1}-2`,
-        `${FIRST_WOMEN[i % 12]} ${family}`,
-        nik(region, wifeBirth, "P", serial++),
-        "istri",
-        "P",
-        wifeBirth,
-        "Garut",
-        i % 3 === 0 ? "Guru" : "Mengurus Rumah Tangga",
-        "kawin",
-        "sma",
-      ],
-      [
-        `seed-km-${rt}-${i + 1}-3`,
+        person(3),
         `${FIRST_MEN[(i + 4) % 12]} ${family}`,
         nik(region, kidBirth, "L", serial++),
         "anak",

@@ -65,8 +65,8 @@ function jakartaAt(now, days, hour) {
 export function tenantSql({ accounts, tenant, now: nowIso, q }) {
   const now = new Date(nowIso);
   const author =
-    accounts.find((a) => a.tenant === tenant.id && a.role === "sekretaris") ??
-    accounts.find((a) => a.tenant === tenant.id && a.role === "admin");
+    accounts.find((a) => a.tenant === tenant.id && a.roles.includes("sekretaris")) ??
+    accounts.find((a) => a.tenant === tenant.id && a.roles.includes("admin"));
   if (!author) {
     return "";
   }

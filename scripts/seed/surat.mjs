@@ -1,5 +1,6 @@
 // Demo letter requests per RT: a domicile letter just submitted and an SKCK cover letter staff are working
-// on, each with its history as the routes write it. Neither is finished: a finished letter needs a number
+// on, each for the resident themself (the person on the family card their account is linked to, whose
+// registry name is their account's), each with its history as the routes write it. Neither is finished: a finished letter needs a number
 // from the tenant's sequence, a verification code and a rendered PDF, which only the workflow produces.
 
 const HOUR = 3_600_000;
@@ -42,7 +43,7 @@ export function tenantSql({ now: nowIso, q, rt, resident }) {
     const id = `seed-surat-${rt}-${l.key}`;
     const last = l.events.at(-1);
     lines.push(`INSERT OR IGNORE INTO letters (id, resident_id, unit_id, jenis, on_behalf_of, subject_name, keperluan, fields, status, nomor_surat, tanggal_surat, note, verification_code, revision, pdf_version, decided_by, finished_at, created_at, updated_at)
-VALUES (${q(id)}, ${q(l.by.id)}, ${q(l.by.unit.id)}, ${q(l.jenis)}, 'self', ${q(l.by.name)}, ${q(l.keperluan)}, ${q(JSON.stringify(l.fields))}, ${q(last?.status ?? "diajukan")}, NULL, NULL, NULL, NULL, ${l.events.length + 1}, 1, ${q(last ? staff : null)}, NULL, ${q(at(l.created))}, ${q(at(last?.ago ?? l.created))});`);
+VALUES (${q(id)}, ${q(l.by.id)}, ${q(l.by.unit.id)}, ${q(l.jenis)}, ${q(l.by.personId)}, ${q(l.by.name)}, ${q(l.keperluan)}, ${q(JSON.stringify(l.fields))}, ${q(last?.status ?? "diajukan")}, NULL, NULL, NULL, NULL, ${l.events.length + 1}, 1, ${q(last ? staff : null)}, NULL, ${q(at(l.created))}, ${q(at(last?.ago ?? l.created))});`);
     lines.push(`INSERT OR IGNORE INTO letter_events (id, letter_id, status, note, actor_id, created_at)
 VALUES (${q(`${id}-e0`)}, ${q(id)}, 'diajukan', NULL, ${q(l.by.id)}, ${q(at(l.created))});`);
     l.events.forEach((e, i) => {

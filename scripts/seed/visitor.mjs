@@ -34,7 +34,8 @@ export function tenantSql({ now: nowIso, q, rt, resident }) {
   const now = new Date(nowIso);
   const iso = (ms) => new Date(ms).toISOString();
   const admin = `seed-user-admin-${rt}`;
-  const guard = `seed-user-sekretaris-${rt}`;
+  // RT 01 has a gate guard (satpam); in RT 02 the secretary checks guests in.
+  const guard = rt === "rt01" ? "seed-user-satpam-rt01" : `seed-user-sekretaris-${rt}`;
   const [g1, g2, g3, g4] = GUESTS[rt];
   const plate = rt === "rt01" ? "B 4821 KZT" : "B 3317 PQR";
 

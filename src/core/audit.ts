@@ -153,6 +153,12 @@ export async function readPlatformAudit(ctx: PlatformCtx, filter: AuditFilter & 
   if (filter.tenant) {
     const byId = await rowById(ctx.platform, tenants, filter.tenant);
     const slug = byId?.slug ?? filter.tenant;
+    const row = byId ?? (await ctx.platform.select().from(tenants).where(eq(tenants.slug, slug)).get());
+    if (row?.status === "ditutup") {
+      // A closed community's own log went with its database (its final archive holds it); the platform's
+      // records about it, its closing among them, stay readable.
+      return merge([await platformRows(ctx, eq(auditLog.tenantId, row.id), filter)], filter.limit);
+    }
     const tenant = await resolveTenant(bindingsOf(ctx), ctx.platform, slug, { allowSuspended: true }).catch(
       () => null,
     );

@@ -56,7 +56,11 @@ export interface TenantInfo {
   parentId: string | null;
   flags: Record<FeatureFlag, boolean>;
   slot: number;
-  status: "provisioning" | "active" | "suspended";
+  /**
+   * `ditutup` only in the one context core builds for a closed community that still holds its slot
+   * (its final archive, `closedTenantCtx`); every other way in answers 410 for a closed tenant.
+   */
+  status: "provisioning" | "active" | "suspended" | "ditutup";
   /** Written by billing; `nonaktif` makes the tenant read-only (402 on writes). */
   subscription: SubscriptionStatus;
 }

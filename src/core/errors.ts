@@ -51,6 +51,9 @@ export const ERROR_CODES = [
   "last_admin",
   "not_resident",
   "person_taken",
+  "person_not_found",
+  "person_not_at_unit",
+  "person_not_linked",
   "link_request_pending",
   "no_link_request",
   // Gate devices.
@@ -136,6 +139,7 @@ export const ERROR_CODES = [
   // Assistant and RW hierarchy (issues 17, 13).
   "assistant_unavailable",
   "not_rw_tenant",
+  "not_rt_tenant",
   "invalid_child",
   "already_linked",
   // Payments and subscription billing.

@@ -24,8 +24,10 @@ export interface PersonalColumns {
   /**
    * For rows that are a person's own without naming their account (the registry's person records): an
    * SQL condition on the table selecting the account's own rows, with the parameters `:userId`,
-   * `:unitId` (their unit in this tenant), `:name`, `:whatsapp` and `:email` from their account. A
-   * resident's own data export reads the matching rows as theirs; erasure leaves them to the module.
+   * `:unitId` (their unit in this tenant) and `:personId` (the registry person their membership is
+   * linked to, `family_members.id`; null when unlinked, which matches nothing). Never a name: a
+   * namesake is not the person. A resident's own data export reads the matching rows as theirs;
+   * erasure leaves them to the module.
    */
   ownRows?: string;
   /**

@@ -19,11 +19,17 @@ describe("typed client (hono/client with AppType)", () => {
     expect(report.status).toBe("ok");
 
     const created = await client(await operatorToken()).api.platform.tenants.$post({
-      json: { slug: `rt-hc-${Date.now()}`, name: "RT Klien", type: "RT" },
+      json: {
+        slug: `rt-hc-${Date.now()}`,
+        name: "RT Klien",
+        type: "RT",
+        admin: { name: "Ketua Klien", email: `ketua-hc-${Date.now()}@warga.test` },
+      },
     });
     expect(created.status).toBe(201);
     const tenant = await created.json();
     expect(tenant.flags.musyawarah).toBe(true);
+    expect(tenant.adminInvitation).toEqual({ channel: "email", sent: true });
 
     const t = await createTenant();
     const admin = await t.member("admin");

@@ -80,6 +80,9 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "POST /api/platform/tenants": platform,
   "GET /api/platform/tenants": platform,
   "PATCH /api/platform/tenants/:id": platform,
+  // Issue 27: the operator closes a community and invites its admins.
+  "DELETE /api/platform/tenants/:id": platform,
+  "POST /api/platform/tenants/:id/admin-invitations": platform,
 
   // Registry: spec "GET /api/kependudukan/* | S", narrowed by "opened by secretary and admin roles";
   // the writes are the registry's too. The household view is issue 8's (a resident requests a letter
@@ -244,6 +247,10 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "GET /api/tenant-hierarchy/summary": { who: ADMIN },
   "POST /api/tenant-hierarchy/link-child": { who: ADMIN },
   "DELETE /api/tenant-hierarchy/link-child/:slug": { who: ADMIN },
+  // Issue 27: "the RT's admin sees it at GET /api/tenant-hierarchy/parent-request and answers".
+  "GET /api/tenant-hierarchy/parent-request": { who: ADMIN },
+  "POST /api/tenant-hierarchy/parent-request/accept": { who: ADMIN },
+  "POST /api/tenant-hierarchy/parent-request/decline": { who: ADMIN },
   // The assistant (spec: R; issue 17). No flag: the spec names none for it. The rules and agenda text
   // its info_rt tool reads is written by the secretariat and readable by every member.
   "GET /api/ai/status": { who: R },
@@ -340,6 +347,15 @@ export const EXPECTED_ACCESS: Readonly<Record<string, Expectation>> = {
   "POST /api/platform/tenants/:id/imports": platform,
   "GET /api/platform/archives/:id": platform,
   "GET /api/platform/archives/:id/download": platform,
+
+  // Members and duties (issue 27): "Committee routes (admin)": appointing, inviting and removing are the
+  // admin's; the list is for staff ("contact masked for non-admins if staff may read it"); linking an
+  // account to its registry person is "by sekretaris/admin" (item 4). No feature flag.
+  "GET /api/members": { who: S },
+  "POST /api/members/invitations": { who: ADMIN },
+  "PUT /api/members/:userId/roles": { who: ADMIN },
+  "DELETE /api/members/:userId": { who: ADMIN },
+  "PUT /api/members/:userId/person": { who: SEK_ADMIN },
 };
 
 export interface Disagreement {

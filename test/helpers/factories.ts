@@ -721,9 +721,23 @@ export const FACTORIES: Readonly<Record<string, Factory>> = {
   },
 
   // --- operator routes -----------------------------------------------------------------------------
+  // A tenant of its own for each route of the path: the DELETE closes it (A must stay open for the walk).
   "/api/platform/tenants/:id": {
     kind: "platform",
-    make: async (w) => ({ params: { id: w.a.tenant.id }, body: { patch: { name: "RT Uji" } } }),
+    make: async () => {
+      const tenant = await createTenant();
+      return {
+        params: { id: tenant.id },
+        body: { patch: { name: "RT Uji" }, delete: { confirmSlug: tenant.slug } },
+      };
+    },
+  },
+  "/api/platform/tenants/:id/admin-invitations": {
+    kind: "platform",
+    make: async (w) => ({
+      params: { id: w.a.tenant.id },
+      body: { post: { name: "Wakil Ketua", email: `${unique("wakil")}@warga.test` } },
+    }),
   },
   "/api/platform/tenants/:id/invoices": {
     kind: "platform",
@@ -1002,4 +1016,24 @@ export const FACTORIES: Readonly<Record<string, Factory>> = {
     why: "its :id is the import's target, which must be an empty tenant (409 otherwise); operators name any tenant by design, walked in test/modules/platform-ops/archives.test.ts",
     probe: { params: { id: "01NOSUCHTENANT000000000000" }, status: 401 },
   },
+  // Members and duties (issue 27): a member of A (a treasurer living there), whom no caller of B reaches.
+  "/api/members/:userId/roles": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { userId: (await memberOfA(w)).id },
+      body: { put: { roles: ["bendahara", "sekretaris"] } },
+    }),
+  },
+  "/api/members/:userId/person": {
+    kind: "tenant",
+    make: async (w) => ({ params: { userId: (await memberOfA(w)).id }, body: { put: { personId: null } } }),
+  },
+  "/api/members/:userId": {
+    kind: "tenant",
+    make: async (w) => ({ params: { userId: (await memberOfA(w)).id } }),
+  },
 };
+
+function memberOfA(w: World) {
+  return w.once("member of A", () => w.a.tenant.member("bendahara", { unitId: w.a.household.unitId }));
+}

@@ -112,6 +112,11 @@ export interface TestTenant {
   slug: string;
   slot: number;
   /**
+   * The admin the operator invited at creation (issue 27): an account with no password yet, one of the
+   * tenant's members and one of its admins until a test removes it.
+   */
+  invitedAdmin: { email: string };
+  /**
    * Signs in a new member of this tenant (through the login route): `warga` is a resident with no duty;
    * a duty alone is an officer with no house (not a resident) unless `unitId` gives them one.
    */
@@ -123,6 +128,8 @@ export interface TestTenant {
 interface MemberOpts {
   /** Their house: any member with one is a resident of the community, whatever their duties. */
   unitId?: string;
+  /** Their own person on a family card of the tenant's registry (`family_members.id`). */
+  personId?: string;
   whatsapp?: string;
   /** Duties held besides `role` (a ketua who is also the bendahara). */
   duties?: Duty[];
@@ -138,8 +145,12 @@ export interface Member {
   token: string;
 }
 
-/** Creates a tenant through the operator route, as production does. */
+/**
+ * Creates a tenant through the operator route, as production does: with its first admin invited (a
+ * new account at a unique email, so the set-password link goes out and the account never signs in).
+ */
 export async function createTenant(opts: { type?: "RT" | "RW"; parentSlug?: string; slug?: string } = {}) {
+  const invitedAdmin = { email: `${unique("ketua")}@warga.test` };
   const res = await callJson<{ id: string; slug: string; slot: number }>("/api/platform/tenants", {
     token: await operatorToken(),
     body: {
@@ -147,6 +158,7 @@ export async function createTenant(opts: { type?: "RT" | "RW"; parentSlug?: stri
       name: "RT Uji",
       type: opts.type ?? "RT",
       parentSlug: opts.parentSlug,
+      admin: { name: "Ketua Undangan", email: invitedAdmin.email },
     },
   });
   if (res.status !== 201) {
@@ -157,6 +169,7 @@ export async function createTenant(opts: { type?: "RT" | "RW"; parentSlug?: stri
     id,
     slug,
     slot,
+    invitedAdmin,
     async member(role, memberOpts = {}) {
       const user = await insertUser({ whatsapp: memberOpts.whatsapp });
       await platformDb(bindings)
@@ -167,6 +180,7 @@ export async function createTenant(opts: { type?: "RT" | "RW"; parentSlug?: stri
           tenantId: id,
           roles: dutiesFor(role, memberOpts.duties),
           unitId: memberOpts.unitId ?? null,
+          personId: memberOpts.personId ?? null,
         });
       return { ...user, token: await login(user.email, slug) };
     },

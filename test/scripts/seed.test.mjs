@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
 import { SEEDED_TENANTS, seedSql } from "../../scripts/seed-dev.mjs";
+import { kkNumberProblems, nikProblems } from "../../src/modules/kependudukan/nik.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -144,6 +145,57 @@ describe("demo seed", () => {
       expect(db.prepare("PRAGMA foreign_key_check").all()).toEqual([]);
     }
 
+    // Officers live in their RT (issue 27): a house, a family card, and their account linked to their own
+    // person on it, as every resident's is; the guard has no house; the RW head has none in the RW.
+    const members = platform
+      .prepare(
+        `SELECT u.email, m.tenant_id AS tenant, m.roles, m.unit_id AS unit, m.person_id AS person
+         FROM memberships m JOIN users u ON u.id = m.user_id ORDER BY u.email`,
+      )
+      .all();
+    const of = (email) => members.find((m) => m.email === email);
+    expect(of("satpam.rt01@warga.test")).toEqual({
+      email: "satpam.rt01@warga.test",
+      tenant: "seed-tenant-rt01",
+      roles: '["satpam"]',
+      unit: null,
+      person: null,
+    });
+    expect(of("admin.rw05@warga.test")).toMatchObject({ roles: '["admin"]', unit: null, person: null });
+    const linked = members.filter((m) => m.tenant !== "seed-tenant-rw05" && !m.email.startsWith("satpam."));
+    expect(linked.map((m) => m.email)).toEqual(
+      ["admin", "bendahara", "sekretaris", "warga1", "warga2", "warga3"].flatMap((who) =>
+        ["rt01", "rt02"].map((rt) => `${who}.${rt}@warga.test`),
+      ),
+    );
+    for (const m of linked) {
+      const person = databases
+        .get(m.tenant)
+        .prepare(
+          `SELECT p.name, c.unit_id AS unit, c.status FROM family_members p
+           JOIN family_cards c ON c.id = p.family_card_id WHERE p.id = ?`,
+        )
+        .get(m.person);
+      const name = platform.prepare("SELECT name FROM users WHERE email = ?").get(m.email).name;
+      expect(person, m.email).toEqual({ name, unit: m.unit, status: "aktif" });
+    }
+    expect(new Set(linked.map((m) => m.person)).size).toBe(linked.length);
+    // The sekretaris of RT 01 is the wife on her husband's card; the others head their own.
+    const relationship = (tenant, person) =>
+      databases.get(tenant).prepare("SELECT relationship FROM family_members WHERE id = ?").get(person)
+        .relationship;
+    expect(relationship("seed-tenant-rt01", of("sekretaris.rt01@warga.test").person)).toBe("istri");
+    expect(relationship("seed-tenant-rt01", of("admin.rt01@warga.test").person)).toBe("kepala_keluarga");
+    // Every demo NIK passes the registry's own check, agreeing with the person's sex and birth date.
+    for (const db of databases.values()) {
+      for (const p of db.prepare("SELECT nik, sex, birth_date FROM family_members").all()) {
+        expect(nikProblems(p.nik, { sex: p.sex, birthDate: p.birth_date }), p.nik).toEqual([]);
+      }
+      for (const c of db.prepare("SELECT kk_number FROM family_cards").all()) {
+        expect(kkNumberProblems(c.kk_number)).toEqual([]);
+      }
+    }
+
     // Seeding runs on every `npm run dev`: the second run (a new instant) adds nothing.
     const before = [tableCounts(platform), ...[...databases.values()].map(tableCounts)];
     const again = await seedSql({ slots: 8, now: "2026-11-25T02:00:00.000Z" });
@@ -152,5 +204,16 @@ describe("demo seed", () => {
       databases.get(t.id).exec(again.tenant(t));
     }
     expect([tableCounts(platform), ...[...databases.values()].map(tableCounts)]).toEqual(before);
+
+    // A database seeded before officers had houses gets their house and person on the next run.
+    platform.exec(
+      "UPDATE memberships SET unit_id = NULL, person_id = NULL WHERE id = 'seed-member-admin-rt01'",
+    );
+    platform.exec(again.platform);
+    expect(
+      platform
+        .prepare("SELECT unit_id, person_id FROM memberships WHERE id = 'seed-member-admin-rt01'")
+        .get(),
+    ).toEqual({ unit_id: of("admin.rt01@warga.test").unit, person_id: of("admin.rt01@warga.test").person });
   });
 });

@@ -461,19 +461,35 @@ describe("hierarchy and asisten", () => {
     const rw = await createTenant({ type: "RW" });
     const head = await rw.member("admin");
     const rt = await createTenant();
+    const rtAdmin = await rt.member("admin");
+    const links = () =>
+      bindings.PLATFORM_DB.prepare("SELECT parent_id, linked_at, parent_request_id FROM tenants WHERE id = ?")
+        .bind(rt.id)
+        .first();
+    const ask = () =>
+      callJson("/api/tenant-hierarchy/link-child", { token: head.token, body: { slug: rt.slug } });
+    // The RW's request (issue 27) and the RT's acceptance each commit with their audit record or not at all.
+    const asked = await withTrigger(
+      bindings.PLATFORM_DB,
+      `fail_ask_${rt.slug.replaceAll("-", "_")}`,
+      `BEFORE INSERT ON audit_log
+         WHEN NEW.action = 'hierarchy.link_request' AND NEW.target_id = '${rt.id}'
+         BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+      ask,
+    );
+    expectProblem(asked, 500, "internal_error");
+    expect(await links()).toEqual({ parent_id: null, linked_at: null, parent_request_id: null });
+    expect((await ask()).status).toBe(202);
     const res = await withTrigger(
       bindings.PLATFORM_DB,
       `fail_link_${rt.slug.replaceAll("-", "_")}`,
       `BEFORE INSERT ON audit_log
          WHEN NEW.action = 'hierarchy.link' AND NEW.target_id = '${rt.id}'
          BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
-      () => callJson("/api/tenant-hierarchy/link-child", { token: head.token, body: { slug: rt.slug } }),
+      () => callJson("/api/tenant-hierarchy/parent-request/accept", { method: "POST", token: rtAdmin.token }),
     );
     expectProblem(res, 500, "internal_error");
-    const row = await bindings.PLATFORM_DB.prepare("SELECT parent_id, linked_at FROM tenants WHERE id = ?")
-      .bind(rt.id)
-      .first();
-    expect(row).toEqual({ parent_id: null, linked_at: null });
+    expect(await links()).toEqual({ parent_id: null, linked_at: null, parent_request_id: rw.id });
   });
 
   it("the assistant's rules text whose audit record fails is not written, and answers an error", async () => {

@@ -87,7 +87,12 @@ async function routes(): Promise<Route[]> {
       send: (value) =>
         callJson("/api/platform/tenants", {
           token: operator,
-          body: { slug: unique("rt-cc"), name: value, type: "RT" },
+          body: {
+            slug: unique("rt-cc"),
+            name: value,
+            type: "RT",
+            admin: { name: "Ketua Uji", email: `${unique("ketua")}@warga.test` },
+          },
         }),
       stored: async (res) => res.body.name,
     },

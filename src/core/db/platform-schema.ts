@@ -170,6 +170,8 @@ export const oneTimeTokens = sqliteTable(
       unitId?: string | null;
       /** A `join` link's duties in the community (an officer invited by its admin or the operator). */
       roles?: Duty[];
+      /** A `join` link's registry person (`family_members.id`) the membership is linked to, if staff picked one. */
+      personId?: string | null;
     }>(),
     expiresAt: text("expires_at").notNull(),
     usedAt: text("used_at"),

@@ -271,16 +271,30 @@ export function guard(access: Access, options: GuardOptions = {}): MiddlewareHan
     if (access.scope === "tenant" && (!claims.tenant || !access.roles.some((role) => roles.includes(role)))) {
       throw new Forbidden("forbidden_role", "Your role may not use this route.");
     }
-    if (needsLiveSession(c, access, roles, options)) {
-      await requireLiveSession(platformDb(c.env), claims.sid);
-    }
     if (access.scope === "user" || access.scope === "platform") {
+      if (needsLiveSession(c, access, roles, options)) {
+        await requireLiveSession(platformDb(c.env), claims.sid);
+      }
       return next();
     }
     if (!claims.tenant) {
       throw new Forbidden("forbidden_role", "Your role may not use this route.");
     }
-    c.set("tenant", await resolveTenant(c.env, platformDb(c.env), claims.tenant, { flag: access.flag }));
+    // The community before the sign-in's liveness: closing a community revokes every session in it, and
+    // its members' old tokens should hear 410 tenant_closed (cached per isolate, so it costs no read),
+    // not a "sign in again" that sign-in would then refuse.
+    // Both answers are cached per isolate; when they are not, the two reads go out together.
+    const [tenant, live] = await Promise.allSettled([
+      resolveTenant(c.env, platformDb(c.env), claims.tenant, { flag: access.flag }),
+      needsLiveSession(c, access, roles, options) ? requireLiveSession(platformDb(c.env), claims.sid) : null,
+    ]);
+    if (tenant.status === "rejected") {
+      throw tenant.reason;
+    }
+    if (live.status === "rejected") {
+      throw live.reason;
+    }
+    c.set("tenant", tenant.value);
     requireWritable(c, options);
     return next();
   };

@@ -5,13 +5,13 @@ import { platformDb } from "../db/platform";
 import { tenants } from "../db/platform-schema";
 import { rowByIdOrNotFound } from "../db/rows";
 import { type Bindings, type HonoEnv, loadConfig } from "../env";
-import { Forbidden } from "../errors";
+import { Forbidden, NotFound } from "../errors";
 import type { FeatureFlag } from "../flags";
-import { type ResolveOptions, resolveTenant, toTenantInfo } from "./registry";
+import { type ResolveOptions, resolveTenant, tenantClosed, tenantFields, toTenantInfo } from "./registry";
 import { isSlotBinding, tenantDb } from "./slots";
 
 /** The operator route that changes a tenant evicts its own isolate's cached copy (ADR 0007). */
-export { forgetTenant, toTenantInfo } from "./registry";
+export { forgetTenant, tenantFields, toTenantInfo } from "./registry";
 
 /**
  * Where contexts are made. Verbs never see the raw bindings: they get `env` without the databases, the
@@ -97,6 +97,24 @@ export async function tenantCtxFor(
 ): Promise<TenantCtx> {
   const tenant = await resolveTenant(bindingsOf(base), base.platform, slug, { flag: options.flag });
   return withTenant(base, tenant, options.actor);
+}
+
+/**
+ * A closed community (status `ditutup`) that still holds its slot: its database, for the one reader
+ * that needs it after the close, the final archive written before the slot is emptied (ADR 0026,
+ * `tenants/closing.ts`). The actor is `system`. The row is read here by id, so no caller names a slot;
+ * a tenant that is not closed is 404, and one whose slot went back to the pool is 410.
+ */
+export async function closedTenantCtx(base: PlatformCtx, id: string): Promise<TenantCtx> {
+  const row = await tenantRowById(base, id);
+  if (row.status !== "ditutup") {
+    throw new NotFound("Tenant", "tenant_not_found");
+  }
+  if (row.slot === null) {
+    throw tenantClosed();
+  }
+  const tenant: TenantInfo = { ...tenantFields(row), slot: row.slot, status: "ditutup" };
+  return withTenant(base, tenant, { kind: "system", reason: `closing:${row.slug}` });
 }
 
 /**

@@ -7,13 +7,16 @@ import { migrateSlot, slotCount } from "./slots";
 /**
  * The lowest free slot is chosen and taken in one statement, against unique indexes on slug and slot:
  * two concurrent creates can never share a slot, and the loser of a slot race simply tries the next.
+ * A slot is free when no tenant row holds it: a closed community keeps its slot until the slot has been
+ * emptied (wipe.ts), and rows whose slot went back to the pool hold NULL, which `NOT IN` must not see
+ * (one NULL in the list would make every slot look taken).
  */
 const CLAIM_SQL = `
 INSERT INTO tenants (id, slug, name, type, parent_id, flags, slot, status, updated_at)
 SELECT ?1, ?2, ?3, ?4, ?5, ?6, free.n, 'provisioning', ?7
 FROM (
   WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?8)
-  SELECT n FROM seq WHERE n NOT IN (SELECT slot FROM tenants) ORDER BY n LIMIT 1
+  SELECT n FROM seq WHERE n NOT IN (SELECT slot FROM tenants WHERE slot IS NOT NULL) ORDER BY n LIMIT 1
 ) AS free
 RETURNING slot`;
 

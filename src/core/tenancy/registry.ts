@@ -9,11 +9,8 @@ import { migrateSlot } from "./slots";
 export const tenantClosed = () =>
   new Gone("tenant_closed", "This community has been closed and no longer uses the service.");
 
-/** A live tenant's record; a closed one (status `ditutup`, its slot returned to the pool) is 410. */
-export function toTenantInfo(row: typeof tenants.$inferSelect): TenantInfo {
-  if (row.status === "ditutup" || row.slot === null) {
-    throw tenantClosed();
-  }
+/** What every view of a tenant row shares (a live tenant's context, a closed one's, the operator's list). */
+export function tenantFields(row: typeof tenants.$inferSelect) {
   return {
     id: row.id,
     slug: row.slug,
@@ -21,10 +18,16 @@ export function toTenantInfo(row: typeof tenants.$inferSelect): TenantInfo {
     type: row.type,
     parentId: row.parentId,
     flags: parseFlags(row.flags),
-    slot: row.slot,
-    status: row.status,
     subscription: row.subscriptionStatus,
   };
+}
+
+/** A live tenant's record; a closed one (status `ditutup`, its slot returned to the pool) is 410. */
+export function toTenantInfo(row: typeof tenants.$inferSelect): TenantInfo {
+  if (row.status === "ditutup" || row.slot === null) {
+    throw tenantClosed();
+  }
+  return { ...tenantFields(row), slot: row.slot, status: row.status };
 }
 
 /**

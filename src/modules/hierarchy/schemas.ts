@@ -5,10 +5,39 @@ export const ChildTenant = z
   .object({ slug: z.string(), name: z.string(), linkedAt: z.string() })
   .openapi("ChildTenant");
 
-export const ChildList = z.object({ items: z.array(ChildTenant) }).openapi("ChildTenantList");
+/** An RT asked to join this RW that has not answered yet: no figure of it is readable until it accepts. */
+export const PendingChild = z
+  .object({
+    slug: z.string(),
+    name: z.string(),
+    requestedAt: z.string(),
+    status: z.literal("menunggu"),
+  })
+  .openapi("PendingChildTenant");
+
+export const ChildList = z
+  .object({
+    items: z.array(ChildTenant).describe("RTs that accepted this RW"),
+    pending: z.array(PendingChild).describe("RTs asked to join, not answered yet"),
+  })
+  .openapi("ChildTenantList");
 
 export const LinkChildInput = z.object({ slug: Slug });
 export type LinkChildInput = z.infer<typeof LinkChildInput>;
+
+const TenantRef = z.object({ slug: z.string(), name: z.string() });
+
+/** `menunggu` until the RT's admin accepts; `disetujui` when the RT already is this RW's. */
+export const LinkRequest = z
+  .object({ child: TenantRef, status: z.enum(["menunggu", "disetujui"]) })
+  .openapi("LinkChildRequest");
+
+/** The RW that asked to become the caller's parent, as the RT's admin sees it. */
+export const ParentRequest = z
+  .object({ parent: TenantRef, requestedAt: z.string(), status: z.literal("menunggu") })
+  .openapi("ParentRequest");
+
+export const AcceptedParent = z.object({ parent: TenantRef, linkedAt: z.string() }).openapi("AcceptedParent");
 
 export const SlugParam = z.object({ slug: Slug });
 

@@ -1,127 +1,22 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
-import { platformAudit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
-import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
-import { tenants } from "../../core/db/platform-schema";
-import { Conflict, Forbidden, Invalid, NotFound } from "../../core/errors";
 import { log } from "../../core/http/log";
 import { computeMany, type Indicator } from "../../core/indicators";
-import { childTenants, forgetTenant } from "../../core/tenancy/contexts";
-import { nowIso } from "../../core/time";
-import type { Figures, LinkChildInput } from "./schemas";
+import { childTenants } from "../../core/tenancy/contexts";
+import { pendingRequests } from "./links";
+import type { Figures } from "./schemas";
 
-type TenantRow = typeof tenants.$inferSelect;
+/**
+ * The RW head's reads: the linked RTs and the summary of their counts. Asking, answering and
+ * unlinking are in links.ts.
+ */
 
-function requireRw(ctx: TenantCtx) {
-  if (ctx.tenant.type !== "RW") {
-    throw new Forbidden("not_rw_tenant", "Only an RW tenant links RTs.");
-  }
-}
-
-const presentChild = (row: TenantRow) => ({
-  slug: row.slug,
-  name: row.name,
-  linkedAt: row.linkedAt ?? row.createdAt,
-});
-
-/** The RTs linked to the caller's RW, by slug. */
+/** The RTs linked to the caller's RW, by slug, and apart from them those asked that have not answered. */
 export async function listChildren({ ctx }: { ctx: TenantCtx }) {
   const children = await childTenants(ctx);
-  return { items: children.map(({ slug, name, linkedAt }) => ({ slug, name, linkedAt })) };
-}
-
-async function bySlug(ctx: TenantCtx, slug: string): Promise<TenantRow> {
-  const row = await ctx.platform.select().from(tenants).where(eq(tenants.slug, slug)).get();
-  if (!row) {
-    throw new NotFound("Tenant");
-  }
-  return row;
-}
-
-/**
- * Links an RT to the caller's RW. The write only applies while the RT has no parent, and the guard
- * after it aborts the batch (and its audit record) when another RW got there first.
- */
-export async function linkChild({ ctx, input }: { ctx: TenantCtx; input: LinkChildInput }) {
-  requireRw(ctx);
-  const child = await bySlug(ctx, input.slug);
-  if (child.id === ctx.tenant.id) {
-    throw new Invalid("invalid_child", "An RW cannot link itself.", [
-      { field: "slug", message: "the caller" },
-    ]);
-  }
-  if (child.type !== "RT") {
-    throw new Invalid("invalid_child", "Only an RT tenant can be linked to an RW.", [
-      { field: "slug", message: "not an RT tenant" },
-    ]);
-  }
-  if (child.parentId === ctx.tenant.id) {
-    return { child: presentChild(child), created: false };
-  }
-  if (child.parentId !== null) {
-    throw new Conflict("already_linked", "This RT is already linked to another RW.");
-  }
-  const db = ctx.platform;
-  const now = nowIso();
-  try {
-    await db.batch([
-      db
-        .update(tenants)
-        .set({ parentId: ctx.tenant.id, linkedAt: now, updatedAt: now })
-        .where(and(eq(tenants.id, child.id), isNull(tenants.parentId))),
-      abortBatchUnless(db, tenants, child.id, sql`changes() = 1`),
-      platformAudit(ctx, {
-        action: "hierarchy.link",
-        targetType: "tenant",
-        targetId: child.id,
-        detail: { slug: child.slug },
-      }),
-    ]);
-  } catch (error) {
-    if (!isBatchAborted(error)) {
-      throw error;
-    }
-    const now = await bySlug(ctx, input.slug);
-    if (now.parentId === ctx.tenant.id) {
-      return { child: presentChild(now), created: false };
-    }
-    throw new Conflict("already_linked", "This RT is already linked to another RW.");
-  }
-  forgetTenant(child.slug);
-  return { child: presentChild({ ...child, linkedAt: now }), created: true };
-}
-
-/**
- * Unlinks one of the caller's RTs. An RT that is not linked to the caller is 404, like any object that
- * is not yours; so is every slug for an RT caller, which never has RTs linked to it.
- */
-export async function unlinkChild({ ctx, slug }: { ctx: TenantCtx; slug: string }) {
-  const child = await bySlug(ctx, slug);
-  if (child.parentId !== ctx.tenant.id) {
-    throw new NotFound("Linked RT");
-  }
-  const db = ctx.platform;
-  try {
-    await db.batch([
-      db
-        .update(tenants)
-        .set({ parentId: null, linkedAt: null, updatedAt: nowIso() })
-        .where(and(eq(tenants.id, child.id), eq(tenants.parentId, ctx.tenant.id))),
-      abortBatchUnless(db, tenants, child.id, sql`changes() = 1`),
-      platformAudit(ctx, {
-        action: "hierarchy.unlink",
-        targetType: "tenant",
-        targetId: child.id,
-        detail: { slug: child.slug },
-      }),
-    ]);
-  } catch (error) {
-    if (isBatchAborted(error)) {
-      throw new NotFound("Linked RT");
-    }
-    throw error;
-  }
-  forgetTenant(child.slug);
+  return {
+    items: children.map(({ slug, name, linkedAt }) => ({ slug, name, linkedAt })),
+    pending: await pendingRequests(ctx),
+  };
 }
 
 /**
@@ -164,8 +59,9 @@ async function figuresOf(ctx: TenantCtx, indicators: readonly Indicator[]): Prom
 }
 
 /**
- * Counts per linked RT and in total, every RT's database read at once. Only the dashboard's counts
- * cross the tenant boundary, never a row. An RT whose read fails (or that is suspended) is listed with
+ * Counts per linked RT and in total, every RT's database read at once. Linked means accepted:
+ * `childTenants` follows `parentId` only, so an RT that was asked and has not answered is not read.
+ * Only the dashboard's counts cross the tenant boundary, never a row. An RT whose read fails (or that is suspended) is listed with
  * its `error` and left out of the total; the others still answer.
  */
 export async function hierarchySummary({

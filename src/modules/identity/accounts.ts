@@ -37,6 +37,8 @@ export interface NewResident {
   whatsapp: string;
   /** The house in this tenant's registry. */
   unitId: string;
+  /** Their own person on a family card of this tenant's registry, when staff picked one (checked by the caller). */
+  personId?: string | null;
 }
 
 /** Someone invited into a community: a resident from an application, or an officer or guard. */
@@ -49,6 +51,12 @@ export interface NewMember {
   unitId: string | null;
   /** Duties in the community; none for a plain resident. */
   roles: Duty[];
+  /**
+   * Their own person on a family card of this tenant's registry (`family_members.id`), the link letters
+   * "for myself", the household view and the data export read. The caller checks that the person
+   * exists in this tenant's registry; identity keeps it to one account per person.
+   */
+  personId?: string | null;
 }
 
 /**
@@ -59,6 +67,29 @@ export interface NewMember {
 export type InvitingCtx = Pick<TenantCtx, "platform" | "env" | "requestId"> & {
   tenant: { id: string; name: string };
 };
+
+/**
+ * The account an invitation's email or WhatsApp number names, if any. When the email and the number
+ * name two accounts, the number (the one that signs in on WhatsApp) decides whom to ask; the other
+ * account is not touched.
+ */
+export async function accountByContact(
+  ctx: Pick<InvitingCtx, "platform">,
+  input: { email: string | null; whatsapp: string | null },
+): Promise<UserRow | undefined> {
+  const contacts = [
+    ...(input.email ? [eq(users.email, input.email)] : []),
+    ...(input.whatsapp ? [eq(users.whatsapp, input.whatsapp)] : []),
+  ];
+  if (contacts.length === 0) {
+    return undefined;
+  }
+  const matches = await ctx.platform
+    .select()
+    .from(users)
+    .where(or(...contacts));
+  return matches.find((u) => input.whatsapp && u.whatsapp === input.whatsapp) ?? matches[0];
+}
 
 /**
  * A resident membership in this tenant for the person named in an application (see `inviteMember`).
@@ -73,6 +104,14 @@ export function createResidentAccount({
   return inviteMember({ ctx, input: { ...input, roles: [] } });
 }
 
+/** 409 `person_taken`: the registry person already belongs to another account of the community. */
+export function personTaken(): Conflict {
+  return new Conflict(
+    "person_taken",
+    "This person on the family card already has an account in this community.",
+  );
+}
+
 /**
  * A membership in this tenant for a named person, with the duties given. Without an account for the
  * email or number: a new account without a password, its membership and a set-password invitation.
@@ -80,7 +119,8 @@ export function createResidentAccount({
  * account's own contact, and the membership (with its duties) exists once they accept it (join.ts):
  * nobody is enrolled on someone else's word. The caller's answer is then shaped as for a new account
  * (the channel the input implies), so the inviter learns neither that an account exists nor whose it
- * is. 409 `already_member` when the person is a member of this tenant already.
+ * is. 409 `already_member` when the person is a member of this tenant already, 409 `person_taken` when
+ * `personId` is already another account's person here (the unique index decides a race: `isPersonTaken`).
  */
 export async function inviteMember({
   ctx,
@@ -89,19 +129,18 @@ export async function inviteMember({
   ctx: InvitingCtx;
   input: NewMember;
 }): Promise<PreparedAccount> {
-  const contacts = [
-    ...(input.email ? [eq(users.email, input.email)] : []),
-    ...(input.whatsapp ? [eq(users.whatsapp, input.whatsapp)] : []),
-  ];
-  const matches = contacts.length
-    ? await ctx.platform
-        .select()
-        .from(users)
-        .where(or(...contacts))
-    : [];
-  // When the email and the number name two accounts, the number (the one that signs in on WhatsApp)
-  // decides whom to ask; the other account is not touched.
-  const existing = matches.find((u) => input.whatsapp && u.whatsapp === input.whatsapp) ?? matches[0];
+  const existing = await accountByContact(ctx, input);
+  const personId = input.personId ?? null;
+  if (personId) {
+    const holder = await ctx.platform
+      .select({ userId: memberships.userId })
+      .from(memberships)
+      .where(and(eq(memberships.tenantId, ctx.tenant.id), eq(memberships.personId, personId)))
+      .get();
+    if (holder && holder.userId !== existing?.id) {
+      throw personTaken();
+    }
+  }
   if (existing) {
     const member = await ctx.platform
       .select({ id: memberships.id })
@@ -125,6 +164,7 @@ export async function inviteMember({
         tenantId: ctx.tenant.id,
         roles: input.roles,
         unitId: input.unitId,
+        personId,
       }),
       ctx.platform.insert(users).values({
         id: userId,
@@ -150,7 +190,12 @@ async function prepareJoin(ctx: InvitingCtx, account: UserRow, input: NewMember)
   const join = await newOneTimeToken(ctx.platform, {
     purpose: "join",
     userId: account.id,
-    data: { tenantId: ctx.tenant.id, unitId: input.unitId, roles: input.roles },
+    data: {
+      tenantId: ctx.tenant.id,
+      unitId: input.unitId,
+      roles: input.roles,
+      ...(input.personId ? { personId: input.personId } : {}),
+    },
   });
   // The link goes to the account's own contact that the application named, never to a contact only
   // the applicant typed: an application with a victim's number and the applicant's email must not
@@ -223,4 +268,12 @@ export function isAccountConflict(error: unknown): boolean {
     isUniqueViolation(error, "users.whatsapp") ||
     isUniqueViolation(error, "memberships.user_id")
   );
+}
+
+/**
+ * Whether a batch with a membership's statements (an invitation, an accepted join link) failed because
+ * another account was linked to the same registry person meanwhile: answer 409 `person_taken`.
+ */
+export function isPersonTaken(error: unknown): boolean {
+  return isUniqueViolation(error, "memberships.person_id");
 }

@@ -99,19 +99,19 @@ export type DataExport = z.infer<typeof DataExport>;
 const NOT_INCLUDED = [
   "Push device tokens and the delivery log of messages sent to you are held by the notification service, which sends them; they are removed when you sign out of a device.",
   "Sign-in with Google (OAuth) stores no link: an account is found by its email address each time.",
-  "Family card rows are included when you are the head of the family (matched by your WhatsApp number or name at your unit); other members' records of your family card, and its vehicles, belong to the household and are shown by the community's secretariat.",
+  "Registry records are included through the family-card entry your account is linked to by the community's secretariat: your own entry, the events recorded about you, and the family card when you are its head. Without that link none are included; other members' records of your family card, and its vehicles, belong to the household and are shown by the secretariat.",
   "Files (photos, attachments) are listed by id; open them in the app.",
 ];
 
-const PARAMS = ["userId", "unitId", "name", "whatsapp", "email"] as const;
+const PARAMS = ["userId", "unitId", "personId"] as const;
 type Person = Record<(typeof PARAMS)[number], string | null>;
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const OWN = "__warga_own";
 
-/** `:userId` … in a declaration's `ownRows` become numbered parameters ?1 … ?5 (D1 has no named ones). */
+/** `:userId`, `:unitId`, `:personId` in a declaration's `ownRows` become ?1 … ?3 (D1 has no named ones). */
 function numbered(condition: string): string {
-  return condition.replace(/:(userId|unitId|name|whatsapp|email)\b/g, (_, name: (typeof PARAMS)[number]) => {
+  return condition.replace(/:(userId|unitId|personId)\b/g, (_, name: (typeof PARAMS)[number]) => {
     return `?${PARAMS.indexOf(name) + 1}`;
   });
 }
@@ -317,12 +317,12 @@ export async function exportPersonalData({ ctx }: { ctx: PlatformCtx }): Promise
       }
       throw error;
     }
+    // Registry rows are the person's through the account's link to their family-card entry, never by
+    // a name or number that a namesake or a neighbour could share.
     const { tables, rows } = await communityTables(tctx, {
       userId: user.id,
       unitId: membership.unitId,
-      name: user.name,
-      whatsapp: user.whatsapp,
-      email: user.email,
+      personId: membership.personId,
     });
     communities.push({ tenant: ref, status: "included", tables });
     disclosed.push({ tctx, rows });

@@ -5,6 +5,7 @@ import { memberships, tenants, users } from "../../core/db/platform-schema";
 import { rowById } from "../../core/db/rows";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
+import { isPersonTaken, personTaken } from "./accounts";
 import { membershipStanding } from "./duties";
 import { identityRateLimit as rateLimit } from "./limits";
 import { consumeOneTimeToken } from "./oneTimeTokens";
@@ -31,7 +32,7 @@ export async function acceptJoin({ ctx, input }: { ctx: PlatformCtx; input: { to
     }
     throw new Invalid(result.reason, FAILURES[result.reason], [{ field: "token", message: result.reason }]);
   }
-  const { tenantId, unitId, roles = [] } = result.data;
+  const { tenantId, unitId, roles = [], personId = null } = result.data;
   const [user, tenant] = await Promise.all([
     rowById(db, users, result.userId),
     tenantId ? rowById(db, tenants, tenantId) : undefined,
@@ -50,6 +51,7 @@ export async function acceptJoin({ ctx, input }: { ctx: PlatformCtx; input: { to
         tenantId: tenant.id,
         roles,
         unitId: unitId ?? null,
+        personId,
       }),
       platformAudit(
         { ...ctx, actor: { kind: "system", reason: "join_link_accepted" } },
@@ -65,6 +67,10 @@ export async function acceptJoin({ ctx, input }: { ctx: PlatformCtx; input: { to
   } catch (error) {
     if (isUniqueViolation(error, "memberships.user_id")) {
       throw new Conflict("already_member", "You are already a member of this community.");
+    }
+    // Staff linked someone else to the same family-card person after this link was sent.
+    if (isPersonTaken(error)) {
+      throw personTaken();
     }
     throw error;
   }

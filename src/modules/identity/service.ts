@@ -25,11 +25,34 @@ export {
   inviteMember,
   inviteResident,
   isAccountConflict,
+  isPersonTaken,
   type NewMember,
   type NewResident,
   type PreparedAccount,
   type PreparedInvitation,
+  personTaken,
 } from "./accounts";
+export {
+  type CommitteeMember,
+  checkRemovable,
+  endMembership,
+  getMember,
+  listMembers,
+  type MemberListInput,
+  type MemberStatus,
+  setMemberPerson,
+  setMemberRoles,
+} from "./committee";
+
+export {
+  type AdminInvitee,
+  adminCounts,
+  endCommunitySessions,
+  forgetEndedSessions,
+  inviteAdmin,
+  type PreparedAdminInvitation,
+  tenantsWithoutAdmin,
+} from "./communities";
 
 /** Every membership of a user (`id`), with its tenant, oldest first: where a sign-in lands by default. */
 export async function membershipsOf({ ctx, id }: { ctx: PlatformCtx; id: string }) {
@@ -84,12 +107,19 @@ function standingOf(m: { roles: (typeof memberships.$inferSelect)["roles"]; unit
 
 /**
  * For modules that act per household (dues, household polls, letters, visitors): the caller's unit in
- * this tenant, or 409 `profile_incomplete` until the resident has completed their profile.
+ * this tenant, or 409 `profile_incomplete` until the resident has completed their profile; with it the
+ * caller's own registry person (`personId`, a family-card member id of this tenant) when their account
+ * is linked to one, else null. Who the caller is in the registry comes from that link, never a name.
  */
 export async function requireCompleteProfile({ ctx }: { ctx: TenantCtx }) {
   const actor = requireUser(ctx);
   const row = await ctx.platform
-    .select({ name: users.name, whatsapp: users.whatsapp, unitId: memberships.unitId })
+    .select({
+      name: users.name,
+      whatsapp: users.whatsapp,
+      unitId: memberships.unitId,
+      personId: memberships.personId,
+    })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.userId, actor.userId), eq(memberships.tenantId, ctx.tenant.id)))
@@ -100,7 +130,7 @@ export async function requireCompleteProfile({ ctx }: { ctx: TenantCtx }) {
       "Complete your profile (full name, WhatsApp number, block and house number) first.",
     );
   }
-  return { unitId: row.unitId };
+  return { unitId: row.unitId, personId: row.personId };
 }
 
 /** Resident accounts of the tenant: the "total registered residents" indicator. */

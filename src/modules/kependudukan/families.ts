@@ -604,13 +604,23 @@ export async function householdMembers({
 
 /**
  * The household at a unit, NIKs masked: what a resident picks "on behalf of" from. The route passes
- * the caller's own unit (from identity's profile), so the registry needs nothing of identity.
+ * the caller's own unit and linked person (from identity's profile), so the registry needs nothing of
+ * identity; `isMe` marks that person, and nobody else, whatever their name.
  */
-export async function householdAt({ ctx, id }: { ctx: TenantCtx; id: string }) {
+export async function householdAt({
+  ctx,
+  id,
+  personId,
+}: {
+  ctx: TenantCtx;
+  id: string;
+  personId: string | null;
+}) {
   const members = await householdMembers({ ctx, id });
   return {
     unitId: id,
     unit: await unitRef(ctx.db, id),
-    members: members.map((m) => presentMember(m, false)),
+    personId,
+    members: members.map((m) => ({ ...presentMember(m, false), isMe: m.id === personId })),
   };
 }

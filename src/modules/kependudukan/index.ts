@@ -43,17 +43,18 @@ export const kependudukanModule = defineModule({
     units: { other: ["id", "block", "number", "occupancy", "created_at", "updated_at"] },
     // Registry persons are not accounts: erasure by account id leaves them to the registry's own
     // edit and delete routes, but their fields are classified for export all the same.
-    // A resident's own data export: the card of the family they head (their number or name at their unit).
+    // A resident's own data export, through their account's link to their person (memberships.person_id):
+    // the card of the family they head.
     family_cards: {
-      ownRows: `unit_id = :unitId AND status = 'aktif' AND (lower(trim(head_name)) = lower(trim(:name)) OR (CASE WHEN head_whatsapp LIKE '0%' THEN '62' || substr(head_whatsapp, 2) ELSE ltrim(head_whatsapp, '+') END) = :whatsapp)`,
+      ownRows: `id IN (SELECT family_card_id FROM family_members WHERE id = :personId AND relationship = 'kepala_keluarga')`,
       personal: ["kk_number", "head_name", "head_nik", "head_whatsapp", "notes", "search_text"],
       // The search column holds every member's name and plate: the household's, not only the head's.
       aboutOthers: ["search_text"],
       other: ["id", "unit_id", "status", "status_date", "created_at", "updated_at"],
     },
-    // Their own person record: their name on an active card at their unit; the rest of the household is not theirs.
+    // Their own person record (the linked one); the rest of the household is not theirs.
     family_members: {
-      ownRows: `lower(trim(name)) = lower(trim(:name)) AND family_card_id IN (SELECT id FROM family_cards WHERE unit_id = :unitId AND status = 'aktif')`,
+      ownRows: `id = :personId`,
       personal: [
         "name",
         "nik",
@@ -84,7 +85,7 @@ export const kependudukanModule = defineModule({
     mutations: {
       subjects: ["recorded_by"],
       owner: null,
-      ownRows: `member_id IN (SELECT m.id FROM family_members m JOIN family_cards c ON c.id = m.family_card_id WHERE c.unit_id = :unitId AND lower(trim(m.name)) = lower(trim(:name)))`,
+      ownRows: `member_id = :personId`,
       personal: ["person_name", "place", "note"],
       other: ["id", "kind", "date", "family_card_id", "member_id", "created_at"],
     },

@@ -269,8 +269,19 @@ export const FamilyCardDetail = FamilyCardSummary.extend({
   vehicles: z.array(Vehicle),
 }).openapi("FamilyCardDetail");
 
+export const HouseholdMember = FamilyMember.extend({
+  /** This is the caller: the person their account is linked to (never a match by name). */
+  isMe: z.boolean(),
+}).openapi("HouseholdMember");
+
 export const Household = z
-  .object({ unitId: z.string(), unit: unitRef, members: z.array(FamilyMember) })
+  .object({
+    unitId: z.string(),
+    unit: unitRef,
+    /** The caller's own person (the account's link), null until the secretariat links the account. */
+    personId: z.string().nullable(),
+    members: z.array(HouseholdMember),
+  })
   .openapi("Household");
 
 export const MemberParams = z.object({ id: z.string().min(1).max(64), memberId: z.string().min(1).max(64) });

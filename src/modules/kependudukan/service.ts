@@ -206,6 +206,8 @@ export async function unitsByIds({ ctx, ids }: { ctx: Pick<TenantCtx, "db">; ids
 
 // Registry of family cards and their members (families.ts); letters read households through these.
 export { householdAt, householdMembers, maskNik } from "./families";
+// One registry person, what an account links to (identity's memberships.person_id).
+export { personById } from "./persons";
 
 /** First day of a `YYYY-MM` period. */
 function periodStart(period: string): string {

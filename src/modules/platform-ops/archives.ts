@@ -9,7 +9,7 @@ import { requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
 import { newId } from "../../core/ids";
 import type { After } from "../../core/sharedCalls";
-import { tenantCtxFor, tenantRowById } from "../../core/tenancy/contexts";
+import { closedTenantCtx, tenantCtxFor, tenantRowById } from "../../core/tenancy/contexts";
 import { DAY_MS } from "../../core/time";
 import { writeArchive } from "./export";
 import { type ImportReport, importArchive, requireEmptyTenant } from "./import";
@@ -18,6 +18,11 @@ import { type TenantArchiveRow, tenantArchives } from "./platform-tables";
 
 /** How long a finished archive may be downloaded; the hourly job deletes it afterwards. */
 export const ARCHIVE_TTL_DAYS = 7;
+/**
+ * A closed community's final archive is kept longer: its admin can no longer ask for another, and the
+ * operator hands this one over (issue 27: "kept 30 days").
+ */
+export const CLOSED_ARCHIVE_TTL_DAYS = 30;
 /** A running export owns its row this long; past it the hourly job takes the export over. */
 export const LEASE_MS = 15 * 60 * 1000;
 /** Tries before an export is marked failed. */
@@ -73,21 +78,19 @@ async function tenantById(ctx: PlatformCtx, id: string) {
   return { id, slug };
 }
 
-/** Queues an export (or answers the one already queued or running) and starts it after the answer. */
-async function queueExport(
-  ctx: PlatformCtx,
+/** A new export row, queued. */
+function queuedExport(
   tenant: { id: string; slug: string },
+  requestedBy: string,
   as: "admin" | "operator",
-  after: After,
-): Promise<{ row: TenantArchiveRow; created: boolean }> {
-  const userId = requireUser(ctx).userId;
-  const row: TenantArchiveRow = {
+): TenantArchiveRow {
+  return {
     id: newId(),
     kind: "export",
     tenantId: tenant.id,
     tenantSlug: tenant.slug,
     status: "queued",
-    requestedBy: userId,
+    requestedBy,
     requestedAs: as,
     r2Key: null,
     bytes: null,
@@ -101,6 +104,31 @@ async function queueExport(
     finishedAt: null,
     expiresAt: null,
   };
+}
+
+/** The export of `tenantId` already queued or running, if any (one at a time: a partial unique index). */
+async function exportUnderWay(ctx: PlatformCtx, tenantId: string) {
+  return ctx.platform
+    .select()
+    .from(tenantArchives)
+    .where(
+      and(
+        eq(tenantArchives.tenantId, tenantId),
+        eq(tenantArchives.kind, "export"),
+        inArray(tenantArchives.status, ["queued", "running"]),
+      ),
+    )
+    .get();
+}
+
+/** Queues an export (or answers the one already queued or running) and starts it after the answer. */
+async function queueExport(
+  ctx: PlatformCtx,
+  tenant: { id: string; slug: string },
+  as: "admin" | "operator",
+  after: After,
+): Promise<{ row: TenantArchiveRow; created: boolean }> {
+  const row = queuedExport(tenant, requireUser(ctx).userId, as);
   try {
     await ctx.platform.batch([
       ctx.platform.insert(tenantArchives).values(row),
@@ -116,17 +144,7 @@ async function queueExport(
     if (!isUniqueViolation(error)) {
       throw error;
     }
-    const running = await ctx.platform
-      .select()
-      .from(tenantArchives)
-      .where(
-        and(
-          eq(tenantArchives.tenantId, tenant.id),
-          eq(tenantArchives.kind, "export"),
-          inArray(tenantArchives.status, ["queued", "running"]),
-        ),
-      )
-      .get();
+    const running = await exportUnderWay(ctx, tenant.id);
     if (!running) {
       throw error;
     }
@@ -197,10 +215,14 @@ export async function runExport(
   }
   const key = `archives/${claimed.tenantId}/${claimed.id}.zip`;
   try {
-    const tenant = await tenantById(ctx, claimed.tenantId);
-    const tctx = await tenantCtxFor(ctx, tenant.slug);
+    const tenant = await tenantRowById(ctx, claimed.tenantId);
+    // A closed community is read through core's one way into its database after the close: its final
+    // archive, before the slot is emptied (tenants/closing.ts).
+    const closed = tenant.status === "ditutup";
+    const tctx = closed ? await closedTenantCtx(ctx, tenant.id) : await tenantCtxFor(ctx, tenant.slug);
     const { bytes, sha256, manifest } = await writeArchive(tctx, key, now);
     const finished = new Date();
+    const keptDays = closed ? CLOSED_ARCHIVE_TTL_DAYS : ARCHIVE_TTL_DAYS;
     await ctx.platform
       .update(tenantArchives)
       .set({
@@ -216,7 +238,7 @@ export async function runExport(
         error: null,
         leaseUntil: null,
         finishedAt: finished.toISOString(),
-        expiresAt: new Date(finished.getTime() + ARCHIVE_TTL_DAYS * DAY_MS).toISOString(),
+        expiresAt: new Date(finished.getTime() + keptDays * DAY_MS).toISOString(),
       })
       .where(eq(tenantArchives.id, id));
     return "ready";
@@ -234,6 +256,64 @@ export async function runExport(
       })
       .where(eq(tenantArchives.id, id));
     return last ? "failed" : "queued";
+  }
+}
+
+/**
+ * A community's final archive, for its closing (tenants/closing.ts): the queued row's INSERT, committed
+ * in the closing batch itself so the archive is asked for exactly when the community closes, and built
+ * by `runExport` once it is closed. The batch fails on the one-export-at-a-time index while another
+ * export or an import of the tenant is under way (`isArchiveUnderWay`).
+ */
+export function closingExport(ctx: PlatformCtx, tenant: { id: string; slug: string }, createdAt: string) {
+  const row = { ...queuedExport(tenant, requireUser(ctx).userId, "operator"), createdAt };
+  return { id: row.id, statement: ctx.platform.insert(tenantArchives).values(row) };
+}
+
+/** Whether a batch with `closingExport`'s statement failed because an export or import was under way. */
+export function isArchiveUnderWay(error: unknown): boolean {
+  return isUniqueViolation(error, "tenant_archives.tenant_id");
+}
+
+/** The newest export of a tenant made at or after `since` (a closed community's final archive). */
+export async function exportSince(
+  ctx: PlatformCtx,
+  tenantId: string,
+  since: string,
+): Promise<TenantArchiveRow | undefined> {
+  return ctx.platform
+    .select()
+    .from(tenantArchives)
+    .where(
+      and(
+        eq(tenantArchives.tenantId, tenantId),
+        eq(tenantArchives.kind, "export"),
+        gte(tenantArchives.createdAt, since),
+      ),
+    )
+    .orderBy(desc(tenantArchives.id))
+    .get();
+}
+
+/**
+ * Another try at a closed community's final archive when the last one failed (or expired) before its
+ * slot was emptied: a new queued export, or the one already queued or running.
+ */
+export async function exportAgain(
+  ctx: PlatformCtx,
+  tenant: { id: string; slug: string },
+  requestedBy: string,
+): Promise<TenantArchiveRow> {
+  const row = queuedExport(tenant, requestedBy, "operator");
+  try {
+    await ctx.platform.insert(tenantArchives).values(row);
+    return row;
+  } catch (error) {
+    const running = isUniqueViolation(error) ? await exportUnderWay(ctx, tenant.id) : undefined;
+    if (!running) {
+      throw error;
+    }
+    return running;
   }
 }
 

@@ -55,6 +55,11 @@ export const PlatformHealth = z.object({
       .object({ email: z.array(Failure), push: z.array(Failure), whatsapp: z.array(Failure) })
       .optional(),
   }),
+  tenantsWithoutAdmin: z
+    .array(z.object({ id: z.string(), slug: z.string(), name: z.string(), status: z.string() }))
+    .describe(
+      "Communities not closed whose memberships hold no admin (an invited admin counts once the membership exists)",
+    ),
   tenantCacheTtlSeconds: z.number(),
 });
 

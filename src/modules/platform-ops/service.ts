@@ -4,6 +4,10 @@ import { log } from "../../core/http/log";
 import { notifyFor } from "../../core/notifier";
 import type { DeliveryStats } from "../../core/notify";
 import { LATEST_TENANT_MIGRATION, slotHealth, TENANT_CACHE_TTL_MS } from "../../core/tenancy/health";
+import { tenantsWithoutAdmin } from "../identity/service";
+
+/** For the tenants module's closing of a community: its final archive (archives.ts). */
+export { closingExport, exportAgain, exportSince, isArchiveUnderWay, runExport } from "./archives";
 
 async function timed<T>(
   fn: () => Promise<T>,
@@ -20,11 +24,12 @@ async function timed<T>(
 
 /**
  * The operator's deep health view: every tenant slot (whether it answers, its migration, which tenant
- * holds it), the notification pipeline's backlog, dead letters and last failures, and the tenant cache
- * TTL in force. Unlike `/api/health` it touches every database, so it is for operators only.
+ * holds it), the notification pipeline's backlog, dead letters and last failures, the communities
+ * without an admin, and the tenant cache TTL in force. Unlike `/api/health` it touches every database,
+ * so it is for operators only.
  */
 export async function platformHealth({ ctx }: { ctx: PlatformCtx }) {
-  const [platformDb, slots, notify] = await Promise.all([
+  const [platformDb, slots, notify, withoutAdmin] = await Promise.all([
     timed(() =>
       ctx.platform
         .select({ slot: tenants.slot, slug: tenants.slug, status: tenants.status })
@@ -33,6 +38,7 @@ export async function platformHealth({ ctx }: { ctx: PlatformCtx }) {
     ),
     slotHealth(ctx),
     timed<DeliveryStats>(() => notifyFor(ctx.env).stats()),
+    timed(() => tenantsWithoutAdmin({ ctx })),
   ]);
   const holders = new Map(platformDb.ok ? platformDb.value.map((t) => [t.slot, t]) : []);
   const items = slots.map((s) => {
@@ -65,6 +71,8 @@ export async function platformHealth({ ctx }: { ctx: PlatformCtx }) {
       items,
     },
     notify: notify.ok ? { answers: true, ms: notify.ms, ...notify.value } : { answers: false, ms: notify.ms },
+    // A community nobody can run: the operator re-sends or issues an admin invitation.
+    tenantsWithoutAdmin: withoutAdmin.ok ? withoutAdmin.value : [],
     tenantCacheTtlSeconds: TENANT_CACHE_TTL_MS / 1000,
   };
 }

@@ -9,8 +9,9 @@ import { rowById } from "../../core/db/rows";
 import { Conflict, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
-import { createResidentAccount, isAccountConflict } from "../identity/service";
-import { findOrCreateUnit } from "../kependudukan/service";
+import { normaliseBlock, normaliseHouseNumber } from "../../core/schemas";
+import { createResidentAccount, isAccountConflict, isPersonTaken, personTaken } from "../identity/service";
+import { findOrCreateUnit, personById, unitsByIds } from "../kependudukan/service";
 import { applicationRateLimit as rateLimit } from "./limits";
 import type { ApplicationInput, ApplicationListQuery, DecisionInput } from "./schemas";
 
@@ -99,6 +100,30 @@ export async function listApplications({ ctx, input }: { ctx: TenantCtx; input: 
 const alreadyDecided = () => new Conflict("invalid_transition", "This application has already been decided.");
 
 /**
+ * The person staff picked as the applicant's own: a person on an active family card of this tenant's
+ * registry (404 `person_not_found` otherwise, another tenant's id included) registered at the house the
+ * application names (409 `person_not_at_unit`: a card elsewhere is someone else's household, or the
+ * application names the wrong house; staff correct the registry or ask the applicant to apply again).
+ */
+async function applicantPerson(ctx: TenantCtx, application: ApplicationRow, personId: string) {
+  const person = await personById({ ctx, id: personId });
+  if (!person) {
+    throw new NotFound("Person", "person_not_found");
+  }
+  const unit = (await unitsByIds({ ctx, ids: [person.unitId] })).get(person.unitId);
+  if (
+    unit?.block !== normaliseBlock(application.block) ||
+    unit.number !== normaliseHouseNumber(application.houseNumber)
+  ) {
+    throw new Conflict(
+      "person_not_at_unit",
+      `This person's family card is not registered at ${application.block} ${application.houseNumber}, the house of this application.`,
+    );
+  }
+  return person;
+}
+
+/**
  * A decision is one platform batch: the status change (only while `menunggu`), a guard that aborts the
  * batch unless this decision is the one stored, then the account rows and the audit. Of two staff
  * deciding at once one wins; the other's account, membership and audit rows never exist.
@@ -156,6 +181,7 @@ export async function decideApplication({
     return { application: await reload(ctx, id), invitation: null };
   }
 
+  const person = input.personId ? await applicantPerson(ctx, application, input.personId) : null;
   // The unit is in the tenant's database and idempotent, so it may safely come before the batch.
   const unit = await findOrCreateUnit({
     ctx,
@@ -168,6 +194,7 @@ export async function decideApplication({
       email: application.email,
       whatsapp: application.whatsapp,
       unitId: unit.id,
+      personId: person?.id ?? null,
     },
   });
   try {
@@ -176,7 +203,7 @@ export async function decideApplication({
       ...account.statements,
       // userId is null while an existing account's holder has not accepted the join link: the record
       // says no more than the answer does.
-      audit("application.approve", { userId: account.userId, unitId: unit.id }),
+      audit("application.approve", { userId: account.userId, unitId: unit.id, personId: person?.id ?? null }),
     ]);
   } catch (error) {
     if (isBatchAborted(error)) {
@@ -184,6 +211,9 @@ export async function decideApplication({
     }
     if (isAccountConflict(error)) {
       throw new Conflict("account_conflict", "An account with this email or number was created meanwhile.");
+    }
+    if (isPersonTaken(error)) {
+      throw personTaken();
     }
     throw error;
   }

@@ -47,10 +47,21 @@ export const Application = z
 export const ApplicationListQuery = ListQuery.extend({ status: Status.optional() });
 export type ApplicationListQuery = z.infer<typeof ApplicationListQuery>;
 
-export const DecisionInput = z.object({
-  status: z.enum(["disetujui", "ditolak"]),
-  reason: Paragraph(500).optional(),
-});
+export const DecisionInput = z
+  .object({
+    status: z.enum(["disetujui", "ditolak"]),
+    reason: Paragraph(500).optional(),
+    /**
+     * On approval: the applicant's own person on a family card at the applied-for house (from the
+     * registry), so the new account is linked to it. Without it the account stays unlinked until the
+     * secretariat links it (PUT /api/members/:userId/person).
+     */
+    personId: z.string().trim().min(1).max(64).optional(),
+  })
+  .refine((d) => d.status === "disetujui" || d.personId === undefined, {
+    path: ["personId"],
+    message: "only an approval links a person",
+  });
 export type DecisionInput = z.infer<typeof DecisionInput>;
 
 const Invitation = z.object({

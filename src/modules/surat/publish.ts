@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
 import { Conflict, DomainError } from "../../core/errors";
 import { tenantCtxFor } from "../../core/tenancy/contexts";
-import { householdMembers, unitsByIds } from "../kependudukan/service";
+import { householdMembers, personById, unitsByIds } from "../kependudukan/service";
 import { letterHtml, type Subject, tanggalIndonesia } from "./document";
 import { jenisOf } from "./jenis";
 import { pdfRendering } from "./pdf";
@@ -19,7 +19,9 @@ async function renderLetter(ctx: TenantCtx, row: LetterRow): Promise<Uint8Array>
     householdMembers({ ctx, id: row.unitId }),
     unitsByIds({ ctx, ids: [row.unitId] }),
   ]);
-  const member = household.find((m) => m.id === row.onBehalfOf);
+  // A letter for oneself names the account's linked person, whose card may be registered elsewhere.
+  const member =
+    household.find((m) => m.id === row.onBehalfOf) ?? (await personById({ ctx, id: row.onBehalfOf }));
   const subject: Subject = member
     ? {
         name: member.name,

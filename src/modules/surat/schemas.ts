@@ -11,7 +11,11 @@ export const FieldsInput = z.record(z.string(), z.unknown());
 
 export const CreateLetterInput = z.object({
   jenis: Jenis,
-  /** `self`, or the id of a member of the caller's household (GET /api/kependudukan/household). */
+  /**
+   * `self`, or the id of a member of the caller's household (GET /api/kependudukan/household). `self` is
+   * the person on a family card the caller's account is linked to (409 `person_not_linked` until the
+   * secretariat links it); the letter keeps that person's id.
+   */
   onBehalfOf: z.string().trim().min(1).max(64),
   keperluan: Line(500, 3),
   fields: FieldsInput.default({}),

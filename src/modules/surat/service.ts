@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, jakartaDayFilters, keysetPage, type ListQuery } from "../../core/db/paging";
@@ -6,8 +7,8 @@ import { rowById } from "../../core/db/rows";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
-import { requireCompleteProfile, userNames } from "../identity/service";
-import { householdMembers } from "../kependudukan/service";
+import { membershipIn, requireCompleteProfile, userNames } from "../identity/service";
+import { householdMembers, personById } from "../kependudukan/service";
 import { JENIS, type JenisDef, jenisOf, presentJenis, validateFields } from "./jenis";
 import type { CreateLetterInput, LetterListQuery, ResubmitLetterInput } from "./schemas";
 import { type LetterStatus, letterEvents, letters } from "./tables";
@@ -101,11 +102,30 @@ export function letterEvent(
   });
 }
 
-/** The validated fields and the printed name, with every member id checked against the household. */
+/** Whom a letter "for myself" names: the caller's account, as linked to their own registry person. */
+async function ownPerson(ctx: TenantCtx, personId: string | null) {
+  const person = personId ? await personById({ ctx, id: personId }) : undefined;
+  if (!person) {
+    // No name matching: a namesake on another card must never be taken for the caller.
+    throw new Conflict(
+      "person_not_linked",
+      personId
+        ? "Your account is linked to a family-card entry that is no longer active. Ask the secretariat to link your account to your entry on your family card, or request the letter for a member of your household."
+        : "Your account is not yet linked to your entry on a family card. Ask the secretariat to link it, or request the letter for a member of your household.",
+    );
+  }
+  return person;
+}
+
+/**
+ * The validated fields and the letter's subject (the person it is for, and the name printed), with
+ * every member id checked against the household. `self` is the caller's own linked person; the letter
+ * stores that person's id, so it names the same person whatever the link becomes later.
+ */
 async function checkRequest(
   ctx: TenantCtx,
   def: JenisDef,
-  unitId: string,
+  profile: { unitId: string; personId: string | null },
   input: { onBehalfOf: string; fields: unknown },
 ) {
   const checked = validateFields(def, input.fields);
@@ -121,28 +141,26 @@ async function checkRequest(
         ? (value as string[])
         : [];
   });
-  const needsHousehold = input.onBehalfOf !== "self" || memberIds.length > 0;
-  const household = needsHousehold ? await householdMembers({ ctx, id: unitId }) : [];
+  const forSelf = input.onBehalfOf === "self" || input.onBehalfOf === profile.personId;
+  const needsHousehold = !forSelf || memberIds.length > 0;
+  const household = needsHousehold ? await householdMembers({ ctx, id: profile.unitId }) : [];
   const byId = new Map(household.map((m) => [m.id, m]));
-  for (const id of [...(input.onBehalfOf === "self" ? [] : [input.onBehalfOf]), ...memberIds]) {
+  for (const id of [...(forSelf ? [] : [input.onBehalfOf]), ...memberIds]) {
     if (!byId.has(id)) {
       // Another household's person is "not yours": 404, as for any object of someone else.
       throw new NotFound("Household member", "household_member_not_found");
     }
   }
-  const me = requireUser(ctx).userId;
-  const subjectName =
-    input.onBehalfOf === "self"
-      ? ((await userNames({ ctx, ids: [me] })).get(me) ?? "")
-      : (byId.get(input.onBehalfOf)?.name ?? "");
-  return { fields, subjectName };
+  const subject = forSelf ? await ownPerson(ctx, profile.personId) : byId.get(input.onBehalfOf);
+  return { fields, onBehalfOf: subject?.id ?? input.onBehalfOf, subjectName: subject?.name ?? "" };
 }
 
 export async function createLetter({ ctx, input }: { ctx: TenantCtx; input: CreateLetterInput }) {
   const residentId = requireUser(ctx).userId;
-  const { unitId } = await requireCompleteProfile({ ctx });
+  const profile = await requireCompleteProfile({ ctx });
+  const { unitId } = profile;
   const def = jenisOf(input.jenis);
-  const { fields, subjectName } = await checkRequest(ctx, def, unitId, input);
+  const { fields, onBehalfOf, subjectName } = await checkRequest(ctx, def, profile, input);
   const id = newId();
   const now = new Date().toISOString();
   await ctx.db.batch([
@@ -151,7 +169,7 @@ export async function createLetter({ ctx, input }: { ctx: TenantCtx; input: Crea
       residentId,
       unitId,
       jenis: def.code,
-      onBehalfOf: input.onBehalfOf,
+      onBehalfOf,
       subjectName,
       keperluan: input.keperluan,
       fields,
@@ -187,11 +205,13 @@ export async function resubmitLetter({
   if (row.status !== "perlu_perbaikan") {
     throw new Conflict("invalid_transition", `Only a letter sent back for correction can be resubmitted.`);
   }
-  const onBehalfOf = input.onBehalfOf ?? row.onBehalfOf;
-  const { fields, subjectName } = await checkRequest(ctx, jenisOf(row.jenis), row.unitId, {
-    onBehalfOf,
-    fields: input.fields ?? row.fields,
-  });
+  const personId = (await membershipIn({ ctx }))?.personId ?? null;
+  const { fields, onBehalfOf, subjectName } = await checkRequest(
+    ctx,
+    jenisOf(row.jenis),
+    { unitId: row.unitId, personId },
+    { onBehalfOf: input.onBehalfOf ?? row.onBehalfOf, fields: input.fields ?? row.fields },
+  );
   await casWrite(ctx, row, "diajukan", null, {
     onBehalfOf,
     subjectName,
@@ -222,6 +242,48 @@ export async function cancelLetter({
   }
   await casWrite(ctx, row, "dibatalkan", input.reason ?? null, {});
   return getLetter({ ctx, id });
+}
+
+/**
+ * A member leaves the community (members module): their letter requests not yet finished are cancelled
+ * (the resident's own cancel move, made by the admin who removed them, with the history line and an
+ * audit record). One batch for all of them, each UPDATE compare-and-set on its revision; a letter staff
+ * moved meanwhile aborts it and the open letters are read again. Idempotent. Returns how many.
+ */
+export async function cancelLettersOf({ ctx, userId }: { ctx: TenantCtx; userId: string }): Promise<number> {
+  const note = "Pemohon tidak lagi menjadi anggota komunitas.";
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const open = await ctx.db
+      .select()
+      .from(letters)
+      .where(and(eq(letters.residentId, userId), inArray(letters.status, CANCELLABLE)));
+    const [first, ...rest] = open.flatMap((row) => [
+      ctx.db
+        .update(letters)
+        .set({ status: "dibatalkan", revision: row.revision + 1, updatedAt: new Date().toISOString() })
+        .where(and(eq(letters.id, row.id), eq(letters.revision, row.revision))),
+      unlessApplied(ctx, row.id),
+      letterEvent(ctx, { letterId: row.id, status: "dibatalkan", note }),
+      audit(ctx, {
+        action: "surat.dibatalkan",
+        targetType: "letter",
+        targetId: row.id,
+        detail: { from: row.status, to: "dibatalkan", reason: "member_removed" },
+      }),
+    ]);
+    if (!first) {
+      return 0;
+    }
+    try {
+      await ctx.db.batch([first, ...rest]);
+      return open.length;
+    } catch (error) {
+      if (!isBatchAborted(error)) {
+        throw error;
+      }
+    }
+  }
+  throw new Conflict("invalid_transition", "The member's letters keep changing; try the removal again.");
 }
 
 /** A resident's write: compare-and-set on the revision plus its history line, in one batch. */

@@ -1,5 +1,9 @@
+import { CRON } from "../../core/jobs";
 import { defineModule } from "../../core/module";
+import { closingJob } from "./closing";
+import { CloseTenant } from "./routes/closeTenant";
 import { CreateTenant } from "./routes/createTenant";
+import { InviteAdmin } from "./routes/inviteAdmin";
 import { ListTenants } from "./routes/listTenants";
 import { UpdateTenant } from "./routes/updateTenant";
 
@@ -11,5 +15,14 @@ export const tenantsModule = defineModule({
     { method: "post", path: "/api/platform/tenants", endpoint: CreateTenant, access: platform },
     { method: "get", path: "/api/platform/tenants", endpoint: ListTenants, access: platform },
     { method: "patch", path: "/api/platform/tenants/:id", endpoint: UpdateTenant, access: platform },
+    { method: "delete", path: "/api/platform/tenants/:id", endpoint: CloseTenant, access: platform },
+    {
+      method: "post",
+      path: "/api/platform/tenants/:id/admin-invitations",
+      endpoint: InviteAdmin,
+      access: platform,
+    },
   ],
+  // A closed community still holding its slot (its isolate died, or the wipe failed) is finished here.
+  jobs: [{ name: "tenants.closing", cron: CRON.HOURLY, run: closingJob }],
 });

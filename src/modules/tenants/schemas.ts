@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
 import { SUBSCRIPTION_STATUSES, TENANT_STATUSES } from "../../core/db/platform-schema";
 import { FEATURE_FLAGS } from "../../core/flags";
-import { Line, Slug } from "../../core/schemas";
+import { Email, IndonesianMobile, Line, Slug } from "../../core/schemas";
 
 export const Flags = z.object(
   Object.fromEntries(FEATURE_FLAGS.map((f) => [f, z.boolean()])) as {
@@ -29,14 +29,56 @@ export const Tenant = z
   })
   .openapi("Tenant");
 
+/** Someone the operator invites as a community's admin: a name and at least one way to reach them. */
+export const AdminInviteeInput = z
+  .object({
+    name: Line(120, 2),
+    email: Email.optional(),
+    whatsapp: IndonesianMobile.optional(),
+  })
+  .refine((v) => v.email !== undefined || v.whatsapp !== undefined, {
+    message: "Give an email or a WhatsApp number (or both)",
+    path: ["email"],
+  });
+export type AdminInviteeInput = z.infer<typeof AdminInviteeInput>;
+
+/** What the operator learns of an invitation: how it went out, never its link or whether an account existed. */
+export const AdminInvitation = z
+  .object({
+    channel: z.enum(["email", "whatsapp"]).nullable(),
+    sent: z.boolean().describe("Whether the notification service took the message"),
+  })
+  .openapi("AdminInvitation");
+
 export const CreateTenantInput = z.object({
   slug: Slug,
   name: Line(120, 3),
   type: z.enum(["RT", "RW"]),
   parentSlug: Slug.optional(),
   flags: Flags.partial().optional(),
+  /** The community's first admin, invited in the same step (issue 27). */
+  admin: AdminInviteeInput,
 });
 export type CreateTenantInput = z.infer<typeof CreateTenantInput>;
+
+export const CreatedTenant = Tenant.extend({ adminInvitation: AdminInvitation }).openapi("CreatedTenant");
+
+export const TenantListItem = Tenant.extend({
+  adminCount: z.number().int().describe("Members holding the admin duty whose account is active"),
+}).openapi("TenantListItem");
+
+export const CloseTenantInput = z.object({
+  /** The tenant's slug typed again: closing wipes the community's database once its archive is made. */
+  confirmSlug: z.string().trim().min(1).max(64),
+});
+export type CloseTenantInput = z.infer<typeof CloseTenantInput>;
+
+export const ClosedTenant = z
+  .object({
+    tenant: Tenant,
+    archiveId: z.string().describe("The final archive, built before the slot is emptied (kept 30 days)"),
+  })
+  .openapi("ClosedTenant");
 
 export const UpdateTenantInput = z
   .object({

@@ -7,24 +7,20 @@ import { rowById } from "../../core/db/rows";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { defaultFlags, parseFlags } from "../../core/flags";
 import { newId } from "../../core/ids";
-import { forgetTenant } from "../../core/tenancy/contexts";
+import { forgetTenant, tenantFields } from "../../core/tenancy/contexts";
 import { provisionTenant } from "../../core/tenancy/provision";
 import { nowIso } from "../../core/time";
+import { adminCounts } from "../identity/service";
+import { commitAdminInvitation, invitingCtx, tenantClosed } from "./admins";
 import type { CreateTenantInput, TenantListQuery, UpdateTenantInput } from "./schemas";
 
 type TenantRow = typeof tenants.$inferSelect;
 
 export function presentTenant(row: TenantRow) {
   return {
-    id: row.id,
-    slug: row.slug,
-    name: row.name,
-    type: row.type,
-    parentId: row.parentId,
-    flags: parseFlags(row.flags),
+    ...tenantFields(row),
     slot: row.slot,
     status: row.status,
-    subscription: row.subscriptionStatus,
     closedAt: row.closedAt,
     linkedAt: row.parentId ? (row.linkedAt ?? row.createdAt) : null,
     createdAt: row.createdAt,
@@ -45,7 +41,7 @@ async function resolveParent(
     ]);
   }
   const parent = await ctx.platform.select().from(tenants).where(eq(tenants.slug, input.parentSlug)).get();
-  if (parent?.type !== "RW") {
+  if (parent?.type !== "RW" || parent.status === "ditutup") {
     throw new Invalid("invalid_parent", "The parent must be an existing RW tenant.", [
       { field: "parentSlug", message: "no RW tenant with this slug" },
     ]);
@@ -54,8 +50,11 @@ async function resolveParent(
 }
 
 /**
- * Core claims a free database slot and migrates it, leaving the row `provisioning`; marking it active
- * and recording the creation are one platform batch, so an active tenant always has its audit row.
+ * Core claims a free database slot and migrates it, leaving the row `provisioning`; marking it active,
+ * recording the creation and the first admin's invitation (a new account with its set-password link,
+ * or a join link for an existing account: identity's `inviteAdmin`) are one platform batch, so an
+ * active tenant always has its audit row and its admin invited. The link is sent after that batch;
+ * the answer says how it went out, never the link.
  */
 export async function createTenant({ ctx, input }: { ctx: PlatformCtx; input: CreateTenantInput }) {
   const parentId = await resolveParent(ctx, input);
@@ -69,25 +68,33 @@ export async function createTenant({ ctx, input }: { ctx: PlatformCtx; input: Cr
     flags: { ...defaultFlags(), ...input.flags },
   });
   const db = ctx.platform;
-  const [, , created] = await db.batch([
-    db
-      .update(tenants)
-      .set({ status: "active", linkedAt: parentId ? nowIso() : null, updatedAt: nowIso() })
-      .where(eq(tenants.id, id)),
-    platformAudit(ctx, {
-      tenantId: id,
-      action: "tenant.create",
-      targetType: "tenant",
-      targetId: id,
-      detail: { slug: input.slug, type: input.type, slot },
-    }),
-    db.select().from(tenants).where(eq(tenants.id, id)),
-  ]);
-  const row = created[0];
+  let row: TenantRow | undefined;
+  const admin = await commitAdminInvitation(
+    invitingCtx(ctx, { id, name: input.name }),
+    input.admin,
+    async (invitation) => {
+      const [activated] = await db.batch([
+        db
+          .update(tenants)
+          .set({ status: "active", linkedAt: parentId ? nowIso() : null, updatedAt: nowIso() })
+          .where(eq(tenants.id, id))
+          .returning(),
+        platformAudit(ctx, {
+          tenantId: id,
+          action: "tenant.create",
+          targetType: "tenant",
+          targetId: id,
+          detail: { slug: input.slug, type: input.type, slot, admin: { outcome: invitation.outcome } },
+        }),
+        ...invitation.statements,
+      ]);
+      row = activated[0];
+    },
+  );
   if (!row) {
     throw new Error("tenant vanished after creation");
   }
-  return presentTenant(row);
+  return { ...presentTenant(row), adminInvitation: await admin.send() };
 }
 
 export async function listTenants({ ctx, input }: { ctx: PlatformCtx; input: TenantListQuery }) {
@@ -104,7 +111,11 @@ export async function listTenants({ ctx, input }: { ctx: PlatformCtx; input: Ten
     .orderBy(asc(tenants.id))
     .limit(input.limit + 1);
   const page = keysetPage(rows, input.limit);
-  return { items: page.items.map(presentTenant), nextCursor: page.nextCursor };
+  const admins = await adminCounts({ ctx, tenantIds: page.items.map((t) => t.id) });
+  return {
+    items: page.items.map((t) => ({ ...presentTenant(t), adminCount: admins.get(t.id) ?? 0 })),
+    nextCursor: page.nextCursor,
+  };
 }
 
 export async function updateTenant({
@@ -121,11 +132,15 @@ export async function updateTenant({
   if (!current) {
     throw new NotFound("Tenant");
   }
+  if (current.status === "ditutup") {
+    throw tenantClosed();
+  }
   if (input.status && current.status === "provisioning") {
     throw new Conflict("invalid_transition", "A tenant still being provisioned cannot change status.");
   }
   const flags = input.flags ? { ...parseFlags(current.flags), ...input.flags } : undefined;
-  // The operator sets or clears an RT's parent RW directly (the RW head has link-child for the same).
+  // The operator sets or clears an RT's parent RW directly, without the RT's consent that an RW head's
+  // link-child waits for; setting a parent ends any RW's pending request in the same statement.
   const parentId =
     input.parentSlug === undefined ? undefined : await resolveParent(ctx, { type: current.type, ...input });
   if (parentId !== undefined && parentId === current.id) {
@@ -142,6 +157,7 @@ export async function updateTenant({
         ...(flags ? { flags: JSON.stringify(flags) } : {}),
         ...(input.status ? { status: input.status } : {}),
         ...(parentChanged ? { parentId, linkedAt: parentId ? nowIso() : null } : {}),
+        ...(parentId ? { parentRequestId: null, parentRequestedAt: null } : {}),
         updatedAt: nowIso(),
       })
       .where(eq(tenants.id, id)),

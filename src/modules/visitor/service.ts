@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, or, type SQL } from "drizzle-orm";
 import QRCode from "qrcode-svg";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
@@ -427,6 +427,46 @@ export async function passGate({ ctx, input }: { ctx: TenantCtx; input: GateScan
     throw gateRefusalError(outcome.refused);
   }
   return outcome.passed;
+}
+
+/**
+ * A member leaves the community (members module): their requests still waiting and their approved
+ * passes not yet used become `ditolak`, so no guest is let in on the word of someone who no longer
+ * lives there. A guest already inside can still check out. Idempotent: a second call finds nothing
+ * and writes nothing. Returns how many were revoked.
+ */
+export async function revokePassesOf({ ctx, userId }: { ctx: TenantCtx; userId: string }): Promise<number> {
+  const open = and(
+    eq(visitors.residentId, userId),
+    or(eq(visitors.status, "menunggu"), and(eq(visitors.status, "disetujui"), isNull(visitors.checkedInAt))),
+  );
+  const pending = await ctx.db.select({ id: visitors.id }).from(visitors).where(open);
+  if (pending.length === 0) {
+    return 0;
+  }
+  const now = nowIso();
+  const [revoked] = await ctx.db.batch([
+    ctx.db
+      .update(visitors)
+      .set({
+        status: "ditolak",
+        note: "Pendaftar tidak lagi menjadi anggota komunitas.",
+        decidedBy: requireUser(ctx).userId,
+        decidedAt: now,
+        passValidFrom: null,
+        passValidUntil: null,
+        updatedAt: now,
+      })
+      .where(open)
+      .returning({ id: visitors.id }),
+    audit(ctx, {
+      action: "visitor.revoke_member",
+      targetType: "user",
+      targetId: userId,
+      detail: { visitorIds: pending.map((p) => p.id) },
+    }),
+  ]);
+  return revoked.length;
 }
 
 /** Dashboard indicator: guests awaiting approval. */

@@ -12,13 +12,23 @@ import {
   unique,
 } from "../../helpers/harness";
 import { household, request, sampleFields } from "../surat/helpers";
+import { answer, askLink, linkAccepted } from "./helpers";
 
-/** Issue 13, "RW hierarchy": linking RTs to an RW and the RW head's summary of counts. */
+/**
+ * Issue 13, "RW hierarchy": linking RTs to an RW and the RW head's summary of counts. Since issue 27 an
+ * RW's link-child is a request the RT's admin accepts (consent.test.ts walks the consent itself).
+ */
 
 interface Child {
   slug: string;
   name: string;
   linkedAt: string;
+}
+interface Pending {
+  slug: string;
+  name: string;
+  requestedAt: string;
+  status: "menunggu";
 }
 interface Figures {
   residents: number;
@@ -31,11 +41,10 @@ interface Summary {
   total: Figures;
 }
 
-const link = (token: string, slug: string) =>
-  callJson<Child>("/api/tenant-hierarchy/link-child", { token, body: { slug } });
 const unlink = (token: string, slug: string) =>
   callJson(`/api/tenant-hierarchy/link-child/${slug}`, { method: "DELETE", token });
-const children = (token: string) => callJson<{ items: Child[] }>("/api/tenant-hierarchy/children", { token });
+const children = (token: string) =>
+  callJson<{ items: Child[]; pending: Pending[] }>("/api/tenant-hierarchy/children", { token });
 const summary = (token: string) => callJson<Summary>("/api/tenant-hierarchy/summary", { token });
 
 async function rw(): Promise<{ tenant: TestTenant; admin: Member }> {
@@ -53,15 +62,30 @@ async function complaint(token: string, title: string) {
 }
 
 describe("linking RTs to an RW", () => {
-  it("links an RT by slug (201, then 200 when repeated), lists it with its link time, and unlinks it", async () => {
+  it("asks an RT by slug (202 menunggu, again 202), links it once the RT accepts (then 200), lists and unlinks it", async () => {
     const { admin } = await rw();
     const rt = await createTenant();
-    const first = await link(admin.token, rt.slug);
-    expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ slug: rt.slug, name: "RT Uji", linkedAt: expect.any(String) });
-    expect((await link(admin.token, rt.slug)).status).toBe(200);
+    const rtAdmin = await rt.member("admin");
+    const first = await askLink(admin.token, rt.slug);
+    expect(first.status).toBe(202);
+    expect(first.body).toEqual({ child: { slug: rt.slug, name: "RT Uji" }, status: "menunggu" });
+    expect((await askLink(admin.token, rt.slug)).body).toEqual(first.body);
+    const waiting = await children(admin.token);
+    expect(waiting.body.items).toEqual([]);
+    expect(waiting.body.pending).toEqual([
+      { slug: rt.slug, name: "RT Uji", requestedAt: expect.any(String), status: "menunggu" },
+    ]);
+
+    const accepted = await answer(rtAdmin.token, "accept");
+    expect(accepted.status).toBe(200);
+    const again = await askLink(admin.token, rt.slug);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ status: "disetujui" });
     const listed = await children(admin.token);
-    expect(listed.body.items).toEqual([first.body]);
+    expect(listed.body).toEqual({
+      items: [{ slug: rt.slug, name: "RT Uji", linkedAt: expect.any(String) }],
+      pending: [],
+    });
 
     const gone = await unlink(admin.token, rt.slug);
     expect(gone.status).toBe(204);
@@ -73,31 +97,35 @@ describe("linking RTs to an RW", () => {
     const a = await rw();
     const b = await rw();
     const rt = await createTenant();
-    expectProblem(await link(a.admin.token, unique("rt-tidak-ada")), 404, "not_found");
-    expectProblem(await link(a.admin.token, a.tenant.slug), 400, "invalid_child");
-    expectProblem(await link(a.admin.token, b.tenant.slug), 400, "invalid_child");
-    expect((await link(b.admin.token, rt.slug)).status).toBe(201);
-    expectProblem(await link(a.admin.token, rt.slug), 409, "already_linked");
+    expectProblem(await askLink(a.admin.token, unique("rt-tidak-ada")), 404, "not_found");
+    expectProblem(await askLink(a.admin.token, a.tenant.slug), 400, "invalid_child");
+    expectProblem(await askLink(a.admin.token, b.tenant.slug), 400, "invalid_child");
+    await linkAccepted(b.admin.token, rt);
+    expectProblem(await askLink(a.admin.token, rt.slug), 409, "already_linked");
     // Nor can A unlink B's RT: it is not A's.
     expectProblem(await unlink(a.admin.token, rt.slug), 404, "not_found");
     expect((await children(b.admin.token)).body.items.map((c) => c.slug)).toEqual([rt.slug]);
   });
 
-  it("lets only one of two RWs linking the same RT at once through", async () => {
+  it("lets only one of two RWs asking the same RT at once through", async () => {
     const a = await rw();
     const b = await rw();
     const rt = await createTenant();
-    const answers = await Promise.all([link(a.admin.token, rt.slug), link(b.admin.token, rt.slug)]);
-    expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+    const answers = await Promise.all([askLink(a.admin.token, rt.slug), askLink(b.admin.token, rt.slug)]);
+    expect(answers.map((r) => r.status).sort()).toEqual([202, 409]);
+    expect(answers.map((r) => (r.body as { code?: string }).code).filter(Boolean)).toEqual([
+      "link_request_pending",
+    ]);
     const lists = await Promise.all([children(a.admin.token), children(b.admin.token)]);
-    expect(lists.flatMap((l) => l.body.items.map((c) => c.slug))).toEqual([rt.slug]);
+    expect(lists.flatMap((l) => l.body.pending.map((c) => c.slug))).toEqual([rt.slug]);
+    expect(lists.flatMap((l) => l.body.items)).toEqual([]);
   });
 
   it("is the RW head's: an RT's admin gets 403, the RW's secretary too", async () => {
     const rt = await createTenant();
     const rtAdmin = await rt.member("admin");
     const other = await createTenant();
-    expectProblem(await link(rtAdmin.token, other.slug), 403, "not_rw_tenant");
+    expectProblem(await askLink(rtAdmin.token, other.slug), 403, "not_rw_tenant");
     expectProblem(await children(rtAdmin.token), 403, "not_rw_tenant");
     expectProblem(await summary(rtAdmin.token), 403, "not_rw_tenant");
     // An RT has no linked RTs, so any slug is not its to unlink.

@@ -62,7 +62,9 @@ const community = (body: DataExport, slug: string) => {
 
 /**
  * Budi: a resident of RT A (head of his family there), sekretaris of RT B, a member of RT C (suspended).
- * Siti: his wife, a resident at the same house in RT A, on the same family card.
+ * Siti: his wife, a resident at the same house in RT A, on the same family card. Each account is linked
+ * to its own person on the card (memberships.person_id). Down the street lives a namesake: another
+ * BUDI SANTOSO heading another card, whose records are his own.
  */
 async function household() {
   const [a, b, c] = [await createTenant(), await createTenant(), await createTenant()];
@@ -94,8 +96,10 @@ async function household() {
 
   const budiNik = `317401${digits(10)}`;
   const sitiNik = `317401${digits(10)}`;
+  const namesakeNik = `317401${digits(10)}`;
   const cardId = newId();
   const budiMemberId = newId();
+  const sitiMemberId = newId();
   await insertRow(dbA, "family_cards", {
     id: cardId,
     kk_number: `3174${digits(12)}`,
@@ -115,7 +119,7 @@ async function household() {
     updated_at: now(),
   });
   await insertRow(dbA, "family_members", {
-    id: newId(),
+    id: sitiMemberId,
     family_card_id: cardId,
     name: "Siti Aminah",
     nik: sitiNik,
@@ -132,6 +136,47 @@ async function household() {
     person_name: "BUDI SANTOSO",
     place: "Bekasi",
   });
+  // The namesake's house, card, person record and life event: same name, same WhatsApp number written
+  // on his card by mistake, same street; none of it is Budi's.
+  const namesakeUnit = newId();
+  const namesakeCard = newId();
+  const namesakeId = newId();
+  await insertRow(dbA, "units", { id: namesakeUnit, block: "C", number: digits(4), updated_at: now() });
+  await insertRow(dbA, "family_cards", {
+    id: namesakeCard,
+    kk_number: `3174${digits(12)}`,
+    unit_id: namesakeUnit,
+    head_name: "Budi Santoso",
+    head_nik: namesakeNik,
+    head_whatsapp: wa,
+    updated_at: now(),
+  });
+  await insertRow(dbA, "family_members", {
+    id: namesakeId,
+    family_card_id: namesakeCard,
+    name: "Budi Santoso",
+    nik: namesakeNik,
+    relationship: "kepala_keluarga",
+    sex: "L",
+    updated_at: now(),
+  });
+  await insertRow(dbA, "mutations", {
+    id: newId(),
+    kind: "pindah_masuk",
+    date: "2025-07-01",
+    family_card_id: namesakeCard,
+    member_id: namesakeId,
+    person_name: "Budi Santoso",
+    place: "Tangerang Selatan",
+  });
+  await platform.batch([
+    platform
+      .prepare("UPDATE memberships SET person_id = ? WHERE user_id = ? AND tenant_id = ?")
+      .bind(budiMemberId, person.id, a.id),
+    platform
+      .prepare("UPDATE memberships SET person_id = ? WHERE user_id = ? AND tenant_id = ?")
+      .bind(sitiMemberId, neighbour.id, a.id),
+  ]);
   await insertRow(dbA, "complaints", {
     id: newId(),
     resident_id: person.id,
@@ -239,12 +284,13 @@ async function household() {
     user_id: person.id,
     expires_at: now(),
   });
-  return { a, b, c, dbA, dbB, person, neighbour, budiNik, sitiNik };
+  return { a, b, c, dbA, dbB, person, neighbour, budiNik, sitiNik, namesakeNik, budiMemberId, unitId };
 }
 
 describe("GET /api/user/data-export", () => {
   it("gives a person everything of theirs across two communities and nothing of anyone else's", async () => {
-    const { a, b, c, dbA, dbB, person, neighbour, budiNik, sitiNik } = await household();
+    const { a, b, c, dbA, dbB, person, neighbour, budiNik, sitiNik, namesakeNik, budiMemberId } =
+      await household();
     const res = await exportOf(person.token);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-disposition")).toMatch(
@@ -253,10 +299,10 @@ describe("GET /api/user/data-export", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     const body = res.body;
     expect(body.account).toMatchObject({ id: person.id, name: "Budi Santoso", hasPassword: true });
-    expect(body.memberships.map((m) => [m.tenant.slug, m.roles, m.resident])).toEqual([
-      [a.slug, [], true],
-      [b.slug, ["sekretaris"], false],
-      [c.slug, [], true],
+    expect(body.memberships.map((m) => [m.tenant.slug, m.roles, m.resident, m.personId])).toEqual([
+      [a.slug, [], true, budiMemberId],
+      [b.slug, ["sekretaris"], false, null],
+      [c.slug, [], true, null],
     ]);
     expect(body.sessions.length).toBeGreaterThanOrEqual(1);
     expect(body.sessions[0]).toMatchObject({ tenant: a.slug, revokedAt: null });
@@ -312,6 +358,9 @@ describe("GET /api/user/data-export", () => {
       "B 9999 ZZ",
       "203.0.113.9",
       "Tiket milik tetangga",
+      // The namesake down the street: his NIK, and the place he moved in from.
+      namesakeNik,
+      "Tangerang Selatan",
     ]) {
       expect(text).not.toContain(theirs);
     }
@@ -340,6 +389,21 @@ describe("GET /api/user/data-export", () => {
     expect(hers.tables.family_members?.own).toEqual([expect.objectContaining({ nik: sitiNik })]);
     expect(hers.tables.family_cards).toBeUndefined();
     expect(JSON.stringify(hers)).not.toContain(budiNik);
+  });
+
+  it("reads registry rows only through the account's link: a namesake unlinked at the same house gets none", async () => {
+    const { a, unitId, budiNik } = await household();
+    // Another account named Budi Santoso, with the number on the card, at the very same house, not linked.
+    const wa = `62812${digits(8)}`;
+    const unlinked = await a.member("warga", { unitId, whatsapp: wa });
+    await platform.prepare("UPDATE users SET name = 'Budi Santoso' WHERE id = ?").bind(unlinked.id).run();
+    const { body } = await exportOf(unlinked.token);
+    const inA = community(body, a.slug);
+    for (const table of ["family_cards", "family_members", "mutations"]) {
+      expect(inA.tables[table], table).toBeUndefined();
+    }
+    expect(JSON.stringify(body)).not.toContain(budiNik);
+    expect(body.memberships[0]?.personId).toBeNull();
   });
 
   it("holds no secret anywhere: no hash, token, key or password field or value", async () => {

@@ -1,7 +1,10 @@
+import { inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { platformDb } from "../../../src/core/db/platform";
+import { users } from "../../../src/core/db/platform-schema";
 import { findOrCreateUnit, unitsByIds } from "../../../src/modules/kependudukan/service";
 import { auditTrail, memberCtx } from "../../helpers/contexts";
-import { callJson, createTenant, expectProblem } from "../../helpers/harness";
+import { bindings, callJson, createTenant, expectProblem } from "../../helpers/harness";
 
 interface Card {
   id: string;
@@ -125,6 +128,64 @@ describe("family cards (KK)", () => {
       "not_found",
     );
     expectProblem(await callJson("/api/kependudukan/kk", { token: warga.token }), 403, "forbidden_role");
+  });
+
+  it("marks the caller in their household by their account's link to a person, never by name", async () => {
+    const { tenant, sek, unitId } = await setup();
+    // Father and son share a name, as Indonesian families sometimes do.
+    const card = await callJson<Card>("/api/kependudukan/kk", {
+      token: sek.token,
+      body: { kkNumber: digits(), unitId, headName: "Budi Santoso", headNik: digits(), headSex: "L" },
+    });
+    const withSon = await callJson<Card>(`/api/kependudukan/kk/${card.body.id}/members`, {
+      token: sek.token,
+      body: { name: "Budi Santoso", nik: digits("010105"), relationship: "anak", sex: "L" },
+    });
+    const father = card.body.members[0]?.id ?? "";
+    const son = withSon.body.members.find((m) => m.id !== father)?.id ?? "";
+    // Another tenant's registry: its person id can never be this tenant's.
+    const elsewhere = await createTenant();
+    const elsewhereSek = await elsewhere.member("sekretaris");
+    const farUnit = await callJson<{ id: string }>("/api/kependudukan/units", {
+      token: elsewhereSek.token,
+      body: { block: "A", number: "7" },
+    });
+    const farCard = await callJson<Card>("/api/kependudukan/kk", {
+      token: elsewhereSek.token,
+      body: {
+        kkNumber: digits(),
+        unitId: farUnit.body.id,
+        headName: "Budi Santoso",
+        headNik: digits(),
+        headSex: "L",
+      },
+    });
+    const foreign = farCard.body.members[0]?.id ?? "";
+
+    const sonsAccount = await tenant.member("warga", { unitId, personId: son, whatsapp: "6281300000101" });
+    const unlinked = await tenant.member("warga", { unitId, whatsapp: "6281300000102" });
+    const forged = await tenant.member("warga", { unitId, personId: foreign, whatsapp: "6281300000103" });
+    await platformDb(bindings)
+      .update(users)
+      .set({ name: "Budi Santoso" })
+      .where(inArray(users.id, [sonsAccount.id, unlinked.id, forged.id]));
+    type Seen = { personId: string | null; members: { id: string; name: string; isMe: boolean }[] };
+    const seen = async (token: string) => {
+      const res = await callJson<Seen>("/api/kependudukan/household", { token });
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+
+    const mine = await seen(sonsAccount.token);
+    expect(mine.personId).toBe(son);
+    expect(mine.members.map((m) => [m.id, m.name, m.isMe])).toEqual([
+      [father, "Budi Santoso", false],
+      [son, "Budi Santoso", true],
+    ]);
+    for (const token of [unlinked.token, forged.token]) {
+      expect((await seen(token)).members.map((m) => m.isMe)).toEqual([false, false]);
+    }
+    expect((await seen(unlinked.token)).personId).toBeNull();
   });
 });
 

@@ -252,12 +252,13 @@ describe("pengumuman fan-out", () => {
     }>(`/api/pengumuman/${res.body.id}/pengiriman`, { token: admin.token });
     expect(summary.status).toBe(200);
     expect(summary.body.version).toBe(1);
-    // 201 members: 150 residents with a device, 50 without, and the admin without one.
-    expect(summary.body.channels.push).toMatchObject({ total: 201, queued: 150, skipped: 51 });
-    expect(summary.body.channels.push?.skippedReasons).toEqual({ no_device: 51 });
-    expect(summary.body.channels.email).toMatchObject({ total: 201, queued: 201, skipped: 0 });
-    // The bulk residents have no WhatsApp number on their accounts.
-    expect(summary.body.channels.whatsapp?.skippedReasons).toEqual({ no_address: 201 });
+    // 202 members: 150 residents with a device, 50 without, and two admins without one (the member
+    // signed in here and the admin the operator invited when the tenant was created).
+    expect(summary.body.channels.push).toMatchObject({ total: 202, queued: 150, skipped: 52 });
+    expect(summary.body.channels.push?.skippedReasons).toEqual({ no_device: 52 });
+    expect(summary.body.channels.email).toMatchObject({ total: 202, queued: 202, skipped: 0 });
+    // The bulk residents and both admins have no WhatsApp number on their accounts.
+    expect(summary.body.channels.whatsapp?.skippedReasons).toEqual({ no_address: 202 });
 
     // A retried publish and a save without a change send nothing again.
     await callJson(`/api/pengumuman/${res.body.id}`, {

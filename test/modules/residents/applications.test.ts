@@ -366,6 +366,176 @@ describe("deciding applications", () => {
   });
 });
 
+let nikSeq = 0;
+/** A valid NIK or KK number (region 327301, born 1 January 1980 unless told), unique in the file. */
+const nik = (ddmmyy = "010180") => `327301${ddmmyy}${String(++nikSeq).padStart(4, "0")}`;
+
+/** A family card at block/number (the house created first): its head and his wife, both named. */
+async function familyAt(token: string, block: string, number: string, head = "Dewi Lestari") {
+  const unit = await callJson<{ id: string }>("/api/kependudukan/units", { token, body: { block, number } });
+  expect(unit.status).toBe(201);
+  const card = await callJson<{ id: string; members: { id: string }[] }>("/api/kependudukan/kk", {
+    token,
+    body: {
+      kkNumber: nik(),
+      unitId: unit.body.id,
+      headName: "Bambang Lestari",
+      headNik: nik(),
+      headSex: "L",
+    },
+  });
+  expect(card.status).toBe(201);
+  const added = await callJson<{ members: { id: string; name: string }[] }>(
+    `/api/kependudukan/kk/${card.body.id}/members`,
+    { token, body: { name: head, nik: nik("410285"), relationship: "istri", sex: "P" } },
+  );
+  expect(added.status).toBe(201);
+  return {
+    unitId: unit.body.id,
+    headId: card.body.members[0]?.id ?? "",
+    wifeId: added.body.members.find((m) => m.name === head)?.id ?? "",
+  };
+}
+
+const membershipOf = async (userId: string, tenantId: string) =>
+  (await platformDb(bindings).select().from(memberships).where(eq(memberships.userId, userId))).find(
+    (m) => m.tenantId === tenantId,
+  );
+
+describe("approval with the applicant's registry person (personId)", () => {
+  it("links the new account to the person staff picked: the household marks them, a letter for myself names them", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const family = await familyAt(sek.token, "F", "9");
+    const whatsapp = nextPhone();
+    const email = `dewi-${newId().toLowerCase()}@mail.test`;
+    await apply(tenant, { whatsapp, email, fullName: "Dewi Lestari", block: "f", houseNumber: "9" });
+    const app = await pendingOf(tenant, sek.token, whatsapp);
+    const res = await decide(sek.token, app.id, { status: "disetujui", personId: family.wifeId });
+    expect(res.status).toBe(200);
+    const userId = res.body.application.userId ?? "";
+    expect(await membershipOf(userId, tenant.id)).toMatchObject({
+      unitId: family.unitId,
+      personId: family.wifeId,
+      roles: [],
+    });
+
+    const [welcome] = await queuedMessages({ recipient: email, template: "WELCOME" });
+    const token = tokenIn(welcome ?? ({ payload: {} } as never));
+    await callJson("/api/auth/reset-password", { body: { token, password: "sandi-pertama-1" } });
+    const login = await callJson<{ accessToken: string }>("/api/auth/login", {
+      body: { email, password: "sandi-pertama-1" },
+    });
+    const household = await callJson<{ personId: string; members: { id: string; isMe: boolean }[] }>(
+      "/api/kependudukan/household",
+      { token: login.body.accessToken },
+    );
+    expect(household.body.personId).toBe(family.wifeId);
+    expect(household.body.members.filter((m) => m.isMe).map((m) => m.id)).toEqual([family.wifeId]);
+    const letter = await callJson<{ onBehalfOf: string; subjectName: string }>("/api/surat", {
+      token: login.body.accessToken,
+      body: { jenis: "belum_menikah", onBehalfOf: "self", keperluan: "Persyaratan kerja", fields: {} },
+    });
+    expect(letter.body).toMatchObject({ onBehalfOf: family.wifeId, subjectName: "Dewi Lestari" });
+  });
+
+  it("carries the person in an existing account's join link, set when the holder accepts", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const family = await familyAt(sek.token, "G", "2");
+    const holder = await insertUser({});
+    const whatsapp = nextPhone();
+    await apply(tenant, { whatsapp, email: holder.email, block: "G", houseNumber: "2" });
+    const app = await pendingOf(tenant, sek.token, whatsapp);
+    const res = await decide(sek.token, app.id, { status: "disetujui", personId: family.headId });
+    expect(res.body.application.userId).toBeNull();
+    expect(await membershipOf(holder.id, tenant.id)).toBeUndefined();
+    const [link] = await queuedMessages({ recipient: holder.email });
+    const accepted = await callJson("/api/auth/join/accept", {
+      body: { token: tokenIn(link ?? ({ payload: {} } as never)) },
+    });
+    expect(accepted.status).toBe(200);
+    expect(await membershipOf(holder.id, tenant.id)).toMatchObject({
+      unitId: family.unitId,
+      personId: family.headId,
+    });
+  });
+
+  it("refuses an unknown person or another tenant's (404), one at another house (409), and a rejection with one (400)", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const here = await familyAt(sek.token, "H", "1");
+    const nextDoor = await familyAt(sek.token, "H", "2");
+    const elsewhere = await createTenant();
+    const theirs = await familyAt((await elsewhere.member("sekretaris")).token, "H", "1");
+    const whatsapp = nextPhone();
+    await apply(tenant, { whatsapp, block: "H", houseNumber: "1" });
+    const app = await pendingOf(tenant, sek.token, whatsapp);
+    for (const personId of ["01HZZZZZZZZZZZZZZZZZZZZZZZ", theirs.headId]) {
+      expectProblem(
+        await decide(sek.token, app.id, { status: "disetujui", personId }),
+        404,
+        "person_not_found",
+      );
+    }
+    expectProblem(
+      await decide(sek.token, app.id, { status: "disetujui", personId: nextDoor.headId }),
+      409,
+      "person_not_at_unit",
+    );
+    expectProblem(
+      await decide(sek.token, app.id, { status: "ditolak", personId: here.headId }),
+      400,
+      "invalid_input",
+    );
+    // Nothing was decided or created by the refusals.
+    expect((await pendingOf(tenant, sek.token, whatsapp)).status).toBe("menunggu");
+    const accounts = await platformDb(bindings).select().from(users).where(eq(users.whatsapp, app.whatsapp));
+    expect(accounts).toEqual([]);
+    expect((await decide(sek.token, app.id, { status: "disetujui", personId: here.headId })).status).toBe(
+      200,
+    );
+  });
+
+  it("answers 409 person_taken for a person who already has an account here, at approval or at a join link's acceptance", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const family = await familyAt(sek.token, "J", "5");
+    await tenant.member("warga", { unitId: family.unitId, personId: family.headId });
+    const whatsapp = nextPhone();
+    await apply(tenant, { whatsapp, block: "J", houseNumber: "5" });
+    const app = await pendingOf(tenant, sek.token, whatsapp);
+    expectProblem(
+      await decide(sek.token, app.id, { status: "disetujui", personId: family.headId }),
+      409,
+      "person_taken",
+    );
+    expect((await pendingOf(tenant, sek.token, whatsapp)).status).toBe("menunggu");
+
+    // The wife: first offered to an existing account by a join link, then approved for a new account
+    // before the link was accepted. The link, accepted last, cannot make a second account of her.
+    const holder = await insertUser({});
+    const viaLink = nextPhone();
+    await apply(tenant, { whatsapp: viaLink, email: holder.email, block: "J", houseNumber: "5" });
+    const linked = await pendingOf(tenant, sek.token, viaLink);
+    expect(
+      (await decide(sek.token, linked.id, { status: "disetujui", personId: family.wifeId })).status,
+    ).toBe(200);
+    expect((await decide(sek.token, app.id, { status: "disetujui", personId: family.wifeId })).status).toBe(
+      200,
+    );
+    const [link] = await queuedMessages({ recipient: holder.email });
+    expectProblem(
+      await callJson("/api/auth/join/accept", {
+        body: { token: tokenIn(link ?? ({ payload: {} } as never)) },
+      }),
+      409,
+      "person_taken",
+    );
+    expect(await membershipOf(holder.id, tenant.id)).toBeUndefined();
+  });
+});
+
 describe("POST /api/residents/:id/credentials/reset", () => {
   it("re-sends a set-password link, and only the newest link works", async () => {
     const tenant = await createTenant();

@@ -109,7 +109,10 @@ export interface Household {
 
 let unitSeq = 0;
 
-/** A resident with a complete profile at a unit with one KK (head plus a child). */
+/**
+ * A resident with a complete profile at a unit with one KK (head plus a child), their account linked to
+ * the head, Budi Santoso (every household made here has a head of that name: namesakes on other cards).
+ */
 export async function household(
   tenant: TestTenant,
   staff?: { sek: Member; admin: Member },
@@ -142,11 +145,12 @@ export async function household(
     },
   );
   expect(child.status).toBe(201);
+  const headMemberId = kk.body.members[0]?.id ?? "";
   const warga = await tenant.member("warga", {
     unitId: unit.body.id,
     whatsapp: `62813${String(unitSeq).padStart(7, "0")}`,
+    personId: headMemberId,
   });
-  const headMemberId = kk.body.members[0]?.id ?? "";
   const childMemberId = child.body.members.find((m) => m.name === "Rina Santoso")?.id ?? "";
   return { tenant, sek, admin, warga, unitId: unit.body.id, kkId: kk.body.id, headMemberId, childMemberId };
 }

@@ -1,6 +1,9 @@
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { platformDb } from "../../../src/core/db/platform";
+import { memberships, users } from "../../../src/core/db/platform-schema";
 import { JENIS } from "../../../src/modules/surat/jenis";
-import { callJson, createTenant, expectProblem } from "../../helpers/harness";
+import { bindings, callJson, createTenant, expectProblem } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
 import { household, type LetterBody, newTenantHousehold, request, sampleFields, update } from "./helpers";
 
@@ -141,7 +144,13 @@ describe("requests", () => {
       fields: {},
     });
     expect(self.status).toBe(201);
-    expect(self.body).toMatchObject({ status: "diajukan", subjectName: "Pengguna Uji", pdfAvailable: false });
+    // For oneself: the registry person the account is linked to (the head), not the account's name.
+    expect(self.body).toMatchObject({
+      status: "diajukan",
+      onBehalfOf: h.headMemberId,
+      subjectName: "Budi Santoso",
+      pdfAvailable: false,
+    });
     const child = await request(h.warga.token, {
       jenis: "belum_menikah",
       onBehalfOf: h.childMemberId,
@@ -194,6 +203,98 @@ describe("requests", () => {
     expectProblem(await update(elsewhere.sek.token, id, { status: "diproses" }), 404, "not_found");
     const list = await callJson<{ items: LetterBody[] }>("/api/surat/mine", { token: neighbour.warga.token });
     expect(list.body.items).toEqual([]);
+  });
+});
+
+describe("letters for oneself: the account's link to its person", () => {
+  const forSelf = (token: string) =>
+    request(token, {
+      jenis: "belum_menikah",
+      onBehalfOf: "self",
+      keperluan: "Persyaratan kerja",
+      fields: {},
+    });
+  const linkOf = (userId: string, tenantId: string, personId: string | null) =>
+    platformDb(bindings)
+      .update(memberships)
+      .set({ personId })
+      .where(and(eq(memberships.userId, userId), eq(memberships.tenantId, tenantId)));
+
+  it("refuses 'for myself' with 409 person_not_linked until the secretariat links the account, even for a namesake", async () => {
+    const h = await newTenantHousehold();
+    // Lives at the same house and bears the head's name, but the account is linked to nobody.
+    const unlinked = await h.tenant.member("warga", { unitId: h.unitId, whatsapp: "6281399900001" });
+    await platformDb(bindings).update(users).set({ name: "Budi Santoso" }).where(eq(users.id, unlinked.id));
+    const refused = await forSelf(unlinked.token);
+    expectProblem(refused, 409, "person_not_linked");
+    expect((refused.body as unknown as { detail: string }).detail).toContain("secretariat");
+    // A household member can still be named.
+    const forChild = await request(unlinked.token, {
+      jenis: "belum_menikah",
+      onBehalfOf: h.childMemberId,
+      keperluan: "Persyaratan kerja",
+      fields: {},
+    });
+    expect(forChild.status).toBe(201);
+    // Once linked, the letter names that person.
+    await linkOf(unlinked.id, h.tenant.id, h.childMemberId);
+    const linked = await forSelf(unlinked.token);
+    expect(linked.status).toBe(201);
+    expect(linked.body).toMatchObject({ onBehalfOf: h.childMemberId, subjectName: "Rina Santoso" });
+  });
+
+  it("never takes a namesake on another card for the caller", async () => {
+    const h = await newTenantHousehold();
+    // Another house whose head is also Budi Santoso.
+    const other = await household(h.tenant, { sek: h.sek, admin: h.admin });
+    const mine = await forSelf(h.warga.token);
+    const theirs = await forSelf(other.warga.token);
+    expect(mine.body.onBehalfOf).toBe(h.headMemberId);
+    expect(theirs.body.onBehalfOf).toBe(other.headMemberId);
+    expect(h.headMemberId).not.toBe(other.headMemberId);
+    const detail = await callJson<LetterBody>(`/api/surat/${mine.body.id}`, { token: h.sek.token });
+    expect(detail.body.onBehalfOf).toBe(h.headMemberId);
+    // Naming the namesake directly is naming another household's person.
+    expectProblem(
+      await request(h.warga.token, {
+        jenis: "belum_menikah",
+        onBehalfOf: other.headMemberId,
+        keperluan: "Persyaratan kerja",
+        fields: {},
+      }),
+      404,
+      "household_member_not_found",
+    );
+  });
+
+  it("never accepts another tenant's person id, named or linked", async () => {
+    const h = await newTenantHousehold();
+    const elsewhere = await newTenantHousehold();
+    expectProblem(
+      await request(h.warga.token, {
+        jenis: "belum_menikah",
+        onBehalfOf: elsewhere.headMemberId,
+        keperluan: "Persyaratan kerja",
+        fields: {},
+      }),
+      404,
+      "household_member_not_found",
+    );
+    // A link that points outside this tenant's registry (never made by the API) names nobody here.
+    await linkOf(h.warga.id, h.tenant.id, elsewhere.headMemberId);
+    expectProblem(await forSelf(h.warga.token), 409, "person_not_linked");
+  });
+
+  it("keeps the person a letter was made for when it is resubmitted", async () => {
+    const h = await newTenantHousehold();
+    const created = await forSelf(h.warga.token);
+    await update(h.sek.token, created.body.id, { status: "perlu_perbaikan", note: "Keperluan kurang jelas" });
+    const again = await callJson<LetterBody>(`/api/surat/${created.body.id}/resubmit`, {
+      token: h.warga.token,
+      body: { keperluan: "Persyaratan melamar kerja" },
+    });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ onBehalfOf: h.headMemberId, subjectName: "Budi Santoso" });
   });
 });
 

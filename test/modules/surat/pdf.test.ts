@@ -137,7 +137,8 @@ describe("verification page", () => {
     expect(page).toContain("20 November 2026");
     expect(page).toContain("RT Uji");
     expect(page).toContain("sah");
-    expect(page).toContain("Pengguna Uji");
+    // The name of the registry person the account is linked to (a letter "for myself").
+    expect(page).toContain("Budi Santoso");
     expect(page).not.toContain("Melamar pekerjaan");
     expect(page).not.toContain("<script");
   });

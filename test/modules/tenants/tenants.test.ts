@@ -9,6 +9,9 @@ import {
   unique,
 } from "../../helpers/harness";
 
+/** Every creation invites its first admin (issue 27): a fresh address each time. */
+const admin = () => ({ name: "Ketua RT", email: `${unique("ketua")}@warga.test` });
+
 interface TenantBody {
   id: string;
   slug: string;
@@ -24,7 +27,7 @@ describe("operator tenant management", () => {
     const slug = unique("rt-01");
     const res = await callJson<TenantBody>("/api/platform/tenants", {
       token: await operatorToken(),
-      body: { slug, name: "RT 01 Sukamaju", type: "RT" },
+      body: { slug, name: "RT 01 Sukamaju", type: "RT", admin: admin() },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ slug, type: "RT", status: "active", parentId: null });
@@ -42,13 +45,13 @@ describe("operator tenant management", () => {
     const rw = await createTenant({ type: "RW" });
     const rt = await callJson<TenantBody>("/api/platform/tenants", {
       token,
-      body: { slug: unique("rt"), name: "RT anak", type: "RT", parentSlug: rw.slug },
+      body: { slug: unique("rt"), name: "RT anak", type: "RT", parentSlug: rw.slug, admin: admin() },
     });
     expect(rt.status).toBe(201);
     expect(rt.body.parentId).toBe(rw.id);
     const bad = await callJson("/api/platform/tenants", {
       token,
-      body: { slug: unique("rt"), name: "RT salah", type: "RT", parentSlug: rt.body.slug },
+      body: { slug: unique("rt"), name: "RT salah", type: "RT", parentSlug: rt.body.slug, admin: admin() },
     });
     expectProblem(bad, 400, "invalid_parent");
   });
@@ -57,7 +60,7 @@ describe("operator tenant management", () => {
     const tenant = await createTenant();
     const res = await callJson("/api/platform/tenants", {
       token: await operatorToken(),
-      body: { slug: tenant.slug, name: "Lagi", type: "RT" },
+      body: { slug: tenant.slug, name: "Lagi", type: "RT", admin: admin() },
     });
     expectProblem(res, 409, "slug_taken");
   });
@@ -65,7 +68,7 @@ describe("operator tenant management", () => {
   it("validates the slug", async () => {
     const res = await callJson("/api/platform/tenants", {
       token: await operatorToken(),
-      body: { slug: "RT 01!", name: "Salah", type: "RT" },
+      body: { slug: "RT 01!", name: "Salah", type: "RT", admin: admin() },
     });
     expectProblem(res, 400, "invalid_input");
   });
@@ -155,7 +158,7 @@ describe("tenant database slots", () => {
       Array.from({ length: slots + 2 }, (_, n) =>
         callJson<TenantBody>("/api/platform/tenants", {
           token,
-          body: { slug: unique(`penuh-${n}`), name: "RT Penuh", type: "RT" },
+          body: { slug: unique(`penuh-${n}`), name: "RT Penuh", type: "RT", admin: admin() },
         }),
       ),
     );

@@ -9,7 +9,7 @@ import { listChildren } from "../service";
 export class ListChildren extends Endpoint {
   override schema = {
     tags: ["Tenant hierarchy"],
-    summary: "The RT tenants linked to this RW",
+    summary: "The RT tenants linked to this RW, and apart from them those asked that have not answered",
     responses: { 200: json(ChildList), ...problems(401, 403) },
   };
 

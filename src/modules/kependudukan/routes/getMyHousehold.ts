@@ -16,8 +16,8 @@ export class GetMyHousehold extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const ctx = tenantCtx(c);
-    // The registry knows units, identity knows whose unit is whose: the route joins the two.
-    const { unitId } = await requireCompleteProfile({ ctx });
-    return c.json(await householdAt({ ctx, id: unitId }));
+    // The registry knows units, identity knows whose unit and person is whose: the route joins the two.
+    const { unitId, personId } = await requireCompleteProfile({ ctx });
+    return c.json(await householdAt({ ctx, id: unitId, personId }));
   }
 }

@@ -15,7 +15,11 @@ export class DecideApplication extends Endpoint {
       "When the application's email or WhatsApp number already belongs to an account, nothing is linked: " +
       "the account holder is sent a join link at the account's own contact and becomes a resident only by " +
       "accepting it (`POST /api/auth/join/accept`). The answer then carries `userId: null` and the channel " +
-      "the application implies; staff never see the existing account's name or id.",
+      "the application implies; staff never see the existing account's name or id. " +
+      "`personId` (approval only) links the membership to the applicant's own person on a family card " +
+      "registered at the application's house: 404 `person_not_found` for an id this registry does not " +
+      "hold, 409 `person_not_at_unit` for a card at another house, 409 `person_taken` when that person " +
+      "already has an account in this community.",
     request: { params: IdParam, body: { content: { "application/json": { schema: DecisionInput } } } },
     responses: { 200: json(DecisionResult), ...problems(400, 401, 403, 404, 409) },
   };

@@ -3,15 +3,15 @@ import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, problems } from "../../../core/http/openapi";
-import { Tenant, TenantListQuery } from "../schemas";
+import { TenantListItem, TenantListQuery } from "../schemas";
 import { listTenants } from "../service";
 
 export class ListTenants extends Endpoint {
   override schema = {
     tags: ["Platform: tenants"],
-    summary: "List tenants",
+    summary: "List tenants, each with how many admins it has",
     request: { query: TenantListQuery },
-    responses: { 200: json(listOf(Tenant)), ...problems(400, 401, 403) },
+    responses: { 200: json(listOf(TenantListItem)), ...problems(400, 401, 403) },
   };
 
   override async handle(c: Context<HonoEnv>) {

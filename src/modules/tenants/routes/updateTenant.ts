@@ -11,7 +11,7 @@ export class UpdateTenant extends Endpoint {
     tags: ["Platform: tenants"],
     summary: "Rename a tenant, switch feature flags, suspend or reactivate, set or clear its parent RW",
     request: { params: IdParam, body: { content: { "application/json": { schema: UpdateTenantInput } } } },
-    responses: { 200: json(Tenant), ...problems(400, 401, 403, 404, 409) },
+    responses: { 200: json(Tenant), ...problems(400, 401, 403, 404, 409, 410) },
   };
 
   override async handle(c: Context<HonoEnv>) {

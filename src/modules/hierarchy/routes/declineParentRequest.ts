@@ -1,0 +1,19 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { problems } from "../../../core/http/openapi";
+import { declineParentRequest } from "../links";
+
+export class DeclineParentRequest extends Endpoint {
+  override schema = {
+    tags: ["Tenant hierarchy"],
+    summary: "Decline the RW's request: nothing is linked, and the RW may ask again",
+    responses: { 204: { description: "Declined" }, ...problems(401, 403, 404) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    await declineParentRequest({ ctx: tenantCtx(c) });
+    return c.body(null, 204);
+  }
+}

@@ -1,0 +1,344 @@
+import { and, asc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
+import { platformAudit } from "../../core/audit";
+import { forgetSession } from "../../core/auth/liveness";
+import type { Duty, TenantCtx } from "../../core/context";
+import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
+import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
+import { memberships, sessions, tenants, users } from "../../core/db/platform-schema";
+import { Conflict, NotFound } from "../../core/errors";
+import { isPersonTaken, personTaken } from "./accounts";
+import { holdsDutySql, membershipStanding, residentSql } from "./duties";
+
+/**
+ * The committee's rules over `memberships` (issue 27): who is a member and with which duties, ending a
+ * membership, and the account's link to its registry person. The members module composes these with the
+ * tenant-side work (passes, letters, the registry); identity keeps the tables.
+ */
+
+export type MemberStatus = "aktif" | "diundang" | "nonaktif";
+
+export interface MemberListInput extends ListQuery {
+  /** A duty, or `warga` for residents (core/context.ts isResident). */
+  role?: Duty | "warga";
+  /** Text in the name, email or WhatsApp number. */
+  q?: string;
+}
+
+const statusOf = (user: { status: "active" | "disabled"; passwordHash: string | null }): MemberStatus =>
+  user.status === "disabled" ? "nonaktif" : user.passwordHash === null ? "diundang" : "aktif";
+
+const memberColumns = {
+  id: memberships.id,
+  userId: users.id,
+  name: users.name,
+  email: users.email,
+  whatsapp: users.whatsapp,
+  roles: memberships.roles,
+  unitId: memberships.unitId,
+  personId: memberships.personId,
+  passwordHash: users.passwordHash,
+  userStatus: users.status,
+  joinedAt: memberships.createdAt,
+};
+
+interface MemberRow {
+  id: string;
+  userId: string;
+  name: string;
+  email: string | null;
+  whatsapp: string | null;
+  roles: Duty[];
+  unitId: string | null;
+  personId: string | null;
+  passwordHash: string | null;
+  userStatus: "active" | "disabled";
+  joinedAt: string;
+}
+
+/** A member as the committee sees them: contact whole (the caller masks it for whom it must). */
+function presentMember(row: MemberRow) {
+  const { roles, resident } = membershipStanding(row);
+  return {
+    userId: row.userId,
+    name: row.name,
+    email: row.email,
+    whatsapp: row.whatsapp,
+    unitId: row.unitId,
+    personId: row.personId,
+    roles,
+    resident,
+    status: statusOf({ status: row.userStatus, passwordHash: row.passwordHash }),
+    joinedAt: row.joinedAt,
+  };
+}
+export type CommitteeMember = ReturnType<typeof presentMember>;
+
+/** `%`, `_` and the escape itself taken literally in a LIKE pattern. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** What `q` matches: the text as typed, and a number typed as 08… also as stored (628…). */
+function textFilter(q: string): SQL {
+  const patterns = [likePattern(q)];
+  const digits = q.replace(/[\s().+-]/g, "");
+  if (/^\d{3,}$/.test(digits)) {
+    patterns.push(likePattern(digits.startsWith("0") ? `62${digits.slice(1)}` : digits));
+  }
+  return or(
+    ...patterns.flatMap((p) =>
+      [users.name, users.email, users.whatsapp].map((column) => sql`${column} LIKE ${p} ESCAPE '\\'`),
+    ),
+  ) as SQL;
+}
+
+/** One page of the community's members, in the order they joined (the cursor is the membership id). */
+export async function listMembers({ ctx, input }: { ctx: TenantCtx; input: MemberListInput }) {
+  const filters: SQL[] = [
+    eq(memberships.tenantId, ctx.tenant.id),
+    ...afterCursor(memberships.id, input.cursor, "asc"),
+    ...(input.role === "warga" ? [residentSql] : input.role ? [holdsDutySql(input.role)] : []),
+    ...(input.q ? [textFilter(input.q)] : []),
+  ];
+  const rows = await ctx.platform
+    .select(memberColumns)
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(...filters))
+    .orderBy(asc(memberships.id))
+    .limit(input.limit + 1);
+  const page = keysetPage(rows, input.limit);
+  return { items: page.items.map(presentMember), nextCursor: page.nextCursor };
+}
+
+async function memberRow(ctx: TenantCtx, userId: string): Promise<MemberRow | undefined> {
+  return ctx.platform
+    .select(memberColumns)
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.userId, userId), eq(memberships.tenantId, ctx.tenant.id)))
+    .get();
+}
+
+/** A member of this community by user id, or 404 (another community's member included). */
+export async function getMember({ ctx, id }: { ctx: TenantCtx; id: string }): Promise<CommitteeMember> {
+  const row = await memberRow(ctx, id);
+  if (!row) {
+    throw new NotFound("Member");
+  }
+  return presentMember(row);
+}
+
+async function requireMemberRow(ctx: TenantCtx, userId: string): Promise<MemberRow> {
+  const row = await memberRow(ctx, userId);
+  if (!row) {
+    throw new NotFound("Member");
+  }
+  return row;
+}
+
+/**
+ * Whether the community keeps an admin other than the membership `membershipId`: another membership
+ * of the tenant holding `admin` whose account is not disabled. The same SQL guards the writes below,
+ * so the read that refuses early and the write that decides a race agree.
+ */
+function otherAdminSql(tenantId: string, membershipId: string): SQL {
+  return sql`EXISTS (
+    SELECT 1 FROM ${memberships} AS other
+    JOIN ${users} AS account ON account.id = other.user_id AND account.status = 'active'
+    WHERE other.tenant_id = ${tenantId} AND other.id <> ${membershipId}
+      AND EXISTS (SELECT 1 FROM json_each(other.roles) WHERE json_each.value = 'admin'))`;
+}
+
+/** For a write that takes `admin` away from the membership: it holds no `admin`, or another admin remains. */
+function keepsAnAdmin(tenantId: string, membershipId: string): SQL {
+  return or(sql`NOT ${holdsDutySql("admin")}`, otherAdminSql(tenantId, membershipId)) as SQL;
+}
+
+async function hasOtherAdmin(ctx: TenantCtx, membershipId: string): Promise<boolean> {
+  const row = await ctx.platform
+    .select({ yes: sql<number>`${otherAdminSql(ctx.tenant.id, membershipId)}` })
+    .from(sql`(SELECT 1)`)
+    .get();
+  return Boolean(row?.yes);
+}
+
+const lastAdmin = () =>
+  new Conflict("last_admin", "The community must keep an admin: appoint another admin first.");
+
+/**
+ * Ends every sign-in of the user in this community; its RETURNING names the families this isolate
+ * forgets at once (`forgetSession`), so the old access token is refused on its very next request here,
+ * and within the liveness cache's few seconds elsewhere.
+ */
+function revokeSessionsIn(ctx: TenantCtx, userId: string) {
+  return ctx.platform
+    .update(sessions)
+    .set({ revokedAt: new Date().toISOString() })
+    .where(and(eq(sessions.userId, userId), eq(sessions.tenantId, ctx.tenant.id), isNull(sessions.revokedAt)))
+    .returning({ familyId: sessions.familyId });
+}
+
+function forgetFamilies(revoked: readonly { familyId: string }[]) {
+  for (const familyId of new Set(revoked.map((r) => r.familyId))) {
+    forgetSession(familyId);
+  }
+}
+
+const sameDuties = (a: readonly Duty[], b: readonly Duty[]) =>
+  a.length === b.length && a.every((duty) => b.includes(duty));
+
+/**
+ * Sets a member's duties. 409 `last_admin` when it would leave the community without an admin, 409
+ * `not_resident` when it would leave someone with no duty and no house (remove them instead). Two admins
+ * demoting each other at once: each UPDATE only applies while another admin remains, and D1 runs one
+ * batch at a time, so the second finds no other admin, changes nothing, and its guard aborts its batch
+ * (audit record included). Removing a duty ends the member's sessions here (they sign in again with
+ * what is left); a new duty arrives with their next refresh.
+ */
+export async function setMemberRoles({
+  ctx,
+  id,
+  input,
+}: {
+  ctx: TenantCtx;
+  id: string;
+  input: { roles: Duty[] };
+}): Promise<CommitteeMember> {
+  const current = await requireMemberRow(ctx, id);
+  const roles = input.roles;
+  if (sameDuties(current.roles, roles)) {
+    return presentMember(current);
+  }
+  if (roles.length === 0 && current.unitId === null) {
+    throw new Conflict(
+      "not_resident",
+      "This member has no house in the community: without a duty they would not belong here. Remove the member instead.",
+    );
+  }
+  const losesAdmin = current.roles.includes("admin") && !roles.includes("admin");
+  if (losesAdmin && !(await hasOtherAdmin(ctx, current.id))) {
+    throw lastAdmin();
+  }
+  // Decided on the row as it stands, not as read: whoever holds `admin` then keeps it unless another
+  // admin remains.
+  const update = ctx.platform
+    .update(memberships)
+    .set({ roles })
+    .where(
+      and(
+        eq(memberships.id, current.id),
+        ...(roles.includes("admin") ? [] : [keepsAnAdmin(ctx.tenant.id, current.id)]),
+      ),
+    );
+  // `changes()` is the UPDATE's row count: 0 when the admin rule (or a removal meanwhile) stopped it.
+  const guard = abortBatchUnless(ctx.platform, memberships, current.id, sql`changes() = 1`);
+  const record = platformAudit(ctx, {
+    action: "member.roles",
+    targetType: "user",
+    targetId: id,
+    detail: { from: current.roles, to: roles },
+  });
+  const removed = current.roles.some((duty) => !roles.includes(duty));
+  try {
+    if (removed) {
+      const [, , revoked] = await ctx.platform.batch([update, guard, revokeSessionsIn(ctx, id), record]);
+      forgetFamilies(revoked);
+    } else {
+      await ctx.platform.batch([update, guard, record]);
+    }
+  } catch (error) {
+    if (isBatchAborted(error)) {
+      await requireMemberRow(ctx, id);
+      throw lastAdmin();
+    }
+    throw error;
+  }
+  return getMember({ ctx, id });
+}
+
+/**
+ * The first half of removing a member, before the tenant-side clean-up: 404 for someone who is not a
+ * member here, 409 `last_admin` for the only admin (a read; `endMembership` decides it again atomically).
+ */
+export async function checkRemovable({ ctx, id }: { ctx: TenantCtx; id: string }): Promise<CommitteeMember> {
+  const row = await requireMemberRow(ctx, id);
+  if (row.roles.includes("admin") && !(await hasOtherAdmin(ctx, row.id))) {
+    throw lastAdmin();
+  }
+  return presentMember(row);
+}
+
+/**
+ * Ends a membership: the row is deleted (so the person can be invited again), every sign-in of theirs
+ * in this community is revoked, and the audit record lands, in one batch. The DELETE of an admin only
+ * applies while another admin remains; the guard after it aborts the batch when it deleted nothing (the
+ * last admin, or removed meanwhile). The guard stands on the tenant's row, since the membership's is
+ * gone once the DELETE applied. The member's other communities are not touched.
+ */
+export async function endMembership({ ctx, id }: { ctx: TenantCtx; id: string }) {
+  const row = await requireMemberRow(ctx, id);
+  const deletion = ctx.platform
+    .delete(memberships)
+    .where(and(eq(memberships.id, row.id), keepsAnAdmin(ctx.tenant.id, row.id)));
+  const guard = abortBatchUnless(ctx.platform, tenants, ctx.tenant.id, sql`changes() = 1`);
+  try {
+    const [, , revoked] = await ctx.platform.batch([
+      deletion,
+      guard,
+      revokeSessionsIn(ctx, id),
+      platformAudit(ctx, {
+        action: "member.remove",
+        targetType: "user",
+        targetId: id,
+        detail: { roles: row.roles, unitId: row.unitId, personId: row.personId },
+      }),
+    ]);
+    forgetFamilies(revoked);
+  } catch (error) {
+    if (isBatchAborted(error)) {
+      await requireMemberRow(ctx, id);
+      throw lastAdmin();
+    }
+    throw error;
+  }
+}
+
+/**
+ * Links a member's account to their own person in the registry (`personId`, already checked against
+ * the registry by the caller), or unlinks it with null. One account per person per community: the
+ * unique index decides a race, and 409 `person_taken` answers it.
+ */
+export async function setMemberPerson({
+  ctx,
+  id,
+  personId,
+}: {
+  ctx: TenantCtx;
+  id: string;
+  personId: string | null;
+}): Promise<CommitteeMember> {
+  const current = await requireMemberRow(ctx, id);
+  if (current.personId === personId) {
+    return presentMember(current);
+  }
+  try {
+    await ctx.platform.batch([
+      ctx.platform.update(memberships).set({ personId }).where(eq(memberships.id, current.id)),
+      abortBatchUnless(ctx.platform, memberships, current.id, sql`changes() = 1`),
+      platformAudit(ctx, {
+        action: personId ? "member.person_link" : "member.person_unlink",
+        targetType: "user",
+        targetId: id,
+        detail: { from: current.personId, to: personId },
+      }),
+    ]);
+  } catch (error) {
+    if (isPersonTaken(error)) {
+      throw personTaken();
+    }
+    if (isBatchAborted(error)) {
+      throw new NotFound("Member");
+    }
+    throw error;
+  }
+  return getMember({ ctx, id });
+}

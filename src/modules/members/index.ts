@@ -1,0 +1,25 @@
+import { ROLES, tenantAccess } from "../../core/http/access";
+import { defineModule } from "../../core/module";
+import { InviteMember } from "./routes/inviteMember";
+import { LinkMemberPerson } from "./routes/linkMemberPerson";
+import { ListMembers } from "./routes/listMembers";
+import { RemoveMember } from "./routes/removeMember";
+import { SetMemberRoles } from "./routes/setMemberRoles";
+
+// Issue 27: the committee is the admin's; every officer may read who is on it (contact masked for those
+// who are not admins); the secretariat keeps the link between accounts and the registry. No feature
+// flag: a community cannot run without its members.
+const staff = tenantAccess(ROLES.STAFF);
+const admin = tenantAccess(ROLES.ADMIN);
+const secretariat = tenantAccess(ROLES.SECRETARIAT);
+
+export const membersModule = defineModule({
+  name: "members",
+  routes: [
+    { method: "get", path: "/api/members", endpoint: ListMembers, access: staff },
+    { method: "post", path: "/api/members/invitations", endpoint: InviteMember, access: admin },
+    { method: "put", path: "/api/members/:userId/roles", endpoint: SetMemberRoles, access: admin },
+    { method: "put", path: "/api/members/:userId/person", endpoint: LinkMemberPerson, access: secretariat },
+    { method: "delete", path: "/api/members/:userId", endpoint: RemoveMember, access: admin },
+  ],
+});

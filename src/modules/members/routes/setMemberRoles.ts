@@ -1,0 +1,25 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { Member, RolesInput, UserIdParam } from "../schemas";
+import { changeRoles } from "../service";
+
+export class SetMemberRoles extends Endpoint {
+  override schema = {
+    tags: ["Members"],
+    summary:
+      "Set a member's duties (409 last_admin when none would remain, 409 not_resident for someone with no house left with no duty); removing a duty ends their sessions here",
+    request: {
+      params: UserIdParam,
+      body: { content: { "application/json": { schema: RolesInput } } },
+    },
+    responses: { 200: json(Member), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await changeRoles({ ctx: tenantCtx(c), id: params.userId, input: body }));
+  }
+}

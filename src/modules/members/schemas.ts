@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { DUTIES } from "../../core/context";
+import { ListQuery } from "../../core/db/paging";
+import { Email, IndonesianMobile, Line } from "../../core/schemas";
+
+/** A duty in the community; `warga` (residency) and `super_admin` (the platform's) are not duties. */
+const Duty = z.enum(DUTIES);
+const Duties = z
+  .array(Duty)
+  .max(DUTIES.length)
+  .refine((roles) => new Set(roles).size === roles.length, "each duty at most once");
+
+export const UserIdParam = z.object({ userId: z.string().min(1).max(64) });
+
+export const MemberListQuery = ListQuery.extend({
+  /** A duty, or `warga` for the residents (whatever duties they also hold). */
+  role: z.enum(["warga", ...DUTIES]).optional(),
+  /** Text in the name, email or WhatsApp number. */
+  q: Line(100).optional(),
+});
+export type MemberListQuery = z.infer<typeof MemberListQuery>;
+
+export const RolesInput = z.object({ roles: Duties });
+export type RolesInput = z.infer<typeof RolesInput>;
+
+export const InvitationInput = z
+  .object({
+    name: Line(120, 2),
+    email: Email.optional(),
+    whatsapp: IndonesianMobile.optional(),
+    roles: Duties,
+    /** Their house in the community's registry; none for an officer or guard who does not live there. */
+    unitId: z.string().min(1).max(64).optional(),
+  })
+  .refine((v) => v.email !== undefined || v.whatsapp !== undefined, {
+    message: "an email or a WhatsApp number, to send the invitation to",
+    path: ["email"],
+  })
+  .refine((v) => v.roles.length > 0 || v.unitId !== undefined, {
+    message: "a member with no duty lives here: give their house",
+    path: ["unitId"],
+  });
+export type InvitationInput = z.infer<typeof InvitationInput>;
+
+export const PersonInput = z.object({
+  /** Their own person on a family card (`family_members.id`); null unlinks. */
+  personId: z.string().min(1).max(64).nullable(),
+});
+export type PersonInput = z.infer<typeof PersonInput>;
+
+export const Member = z
+  .object({
+    userId: z.string(),
+    name: z.string(),
+    /** Whole for admins; masked (`d***@warga.test`) for other staff. */
+    email: z.string().nullable(),
+    /** Whole for admins; masked (`6281*******90`) for other staff. */
+    whatsapp: z.string().nullable(),
+    unitId: z.string().nullable(),
+    unit: z.object({ id: z.string(), block: z.string(), number: z.string() }).nullable(),
+    personId: z.string().nullable(),
+    roles: z.array(Duty),
+    resident: z.boolean(),
+    /** `diundang` until the account has a password; `nonaktif` for a disabled account. */
+    status: z.enum(["aktif", "diundang", "nonaktif"]),
+    joinedAt: z.string(),
+  })
+  .openapi("Member");
+
+export const InvitationSent = z
+  .object({
+    invitation: z.object({ channel: z.enum(["email", "whatsapp"]).nullable(), sent: z.boolean() }),
+  })
+  .openapi("MemberInvitation");

@@ -1,0 +1,142 @@
+import { platformAudit } from "../../core/audit";
+import type { TenantCtx } from "../../core/context";
+import { Conflict, NotFound } from "../../core/errors";
+import { hasRole, ROLES, requireUser } from "../../core/http/access";
+import {
+  type CommitteeMember,
+  checkRemovable,
+  endMembership,
+  inviteMember,
+  isAccountConflict,
+  isPersonTaken,
+  listMembers as listCommittee,
+  personTaken,
+  setMemberPerson,
+  setMemberRoles,
+} from "../identity/service";
+import { personById, unitsByIds } from "../kependudukan/service";
+import { cancelLettersOf } from "../surat/service";
+import { revokePassesOf } from "../visitor/service";
+import { memberRateLimit as rateLimit } from "./limits";
+import type { InvitationInput, MemberListQuery, PersonInput, RolesInput } from "./schemas";
+
+/**
+ * The committee (issue 27): who belongs to the community and with which duties. Memberships are
+ * identity's; this module composes its verbs with the registry (houses, persons) and with what a member
+ * leaves behind in the tenant's own database (guest passes, letter requests).
+ */
+
+/** `dewi@warga.test` → `d***@warga.test`. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  return at <= 0 ? "***" : `${email.slice(0, 1)}***${email.slice(at)}`;
+}
+
+/** `6281234567890` → `6281*******90`: enough to tell two members apart, not enough to call them. */
+export function maskWhatsapp(number: string): string {
+  return number.length <= 6
+    ? "***"
+    : `${number.slice(0, 4)}${"*".repeat(number.length - 6)}${number.slice(-2)}`;
+}
+
+type Units = Map<string, { id: string; block: string; number: string }>;
+
+/** Contact whole for the admin, masked for other staff (the treasurer has no need to phone anyone). */
+function present(ctx: TenantCtx, member: CommitteeMember, units: Units) {
+  const whole = hasRole(ctx, ROLES.ADMIN);
+  return {
+    userId: member.userId,
+    name: member.name,
+    email: member.email && !whole ? maskEmail(member.email) : member.email,
+    whatsapp: member.whatsapp && !whole ? maskWhatsapp(member.whatsapp) : member.whatsapp,
+    unitId: member.unitId,
+    unit: member.unitId ? (units.get(member.unitId) ?? null) : null,
+    personId: member.personId,
+    roles: member.roles,
+    resident: member.resident,
+    status: member.status,
+    joinedAt: member.joinedAt,
+  };
+}
+
+async function presentOne(ctx: TenantCtx, member: CommitteeMember) {
+  return present(ctx, member, await unitsByIds({ ctx, ids: member.unitId ? [member.unitId] : [] }));
+}
+
+export async function listMembers({ ctx, input }: { ctx: TenantCtx; input: MemberListQuery }) {
+  const page = await listCommittee({ ctx, input });
+  const units = await unitsByIds({ ctx, ids: page.items.flatMap((m) => (m.unitId ? [m.unitId] : [])) });
+  return { items: page.items.map((m) => present(ctx, m, units)), nextCursor: page.nextCursor };
+}
+
+export async function changeRoles({ ctx, id, input }: { ctx: TenantCtx; id: string; input: RolesInput }) {
+  return presentOne(ctx, await setMemberRoles({ ctx, id, input }));
+}
+
+/**
+ * Invites an officer, a guard or a resident (identity's `inviteMember`: a set-password link for a new
+ * account, a join link for an existing one, never a silent enrolment). The answer names the channel and
+ * whether it was sent, never a token, and says nothing about whether an account existed.
+ */
+export async function inviteToCommunity({ ctx, input }: { ctx: TenantCtx; input: InvitationInput }) {
+  await rateLimit(ctx.env, [{ policy: "member-invitation:admin", subject: requireUser(ctx).userId }]);
+  const unitId = input.unitId ?? null;
+  if (unitId && !(await unitsByIds({ ctx, ids: [unitId] })).has(unitId)) {
+    throw new NotFound("Unit", "unit_not_found");
+  }
+  const prepared = await inviteMember({
+    ctx,
+    input: {
+      fullName: input.name,
+      email: input.email ?? null,
+      whatsapp: input.whatsapp ?? null,
+      unitId,
+      roles: input.roles,
+    },
+  });
+  try {
+    await ctx.platform.batch([
+      ...prepared.statements,
+      // userId is null while an existing account's holder has not accepted the join link: the record
+      // says no more than the answer does.
+      platformAudit(ctx, {
+        action: "member.invite",
+        targetType: "user",
+        targetId: prepared.userId,
+        detail: { roles: input.roles, unitId },
+      }),
+    ]);
+  } catch (error) {
+    if (isPersonTaken(error)) {
+      throw personTaken();
+    }
+    if (isAccountConflict(error)) {
+      throw new Conflict("account_conflict", "An account with this email or number was created meanwhile.");
+    }
+    throw error;
+  }
+  return { invitation: await prepared.send() };
+}
+
+/**
+ * Removes a member (moved out, stepped down, left). Refused early: 404 for someone not a member here,
+ * 409 `last_admin` for the only admin. Then what they leave in the tenant's own database, idempotent
+ * so a retry after a failure below is harmless: waiting guest requests and unused passes revoked,
+ * unfinished letter requests cancelled. Registry records stay (the registry's mutasi is its own
+ * record). Last, identity's one platform batch: the membership deleted (guarded again, atomically, for
+ * the last admin), their sessions here revoked, the audit record.
+ */
+export async function removeMember({ ctx, id }: { ctx: TenantCtx; id: string }) {
+  await checkRemovable({ ctx, id });
+  await revokePassesOf({ ctx, userId: id });
+  await cancelLettersOf({ ctx, userId: id });
+  await endMembership({ ctx, id });
+}
+
+/** Links a member's account to their own person on a family card of this registry, or unlinks it. */
+export async function linkPerson({ ctx, id, input }: { ctx: TenantCtx; id: string; input: PersonInput }) {
+  if (input.personId !== null && !(await personById({ ctx, id: input.personId }))) {
+    throw new NotFound("Person", "person_not_found");
+  }
+  return presentOne(ctx, await setMemberPerson({ ctx, id, personId: input.personId }));
+}

@@ -1,0 +1,351 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { NotifyClient } from "../../../src/core/notify/client";
+import {
+  bindings,
+  callJson,
+  createTenant,
+  expectProblem,
+  type Member,
+  operatorToken,
+  type TestTenant,
+  unique,
+} from "../../helpers/harness";
+import { queuedMessages } from "../../helpers/notify";
+import { answer, askLink, linkAccepted, parentRequest } from "./helpers";
+
+/**
+ * Issue 27, item 5: "RW links need the RT's consent". An RW's link-child is a request; the RT's admin
+ * accepts or declines it; the RW sees no figure of the RT before it accepts; the operator's direct
+ * parent change stays.
+ */
+
+interface Figures {
+  residents: number;
+  duesArrears: { amount: number; units: number };
+  lettersAwaitingProcessing: number;
+  complaintsOpen: number;
+}
+interface Summary {
+  children: { slug: string; name: string; figures: Figures | null; error: string | null }[];
+  total: Figures;
+}
+interface Children {
+  items: { slug: string; name: string; linkedAt: string }[];
+  pending: { slug: string; name: string; requestedAt: string; status: string }[];
+}
+
+const summary = (token: string) => callJson<Summary>("/api/tenant-hierarchy/summary", { token });
+const children = (token: string) => callJson<Children>("/api/tenant-hierarchy/children", { token });
+const withdraw = (token: string, slug: string) =>
+  callJson(`/api/tenant-hierarchy/link-child/${slug}`, { method: "DELETE", token });
+
+async function rw(): Promise<{ tenant: TestTenant; admin: Member }> {
+  const tenant = await createTenant({ type: "RW", slug: unique("rw") });
+  return { tenant, admin: await tenant.member("admin") };
+}
+
+async function rtWithAdmin(): Promise<{ tenant: TestTenant; admin: Member }> {
+  const tenant = await createTenant();
+  return { tenant, admin: await tenant.member("admin") };
+}
+
+/** The RT's parent and pending request as stored in the control plane. */
+async function links(rt: TestTenant) {
+  return bindings.PLATFORM_DB.prepare(
+    "SELECT parent_id, linked_at, parent_request_id, parent_requested_at FROM tenants WHERE id = ?",
+  )
+    .bind(rt.id)
+    .first<{
+      parent_id: string | null;
+      linked_at: string | null;
+      parent_request_id: string | null;
+      parent_requested_at: string | null;
+    }>();
+}
+
+/** The platform audit actions about one RT, oldest first. */
+async function auditActions(rt: TestTenant) {
+  const rows = await bindings.PLATFORM_DB.prepare(
+    "SELECT action, tenant_id FROM audit_log WHERE target_id = ? AND action LIKE 'hierarchy.%' ORDER BY id",
+  )
+    .bind(rt.id)
+    .all<{ action: string; tenant_id: string }>();
+  return rows.results;
+}
+
+const noFigures: Figures = {
+  residents: 0,
+  duesArrears: { amount: 0, units: 0 },
+  lettersAwaitingProcessing: 0,
+  complaintsOpen: 0,
+};
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("an RW asks, the RT answers", () => {
+  it("shows the RW no figure of the RT until its admin accepts, then the RT's counts", async () => {
+    const parent = await rw();
+    const rt = await rtWithAdmin();
+    const warga = await rt.tenant.member("warga");
+    const complaint = await callJson("/api/pengaduan", {
+      token: warga.token,
+      body: { title: "Lampu jalan mati", description: "Sejak tiga hari lalu", category: "kebersihan" },
+    });
+    expect(complaint.status).toBe(201);
+
+    const asked = await askLink(parent.admin.token, rt.tenant.slug);
+    expect(asked.status).toBe(202);
+    expect(asked.body).toEqual({ child: { slug: rt.tenant.slug, name: "RT Uji" }, status: "menunggu" });
+    expect(await links(rt.tenant)).toMatchObject({
+      parent_id: null,
+      linked_at: null,
+      parent_request_id: parent.tenant.id,
+      parent_requested_at: expect.any(String),
+    });
+
+    // Asked, not accepted: the summary has no child and no figure; the list names it as waiting only.
+    const before = await summary(parent.admin.token);
+    expect(before.status).toBe(200);
+    expect(before.body.children).toEqual([]);
+    expect(before.body.total).toEqual(noFigures);
+    const waiting = await children(parent.admin.token);
+    expect(waiting.body.items).toEqual([]);
+    expect(waiting.body.pending).toEqual([
+      { slug: rt.tenant.slug, name: "RT Uji", requestedAt: expect.any(String), status: "menunggu" },
+    ]);
+    expect(JSON.stringify(waiting.body)).not.toMatch(/complaints|residents|figures/);
+
+    // The RT's admin sees who asks, and accepts.
+    const seen = await parentRequest(rt.admin.token);
+    expect(seen.status).toBe(200);
+    expect(seen.body).toEqual({
+      parent: { slug: parent.tenant.slug, name: "RT Uji" },
+      requestedAt: waiting.body.pending[0]?.requestedAt,
+      status: "menunggu",
+    });
+    const accepted = await answer(rt.admin.token, "accept");
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toEqual({
+      parent: { slug: parent.tenant.slug, name: "RT Uji" },
+      linkedAt: expect.any(String),
+    });
+    expect(await links(rt.tenant)).toMatchObject({
+      parent_id: parent.tenant.id,
+      linked_at: accepted.body.linkedAt,
+      parent_request_id: null,
+      parent_requested_at: null,
+    });
+    expectProblem(await parentRequest(rt.admin.token), 404, "no_link_request");
+    expectProblem(await answer(rt.admin.token, "accept"), 404, "no_link_request");
+
+    const after = await summary(parent.admin.token);
+    expect(after.body.children).toEqual([
+      {
+        slug: rt.tenant.slug,
+        name: "RT Uji",
+        figures: expect.objectContaining({ complaintsOpen: 1 }),
+        error: null,
+      },
+    ]);
+    expect(after.body.total.complaintsOpen).toBe(1);
+    const listed = await children(parent.admin.token);
+    expect(listed.body).toEqual({
+      items: [{ slug: rt.tenant.slug, name: "RT Uji", linkedAt: accepted.body.linkedAt }],
+      pending: [],
+    });
+    expect((await auditActions(rt.tenant)).map((a) => a.action)).toEqual([
+      "hierarchy.link_request",
+      "hierarchy.link",
+    ]);
+  });
+
+  it("declining clears the request and links nothing; the RW may ask again", async () => {
+    const parent = await rw();
+    const rt = await rtWithAdmin();
+    expect((await askLink(parent.admin.token, rt.tenant.slug)).status).toBe(202);
+    const declined = await answer(rt.admin.token, "decline");
+    expect(declined.status).toBe(204);
+    expect(await links(rt.tenant)).toEqual({
+      parent_id: null,
+      linked_at: null,
+      parent_request_id: null,
+      parent_requested_at: null,
+    });
+    expectProblem(await parentRequest(rt.admin.token), 404, "no_link_request");
+    expectProblem(await answer(rt.admin.token, "decline"), 404, "no_link_request");
+    expect((await children(parent.admin.token)).body).toEqual({ items: [], pending: [] });
+    expect((await summary(parent.admin.token)).body.children).toEqual([]);
+
+    expect((await askLink(parent.admin.token, rt.tenant.slug)).status).toBe(202);
+    expect((await parentRequest(rt.admin.token)).status).toBe(200);
+    const actions = await auditActions(rt.tenant);
+    expect(actions.map((a) => a.action)).toEqual([
+      "hierarchy.link_request",
+      "hierarchy.link_decline",
+      "hierarchy.link_request",
+    ]);
+    // The RW's request is on the RW's record; the RT's answer on the RT's.
+    expect(actions.map((a) => a.tenant_id)).toEqual([parent.tenant.id, rt.tenant.id, parent.tenant.id]);
+  });
+
+  it("refuses another RW's request while one waits (409 link_request_pending); the same RW asking again is no change", async () => {
+    const a = await rw();
+    const b = await rw();
+    const rt = await rtWithAdmin();
+    const first = await askLink(a.admin.token, rt.tenant.slug);
+    expect(first.status).toBe(202);
+    const stored = await links(rt.tenant);
+    expectProblem(await askLink(b.admin.token, rt.tenant.slug), 409, "link_request_pending");
+    const again = await askLink(a.admin.token, rt.tenant.slug);
+    expect(again.status).toBe(202);
+    expect(again.body).toEqual(first.body);
+    expect(await links(rt.tenant)).toEqual(stored);
+    expect((await auditActions(rt.tenant)).map((x) => x.action)).toEqual(["hierarchy.link_request"]);
+    // B's request was never stored, so B has nothing to withdraw and A's request stands.
+    expectProblem(await withdraw(b.admin.token, rt.tenant.slug), 404, "not_found");
+    expect((await parentRequest(rt.admin.token)).body.parent.slug).toBe(a.tenant.slug);
+  });
+
+  it("lets the RW withdraw its pending request, after which the RT has nothing to answer", async () => {
+    const parent = await rw();
+    const rt = await rtWithAdmin();
+    expect((await askLink(parent.admin.token, rt.tenant.slug)).status).toBe(202);
+    expect((await withdraw(parent.admin.token, rt.tenant.slug)).status).toBe(204);
+    expect(await links(rt.tenant)).toMatchObject({ parent_id: null, parent_request_id: null });
+    expect((await children(parent.admin.token)).body.pending).toEqual([]);
+    expectProblem(await answer(rt.admin.token, "accept"), 404, "no_link_request");
+    expectProblem(await withdraw(parent.admin.token, rt.tenant.slug), 404, "not_found");
+    expect((await auditActions(rt.tenant)).map((x) => x.action)).toEqual([
+      "hierarchy.link_request",
+      "hierarchy.link_withdraw",
+    ]);
+  });
+
+  it("lets only one of an accept and a withdrawal at the same moment through, and leaves a consistent row", async () => {
+    const parent = await rw();
+    const rt = await rtWithAdmin();
+    expect((await askLink(parent.admin.token, rt.tenant.slug)).status).toBe(202);
+    const [accepted, withdrawn] = await Promise.all([
+      answer(rt.admin.token, "accept"),
+      withdraw(parent.admin.token, rt.tenant.slug),
+    ]);
+    const row = await links(rt.tenant);
+    expect(row?.parent_request_id).toBeNull();
+    if (accepted.status === 200) {
+      // The withdrawal either read the link already made and undid it (204), or lost its guarded write (404).
+      expect([204, 404]).toContain(withdrawn.status);
+      expect(row?.parent_id).toBe(withdrawn.status === 204 ? null : parent.tenant.id);
+    } else {
+      expectProblem(accepted, 404, "no_link_request");
+      expect(withdrawn.status).toBe(204);
+      expect(row?.parent_id).toBeNull();
+    }
+  });
+
+  it("is only for the RT asked: another RT's admin gets 404, the RW's admin 403, an RT's secretary 403", async () => {
+    const parent = await rw();
+    const rt = await rtWithAdmin();
+    const otherRt = await rtWithAdmin();
+    expect((await askLink(parent.admin.token, rt.tenant.slug)).status).toBe(202);
+    expectProblem(await parentRequest(otherRt.admin.token), 404, "no_link_request");
+    expectProblem(await answer(otherRt.admin.token, "accept"), 404, "no_link_request");
+    expectProblem(await answer(otherRt.admin.token, "decline"), 404, "no_link_request");
+    // The request still waits for its own RT.
+    expect((await parentRequest(rt.admin.token)).status).toBe(200);
+
+    expectProblem(await parentRequest(parent.admin.token), 403, "not_rt_tenant");
+    expectProblem(await answer(parent.admin.token, "accept"), 403, "not_rt_tenant");
+    expectProblem(await answer(parent.admin.token, "decline"), 403, "not_rt_tenant");
+    const sek = await rt.tenant.member("sekretaris");
+    expectProblem(await parentRequest(sek.token), 403, "forbidden_role");
+    expectProblem(await answer(sek.token, "accept"), 403, "forbidden_role");
+    expect(await links(rt.tenant)).toMatchObject({ parent_id: null, parent_request_id: parent.tenant.id });
+  });
+
+  it("refuses bad input with 400: no slug, a slug that is not one, a number", async () => {
+    const parent = await rw();
+    const post = (body: unknown) =>
+      callJson("/api/tenant-hierarchy/link-child", { token: parent.admin.token, body });
+    expectProblem(await post({}), 400, "invalid_input");
+    expectProblem(await post({ slug: "Bukan Slug!" }), 400, "invalid_input");
+    expectProblem(await post({ slug: 42 }), 400, "invalid_input");
+    expectProblem(
+      await callJson("/api/tenant-hierarchy/link-child/Bukan%20Slug", {
+        method: "DELETE",
+        token: parent.admin.token,
+      }),
+      400,
+      "invalid_input",
+    );
+  });
+});
+
+describe("telling the RT's admins", () => {
+  it("emails every admin of the RT once, and WhatsApps an admin without email", async () => {
+    const parent = await rw();
+    const rt = await rtWithAdmin();
+    const second = await rt.tenant.member("admin");
+    const whatsapp = `62812${String(Date.now()).slice(-7)}`;
+    const byPhone = await rt.tenant.member("admin", { whatsapp });
+    await bindings.PLATFORM_DB.prepare("UPDATE users SET email = NULL WHERE id = ?").bind(byPhone.id).run();
+    const sek = await rt.tenant.member("sekretaris");
+
+    expect((await askLink(parent.admin.token, rt.tenant.slug)).status).toBe(202);
+    expect((await askLink(parent.admin.token, rt.tenant.slug)).status).toBe(202);
+    for (const admin of [rt.admin, second]) {
+      const [mail, ...more] = await queuedMessages({ recipient: admin.email });
+      expect(more).toEqual([]);
+      expect(mail?.channel).toBe("email");
+      expect(mail?.subject).toContain("Permintaan bergabung");
+    }
+    const [message, ...moreMessages] = await queuedMessages({ recipient: whatsapp });
+    expect(moreMessages).toEqual([]);
+    expect(message?.channel).toBe("whatsapp");
+    expect(await queuedMessages({ recipient: sek.email })).toEqual([]);
+    expect(await queuedMessages({ recipient: parent.admin.email })).toEqual([]);
+  });
+
+  it("still stores the request when the notification service fails, and logs it", async () => {
+    const parent = await rw();
+    const rt = await rtWithAdmin();
+    vi.spyOn(NotifyClient.prototype, "sendRawEmail").mockRejectedValue(new Error("notify down"));
+    const warn = vi.spyOn(console, "warn");
+    const asked = await askLink(parent.admin.token, rt.tenant.slug);
+    expect(asked.status).toBe(202);
+    expect(warn.mock.calls.some(([line]) => String(line).includes("link_request_notify_failed"))).toBe(true);
+    expect(await queuedMessages({ recipient: rt.admin.email })).toEqual([]);
+    expect((await parentRequest(rt.admin.token)).status).toBe(200);
+  });
+});
+
+describe("the operator's direct parent change", () => {
+  it("links at once without the RT's answer, and ends a pending request for that RT", async () => {
+    const asking = await rw();
+    const chosen = await rw();
+    const rt = await rtWithAdmin();
+    expect((await askLink(asking.admin.token, rt.tenant.slug)).status).toBe(202);
+    const patched = await callJson(`/api/platform/tenants/${rt.tenant.id}`, {
+      method: "PATCH",
+      token: await operatorToken(),
+      body: { parentSlug: chosen.tenant.slug },
+    });
+    expect(patched.status).toBe(200);
+    expect(await links(rt.tenant)).toMatchObject({
+      parent_id: chosen.tenant.id,
+      parent_request_id: null,
+      parent_requested_at: null,
+    });
+    expectProblem(await parentRequest(rt.admin.token), 404, "no_link_request");
+    expect((await children(asking.admin.token)).body).toEqual({ items: [], pending: [] });
+    expect((await children(chosen.admin.token)).body.items.map((c) => c.slug)).toEqual([rt.tenant.slug]);
+    expectProblem(await askLink(asking.admin.token, rt.tenant.slug), 409, "already_linked");
+    // Linked through either path, the RT reads the same: the RW's helper link works the same way.
+    const other = await createTenant();
+    await linkAccepted(chosen.admin.token, other);
+    expect((await children(chosen.admin.token)).body.items.map((c) => c.slug).sort()).toEqual(
+      [rt.tenant.slug, other.slug].sort(),
+    );
+  });
+});

@@ -1,0 +1,382 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { platformDb } from "../../../src/core/db/platform";
+import { memberships, users } from "../../../src/core/db/platform-schema";
+import { newId } from "../../../src/core/ids";
+import { auditTrail } from "../../helpers/contexts";
+import { bindings, call, callJson, createTenant, expectProblem, insertUser } from "../../helpers/harness";
+import { queuedMessages } from "../../helpers/notify";
+import { tokenIn } from "../identity/helpers";
+import { household } from "../surat/helpers";
+import {
+  allMembers,
+  invite,
+  linkPerson,
+  listMembers,
+  nextPhone,
+  removeMember,
+  setRoles,
+  signIn,
+  soleAdmin,
+} from "./helpers";
+
+describe("the member list", () => {
+  it("lists members with their duties, residency, house and status, filtered by duty, residency and text", async () => {
+    const tenant = await createTenant();
+    const h = await household(tenant);
+    const guard = await tenant.member("satpam");
+    const treasurer = await tenant.member("bendahara", { unitId: h.unitId });
+    const invited = nextPhone();
+    expect(
+      (await invite(h.admin.token, { name: "Satria Jaga", whatsapp: invited.typed, roles: ["satpam"] }))
+        .status,
+    ).toBe(202);
+    await platformDb(bindings).update(users).set({ status: "disabled" }).where(eq(users.id, guard.id));
+
+    const all = await allMembers(h.admin.token);
+    const byId = new Map(all.map((m) => [m.userId, m]));
+    expect(byId.get(h.warga.id)).toMatchObject({
+      email: h.warga.email,
+      roles: [],
+      resident: true,
+      status: "aktif",
+      unitId: h.unitId,
+      unit: { id: h.unitId, block: "C" },
+      personId: h.headMemberId,
+      joinedAt: expect.any(String),
+    });
+    expect(byId.get(h.sek.id)).toMatchObject({ roles: ["sekretaris"], resident: false, unit: null });
+    expect(byId.get(treasurer.id)).toMatchObject({ roles: ["bendahara"], resident: true });
+    expect(byId.get(guard.id)).toMatchObject({ roles: ["satpam"], resident: false, status: "nonaktif" });
+    expect(all.find((m) => m.whatsapp === invited.stored)).toMatchObject({
+      name: "Satria Jaga",
+      roles: ["satpam"],
+      status: "diundang",
+    });
+
+    const ids = async (query: string) => (await allMembers(h.admin.token, query)).map((m) => m.userId).sort();
+    expect(await ids("?role=bendahara")).toEqual([treasurer.id]);
+    const residents = await ids("?role=warga");
+    expect(residents).toEqual(expect.arrayContaining([h.warga.id, treasurer.id]));
+    expect(residents).not.toContain(h.sek.id);
+    expect(residents).not.toContain(guard.id);
+    expect(await ids(`?q=${encodeURIComponent(treasurer.email.toUpperCase())}`)).toEqual([treasurer.id]);
+    // A number typed as the resident would (08…) finds the stored 628… one.
+    const stored = byId.get(h.warga.id)?.whatsapp ?? "";
+    expect(stored).toMatch(/^628/);
+    expect(await ids(`?q=0${stored.slice(2)}`)).toEqual([h.warga.id]);
+    // LIKE's wildcards are taken literally.
+    expect(await ids("?q=%25")).toEqual([]);
+    expect(await ids("?q=_")).toEqual([]);
+  });
+
+  it("pages in the order members joined, every member once", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    for (let i = 0; i < 4; i++) {
+      await tenant.member("warga");
+    }
+    const first = await listMembers(admin.token, "?limit=2");
+    expect(first.body.items).toHaveLength(2);
+    expect(first.body.nextCursor).toEqual(expect.any(String));
+    const all = await allMembers(admin.token, "?limit=2");
+    expect(new Set(all.map((m) => m.userId)).size).toBe(all.length);
+    expect(all.length).toBeGreaterThanOrEqual(5);
+    expect(all.slice(0, 2)).toEqual(first.body.items);
+    expectProblem(await listMembers(admin.token, "?role=super_admin"), 400, "invalid_input");
+  });
+
+  it("shows contact whole to the admin and masked to other staff; residents and guards may not read it", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const treasurer = await tenant.member("bendahara");
+    const sek = await tenant.member("sekretaris");
+    const phone = nextPhone();
+    const resident = await tenant.member("warga", { unitId: "unit-kontak", whatsapp: phone.stored });
+    const whole = (await allMembers(admin.token)).find((m) => m.userId === resident.id);
+    expect(whole).toMatchObject({ email: resident.email, whatsapp: phone.stored });
+    for (const staff of [treasurer, sek]) {
+      const seen = (await allMembers(staff.token)).find((m) => m.userId === resident.id);
+      expect(seen?.email).toBe(`${resident.email.slice(0, 1)}***@warga.test`);
+      expect(seen?.whatsapp).toBe(
+        `${phone.stored.slice(0, 4)}${"*".repeat(phone.stored.length - 6)}${phone.stored.slice(-2)}`,
+      );
+      expect(JSON.stringify(seen)).not.toContain(resident.email);
+    }
+    expectProblem(await listMembers(resident.token), 403, "forbidden_role");
+    expectProblem(await listMembers((await tenant.member("satpam")).token), 403, "forbidden_role");
+  });
+});
+
+describe("setting duties", () => {
+  it("sets several duties at once, audited, and the member holds them at their next sign-in", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const resident = await tenant.member("warga", { unitId: "unit-ketua" });
+    const res = await setRoles(admin.token, resident.id, ["bendahara", "admin"]);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ userId: resident.id, roles: ["bendahara", "admin"], resident: true });
+    const session = await signIn(resident.email, tenant.slug);
+    expect(session.user).toMatchObject({ roles: ["bendahara", "admin"], resident: true });
+    const trail = await auditTrail(admin.token, "action=member.roles");
+    expect(trail).toEqual([
+      expect.objectContaining({ targetId: resident.id, detail: { from: [], to: ["bendahara", "admin"] } }),
+    ]);
+    // The same duties again change nothing and record nothing.
+    expect((await setRoles(admin.token, resident.id, ["admin", "bendahara"])).status).toBe(200);
+    expect(await auditTrail(admin.token, "action=member.roles")).toHaveLength(1);
+  });
+
+  it("refuses unknown, platform and resident roles and a duty named twice (400)", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const member = await tenant.member("sekretaris");
+    for (const roles of [["ketua"], ["super_admin"], ["warga"], ["admin", "admin"], "admin", null]) {
+      expectProblem(await setRoles(admin.token, member.id, roles), 400, "invalid_input");
+    }
+    expectProblem(
+      await callJson(`/api/members/${member.id}/roles`, { method: "PUT", token: admin.token, body: {} }),
+      400,
+      "invalid_input",
+    );
+  });
+
+  it("answers 404 for someone not in this community: another community's member, and to another community's admin", async () => {
+    const tenantA = await createTenant();
+    const tenantB = await createTenant();
+    const adminA = await tenantA.member("admin");
+    const adminB = await tenantB.member("admin");
+    const memberA = await tenantA.member("sekretaris");
+    const memberB = await tenantB.member("sekretaris");
+    expectProblem(await setRoles(adminA.token, memberB.id, ["bendahara"]), 404, "not_found");
+    expectProblem(await setRoles(adminB.token, memberA.id, ["bendahara"]), 404, "not_found");
+    expectProblem(await setRoles(adminA.token, newId(), ["bendahara"]), 404, "not_found");
+    expectProblem(await removeMember(adminB.token, memberA.id), 404, "not_found");
+    expectProblem(await linkPerson(adminB.token, memberA.id, null), 404, "not_found");
+    const stillA = await platformDb(bindings)
+      .select()
+      .from(memberships)
+      .where(eq(memberships.userId, memberA.id));
+    expect(stillA).toEqual([expect.objectContaining({ tenantId: tenantA.id, roles: ["sekretaris"] })]);
+  });
+
+  it("refuses to leave a member with no duty and no house (409 not_resident); one with a house becomes a plain resident", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const guard = await tenant.member("satpam");
+    expectProblem(await setRoles(admin.token, guard.id, []), 409, "not_resident");
+    const treasurer = await tenant.member("bendahara", { unitId: "unit-bendahara" });
+    const res = await setRoles(admin.token, treasurer.id, []);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ roles: [], resident: true });
+  });
+
+  it("refuses to take the duty from the last admin (409 last_admin) and allows it once another admin is appointed", async () => {
+    const tenant = await createTenant();
+    const admin = await soleAdmin(tenant, { unitId: "unit-ketua" });
+    expectProblem(await setRoles(admin.token, admin.id, ["sekretaris"]), 409, "last_admin");
+    expect(await allMembers(admin.token, "?role=admin")).toEqual([
+      expect.objectContaining({ userId: admin.id }),
+    ]);
+    const next = await tenant.member("sekretaris", { unitId: "unit-ketua-baru" });
+    expect((await setRoles(admin.token, next.id, ["sekretaris", "admin"])).status).toBe(200);
+    const stepDown = await setRoles(admin.token, admin.id, []);
+    expect(stepDown.status).toBe(200);
+    expect(stepDown.body).toMatchObject({ roles: [], resident: true });
+  });
+
+  it("ends the sessions of a member who loses a duty; a new duty arrives with their next refresh", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const sek = await tenant.member("sekretaris", { unitId: "unit-sek" });
+    expect((await call("/api/members", { token: sek.token })).status).toBe(200);
+    expect((await setRoles(admin.token, sek.id, [])).status).toBe(200);
+    expectProblem(await callJson("/api/user/me", { token: sek.token }), 401, "session_revoked");
+    expectProblem(await listMembers(sek.token), 401, "session_revoked");
+
+    const resident = await tenant.member("warga", { unitId: "unit-promosi" });
+    const session = await signIn(resident.email, tenant.slug);
+    expect((await setRoles(admin.token, resident.id, ["bendahara"])).status).toBe(200);
+    // Promoted, not demoted: still signed in, and the token they hold says what it said.
+    expect((await call("/api/user/me", { token: session.accessToken })).status).toBe(200);
+    expectProblem(await listMembers(session.accessToken), 403, "forbidden_role");
+    const refreshed = await callJson<{ accessToken: string; user: { roles: string[] } }>(
+      "/api/auth/refresh",
+      {
+        body: { refreshToken: session.refreshToken },
+      },
+    );
+    expect(refreshed.body.user.roles).toEqual(["bendahara"]);
+    expect((await listMembers(refreshed.body.accessToken)).status).toBe(200);
+  });
+});
+
+describe("inviting members", () => {
+  it("invites a new account with a set-password link naming the duty; the answer is 202 and carries no token", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const phone = nextPhone();
+    const res = await invite(admin.token, { name: "Satria Jaga", whatsapp: phone.typed, roles: ["satpam"] });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ invitation: { channel: "whatsapp", sent: true } });
+    const [message] = await queuedMessages({ recipient: phone.stored });
+    expect(message?.channel).toBe("whatsapp");
+    expect(JSON.stringify(message?.payload)).toContain("satpam");
+    const token = tokenIn(message ?? ({ payload: {} } as never));
+    expect(JSON.stringify(res.body)).not.toContain(token);
+    expect((await allMembers(admin.token)).find((m) => m.whatsapp === phone.stored)?.status).toBe("diundang");
+
+    expect(
+      (await callJson("/api/auth/reset-password", { body: { token, password: "sandi-satpam-1" } })).status,
+    ).toBe(204);
+    const login = await callJson<{ user: { roles: string[]; resident: boolean } }>("/api/auth/login", {
+      body: { whatsapp: phone.typed, password: "sandi-satpam-1" },
+    });
+    expect(login.status).toBe(200);
+    expect(login.body.user).toMatchObject({ roles: ["satpam"], resident: false });
+    expect((await allMembers(admin.token)).find((m) => m.whatsapp === phone.stored)?.status).toBe("aktif");
+    const trail = await auditTrail(admin.token, "action=member.invite");
+    expect(trail).toEqual([expect.objectContaining({ detail: { roles: ["satpam"], unitId: null } })]);
+  });
+
+  it("sends an existing account a join link and enrols nobody; once accepted the duties and the house are theirs", async () => {
+    const tenant = await createTenant();
+    const h = await household(tenant);
+    const existing = await insertUser({ name: "Bu Ani" });
+    const res = await invite(h.admin.token, {
+      name: "Ani Bendahara",
+      email: existing.email,
+      roles: ["bendahara"],
+      unitId: h.unitId,
+    });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ invitation: { channel: "email", sent: true } });
+    expect((await allMembers(h.admin.token)).map((m) => m.userId)).not.toContain(existing.id);
+    expect(await queuedMessages({ recipient: existing.email, template: "WELCOME" })).toEqual([]);
+    const [link] = await queuedMessages({ recipient: existing.email });
+    expect(JSON.stringify(link?.payload)).toContain("/join?token=");
+    const token = tokenIn(link ?? ({ payload: {} } as never));
+    expect(JSON.stringify(res.body)).not.toContain(token);
+
+    const accepted = await callJson("/api/auth/join/accept", { body: { token } });
+    expect(accepted.status).toBe(200);
+    expect((await allMembers(h.admin.token)).find((m) => m.userId === existing.id)).toMatchObject({
+      roles: ["bendahara"],
+      resident: true,
+      unitId: h.unitId,
+    });
+  });
+
+  it("refuses an invitation without a contact, with a duty it does not know, or a house outside this registry", async () => {
+    const tenantA = await createTenant();
+    const tenantB = await createTenant();
+    const hB = await household(tenantB);
+    const admin = await tenantA.member("admin");
+    const base = { name: "Calon Pengurus", email: `calon-${newId().toLowerCase()}@warga.test` };
+    expectProblem(
+      await invite(admin.token, { name: "Tanpa Kontak", roles: ["sekretaris"] }),
+      400,
+      "invalid_input",
+    );
+    expectProblem(await invite(admin.token, { ...base, roles: ["super_admin"] }), 400, "invalid_input");
+    expectProblem(await invite(admin.token, { ...base, roles: ["warga"] }), 400, "invalid_input");
+    // No duty and no house: not someone who belongs here.
+    expectProblem(await invite(admin.token, { ...base, roles: [] }), 400, "invalid_input");
+    expectProblem(
+      await invite(admin.token, { ...base, roles: [], unitId: hB.unitId }),
+      404,
+      "unit_not_found",
+    );
+    expectProblem(
+      await invite(admin.token, { ...base, roles: ["bendahara"], unitId: newId() }),
+      404,
+      "unit_not_found",
+    );
+    expect(await queuedMessages({ recipient: base.email })).toEqual([]);
+  });
+
+  it("answers 409 already_member for someone who is a member already", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const member = await tenant.member("warga");
+    expectProblem(
+      await invite(admin.token, { name: "Sudah Warga", email: member.email, roles: ["sekretaris"] }),
+      409,
+      "already_member",
+    );
+  });
+
+  it("lets one admin send at most 30 invitations an hour", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const other = await tenant.member("admin");
+    // Counted before the house is looked up: these are cheap and each one counts.
+    const attempt = (token: string) =>
+      invite(token, {
+        name: "Calon",
+        email: `x-${newId().toLowerCase()}@warga.test`,
+        roles: [],
+        unitId: newId(),
+      });
+    for (let i = 0; i < 30; i++) {
+      expect((await attempt(admin.token)).status).toBe(404);
+    }
+    const refused = await attempt(admin.token);
+    expectProblem(refused, 429, "rate_limited");
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect((await attempt(other.token)).status).toBe(404);
+  });
+});
+
+describe("linking an account to its registry person", () => {
+  it("links, refuses a person another account holds (409 person_taken) or that does not exist (404), and unlinks", async () => {
+    const tenant = await createTenant();
+    const h = await household(tenant);
+    const spouse = await tenant.member("bendahara", { unitId: h.unitId });
+    const linked = await linkPerson(h.sek.token, spouse.id, h.childMemberId);
+    expect(linked.status).toBe(200);
+    expect(linked.body).toMatchObject({ userId: spouse.id, personId: h.childMemberId });
+    // The resident of the household holds its head already.
+    expectProblem(await linkPerson(h.admin.token, spouse.id, h.headMemberId), 409, "person_taken");
+    expectProblem(await linkPerson(h.sek.token, h.sek.id, h.childMemberId), 409, "person_taken");
+    expectProblem(await linkPerson(h.sek.token, spouse.id, newId()), 404, "person_not_found");
+    expect((await allMembers(h.admin.token)).find((m) => m.userId === spouse.id)?.personId).toBe(
+      h.childMemberId,
+    );
+
+    const unlinked = await linkPerson(h.sek.token, spouse.id, null);
+    expect(unlinked.body.personId).toBeNull();
+    expect((await linkPerson(h.sek.token, h.sek.id, h.childMemberId)).body.personId).toBe(h.childMemberId);
+    const trail = await auditTrail(h.admin.token, "action=member.person_link");
+    expect(trail.map((e) => e.targetId)).toEqual([spouse.id, h.sek.id]);
+    expect(await auditTrail(h.admin.token, "action=member.person_unlink")).toHaveLength(1);
+  });
+
+  it("does not link to another community's person, nor let the treasurer link anyone", async () => {
+    const tenantA = await createTenant();
+    const hA = await household(tenantA);
+    const hB = await household(await createTenant());
+    expectProblem(await linkPerson(hA.sek.token, hA.sek.id, hB.childMemberId), 404, "person_not_found");
+    const treasurer = await tenantA.member("bendahara");
+    expectProblem(await linkPerson(treasurer.token, hA.sek.id, hA.childMemberId), 403, "forbidden_role");
+    const row = await platformDb(bindings)
+      .select()
+      .from(memberships)
+      .where(eq(memberships.userId, hA.sek.id))
+      .get();
+    expect(row?.personId).toBeNull();
+  });
+});
+
+describe("the committee's audit", () => {
+  it("records nothing for a refused change", async () => {
+    const tenant = await createTenant();
+    const admin = await soleAdmin(tenant);
+    expectProblem(await setRoles(admin.token, admin.id, ["bendahara"]), 409, "last_admin");
+    expectProblem(await removeMember(admin.token, admin.id), 409, "last_admin");
+    expect(await auditTrail(admin.token, "action=member.roles")).toEqual([]);
+    const removals = await auditTrail(admin.token, "action=member.remove");
+    // Only the removals soleAdmin made of other admins, none of this one.
+    expect(removals.map((e) => e.targetId)).not.toContain(admin.id);
+  });
+});
