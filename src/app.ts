@@ -1,10 +1,11 @@
 import { fromHono } from "chanfana";
 import { Hono } from "hono";
 import type { HonoEnv } from "./core/env";
+import { CORE_ERROR_CODES, type CoreErrorCode, type ErrorCode } from "./core/errors";
 import { type GuardOptions, guard, type RouteDef } from "./core/http/access";
 import type { TypedApp } from "./core/http/client-types";
 import { requestContext } from "./core/http/middleware";
-import { notFound, onError } from "./core/http/problem";
+import { notFound, onError, problemSchema } from "./core/http/problem";
 import { secretRoute } from "./core/http/secret";
 import type { Job } from "./core/jobs";
 import type { AppModule, FileReference } from "./core/module";
@@ -88,6 +89,25 @@ export type AppType = TypedApp<(typeof modules)[number]["routes"][number]>;
 /** Every module's scheduled work, run by the Worker's `scheduled` handler (src/index.ts). */
 export const jobs: readonly Job[] = modules.flatMap((m): readonly Job[] => m.jobs ?? []);
 
+/** Every problem code a client can meet: core's own, then each module's `errorCodes` (its errors.ts). */
+export const ERROR_CODES: readonly ErrorCode[] = [
+  ...CORE_ERROR_CODES,
+  ...modules.flatMap((m): readonly ErrorCode[] => m.errorCodes ?? []),
+];
+
+/**
+ * The codes of `ErrorCode` that are in no list above: a module that adds codes to `ModuleErrorCodes` in
+ * its errors.ts but does not hand them to its `defineModule({ errorCodes })`. test/core/errors.test.ts
+ * fails to compile unless this is `never`.
+ */
+export type UnlistedErrorCode = Exclude<
+  ErrorCode,
+  CoreErrorCode | NonNullable<(typeof modules)[number]["errorCodes"]>[number]
+>;
+
+/** The Problem schema of /openapi.json, its `code` one of ERROR_CODES. */
+export const ProblemSchema = problemSchema(ERROR_CODES);
+
 /** Every route with its access rule: the table the role-matrix test walks. */
 export const routeTable: readonly RouteDef[] = modules.flatMap((m): readonly RouteDef[] => m.routes);
 
@@ -132,6 +152,7 @@ export function buildApp() {
       security: [{ bearerAuth: [] }],
     },
   });
+  openapi.registry.register("Problem", ProblemSchema);
   openapi.registry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",

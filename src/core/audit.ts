@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Actor, PlatformCtx, TenantCtx, TenantInfo } from "./context";
 import { auditLog, tenants } from "./db/platform-schema";
+import { rawD1 } from "./db/raw";
 import { rowById } from "./db/rows";
 import { tenantAuditLog } from "./db/tenant-schema";
 import { newId } from "./ids";
@@ -53,6 +54,14 @@ function row(ctx: PlatformCtx, entry: AuditEntry) {
 /** The record of a change to the tenant's own data: put it in the same `ctx.db.batch` as the change. */
 export function audit(ctx: TenantCtx, entry: AuditEntry): BatchItem<"sqlite"> {
   return ctx.db.insert(tenantAuditLog).values(row(ctx, entry));
+}
+
+/** The same record as a prepared statement, for a batch of raw statements on `rawD1(ctx)` (core/db/raw.ts). */
+export function rawAudit(ctx: TenantCtx, entry: AuditEntry): D1PreparedStatement {
+  const { sql, params } = ctx.db.insert(tenantAuditLog).values(row(ctx, entry)).toSQL();
+  return rawD1(ctx)
+    .prepare(sql)
+    .bind(...params);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { PlatformCtx, TenantCtx } from "./context";
 import type { Bindings } from "./env";
 import type { FeatureFlag } from "./flags";
 import { log } from "./http/log";
-import { forEachTenant, systemPlatformCtx } from "./tenancy/contexts";
+import { forEachTenant, systemPlatformCtx, systemTenantCtx } from "./tenancy/contexts";
 
 /**
  * The Cron Triggers the API declares in wrangler.toml (`[triggers] crons`, UTC). Jobs name one of
@@ -66,6 +66,16 @@ export function tenantJob(name: string, cron: Cron, run: TenantJobRun, options: 
       return { ...totals, tenants: results.length, failed: results.filter((r) => r.error).length };
     },
   };
+}
+
+/**
+ * A Durable Object's context inside the tenant it stored when it was made (a poll's tally keeps its
+ * tenant's slug): the platform acting on its own (actor `system`, `reason` saying what for), like a job.
+ * Suspension does not stop it: the object is bookkeeping of work already accepted (ballots cast while the
+ * tenant was active). The flag is not checked either; the caller decides what a switched-off module means.
+ */
+export function objectTenantCtx(bindings: Bindings, slug: string, reason: string): Promise<TenantCtx> {
+  return systemTenantCtx(bindings, slug, reason);
 }
 
 /**

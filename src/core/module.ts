@@ -1,3 +1,4 @@
+import type { ErrorCode } from "./errors";
 import type { RouteDef } from "./http/access";
 import type { Indicator } from "./indicators";
 import type { Job } from "./jobs";
@@ -58,9 +59,17 @@ export interface FileReference {
 }
 
 /** What a module hands the composition root: its routes (with their access rules) and indicators. */
-export interface AppModule<R extends readonly RouteDef[] = readonly RouteDef[]> {
+export interface AppModule<
+  R extends readonly RouteDef[] = readonly RouteDef[],
+  C extends ErrorCode = ErrorCode,
+> {
   name: string;
   routes: R;
+  /**
+   * The module's own problem codes, the list its errors.ts declares (see ModuleErrorCodes in
+   * core/errors.ts): src/app.ts joins them to core's into the Problem schema's `code` enum.
+   */
+  errorCodes?: readonly C[];
   indicators?: readonly Indicator[];
   /** Whether every route checks that the caller's sign-in is still live (identity), or only staff writes. */
   liveSession?: "always" | "staff-writes";
@@ -81,8 +90,11 @@ export interface AppModule<R extends readonly RouteDef[] = readonly RouteDef[]> 
 
 /**
  * Keeps each route's literal path, method and endpoint type, so `AppType` (core/http/client-types.ts)
- * can describe every route to `hc` from hono/client.
+ * can describe every route to `hc` from hono/client, and the literal codes of `errorCodes`, so src/app.ts
+ * can tell a code that is in `ErrorCode` but in no module's list.
  */
-export function defineModule<const R extends readonly RouteDef[]>(module: AppModule<R>): AppModule<R> {
+export function defineModule<const R extends readonly RouteDef[], const C extends ErrorCode = never>(
+  module: AppModule<R, C>,
+): AppModule<R, C> {
   return module;
 }

@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../core/env";
 import { log } from "../core/http/log";
-import { systemTenantCtx } from "../core/tenancy/contexts";
+import { objectTenantCtx } from "../core/jobs";
 import { mirrorTally, publishedPoll } from "../modules/musyawarah/service";
 
 /**
@@ -41,7 +41,7 @@ export interface PollCard {
 
 export interface TallyConfig {
   /**
-   * The tenant the mirror writes to, resolved by `systemTenantCtx` like any tenant. Configs stored by
+   * The tenant the mirror writes to, resolved by core's `objectTenantCtx` like any tenant. Configs stored by
    * earlier versions also hold the tenant's database `slot`; it is no longer read (they hold the slug too).
    */
   tenantSlug: string;
@@ -253,7 +253,7 @@ export class PollTally extends DurableObject<Bindings> {
       return live.config.poll;
     }
     this.cardLoading ??= (async () => {
-      const ctx = await systemTenantCtx(this.env, live.config.tenantSlug, "poll-card");
+      const ctx = await objectTenantCtx(this.env, live.config.tenantSlug, "poll-card");
       const card = await publishedPoll({ ctx, id: live.config.pollId });
       if (!card) {
         throw new Error(`poll ${live.config.pollId} has a tally but no row`);
@@ -562,7 +562,7 @@ export class PollTally extends DurableObject<Bindings> {
       .toArray();
     // The SQL is musyawarah's (drizzle, so a renamed column breaks the build, not the mirror). No flag
     // check: ballots accepted before musyawarah was switched off (or the tenant suspended) still land.
-    const ctx = await systemTenantCtx(this.env, config.tenantSlug, "poll-mirror");
+    const ctx = await objectTenantCtx(this.env, config.tenantSlug, "poll-mirror");
     await mirrorTally({
       ctx,
       input: {

@@ -1,13 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { routeTable } from "../../src/app";
+import { modules, routeTable } from "../../src/app";
 import { TENANT_ROLES, type TenantRole } from "../../src/core/context";
 import type { RouteDef } from "../../src/core/http/access";
-import { createWorld, FACTORIES, type World } from "../helpers/factories";
+import type { Expectation } from "../helpers/access";
+import { createWorld, type World } from "../helpers/factories";
 import { call } from "../helpers/harness";
-import { EXPECTED_ACCESS, type Expectation, KNOWN_DISAGREEMENTS } from "./expected-access";
+import { EXPECTED_ACCESS, KNOWN_DISAGREEMENTS } from "../modules/access";
+import { FACTORIES } from "../modules/factories";
 
 /**
- * Every route with an id in its path, walked with a real object of tenant A (test/helpers/factories.ts):
+ * Every route with an id in its path, walked with a real object of tenant A (its module's factories.ts,
+ * collected by test/modules/factories.ts; test/helpers/factories.ts builds the two tenants):
  * each role of tenant B that may call the route gets 404 (never 2xx, never 403: another tenant's ids
  * do not exist for B), another resident of A gets 404 for a resident's own object, and A's own caller
  * still reads it afterwards. Operator routes take any tenant's ids by design: a tenant admin is refused,
@@ -15,6 +18,10 @@ import { EXPECTED_ACCESS, type Expectation, KNOWN_DISAGREEMENTS } from "./expect
  */
 const keyOf = (route: RouteDef) => `${route.method.toUpperCase()} ${route.path}`;
 const idRoutes = routeTable.filter((route) => route.path.includes("/:"));
+
+/** Where a path's factory belongs: its module's factories.ts (for failure messages). */
+const moduleOf = new Map(modules.flatMap((m) => m.routes.map((r): [string, string] => [r.path, m.name])));
+const factoryHint = (path: string) => `${path} (module ${moduleOf.get(path)})`;
 
 let world: World;
 
@@ -62,9 +69,9 @@ function tenantCallers(key: string, expected: Expectation): TenantRole[] {
 describe("another tenant's ids are 404 on every id-bearing route", () => {
   it("has a factory for every path with a parameter, and none for a path that is gone", () => {
     const paths = new Set(idRoutes.map((route) => route.path));
-    const missing = [...paths].filter((path) => !(path in FACTORIES));
+    const missing = [...paths].filter((path) => !(path in FACTORIES)).map(factoryHint);
     const stale = Object.keys(FACTORIES).filter((path) => !paths.has(path));
-    expect({ missing, stale }, "add a factory in test/helpers/factories.ts").toEqual({
+    expect({ missing, stale }, "add a factory in test/modules/<module>/factories.ts").toEqual({
       missing: [],
       stale: [],
     });
@@ -95,11 +102,11 @@ describe("another tenant's ids are 404 on every id-bearing route", () => {
     }
     it(key, async () => {
       if (!factory) {
-        throw new Error(`${key}: no factory for ${route.path}; add a factory in test/helpers/factories.ts`);
+        throw new Error(`${key}: no factory for ${factoryHint(route.path)}; add one to its factories.ts`);
       }
       const expected = EXPECTED_ACCESS[key];
       if (!expected) {
-        throw new Error(`${key} has no line in test/core/expected-access.ts`);
+        throw new Error(`${key} has no line in its module's access.ts`);
       }
       const problems: string[] = [];
       const expect404 = (who: string, answer: Answer) => {

@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { routeTable } from "../../src/app";
+import { modules, routeTable } from "../../src/app";
 import { DUTIES, type Duty, type TenantRole } from "../../src/core/context";
 import { FEATURE_FLAGS, type FeatureFlag } from "../../src/core/flags";
 import type { RouteDef } from "../../src/core/http/access";
+import type { Expectation, Who } from "../helpers/access";
 import {
   bindings,
   type CallInit,
@@ -13,10 +14,11 @@ import {
   setTenantFlags,
   type TestTenant,
 } from "../helpers/harness";
-import { EXPECTED_ACCESS, type Expectation, KNOWN_DISAGREEMENTS, type Who } from "./expected-access";
+import { EXPECTED_ACCESS, KNOWN_DISAGREEMENTS } from "../modules/access";
 
 /**
- * Walks every route of the route table against the hand-written table in expected-access.ts, as
+ * Walks every route of the route table against the hand-written tables of the modules' access.ts
+ * files (collected by test/modules/access.ts; the reading rules are in test/helpers/access.ts), as
  * each party a request can come from: a resident with no duty, each duty alone (an officer or guard
  * with no house in the community), each duty plus residency, an operator, a device, a service and no
  * token. Routes get fake ids and empty bodies, so getting past the guard shows up as 400/404/409/200
@@ -54,6 +56,10 @@ const GUARD_CODES = new Set([
 ]);
 
 const keyOf = (route: Pick<RouteDef, "method" | "path">) => `${route.method.toUpperCase()} ${route.path}`;
+
+/** Where a route's line belongs: its module's access.ts (for failure messages). */
+const moduleOf = new Map(modules.flatMap((m) => m.routes.map((r): [string, string] => [keyOf(r), m.name])));
+const lineHint = (key: string) => `${key} (module ${moduleOf.get(key)})`;
 
 function allowed(who: Who, party: Party): boolean {
   switch (who) {
@@ -147,9 +153,9 @@ beforeAll(async () => {
 describe("the expected access table", () => {
   it("has exactly one line per route of the route table", () => {
     const routes = routeTable.map(keyOf);
-    const missing = routes.filter((key) => !(key in EXPECTED_ACCESS));
+    const missing = routes.filter((key) => !(key in EXPECTED_ACCESS)).map(lineHint);
     const stale = Object.keys(EXPECTED_ACCESS).filter((key) => !routes.includes(key));
-    expect({ missing, stale }, "write each new route's line in test/core/expected-access.ts").toEqual({
+    expect({ missing, stale }, "write each route's line in test/modules/<module>/access.ts").toEqual({
       missing: [],
       stale: [],
     });
@@ -170,7 +176,7 @@ describe("every route's guard lets in exactly the expected parties", () => {
     it(key, async () => {
       const expected = EXPECTED_ACCESS[key];
       if (!expected) {
-        throw new Error(`${key} has no line in test/core/expected-access.ts`);
+        throw new Error(`${lineHint(key)} has no line`);
       }
       const disputed = new Set<Party>(KNOWN_DISAGREEMENTS[key]?.roles ?? []);
       const problems: string[] = [];
@@ -227,9 +233,10 @@ function allOn(): Record<FeatureFlag, boolean> {
 
 /**
  * Each disagreement between the spec and the code, checked against the spec: these fail today, by
- * intent. When one starts passing, the code follows the spec: delete its entry in KNOWN_DISAGREEMENTS.
+ * intent. When one starts passing, the code follows the spec: delete its entry in its module's
+ * DISAGREEMENTS (test/modules/<module>/access.ts).
  */
-// Empty since issue 11 settled every disagreement; a new one goes in KNOWN_DISAGREEMENTS.
+// Empty since issue 11 settled every disagreement; a new one goes in its module's access.ts.
 if (Object.keys(KNOWN_DISAGREEMENTS).length > 0) {
   describe("known disagreements between the spec and the code (the lead decides)", () => {
     for (const [key, disagreement] of Object.entries(KNOWN_DISAGREEMENTS)) {

@@ -49,6 +49,8 @@ export const ROLES = {
  */
 export type Access =
   | { scope: "public" }
+  /** Anyone, inside the community the path's `:slug` names (a public form, a published report). */
+  | { scope: "public-tenant"; flag?: FeatureFlag }
   | { scope: "service" }
   | { scope: "user" }
   | { scope: "platform" }
@@ -239,6 +241,16 @@ export function guard(access: Access, options: GuardOptions = {}): MiddlewareHan
   return async (c, next) => {
     if (access.scope === "public") {
       c.set("actor", { kind: "public", ip: clientIp(c) });
+      return next();
+    }
+    if (access.scope === "public-tenant") {
+      // The slug in the path proves nothing but which community is asked: the tenant checks still apply.
+      const slug = c.req.param("slug");
+      if (slug === undefined) {
+        throw new Error("a public-tenant route needs a :slug in its path");
+      }
+      c.set("actor", { kind: "public", ip: clientIp(c) });
+      c.set("tenant", await resolveTenant(c.env, platformDb(c.env), slug, { flag: access.flag }));
       return next();
     }
     if (access.scope === "service") {

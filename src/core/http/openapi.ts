@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { PROBLEM_CONTENT_TYPE, ProblemSchema } from "./problem";
+import { PROBLEM_CONTENT_TYPE, problemRef } from "./problem";
 
 const problem = (description: string) => ({
   description,
-  content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } },
+  content: { [PROBLEM_CONTENT_TYPE]: { schema: problemRef } },
 });
 
 /** Error responses declared once and spread into each route's `responses`. */

@@ -2,7 +2,7 @@ import { ApiException, InputValidationException, MultiException } from "chanfana
 import type { Context } from "hono";
 import { z } from "zod";
 import type { HonoEnv } from "../env";
-import { DomainError, ERROR_CODES, type ErrorCode, type FieldError, statusOfKind } from "../errors";
+import { DomainError, type ErrorCode, type FieldError, statusOfKind } from "../errors";
 import { log } from "./log";
 import { loggedPath } from "./secret";
 
@@ -156,14 +156,23 @@ export function notFound(c: Context<HonoEnv>): Response {
   return problemResponse(c, 404, "route_not_found", `No route for ${c.req.method} ${c.req.path}.`);
 }
 
-export const ProblemSchema = z
-  .object({
-    type: z.string(),
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string(),
-    code: z.enum(ERROR_CODES),
-    requestId: z.string().optional(),
-    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-  })
-  .openapi("Problem");
+/**
+ * The `Problem` component of /openapi.json, its `code` closed to `codes`: src/app.ts builds it from core's
+ * codes and every module's and registers it; routes refer to it by name (`problemRef`, http/openapi.ts),
+ * since core cannot know the modules' codes.
+ */
+export function problemSchema(codes: readonly ErrorCode[]) {
+  return z
+    .object({
+      type: z.string(),
+      title: z.string(),
+      status: z.number().int(),
+      detail: z.string(),
+      code: z.enum(codes),
+      requestId: z.string().optional(),
+      errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+    })
+    .openapi("Problem");
+}
+
+export const problemRef = { $ref: "#/components/schemas/Problem" } as const;

@@ -1,6 +1,6 @@
 import { and, asc, eq, ne } from "drizzle-orm";
 import type { Context } from "hono";
-import type { Actor, PlatformCtx, ServiceEnv, TenantCtx, TenantInfo } from "../context";
+import type { Actor, PlatformCtx, Role, ServiceEnv, TenantCtx, TenantInfo } from "../context";
 import { platformDb } from "../db/platform";
 import { tenants } from "../db/platform-schema";
 import { rowByIdOrNotFound } from "../db/rows";
@@ -81,15 +81,16 @@ export function tenantCtx(c: Context<HonoEnv>): TenantCtx {
   return withTenant(platformCtx(c), tenant);
 }
 
-/**
- * A tenant named by something other than the route guard: the slug of a public form, the slug inside a
- * letter verification code, or the tenant claim of a signed-in user on a `user` route. Same checks.
- */
 /** An operator route's tenant `:id`: its platform row, or 404 `tenant_not_found`. */
 export async function tenantRowById(ctx: PlatformCtx, id: string) {
   return rowByIdOrNotFound(ctx.platform, tenants, id, "Tenant", "tenant_not_found");
 }
 
+/**
+ * A tenant named by its slug, with the same checks as the guard: the general builder under the named
+ * ones below, for core and tests. Modules cannot import it (biome.json): they get a context from the
+ * guard or from a builder named by what proves the tenant.
+ */
 export async function tenantCtxFor(
   base: PlatformCtx,
   slug: string,
@@ -97,6 +98,78 @@ export async function tenantCtxFor(
 ): Promise<TenantCtx> {
   const tenant = await resolveTenant(bindingsOf(base), base.platform, slug, { flag: options.flag });
   return withTenant(base, tenant, options.actor);
+}
+
+/**
+ * A tenant a public caller names by slug inside something it presents: the verification code printed on
+ * a letter (`<slug>.<code>`). Public form routes need none: their guard line (`public-tenant`) reads
+ * the slug from the path. Same checks as the guard; the actor stays `public`.
+ */
+export async function publicTenantCtx(
+  base: PlatformCtx,
+  slug: string,
+  options: Pick<ResolveOptions, "flag"> = {},
+): Promise<TenantCtx> {
+  if (base.actor.kind !== "public") {
+    throw new Error("publicTenantCtx is for public callers");
+  }
+  return tenantCtxFor(base, slug, options);
+}
+
+/**
+ * The community a signed-in user's verified access token names (its `tenant` claim), on a `user` route
+ * (the profile, files whose access the verb decides). Same checks as the guard; the actor is unchanged.
+ * 403 `forbidden_role` for a token without a community (an operator's).
+ */
+export async function tokenTenantCtx(base: PlatformCtx): Promise<TenantCtx> {
+  if (base.actor.kind !== "user") {
+    throw new Error("tokenTenantCtx is for signed-in users");
+  }
+  if (!base.actor.tenantSlug) {
+    throw new Forbidden("forbidden_role", "This sign-in is not in a community.");
+  }
+  return tenantCtxFor(base, base.actor.tenantSlug);
+}
+
+/**
+ * A community the signed-in user belongs to, by a membership identity read for them: the one way a
+ * user's own communities are walked (identity's `ownCommunityCtx`; biome.json keeps this builder to
+ * identity). The actor is the user with that membership's roles. Same checks as the guard.
+ */
+export async function memberTenantCtx(
+  base: PlatformCtx,
+  membership: { userId: string; tenantSlug: string; roles: readonly Role[] },
+): Promise<TenantCtx> {
+  if (base.actor.kind !== "user" || base.actor.userId !== membership.userId) {
+    throw new Error("memberTenantCtx is for the signed-in user's own memberships");
+  }
+  const actor: Actor = { ...base.actor, roles: membership.roles, tenantSlug: membership.tenantSlug };
+  return tenantCtxFor(base, membership.tenantSlug, { actor });
+}
+
+/**
+ * A tenant named by its platform row, for work on the tenant as a whole: an operator's route on
+ * `/api/platform/tenants/:id` (import, erasure), the platform's own archive runs, or a context already
+ * inside that very tenant (its admin's request for its own archive). Same checks as the guard, so a
+ * suspended tenant is 403. The actor is unchanged.
+ */
+export async function operatorTenantCtx(
+  base: PlatformCtx | TenantCtx,
+  tenant: { id: string; slug: string },
+): Promise<TenantCtx> {
+  const { actor } = base;
+  const allowed =
+    actor.kind === "system" ||
+    (actor.kind === "user" && actor.roles.includes("super_admin")) ||
+    ("tenant" in base && base.tenant.id === tenant.id);
+  if (!allowed) {
+    throw new Error("operatorTenantCtx is for operators, the platform itself, or the tenant's own context");
+  }
+  const ctx = await tenantCtxFor(base, tenant.slug);
+  if (ctx.tenant.id !== tenant.id) {
+    throw new NotFound("Tenant", "tenant_not_found");
+  }
+  return ctx;
 }
 
 /**

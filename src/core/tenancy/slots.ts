@@ -41,6 +41,8 @@ export function slotDatabase(env: Bindings, slot: number): D1Database {
 
 /** One drizzle instance per slot binding and isolate, as for the platform database (core/db/platform.ts). */
 const instances = new WeakMap<D1Database, TenantDb>();
+/** Each instance's binding, for core's one raw path (core/db/raw.ts `rawD1`). */
+const clients = new WeakMap<TenantDb, D1Database>();
 
 export function tenantDb(env: Bindings, slot: number): TenantDb {
   const binding = slotDatabase(env, slot);
@@ -48,8 +50,18 @@ export function tenantDb(env: Bindings, slot: number): TenantDb {
   if (!db) {
     db = drizzle(binding);
     instances.set(binding, db);
+    clients.set(db, binding);
   }
   return db;
+}
+
+/** The D1 binding under a tenant database built here. */
+export function tenantClient(db: TenantDb): D1Database {
+  const client = clients.get(db);
+  if (!client) {
+    throw new Error("tenant database was not built by core/tenancy");
+  }
+  return client;
 }
 
 export async function migrateSlot(env: Bindings, slot: number): Promise<string[]> {

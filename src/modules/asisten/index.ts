@@ -1,5 +1,6 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
+import { ASISTEN_ERROR_CODES } from "./errors";
 import { Chat } from "./routes/chat";
 import { GetAssistantStatus } from "./routes/getStatus";
 import { GetInfoRt, UpdateInfoRt } from "./routes/infoRt";
@@ -12,6 +13,7 @@ const resident = tenantAccess(ROLES.RESIDENT);
 
 export const asistenModule = defineModule({
   name: "asisten",
+  errorCodes: ASISTEN_ERROR_CODES,
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {
     // The rules and agenda text is the secretariat's, written for every member: the community's own.

@@ -2,6 +2,7 @@ import { ROLES, tenantAccess } from "../../core/http/access";
 import { indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
 import { countNewComplaints, openComplaintsQuery } from "./complaints";
+import { ASPIRASI_ERROR_CODES } from "./errors";
 import { CreateComplaint } from "./routes/createComplaint";
 import { CreateProposal } from "./routes/createProposal";
 import { CreateSuggestion } from "./routes/createSuggestion";
@@ -29,6 +30,7 @@ const member = tenantAccess(ROLES.MEMBER);
 
 export const aspirasiModule = defineModule({
   name: "aspirasi",
+  errorCodes: ASPIRASI_ERROR_CODES,
   // A complaint's photo is a URL or a storage key, not an id: evidence uploaded as `pengaduan` is
   // named inside that text (`…/api/files/<id>`), so the daily sweep of unattached uploads looks there.
   fileReferences: [{ table: "complaints", column: "photo", holds: "text" }],

@@ -1,6 +1,7 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
 import { CRON } from "../../core/jobs";
 import { defineModule } from "../../core/module";
+import { BILLING_ERROR_CODES } from "./errors";
 import { CreatePlan } from "./routes/createPlan";
 import { IssueInvoice } from "./routes/issueInvoice";
 import { ListInvoices } from "./routes/listInvoices";
@@ -14,6 +15,7 @@ const platform = { scope: "platform" } as const;
 
 export const billingModule = defineModule({
   name: "billing",
+  errorCodes: BILLING_ERROR_CODES,
   // Paying is how a lapsed community gets back: billing's writes stay open when it is `nonaktif`.
   writesWhenInactive: true,
   routes: [

@@ -1,5 +1,6 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
+import { GALERI_ERROR_CODES } from "./errors";
 import { AddPhoto } from "./routes/addPhoto";
 import { CreateAlbum } from "./routes/createAlbum";
 import { DeleteAlbum } from "./routes/deleteAlbum";
@@ -13,6 +14,7 @@ const secretariat = tenantAccess(ROLES.SECRETARIAT);
 
 export const galeriModule = defineModule({
   name: "galeri",
+  errorCodes: GALERI_ERROR_CODES,
   // A gallery photo's id is its file's id; the daily sweep of unattached uploads keeps them.
   fileReferences: [{ table: "gallery_photos", column: "id" }],
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).

@@ -1,13 +1,24 @@
 import type { TenantCtx } from "../../core/context";
+import { rawD1, sqlName } from "../../core/db/raw";
 import { log } from "../../core/http/log";
 import { sharedCalls } from "../../core/sharedCalls";
-import type { gateEvents } from "./tables";
+import { gateEvents } from "./tables";
 
 export type EventRow = typeof gateEvents.$inferInsert;
 
+const COLUMNS = [
+  gateEvents.id,
+  gateEvents.deviceId,
+  gateEvents.kind,
+  gateEvents.direction,
+  gateEvents.visitorId,
+  gateEvents.action,
+  gateEvents.reason,
+  gateEvents.occurredAt,
+];
 const INSERT_EVENT_SQL =
-  "INSERT INTO gate_events (id, device_id, kind, direction, visitor_id, action, reason, occurred_at) " +
-  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (id) DO NOTHING";
+  `INSERT INTO ${sqlName(gateEvents)} (${COLUMNS.map(sqlName).join(", ")}) ` +
+  `VALUES (${COLUMNS.map((_, i) => `?${i + 1}`).join(", ")}) ON CONFLICT (${sqlName(gateEvents.id)}) DO NOTHING`;
 
 /** Event rows written after their answers share round trips, at most this many rows in one. */
 const eventWrites = sharedCalls<EventRow, void>(50);
@@ -15,7 +26,7 @@ const eventWrites = sharedCalls<EventRow, void>(50);
 /** A write of `rows` in one round trip (a batch of prepared inserts), tried twice, else logged whole. */
 async function write(ctx: TenantCtx, rows: EventRow[]): Promise<void> {
   // Prepared statements rather than drizzle's builder: this runs on most device events (ADR 0015).
-  const d1 = (ctx.db as unknown as { $client: D1Database }).$client;
+  const d1 = rawD1(ctx);
   const insert = () =>
     d1.batch(
       rows.map((row) =>

@@ -1,5 +1,6 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
+import { GATE_ERROR_CODES } from "./errors";
 import { ActivateDevice } from "./routes/activateDevice";
 import { CreateDevice } from "./routes/createDevice";
 import { DeactivateDevice } from "./routes/deactivateDevice";
@@ -12,6 +13,7 @@ const admin = tenantAccess(ROLES.ADMIN, "tamu");
 
 export const gateModule = defineModule({
   name: "gate",
+  errorCodes: GATE_ERROR_CODES,
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {
     gate_events: {

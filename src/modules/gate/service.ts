@@ -9,7 +9,7 @@ import { log } from "../../core/http/log";
 import { newId, randomToken, sha256Hex } from "../../core/ids";
 import type { After } from "../../core/sharedCalls";
 import { nowIso } from "../../core/time";
-import { type GateRecord, gatePass } from "../visitor/service";
+import { gatePass, type ScanLog, type ScanRecord } from "../visitor/service";
 import { adapters, type NormalisedEvent } from "./adapters";
 import { recordEvent } from "./eventLog";
 import type { CreateDeviceInput } from "./schemas";
@@ -127,24 +127,17 @@ export async function listDeviceEvents({ ctx, id, input }: { ctx: TenantCtx; id:
 
 /**
  * The event row of a scan, written in the scan's own batch (visitor's `gatePass`), before its
- * conditional UPDATE: its action and reason are the outcome SQL over the visitor row as the UPDATE finds
- * it, so the log says exactly what the gate did, and the scan costs one round trip in all. Parameters:
- * ?1 event id, ?2 device, ?3 direction, ?4 visitor id, ?5 the reason when the pass goes through, ?6 when.
+ * conditional UPDATE: visitor writes it with the outcome over the visitor row as the UPDATE finds it, so
+ * the log says exactly what the gate did, and the scan costs one round trip in all. The gate names its
+ * own columns here; visitor's SQL stays visitor's.
  */
-const scanSql = new Map<string, string>();
-function recordScanSql(refusal: string): string {
-  let sql = scanSql.get(refusal);
-  if (!sql) {
-    sql =
-      "INSERT INTO gate_events (id, device_id, kind, direction, visitor_id, action, reason, occurred_at) " +
-      "SELECT ?1, ?2, 'qr_scan', ?3, CASE WHEN r IS NULL THEN ?4 END, " +
-      "CASE WHEN r IS NULL THEN 'open' ELSE 'deny' END, coalesce(r, ?5), ?6 " +
-      `FROM (SELECT ${refusal} AS r FROM (SELECT ?4 AS id) AS p LEFT JOIN visitors AS v ON v.id = p.id) ` +
-      "RETURNING CASE WHEN action = 'deny' THEN reason END AS refused";
-    scanSql.set(refusal, sql);
-  }
-  return sql;
-}
+const SCAN_LOG: ScanLog = {
+  table: gateEvents,
+  columns: [gateEvents.id, gateEvents.deviceId, gateEvents.kind, gateEvents.direction, gateEvents.occurredAt],
+  visitorId: gateEvents.visitorId,
+  verdict: { column: gateEvents.action, passed: "open", refused: "deny" },
+  reason: gateEvents.reason,
+};
 
 interface Outcome {
   action: "open" | "deny" | "none";
@@ -164,11 +157,11 @@ async function act(
   }
   const input = { qr: event.qr, direction: event.direction };
   const passReason = event.direction === "in" ? "checked_in" : "checked_out";
-  const d1 = (ctx.db as unknown as { $client: D1Database }).$client;
-  const record: GateRecord = (visitorId, refusal) =>
-    d1
-      .prepare(recordScanSql(refusal))
-      .bind(row.id, row.deviceId, event.direction, visitorId, passReason, event.occurredAt);
+  const record: ScanRecord = {
+    log: SCAN_LOG,
+    values: [row.id, row.deviceId, "qr_scan", event.direction, event.occurredAt],
+    passedReason: passReason,
+  };
   try {
     let outcome: Awaited<ReturnType<typeof gatePass>>;
     let recorded = true;

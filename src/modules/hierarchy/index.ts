@@ -1,6 +1,7 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
 import type { Indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
+import { HIERARCHY_ERROR_CODES } from "./errors";
 import { AcceptParentRequest } from "./routes/acceptParentRequest";
 import { DeclineParentRequest } from "./routes/declineParentRequest";
 import { GetParentRequest } from "./routes/getParentRequest";
@@ -21,6 +22,7 @@ const admin = tenantAccess(ROLES.ADMIN);
 export function hierarchyModule(indicators: readonly Indicator[]) {
   return defineModule({
     name: "hierarchy",
+    errorCodes: HIERARCHY_ERROR_CODES,
     routes: [
       { method: "get", path: "/api/tenant-hierarchy/children", endpoint: ListChildren, access: admin },
       {

@@ -11,17 +11,18 @@ import {
   tenants,
   users,
 } from "../../core/db/platform-schema";
+import { rawD1, sqlName } from "../../core/db/raw";
 import { rowById } from "../../core/db/rows";
-import { Forbidden, NotFound } from "../../core/errors";
+import { NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import type { PersonalColumns } from "../../core/module";
 import { notifyFor } from "../../core/notifier";
-import { tenantCtxFor } from "../../core/tenancy/contexts";
 import { supportTicketsOf } from "../support/service";
 import { viaNotify } from "./devices";
 import { membershipStanding } from "./duties";
 import { dataExportRateLimit } from "./limits";
 import { NotificationPreferences } from "./schemas";
+import { ownCommunityCtx } from "./service";
 
 /**
  * A person's own data (UU 27/2022, the right of access): everything the platform holds about the
@@ -106,7 +107,6 @@ const NOT_INCLUDED = [
 const PARAMS = ["userId", "unitId", "personId"] as const;
 type Person = Record<(typeof PARAMS)[number], string | null>;
 
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const OWN = "__warga_own";
 
 /** `:userId`, `:unitId`, `:personId` in a declaration's `ownRows` become ?1 … ?3 (D1 has no named ones). */
@@ -130,7 +130,7 @@ function tableQuery(
 ): TableQuery | null {
   const subjects = columns.subjects ?? [];
   const owner = columns.owner === undefined ? subjects[0] : columns.owner;
-  const conditions = subjects.map((s) => `${quote(s)} = ?1`);
+  const conditions = subjects.map((s) => `${sqlName(s)} = ?1`);
   const ownRows = columns.ownRows ? numbered(columns.ownRows) : null;
   if (ownRows) {
     conditions.push(`(${ownRows})`);
@@ -138,7 +138,7 @@ function tableQuery(
   if (!conditions.length) {
     return null;
   }
-  const text = `SELECT *, ${ownRows ? `coalesce((${ownRows}), 0)` : "0"} AS ${quote(OWN)} FROM ${quote(table)} WHERE ${conditions.join(" OR ")}`;
+  const text = `SELECT *, ${ownRows ? `coalesce((${ownRows}), 0)` : "0"} AS ${sqlName(OWN)} FROM ${sqlName(table)} WHERE ${conditions.join(" OR ")}`;
   const used = Math.max(1, ...[...text.matchAll(/\?(\d)/g)].map((m) => Number(m[1])));
   const statement = d1.prepare(text).bind(...PARAMS.slice(0, used).map((p) => person[p]));
   const personal = new Set(columns.personal ?? []);
@@ -171,7 +171,7 @@ function tableQuery(
 
 /** The caller's rows in one community's database, per table (tables without any left out). */
 async function communityTables(tctx: TenantCtx, person: Person) {
-  const d1 = (tctx.db as unknown as { $client: D1Database }).$client;
+  const d1 = rawD1(tctx);
   const queries = personalDeclarations
     .map(([table, columns]) => tableQuery(d1, table, columns, person))
     .filter((q): q is TableQuery => q !== null);
@@ -305,17 +305,10 @@ export async function exportPersonalData({ ctx }: { ctx: PlatformCtx }): Promise
   const disclosed: { tctx: TenantCtx; rows: number }[] = [];
   for (const { membership, tenant } of mine) {
     const ref = { slug: tenant.slug, name: tenant.name, type: tenant.type };
-    let tctx: TenantCtx;
-    try {
-      tctx = await tenantCtxFor(ctx, tenant.slug, {
-        actor: { ...actor, roles: membershipStanding(membership).effective, tenantSlug: tenant.slug },
-      });
-    } catch (error) {
-      if (error instanceof Forbidden) {
-        communities.push({ tenant: ref, status: "suspended", tables: {} });
-        continue;
-      }
-      throw error;
+    const tctx = await ownCommunityCtx({ ctx, own: { membership, tenant } });
+    if (!tctx) {
+      communities.push({ tenant: ref, status: "suspended", tables: {} });
+      continue;
     }
     // Registry rows are the person's through the account's link to their family-card entry, never by
     // a name or number that a namesake or a neighbour could share.

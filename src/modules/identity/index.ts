@@ -1,5 +1,6 @@
 import { type Access, ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
+import { IDENTITY_ERROR_CODES } from "./errors";
 import { AcceptJoin } from "./routes/acceptJoin";
 import { ExchangeOAuthCode } from "./routes/exchangeOAuthCode";
 import { ForgotPassword } from "./routes/forgotPassword";
@@ -23,6 +24,7 @@ const user = { scope: "user" } as const satisfies Access;
 
 export const identityModule = defineModule({
   name: "identity",
+  errorCodes: IDENTITY_ERROR_CODES,
   // Sign-in, profile and switching act on the session itself: a logged-out token must stop at once.
   liveSession: "always",
   // Sign-in and the profile stay usable when the community's subscription is `nonaktif` (issue 15).

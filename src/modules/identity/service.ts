@@ -3,8 +3,9 @@ import type { PlatformCtx, TenantCtx } from "../../core/context";
 import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
 import { memberships, tenants, users } from "../../core/db/platform-schema";
 import { rowById } from "../../core/db/rows";
-import { Conflict, NotFound } from "../../core/errors";
+import { Conflict, Forbidden, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
+import { memberTenantCtx, tokenTenantCtx } from "../../core/tenancy/contexts";
 import { holdsAnyDutySql, holdsDutySql, membershipStanding, residentSql } from "./duties";
 
 /**
@@ -62,6 +63,36 @@ export async function membershipsOf({ ctx, id }: { ctx: PlatformCtx; id: string 
     .innerJoin(tenants, eq(tenants.id, memberships.tenantId))
     .where(eq(memberships.userId, id))
     .orderBy(asc(memberships.createdAt), asc(memberships.id));
+}
+
+/**
+ * A context in one of the signed-in user's own communities: the one way identity's user routes reach a
+ * community's database. Without `own`, the community the access token names (the token's roles stand);
+ * with one (a row of `membershipsOf` for this user), that community, acting with the membership's
+ * standing. Null while the community is suspended: its database is closed to every request, but the
+ * account and its memberships are the person's own.
+ */
+export async function ownCommunityCtx({
+  ctx,
+  own,
+}: {
+  ctx: PlatformCtx;
+  own?: { membership: typeof memberships.$inferSelect; tenant: TenantRow };
+}): Promise<TenantCtx | null> {
+  try {
+    return own
+      ? await memberTenantCtx(ctx, {
+          userId: own.membership.userId,
+          tenantSlug: own.tenant.slug,
+          roles: membershipStanding(own.membership).effective,
+        })
+      : await tokenTenantCtx(ctx);
+  } catch (error) {
+    if (error instanceof Forbidden) {
+      return null;
+    }
+    throw error;
+  }
 }
 
 /** A profile is complete exactly when the name, the WhatsApp number and the housing unit are set. */

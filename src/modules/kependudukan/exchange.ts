@@ -1,6 +1,7 @@
 import { asc, eq, gt, sql } from "drizzle-orm";
-import { audit } from "../../core/audit";
+import { audit, rawAudit } from "../../core/audit";
 import type { TenantCtx, TenantDb } from "../../core/context";
+import { jsonInserts, type RawRow, rawD1 } from "../../core/db/raw";
 import { Invalid } from "../../core/errors";
 import { log } from "../../core/http/log";
 import { newId } from "../../core/ids";
@@ -458,7 +459,7 @@ export async function importRegistry({
   const newUnits = new Map<string, { id: string; block: string; number: string }>();
 
   const cards = new Map<string, NewCard>();
-  const members: Record<string, unknown>[] = [];
+  const members: RawRow<typeof familyMembers>[] = [];
   const seenNiks = new Map<string, number>();
   const now = new Date().toISOString();
   const memberTable = tables.find((t) => t.sheet === "Anggota");
@@ -579,22 +580,22 @@ export async function importRegistry({
     }
     members.push({
       id: newId(),
-      family_card_id: card.id,
+      familyCardId: card.id,
       name,
       nik,
       relationship: values.relationship,
       sex: values.sex,
-      birth_date: values.birthDate,
-      birth_place: values.birthPlace,
+      birthDate: values.birthDate,
+      birthPlace: values.birthPlace,
       religion: values.religion,
       education: values.education,
       occupation: values.occupation,
-      marital_status: values.maritalStatus,
+      maritalStatus: values.maritalStatus,
       citizenship: values.citizenship ?? "WNI",
-      living_status: values.livingStatus ?? "hidup",
-      death_date: values.deathDate,
-      residence_status: values.residenceStatus,
-      updated_at: now,
+      livingStatus: values.livingStatus ?? "hidup",
+      deathDate: values.deathDate,
+      residenceStatus: values.residenceStatus,
+      updatedAt: now,
     });
   });
   for (const card of cards.values()) {
@@ -641,7 +642,7 @@ export async function importRegistry({
     }
   });
 
-  const cars: Record<string, unknown>[] = [];
+  const cars: RawRow<typeof vehicles>[] = [];
   const seenPlates = new Map<string, number>();
   const carTable = tables.find((t) => t.sheet === "Kendaraan");
   carTable?.rows.forEach((row, i) => {
@@ -682,13 +683,13 @@ export async function importRegistry({
     if (card && plate && "value" in kind) {
       cars.push({
         id: newId(),
-        family_card_id: card.id,
+        familyCardId: card.id,
         plate,
         kind: kind.value,
         brand: "value" in extra.brand ? extra.brand.value : null,
         model: "value" in extra.model ? extra.model.value : null,
         colour: "value" in extra.colour ? extra.colour.value : null,
-        updated_at: now,
+        updatedAt: now,
       });
     }
   });
@@ -751,63 +752,44 @@ export async function importRegistry({
     return report;
   }
 
-  const unitValues = [...newUnits.entries()].map(([key, u]) => ({
-    id: u.id,
-    block: u.block,
-    number: u.number,
-    occupancy: unitDetails.get(key)?.occupancy ?? null,
-    latitude: unitDetails.get(key)?.latitude ?? null,
-    longitude: unitDetails.get(key)?.longitude ?? null,
-    updated_at: now,
-  }));
-  const cardValues = [...cards.values()].map((c) => ({
-    id: c.id,
-    kk_number: c.kkNumber,
-    unit_id: unitIds.get(c.unitKey) ?? newUnits.get(c.unitKey)?.id,
-    head_name: c.headName,
-    head_nik: c.headNik,
-    head_whatsapp: c.headWhatsapp,
-    status: c.status,
-    status_date: c.status === "aktif" ? null : (c.statusDate ?? now.slice(0, 10)),
-    notes: c.notes,
-    updated_at: now,
-  }));
-  const auditRecord = audit(ctx, {
-    action: "kependudukan.import",
-    targetType: "registry",
-    targetId: ctx.tenant.id,
-    detail: { families: cards.size, members: members.length, vehicles: cars.length, units: newUnits.size },
-  }) as unknown as { toSQL(): { sql: string; params: unknown[] } };
-  const { sql: auditSql, params: auditParams } = auditRecord.toSQL();
-  // The tenant's own D1 under drizzle (drizzle cannot batch raw statements): still only this tenant's.
-  const d1 = (ctx.db as unknown as { $client: D1Database }).$client;
+  const unitValues = [...newUnits.entries()].map(
+    ([key, u]): RawRow<typeof units> => ({
+      id: u.id,
+      block: u.block,
+      number: u.number,
+      occupancy: unitDetails.get(key)?.occupancy ?? null,
+      latitude: unitDetails.get(key)?.latitude ?? null,
+      longitude: unitDetails.get(key)?.longitude ?? null,
+      updatedAt: now,
+    }),
+  );
+  const cardValues = [...cards.values()].map(
+    (c): RawRow<typeof familyCards> => ({
+      id: c.id,
+      kkNumber: c.kkNumber,
+      unitId: unitIds.get(c.unitKey) ?? newUnits.get(c.unitKey)?.id,
+      headName: c.headName,
+      headNik: c.headNik,
+      headWhatsapp: c.headWhatsapp,
+      status: c.status,
+      statusDate: c.status === "aktif" ? null : (c.statusDate ?? now.slice(0, 10)),
+      notes: c.notes,
+      updatedAt: now,
+    }),
+  );
+  // Raw statements on the tenant's own D1 (drizzle cannot batch an INSERT … SELECT FROM json_each).
+  const d1 = rawD1(ctx);
   const statements: D1PreparedStatement[] = [
-    ...jsonInserts(
-      d1,
-      "units",
-      ["id", "block", "number", "occupancy", "latitude", "longitude", "updated_at"],
-      unitValues,
-    ),
-    ...jsonInserts(
-      d1,
-      "family_cards",
-      [
-        "id",
-        "kk_number",
-        "unit_id",
-        "head_name",
-        "head_nik",
-        "head_whatsapp",
-        "status",
-        "status_date",
-        "notes",
-        "updated_at",
-      ],
-      cardValues,
-    ),
-    ...jsonInserts(d1, "family_members", Object.keys(members[0] ?? {}), members),
-    ...jsonInserts(d1, "vehicles", Object.keys(cars[0] ?? {}), cars),
-    d1.prepare(auditSql).bind(...auditParams),
+    ...jsonInserts(d1, units, unitValues),
+    ...jsonInserts(d1, familyCards, cardValues),
+    ...jsonInserts(d1, familyMembers, members),
+    ...jsonInserts(d1, vehicles, cars),
+    rawAudit(ctx, {
+      action: "kependudukan.import",
+      targetType: "registry",
+      targetId: ctx.tenant.id,
+      detail: { families: cards.size, members: members.length, vehicles: cars.length, units: newUnits.size },
+    }),
   ];
   try {
     // One D1 batch, so one transaction: the whole file lands, or none of it.
@@ -817,28 +799,4 @@ export async function importRegistry({
     registryConflict(error);
   }
   return { ...report, written: true };
-}
-
-/** Rows per INSERT … SELECT FROM json_each(?): one bound JSON text well under D1's 2 MB value limit. */
-const JSON_ROWS = 500;
-
-/**
- * Inserts many rows with one bound parameter per statement (D1 allows 100 parameters a statement, a
- * multi-row VALUES list would need one statement per five members). Table and column names are the
- * module's own constants, never input.
- */
-function jsonInserts(
-  d1: D1Database,
-  table: string,
-  columns: readonly string[],
-  rows: Record<string, unknown>[],
-) {
-  const statements: D1PreparedStatement[] = [];
-  const names = columns.map((c) => `"${c}"`).join(", ");
-  const picks = columns.map((c) => `json_extract(value, '$.${c}')`).join(", ");
-  const text = `insert into "${table}" (${names}) select ${picks} from json_each(?1)`;
-  for (let i = 0; i < rows.length; i += JSON_ROWS) {
-    statements.push(d1.prepare(text).bind(JSON.stringify(rows.slice(i, i + JSON_ROWS))));
-  }
-  return statements;
 }

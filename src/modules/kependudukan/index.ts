@@ -1,6 +1,7 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
 import { indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
+import { KEPENDUDUKAN_ERROR_CODES } from "./errors";
 import { AddFamilyMember } from "./routes/addFamilyMember";
 import { AddVehicle } from "./routes/addVehicle";
 import { CreateFamilyCard } from "./routes/createFamilyCard";
@@ -38,6 +39,7 @@ const kk = `${base}/kk/:id`;
 
 export const kependudukanModule = defineModule({
   name: "kependudukan",
+  errorCodes: KEPENDUDUKAN_ERROR_CODES,
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {
     units: { other: ["id", "block", "number", "occupancy", "created_at", "updated_at"] },

@@ -3,6 +3,7 @@ import { indicator } from "../../core/indicators";
 import { CRON, tenantJob } from "../../core/jobs";
 import { defineModule } from "../../core/module";
 import { jakartaDay } from "../../core/time";
+import { KEUANGAN_ERROR_CODES } from "./errors";
 import { arrearsAmountQuery, arrearsUnitsQuery, generateBills } from "./iuran";
 import { DUES_PAYMENT_KIND, onDuesOrderPaid } from "./online";
 import { releaseHeldReminders } from "./pengingat";
@@ -48,6 +49,7 @@ const donor = tenantAccess([...ROLES.RESIDENT, ...ROLES.FINANCE]);
 
 export const keuanganModule = defineModule({
   name: "keuangan",
+  errorCodes: KEUANGAN_ERROR_CODES,
   // Files of the tenant store its rows point at: the daily sweep of unattached uploads keeps these.
   fileReferences: [
     { table: "dues_payments", column: "proof_file_id" },
@@ -196,7 +198,7 @@ export const keuanganModule = defineModule({
       method: "get",
       path: "/api/public/tenants/:slug/laporan",
       endpoint: GetPublicReport,
-      access: { scope: "public" },
+      access: { scope: "public-tenant" },
     },
   ],
   indicators: [

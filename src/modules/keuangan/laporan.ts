@@ -1,11 +1,10 @@
 import { and, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
-import type { PlatformCtx, TenantCtx } from "../../core/context";
+import type { TenantCtx } from "../../core/context";
 import { NotFound } from "../../core/errors";
 import { escapeHtml } from "../../core/html";
 import { sha256Hex } from "../../core/ids";
 import { pdfRendering } from "../../core/pdf";
 import { writeWorkbook } from "../../core/spreadsheet";
-import { tenantCtxFor } from "../../core/tenancy/contexts";
 import { jakartaDayStart } from "../../core/time";
 import { balanceWhere } from "./kas";
 import { nextPeriod, periodDays } from "./periods";
@@ -88,21 +87,12 @@ export async function financeReport({ ctx, month }: { ctx: TenantCtx; month: str
 export type FinanceReport = Awaited<ReturnType<typeof financeReport>>;
 
 /** The transparency page: the same report, only while the community's admin has it switched on. */
-export async function publicFinanceReport({
-  ctx,
-  slug,
-  month,
-}: {
-  ctx: PlatformCtx;
-  slug: string;
-  month: string;
-}) {
-  const tenant = await tenantCtxFor(ctx, slug);
-  const { transparansi } = await loadFinanceSettings(tenant);
+export async function publicFinanceReport({ ctx, month }: { ctx: TenantCtx; month: string }) {
+  const { transparansi } = await loadFinanceSettings(ctx);
   if (!transparansi) {
     throw new NotFound("Report");
   }
-  return financeReport({ ctx: tenant, month });
+  return financeReport({ ctx, month });
 }
 
 const rp = (amount: number) => `Rp${new Intl.NumberFormat("id-ID").format(amount)}`;

@@ -3,6 +3,7 @@ import { CRON, tenantJob } from "../../core/jobs";
 import { defineModule } from "../../core/module";
 import { remindTomorrow } from "./agenda";
 import { retryOwedBerita } from "./berita";
+import { KONTEN_ERROR_CODES } from "./errors";
 import { retryOwedPengumuman } from "./pengumuman";
 import { CreateAgenda, DeleteAgenda, GetAgenda, ListAgenda, UpdateAgenda } from "./routes/agenda";
 import { CreateBerita, DeleteBerita, GetBerita, ListBerita, UpdateBerita } from "./routes/berita";
@@ -22,6 +23,7 @@ const writer = tenantAccess(ROLES.SECRETARIAT);
 
 export const kontenModule = defineModule({
   name: "konten",
+  errorCodes: KONTEN_ERROR_CODES,
   // A news item's cover (tenant file store); the daily sweep of unattached uploads keeps it.
   fileReferences: [{ table: "berita", column: "cover_file_id" }],
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).

@@ -1,5 +1,6 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
+import { MUSYAWARAH_ERROR_CODES } from "./errors";
 import { CastVote } from "./routes/castVote";
 import { CreatePoll } from "./routes/createPoll";
 import { DeletePoll } from "./routes/deletePoll";
@@ -17,6 +18,7 @@ const residents = tenantAccess(ROLES.RESIDENT, flag);
 
 export const musyawarahModule = defineModule({
   name: "musyawarah",
+  errorCodes: MUSYAWARAH_ERROR_CODES,
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {
     polls: {

@@ -1,5 +1,6 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
+import { PASAR_ERROR_CODES } from "./errors";
 import { CreateListing } from "./routes/createListing";
 import { DeleteListing } from "./routes/deleteListing";
 import { GetListing } from "./routes/getListing";
@@ -18,6 +19,7 @@ const moderator = tenantAccess(ROLES.SECRETARIAT, flag);
 // Static paths before `/:id`.
 export const pasarModule = defineModule({
   name: "pasar",
+  errorCodes: PASAR_ERROR_CODES,
   // A listing's photos (tenant file store); the daily sweep of unattached uploads keeps them.
   fileReferences: [{ table: "pasar_photos", column: "file_id" }],
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).

@@ -9,7 +9,7 @@ import { requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
 import { newId } from "../../core/ids";
 import type { After } from "../../core/sharedCalls";
-import { closedTenantCtx, tenantCtxFor, tenantRowById } from "../../core/tenancy/contexts";
+import { closedTenantCtx, operatorTenantCtx, tenantRowById } from "../../core/tenancy/contexts";
 import { DAY_MS } from "../../core/time";
 import { writeArchive } from "./export";
 import { type ImportReport, importArchive, requireEmptyTenant } from "./import";
@@ -219,7 +219,7 @@ export async function runExport(
     // A closed community is read through core's one way into its database after the close: its final
     // archive, before the slot is emptied (tenants/closing.ts).
     const closed = tenant.status === "ditutup";
-    const tctx = closed ? await closedTenantCtx(ctx, tenant.id) : await tenantCtxFor(ctx, tenant.slug);
+    const tctx = closed ? await closedTenantCtx(ctx, tenant.id) : await operatorTenantCtx(ctx, tenant);
     const { bytes, sha256, manifest } = await writeArchive(tctx, key, now);
     const finished = new Date();
     const keptDays = closed ? CLOSED_ARCHIVE_TTL_DAYS : ARCHIVE_TTL_DAYS;
@@ -431,7 +431,7 @@ export async function importIntoTenant({
   source: ImportSource;
 }): Promise<{ archive: ArchiveView; report: ImportReport }> {
   const tenant = await tenantById(ctx, id);
-  const tctx = await tenantCtxFor(ctx, tenant.slug);
+  const tctx = await operatorTenantCtx(ctx, tenant);
   // Asked again under the import's lock; this first answer spares an upload and a record of a refusal.
   await requireEmptyTenant(tctx);
   let key: string;

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
-import { audit, platformAudit } from "../../core/audit";
+import { platformAudit, rawAudit } from "../../core/audit";
 import type { PlatformCtx } from "../../core/context";
+import { rawD1, sqlName } from "../../core/db/raw";
 import type { PersonalColumns } from "../../core/module";
-import { tenantCtxFor, tenantRowById } from "../../core/tenancy/contexts";
+import { operatorTenantCtx, tenantRowById } from "../../core/tenancy/contexts";
 
 /** Every module's tenant tables, classified (set by the composition root: platformOpsModule). */
 let personalDeclarations: readonly (readonly [string, PersonalColumns])[] = [];
@@ -12,8 +13,6 @@ export function usePersonalDeclarations(declarations: readonly (readonly [string
 
 /** Written into personal columns that cannot be empty (NOT NULL without a default). */
 export const ERASED_TEXT = "[dihapus]";
-
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -38,11 +37,11 @@ export async function erasePerson({
   input: { userId: string };
 }) {
   const tenant = await tenantRowById(ctx, id);
-  const tctx = await tenantCtxFor(ctx, tenant.slug, { actor: ctx.actor });
+  const tctx = await operatorTenantCtx(ctx, tenant);
   const reference = `erased:${(await sha256Hex(`${tenant.id}:${input.userId}`)).slice(0, 16)}`;
 
   // Statements built from the declarations are plain D1 statements; the audit row joins them in one batch.
-  const d1 = (tctx.db as unknown as { $client: D1Database }).$client;
+  const d1 = rawD1(tctx);
   const statements: D1PreparedStatement[] = [];
   const labels: string[] = [];
   for (const [table, columns] of personalDeclarations) {
@@ -51,17 +50,17 @@ export async function erasePerson({
     const personal = columns.personal ?? [];
     if (owner && personal.length) {
       const info = await tctx.db.all<{ name: string; notnull: number }>(
-        sql.raw(`PRAGMA table_info(${quote(table)})`),
+        sql.raw(`PRAGMA table_info(${sqlName(table)})`),
       );
       const required = new Set(info.filter((c) => c.notnull).map((c) => c.name));
       const sets = personal.map((column) => {
-        const c = quote(column);
+        const c = sqlName(column);
         const blank = required.has(column) ? `'${ERASED_TEXT}'` : "NULL";
         return `${c} = CASE WHEN ${c} IS NULL THEN NULL WHEN json_valid(${c}) AND json_type(${c}) = 'object' THEN '{}' WHEN json_valid(${c}) AND json_type(${c}) = 'array' THEN '[]' ELSE ${blank} END`;
       });
       statements.push(
         d1
-          .prepare(`UPDATE ${quote(table)} SET ${sets.join(", ")} WHERE ${quote(owner)} = ?`)
+          .prepare(`UPDATE ${sqlName(table)} SET ${sets.join(", ")} WHERE ${sqlName(owner)} = ?`)
           .bind(input.userId),
       );
       labels.push(`${table}:personal`);
@@ -69,19 +68,14 @@ export async function erasePerson({
     for (const subject of subjects) {
       statements.push(
         d1
-          .prepare(`UPDATE ${quote(table)} SET ${quote(subject)} = ? WHERE ${quote(subject)} = ?`)
+          .prepare(`UPDATE ${sqlName(table)} SET ${sqlName(subject)} = ? WHERE ${sqlName(subject)} = ?`)
           .bind(reference, input.userId),
       );
       labels.push(`${table}.${subject}`);
     }
   }
   const entry = { action: "personal_data.erased", targetType: "person", targetId: reference };
-  const auditRow = (
-    audit(tctx, { ...entry, detail: { reference } }) as unknown as {
-      toSQL(): { sql: string; params: unknown[] };
-    }
-  ).toSQL();
-  const results = await d1.batch([...statements, d1.prepare(auditRow.sql).bind(...auditRow.params)]);
+  const results = await d1.batch([...statements, rawAudit(tctx, { ...entry, detail: { reference } })]);
   await ctx.platform.batch([
     platformAudit(ctx, {
       ...entry,

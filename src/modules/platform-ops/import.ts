@@ -1,5 +1,6 @@
-import { audit } from "../../core/audit";
+import { rawAudit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
+import { rawD1, sqlName } from "../../core/db/raw";
 import { Conflict, Unprocessable } from "../../core/errors";
 import { log } from "../../core/http/log";
 import {
@@ -11,16 +12,7 @@ import {
   TableFile,
   tenantPrefixes,
 } from "./export";
-import {
-  type Cell,
-  d1Of,
-  decodeCell,
-  nonEmptyTables,
-  quote,
-  schemaVersion,
-  type TableInfo,
-  tenantTables,
-} from "./tables";
+import { type Cell, decodeCell, nonEmptyTables, schemaVersion, type TableInfo, tenantTables } from "./tables";
 import { readZipDirectory, readZipEntry, type ZipEntry, ZipFormatError } from "./zip";
 
 /** Largest single entry an import reads (a table's JSON, one file). */
@@ -192,7 +184,7 @@ export async function importArchive(
   const tables = await requireEmptyTenant(ctx);
   const { manifest, byPath } = await checkArchive(ctx, source.bucket, source.key, source.size);
   const rewrite = keyRewriter(manifest.tenant, ctx.tenant);
-  const d1 = d1Of(ctx);
+  const d1 = rawD1(ctx);
   const order = new Map(tables.map((t, i) => [t.name, i]));
   const tableEntries = manifest.entries
     .filter((e): e is Extract<ManifestEntry, { kind: "table" }> => e.kind === "table")
@@ -220,14 +212,14 @@ export async function importArchive(
         continue;
       }
       const perStatement = Math.max(1, Math.floor(MAX_PARAMS / content.columns.length));
-      const columns = content.columns.map(quote).join(", ");
+      const columns = content.columns.map(sqlName).join(", ");
       const tuple = `(${content.columns.map(() => "?").join(", ")})`;
       for (let i = 0; i < content.rows.length; i += perStatement) {
         const chunk = content.rows.slice(i, i + perStatement);
         pending.push(
           d1
             .prepare(
-              `INSERT INTO ${quote(entry.table)} (${columns}) VALUES ${chunk.map(() => tuple).join(", ")}`,
+              `INSERT INTO ${sqlName(entry.table)} (${columns}) VALUES ${chunk.map(() => tuple).join(", ")}`,
             )
             .bind(...chunk.flatMap((row) => row.map((cell: Cell) => rewrite(decodeCell(cell))))),
         );
@@ -267,8 +259,8 @@ export async function importArchive(
       skippedFiles,
       bytes,
     };
-    const auditRow = (
-      audit(ctx, {
+    pending.push(
+      rawAudit(ctx, {
         action: "tenant.archive_imported",
         targetType: "tenant",
         targetId: ctx.tenant.id,
@@ -277,16 +269,15 @@ export async function importArchive(
           rows,
           files: report.files,
         },
-      }) as unknown as { toSQL(): { sql: string; params: unknown[] } }
-    ).toSQL();
-    pending.push(d1.prepare(auditRow.sql).bind(...auditRow.params));
+      }),
+    );
     await flush();
     return report;
   } catch (error) {
     log("error", "archive_import_failed", { tenant: ctx.tenant.slug, error: String(error) });
     // The tenant was empty before: empty it again (children first), and drop the files written.
     await d1
-      .batch([...tables].reverse().map((t) => d1.prepare(`DELETE FROM ${quote(t.name)}`)))
+      .batch([...tables].reverse().map((t) => d1.prepare(`DELETE FROM ${sqlName(t.name)}`)))
       .catch((cleanup: unknown) => log("error", "archive_import_cleanup_failed", { error: String(cleanup) }));
     for (let i = 0; i < written.length; i += 1000) {
       await ctx.env.FILES.delete(written.slice(i, i + 1000)).catch(() => undefined);

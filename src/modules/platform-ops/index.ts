@@ -3,6 +3,7 @@ import { CRON } from "../../core/jobs";
 import { defineModule, type PersonalColumns } from "../../core/module";
 import { archiveJob } from "./archives";
 import { usePersonalDeclarations } from "./erasure";
+import { PLATFORM_OPS_ERROR_CODES } from "./errors";
 import { DownloadPlatformArchive, DownloadTenantArchive } from "./routes/downloadArchive";
 import { ErasePerson } from "./routes/erasePerson";
 import { GetPlatformArchive } from "./routes/getPlatformArchive";
@@ -27,6 +28,7 @@ export function platformOpsModule(declarations: readonly (readonly [string, Pers
   usePersonalDeclarations(declarations);
   return defineModule({
     name: "platform-ops",
+    errorCodes: PLATFORM_OPS_ERROR_CODES,
     // A community whose subscription lapsed may still take its data with it.
     writesWhenInactive: true,
     routes: [

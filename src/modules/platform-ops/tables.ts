@@ -1,15 +1,10 @@
 import type { TenantCtx } from "../../core/context";
+import { rawD1, sqlName } from "../../core/db/raw";
 
 /**
  * The tenant database read generically, from `sqlite_master` and `PRAGMA table_info`, so a table a
  * later module adds is exported and imported with no change here.
  */
-
-export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
-export function d1Of(ctx: TenantCtx): D1Database {
-  return (ctx.db as unknown as { $client: D1Database }).$client;
-}
 
 export interface TableInfo {
   name: string;
@@ -32,7 +27,7 @@ function isBookkeeping(name: string, virtualTables: string[]): boolean {
 
 /** Every data table of the tenant database, parents before children (foreign-key order). */
 export async function tenantTables(ctx: TenantCtx): Promise<TableInfo[]> {
-  const d1 = d1Of(ctx);
+  const d1 = rawD1(ctx);
   const { results } = await d1
     .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
     .all<{ name: string; sql: string | null }>();
@@ -45,8 +40,8 @@ export async function tenantTables(ctx: TenantCtx): Promise<TableInfo[]> {
   }
   const pragmas = await d1.batch(
     names.flatMap((name) => [
-      d1.prepare(`PRAGMA table_info(${quote(name)})`),
-      d1.prepare(`PRAGMA foreign_key_list(${quote(name)})`),
+      d1.prepare(`PRAGMA table_info(${sqlName(name)})`),
+      d1.prepare(`PRAGMA foreign_key_list(${sqlName(name)})`),
     ]),
   );
   const sqlOf = new Map(results.map((t) => [t.name, t.sql ?? ""]));
@@ -86,7 +81,7 @@ export function foreignKeyOrder(tables: TableInfo[]): TableInfo[] {
 
 /** The newest migration applied to the tenant database: the archive's schema version. */
 export async function schemaVersion(ctx: TenantCtx): Promise<string | null> {
-  const row = await d1Of(ctx)
+  const row = await rawD1(ctx)
     .prepare("SELECT name FROM d1_migrations ORDER BY id DESC LIMIT 1")
     .first<{ name: string }>();
   return row?.name ?? null;
@@ -129,14 +124,14 @@ const PAGE_ROWS = 500;
 
 /** Every row of one table, in storage order, read a page at a time. */
 export async function readTable(ctx: TenantCtx, table: TableInfo): Promise<Cell[][]> {
-  const d1 = d1Of(ctx);
-  const columns = table.columns.map(quote).join(", ");
+  const d1 = rawD1(ctx);
+  const columns = table.columns.map(sqlName).join(", ");
   const rows: Cell[][] = [];
   if (table.withoutRowid) {
-    const order = table.primaryKey.map(quote).join(", ");
+    const order = table.primaryKey.map(sqlName).join(", ");
     for (let offset = 0; ; offset += PAGE_ROWS) {
       const page = await d1
-        .prepare(`SELECT ${columns} FROM ${quote(table.name)} ORDER BY ${order} LIMIT ? OFFSET ?`)
+        .prepare(`SELECT ${columns} FROM ${sqlName(table.name)} ORDER BY ${order} LIMIT ? OFFSET ?`)
         .bind(PAGE_ROWS, offset)
         .raw();
       rows.push(...page.map((r) => r.map(encodeCell)));
@@ -149,7 +144,7 @@ export async function readTable(ctx: TenantCtx, table: TableInfo): Promise<Cell[
   for (;;) {
     const page = await d1
       .prepare(
-        `SELECT rowid, ${columns} FROM ${quote(table.name)} WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE_ROWS}`,
+        `SELECT rowid, ${columns} FROM ${sqlName(table.name)} WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE_ROWS}`,
       )
       .bind(after)
       .raw();
@@ -168,9 +163,9 @@ export async function nonEmptyTables(ctx: TenantCtx, tables: TableInfo[]): Promi
   if (tables.length === 0) {
     return [];
   }
-  const d1 = d1Of(ctx);
+  const d1 = rawD1(ctx);
   const results = await d1.batch(
-    tables.map((t) => d1.prepare(`SELECT EXISTS (SELECT 1 FROM ${quote(t.name)}) AS "any"`)),
+    tables.map((t) => d1.prepare(`SELECT EXISTS (SELECT 1 FROM ${sqlName(t.name)}) AS "any"`)),
   );
   return tables
     .filter((_, i) => (results[i]?.results[0] as { any: number } | undefined)?.any)

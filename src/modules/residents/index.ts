@@ -1,5 +1,6 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
+import { RESIDENTS_ERROR_CODES } from "./errors";
 import { DecideApplication } from "./routes/decideApplication";
 import { ListApplications } from "./routes/listApplications";
 import { ListResidents } from "./routes/listResidents";
@@ -12,12 +13,13 @@ const staff = tenantAccess(ROLES.STAFF, "warga");
 
 export const residentsModule = defineModule({
   name: "residents",
+  errorCodes: RESIDENTS_ERROR_CODES,
   routes: [
     {
       method: "post",
       path: "/api/public/tenants/:slug/applications",
       endpoint: SubmitApplication,
-      access: { scope: "public" },
+      access: { scope: "public-tenant", flag: "warga" },
     },
     {
       method: "get",

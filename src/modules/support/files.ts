@@ -7,7 +7,7 @@ import { DomainError, Invalid, NotFound } from "../../core/errors";
 import { IMAGE_EXTENSION, type ImageUpload } from "../../core/files";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
-import { tenantCtxFor } from "../../core/tenancy/contexts";
+import { tokenTenantCtx } from "../../core/tenancy/contexts";
 import { supportRateLimit } from "./limits";
 import { supportFiles } from "./platform-tables";
 import { type FileRow, fileUrl, findTicketByToken, loadTicket, publicFileUrl, type TicketRow } from "./store";
@@ -176,7 +176,7 @@ async function adminTenantId(ctx: PlatformCtx, tenantSlug: string | null): Promi
     return null;
   }
   try {
-    return (await tenantCtxFor(ctx, tenantSlug)).tenant.id;
+    return (await tokenTenantCtx(ctx)).tenant.id;
   } catch (error) {
     // Unknown or suspended: the token's tenant may not see files any more than a stranger may.
     if (error instanceof DomainError && (error.kind === "not_found" || error.kind === "forbidden")) {

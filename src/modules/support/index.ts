@@ -1,6 +1,7 @@
 import { type Access, ROLES, tenantAccess } from "../../core/http/access";
 import type { SecretParts } from "../../core/http/secret";
 import { defineModule } from "../../core/module";
+import { SUPPORT_ERROR_CODES } from "./errors";
 import { AppendInboundReply } from "./routes/appendInboundReply";
 import { CreateTicket } from "./routes/createTicket";
 import { GetSupportFile } from "./routes/getFile";
@@ -28,6 +29,7 @@ const replyToken = { params: ["reply_token"] } as const satisfies SecretParts;
 
 export const supportModule = defineModule({
   name: "support",
+  errorCodes: SUPPORT_ERROR_CODES,
   routes: [
     { method: "post", path: "/api/uploads/resident-image", endpoint: UploadTicketImage, access: admin },
     { method: "post", path: "/api/support-tickets", endpoint: CreateTicket, access: admin },

@@ -1,6 +1,7 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
 import { indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
+import { SURAT_ERROR_CODES } from "./errors";
 import { CancelLetter } from "./routes/cancelLetter";
 import { CreateLetter } from "./routes/createLetter";
 import { GetLetter } from "./routes/getLetter";
@@ -27,6 +28,7 @@ const admin = tenantAccess(ROLES.ADMIN, flag);
 // Static paths before `/:id`, so `jenis`, `mine`, `next-number` and `settings` are never read as ids.
 export const suratModule = defineModule({
   name: "surat",
+  errorCodes: SURAT_ERROR_CODES,
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {
     letters: {

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
 import { Conflict, DomainError } from "../../core/errors";
-import { tenantCtxFor } from "../../core/tenancy/contexts";
+import { publicTenantCtx } from "../../core/tenancy/contexts";
 import { householdMembers, personById, unitsByIds } from "../kependudukan/service";
 import { letterHtml, type Subject, tanggalIndonesia } from "./document";
 import { jenisOf } from "./jenis";
@@ -84,7 +84,7 @@ export async function verifyLetter({ ctx, input }: { ctx: PlatformCtx; input: { 
   }
   let tenantCtx: TenantCtx;
   try {
-    tenantCtx = await tenantCtxFor(ctx, code.slice(0, dot));
+    tenantCtx = await publicTenantCtx(ctx, code.slice(0, dot));
   } catch (error) {
     // A slug that names no community is one more unknown code, not a different answer.
     if (error instanceof DomainError && error.code === "tenant_not_found") {

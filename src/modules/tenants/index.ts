@@ -1,6 +1,7 @@
 import { CRON } from "../../core/jobs";
 import { defineModule } from "../../core/module";
 import { closingJob } from "./closing";
+import { TENANTS_ERROR_CODES } from "./errors";
 import { CloseTenant } from "./routes/closeTenant";
 import { CreateTenant } from "./routes/createTenant";
 import { InviteAdmin } from "./routes/inviteAdmin";
@@ -11,6 +12,7 @@ const platform = { scope: "platform" } as const;
 
 export const tenantsModule = defineModule({
   name: "tenants",
+  errorCodes: TENANTS_ERROR_CODES,
   routes: [
     { method: "post", path: "/api/platform/tenants", endpoint: CreateTenant, access: platform },
     { method: "get", path: "/api/platform/tenants", endpoint: ListTenants, access: platform },

@@ -1,5 +1,6 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
+import { VISITOR_ERROR_CODES } from "./errors";
 import { CreateVisitor } from "./routes/createVisitor";
 import { DecideVisitor } from "./routes/decideVisitor";
 import { GateCheckIn } from "./routes/gateCheckIn";
@@ -21,6 +22,7 @@ const member = tenantAccess(ROLES.MEMBER, flag);
 // Static paths before `/:id`, so `mine` and `gate/...` are never read as ids.
 export const visitorModule = defineModule({
   name: "visitor",
+  errorCodes: VISITOR_ERROR_CODES,
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {
     visitors: {

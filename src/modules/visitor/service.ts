@@ -1,9 +1,11 @@
 import { and, desc, eq, isNotNull, isNull, or, type SQL } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import QRCode from "qrcode-svg";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, jakartaDayFilters, keysetPage, type ListQuery } from "../../core/db/paging";
+import { rawD1, sqlName } from "../../core/db/raw";
 import { rowById } from "../../core/db/rows";
 import { Conflict, type DomainError, Invalid, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
@@ -294,69 +296,105 @@ export interface GatePassed {
   checkedOutAt: string | null;
 }
 
+/** A code or status as an SQL literal: typed, so the SQL cannot name a code the answers do not know. */
+const literal = (value: GateRefusal | VisitorRow["status"]) => `'${value}'`;
+
+/**
+ * The refusal rule, the one place it is written: over the visitor row whose columns `row` qualifies (all
+ * NULL when there is no such row), NULL when a scan going `direction` lets the guest through, else the
+ * refusal code. The conditional UPDATE takes it as its condition and the statement before it in the
+ * scan's batch reads it, so what a scan records and answers is what the UPDATE did (a D1 batch is one
+ * transaction). Names come from `visitors` in tables.ts.
+ */
+function refusalSql(direction: GateDirection, row: string): string {
+  const col = (column: SQLiteColumn) => `${row}.${sqlName(column)}`;
+  const missing = `WHEN ${col(visitors.id)} IS NULL THEN ${literal("not_found")}`;
+  const unapproved = `WHEN ${col(visitors.status)} <> ${literal("disetujui")} THEN ${literal("not_approved")}`;
+  const inside = `${col(visitors.checkedInAt)} IS NOT NULL AND ${col(visitors.checkedOutAt)} IS NULL`;
+  const left = `WHEN ${col(visitors.checkedOutAt)} IS NOT NULL`;
+  return direction === "in"
+    ? `CASE ${missing} ${unapproved} WHEN ${col(visitors.checkedInAt)} IS NULL THEN NULL ` +
+        `${left} THEN ${literal("pass_used")} ELSE ${literal("already_checked_in")} END`
+    : `CASE ${missing} WHEN ${inside} THEN NULL ${unapproved} ` +
+        `${left} THEN ${literal("already_checked_out")} ELSE ${literal("not_checked_in")} END`;
+}
+
+const VISITORS = sqlName(visitors);
+const DIRECTIONS: readonly GateDirection[] = ["in", "out"];
+const byDirection = (sql: (direction: GateDirection) => string) =>
+  Object.fromEntries(DIRECTIONS.map((d) => [d, sql(d)])) as Record<GateDirection, string>;
+
 /**
  * The gate's hot path in raw prepared statements (a gate waits on this answer; drizzle's query building
- * was a measurable part of it, ADR 0015): the row's state (or the caller's record of the outcome) and the
+ * was a measurable part of it, ADR 0015): the scan's outcome (or the caller's record of it) and the
  * conditional UPDATE returning the row as it stands after it, in one batch, so one round trip answers
  * both an accepted pass and a refused one with its reason. Two gates scanning the same pass at once
- * record one check-in; the loser reads why. Column names are the ones of `visitors` in tables.ts; the
- * gate tests exercise every branch.
+ * record one check-in; the loser reads why. Parameters: ?1 the visitor, ?2 when, ?3 who.
  */
-const PASS_SQL: Record<GateDirection, string> = {
-  in:
-    "UPDATE visitors SET checked_in_at = ?1, checked_in_by = ?2, updated_at = ?1 " +
-    "WHERE id = ?3 AND status = 'disetujui' AND checked_in_at IS NULL " +
-    "RETURNING guest_name, checked_in_at, checked_out_at",
-  out:
-    "UPDATE visitors SET checked_out_at = ?1, checked_out_by = ?2, updated_at = ?1 " +
-    "WHERE id = ?3 AND checked_in_at IS NOT NULL AND checked_out_at IS NULL " +
-    "RETURNING guest_name, checked_in_at, checked_out_at",
-};
-const STATE_SQL = "SELECT status, checked_in_at, checked_out_at FROM visitors WHERE id = ?1";
+const PASS_SQL = byDirection((direction) => {
+  const [at, by] =
+    direction === "in"
+      ? [visitors.checkedInAt, visitors.checkedInBy]
+      : [visitors.checkedOutAt, visitors.checkedOutBy];
+  return (
+    `UPDATE ${VISITORS} SET ${sqlName(at)} = ?2, ${sqlName(by)} = ?3, ${sqlName(visitors.updatedAt)} = ?2 ` +
+    `WHERE ${sqlName(visitors.id)} = ?1 AND (${refusalSql(direction, VISITORS)}) IS NULL ` +
+    `RETURNING ${sqlName(visitors.guestName)} AS guestName, ${sqlName(visitors.checkedInAt)} AS checkedInAt, ` +
+    `${sqlName(visitors.checkedOutAt)} AS checkedOutAt`
+  );
+});
 
-interface VisitorState {
-  status: VisitorRow["status"];
-  checked_in_at: string | null;
-  checked_out_at: string | null;
-}
-
-function refusalOf(state: VisitorState | undefined, direction: GateDirection): GateRefusal {
-  if (!state) {
-    return "not_found";
-  }
-  if (state.status !== "disetujui") {
-    return "not_approved";
-  }
-  if (direction === "in") {
-    return state.checked_out_at ? "pass_used" : "already_checked_in";
-  }
-  return state.checked_out_at ? "already_checked_out" : "not_checked_in";
-}
+/** The scan's outcome over the row as the UPDATE will find it: one row, `refused` (NULL: it goes through). */
+const OUTCOME_SQL = byDirection(
+  (direction) =>
+    `SELECT ${refusalSql(direction, "v")} AS refused FROM (SELECT ?1 AS id) AS p ` +
+    `LEFT JOIN ${VISITORS} AS v ON v.${sqlName(visitors.id)} = p.id`,
+);
 
 /**
- * A scan's outcome as SQL over the visitor row `v` (NULL when `v` is missing) as it stands before the
- * scan: NULL when the pass goes through, else the refusal code. It mirrors PASS_SQL's conditions and
- * `refusalOf`, so a statement in the same batch, before the UPDATE, records exactly what the UPDATE then
- * does (a D1 batch is one transaction).
+ * A row the caller writes in the scan's own batch, before the UPDATE (the gate's event log): a row of the
+ * caller's own table, declared once with drizzle's column objects. Visitor writes the statement, an
+ * `INSERT … SELECT` over the scan's outcome that returns the refusal it recorded, so no SQL text crosses
+ * between the modules and a renamed column on either side renames it in the statement.
  */
-const REFUSAL_SQL: Record<GateDirection, string> = {
-  in:
-    "CASE WHEN v.id IS NULL THEN 'not_found' WHEN v.status <> 'disetujui' THEN 'not_approved' " +
-    "WHEN v.checked_in_at IS NULL THEN NULL WHEN v.checked_out_at IS NOT NULL THEN 'pass_used' " +
-    "ELSE 'already_checked_in' END",
-  out:
-    "CASE WHEN v.id IS NULL THEN 'not_found' WHEN v.checked_in_at IS NOT NULL AND v.checked_out_at IS NULL " +
-    "THEN NULL WHEN v.status <> 'disetujui' THEN 'not_approved' WHEN v.checked_out_at IS NOT NULL " +
-    "THEN 'already_checked_out' ELSE 'not_checked_in' END",
-};
+export interface ScanLog {
+  table: SQLiteTable;
+  /** Columns written with each record's `values`, in this order. */
+  columns: readonly SQLiteColumn[];
+  /** Takes the visitor's id when the pass goes through, else NULL. */
+  visitorId: SQLiteColumn;
+  /** Takes `passed` when the pass goes through, else `refused`. */
+  verdict: { column: SQLiteColumn; passed: string; refused: string };
+  /** Takes the record's `passedReason` when the pass goes through, else the refusal code. */
+  reason: SQLiteColumn;
+}
 
-/**
- * What a caller may write in the same round trip as the scan (the gate's event log row): given the
- * verified visitor id and a SQL expression of the outcome (`refusal`: NULL when the pass goes through,
- * else the refusal code, over `visitors v`), a statement that runs in the scan's batch before it and
- * returns one row whose `refused` is that outcome, which then answers a refusal without a read of its own.
- */
-export type GateRecord = (visitorId: string, refusal: string) => D1PreparedStatement;
+/** One scan's row of a `ScanLog`. */
+export interface ScanRecord {
+  log: ScanLog;
+  values: readonly (string | null)[];
+  passedReason: string;
+}
+
+/** Per log and direction, built once: ?1 the visitor, ?2 … ?4 the verdicts and reason, then the values. */
+const recordSqls = new WeakMap<ScanLog, Record<GateDirection, string>>();
+function recordSql(log: ScanLog, direction: GateDirection): string {
+  let sqls = recordSqls.get(log);
+  if (!sqls) {
+    const columns = [...log.columns, log.visitorId, log.verdict.column, log.reason].map(sqlName).join(", ");
+    const values = log.columns.map((_, i) => `?${i + 5}`).join(", ");
+    sqls = byDirection(
+      (d) =>
+        `INSERT INTO ${sqlName(log.table)} (${columns}) ` +
+        `SELECT ${values}, CASE WHEN refused IS NULL THEN ?1 END, ` +
+        "CASE WHEN refused IS NULL THEN ?2 ELSE ?3 END, coalesce(refused, ?4) " +
+        `FROM (${OUTCOME_SQL[d]}) ` +
+        `RETURNING CASE WHEN ${sqlName(log.visitorId)} IS NULL THEN ${sqlName(log.reason)} END AS refused`,
+    );
+    recordSqls.set(log, sqls);
+  }
+  return sqls[direction];
+}
 
 /**
  * Lets a verified pass through the gate, or says why not, without throwing: the device's webhook turns a
@@ -370,37 +408,41 @@ export async function gatePass({
 }: {
   ctx: TenantCtx;
   input: GateScan;
-  record?: GateRecord;
+  record?: ScanRecord;
 }): Promise<{ passed: GatePassed } | { refused: GateRefusal }> {
   const visitorId = await verifyPass(ctx.config, input.qr.trim(), ctx.tenant.slug);
-  const now = nowIso();
-  const d1 = (ctx.db as unknown as { $client: D1Database }).$client;
-  const pass = d1.prepare(PASS_SQL[input.direction]).bind(now, gateOperator(ctx), visitorId);
-  // The outcome before the UPDATE, then the UPDATE: from the caller's statement when it records one,
-  // else from a read of the row. A D1 batch is one transaction, so both see the same row.
-  const first = record
-    ? record(visitorId, REFUSAL_SQL[input.direction])
-    : d1.prepare(STATE_SQL).bind(visitorId);
-  const [before, updated] = await d1.batch<unknown>([first, pass]);
-  const passed = updated?.results[0] as (VisitorState & { guest_name: string }) | undefined;
+  const d1 = rawD1(ctx);
+  const pass = d1.prepare(PASS_SQL[input.direction]).bind(visitorId, nowIso(), gateOperator(ctx));
+  // The outcome before the UPDATE, then the UPDATE: from the caller's record when it writes one, else
+  // read alone. A D1 batch is one transaction, so both see the same row.
+  const outcome = record
+    ? d1
+        .prepare(recordSql(record.log, input.direction))
+        .bind(
+          visitorId,
+          record.log.verdict.passed,
+          record.log.verdict.refused,
+          record.passedReason,
+          ...record.values,
+        )
+    : d1.prepare(OUTCOME_SQL[input.direction]).bind(visitorId);
+  const [before, updated] = await d1.batch<unknown>([outcome, pass]);
+  const passed = updated?.results[0] as Omit<GatePassed, "visitorId"> | undefined;
   if (passed) {
     return {
       passed: {
         visitorId,
-        guestName: passed.guest_name,
-        checkedInAt: passed.checked_in_at,
-        checkedOutAt: passed.checked_out_at,
+        guestName: passed.guestName,
+        checkedInAt: passed.checkedInAt,
+        checkedOutAt: passed.checkedOutAt,
       },
     };
   }
-  if (record) {
-    const outcome = before?.results[0] as { refused: GateRefusal | null } | undefined;
-    if (!outcome?.refused) {
-      throw new Error("the gate's record said the pass goes through, but the UPDATE changed nothing");
-    }
-    return { refused: outcome.refused };
+  const refused = (before?.results[0] as { refused: GateRefusal | null } | undefined)?.refused;
+  if (!refused) {
+    throw new Error("the scan's outcome said the pass goes through, but the UPDATE changed nothing");
   }
-  return { refused: refusalOf(before?.results[0] as VisitorState | undefined, input.direction) };
+  return { refused };
 }
 
 const REFUSED: Record<GateRefusal, () => DomainError> = {

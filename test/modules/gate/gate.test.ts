@@ -416,8 +416,8 @@ describe("POST /api/gate-hardware/webhook", () => {
       });
       // One batch: the event row (its outcome read from the row the UPDATE finds), the UPDATE, the reason.
       expect(tenantTrips).toHaveLength(1);
-      expect(tenantTrips[0]?.[0]).toMatch(/^INSERT INTO gate_events/);
-      expect(tenantTrips[0]?.[1]).toMatch(/^UPDATE visitors SET/);
+      expect(tenantTrips[0]?.[0]).toMatch(/^INSERT INTO "gate_events"/);
+      expect(tenantTrips[0]?.[1]).toMatch(/^UPDATE "visitors" SET/);
       expect((await eventsOf())[0]).toMatchObject({ id: answer.body.eventId, ...expected });
       await settled();
       expect(tenantTrips).toHaveLength(1);
@@ -435,7 +435,7 @@ describe("POST /api/gate-hardware/webhook", () => {
     expect((await eventsOf()).map((e) => e.id)).not.toContain(answer.body.eventId);
     release();
     await settled();
-    expect(tenantTrips.map((t) => t[0])).toEqual([expect.stringMatching(/^INSERT INTO gate_events/)]);
+    expect(tenantTrips.map((t) => t[0])).toEqual([expect.stringMatching(/^INSERT INTO "gate_events"/)]);
     expect((await eventsOf())[0]).toMatchObject({ id: answer.body.eventId, action: "none" });
   });
 

@@ -1,14 +1,12 @@
 import type { Context } from "hono";
-import type { PlatformCtx, TenantCtx } from "../../../core/context";
+import type { PlatformCtx } from "../../../core/context";
 import type { HonoEnv } from "../../../core/env";
-import { Forbidden } from "../../../core/errors";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { tenantCtxFor } from "../../../core/tenancy/contexts";
 import { unitsByIds } from "../../kependudukan/service";
 import { Me } from "../schemas";
-import { me } from "../service";
+import { me, ownCommunityCtx } from "../service";
 
 /**
  * The unit lives in the current tenant's database, so it is read through kependudukan with a tenant
@@ -19,16 +17,11 @@ async function unitOf(ctx: PlatformCtx, profile: { unitId: string | null; tenant
   if (!profile.unitId || !profile.tenant) {
     return null;
   }
-  let tenant: TenantCtx;
-  try {
-    tenant = await tenantCtxFor(ctx, profile.tenant.slug);
-  } catch (error) {
-    // A suspended community's database is closed to every request, but the account and its list of
-    // memberships are the person's own: they still need them to switch to another community.
-    if (error instanceof Forbidden) {
-      return null;
-    }
-    throw error;
+  // The profile's tenant is the token's. Null while it is suspended: the account and its list of
+  // memberships are still the person's own, and they need them to switch to another community.
+  const tenant = await ownCommunityCtx({ ctx });
+  if (!tenant) {
+    return null;
   }
   const unitId = profile.unitId;
   return (await unitsByIds({ ctx: tenant, ids: [unitId] })).get(unitId) ?? null;

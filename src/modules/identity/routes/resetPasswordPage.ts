@@ -54,8 +54,9 @@ export class SubmitResetPasswordPage extends Endpoint {
     if (password !== field("confirm")) {
       return c.html(resetPasswordForm(token, "Kedua kata sandi tidak sama."), 400);
     }
+    const ctx = platformCtx(c);
     try {
-      await resetPassword({ ctx: platformCtx(c), input: { token, password } });
+      await resetPassword({ ctx, input: { token, password } });
     } catch (error) {
       if (error instanceof DomainError) {
         if (error.extra.retryAfter !== undefined) {
@@ -68,6 +69,6 @@ export class SubmitResetPasswordPage extends Endpoint {
       }
       throw error;
     }
-    return c.html(resetPasswordDone(`${c.env.CLIENT_URL.replace(/\/$/, "")}/login`));
+    return c.html(resetPasswordDone(`${ctx.env.CLIENT_URL.replace(/\/$/, "")}/login`));
   }
 }

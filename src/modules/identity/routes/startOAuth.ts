@@ -18,14 +18,15 @@ export class StartOAuth extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { params, query } = await this.getValidatedData<typeof this.schema>();
+    const ctx = platformCtx(c);
     const { location, state } = await startOAuth({
-      ctx: platformCtx(c),
+      ctx,
       input: { provider: params.provider, tenant: query.tenant },
     });
     setCookie(c, STATE_COOKIE, state, {
       path: `/api/auth/oauth/${params.provider}`,
       httpOnly: true,
-      secure: c.env.APP_URL.startsWith("https:"),
+      secure: ctx.config.APP_URL.startsWith("https:"),
       // Lax: the provider's redirect back is a top-level GET navigation, which Lax cookies accompany.
       sameSite: "Lax",
       maxAge: 600,

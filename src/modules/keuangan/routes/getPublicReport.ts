@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
-import { platformCtx } from "../../../core/http/access";
+import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { publicFinanceReport } from "../laporan";
@@ -17,13 +17,9 @@ export class GetPublicReport extends Endpoint {
   };
 
   override async handle(c: Context<HonoEnv>) {
-    const { params, query } = await this.getValidatedData<typeof this.schema>();
+    const { query } = await this.getValidatedData<typeof this.schema>();
     return c.json(
-      await publicFinanceReport({
-        ctx: platformCtx(c),
-        slug: params.slug,
-        month: query.bulan ?? periodOf(new Date()),
-      }),
+      await publicFinanceReport({ ctx: tenantCtx(c), month: query.bulan ?? periodOf(new Date()) }),
     );
   }
 }

@@ -1,9 +1,8 @@
 import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
-import { platformCtx } from "../../../core/http/access";
+import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { tenantCtxFor } from "../../../core/tenancy/contexts";
 import { submitApplication } from "../applications";
 import { ApplicationAccepted, ApplicationInput, SlugParam } from "../schemas";
 
@@ -23,9 +22,8 @@ export class SubmitApplication extends Endpoint {
   };
 
   override async handle(c: Context<HonoEnv>) {
-    const { params, body } = await this.getValidatedData<typeof this.schema>();
-    // A public form names its community by slug: the same checks as the guard (exists, active, flag).
-    const ctx = await tenantCtxFor(platformCtx(c), params.slug, { flag: "warga" });
-    return c.json(await submitApplication({ ctx, input: body }), 202);
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    // A public form names its community by slug: the guard's `public-tenant` line checked it (exists, active, flag).
+    return c.json(await submitApplication({ ctx: tenantCtx(c), input: body }), 202);
   }
 }

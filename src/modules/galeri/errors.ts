@@ -1,0 +1,12 @@
+/** This module's own problem codes: joined into ErrorCode (core/errors.ts) and the list src/app.ts builds. */
+export const GALERI_ERROR_CODES = [
+  // Gallery (issue 16).
+  "too_many_photos",
+  "album_not_found",
+] as const;
+
+declare module "../../core/errors" {
+  interface ModuleErrorCodes {
+    galeri: (typeof GALERI_ERROR_CODES)[number];
+  }
+}

@@ -1,0 +1,12 @@
+/** This module's own problem codes: joined into ErrorCode (core/errors.ts) and the list src/app.ts builds. */
+export const TENANTS_ERROR_CODES = [
+  // Operators' tenant management (the RW hierarchy throws invalid_parent too).
+  "invalid_parent",
+  "confirm_slug_mismatch",
+] as const;
+
+declare module "../../core/errors" {
+  interface ModuleErrorCodes {
+    tenants: (typeof TENANTS_ERROR_CODES)[number];
+  }
+}

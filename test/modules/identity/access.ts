@@ -1,0 +1,39 @@
+import { type AccessTable, pub, R_S, user } from "../../helpers/access";
+
+/**
+ * Who may call each route of the identity and data-export modules, and why (reading rules:
+ * test/helpers/access.ts).
+ */
+export const ACCESS: AccessTable = {
+  // Identity (spec Authentication; issue 3). Sign-in, refresh, logout and resets are for callers
+  // without a valid access token by nature.
+  "POST /api/auth/login": pub,
+  "POST /api/auth/refresh": pub,
+  "POST /api/auth/logout": pub,
+  "POST /api/auth/switch-tenant": user,
+  "POST /api/auth/magic-link": pub,
+  "POST /api/auth/magic-link/verify": pub,
+  "POST /api/auth/forgot-password": pub,
+  "POST /api/auth/reset-password": pub,
+  "POST /api/auth/join/accept": pub,
+  "GET /api/auth/oauth/:provider": pub,
+  "GET /api/auth/oauth/:provider/callback": pub,
+  "POST /api/auth/oauth/exchange": pub,
+  "GET /api/user/me": user,
+
+  // Spec: PUT /api/user/profile, R ("Resident profile"). Staff are residents of their RT too: they
+  // complete the same profile (name, WhatsApp, house), so every member may (settled in issue 11).
+  "PUT /api/user/profile": { who: R_S },
+  "GET /reset-password": pub,
+  "POST /reset-password": pub,
+
+  // Content and notifications (issue 16): everyone in the tenant reads, the secretariat writes; each
+  // user manages their own devices and preferences.
+  "POST /api/user/push-tokens": { who: R_S },
+  "DELETE /api/user/push-tokens/:token": { who: R_S },
+  "GET /api/user/notification-preferences": user,
+  "PUT /api/user/notification-preferences": user,
+
+  // Issue 19: a person's own data, across all their memberships (any signed-in account).
+  "GET /api/user/data-export": user,
+};

@@ -1,0 +1,41 @@
+import { type AccessTable, ADMIN, FINANCE, pub, R, R_FINANCE, R_S, S } from "../../helpers/access";
+
+/** Who may call each route of the keuangan module, and why (reading rules: test/helpers/access.ts). */
+export const ACCESS: AccessTable = {
+  // Finance (issue 14): "bendahara writes, admin approves where noted and reads everything, sekretaris
+  // reads, warga sees their own bills, campaigns and the published report". Writes are the finance
+  // group (bendahara, and admin who reads and approves everything); reads are S; the budget and the
+  // expense decision are the admin's ("(admin)"), a bendahara cannot approve. Campaigns: staff create
+  // and edit, visible to residents; donations by a resident (pledge) or the bendahara (cash). No flag.
+  "GET /api/iuran/jenis": { who: S },
+  "POST /api/iuran/jenis": { who: FINANCE },
+  "PUT /api/iuran/jenis/:id": { who: FINANCE },
+  "POST /api/iuran/tagihan/generate": { who: FINANCE },
+  "GET /api/iuran/tagihan": { who: S },
+  "POST /api/iuran/tagihan/:id/pembayaran": { who: FINANCE },
+
+  // Reversing a payment is the same write as recording one, undone: the finance group.
+  "POST /api/iuran/pembayaran/:id/pembatalan": { who: FINANCE },
+  "POST /api/iuran/tagihan/:id/bayar-online": { who: R },
+  "GET /api/iuran/mine": { who: R },
+  "GET /api/iuran/tunggakan": { who: S },
+  "POST /api/iuran/pengingat": { who: FINANCE },
+  "GET /api/kas": { who: S },
+  "POST /api/kas": { who: FINANCE },
+  "POST /api/kas/:id/koreksi": { who: FINANCE },
+  "GET /api/anggaran": { who: S },
+  "PUT /api/anggaran/:tahun": { who: ADMIN },
+  "GET /api/pengeluaran": { who: S },
+  "POST /api/pengeluaran": { who: FINANCE },
+  "PUT /api/pengeluaran/:id": { who: ADMIN },
+  "GET /api/kampanye": { who: R_S },
+  "POST /api/kampanye": { who: S },
+  "GET /api/kampanye/:id": { who: R_S },
+  "PUT /api/kampanye/:id": { who: S },
+  "POST /api/kampanye/:id/donasi": { who: R_FINANCE },
+  "PUT /api/kampanye/:id/donasi/:donationId": { who: FINANCE },
+  "GET /api/laporan/keuangan": { who: S },
+  "GET /api/keuangan/pengaturan": { who: S },
+  "PUT /api/keuangan/pengaturan": { who: ADMIN },
+  "GET /api/public/tenants/:slug/laporan": pub,
+};

@@ -1,0 +1,13 @@
+import { type AccessTable, ADMIN, S, SEK_ADMIN } from "../../helpers/access";
+
+/** Who may call each route of the members module, and why (reading rules: test/helpers/access.ts). */
+export const ACCESS: AccessTable = {
+  // Members and duties (issue 27): "Committee routes (admin)": appointing, inviting and removing are the
+  // admin's; the list is for staff ("contact masked for non-admins if staff may read it"); linking an
+  // account to its registry person is "by sekretaris/admin" (item 4). No feature flag.
+  "GET /api/members": { who: S },
+  "POST /api/members/invitations": { who: ADMIN },
+  "PUT /api/members/:userId/roles": { who: ADMIN },
+  "DELETE /api/members/:userId": { who: ADMIN },
+  "PUT /api/members/:userId/person": { who: SEK_ADMIN },
+};

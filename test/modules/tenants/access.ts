@@ -1,0 +1,13 @@
+import { type AccessTable, platform } from "../../helpers/access";
+
+/** Who may call each route of the tenants module, and why (reading rules: test/helpers/access.ts). */
+export const ACCESS: AccessTable = {
+  // Operator tenant management (issue 2; /api/platform/* is super_admin only).
+  "POST /api/platform/tenants": platform,
+  "GET /api/platform/tenants": platform,
+  "PATCH /api/platform/tenants/:id": platform,
+
+  // Issue 27: the operator closes a community and invites its admins.
+  "DELETE /api/platform/tenants/:id": platform,
+  "POST /api/platform/tenants/:id/admin-invitations": platform,
+};

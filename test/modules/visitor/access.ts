@@ -1,0 +1,17 @@
+import { type AccessTable, GATE, R, R_S, S } from "../../helpers/access";
+
+/** Who may call each route of the visitor module, and why (reading rules: test/helpers/access.ts). */
+export const ACCESS: AccessTable = {
+  // Guest book (spec: R registers and lists their own, S reviews and works the gate; issue 6: the
+  // single request and its QR for the owning resident and staff).
+  "POST /api/visitor": { who: R, flag: "tamu" },
+  "GET /api/visitor/mine": { who: R, flag: "tamu" },
+
+  // Issue 27: the guard works the gate and sees today's guests (the verb narrows the list for them).
+  "GET /api/visitor": { who: GATE, flag: "tamu" },
+  "POST /api/visitor/gate/check-in": { who: GATE, flag: "tamu" },
+  "POST /api/visitor/gate/check-out": { who: GATE, flag: "tamu" },
+  "GET /api/visitor/:id": { who: R_S, flag: "tamu" },
+  "GET /api/visitor/:id/qr": { who: R_S, flag: "tamu" },
+  "PUT /api/visitor/:id": { who: S, flag: "tamu" },
+};
