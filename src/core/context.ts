@@ -74,7 +74,7 @@ export type TenantDb = DrizzleD1Database;
  */
 export type ServiceEnv = Omit<Bindings, "PLATFORM_DB" | `TENANT_DB_${string}`>;
 
-/** What every verb receives: who acts, the control plane, the non-database bindings, and the request. */
+/** What every verb receives: who acts, the control plane, the non-database bindings, the request and the clock. */
 export interface PlatformCtx {
   actor: Actor;
   platform: PlatformDb;
@@ -82,6 +82,8 @@ export interface PlatformCtx {
   config: Config;
   requestId: string;
   ip: string | null;
+  /** The time, for anything the verb decides or stores ("today in Jakarta", `updatedAt`); faked in tests. */
+  now(): Date;
 }
 
 /** A verb acting inside one tenant: `db` is that tenant's database and no other. */

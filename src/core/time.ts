@@ -7,8 +7,29 @@ const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export const DAY_MS = 86_400_000;
 
-export function nowIso(): string {
-  return new Date().toISOString();
+/** Something that tells the time: every context is one (`ctx.now()`, built in core/tenancy/contexts.ts). */
+export interface Clock {
+  now(): Date;
+}
+
+let override: (() => Date) | null = null;
+
+/**
+ * The platform's clock, which every context core builds reads: the real time, unless a test has set it
+ * (`setClockForTests`, through test/helpers/clock.ts). Services read `ctx.now()`, never this directly.
+ */
+export function systemNow(): Date {
+  return override ? override() : new Date();
+}
+
+/** Tests only: what `systemNow` answers from now on, or `null` for the real time again (after each test). */
+export function setClockForTests(now: (() => Date) | null): void {
+  override = now;
+}
+
+/** The current instant as ISO 8601 UTC, on the context's clock (the platform's clock when none is given). */
+export function nowIso(clock?: Clock): string {
+  return (clock ? clock.now() : systemNow()).toISOString();
 }
 
 /** The instant `days` whole days (of 24 h; Jakarta has no DST) after `from`. */

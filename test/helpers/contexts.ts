@@ -2,6 +2,7 @@ import { type Actor, effectiveRoles, type TenantCtx, type TenantRole } from "../
 import { platformDb } from "../../src/core/db/platform";
 import { loadConfig } from "../../src/core/env";
 import { serviceEnv, tenantCtxFor } from "../../src/core/tenancy/contexts";
+import { systemNow } from "../../src/core/time";
 import { bindings, callJson, dutiesFor } from "./harness";
 
 /** A tenant context for a member, built through core as a route would, to call verbs directly. */
@@ -21,6 +22,7 @@ export async function memberCtx(slug: string, member: { id: string }, role: Tena
     config: loadConfig(bindings),
     requestId: `test-${slug}`,
     ip: null,
+    now: systemNow,
   };
   return tenantCtxFor(base, slug);
 }

@@ -1,6 +1,7 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterAll, vi } from "vitest";
+import { afterAll, afterEach, vi } from "vitest";
+import { resetClock } from "./clock";
 import { resetHarness } from "./harness";
 
 /**
@@ -73,6 +74,11 @@ async function freshStorage() {
 
 await freshStorage();
 resetHarness();
+
+// A test that set the platform's clock (helpers/clock.ts) leaves the real time to the next one.
+afterEach(() => {
+  resetClock();
+});
 
 // What a file changes in the shared runtime's globals ends with the file.
 afterAll(() => {

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { sessions } from "../db/platform-schema";
 import type { PlatformDb } from "../env";
 import { Unauthorized } from "../errors";
+import { nowIso } from "../time";
 import { ACCESS_TOKEN_TTL_SECONDS } from "./tokens";
 
 /**
@@ -29,13 +30,7 @@ async function isLive(platform: PlatformDb, sid: string): Promise<boolean> {
   const row = await platform
     .select({ id: sessions.id })
     .from(sessions)
-    .where(
-      and(
-        eq(sessions.familyId, sid),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, new Date().toISOString()),
-      ),
-    )
+    .where(and(eq(sessions.familyId, sid), isNull(sessions.revokedAt), gt(sessions.expiresAt, nowIso())))
     .limit(1)
     .get();
   const live = row !== undefined;

@@ -110,7 +110,7 @@ export function midtransAdapter(options: MidtransOptions): GatewayAdapter {
     name: options.name ?? "midtrans",
 
     async createCheckout(request: CheckoutRequest): Promise<Checkout> {
-      const startsAt = new Date();
+      const startsAt = request.now;
       const minutes = Math.max(1, Math.ceil((request.expiresAt.getTime() - startsAt.getTime()) / 60_000));
       const [firstName, ...rest] = request.customer.name.trim().split(/\s+/);
       const res = await call(`${options.hosts.app}/snap/v1/transactions`, {

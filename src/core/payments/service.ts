@@ -67,7 +67,9 @@ function toOrder(row: OrderRow): PaymentOrder {
  * 503 `payment_gateway_unavailable` when no gateway is configured or reachable.
  */
 export async function createPaymentOrder(
-  ctx: Pick<TenantCtx, "platform" | "env" | "config"> & { tenant: Pick<TenantCtx["tenant"], "id" | "slug"> },
+  ctx: Pick<TenantCtx, "platform" | "env" | "config" | "now"> & {
+    tenant: Pick<TenantCtx["tenant"], "id" | "slug">;
+  },
   input: CreatePaymentOrderInput,
 ): Promise<StartedPayment> {
   if (!KIND_RE.test(input.kind)) {
@@ -84,8 +86,10 @@ export async function createPaymentOrder(
     throw new Unavailable("payment_gateway_unavailable", "Online payment is not configured.");
   }
   const orderId = `${input.kind}-${newId()}`;
-  const expiresAt = input.expiresAt ?? addDays(new Date(), 1);
+  const now = ctx.now();
+  const expiresAt = input.expiresAt ?? addDays(now, 1);
   const checkout = await adapter.createCheckout({
+    now,
     orderId,
     amount: input.amount,
     description: input.description,
@@ -106,7 +110,7 @@ export async function createPaymentOrder(
     gatewayRef: checkout.gatewayRef,
     paymentUrl: checkout.paymentUrl,
     expiresAt: expiresAt.toISOString(),
-    updatedAt: nowIso(),
+    updatedAt: now.toISOString(),
   });
   return { orderId, paymentUrl: checkout.paymentUrl, expiresAt: expiresAt.toISOString(), gateway };
 }
@@ -275,7 +279,7 @@ export async function receiveGatewayCallback(
   }
 
   const step = NEXT_STATUS[confirmed.outcome];
-  const now = nowIso();
+  const now = nowIso(ctx);
   const moved = await ctx.platform
     .update(paymentOrders)
     .set({
@@ -297,7 +301,7 @@ export async function receiveGatewayCallback(
   await applyToModule(ctx, current, handlers);
   await ctx.platform
     .update(paymentOrders)
-    .set({ appliedAt: nowIso() })
+    .set({ appliedAt: nowIso(ctx) })
     .where(
       and(eq(paymentOrders.id, row.id), eq(paymentOrders.status, step.to), isNull(paymentOrders.appliedAt)),
     );

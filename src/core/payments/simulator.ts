@@ -119,13 +119,13 @@ export function simulation(
  * and this is the signed notification Midtrans would send about it.
  */
 export async function simulateResult(
-  ctx: Pick<PlatformCtx, "platform" | "env">,
+  ctx: Pick<PlatformCtx, "platform" | "env" | "now">,
   orderId: string,
   result: "settlement" | "deny",
 ): Promise<Record<string, unknown> | null> {
   const [sim] = await ctx.platform
     .update(paymentSimulations)
-    .set({ transactionStatus: result, updatedAt: nowIso() })
+    .set({ transactionStatus: result, updatedAt: nowIso(ctx) })
     .where(eq(paymentSimulations.orderId, orderId))
     .returning();
   return sim ? notificationOf(sim, await simulatorServerKey(ctx.env)) : null;

@@ -7,6 +7,8 @@ export type { PaymentGatewayName, PaymentOrderStatus } from "./tables";
 export type Fetcher = (input: string, init?: RequestInit) => Promise<Response>;
 
 export interface CheckoutRequest {
+  /** When the checkout is asked for, on the context's clock: the gateway's expiry counts from here. */
+  now: Date;
   orderId: string;
   /** Integer rupiah. */
   amount: number;

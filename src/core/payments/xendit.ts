@@ -64,7 +64,7 @@ export function xenditAdapter(options: XenditOptions): GatewayAdapter {
     name: "xendit",
 
     async createCheckout(request: CheckoutRequest): Promise<Checkout> {
-      const seconds = Math.max(60, Math.ceil((request.expiresAt.getTime() - Date.now()) / 1000));
+      const seconds = Math.max(60, Math.ceil((request.expiresAt.getTime() - request.now.getTime()) / 1000));
       const res = await call(`${base}/v2/invoices`, {
         method: "POST",
         headers,

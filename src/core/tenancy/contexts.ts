@@ -7,6 +7,7 @@ import { rowByIdOrNotFound } from "../db/rows";
 import { type Bindings, type HonoEnv, loadConfig } from "../env";
 import { Forbidden, NotFound } from "../errors";
 import type { FeatureFlag } from "../flags";
+import { systemNow } from "../time";
 import { type ResolveOptions, resolveTenant, tenantClosed, tenantFields, toTenantInfo } from "./registry";
 import { isSlotBinding, tenantDb } from "./slots";
 
@@ -65,6 +66,7 @@ export function platformCtx(c: Context<HonoEnv>): PlatformCtx {
     config: c.get("config"),
     requestId: c.get("requestId"),
     ip: clientIp(c),
+    now: systemNow,
   };
 }
 
@@ -214,6 +216,7 @@ export function systemPlatformCtx(bindings: Bindings, reason: string, requestId?
     config: loadConfig(bindings),
     requestId: requestId ?? `system:${reason}`,
     ip: null,
+    now: systemNow,
   };
 }
 

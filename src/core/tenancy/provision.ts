@@ -37,7 +37,7 @@ export interface NewTenant {
 export async function provisionTenant(ctx: PlatformCtx, tenant: NewTenant): Promise<number> {
   const bindings = bindingsOf(ctx);
   const slots = slotCount(bindings);
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   for (let attempt = 0; attempt < 5; attempt++) {
     let row: { slot: number } | null;
     try {

@@ -4,6 +4,7 @@ import { tenants } from "../db/platform-schema";
 import type { Bindings, PlatformDb } from "../env";
 import { Forbidden, Gone, NotFound } from "../errors";
 import { type FeatureFlag, parseFlags } from "../flags";
+import { nowIso } from "../time";
 import { migrateSlot } from "./slots";
 
 export const tenantClosed = () =>
@@ -99,7 +100,7 @@ export async function resolveTenant(
     await migrateSlot(env, tenant.slot);
     await platform
       .update(tenants)
-      .set({ status: "active", updatedAt: new Date().toISOString() })
+      .set({ status: "active", updatedAt: nowIso() })
       .where(eq(tenants.id, tenant.id));
     forgetTenant(slug);
     tenant = { ...tenant, status: "active" };

@@ -84,7 +84,7 @@ export async function prepareTenantFile(
     size: clean.bytes.byteLength,
     sha256,
     uploadedBy,
-    createdAt: new Date().toISOString(),
+    createdAt: ctx.now().toISOString(),
   };
   return {
     file: presentTenantFile(ctx, row),

@@ -105,14 +105,13 @@ export async function* chatEvents({
   ctx,
   input,
   streamed = false,
-  now = new Date(),
 }: {
   ctx: TenantCtx;
   input: ChatInput;
   streamed?: boolean;
-  now?: Date;
 }): AsyncGenerator<ChatEvent> {
   requireUser(ctx);
+  const now = ctx.now();
   const { day } = await spendRequest(ctx, now);
   if (!ctx.config.assistant.backend) {
     yield* builtinEvents(ctx, input, now);
@@ -127,8 +126,8 @@ export async function* chatEvents({
 }
 
 /** `POST /api/ai/chat` as JSON: the reply and the records it was grounded on. */
-export async function chat({ ctx, input, now }: { ctx: TenantCtx; input: ChatInput; now?: Date }) {
-  for await (const event of chatEvents({ ctx, input, now })) {
+export async function chat({ ctx, input }: { ctx: TenantCtx; input: ChatInput }) {
+  for await (const event of chatEvents({ ctx, input })) {
     if (event.type === "done") {
       return { reply: event.reply, sources: event.sources };
     }
@@ -144,8 +143,8 @@ const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.str
  * or a backend that fails at once (503) is still an ordinary problem+json answer; a failure later is
  * an `error` event ({ code }) that ends the stream.
  */
-export async function chatStream({ ctx, input, now }: { ctx: TenantCtx; input: ChatInput; now?: Date }) {
-  const events = chatEvents({ ctx, input, streamed: true, now });
+export async function chatStream({ ctx, input }: { ctx: TenantCtx; input: ChatInput }) {
+  const events = chatEvents({ ctx, input, streamed: true });
   let pending: IteratorResult<ChatEvent> | null = await events.next();
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
@@ -179,7 +178,7 @@ export async function getInfoRt({ ctx }: { ctx: TenantCtx }) {
 /** The staff write what the assistant tells residents about rules, hours and the agenda. */
 export async function updateInfoRt({ ctx, input }: { ctx: TenantCtx; input: InfoRtInput }) {
   const userId = requireUser(ctx).userId;
-  const now = nowIso();
+  const now = nowIso(ctx);
   const change = {
     ...(input.rules !== undefined ? { rules: input.rules } : {}),
     ...(input.agenda !== undefined ? { agenda: input.agenda } : {}),

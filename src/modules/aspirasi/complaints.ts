@@ -74,7 +74,7 @@ export async function createComplaint({ ctx, input }: { ctx: TenantCtx; input: C
   const residentId = requireUser(ctx).userId;
   const membership = await membershipIn({ ctx });
   const id = newId();
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   await ctx.db.batch([
     ctx.db.insert(complaints).values({
       id,
@@ -172,7 +172,7 @@ export async function updateComplaint({
       { field: "response", message: "required" },
     ]);
   }
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   const messageId = newId();
   // Compare-and-set on the revision. The guard right after the update aborts the batch if it did not
   // apply (`changes()` is that update's row count), so a lost race leaves no thread line and no audit.

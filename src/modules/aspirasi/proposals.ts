@@ -59,7 +59,7 @@ export async function createProposal({ ctx, input }: { ctx: TenantCtx; input: Cr
       description: input.description,
       estimatedCost: input.estimatedCost ?? null,
       status: "diajukan",
-      updatedAt: new Date().toISOString(),
+      updatedAt: ctx.now().toISOString(),
     })
     .returning();
   if (!row) {
@@ -110,7 +110,7 @@ export async function endorseProposal({ ctx, id }: { ctx: TenantCtx; id: string 
     await ctx.db.batch([
       ctx.db
         .insert(proposalEndorsements)
-        .values({ proposalId: id, userId, createdAt: new Date().toISOString() }),
+        .values({ proposalId: id, userId, createdAt: ctx.now().toISOString() }),
       ctx.db
         .update(proposals)
         .set({ endorsements: sql`${proposals.endorsements} + 1` })
@@ -135,7 +135,7 @@ export async function decideProposal({
   input: DecideProposalInput;
 }) {
   const current = await load(ctx, id);
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   // Only from diajukan: a concurrent decision loses here instead of overwriting the first, and the
   // guard (`changes()` is the update's row count) keeps the loser's audit record out too.
   let row: Row | undefined;

@@ -79,7 +79,7 @@ export async function markSuggestionRead({ ctx, id }: { ctx: TenantCtx; id: stri
       await ctx.db.batch([
         ctx.db
           .update(suggestions)
-          .set({ readAt: new Date().toISOString(), readBy: requireUser(ctx).userId })
+          .set({ readAt: ctx.now().toISOString(), readBy: requireUser(ctx).userId })
           .where(and(eq(suggestions.id, id), isNull(suggestions.readAt))),
         abortBatchUnless(ctx.db, suggestions, id, sql`changes() = 1`),
         audit(ctx, { action: "saran.read", targetType: "suggestion", targetId: id }),

@@ -82,7 +82,7 @@ export async function listAlbums({ ctx, input }: { ctx: TenantCtx; input: ListQu
 }
 
 export async function createAlbum({ ctx, input }: { ctx: TenantCtx; input: CreateAlbumInput }) {
-  const now = nowIso();
+  const now = nowIso(ctx);
   const row: AlbumRow = {
     id: newId(),
     title: input.title,
@@ -170,7 +170,10 @@ export async function addPhoto({
       prepared.insert,
       ctx.db.insert(galleryPhotos).values(row),
       abortBatchUnless(ctx.db, galleryAlbums, id, eq(galleryAlbums.id, id)),
-      ctx.db.update(galleryAlbums).set({ updatedAt: nowIso() }).where(eq(galleryAlbums.id, id)),
+      ctx.db
+        .update(galleryAlbums)
+        .set({ updatedAt: nowIso(ctx) })
+        .where(eq(galleryAlbums.id, id)),
       audit(ctx, {
         action: "galeri.photo.add",
         targetType: "gallery_photo",

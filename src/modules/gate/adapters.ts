@@ -14,7 +14,7 @@ function unsupported(detail: string): never {
   throw new Invalid("unsupported_event", `The device event could not be read: ${detail}.`);
 }
 
-function generic(body: unknown): NormalisedEvent {
+function generic(body: unknown, receivedAt: Date): NormalisedEvent {
   const parsed = GenericEvent.safeParse(body);
   if (!parsed.success) {
     unsupported(parsed.error.issues.map((i) => `${i.path.join(".") || "body"} ${i.message}`).join("; "));
@@ -27,7 +27,7 @@ function generic(body: unknown): NormalisedEvent {
     kind: e.event,
     direction: e.event === "qr_scan" ? (e.direction ?? "in") : null,
     qr: e.qr ?? null,
-    occurredAt: e.at ? new Date(e.at).toISOString() : new Date().toISOString(),
+    occurredAt: (e.at ? new Date(e.at) : receivedAt).toISOString(),
   };
 }
 
@@ -53,14 +53,14 @@ const HikAlert = z.object({
   AccessControllerEvent: HikAccessEvent.optional(),
 });
 
-function hikvision(body: unknown): NormalisedEvent {
+function hikvision(body: unknown, receivedAt: Date): NormalisedEvent {
   const parsed = HikAlert.safeParse(body);
   if (!parsed.success) {
     unsupported("not a Hikvision EventNotificationAlert");
   }
   const alert = parsed.data;
   const when =
-    alert.dateTime && !Number.isNaN(Date.parse(alert.dateTime)) ? new Date(alert.dateTime) : new Date();
+    alert.dateTime && !Number.isNaN(Date.parse(alert.dateTime)) ? new Date(alert.dateTime) : receivedAt;
   const occurredAt = when.toISOString();
   if (alert.eventType === "heartBeat") {
     return { kind: "heartbeat", direction: null, qr: null, occurredAt };
@@ -87,6 +87,7 @@ function hikvision(body: unknown): NormalisedEvent {
   unsupported(`AccessControllerEvent ${ace.majorEventType}/${ace.subEventType}`);
 }
 
+/** Each reads a device's body; `receivedAt` (the context's clock) stands in when the event has no time. */
 export const adapters = { generic, hikvision } as const;
 export type AdapterName = keyof typeof adapters;
 

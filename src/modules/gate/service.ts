@@ -68,7 +68,7 @@ export async function createDevice({ ctx, input }: { ctx: TenantCtx; input: Crea
       keyHash: await sha256Hex(apiKey),
       keyPrefix: apiKey.slice(0, 12),
       createdBy: requireUser(ctx).userId,
-      updatedAt: nowIso(),
+      updatedAt: nowIso(ctx),
     }),
     platformAudit(ctx, { action: "gate_device.create", targetType: "gate_device", targetId: id }),
     db.select().from(gateDevices).where(eq(gateDevices.id, id)),
@@ -86,7 +86,7 @@ async function changeDevice(ctx: TenantCtx, id: string, change: Partial<DeviceRo
   const [, , updated] = await db.batch([
     db
       .update(gateDevices)
-      .set({ ...change, updatedAt: nowIso() })
+      .set({ ...change, updatedAt: nowIso(ctx) })
       .where(and(eq(gateDevices.id, id), eq(gateDevices.tenantId, ctx.tenant.id))),
     platformAudit(ctx, { action, targetType: "gate_device", targetId: id }),
     db.select().from(gateDevices).where(eq(gateDevices.id, id)),
@@ -109,7 +109,7 @@ export const deactivateDevice = ({ ctx, id }: { ctx: TenantCtx; id: string }) =>
 
 /** Soft delete: the key stops working and the device leaves the list; its event log stays. */
 export async function deleteDevice({ ctx, id }: { ctx: TenantCtx; id: string }) {
-  await changeDevice(ctx, id, { active: false, deletedAt: nowIso() }, "gate_device.delete");
+  await changeDevice(ctx, id, { active: false, deletedAt: nowIso(ctx) }, "gate_device.delete");
 }
 
 export async function listDeviceEvents({ ctx, id, input }: { ctx: TenantCtx; id: string; input: ListQuery }) {
@@ -225,7 +225,7 @@ function noteLastSeen(deviceId: string, now: number): void {
  * warning.
  */
 async function touchLastSeen(ctx: TenantCtx, deviceId: string): Promise<void> {
-  const now = Date.now();
+  const now = ctx.now().getTime();
   if (!lastSeenDue(deviceId, now)) {
     return;
   }
@@ -270,7 +270,7 @@ export async function handleWebhook({ ctx, input, after }: { ctx: TenantCtx; inp
     throw new Unauthorized("invalid_device_key", "This route is for gate devices.");
   }
   const deviceId = ctx.actor.deviceId;
-  const event = adapters[ctx.actor.adapter](input);
+  const event = adapters[ctx.actor.adapter](input, ctx.now());
   const eventId = newId();
   const outcome = await act(ctx, event, { id: eventId, deviceId });
   after(

@@ -85,7 +85,7 @@ export async function requestLink({ ctx, input }: { ctx: TenantCtx; input: LinkC
     return already;
   }
   const db = ctx.platform;
-  const now = nowIso();
+  const now = nowIso(ctx);
   try {
     await db.batch([
       db
@@ -181,11 +181,11 @@ export async function unlinkChild({ ctx, slug }: { ctx: TenantCtx; slug: string 
   const write = linked
     ? db
         .update(tenants)
-        .set({ parentId: null, linkedAt: null, updatedAt: nowIso() })
+        .set({ parentId: null, linkedAt: null, updatedAt: nowIso(ctx) })
         .where(and(eq(tenants.id, child.id), eq(tenants.parentId, ctx.tenant.id)))
     : db
         .update(tenants)
-        .set({ parentRequestId: null, parentRequestedAt: null, updatedAt: nowIso() })
+        .set({ parentRequestId: null, parentRequestedAt: null, updatedAt: nowIso(ctx) })
         .where(and(eq(tenants.id, child.id), eq(tenants.parentRequestId, ctx.tenant.id)));
   try {
     await db.batch([
@@ -237,7 +237,7 @@ export async function acceptParentRequest({ ctx }: { ctx: TenantCtx }) {
     throw new Conflict("invalid_parent", "The RW that asked has closed since; decline its request.");
   }
   const db = ctx.platform;
-  const now = nowIso();
+  const now = nowIso(ctx);
   try {
     await db.batch([
       db
@@ -282,7 +282,7 @@ export async function declineParentRequest({ ctx }: { ctx: TenantCtx }) {
     await db.batch([
       db
         .update(tenants)
-        .set({ parentRequestId: null, parentRequestedAt: null, updatedAt: nowIso() })
+        .set({ parentRequestId: null, parentRequestedAt: null, updatedAt: nowIso(ctx) })
         .where(and(eq(tenants.id, ctx.tenant.id), eq(tenants.parentRequestId, parent.id))),
       abortBatchUnless(db, tenants, ctx.tenant.id, sql`changes() = 1`),
       platformAudit(ctx, {

@@ -104,5 +104,5 @@ export async function hierarchySummary({
       total.complaintsOpen += figures.complaintsOpen;
     }
   }
-  return { children: rows, total, generatedAt: new Date().toISOString() };
+  return { children: rows, total, generatedAt: ctx.now().toISOString() };
 }

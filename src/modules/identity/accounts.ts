@@ -64,7 +64,7 @@ export interface NewMember {
  * operator invites a new community's first admin with no tenant context of its own, so this is less
  * than a TenantCtx.
  */
-export type InvitingCtx = Pick<TenantCtx, "platform" | "env" | "requestId"> & {
+export type InvitingCtx = Pick<TenantCtx, "platform" | "env" | "requestId" | "now"> & {
   tenant: { id: string; name: string };
 };
 
@@ -153,7 +153,7 @@ export async function inviteMember({
     return prepareJoin(ctx, existing, input);
   }
   const userId = newId();
-  const invitation = await newOneTimeToken(ctx.platform, { purpose: "invitation", userId });
+  const invitation = await newOneTimeToken(ctx, { purpose: "invitation", userId });
   const target = { name: input.fullName, email: input.email, whatsapp: input.whatsapp };
   return {
     userId,
@@ -172,7 +172,7 @@ export async function inviteMember({
         name: input.fullName,
         whatsapp: input.whatsapp,
         passwordHash: null,
-        updatedAt: new Date().toISOString(),
+        updatedAt: ctx.now().toISOString(),
       }),
       invitation.insert,
     ],
@@ -187,7 +187,7 @@ export async function inviteMember({
 }
 
 async function prepareJoin(ctx: InvitingCtx, account: UserRow, input: NewMember): Promise<PreparedAccount> {
-  const join = await newOneTimeToken(ctx.platform, {
+  const join = await newOneTimeToken(ctx, {
     purpose: "join",
     userId: account.id,
     data: {
@@ -245,10 +245,10 @@ export async function inviteResident({
   if (!invitationChannel(user)) {
     throw new Conflict("no_contact", "This resident has neither an email nor a WhatsApp number.");
   }
-  const invitation = await newOneTimeToken(ctx.platform, { purpose: "invitation", userId: id });
+  const invitation = await newOneTimeToken(ctx, { purpose: "invitation", userId: id });
   return {
     // Retiring first: the new token is not yet there to be retired with the old ones.
-    statements: [retireTokens(ctx.platform, id, ["invitation", "password_reset"]), invitation.insert],
+    statements: [retireTokens(ctx, id, ["invitation", "password_reset"]), invitation.insert],
     send: () =>
       deliverInvitation(ctx, {
         target: user,

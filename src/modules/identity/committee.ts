@@ -172,7 +172,7 @@ const lastAdmin = () =>
 function revokeSessionsIn(ctx: TenantCtx, userId: string) {
   return ctx.platform
     .update(sessions)
-    .set({ revokedAt: new Date().toISOString() })
+    .set({ revokedAt: ctx.now().toISOString() })
     .where(and(eq(sessions.userId, userId), eq(sessions.tenantId, ctx.tenant.id), isNull(sessions.revokedAt)))
     .returning({ familyId: sessions.familyId });
 }

@@ -126,10 +126,10 @@ export async function inviteAdmin({
       },
     };
   }
-  const invitation = await newOneTimeToken(ctx.platform, { purpose: "invitation", userId: account.id });
+  const invitation = await newOneTimeToken(ctx, { purpose: "invitation", userId: account.id });
   // Retiring first: the new token is not yet there to be retired with the old ones.
   const relink: [BatchItem<"sqlite">, BatchItem<"sqlite">] = [
-    retireTokens(ctx.platform, account.id, ["invitation", "password_reset"]),
+    retireTokens(ctx, account.id, ["invitation", "password_reset"]),
     invitation.insert,
   ];
   return {
@@ -154,7 +154,7 @@ export async function inviteAdmin({
 export function endCommunitySessions({ ctx, tenantId }: { ctx: PlatformCtx; tenantId: string }) {
   return ctx.platform
     .update(sessions)
-    .set({ revokedAt: new Date().toISOString() })
+    .set({ revokedAt: ctx.now().toISOString() })
     .where(and(eq(sessions.tenantId, tenantId), isNull(sessions.revokedAt)))
     .returning({ familyId: sessions.familyId });
 }

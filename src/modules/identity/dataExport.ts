@@ -335,7 +335,7 @@ export async function exportPersonalData({ ctx }: { ctx: PlatformCtx }): Promise
 
   return {
     format: "warga-personal-data-v1",
-    exportedAt: new Date().toISOString(),
+    exportedAt: ctx.now().toISOString(),
     account: {
       id: user.id,
       name: user.name,

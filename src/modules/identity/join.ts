@@ -25,7 +25,7 @@ const FAILURES = {
 export async function acceptJoin({ ctx, input }: { ctx: PlatformCtx; input: { token: string } }) {
   await rateLimit(ctx.env, [{ policy: "token-exchange:ip", subject: ctx.ip }]);
   const db = ctx.platform;
-  const result = await consumeOneTimeToken(db, ["join"], input.token);
+  const result = await consumeOneTimeToken(ctx, ["join"], input.token);
   if (!result.ok) {
     if (result.reason === "token_used") {
       throw new Conflict("token_used", "This link was already used.");

@@ -46,7 +46,7 @@ export async function requestMagicLink({
     ) {
       return;
     }
-    const issued = await newOneTimeToken(db, {
+    const issued = await newOneTimeToken(ctx, {
       purpose: "magic_link",
       userId: user.id,
       data: { tenant: input.tenant ?? null },
@@ -74,7 +74,7 @@ const FAILURES = {
 export async function verifyMagicLink({ ctx, input }: { ctx: PlatformCtx; input: { token: string } }) {
   await rateLimit(ctx.env, [{ policy: "token-exchange:ip", subject: ctx.ip }]);
   const db = ctx.platform;
-  const result = await consumeOneTimeToken(db, ["magic_link"], input.token);
+  const result = await consumeOneTimeToken(ctx, ["magic_link"], input.token);
   if (!result.ok) {
     throw new Unauthorized(result.reason, FAILURES[result.reason]);
   }

@@ -1,9 +1,12 @@
 import { and, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { PlatformCtx } from "../../core/context";
 import { oneTimeTokens } from "../../core/db/platform-schema";
-import type { PlatformDb } from "../../core/env";
 import { newId, randomToken, sha256Hex } from "../../core/ids";
 import { DAY_MS } from "../../core/time";
+
+/** What a one-time token needs: the platform database and the clock its expiry counts from. */
+export type TokenCtx = Pick<PlatformCtx, "platform" | "now">;
 
 export type TokenPurpose = (typeof oneTimeTokens.$inferSelect)["purpose"];
 
@@ -26,13 +29,13 @@ export type TokenData = NonNullable<(typeof oneTimeTokens.$inferSelect)["data"]>
  * commit it together with the change that warrants it (an approval, a reset request).
  */
 export async function newOneTimeToken(
-  db: PlatformDb,
+  ctx: TokenCtx,
   input: { purpose: TokenPurpose; userId: string; data?: TokenData },
 ): Promise<{ id: string; token: string; expiresAt: string; insert: BatchItem<"sqlite"> }> {
   const id = newId();
   const token = randomToken(32);
-  const expiresAt = new Date(Date.now() + TOKEN_TTL_SECONDS[input.purpose] * 1000).toISOString();
-  const insert = db.insert(oneTimeTokens).values({
+  const expiresAt = new Date(ctx.now().getTime() + TOKEN_TTL_SECONDS[input.purpose] * 1000).toISOString();
+  const insert = ctx.platform.insert(oneTimeTokens).values({
     id,
     purpose: input.purpose,
     tokenHash: await sha256Hex(token),
@@ -44,10 +47,10 @@ export async function newOneTimeToken(
 }
 
 /** Spends every unused token of these purposes for a user: only the newest reset or invitation works. */
-export function retireTokens(db: PlatformDb, userId: string, purposes: TokenPurpose[]): BatchItem<"sqlite"> {
-  return db
+export function retireTokens(ctx: TokenCtx, userId: string, purposes: TokenPurpose[]): BatchItem<"sqlite"> {
+  return ctx.platform
     .update(oneTimeTokens)
-    .set({ usedAt: new Date().toISOString() })
+    .set({ usedAt: ctx.now().toISOString() })
     .where(
       and(
         eq(oneTimeTokens.userId, userId),
@@ -65,15 +68,15 @@ export type ConsumeFailure = "token_invalid" | "token_expired" | "token_used";
  * person can be told to ask for a new link; the token itself is never compared outside the index.
  */
 export async function consumeOneTimeToken(
-  db: PlatformDb,
+  ctx: TokenCtx,
   purposes: TokenPurpose[],
   token: string,
 ): Promise<
   { ok: true; userId: string; purpose: TokenPurpose; data: TokenData } | { ok: false; reason: ConsumeFailure }
 > {
   const tokenHash = await sha256Hex(token);
-  const now = new Date().toISOString();
-  const spent = await db
+  const now = ctx.now().toISOString();
+  const spent = await ctx.platform
     .update(oneTimeTokens)
     .set({ usedAt: now })
     .where(
@@ -94,7 +97,7 @@ export async function consumeOneTimeToken(
       data: spent.data ?? {},
     };
   }
-  const row = await db
+  const row = await ctx.platform
     .select({ usedAt: oneTimeTokens.usedAt, purpose: oneTimeTokens.purpose })
     .from(oneTimeTokens)
     .where(eq(oneTimeTokens.tokenHash, tokenHash))

@@ -36,8 +36,8 @@ export async function forgotPassword({
     if (!user?.email || user.status !== "active") {
       return;
     }
-    const issued = await newOneTimeToken(db, { purpose: "password_reset", userId: user.id });
-    await db.batch([retireTokens(db, user.id, ["password_reset"]), issued.insert]);
+    const issued = await newOneTimeToken(ctx, { purpose: "password_reset", userId: user.id });
+    await db.batch([retireTokens(ctx, user.id, ["password_reset"]), issued.insert]);
     await notifyFor(ctx.env).sendEmail({
       template: "PASSWORD_RESET",
       to: user.email,
@@ -80,11 +80,11 @@ export async function resetPassword({
   // Hashing is the slow part; doing it before spending the token means a crash cannot burn the link.
   const passwordHash = await hashPassword(input.password, ctx.config.PASSWORD_PEPPER);
   const db = ctx.platform;
-  const result = await consumeOneTimeToken(db, ["password_reset", "invitation"], input.token);
+  const result = await consumeOneTimeToken(ctx, ["password_reset", "invitation"], input.token);
   if (!result.ok) {
     throw new Invalid(result.reason, FAILURES[result.reason], [{ field: "token", message: result.reason }]);
   }
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   const [, ended] = await db.batch([
     db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, result.userId)),
     db
@@ -92,7 +92,7 @@ export async function resetPassword({
       .set({ revokedAt: now })
       .where(and(eq(sessions.userId, result.userId), isNull(sessions.revokedAt)))
       .returning({ familyId: sessions.familyId }),
-    retireTokens(db, result.userId, ["password_reset", "invitation"]),
+    retireTokens(ctx, result.userId, ["password_reset", "invitation"]),
   ]);
   for (const { familyId } of ended) {
     forgetSession(familyId);

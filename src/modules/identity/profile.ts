@@ -23,7 +23,7 @@ export async function updateProfile({ ctx, input }: { ctx: TenantCtx; input: Pro
     await ctx.platform.batch([
       ctx.platform
         .update(users)
-        .set({ name: input.fullName, whatsapp: input.whatsapp, updatedAt: new Date().toISOString() })
+        .set({ name: input.fullName, whatsapp: input.whatsapp, updatedAt: ctx.now().toISOString() })
         .where(eq(users.id, actor.userId)),
       ctx.platform
         .update(memberships)

@@ -32,7 +32,7 @@ const standingIn = (membership: { roles: Duty[]; unitId: string | null }): Stand
 
 export const REFRESH_TOKEN_TTL_DAYS = 30;
 
-const refreshExpiry = () => addDays(Date.now(), REFRESH_TOKEN_TTL_DAYS).toISOString();
+const refreshExpiry = (ctx: PlatformCtx) => addDays(ctx.now(), REFRESH_TOKEN_TTL_DAYS).toISOString();
 
 /** Signs one access token of a session. `sid` is the session family, stable across rotations. */
 async function tokensFor(
@@ -75,7 +75,7 @@ async function openSession(ctx: PlatformCtx, user: UserRow, standing: Standing, 
     tenantId: tenant?.id ?? null,
     familyId,
     refreshHash: await sha256Hex(refreshToken),
-    expiresAt: refreshExpiry(),
+    expiresAt: refreshExpiry(ctx),
   });
   return tokensFor(ctx, user, standing, tenant, familyId, refreshToken);
 }
@@ -144,7 +144,7 @@ export async function login({ ctx, input }: { ctx: PlatformCtx; input: LoginInpu
           .update(users)
           .set({
             passwordHash: await hashPassword(input.password, ctx.config.PASSWORD_PEPPER),
-            updatedAt: new Date().toISOString(),
+            updatedAt: ctx.now().toISOString(),
           })
           .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash ?? "")));
       }
@@ -168,7 +168,7 @@ export async function login({ ctx, input }: { ctx: PlatformCtx; input: LoginInpu
 function revokeFamily(ctx: PlatformCtx, familyId: string) {
   return ctx.platform
     .update(sessions)
-    .set({ revokedAt: new Date().toISOString() })
+    .set({ revokedAt: ctx.now().toISOString() })
     .where(and(eq(sessions.familyId, familyId), isNull(sessions.revokedAt)));
 }
 
@@ -184,7 +184,7 @@ const invalidRefresh = () =>
 export async function refresh({ ctx, input }: { ctx: PlatformCtx; input: { refreshToken: string } }) {
   const db = ctx.platform;
   const hash = await sha256Hex(input.refreshToken);
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   const spent = await db
     .update(sessions)
     .set({ usedAt: now })
@@ -240,7 +240,7 @@ export async function refresh({ ctx, input }: { ctx: PlatformCtx; input: { refre
     tenantId: spent.tenantId,
     familyId: spent.familyId,
     refreshHash: await sha256Hex(next),
-    expiresAt: refreshExpiry(),
+    expiresAt: refreshExpiry(ctx),
   });
   return tokensFor(ctx, user, standing, tenant, spent.familyId, next);
 }
@@ -311,7 +311,7 @@ export async function switchTenant({ ctx, input }: { ctx: PlatformCtx; input: { 
   const result = await signIn(ctx, user, input.tenant);
   await ctx.platform
     .update(sessions)
-    .set({ revokedAt: new Date().toISOString() })
+    .set({ revokedAt: ctx.now().toISOString() })
     .where(
       and(
         eq(sessions.familyId, actor.sessionId),

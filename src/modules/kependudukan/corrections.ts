@@ -10,7 +10,8 @@ import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { Line } from "../../core/schemas";
-import { householdMembers, maskNik, memberUpdateStatements, registryConflict } from "./families";
+import { householdMembers, maskNik, registryConflict } from "./families";
+import { memberUpdateStatements } from "./family-members";
 import type {
   CorrectionInput,
   CorrectionListQuery,
@@ -188,7 +189,7 @@ export async function decideCorrection({
     memberName = member.name;
     statements.push(...memberUpdateStatements(ctx, member, parsedValue(row.field, row.value)));
   }
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   statements.push(
     ctx.db
       .update(corrections)

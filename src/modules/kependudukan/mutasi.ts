@@ -9,14 +9,9 @@ import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { jakartaDay } from "../../core/time";
-import {
-  checkNewCard,
-  checkNik,
-  insertCardStatements,
-  memberValues,
-  registryConflict,
-  unitRef,
-} from "./families";
+import { checkNik, registryConflict, unitRef } from "./families";
+import { checkNewCard, insertCardStatements } from "./family-cards";
+import { memberValues } from "./family-members";
 import type { MutasiInput, MutasiListQuery } from "./schemas";
 import { familyCards, familyMembers, mutations } from "./tables";
 
@@ -39,12 +34,12 @@ export async function recordMutasi({
   input: MutasiInput;
 }): Promise<MutationRow> {
   const actor = requireUser(ctx);
-  if (input.date > jakartaDay(new Date())) {
+  if (input.date > jakartaDay(ctx.now())) {
     throw new Invalid("invalid_date", "A life event cannot be in the future.", [
       { field: "date", message: "after today (Asia/Jakarta)" },
     ]);
   }
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   const id = newId();
   const log = (familyCardId: string, memberId: string | null, personName: string, place?: string) =>
     ctx.db

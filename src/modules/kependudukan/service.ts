@@ -47,7 +47,7 @@ export async function createUnit({ ctx, input }: { ctx: TenantCtx; input: Create
           latitude: input.latitude ?? null,
           longitude: input.longitude ?? null,
           occupancy: input.occupancy ?? null,
-          updatedAt: new Date().toISOString(),
+          updatedAt: ctx.now().toISOString(),
         })
         .returning(),
       audit(ctx, {
@@ -75,7 +75,7 @@ export async function updateUnit({ ctx, id, input }: { ctx: TenantCtx; id: strin
     const [[unit]] = await ctx.db.batch([
       ctx.db
         .update(units)
-        .set({ ...input, updatedAt: new Date().toISOString() })
+        .set({ ...input, updatedAt: ctx.now().toISOString() })
         .where(eq(units.id, id))
         .returning(),
       audit(ctx, {
@@ -165,7 +165,7 @@ export async function findOrCreateUnit({
   ctx,
   input,
 }: {
-  ctx: Pick<TenantCtx, "db">;
+  ctx: Pick<TenantCtx, "db" | "now">;
   input: { block: string; number: string };
 }) {
   const block = normaliseBlock(input.block);
@@ -173,7 +173,7 @@ export async function findOrCreateUnit({
   const [, rows] = await ctx.db.batch([
     ctx.db
       .insert(units)
-      .values({ id: newId(), block, number, updatedAt: new Date().toISOString() })
+      .values({ id: newId(), block, number, updatedAt: ctx.now().toISOString() })
       .onConflictDoNothing({ target: [units.block, units.number] }),
     ctx.db
       .select()

@@ -54,7 +54,8 @@ const dayNumber = (day: string) => Number(day.replaceAll("-", ""));
  * (today − birth) / 10000, the band index that over 5). Persons (and every breakdown but living
  * status) are members alive on an active card; living status counts every member of an active card.
  */
-export async function registryStatistics({ ctx, today = new Date() }: { ctx: TenantCtx; today?: Date }) {
+export async function registryStatistics({ ctx }: { ctx: TenantCtx }) {
+  const today = ctx.now();
   const todayNumber = dayNumber(jakartaDay(today));
   const db = ctx.db;
   const onActiveCard = and(eq(familyCards.id, familyMembers.familyCardId), eq(familyCards.status, "aktif"));

@@ -42,7 +42,7 @@ export async function addVehicle({ ctx, id, input }: { ctx: TenantCtx; id: strin
           brand: input.brand ?? null,
           model: input.model ?? null,
           colour: input.colour ?? null,
-          updatedAt: new Date().toISOString(),
+          updatedAt: ctx.now().toISOString(),
         })
         .returning(),
       audit(ctx, {
@@ -77,7 +77,7 @@ export async function updateVehicle({
     const [[row]] = await ctx.db.batch([
       ctx.db
         .update(vehicles)
-        .set({ ...input, updatedAt: new Date().toISOString() })
+        .set({ ...input, updatedAt: ctx.now().toISOString() })
         .where(eq(vehicles.id, vehicleId))
         .returning(),
       audit(ctx, {

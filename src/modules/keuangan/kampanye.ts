@@ -145,7 +145,7 @@ export async function getCampaign({ ctx, id }: { ctx: TenantCtx; id: string }) {
 
 export async function createCampaign({ ctx, input }: { ctx: TenantCtx; input: CampaignInput }) {
   const by = requireUser(ctx).userId;
-  if (input.deadline < todayJakarta()) {
+  if (input.deadline < todayJakarta(ctx)) {
     throw new Invalid("invalid_date", "The deadline is in the past.", [
       { field: "deadline", message: "in the past" },
     ]);
@@ -155,7 +155,7 @@ export async function createCampaign({ ctx, input }: { ctx: TenantCtx; input: Ca
   }
   const id = newId();
   await ctx.db.batch([
-    ctx.db.insert(campaigns).values({ id, ...input, status: "aktif", createdBy: by, updatedAt: nowIso() }),
+    ctx.db.insert(campaigns).values({ id, ...input, status: "aktif", createdBy: by, updatedAt: nowIso(ctx) }),
     audit(ctx, {
       action: "kampanye.create",
       targetType: "campaign",
@@ -186,18 +186,22 @@ export async function updateCampaign({
   await ctx.db.batch([
     ctx.db
       .update(campaigns)
-      .set({ ...input, updatedAt: nowIso() })
+      .set({ ...input, updatedAt: nowIso(ctx) })
       .where(eq(campaigns.id, id)),
     audit(ctx, { action: "kampanye.update", targetType: "campaign", targetId: id, detail: { ...input } }),
   ]);
   return getCampaign({ ctx, id });
 }
 
-const cashPosting = (campaign: CampaignRow, donation: Pick<DonationRow, "id" | "amount">) => ({
+const cashPosting = (
+  ctx: TenantCtx,
+  campaign: CampaignRow,
+  donation: Pick<DonationRow, "id" | "amount">,
+) => ({
   kind: "masuk" as const,
   category: "Donasi",
   amount: donation.amount,
-  date: todayJakarta(),
+  date: todayJakarta(ctx),
   note: `Donasi: ${campaign.title}`,
   source: "donasi" as const,
   sourceId: donation.id,
@@ -210,13 +214,15 @@ const cashPosting = (campaign: CampaignRow, donation: Pick<DonationRow, "id" | "
 export async function donate({ ctx, id, input }: { ctx: TenantCtx; id: string; input: DonationInput }) {
   const by = requireUser(ctx).userId;
   const campaign = await load(ctx, id);
-  if (campaign.status !== "aktif" || campaign.deadline < jakartaDay(new Date())) {
+  if (campaign.status !== "aktif" || campaign.deadline < jakartaDay(ctx.now())) {
     throw new Conflict("campaign_closed", "This campaign no longer takes donations.");
   }
   const cash = isFinance(ctx);
   const donationId = newId();
-  const now = nowIso();
-  const entry = cash ? postCash(ctx, cashPosting(campaign, { id: donationId, amount: input.amount })) : null;
+  const now = nowIso(ctx);
+  const entry = cash
+    ? postCash(ctx, cashPosting(ctx, campaign, { id: donationId, amount: input.amount }))
+    : null;
   await ctx.db.batch([
     ctx.db.insert(donations).values({
       id: donationId,
@@ -277,8 +283,8 @@ export async function decideDonation({
   if (donation.status !== "dijanjikan") {
     throw new Conflict("invalid_transition", `This donation is already ${donation.status}.`);
   }
-  const now = nowIso();
-  const entry = status === "dikonfirmasi" ? postCash(ctx, cashPosting(campaign, donation)) : null;
+  const now = nowIso(ctx);
+  const entry = status === "dikonfirmasi" ? postCash(ctx, cashPosting(ctx, campaign, donation)) : null;
   try {
     await ctx.db.batch([
       ctx.db

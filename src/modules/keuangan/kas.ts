@@ -7,7 +7,7 @@ import { rowByIdOrNotFound } from "../../core/db/rows";
 import { Conflict, Invalid } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
-import { jakartaDay } from "../../core/time";
+import { type Clock, jakartaDay } from "../../core/time";
 import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
 import type { CashEntryInput, CashListQuery } from "./schemas";
 import { cashEntries } from "./tables";
@@ -82,12 +82,13 @@ export function presentEntry(ctx: TenantCtx, row: CashRow) {
   };
 }
 
-export function todayJakarta(): string {
-  return jakartaDay(new Date());
+/** The Jakarta calendar day on the context's clock. */
+export function todayJakarta(clock: Clock): string {
+  return jakartaDay(clock.now());
 }
 
-function notInFuture(date: string, field = "date") {
-  if (date > todayJakarta()) {
+function notInFuture(clock: Clock, date: string, field = "date") {
+  if (date > todayJakarta(clock)) {
     throw new Invalid("invalid_date", `${field} must not be in the future.`, [
       { field, message: "in the future" },
     ]);
@@ -95,7 +96,7 @@ function notInFuture(date: string, field = "date") {
 }
 
 export async function createCashEntry({ ctx, input }: { ctx: TenantCtx; input: CashEntryInput }) {
-  notInFuture(input.date);
+  notInFuture(ctx, input.date);
   if (input.attachmentFileId) {
     await requireTenantFile(ctx, input.attachmentFileId, {
       purposes: ["lampiran_kas"],
@@ -149,7 +150,7 @@ export async function correctCashEntry({
     kind: original.kind === "masuk" ? "keluar" : "masuk",
     category: original.category,
     amount: original.amount,
-    date: todayJakarta(),
+    date: todayJakarta(ctx),
     note: `Koreksi: ${input.reason}`,
     source: "koreksi",
     sourceId: original.id,

@@ -80,7 +80,7 @@ export async function financeReport({ ctx, month }: { ctx: TenantCtx; month: str
       reversedInMonth: Number(reversed?.total ?? 0),
     },
     arrearsTotal: Number(owed?.total ?? 0),
-    generatedAt: new Date().toISOString(),
+    generatedAt: ctx.now().toISOString(),
   };
 }
 

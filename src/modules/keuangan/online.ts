@@ -31,7 +31,7 @@ export async function payOnline({ ctx, id }: { ctx: TenantCtx; id: string }) {
     (o) =>
       o.status === "pending" &&
       o.amount === outstanding &&
-      Date.parse(o.expiresAt) > Date.now() + REUSE_MARGIN_MS,
+      Date.parse(o.expiresAt) > ctx.now().getTime() + REUSE_MARGIN_MS,
   );
   if (open) {
     return { orderId: open.id, paymentUrl: open.paymentUrl, amount: open.amount, expiresAt: open.expiresAt };
@@ -68,7 +68,7 @@ export async function onDuesOrderPaid(ctx: TenantCtx, order: PaymentOrder): Prom
       orderId: order.id,
       billId: order.refId,
       amount: order.amount,
-      paidAt: order.paidAt ?? new Date().toISOString(),
+      paidAt: order.paidAt ?? ctx.now().toISOString(),
     });
   } catch (error) {
     if (error instanceof DomainError && ["bill_paid", "overpayment", "not_found"].includes(error.code)) {

@@ -59,13 +59,13 @@ export async function reversePayment({
     kind: original.kind === "masuk" ? "keluar" : "masuk",
     category: original.category,
     amount: original.amount,
-    date: todayJakarta(),
+    date: todayJakarta(ctx),
     note: `Pembatalan iuran ${bill.typeName} ${bill.period}: ${input.reason}`,
     source: "koreksi",
     sourceId: original.id,
     reversesId: original.id,
   });
-  const now = nowIso();
+  const now = nowIso(ctx);
   const standing = sql`(SELECT coalesce(sum(${duesPayments.amount}), 0) FROM ${duesPayments}
     WHERE ${duesPayments.billId} = ${bill.id} AND ${duesPayments.reversedAt} IS NULL)`;
   try {

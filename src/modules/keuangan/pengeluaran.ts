@@ -54,7 +54,7 @@ const posting = (row: Pick<ExpenseRow, "id" | "category" | "amount" | "date" | "
  */
 export async function submitExpense({ ctx, input }: { ctx: TenantCtx; input: ExpenseInput }) {
   const by = requireUser(ctx).userId;
-  if (input.date > todayJakarta()) {
+  if (input.date > todayJakarta(ctx)) {
     throw new Invalid("invalid_date", "date must not be in the future.", [
       { field: "date", message: "in the future" },
     ]);
@@ -64,7 +64,7 @@ export async function submitExpense({ ctx, input }: { ctx: TenantCtx; input: Exp
   }
   const { expenseApprovalThreshold } = await loadFinanceSettings(ctx);
   const id = newId();
-  const now = nowIso();
+  const now = nowIso(ctx);
   const auto = input.amount < expenseApprovalThreshold;
   const entry = auto ? postCash(ctx, posting({ id, ...input })) : null;
   await ctx.db.batch([
@@ -132,7 +132,7 @@ export async function decideExpense({
       { field: "reason", message: "required" },
     ]);
   }
-  const now = nowIso();
+  const now = nowIso(ctx);
   const entry = input.status === "disetujui" ? postCash(ctx, posting(current)) : null;
   try {
     await ctx.db.batch([

@@ -4,7 +4,7 @@ import { log } from "../../core/http/log";
 import { notifyFor } from "../../core/notifier";
 import { DAY_MS } from "../../core/time";
 import { membersWithContact } from "../identity/service";
-import { arrears } from "./iuran";
+import { arrears } from "./iuran-arrears";
 import { reminderSendAfter } from "./periods";
 import type { ReminderInput } from "./schemas";
 import { duesReminders } from "./tables";
@@ -133,15 +133,8 @@ async function deliver(ctx: TenantCtx, rows: { unitId: string; requestedAt: stri
  * cannot both win). Between 21:00 and 07:00 WIB nothing is sent: the reminders wait for 07:00 and the
  * hourly job sends them then.
  */
-export async function sendReminders({
-  ctx,
-  input,
-  now = new Date(),
-}: {
-  ctx: TenantCtx;
-  input: ReminderInput;
-  now?: Date;
-}) {
+export async function sendReminders({ ctx, input }: { ctx: TenantCtx; input: ReminderInput }) {
+  const now = ctx.now();
   const inArrears = (await arrears({ ctx, now })).items;
   const wanted = input.unitIds ? new Set(input.unitIds) : null;
   const owing = wanted ? inArrears.filter((item) => wanted.has(item.unitId)) : inArrears;

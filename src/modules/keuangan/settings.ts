@@ -27,7 +27,7 @@ export async function updateFinanceSettings({ ctx, input }: { ctx: TenantCtx; in
   const next = {
     transparansi: input.transparansi ?? current.transparansi,
     expenseApprovalThreshold: input.expenseApprovalThreshold ?? current.expenseApprovalThreshold,
-    updatedAt: nowIso(),
+    updatedAt: nowIso(ctx),
     updatedBy: requireUser(ctx).userId,
   };
   await ctx.db.batch([

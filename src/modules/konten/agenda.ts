@@ -34,7 +34,7 @@ async function load(ctx: TenantCtx, id: string): Promise<Row> {
 }
 
 export async function createAgenda({ ctx, input }: { ctx: TenantCtx; input: CreateAgendaInput }) {
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   const id = newId();
   const [[row]] = await ctx.db.batch([
     ctx.db
@@ -68,7 +68,7 @@ export async function listAgenda({ ctx, input }: { ctx: TenantCtx; input: Agenda
   const filters: SQL[] =
     input.from || input.to
       ? jakartaDayFilters(agenda.startsAt, input.from, input.to)
-      : [gt(agenda.endsAt, new Date().toISOString())];
+      : [gt(agenda.endsAt, ctx.now().toISOString())];
   if (input.cursor) {
     const last = await ctx.db
       .select({ startsAt: agenda.startsAt })
@@ -112,7 +112,7 @@ export async function updateAgenda({
       { field: "end", message: "before start" },
     ]);
   }
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   try {
     const [[row]] = await ctx.db.batch([
       ctx.db

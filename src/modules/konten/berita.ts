@@ -73,7 +73,7 @@ async function coverOf(ctx: TenantCtx, id: string | null | undefined): Promise<s
 
 export async function createBerita({ ctx, input }: { ctx: TenantCtx; input: CreateBeritaInput }) {
   const coverFileId = (await coverOf(ctx, input.coverFileId)) ?? null;
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   const id = newId();
   const [[row]] = await ctx.db.batch([
     ctx.db
@@ -137,7 +137,7 @@ export async function updateBerita({
   const coverFileId =
     input.coverFileId === undefined ? current.coverFileId : await coverOf(ctx, input.coverFileId);
   const changed = title !== current.title || body !== current.body || coverFileId !== current.coverFileId;
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   const next = nextPublication(current, input.status, changed, now);
   try {
     const [[row]] = await ctx.db.batch([

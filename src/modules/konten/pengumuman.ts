@@ -118,7 +118,7 @@ async function notify(ctx: TenantCtx, row: Row): Promise<Row> {
 
 export async function createPengumuman({ ctx, input }: { ctx: TenantCtx; input: CreatePengumumanInput }) {
   const blocks = await blocksOf(ctx, input.audience);
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   const id = newId();
   const [[row]] = await ctx.db.batch([
     ctx.db
@@ -193,7 +193,7 @@ export async function updatePengumuman({
     fields.urgent !== current.urgent ||
     JSON.stringify(fields.channels) !== JSON.stringify(current.channels) ||
     JSON.stringify(fields.blocks) !== JSON.stringify(current.blocks ?? null);
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   const next = nextPublication(current, input.status, changed, now);
   try {
     const [[row]] = await ctx.db.batch([

@@ -1,7 +1,7 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
 import { CRON } from "../../core/jobs";
 import { defineModule, type PersonalColumns } from "../../core/module";
-import { archiveJob } from "./archives";
+import { archiveJob } from "./archive-exports";
 import { usePersonalDeclarations } from "./erasure";
 import { PLATFORM_OPS_ERROR_CODES } from "./errors";
 import { DownloadPlatformArchive, DownloadTenantArchive } from "./routes/downloadArchive";

@@ -6,8 +6,8 @@ import type { DeliveryStats } from "../../core/notify";
 import { LATEST_TENANT_MIGRATION, slotHealth, TENANT_CACHE_TTL_MS } from "../../core/tenancy/health";
 import { tenantsWithoutAdmin } from "../identity/service";
 
-/** For the tenants module's closing of a community: its final archive (archives.ts). */
-export { closingExport, exportAgain, exportSince, isArchiveUnderWay, runExport } from "./archives";
+/** For the tenants module's closing of a community: its final archive (archive-exports.ts). */
+export { closingExport, exportAgain, exportSince, isArchiveUnderWay, runExport } from "./archive-exports";
 
 async function timed<T>(
   fn: () => Promise<T>,

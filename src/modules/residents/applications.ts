@@ -74,7 +74,7 @@ export async function submitApplication({ ctx, input }: { ctx: TenantCtx; input:
       note: input.note ?? null,
       status: "menunggu",
       ip: ctx.ip,
-      updatedAt: new Date().toISOString(),
+      updatedAt: ctx.now().toISOString(),
     });
   }
   return { status: "menunggu" as const };
@@ -150,7 +150,7 @@ export async function decideApplication({
     throw alreadyDecided();
   }
   const decisionId = newId();
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   const decide = (userId: string | null): [BatchItem<"sqlite">, BatchItem<"sqlite">] => [
     ctx.platform
       .update(residentApplications)

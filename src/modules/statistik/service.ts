@@ -13,6 +13,6 @@ export async function computeIndicators({
   const values = await Promise.all(active.map((i) => i.compute(ctx)));
   return {
     indicators: active.map((i, n) => ({ key: i.key, label: i.label, value: values[n] ?? 0 })),
-    generatedAt: new Date().toISOString(),
+    generatedAt: ctx.now().toISOString(),
   };
 }

@@ -124,7 +124,7 @@ export async function attachStatements(
         .set({
           ticketId: input.ticketId,
           messageId: input.messageId,
-          attachedAt: new Date().toISOString(),
+          attachedAt: ctx.now().toISOString(),
           attachId,
         })
         .where(and(eq(supportFiles.id, file.id), isNull(supportFiles.attachedAt))),

@@ -52,7 +52,7 @@ export async function appendSubmitterReply(ctx: PlatformCtx, reply: SubmitterRep
   const db = ctx.platform;
   const ticket = reply.ticket;
   const messageId = newId();
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   const attach = reply.lampiranUrl
     ? await attachStatements(ctx, {
         url: reply.lampiranUrl,
@@ -176,7 +176,7 @@ export async function respondToTicket({
   const db = ctx.platform;
   const writeId = newId();
   const messageId = newId();
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   const attach = input.lampiran_url
     ? await attachStatements(ctx, {
         url: input.lampiran_url,

@@ -182,7 +182,7 @@ export async function submitContact({ ctx, input }: { ctx: PlatformCtx; input: C
   }
   await verifyTurnstile(ctx.env, input.turnstileToken, ctx.ip);
   const id = newId();
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   const { hash } = await replyTokenOf(ctx, id);
   await ctx.platform.insert(supportTickets).values({
     id,

@@ -122,7 +122,7 @@ export async function createTicket({ ctx, input }: { ctx: TenantCtx; input: Crea
   const user = requireUser(ctx);
   const submitter = await userContact({ ctx, id: user.userId });
   const id = newId();
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   const { token, hash } = await replyTokenOf(ctx, id);
   const attach = input.attachment_url
     ? await attachStatements(ctx, {

@@ -28,7 +28,7 @@ export async function nextNumber({
   ctx: TenantCtx;
   input: { jenis: string; tanggal?: string };
 }) {
-  const day = input.tanggal ?? jakartaDay(new Date());
+  const day = input.tanggal ?? jakartaDay(ctx.now());
   const year = Number(day.slice(0, 4));
   const settings = await loadSettings(ctx.db);
   const format = settings.numberFormat ?? DEFAULT_FORMAT;

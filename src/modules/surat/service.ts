@@ -98,7 +98,7 @@ export function letterEvent(
     status: e.status,
     note: e.note,
     actorId: requireUser(ctx).userId,
-    createdAt: new Date().toISOString(),
+    createdAt: ctx.now().toISOString(),
   });
 }
 
@@ -162,7 +162,7 @@ export async function createLetter({ ctx, input }: { ctx: TenantCtx; input: Crea
   const def = jenisOf(input.jenis);
   const { fields, onBehalfOf, subjectName } = await checkRequest(ctx, def, profile, input);
   const id = newId();
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   await ctx.db.batch([
     ctx.db.insert(letters).values({
       id,
@@ -174,6 +174,7 @@ export async function createLetter({ ctx, input }: { ctx: TenantCtx; input: Crea
       keperluan: input.keperluan,
       fields,
       status: "diajukan",
+      createdAt: now,
       updatedAt: now,
     }),
     ctx.db.insert(letterEvents).values({
@@ -260,7 +261,7 @@ export async function cancelLettersOf({ ctx, userId }: { ctx: TenantCtx; userId:
     const [first, ...rest] = open.flatMap((row) => [
       ctx.db
         .update(letters)
-        .set({ status: "dibatalkan", revision: row.revision + 1, updatedAt: new Date().toISOString() })
+        .set({ status: "dibatalkan", revision: row.revision + 1, updatedAt: ctx.now().toISOString() })
         .where(and(eq(letters.id, row.id), eq(letters.revision, row.revision))),
       unlessApplied(ctx, row.id),
       letterEvent(ctx, { letterId: row.id, status: "dibatalkan", note }),
@@ -298,7 +299,7 @@ async function casWrite(
     .batch([
       ctx.db
         .update(letters)
-        .set({ ...set, status, revision: row.revision + 1, updatedAt: new Date().toISOString() })
+        .set({ ...set, status, revision: row.revision + 1, updatedAt: ctx.now().toISOString() })
         .where(and(eq(letters.id, row.id), eq(letters.revision, row.revision))),
       unlessApplied(ctx, row.id),
       letterEvent(ctx, { letterId: row.id, status, note }),

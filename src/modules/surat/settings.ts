@@ -65,7 +65,7 @@ export async function updateSettings({ ctx, input }: { ctx: TenantCtx; input: Le
     ...current,
     ...defined,
     id: 1,
-    updatedAt: new Date().toISOString(),
+    updatedAt: ctx.now().toISOString(),
     updatedBy: requireUser(ctx).userId,
   };
   await ctx.db.batch([

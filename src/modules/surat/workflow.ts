@@ -72,7 +72,7 @@ export async function updateLetter({
     nomorSurat !== current.nomorSurat ||
     tanggalSurat !== current.tanggalSurat ||
     (changing && target === "selesai");
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   const eventId = newId();
   const update = ctx.db
     .update(letters)
@@ -110,7 +110,7 @@ export async function updateLetter({
   ];
   if (nomorSurat && nomorSurat !== current.nomorSurat) {
     const settings = await loadSettings(ctx.db);
-    const year = Number((tanggalSurat ?? jakartaDay(new Date())).slice(0, 4));
+    const year = Number((tanggalSurat ?? jakartaDay(ctx.now())).slice(0, 4));
     const seq = sequenceOf(
       settings.numberFormat ?? DEFAULT_FORMAT,
       nomorSurat,

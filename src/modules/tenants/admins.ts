@@ -27,6 +27,7 @@ export function invitingCtx(ctx: PlatformCtx, tenant: { id: string; name: string
     platform: ctx.platform,
     env: ctx.env,
     requestId: ctx.requestId,
+    now: ctx.now,
     tenant: { id: tenant.id, name: tenant.name },
   };
 }

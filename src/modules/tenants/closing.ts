@@ -72,7 +72,7 @@ export async function closeTenant({
   if (current.status === "provisioning") {
     throw new Conflict("invalid_transition", "A tenant still being provisioned cannot be closed yet.");
   }
-  const closedAt = nowIso();
+  const closedAt = nowIso(ctx);
   const archive = closingExport(ctx, current, closedAt);
   const linked = await db
     .select({ slug: tenants.slug })
@@ -140,7 +140,7 @@ export async function closeTenant({
     forgetTenant(slug);
   }
   after(
-    finishClosing(ctx, id, new Date()).catch((error: unknown) =>
+    finishClosing(ctx, id, ctx.now()).catch((error: unknown) =>
       log("error", "tenant_close_unfinished", { tenant: id, error: String(error) }),
     ),
   );
@@ -181,7 +181,7 @@ export async function finishClosing(
     await ctx.platform.batch([
       ctx.platform
         .update(tenants)
-        .set({ slot: null, updatedAt: nowIso() })
+        .set({ slot: null, updatedAt: nowIso(ctx) })
         .where(and(eq(tenants.id, id), eq(tenants.status, "ditutup"), eq(tenants.slot, slot))),
       abortBatchUnless(ctx.platform, tenants, id, sql`changes() = 1`),
       platformAudit(ctx, {

@@ -76,7 +76,7 @@ export async function createTenant({ ctx, input }: { ctx: PlatformCtx; input: Cr
       const [activated] = await db.batch([
         db
           .update(tenants)
-          .set({ status: "active", linkedAt: parentId ? nowIso() : null, updatedAt: nowIso() })
+          .set({ status: "active", linkedAt: parentId ? nowIso(ctx) : null, updatedAt: nowIso(ctx) })
           .where(eq(tenants.id, id))
           .returning(),
         platformAudit(ctx, {
@@ -156,9 +156,9 @@ export async function updateTenant({
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(flags ? { flags: JSON.stringify(flags) } : {}),
         ...(input.status ? { status: input.status } : {}),
-        ...(parentChanged ? { parentId, linkedAt: parentId ? nowIso() : null } : {}),
+        ...(parentChanged ? { parentId, linkedAt: parentId ? nowIso(ctx) : null } : {}),
         ...(parentId ? { parentRequestId: null, parentRequestedAt: null } : {}),
-        updatedAt: nowIso(),
+        updatedAt: nowIso(ctx),
       })
       .where(eq(tenants.id, id)),
     platformAudit(ctx, {

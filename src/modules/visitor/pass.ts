@@ -3,7 +3,7 @@ import { currentSecret, firstVerified, secretsFor } from "../../core/auth/keyrin
 import { derivedHmacKey } from "../../core/auth/keys";
 import type { Config } from "../../core/env";
 import { Conflict, Invalid } from "../../core/errors";
-import { DAY_MS, jakartaDay, jakartaDayStart } from "../../core/time";
+import { DAY_MS, jakartaDay, jakartaDayStart, systemNow } from "../../core/time";
 
 /**
  * A visitor pass is a compact JWT carried in the QR: tenant, visitor id and validity window, signed with
@@ -65,7 +65,7 @@ export async function verifyPass(
   config: Config,
   token: string,
   tenant: string,
-  now = new Date(),
+  now = systemNow(),
 ): Promise<string> {
   let payload: Record<string, unknown>;
   try {

@@ -1,19 +1,17 @@
 import { and, desc, eq, isNotNull, isNull, or, type SQL } from "drizzle-orm";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import QRCode from "qrcode-svg";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, jakartaDayFilters, keysetPage, type ListQuery } from "../../core/db/paging";
-import { rawD1, sqlName } from "../../core/db/raw";
 import { rowById } from "../../core/db/rows";
-import { Conflict, type DomainError, Invalid, NotFound } from "../../core/errors";
+import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { tellResident } from "../../core/notifier";
 import { addDays, jakartaDay, nowIso } from "../../core/time";
 import { requireCompleteProfile, userNames } from "../identity/service";
-import { defaultWindow, signPass, verifyPass } from "./pass";
+import { defaultWindow, signPass } from "./pass";
 import type { CreateVisitorInput, DecideVisitorInput, VisitorListQuery } from "./schemas";
 import { visitors } from "./tables";
 
@@ -23,11 +21,6 @@ const MAX_AHEAD_DAYS = 90;
 
 /** Who reviews guests and works the gate: the secretariat, as in the route table. */
 const isStaff = (ctx: TenantCtx) => hasRole(ctx, ROLES.STAFF);
-
-/** Who let a guest through: a staff member at the gate, or a gate device (`device:<id>`). */
-function gateOperator(ctx: TenantCtx): string {
-  return ctx.actor.kind === "device" ? `device:${ctx.actor.deviceId}` : requireUser(ctx).userId;
-}
 
 async function passOf(ctx: TenantCtx, row: VisitorRow): Promise<string | null> {
   if (row.status !== "disetujui" || !row.passValidFrom || !row.passValidUntil || !row.decidedAt) {
@@ -272,205 +265,6 @@ export async function visitorQrSvg({ ctx, id }: { ctx: TenantCtx; id: string }):
   return new QRCode({ content: pass, ecl: "M", join: true, container: "svg-viewbox", padding: 2 }).svg();
 }
 
-export type GateDirection = "in" | "out";
-/** A scanned pass and which way the guest is going (the staff route's path, or the device's event). */
-export interface GateScan {
-  qr: string;
-  direction: GateDirection;
-}
-
-/** Why a scanned pass did not let the guest through: the codes the gate and the staff routes answer. */
-export type GateRefusal =
-  | "not_found"
-  | "not_approved"
-  | "pass_used"
-  | "already_checked_in"
-  | "already_checked_out"
-  | "not_checked_in";
-
-/** A pass that went through: the guest as the row stands after the check-in or check-out. */
-export interface GatePassed {
-  visitorId: string;
-  guestName: string;
-  checkedInAt: string | null;
-  checkedOutAt: string | null;
-}
-
-/** A code or status as an SQL literal: typed, so the SQL cannot name a code the answers do not know. */
-const literal = (value: GateRefusal | VisitorRow["status"]) => `'${value}'`;
-
-/**
- * The refusal rule, the one place it is written: over the visitor row whose columns `row` qualifies (all
- * NULL when there is no such row), NULL when a scan going `direction` lets the guest through, else the
- * refusal code. The conditional UPDATE takes it as its condition and the statement before it in the
- * scan's batch reads it, so what a scan records and answers is what the UPDATE did (a D1 batch is one
- * transaction). Names come from `visitors` in tables.ts.
- */
-function refusalSql(direction: GateDirection, row: string): string {
-  const col = (column: SQLiteColumn) => `${row}.${sqlName(column)}`;
-  const missing = `WHEN ${col(visitors.id)} IS NULL THEN ${literal("not_found")}`;
-  const unapproved = `WHEN ${col(visitors.status)} <> ${literal("disetujui")} THEN ${literal("not_approved")}`;
-  const inside = `${col(visitors.checkedInAt)} IS NOT NULL AND ${col(visitors.checkedOutAt)} IS NULL`;
-  const left = `WHEN ${col(visitors.checkedOutAt)} IS NOT NULL`;
-  return direction === "in"
-    ? `CASE ${missing} ${unapproved} WHEN ${col(visitors.checkedInAt)} IS NULL THEN NULL ` +
-        `${left} THEN ${literal("pass_used")} ELSE ${literal("already_checked_in")} END`
-    : `CASE ${missing} WHEN ${inside} THEN NULL ${unapproved} ` +
-        `${left} THEN ${literal("already_checked_out")} ELSE ${literal("not_checked_in")} END`;
-}
-
-const VISITORS = sqlName(visitors);
-const DIRECTIONS: readonly GateDirection[] = ["in", "out"];
-const byDirection = (sql: (direction: GateDirection) => string) =>
-  Object.fromEntries(DIRECTIONS.map((d) => [d, sql(d)])) as Record<GateDirection, string>;
-
-/**
- * The gate's hot path in raw prepared statements (a gate waits on this answer; drizzle's query building
- * was a measurable part of it, ADR 0015): the scan's outcome (or the caller's record of it) and the
- * conditional UPDATE returning the row as it stands after it, in one batch, so one round trip answers
- * both an accepted pass and a refused one with its reason. Two gates scanning the same pass at once
- * record one check-in; the loser reads why. Parameters: ?1 the visitor, ?2 when, ?3 who.
- */
-const PASS_SQL = byDirection((direction) => {
-  const [at, by] =
-    direction === "in"
-      ? [visitors.checkedInAt, visitors.checkedInBy]
-      : [visitors.checkedOutAt, visitors.checkedOutBy];
-  return (
-    `UPDATE ${VISITORS} SET ${sqlName(at)} = ?2, ${sqlName(by)} = ?3, ${sqlName(visitors.updatedAt)} = ?2 ` +
-    `WHERE ${sqlName(visitors.id)} = ?1 AND (${refusalSql(direction, VISITORS)}) IS NULL ` +
-    `RETURNING ${sqlName(visitors.guestName)} AS guestName, ${sqlName(visitors.checkedInAt)} AS checkedInAt, ` +
-    `${sqlName(visitors.checkedOutAt)} AS checkedOutAt`
-  );
-});
-
-/** The scan's outcome over the row as the UPDATE will find it: one row, `refused` (NULL: it goes through). */
-const OUTCOME_SQL = byDirection(
-  (direction) =>
-    `SELECT ${refusalSql(direction, "v")} AS refused FROM (SELECT ?1 AS id) AS p ` +
-    `LEFT JOIN ${VISITORS} AS v ON v.${sqlName(visitors.id)} = p.id`,
-);
-
-/**
- * A row the caller writes in the scan's own batch, before the UPDATE (the gate's event log): a row of the
- * caller's own table, declared once with drizzle's column objects. Visitor writes the statement, an
- * `INSERT … SELECT` over the scan's outcome that returns the refusal it recorded, so no SQL text crosses
- * between the modules and a renamed column on either side renames it in the statement.
- */
-export interface ScanLog {
-  table: SQLiteTable;
-  /** Columns written with each record's `values`, in this order. */
-  columns: readonly SQLiteColumn[];
-  /** Takes the visitor's id when the pass goes through, else NULL. */
-  visitorId: SQLiteColumn;
-  /** Takes `passed` when the pass goes through, else `refused`. */
-  verdict: { column: SQLiteColumn; passed: string; refused: string };
-  /** Takes the record's `passedReason` when the pass goes through, else the refusal code. */
-  reason: SQLiteColumn;
-}
-
-/** One scan's row of a `ScanLog`. */
-export interface ScanRecord {
-  log: ScanLog;
-  values: readonly (string | null)[];
-  passedReason: string;
-}
-
-/** Per log and direction, built once: ?1 the visitor, ?2 … ?4 the verdicts and reason, then the values. */
-const recordSqls = new WeakMap<ScanLog, Record<GateDirection, string>>();
-function recordSql(log: ScanLog, direction: GateDirection): string {
-  let sqls = recordSqls.get(log);
-  if (!sqls) {
-    const columns = [...log.columns, log.visitorId, log.verdict.column, log.reason].map(sqlName).join(", ");
-    const values = log.columns.map((_, i) => `?${i + 5}`).join(", ");
-    sqls = byDirection(
-      (d) =>
-        `INSERT INTO ${sqlName(log.table)} (${columns}) ` +
-        `SELECT ${values}, CASE WHEN refused IS NULL THEN ?1 END, ` +
-        "CASE WHEN refused IS NULL THEN ?2 ELSE ?3 END, coalesce(refused, ?4) " +
-        `FROM (${OUTCOME_SQL[d]}) ` +
-        `RETURNING CASE WHEN ${sqlName(log.visitorId)} IS NULL THEN ${sqlName(log.reason)} END AS refused`,
-    );
-    recordSqls.set(log, sqls);
-  }
-  return sqls[direction];
-}
-
-/**
- * Lets a verified pass through the gate, or says why not, without throwing: the device's webhook turns a
- * refusal into an answer (keep the door shut), not an error. A forged, foreign, expired or not yet valid
- * pass still throws (verifyPass), before any round trip. `record` rides in the same batch.
- */
-export async function gatePass({
-  ctx,
-  input,
-  record,
-}: {
-  ctx: TenantCtx;
-  input: GateScan;
-  record?: ScanRecord;
-}): Promise<{ passed: GatePassed } | { refused: GateRefusal }> {
-  const visitorId = await verifyPass(ctx.config, input.qr.trim(), ctx.tenant.slug);
-  const d1 = rawD1(ctx);
-  const pass = d1.prepare(PASS_SQL[input.direction]).bind(visitorId, nowIso(), gateOperator(ctx));
-  // The outcome before the UPDATE, then the UPDATE: from the caller's record when it writes one, else
-  // read alone. A D1 batch is one transaction, so both see the same row.
-  const outcome = record
-    ? d1
-        .prepare(recordSql(record.log, input.direction))
-        .bind(
-          visitorId,
-          record.log.verdict.passed,
-          record.log.verdict.refused,
-          record.passedReason,
-          ...record.values,
-        )
-    : d1.prepare(OUTCOME_SQL[input.direction]).bind(visitorId);
-  const [before, updated] = await d1.batch<unknown>([outcome, pass]);
-  const passed = updated?.results[0] as Omit<GatePassed, "visitorId"> | undefined;
-  if (passed) {
-    return {
-      passed: {
-        visitorId,
-        guestName: passed.guestName,
-        checkedInAt: passed.checkedInAt,
-        checkedOutAt: passed.checkedOutAt,
-      },
-    };
-  }
-  const refused = (before?.results[0] as { refused: GateRefusal | null } | undefined)?.refused;
-  if (!refused) {
-    throw new Error("the scan's outcome said the pass goes through, but the UPDATE changed nothing");
-  }
-  return { refused };
-}
-
-const REFUSED: Record<GateRefusal, () => DomainError> = {
-  not_found: () => new NotFound("Visitor request"),
-  not_approved: () => new Conflict("not_approved", "This request is not approved."),
-  pass_used: () => new Conflict("pass_used", "This guest has already left; the pass cannot be used again."),
-  already_checked_in: () => new Conflict("already_checked_in", "This guest is already inside."),
-  already_checked_out: () => new Conflict("already_checked_out", "This guest has already left."),
-  not_checked_in: () => new Conflict("not_checked_in", "This guest has not checked in."),
-};
-
-/** The problem a refusal answers on the staff routes (the device gets the code as its `reason`). */
-export function gateRefusalError(refusal: GateRefusal): DomainError {
-  return REFUSED[refusal]();
-}
-
-/**
- * Checks a guest in or out by the scanned pass (the staff routes): `gatePass`, with a refusal thrown as
- * its problem (404 for an unknown visitor, 409 with the reason otherwise).
- */
-export async function passGate({ ctx, input }: { ctx: TenantCtx; input: GateScan }): Promise<GatePassed> {
-  const outcome = await gatePass({ ctx, input });
-  if ("refused" in outcome) {
-    throw gateRefusalError(outcome.refused);
-  }
-  return outcome.passed;
-}
-
 /**
  * A member leaves the community (members module): their requests still waiting and their approved
  * passes not yet used become `ditolak`, so no guest is let in on the word of someone who no longer
@@ -515,3 +309,15 @@ export async function revokePassesOf({ ctx, userId }: { ctx: TenantCtx; userId: 
 export function countAwaitingGuests(ctx: TenantCtx): Promise<number> {
   return ctx.db.$count(visitors, eq(visitors.status, "menunggu"));
 }
+
+export {
+  type GateDirection,
+  type GatePassed,
+  type GateRefusal,
+  type GateScan,
+  gatePass,
+  gateRefusalError,
+  passGate,
+  type ScanLog,
+  type ScanRecord,
+} from "./gate-pass";

@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TenantCtx } from "../../../src/core/context";
 import { chat, chatStream } from "../../../src/modules/asisten/service";
+import { ctxAt, jakartaTime, setNow } from "../../helpers/clock";
 import { memberCtx } from "../../helpers/contexts";
 import { tenantD1 } from "../../helpers/d1";
 import { call, callJson, createTenant, expectProblem, type TestTenant } from "../../helpers/harness";
@@ -497,9 +498,9 @@ describe("the model path (an OpenAI-compatible backend, faked at the fetch bound
       () => completion({ content: "Halo!" }, 30),
       () => completion({ content: "Halo lagi!" }, 30),
     ]);
-    expect((await chat({ ctx, input, now })).reply).toBe("Halo!");
-    expect((await chat({ ctx, input, now })).reply).toBe("Halo lagi!");
-    await expect(chat({ ctx, input, now })).rejects.toMatchObject({
+    expect((await chat({ ctx: ctxAt(ctx, now), input })).reply).toBe("Halo!");
+    expect((await chat({ ctx: ctxAt(ctx, now), input })).reply).toBe("Halo lagi!");
+    await expect(chat({ ctx: ctxAt(ctx, now), input })).rejects.toMatchObject({
       code: "rate_limited",
       extra: { retryAfter: 4 * 3600 },
     });
@@ -507,14 +508,15 @@ describe("the model path (an OpenAI-compatible backend, faked at the fetch bound
     vi.restoreAllMocks();
     const tomorrow = new Date("2026-11-20T17:30:00.000Z");
     fakeBackend([() => completion({ content: "Jawaban panjang" }, 150)]);
-    await chat({ ctx, input, now: tomorrow });
-    await expect(chat({ ctx, input, now: tomorrow })).rejects.toMatchObject({ code: "rate_limited" });
+    await chat({ ctx: ctxAt(ctx, tomorrow), input });
+    await expect(chat({ ctx: ctxAt(ctx, tomorrow), input })).rejects.toMatchObject({ code: "rate_limited" });
   });
 
   it("answers 429 with Retry-After over HTTP too", async () => {
     const resident = await tenant.member("warga");
     const db = tenantD1(tenant);
-    const day = new Date(Date.now() + 7 * 3600_000).toISOString().slice(0, 10);
+    const day = "2026-11-20";
+    setNow(jakartaTime(day, 20));
     await db
       .prepare("INSERT INTO asisten_usage (user_id, day, requests, tokens) VALUES (?, ?, 50, 0)")
       .bind(resident.id, day)

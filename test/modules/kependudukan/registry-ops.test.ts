@@ -4,6 +4,7 @@ import { TENANT_MIGRATIONS } from "../../../src/core/db/tenant-migrations.genera
 import { readWorkbook, toCsv, writeWorkbook } from "../../../src/core/spreadsheet";
 import worker from "../../../src/index";
 import { billingTargets } from "../../../src/modules/kependudukan/service";
+import { jakartaTime, setNow } from "../../helpers/clock";
 import { auditTrail, memberCtx } from "../../helpers/contexts";
 import { countingD1, tenantD1 } from "../../helpers/d1";
 import {
@@ -380,7 +381,8 @@ describe("registry edits, vehicles and units", () => {
     });
     expect(rest.body.items[0]?.memberCount).toBe(2);
 
-    // Ages on today's Jakarta date: born 1985-03-15 is 40–44 and 2015-07-07 is 10–14 until 2030.
+    // Ages on the Jakarta date of the clock: on 2026-11-20, born 1985-03-15 is 40–44 and 2015-07-07 is 10–14.
+    setNow(jakartaTime("2026-11-20"));
     const stats = await callJson<Record<string, unknown>>(`${base}/statistik`, { token: sek.token });
     expect(stats.body).toMatchObject({
       totalFamilies: 2,

@@ -8,10 +8,12 @@ import { CRON, runScheduled } from "../../../src/core/jobs";
 import { pdfRendering } from "../../../src/core/pdf";
 import { readWorkbook, XLSX_TYPE } from "../../../src/core/spreadsheet";
 import { systemPlatformCtx } from "../../../src/core/tenancy/contexts";
-import { arrears, withAmount } from "../../../src/modules/keuangan/iuran";
+import { arrears } from "../../../src/modules/keuangan/iuran-arrears";
+import { withAmount } from "../../../src/modules/keuangan/iuran-types";
 import { correctCashEntry, createCashEntry, listCash } from "../../../src/modules/keuangan/kas";
 import { sendReminders } from "../../../src/modules/keuangan/pengingat";
 import { reminderSendAfter } from "../../../src/modules/keuangan/periods";
+import { ctxAt } from "../../helpers/clock";
 import { memberCtx } from "../../helpers/contexts";
 import { bindings, call, callJson, expectProblem, type Member } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
@@ -280,7 +282,7 @@ describe("arrears and reminders", () => {
     await generate(c, "2026-10");
     const ctx = await memberCtx(c.tenant.slug, c.bendahara, "bendahara");
     const night = new Date("2026-11-20T15:30:00Z"); // 22:30 WIB
-    const asked = await sendReminders({ ctx, input: {}, now: night });
+    const asked = await sendReminders({ ctx: ctxAt(ctx, night), input: {} });
     expect(asked).toMatchObject({
       queued: 1,
       sentNow: 0,
@@ -306,12 +308,11 @@ describe("arrears and reminders", () => {
     await runScheduled(system, jobs, CRON.HOURLY, new Date("2026-11-21T01:00:00Z"));
     expect((await whatsapp()).length).toBe(before + sent.length);
 
-    const again = await sendReminders({ ctx, input: {}, now: new Date("2026-11-22T03:00:00Z") });
+    const again = await sendReminders({ ctx: ctxAt(ctx, "2026-11-22T03:00:00Z"), input: {} });
     expect(again).toMatchObject({ queued: 0, skipped: { recentlyReminded: 1 } });
     const later = await sendReminders({
-      ctx,
+      ctx: ctxAt(ctx, "2026-11-24T03:00:00Z"),
       input: { unitIds: [c.home.unitId] },
-      now: new Date("2026-11-24T03:00:00Z"),
     });
     expect(later).toMatchObject({ queued: 1, sentNow: 1, heldUntil: null });
 

@@ -1,7 +1,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { jakartaDay } from "../../../src/core/time";
 import worker from "../../../src/index";
+import { jakartaTime, setNow } from "../../helpers/clock";
 import { countingD1, tenantD1 } from "../../helpers/d1";
 import { bindings, callJson, expectProblem } from "../../helpers/harness";
 import { fakeGateways, midtransNotification, postCallback } from "../billing/gateway";
@@ -103,6 +103,7 @@ async function cash(c: Community) {
 
 describe("reversing a dues payment", () => {
   it("marks the payment reversed, recomputes the bill from the payments still standing, and posts the linked opposite entry", async () => {
+    setNow(jakartaTime("2026-04-10"));
     const { c, bill } = await billed();
     const first = await pay(c, bill.id, 10_000);
     const second = await pay(c, bill.id, 15_000);
@@ -126,7 +127,7 @@ describe("reversing a dues payment", () => {
       kind: "keluar",
       category: "Iuran kebersihan",
       amount: 15_000,
-      date: jakartaDay(new Date()),
+      date: "2026-04-10",
       source: "koreksi",
       sourceId: second.cashEntryId,
       reversesId: second.cashEntryId,
@@ -311,9 +312,10 @@ describe("reversing a dues payment", () => {
   });
 
   it("agrees with the monthly report: the reversal is in its month's spending and dues figures, the payment's month stays", async () => {
+    const now = jakartaTime("2026-04-10");
+    setNow(now);
+    const month = "2026-04";
     const { c, bill } = await billed();
-    const now = new Date();
-    const month = jakartaDay(now).slice(0, 7);
     const early = await pay(c, bill.id, 10_000);
     const late = await pay(c, bill.id, 15_000, now.toISOString());
     await reverse(c.bendahara.token, early.id);

@@ -4,6 +4,7 @@ import type { PlatformCtx, ServiceEnv } from "../../../src/core/context";
 import { platformDb } from "../../../src/core/db/platform";
 import { loadConfig } from "../../../src/core/env";
 import { serviceEnv, tenantCtxFor } from "../../../src/core/tenancy/contexts";
+import { systemNow } from "../../../src/core/time";
 import { supportTickets } from "../../../src/modules/support/platform-tables";
 import { submitContact } from "../../../src/modules/support/public";
 import { createTicket } from "../../../src/modules/support/tickets";
@@ -36,6 +37,7 @@ function ctxWith(env: Record<string, unknown>, ip = "192.0.2.10"): PlatformCtx {
     config: loadConfig(bindings),
     requestId: unique("req"),
     ip,
+    now: systemNow,
   };
 }
 

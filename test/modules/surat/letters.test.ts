@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { platformDb } from "../../../src/core/db/platform";
 import { memberships, users } from "../../../src/core/db/platform-schema";
 import { JENIS } from "../../../src/modules/surat/jenis";
+import { jakartaTime, setNow } from "../../helpers/clock";
 import { bindings, callJson, createTenant, expectProblem } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
 import { household, type LetterBody, newTenantHousehold, request, sampleFields, update } from "./helpers";
@@ -300,6 +301,8 @@ describe("letters for oneself: the account's link to its person", () => {
 
 describe("lists and the dashboard", () => {
   it("filters staff lists by status, type and date, and counts diajukan and diproses", async () => {
+    const today = "2026-04-10";
+    setNow(jakartaTime(today, 6)); // 06:00 WIB, still the day before in UTC
     const h = await newTenantHousehold();
     const make = (jenis: string) =>
       request(h.warga.token, {
@@ -321,7 +324,6 @@ describe("lists and the dashboard", () => {
       token: h.sek.token,
     });
     expect(byJenis.body.items.map((l) => l.id)).toEqual([a.body.id]);
-    const today = new Date(Date.now() + 7 * 3_600_000).toISOString().slice(0, 10);
     const byDay = await callJson<{ items: LetterBody[] }>(`/api/surat?from=${today}&to=${today}`, {
       token: h.sek.token,
     });

@@ -61,7 +61,7 @@ export async function startOAuth({
     codeVerifier,
     nonce,
     tenant: tenant ?? null,
-    expiresAt: new Date(Date.now() + STATE_TTL_SECONDS * 1000).toISOString(),
+    expiresAt: new Date(ctx.now().getTime() + STATE_TTL_SECONDS * 1000).toISOString(),
   });
   const url = new URL(provider.authorizationEndpoint);
   url.searchParams.set("response_type", "code");
@@ -177,7 +177,7 @@ export async function finishOAuth({
       throw new CallbackFailure("state_mismatch");
     }
     const db = ctx.platform;
-    const now = new Date().toISOString();
+    const now = ctx.now().toISOString();
     const flow = await db
       .update(oauthStates)
       .set({ usedAt: now })
@@ -200,7 +200,7 @@ export async function finishOAuth({
     if (user?.status !== "active") {
       throw new CallbackFailure("account_not_found");
     }
-    const issued = await newOneTimeToken(db, {
+    const issued = await newOneTimeToken(ctx, {
       purpose: "oauth_exchange",
       userId: user.id,
       data: { tenant: flow.tenant },
@@ -223,7 +223,7 @@ export async function finishOAuth({
 export async function exchangeOAuthCode({ ctx, input }: { ctx: PlatformCtx; input: { code: string } }) {
   await rateLimit(ctx.env, [{ policy: "token-exchange:ip", subject: ctx.ip }]);
   const db = ctx.platform;
-  const result = await consumeOneTimeToken(db, ["oauth_exchange"], input.code);
+  const result = await consumeOneTimeToken(ctx, ["oauth_exchange"], input.code);
   if (!result.ok) {
     throw new Unauthorized(result.reason, "This sign-in code is not valid, expired or already used.");
   }

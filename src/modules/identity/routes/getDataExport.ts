@@ -19,9 +19,10 @@ export class GetDataExport extends Endpoint {
   };
 
   override async handle(c: Context<HonoEnv>) {
-    const body = await exportPersonalData({ ctx: platformCtx(c) });
+    const ctx = platformCtx(c);
+    const body = await exportPersonalData({ ctx });
     return c.json(body, 200, {
-      "Content-Disposition": `attachment; filename="warga-data-saya-${jakartaDay(new Date())}.json"`,
+      "Content-Disposition": `attachment; filename="warga-data-saya-${jakartaDay(ctx.now())}.json"`,
       "Cache-Control": "no-store",
     });
   }

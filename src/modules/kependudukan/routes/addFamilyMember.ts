@@ -3,7 +3,7 @@ import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
-import { addFamilyMember } from "../families";
+import { addFamilyMember } from "../family-members";
 import { FamilyCardDetail, MemberInput } from "../schemas";
 
 export class AddFamilyMember extends Endpoint {

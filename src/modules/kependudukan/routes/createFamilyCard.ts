@@ -3,7 +3,7 @@ import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { createFamilyCard } from "../families";
+import { createFamilyCard } from "../family-cards";
 import { CreateFamilyCardInput, FamilyCardDetail } from "../schemas";
 
 export class CreateFamilyCard extends Endpoint {

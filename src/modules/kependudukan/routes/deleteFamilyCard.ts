@@ -3,7 +3,7 @@ import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, problems } from "../../../core/http/openapi";
-import { deleteFamilyCard } from "../families";
+import { deleteFamilyCard } from "../family-cards";
 
 export class DeleteFamilyCard extends Endpoint {
   override schema = {

@@ -3,7 +3,7 @@ import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { deleteFamilyMember } from "../families";
+import { deleteFamilyMember } from "../family-members";
 import { FamilyCardDetail, MemberParams } from "../schemas";
 
 export class DeleteFamilyMember extends Endpoint {

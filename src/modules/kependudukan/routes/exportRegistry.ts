@@ -31,7 +31,7 @@ export class ExportRegistry extends Endpoint {
     const { query } = await this.getValidatedData<typeof this.schema>();
     const ctx = tenantCtx(c);
     const { body } = await exportRegistry({ ctx, format: query.format });
-    const name = `kependudukan-${ctx.tenant.slug}-${jakartaDay(new Date())}.${query.format}`;
+    const name = `kependudukan-${ctx.tenant.slug}-${jakartaDay(ctx.now())}.${query.format}`;
     return new Response(body, {
       headers: {
         "Content-Type": query.format === "csv" ? CSV_TYPE : XLSX_TYPE,

@@ -3,7 +3,7 @@ import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
-import { updateFamilyCard } from "../families";
+import { updateFamilyCard } from "../family-cards";
 import { FamilyCardDetail, UpdateFamilyCardInput } from "../schemas";
 
 export class UpdateFamilyCard extends Endpoint {

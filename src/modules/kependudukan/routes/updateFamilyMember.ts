@@ -3,7 +3,7 @@ import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { updateFamilyMember } from "../families";
+import { updateFamilyMember } from "../family-members";
 import { FamilyCardDetail, MemberParams, UpdateMemberInput } from "../schemas";
 
 export class UpdateFamilyMember extends Endpoint {

@@ -3,7 +3,7 @@ import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, tenantProblems } from "../../../core/http/openapi";
-import { arrears } from "../iuran";
+import { arrears } from "../iuran-arrears";
 import { Arrears } from "../schemas";
 
 export class GetArrears extends Endpoint {

@@ -18,8 +18,7 @@ export class GetPublicReport extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { query } = await this.getValidatedData<typeof this.schema>();
-    return c.json(
-      await publicFinanceReport({ ctx: tenantCtx(c), month: query.bulan ?? periodOf(new Date()) }),
-    );
+    const ctx = tenantCtx(c);
+    return c.json(await publicFinanceReport({ ctx, month: query.bulan ?? periodOf(ctx.now()) }));
   }
 }

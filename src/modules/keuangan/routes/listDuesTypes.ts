@@ -4,7 +4,7 @@ import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, tenantProblems } from "../../../core/http/openapi";
-import { listDuesTypes } from "../iuran";
+import { listDuesTypes } from "../iuran-types";
 import { DuesType } from "../schemas";
 
 export class ListDuesTypes extends Endpoint {

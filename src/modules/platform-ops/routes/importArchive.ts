@@ -4,7 +4,7 @@ import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
-import { importIntoTenant } from "../archives";
+import { importIntoTenant } from "../archive-imports";
 import { ImportQuery, ImportResult } from "../schemas";
 
 export class ImportArchive extends Endpoint {

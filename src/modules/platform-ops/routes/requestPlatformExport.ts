@@ -3,7 +3,7 @@ import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
-import { requestPlatformExport } from "../archives";
+import { requestPlatformExport } from "../archive-exports";
 import { ArchiveRequested } from "../schemas";
 
 export class RequestPlatformExport extends Endpoint {

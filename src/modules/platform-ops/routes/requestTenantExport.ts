@@ -3,7 +3,7 @@ import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems, tenantProblems } from "../../../core/http/openapi";
-import { requestTenantExport } from "../archives";
+import { requestTenantExport } from "../archive-exports";
 import { ArchiveRequested } from "../schemas";
 
 export class RequestTenantExport extends Endpoint {

@@ -1,0 +1,90 @@
+import { and, asc, desc, inArray, lte, sql } from "drizzle-orm";
+import type { TenantCtx } from "../../core/context";
+import { unitsByIds } from "../kependudukan/service";
+import { daysSincePeriodStart, periodOf, previousPeriod } from "./periods";
+import { duesBills } from "./tables";
+
+// --- arrears -------------------------------------------------------------------------------------
+
+/** The oldest period still in each aging bucket (0–30, 31–60, 61–90 days since the period began). */
+function bucketStarts(now: Date) {
+  const current = periodOf(now);
+  const starts: string[] = [];
+  for (const limit of [30, 60, 90]) {
+    let p = current;
+    while (daysSincePeriodStart(previousPeriod(p), now) <= limit) {
+      p = previousPeriod(p);
+    }
+    starts.push(p);
+  }
+  return { current, p30: starts[0] as string, p60: starts[1] as string, p90: starts[2] as string };
+}
+
+/**
+ * Arrears per unit as of `now`: every bill of a period up to the current one that is not paid in full,
+ * aged by the days since its period began. One grouped query; the bucket edges are periods.
+ */
+export async function arrears({ ctx, now = new Date() }: { ctx: TenantCtx; now?: Date }) {
+  const { current, p30, p60, p90 } = bucketStarts(now);
+  const out = sql<number>`${duesBills.amount} - ${duesBills.paidAmount}`;
+  const rows = await ctx.db
+    .select({
+      unitId: duesBills.unitId,
+      owed: sql<number>`sum(${out})`,
+      unpaidBills: sql<number>`count(*)`,
+      oldestPeriod: sql<string>`min(${duesBills.period})`,
+      d0_30: sql<number>`sum(case when ${duesBills.period} >= ${p30} then ${out} else 0 end)`,
+      d31_60: sql<number>`sum(case when ${duesBills.period} >= ${p60} and ${duesBills.period} < ${p30} then ${out} else 0 end)`,
+      d61_90: sql<number>`sum(case when ${duesBills.period} >= ${p90} and ${duesBills.period} < ${p60} then ${out} else 0 end)`,
+      d90plus: sql<number>`sum(case when ${duesBills.period} < ${p90} then ${out} else 0 end)`,
+    })
+    .from(duesBills)
+    .where(and(inArray(duesBills.status, ["belum", "sebagian"]), lte(duesBills.period, current)))
+    .groupBy(duesBills.unitId)
+    .orderBy(desc(sql`sum(${out})`), asc(duesBills.unitId));
+  const units = await unitsByIds({ ctx, ids: rows.map((r) => r.unitId) });
+  const totals = { owed: 0, units: rows.length, aging: { d0_30: 0, d31_60: 0, d61_90: 0, d90plus: 0 } };
+  const items = rows.map((row) => {
+    const aging = {
+      d0_30: Number(row.d0_30),
+      d31_60: Number(row.d31_60),
+      d61_90: Number(row.d61_90),
+      d90plus: Number(row.d90plus),
+    };
+    totals.owed += Number(row.owed);
+    for (const key of Object.keys(aging) as (keyof typeof aging)[]) {
+      totals.aging[key] += aging[key];
+    }
+    const unit = units.get(row.unitId);
+    return {
+      unitId: row.unitId,
+      block: unit?.block ?? null,
+      number: unit?.number ?? null,
+      owed: Number(row.owed),
+      unpaidBills: Number(row.unpaidBills),
+      oldestPeriod: row.oldestPeriod,
+      aging,
+    };
+  });
+  return { asOf: now.toISOString(), items, totals };
+}
+
+/** Dashboard: rupiah owed on bills of past and current periods, as one query (`n`). */
+export function arrearsAmountQuery(ctx: TenantCtx) {
+  return ctx.db
+    .select({ n: sql<number>`coalesce(sum(${duesBills.amount} - ${duesBills.paidAmount}), 0)` })
+    .from(duesBills)
+    .where(
+      and(inArray(duesBills.status, ["belum", "sebagian"]), lte(duesBills.period, periodOf(new Date()))),
+    );
+}
+
+/** Dashboard: units with something owed, as one query (`n`). */
+export function arrearsUnitsQuery(ctx: TenantCtx) {
+  return ctx.db
+    .select({ n: sql<number>`count(distinct ${duesBills.unitId})` })
+    .from(duesBills)
+    .where(
+      and(inArray(duesBills.status, ["belum", "sebagian"]), lte(duesBills.period, periodOf(new Date()))),
+    );
+}

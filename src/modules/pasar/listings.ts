@@ -1,0 +1,183 @@
+import { and, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import type { TenantCtx } from "../../core/context";
+import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
+import { rowById } from "../../core/db/rows";
+import { Forbidden, NotFound } from "../../core/errors";
+import { hasRole, ROLES, requireUser } from "../../core/http/access";
+import { toMsisdn } from "../../core/phone";
+import { tenantFilesByIds } from "../../core/uploads";
+import { userContact, userNames } from "../identity/service";
+import type { ListingListQuery } from "./schemas";
+import { pasarListings, pasarPhotos } from "./tables";
+
+/** Listings read: who sees which, and how a listing is shown (with its seller's WhatsApp link). */
+
+export type ListingRow = typeof pasarListings.$inferSelect;
+export type Category = ListingRow["category"];
+export type Condition = NonNullable<ListingRow["condition"]>;
+
+/** Who moderates the market: the secretariat, as in the route table. */
+export const isModerator = (ctx: TenantCtx) => hasRole(ctx, ROLES.SECRETARIAT);
+
+/** `https://wa.me/62…?text=…`: the buyer's chat opens with the listing named, on the seller's number. */
+export function whatsappLink(
+  number: string | null,
+  message: { sellerName: string; title: string; tenantName: string },
+): string | null {
+  const msisdn = number ? toMsisdn(number) : null;
+  if (!msisdn) {
+    return null;
+  }
+  const text = `Halo ${message.sellerName}, saya tertarik dengan "${message.title}" di Pasar ${message.tenantName}. Apakah masih tersedia?`;
+  return `https://wa.me/${msisdn}?text=${encodeURIComponent(text)}`;
+}
+
+export async function present(
+  ctx: TenantCtx,
+  rows: ListingRow[],
+  opts: { whatsapp?: boolean } = {},
+): Promise<Record<string, unknown>[]> {
+  const ids = rows.map((r) => r.id);
+  const photos = ids.length
+    ? await ctx.db
+        .select()
+        .from(pasarPhotos)
+        .where(inArray(pasarPhotos.listingId, ids))
+        .orderBy(pasarPhotos.listingId, pasarPhotos.position)
+    : [];
+  const [files, names] = await Promise.all([
+    tenantFilesByIds(
+      ctx,
+      photos.map((p) => p.fileId),
+    ),
+    userNames({ ctx, ids: rows.map((r) => r.sellerId) }),
+  ]);
+  const me = requireUser(ctx).userId;
+  return Promise.all(
+    rows.map(async (row) => {
+      const sellerName = names.get(row.sellerId) ?? null;
+      const contact =
+        opts.whatsapp && row.status === "aktif" && row.sellerId !== me
+          ? await userContact({ ctx, id: row.sellerId })
+          : null;
+      const showModeration = row.moderatedAt !== null && (row.sellerId === me || isModerator(ctx));
+      return {
+        id: row.id,
+        sellerId: row.sellerId,
+        sellerName,
+        title: row.title,
+        description: row.description,
+        price: row.price ?? "nego",
+        category: row.category,
+        condition: row.condition,
+        status: row.status,
+        photos: photos
+          .filter((p) => p.listingId === row.id)
+          .flatMap((p) => {
+            const file = files.get(p.fileId);
+            return file ? [{ id: file.id, url: file.url, contentType: file.contentType }] : [];
+          }),
+        ...(opts.whatsapp
+          ? {
+              whatsappUrl: whatsappLink(contact?.whatsapp ?? null, {
+                sellerName: sellerName ?? "Kak",
+                title: row.title,
+                tenantName: ctx.tenant.name,
+              }),
+            }
+          : {}),
+        moderation:
+          showModeration && row.moderationReason && row.moderatedAt
+            ? { reason: row.moderationReason, at: row.moderatedAt }
+            : null,
+        createdAt: row.createdAt,
+        updatedAt: row.updatedAt,
+      };
+    }),
+  );
+}
+
+export async function presentOne(ctx: TenantCtx, row: ListingRow) {
+  const [one] = await present(ctx, [row], { whatsapp: true });
+  return one;
+}
+
+/**
+ * Fetch-or-404 for readers: active and sold listings are every member's; a hidden one only its
+ * seller's (who sees why) and the moderators'.
+ */
+export async function loadVisible(ctx: TenantCtx, id: string): Promise<ListingRow> {
+  const row = await rowById(ctx.db, pasarListings, id);
+  if (
+    !row ||
+    (row.status === "disembunyikan" && row.sellerId !== requireUser(ctx).userId && !isModerator(ctx))
+  ) {
+    throw new NotFound("Listing", "listing_not_found");
+  }
+  return row;
+}
+
+/** Fetch-or-404 for the seller's own changes: anyone else's listing does not exist for them. */
+export async function loadOwn(ctx: TenantCtx, id: string): Promise<ListingRow> {
+  const row = await rowById(ctx.db, pasarListings, id);
+  if (!row || row.sellerId !== requireUser(ctx).userId) {
+    throw new NotFound("Listing", "listing_not_found");
+  }
+  return row;
+}
+
+export async function getListing({ ctx, id }: { ctx: TenantCtx; id: string }) {
+  return presentOne(ctx, await loadVisible(ctx, id));
+}
+
+/** The market: active listings, newest first; moderators may ask for another status (hidden ones). */
+export async function listListings({ ctx, input }: { ctx: TenantCtx; input: ListingListQuery }) {
+  if (input.status && input.status !== "aktif" && !isModerator(ctx)) {
+    throw new Forbidden("forbidden_role", "Only the pengurus may list listings that are not active.");
+  }
+  const q = input.q?.toLowerCase();
+  const filters: SQL[] = [
+    eq(pasarListings.status, input.status ?? "aktif"),
+    ...(input.category ? [eq(pasarListings.category, input.category)] : []),
+    ...afterCursor(pasarListings.id, input.cursor, "desc"),
+  ];
+  if (q) {
+    // instr, not LIKE: the search text's % and _ mean themselves.
+    const match = or(
+      sql`instr(lower(${pasarListings.title}), ${q}) > 0`,
+      sql`instr(lower(${pasarListings.description}), ${q}) > 0`,
+    );
+    if (match) {
+      filters.push(match);
+    }
+  }
+  const rows = await ctx.db
+    .select()
+    .from(pasarListings)
+    .where(and(...filters))
+    .orderBy(desc(pasarListings.id))
+    .limit(input.limit + 1);
+  const page = keysetPage(rows, input.limit);
+  return { items: await present(ctx, page.items), nextCursor: page.nextCursor };
+}
+
+/** The seller's own listings, every status, with the moderation reason on hidden ones. */
+export async function listMyListings({ ctx, input }: { ctx: TenantCtx; input: ListQuery }) {
+  const rows = await ctx.db
+    .select()
+    .from(pasarListings)
+    .where(
+      and(
+        eq(pasarListings.sellerId, requireUser(ctx).userId),
+        ...afterCursor(pasarListings.id, input.cursor, "desc"),
+      ),
+    )
+    .orderBy(desc(pasarListings.id))
+    .limit(input.limit + 1);
+  const page = keysetPage(rows, input.limit);
+  return { items: await present(ctx, page.items), nextCursor: page.nextCursor };
+}
+
+export function countActiveListings(ctx: TenantCtx): Promise<number> {
+  return ctx.db.$count(pasarListings, eq(pasarListings.status, "aktif"));
+}

@@ -1,0 +1,34 @@
+import type { PlatformCtx } from "../../src/core/context";
+import { jakartaDayStart, setClockForTests } from "../../src/core/time";
+
+/**
+ * The clock in tests. Every context core builds reads the platform's clock (`ctx.now()`), so a test
+ * sets the time instead of computing "today" from the wall clock, and cannot fail around midnight WIB.
+ * `setup.ts` puts the real time back after each test.
+ */
+
+/**
+ * From now until the end of the test, the platform's clock reads `at` and then runs on with real time
+ * (so rows made one after the other keep their order). Requests through `call()` and verbs called directly
+ * with a context core built (`memberCtx`) both see it.
+ */
+export function setNow(at: Date | string): void {
+  const offset = new Date(at).getTime() - Date.now();
+  setClockForTests(() => new Date(Date.now() + offset));
+}
+
+/** The real time again (setup.ts does this after every test). */
+export function resetClock(): void {
+  setClockForTests(null);
+}
+
+/** The same context with its own clock standing at `at`: for one verb called directly. */
+export function ctxAt<T extends PlatformCtx>(ctx: T, at: Date | string): T {
+  const instant = new Date(at).getTime();
+  return { ...ctx, now: () => new Date(instant) };
+}
+
+/** An instant on the Jakarta calendar day `day` (YYYY-MM-DD), at `hour`:00 WIB (noon unless told). */
+export function jakartaTime(day: string, hour = 12): Date {
+  return new Date(jakartaDayStart(day).getTime() + hour * 3_600_000);
+}
