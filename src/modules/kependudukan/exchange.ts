@@ -48,7 +48,7 @@ export async function importRegistry({
   dryRun: boolean;
 }) {
   const taken = await loadTaken(ctx);
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   const check = newCheck(taken, now);
   const memberRows = checkMembers(check, tables);
   checkOtherSheets(check, tables);

@@ -196,7 +196,7 @@ export async function applyPayment(ctx: TenantCtx, bill: BillRow, facts: Payment
 
 export async function recordPayment({ ctx, id, input }: { ctx: TenantCtx; id: string; input: PaymentInput }) {
   requireUser(ctx);
-  if (new Date(input.paidAt).getTime() > Date.now() + 5 * 60_000) {
+  if (new Date(input.paidAt).getTime() > ctx.now().getTime() + 5 * 60_000) {
     throw new Invalid("invalid_date", "paidAt must not be in the future.", [
       { field: "paidAt", message: "in the future" },
     ]);

@@ -160,11 +160,11 @@ async function download(ctx: PlatformCtx, row: TenantArchiveRow, now: Date) {
 }
 
 export async function downloadTenantArchive({ ctx, id }: { ctx: TenantCtx; id: string }) {
-  return download(ctx, await loadArchive(ctx, id, ctx.tenant.id), new Date());
+  return download(ctx, await loadArchive(ctx, id, ctx.tenant.id), ctx.now());
 }
 
 export async function downloadPlatformArchive({ ctx, id }: { ctx: PlatformCtx; id: string }) {
-  return download(ctx, await loadArchive(ctx, id), new Date());
+  return download(ctx, await loadArchive(ctx, id), ctx.now());
 }
 
 /**

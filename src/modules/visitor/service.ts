@@ -77,12 +77,13 @@ export async function createVisitor({ ctx, input }: { ctx: TenantCtx; input: Cre
   const residentId = requireUser(ctx).userId;
   const { unitId } = await requireCompleteProfile({ ctx });
   const visitAt = new Date(input.visitAt);
-  if (visitAt.getTime() < Date.now() - VISIT_GRACE_MS) {
+  const now = ctx.now().getTime();
+  if (visitAt.getTime() < now - VISIT_GRACE_MS) {
     throw new Invalid("visit_in_past", "The visit is more than an hour in the past.", [
       { field: "visitAt", message: "more than an hour ago" },
     ]);
   }
-  if (visitAt > addDays(Date.now(), MAX_AHEAD_DAYS)) {
+  if (visitAt > addDays(now, MAX_AHEAD_DAYS)) {
     throw new Invalid("visit_too_far", "Register visits at most 90 days ahead.", [
       { field: "visitAt", message: "more than 90 days ahead" },
     ]);
@@ -132,7 +133,7 @@ export async function listMyVisitors({ ctx, input }: { ctx: TenantCtx; input: Li
  * dates they ask for: the gate's list, not the community's visiting history.
  */
 export async function listVisitors({ ctx, input }: { ctx: TenantCtx; input: VisitorListQuery }) {
-  const today = jakartaDay(new Date());
+  const today = jakartaDay(ctx.now());
   const [from, to] = isStaff(ctx) ? [input.from, input.to] : [today, today];
   const filters: SQL[] = [
     ...afterCursor(visitors.id, input.cursor, "desc"),

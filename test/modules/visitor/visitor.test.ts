@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { jakartaTime, setNow } from "../../helpers/clock";
 import { tenantD1, withTrigger } from "../../helpers/d1";
 import {
   call,
@@ -305,5 +306,45 @@ describe("the QR pass at the gate", () => {
       body: { flags: { tamu: false } },
     });
     expectProblem(await register(warga.token), 403, "feature_disabled");
+  });
+});
+
+describe("the gate guard (satpam, issue 27)", () => {
+  it("sees today's guests only, whatever days they ask for, while staff see every day", async () => {
+    const tenant = await createTenant();
+    const warga = await resident(tenant);
+    const satpam = await tenant.member("satpam");
+    const sek = await tenant.member("sekretaris");
+    setNow(jakartaTime("2026-12-01", 9));
+    const today = await register(warga.token, { visitAt: jakartaTime("2026-12-01", 19).toISOString() });
+    const later = await register(warga.token, { visitAt: jakartaTime("2026-12-03", 10).toISOString() });
+    expect([today.status, later.status]).toEqual([201, 201]);
+
+    const asked = "/api/visitor?from=2026-12-01&to=2026-12-04";
+    const guard = await callJson<{ items: VisitorBody[] }>(asked, { token: satpam.token });
+    expect(guard.status).toBe(200);
+    expect(guard.body.items.map((v) => v.id)).toEqual([today.body.id]);
+    const staff = await callJson<{ items: VisitorBody[] }>(asked, { token: sek.token });
+    expect(staff.body.items.map((v) => v.id).sort()).toEqual([today.body.id, later.body.id].sort());
+  });
+
+  it("checks a guest in and out, and reaches no registry, finance or decision route", async () => {
+    const tenant = await createTenant();
+    const { visit } = await approvedVisit(tenant);
+    const satpam = await tenant.member("satpam");
+    expect((await gate(satpam.token, "in", visit.pass ?? "")).status).toBe(200);
+    expect((await gate(satpam.token, "out", visit.pass ?? "")).status).toBe(200);
+    for (const path of ["/api/kependudukan/kk", "/api/kas", "/api/iuran/mine", "/api/surat/mine"]) {
+      expectProblem(await callJson(path, { token: satpam.token }), 403, "forbidden_role");
+    }
+    expectProblem(
+      await callJson(`/api/visitor/${visit.id}`, {
+        method: "PUT",
+        token: satpam.token,
+        body: { status: "ditolak" },
+      }),
+      403,
+      "forbidden_role",
+    );
   });
 });
