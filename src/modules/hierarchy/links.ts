@@ -228,27 +228,22 @@ export async function parentRequest({ ctx }: { ctx: TenantCtx }) {
 }
 
 /**
- * The RT's admin accepts: the request becomes the parent link in one statement that applies only while
- * the same request still waits (not withdrawn, declined or overtaken by the operator meanwhile).
+ * Answers the RT's pending request from `parent`: `changes` applies to the RT's row only while that same
+ * request still waits (not withdrawn, declined or overtaken by the operator meanwhile); otherwise the
+ * batch and its audit record are aborted and the answer is 404 `no_link_request`.
  */
-export async function acceptParentRequest({ ctx }: { ctx: TenantCtx }) {
-  const { parent } = await pendingParent(ctx);
-  if (parent.status === "ditutup") {
-    throw new Conflict("invalid_parent", "The RW that asked has closed since; decline its request.");
-  }
+async function answerRequest(
+  ctx: TenantCtx,
+  parent: TenantRow,
+  action: "hierarchy.link" | "hierarchy.link_decline",
+  changes: Partial<typeof tenants.$inferInsert>,
+) {
   const db = ctx.platform;
-  const now = nowIso(ctx);
   try {
     await db.batch([
       db
         .update(tenants)
-        .set({
-          parentId: parent.id,
-          linkedAt: now,
-          parentRequestId: null,
-          parentRequestedAt: null,
-          updatedAt: now,
-        })
+        .set({ ...changes, parentRequestId: null, parentRequestedAt: null, updatedAt: nowIso(ctx) })
         .where(
           and(
             eq(tenants.id, ctx.tenant.id),
@@ -258,7 +253,7 @@ export async function acceptParentRequest({ ctx }: { ctx: TenantCtx }) {
         ),
       abortBatchUnless(db, tenants, ctx.tenant.id, sql`changes() = 1`),
       platformAudit(ctx, {
-        action: "hierarchy.link",
+        action,
         targetType: "tenant",
         targetId: ctx.tenant.id,
         detail: { parentSlug: parent.slug },
@@ -270,6 +265,16 @@ export async function acceptParentRequest({ ctx }: { ctx: TenantCtx }) {
     }
     throw error;
   }
+}
+
+/** The RT's admin accepts: the request becomes the parent link. */
+export async function acceptParentRequest({ ctx }: { ctx: TenantCtx }) {
+  const { parent } = await pendingParent(ctx);
+  if (parent.status === "ditutup") {
+    throw new Conflict("invalid_parent", "The RW that asked has closed since; decline its request.");
+  }
+  const now = nowIso(ctx);
+  await answerRequest(ctx, parent, "hierarchy.link", { parentId: parent.id, linkedAt: now });
   forgetTenant(ctx.tenant.slug);
   return { parent: ref(parent), linkedAt: now };
 }
@@ -277,25 +282,5 @@ export async function acceptParentRequest({ ctx }: { ctx: TenantCtx }) {
 /** The RT's admin declines: the request is cleared, and the RW may ask again later. */
 export async function declineParentRequest({ ctx }: { ctx: TenantCtx }) {
   const { parent } = await pendingParent(ctx);
-  const db = ctx.platform;
-  try {
-    await db.batch([
-      db
-        .update(tenants)
-        .set({ parentRequestId: null, parentRequestedAt: null, updatedAt: nowIso(ctx) })
-        .where(and(eq(tenants.id, ctx.tenant.id), eq(tenants.parentRequestId, parent.id))),
-      abortBatchUnless(db, tenants, ctx.tenant.id, sql`changes() = 1`),
-      platformAudit(ctx, {
-        action: "hierarchy.link_decline",
-        targetType: "tenant",
-        targetId: ctx.tenant.id,
-        detail: { parentSlug: parent.slug },
-      }),
-    ]);
-  } catch (error) {
-    if (isBatchAborted(error)) {
-      throw new NotFound("Link request", "no_link_request");
-    }
-    throw error;
-  }
+  await answerRequest(ctx, parent, "hierarchy.link_decline", {});
 }
