@@ -62,7 +62,7 @@ async function issue(ctx: PlatformCtx, input: NewInvoice): Promise<InvoiceRow> {
       expiresAt: input.dueAt,
     },
   );
-  const now = new Date();
+  const now = ctx.now();
   const values = numberedInvoice(ctx, input, id, payment, now);
   const replaced: BatchItem<"sqlite">[] = input.replaceOpen ? [voidOpenInvoices(ctx, input, id, now)] : [];
   await insertNumbered(ctx, input, values, replaced);
@@ -164,7 +164,7 @@ async function insertNumbered(
 export async function issueInvoice({ ctx, input }: { ctx: TenantCtx; input: IssueInvoiceInput }) {
   const plan = await loadPlan(ctx, input.plan);
   const sub = await ensureSubscription(ctx, ctx.tenant.id);
-  const now = Date.now();
+  const now = ctx.now().getTime();
   // Due when the current period ends (renew before it runs out), but never in less than 7 days.
   const dueMs = Math.min(
     Math.max(new Date(sub.activeUntil).getTime(), now + MIN_DUE_DAYS * DAY_MS),
@@ -203,7 +203,7 @@ export async function issueOperatorInvoice({
     months: input.months,
     amount: input.amount ?? plan.pricePerMonth * input.months,
     note: input.note ?? null,
-    dueAt: addDays(new Date(), input.dueInDays ?? MIN_DUE_DAYS),
+    dueAt: addDays(ctx.now(), input.dueInDays ?? MIN_DUE_DAYS),
     customer: { name: tenant.name },
     replaceOpen: false,
   });

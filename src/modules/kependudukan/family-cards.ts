@@ -67,7 +67,7 @@ export async function createFamilyCard({ ctx, input }: { ctx: TenantCtx; input: 
   const id = newId();
   try {
     await ctx.db.batch([
-      ...(insertCardStatements(ctx.db, id, input, new Date().toISOString()) as [BatchItem<"sqlite">]),
+      ...(insertCardStatements(ctx.db, id, input, ctx.now().toISOString()) as [BatchItem<"sqlite">]),
       audit(ctx, { action: "kk.create", targetType: "family_card", targetId: id }),
     ]);
   } catch (error) {
@@ -95,7 +95,7 @@ export async function updateFamilyCard({
   const statusChanges = input.status !== undefined && input.status !== card.status;
   const statusDate =
     input.statusDate ??
-    (statusChanges ? (input.status === "aktif" ? null : jakartaDay(new Date())) : undefined);
+    (statusChanges ? (input.status === "aktif" ? null : jakartaDay(ctx.now())) : undefined);
   try {
     await ctx.db.batch([
       ctx.db
@@ -107,7 +107,7 @@ export async function updateFamilyCard({
           status: input.status,
           statusDate,
           notes: input.notes,
-          updatedAt: new Date().toISOString(),
+          updatedAt: ctx.now().toISOString(),
         })
         .where(eq(familyCards.id, id)),
       audit(ctx, {

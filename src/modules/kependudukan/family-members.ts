@@ -51,7 +51,7 @@ export async function addFamilyMember({
   const memberId = newId();
   try {
     await ctx.db.batch([
-      ctx.db.insert(familyMembers).values(memberValues(input, id, memberId, new Date().toISOString())),
+      ctx.db.insert(familyMembers).values(memberValues(input, id, memberId, ctx.now().toISOString())),
       audit(ctx, { action: "kk.member.add", targetType: "family_member", targetId: memberId }),
     ]);
   } catch (error) {
@@ -124,7 +124,7 @@ export function memberUpdateStatements(
   }
   const becomesHead = !wasHead && input.relationship === "kepala_keluarga";
   const isHead = wasHead || becomesHead;
-  const now = new Date().toISOString();
+  const now = ctx.now().toISOString();
   const living = input.livingStatus;
   const statements: BatchItem<"sqlite">[] = [];
   if (becomesHead) {

@@ -74,9 +74,7 @@ export function arrearsAmountQuery(ctx: TenantCtx) {
   return ctx.db
     .select({ n: sql<number>`coalesce(sum(${duesBills.amount} - ${duesBills.paidAmount}), 0)` })
     .from(duesBills)
-    .where(
-      and(inArray(duesBills.status, ["belum", "sebagian"]), lte(duesBills.period, periodOf(new Date()))),
-    );
+    .where(and(inArray(duesBills.status, ["belum", "sebagian"]), lte(duesBills.period, periodOf(ctx.now()))));
 }
 
 /** Dashboard: units with something owed, as one query (`n`). */
@@ -84,7 +82,5 @@ export function arrearsUnitsQuery(ctx: TenantCtx) {
   return ctx.db
     .select({ n: sql<number>`count(distinct ${duesBills.unitId})` })
     .from(duesBills)
-    .where(
-      and(inArray(duesBills.status, ["belum", "sebagian"]), lte(duesBills.period, periodOf(new Date()))),
-    );
+    .where(and(inArray(duesBills.status, ["belum", "sebagian"]), lte(duesBills.period, periodOf(ctx.now()))));
 }

@@ -109,7 +109,7 @@ export async function updateDuesType({
     }
   }
   const exemptUnitIds = await checkUnits(ctx, input.exemptUnitIds ?? current.exemptUnitIds);
-  const now = new Date();
+  const now = ctx.now();
   const rates =
     input.startPeriod !== current.startPeriod && current.startPeriod > periodOf(now)
       ? [{ from: input.startPeriod, amount: input.amount }]

@@ -98,7 +98,7 @@ async function queueExport(
     return { row: running, created: false };
   }
   after(
-    runExport(ctx, row.id, new Date()).catch((error: unknown) =>
+    runExport(ctx, row.id, ctx.now()).catch((error: unknown) =>
       log("error", "archive_export_failed", { archive: row.id, error: String(error) }),
     ),
   );
@@ -168,7 +168,7 @@ export async function runExport(
     const closed = tenant.status === "ditutup";
     const tctx = closed ? await closedTenantCtx(ctx, tenant.id) : await operatorTenantCtx(ctx, tenant);
     const { bytes, sha256, manifest } = await writeArchive(tctx, key, now);
-    const finished = new Date();
+    const finished = ctx.now();
     const keptDays = closed ? CLOSED_ARCHIVE_TTL_DAYS : ARCHIVE_TTL_DAYS;
     await ctx.platform
       .update(tenantArchives)
@@ -199,7 +199,7 @@ export async function runExport(
         status: last ? "failed" : "queued",
         error: message,
         leaseUntil: null,
-        ...(last ? { finishedAt: new Date().toISOString() } : {}),
+        ...(last ? { finishedAt: ctx.now().toISOString() } : {}),
       })
       .where(eq(tenantArchives.id, id));
     return last ? "failed" : "queued";

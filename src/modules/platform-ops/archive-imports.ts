@@ -43,7 +43,7 @@ export async function importIntoTenant({
         status: "failed",
         error: (error instanceof Error ? error.message : String(error)).slice(0, 500),
         leaseUntil: null,
-        finishedAt: new Date().toISOString(),
+        finishedAt: ctx.now().toISOString(),
       })
       .where(eq(tenantArchives.id, row.id));
     throw error;
@@ -111,8 +111,8 @@ async function startImport(
     sourceArchiveId: staged.sourceArchiveId,
     error: null,
     attempts: 1,
-    leaseUntil: new Date(Date.now() + LEASE_MS).toISOString(),
-    createdAt: new Date().toISOString(),
+    leaseUntil: new Date(ctx.now().getTime() + LEASE_MS).toISOString(),
+    createdAt: ctx.now().toISOString(),
     finishedAt: null,
     expiresAt: null,
   };
@@ -144,7 +144,7 @@ async function finishImport(
   const [done] = await ctx.platform.batch([
     ctx.platform
       .update(tenantArchives)
-      .set({ status: "ready", summary, leaseUntil: null, finishedAt: new Date().toISOString() })
+      .set({ status: "ready", summary, leaseUntil: null, finishedAt: ctx.now().toISOString() })
       .where(eq(tenantArchives.id, row.id))
       .returning(),
     platformAudit(ctx, {
