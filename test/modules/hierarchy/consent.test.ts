@@ -11,7 +11,7 @@ import {
   unique,
 } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
-import { answer, askLink, linkAccepted, parentRequest } from "./helpers";
+import { answer, askLink, type Figures, linkAccepted, parentRequest, type Summary } from "./helpers";
 
 /**
  * Issue 27, item 5: "RW links need the RT's consent". An RW's link-child is a request; the RT's admin
@@ -19,16 +19,6 @@ import { answer, askLink, linkAccepted, parentRequest } from "./helpers";
  * parent change stays.
  */
 
-interface Figures {
-  residents: number;
-  duesArrears: { amount: number; units: number };
-  lettersAwaitingProcessing: number;
-  complaintsOpen: number;
-}
-interface Summary {
-  children: { slug: string; name: string; figures: Figures | null; error: string | null }[];
-  total: Figures;
-}
 interface Children {
   items: { slug: string; name: string; linkedAt: string }[];
   pending: { slug: string; name: string; requestedAt: string; status: string }[];

@@ -1,6 +1,20 @@
 import { expect } from "vitest";
 import { callJson, type TestTenant } from "../../helpers/harness";
 
+/** One child RT's figures in the RW summary. */
+export interface Figures {
+  residents: number;
+  duesArrears: { amount: number; units: number };
+  lettersAwaitingProcessing: number;
+  complaintsOpen: number;
+}
+
+/** `GET /api/tenant-hierarchy/summary`. */
+export interface Summary {
+  children: { slug: string; name: string; figures: Figures | null; error: string | null }[];
+  total: Figures;
+}
+
 /** What an RW's link-child answers (issue 27: a request until the RT's admin accepts). */
 export interface LinkAnswer {
   child: { slug: string; name: string };

@@ -12,7 +12,7 @@ import {
   unique,
 } from "../../helpers/harness";
 import { household, request, sampleFields } from "../surat/helpers";
-import { answer, askLink, linkAccepted } from "./helpers";
+import { answer, askLink, linkAccepted, type Summary } from "./helpers";
 
 /**
  * Issue 13, "RW hierarchy": linking RTs to an RW and the RW head's summary of counts. Since issue 27 an
@@ -29,16 +29,6 @@ interface Pending {
   name: string;
   requestedAt: string;
   status: "menunggu";
-}
-interface Figures {
-  residents: number;
-  duesArrears: { amount: number; units: number };
-  lettersAwaitingProcessing: number;
-  complaintsOpen: number;
-}
-interface Summary {
-  children: { slug: string; name: string; figures: Figures | null; error: string | null }[];
-  total: Figures;
 }
 
 const unlink = (token: string, slug: string) =>
