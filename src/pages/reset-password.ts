@@ -3,6 +3,7 @@
  * A plain HTML form that works without JavaScript: residents open it from an email or a WhatsApp
  * message on cheap Android phones, and the API's CSP allows no inline scripts anyway.
  */
+import type { ErrorCode } from "../core/errors";
 import { escapeHtml } from "../core/html";
 import { htmlPage } from "./layout";
 
@@ -47,3 +48,12 @@ export function resetPasswordDone(loginUrl: string): string {
 <p><a href="${escapeHtml(loginUrl)}">Masuk ke akun</a></p>`,
   );
 }
+
+/** What the page says for each refusal its form can meet (the problem codes stay English). */
+export const RESET_PAGE_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  password_too_short: "Kata sandi minimal 8 karakter.",
+  token_invalid: "Tautan ini tidak berlaku. Minta tautan baru.",
+  token_expired: "Tautan ini sudah kedaluwarsa. Minta tautan baru.",
+  token_used: "Tautan ini sudah pernah dipakai. Minta tautan baru.",
+  rate_limited: "Terlalu banyak percobaan. Coba lagi beberapa menit lagi.",
+};

@@ -3,6 +3,7 @@
  * optional image. A plain multipart form that works without JavaScript: the API's CSP allows no inline
  * scripts, and submitters open it from an email on whatever phone they have.
  */
+import type { ErrorCode } from "../core/errors";
 import { escapeHtml } from "../core/html";
 import { htmlPage } from "./layout";
 
@@ -102,3 +103,13 @@ export function supportReplyNotFound(): string {
     `<h1>Tiket tidak ditemukan</h1><p class="error">Tautan ini tidak berlaku. Buka tautan dari email tiket Anda sekali lagi.</p>`,
   );
 }
+
+/** What the page says for each refusal its form can meet (the problem codes stay English). */
+export const REPLY_PAGE_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  file_too_large: "Gambar terlalu besar (maksimal 5 MB).",
+  unsupported_image_type: "Hanya gambar JPEG, PNG atau WebP yang dapat dilampirkan.",
+  not_multipart: "Formulir tidak lengkap. Muat ulang halaman lalu coba lagi.",
+  invalid_multipart: "Formulir tidak lengkap. Muat ulang halaman lalu coba lagi.",
+  file_empty: "Berkas gambar kosong.",
+  rate_limited: "Terlalu banyak balasan. Coba lagi beberapa menit lagi.",
+};

@@ -43,3 +43,8 @@ export const IdParam = z.object({ id: z.string().min(1).max(64) });
 export function listOf<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 }
+
+/** An answer that is an HTML page (the login-free pages), documented as text/html. */
+export function htmlAnswer(description: string) {
+  return { description, content: { "text/html": { schema: z.string() } } };
+}

@@ -2,8 +2,9 @@ import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
 import { ASISTEN_ERROR_CODES } from "./errors";
 import { Chat } from "./routes/chat";
+import { GetInfoRt } from "./routes/getInfoRt";
 import { GetAssistantStatus } from "./routes/getStatus";
-import { GetInfoRt, UpdateInfoRt } from "./routes/infoRt";
+import { UpdateInfoRt } from "./routes/updateInfoRt";
 
 /**
  * The resident assistant (issue 17; spec: R). No feature flag: the spec names none for it. The text it

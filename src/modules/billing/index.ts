@@ -4,10 +4,13 @@ import { defineModule } from "../../core/module";
 import { BILLING_ERROR_CODES } from "./errors";
 import { CreatePlan } from "./routes/createPlan";
 import { IssueInvoice } from "./routes/issueInvoice";
+import { IssueOperatorInvoice } from "./routes/issueOperatorInvoice";
 import { ListInvoices } from "./routes/listInvoices";
+import { ListOperatorInvoices } from "./routes/listOperatorInvoices";
 import { ListPaymentCallbacks } from "./routes/listPaymentCallbacks";
-import { ListPlans, ListPlatformPlans } from "./routes/listPlans";
-import { IssueOperatorInvoice, ListOperatorInvoices, VoidOperatorInvoice } from "./routes/operatorInvoices";
+import { ListPlans } from "./routes/listPlans";
+import { ListPlatformPlans } from "./routes/listPlatformPlans";
+import { VoidOperatorInvoice } from "./routes/voidOperatorInvoice";
 import { BILLING_KIND, onInvoicePaid, onInvoiceReversed, runBillingDay } from "./service";
 
 const admin = tenantAccess(ROLES.ADMIN);

@@ -118,3 +118,5 @@ export const PaymentCallback = z
     receivedAt: z.string(),
   })
   .openapi("PaymentCallbackRecord");
+
+export const PlanList = z.object({ items: z.array(Plan) }).openapi("BillingPlanList");

@@ -5,16 +5,22 @@ import { remindTomorrow } from "./agenda";
 import { retryOwedBerita } from "./berita";
 import { KONTEN_ERROR_CODES } from "./errors";
 import { retryOwedPengumuman } from "./pengumuman";
-import { CreateAgenda, DeleteAgenda, GetAgenda, ListAgenda, UpdateAgenda } from "./routes/agenda";
-import { CreateBerita, DeleteBerita, GetBerita, ListBerita, UpdateBerita } from "./routes/berita";
-import {
-  CreatePengumuman,
-  DeletePengumuman,
-  GetPengumuman,
-  GetPengumumanDelivery,
-  ListPengumuman,
-  UpdatePengumuman,
-} from "./routes/pengumuman";
+import { CreateAgenda } from "./routes/createAgenda";
+import { CreateBerita } from "./routes/createBerita";
+import { CreatePengumuman } from "./routes/createPengumuman";
+import { DeleteAgenda } from "./routes/deleteAgenda";
+import { DeleteBerita } from "./routes/deleteBerita";
+import { DeletePengumuman } from "./routes/deletePengumuman";
+import { GetAgenda } from "./routes/getAgenda";
+import { GetBerita } from "./routes/getBerita";
+import { GetPengumuman } from "./routes/getPengumuman";
+import { GetPengumumanDelivery } from "./routes/getPengumumanDelivery";
+import { ListAgenda } from "./routes/listAgenda";
+import { ListBerita } from "./routes/listBerita";
+import { ListPengumuman } from "./routes/listPengumuman";
+import { UpdateAgenda } from "./routes/updateAgenda";
+import { UpdateBerita } from "./routes/updateBerita";
+import { UpdatePengumuman } from "./routes/updatePengumuman";
 import { GetWatchSummary } from "./routes/watch";
 
 const member = tenantAccess(ROLES.MEMBER);

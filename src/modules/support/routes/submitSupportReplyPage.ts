@@ -1,52 +1,13 @@
 import type { Context } from "hono";
-import { z } from "zod";
 import type { HonoEnv } from "../../../core/env";
-import { DomainError, type ErrorCode, type StatusOfKind, statusOfKind } from "../../../core/errors";
+import { DomainError, type StatusOfKind, statusOfKind } from "../../../core/errors";
 import { checkMultipart, type ImageUpload, imageFromFile, readForm } from "../../../core/files";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
-import { problems } from "../../../core/http/openapi";
-import { supportReplyNotFound, supportReplyPage } from "../../../pages/support-reply";
+import { htmlAnswer } from "../../../core/http/openapi";
+import { REPLY_PAGE_MESSAGES, supportReplyNotFound, supportReplyPage } from "../../../pages/support-reply";
 import { getPublicTicket, replyPublic } from "../public";
 import { ReplyTokenParam } from "../schemas";
-
-const html = (description: string) => ({ description, content: { "text/html": { schema: z.string() } } });
-
-const MESSAGES: Partial<Record<ErrorCode, string>> = {
-  file_too_large: "Gambar terlalu besar (maksimal 5 MB).",
-  unsupported_image_type: "Hanya gambar JPEG, PNG atau WebP yang dapat dilampirkan.",
-  not_multipart: "Formulir tidak lengkap. Muat ulang halaman lalu coba lagi.",
-  invalid_multipart: "Formulir tidak lengkap. Muat ulang halaman lalu coba lagi.",
-  file_empty: "Berkas gambar kosong.",
-  rate_limited: "Terlalu banyak balasan. Coba lagi beberapa menit lagi.",
-};
-
-export class SupportReplyPage extends Endpoint {
-  override schema = {
-    tags: ["Pages"],
-    summary: "The login-free ticket page: the thread and a reply form with an optional image",
-    security: [],
-    request: { params: ReplyTokenParam, query: z.object({ terkirim: z.string().max(1).optional() }) },
-    responses: { 200: html("The thread and the form"), 404: html("Unknown token"), ...problems(400) },
-  };
-
-  override async handle(c: Context<HonoEnv>) {
-    const { params, query } = await this.getValidatedData<typeof this.schema>();
-    const ctx = platformCtx(c);
-    try {
-      const thread = await getPublicTicket({ ctx, input: { token: params.reply_token } });
-      const notice = query.terkirim
-        ? { kind: "ok" as const, text: "Balasan Anda sudah terkirim." }
-        : undefined;
-      return c.html(supportReplyPage(params.reply_token, thread, notice));
-    } catch (error) {
-      if (error instanceof DomainError && error.kind === "not_found") {
-        return c.html(supportReplyNotFound(), 404);
-      }
-      throw error;
-    }
-  }
-}
 
 /**
  * The page's form (multipart: `message`, optional `file`), answered with a redirect back to the page
@@ -60,11 +21,11 @@ export class SubmitSupportReplyPage extends Endpoint {
     request: { params: ReplyTokenParam },
     responses: {
       303: { description: "Sent; back to the page" },
-      400: html("The page again, with the reason"),
-      404: html("Unknown token"),
-      413: html("The page again: the image is too large"),
-      415: html("The page again: not a form upload, or not an image"),
-      429: html("The page again: too many replies"),
+      400: htmlAnswer("The page again, with the reason"),
+      404: htmlAnswer("Unknown token"),
+      413: htmlAnswer("The page again: the image is too large"),
+      415: htmlAnswer("The page again: not a form upload, or not an image"),
+      429: htmlAnswer("The page again: too many replies"),
     },
   };
 
@@ -94,7 +55,12 @@ export class SubmitSupportReplyPage extends Endpoint {
         if (error.extra.retryAfter !== undefined) {
           c.header("Retry-After", String(error.extra.retryAfter));
         }
-        return this.again(c, token, MESSAGES[error.code] ?? error.message, statusOfKind[error.kind]);
+        return this.again(
+          c,
+          token,
+          REPLY_PAGE_MESSAGES[error.code] ?? error.message,
+          statusOfKind[error.kind],
+        );
       }
       throw error;
     }

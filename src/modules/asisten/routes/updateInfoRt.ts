@@ -4,19 +4,7 @@ import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { InfoRt, InfoRtInput } from "../schemas";
-import { getInfoRt, updateInfoRt } from "../service";
-
-export class GetInfoRt extends Endpoint {
-  override schema = {
-    tags: ["Asisten"],
-    summary: "The rules, service hours and agenda the staff wrote for the assistant to tell residents",
-    responses: { 200: json(InfoRt), ...problems(401, 403) },
-  };
-
-  override async handle(c: Context<HonoEnv>) {
-    return c.json(await getInfoRt({ ctx: tenantCtx(c) }));
-  }
-}
+import { updateInfoRt } from "../service";
 
 export class UpdateInfoRt extends Endpoint {
   override schema = {

@@ -3,8 +3,8 @@ import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { registerPushToken, unregisterPushToken } from "../devices";
-import { PushDevice, PushTokenInput, PushTokenParam } from "../schemas";
+import { registerPushToken } from "../devices";
+import { PushDevice, PushTokenInput } from "../schemas";
 
 export class RegisterPushToken extends Endpoint {
   override schema = {
@@ -17,20 +17,5 @@ export class RegisterPushToken extends Endpoint {
   override async handle(c: Context<HonoEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
     return c.json(await registerPushToken({ ctx: tenantCtx(c), input: body }));
-  }
-}
-
-export class UnregisterPushToken extends Endpoint {
-  override schema = {
-    tags: ["User"],
-    summary: "Forget one of your push tokens (logout also does it)",
-    request: { params: PushTokenParam },
-    responses: { 204: { description: "Removed" }, ...problems(400, 401, 403, 404, 503) },
-  };
-
-  override async handle(c: Context<HonoEnv>) {
-    const { params } = await this.getValidatedData<typeof this.schema>();
-    await unregisterPushToken({ ctx: tenantCtx(c), token: params.token });
-    return c.body(null, 204);
   }
 }

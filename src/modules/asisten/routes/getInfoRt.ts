@@ -1,0 +1,19 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { InfoRt } from "../schemas";
+import { getInfoRt } from "../service";
+
+export class GetInfoRt extends Endpoint {
+  override schema = {
+    tags: ["Asisten"],
+    summary: "The rules, service hours and agenda the staff wrote for the assistant to tell residents",
+    responses: { 200: json(InfoRt), ...problems(401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    return c.json(await getInfoRt({ ctx: tenantCtx(c) }));
+  }
+}

@@ -1,0 +1,24 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { Invoice, OperatorInvoiceInput } from "../schemas";
+import { issueOperatorInvoice } from "../service";
+
+export class IssueOperatorInvoice extends Endpoint {
+  override schema = {
+    tags: ["Platform"],
+    summary: "Issue an invoice to a community: any amount, a note, the days to pay",
+    request: {
+      params: IdParam,
+      body: { content: { "application/json": { schema: OperatorInvoiceInput } } },
+    },
+    responses: { 201: json(Invoice, "Issued"), ...problems(400, 401, 403, 404, 503) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await issueOperatorInvoice({ ctx: platformCtx(c), id: params.id, input: body }), 201);
+  }
+}

@@ -1,0 +1,19 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { PlanList } from "../schemas";
+import { listPlans } from "../service";
+
+export class ListPlatformPlans extends Endpoint {
+  override schema = {
+    tags: ["Platform"],
+    summary: "Every subscription plan, retired ones included",
+    responses: { 200: json(PlanList), ...problems(401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    return c.json(await listPlans({ ctx: platformCtx(c), includeInactive: true }));
+  }
+}

@@ -1,0 +1,27 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { Invoice, InvoiceParams, VoidInvoiceInput } from "../schemas";
+import { voidInvoice } from "../service";
+
+export class VoidOperatorInvoice extends Endpoint {
+  override schema = {
+    tags: ["Platform"],
+    summary:
+      "Void a community's unpaid invoice with a reason; a payment the gateway still settles for it is refused",
+    request: {
+      params: InvoiceParams,
+      body: { content: { "application/json": { schema: VoidInvoiceInput } } },
+    },
+    responses: { 200: json(Invoice, "Voided"), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(
+      await voidInvoice({ ctx: platformCtx(c), id: params.id, invoiceId: params.invoiceId, input: body }),
+    );
+  }
+}

@@ -1,0 +1,22 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { setNotificationPreferences } from "../devices";
+import { NotificationPreferences } from "../schemas";
+
+export class PutNotificationPreferences extends Endpoint {
+  override schema = {
+    tags: ["User"],
+    summary:
+      "Choose channels and quiet hours; messages in quiet hours wait until they end (urgent ones do not)",
+    request: { body: { content: { "application/json": { schema: NotificationPreferences } } } },
+    responses: { 200: json(NotificationPreferences), ...problems(400, 401, 503) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await setNotificationPreferences({ ctx: platformCtx(c), input: body }));
+  }
+}

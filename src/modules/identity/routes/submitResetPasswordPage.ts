@@ -1,0 +1,48 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { DomainError, statusOfKind } from "../../../core/errors";
+import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { htmlAnswer } from "../../../core/http/openapi";
+import { RESET_PAGE_MESSAGES, resetPasswordDone, resetPasswordForm } from "../../../pages/reset-password";
+import { resetPassword } from "../passwordReset";
+
+/** The form's POST (application/x-www-form-urlencoded), answered with a page, not JSON. */
+export class SubmitResetPasswordPage extends Endpoint {
+  override schema = {
+    tags: ["Pages"],
+    summary: "Submit the reset page's form",
+    security: [],
+    responses: {
+      200: htmlAnswer("Password set"),
+      400: htmlAnswer("The form again, with the reason"),
+      429: htmlAnswer("The form again: too many attempts"),
+    },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const field = (name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
+    const token = field("token").slice(0, 200);
+    const password = field("password").slice(0, 200);
+    if (password !== field("confirm")) {
+      return c.html(resetPasswordForm(token, "Kedua kata sandi tidak sama."), 400);
+    }
+    const ctx = platformCtx(c);
+    try {
+      await resetPassword({ ctx, input: { token, password } });
+    } catch (error) {
+      if (error instanceof DomainError) {
+        if (error.extra.retryAfter !== undefined) {
+          c.header("Retry-After", String(error.extra.retryAfter));
+        }
+        return c.html(
+          resetPasswordForm(token, RESET_PAGE_MESSAGES[error.code] ?? error.message),
+          statusOfKind[error.kind],
+        );
+      }
+      throw error;
+    }
+    return c.html(resetPasswordDone(`${ctx.env.CLIENT_URL.replace(/\/$/, "")}/login`));
+  }
+}

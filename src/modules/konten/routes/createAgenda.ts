@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { createAgenda } from "../agenda";
+import { Agenda, CreateAgendaInput } from "../schemas";
+
+export class CreateAgenda extends Endpoint {
+  override schema = {
+    tags: ["Agenda"],
+    summary: "Add a community event; members get a push reminder at 18:00 WIB the evening before",
+    request: { body: { content: { "application/json": { schema: CreateAgendaInput } } } },
+    responses: { 201: json(Agenda, "Created"), ...problems(400, 401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await createAgenda({ ctx: tenantCtx(c), input: body }), 201);
+  }
+}

@@ -1,0 +1,23 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, problems } from "../../../core/http/openapi";
+import { createBerita } from "../berita";
+import { Berita, CreateBeritaInput } from "../schemas";
+
+export class CreateBerita extends Endpoint {
+  override schema = {
+    tags: ["Berita"],
+    summary:
+      "Write news (Markdown, rendered to sanitised HTML); published news is pushed to every member's devices",
+    request: { body: { content: { "application/json": { schema: CreateBeritaInput } } } },
+    // 404 file_not_found: the cover is not a file of this tenant's store.
+    responses: { 201: json(Berita, "Created"), ...problems(400, 401, 403, 404) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await createBerita({ ctx: tenantCtx(c), input: body }), 201);
+  }
+}

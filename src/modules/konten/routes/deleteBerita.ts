@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, problems } from "../../../core/http/openapi";
+import { deleteBerita } from "../berita";
+
+export class DeleteBerita extends Endpoint {
+  override schema = {
+    tags: ["Berita"],
+    summary: "Delete",
+    request: { params: IdParam },
+    responses: { 204: { description: "Deleted" }, ...problems(400, 401, 403, 404) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    await deleteBerita({ ctx: tenantCtx(c), id: params.id });
+    return c.body(null, 204);
+  }
+}

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { getBerita } from "../berita";
+import { Berita } from "../schemas";
+
+export class GetBerita extends Endpoint {
+  override schema = {
+    tags: ["Berita"],
+    summary: "One item",
+    request: { params: IdParam },
+    responses: { 200: json(Berita), ...problems(400, 401, 403, 404) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await getBerita({ ctx: tenantCtx(c), id: params.id }));
+  }
+}

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { getPengumuman } from "../pengumuman";
+import { Pengumuman } from "../schemas";
+
+export class GetPengumuman extends Endpoint {
+  override schema = {
+    tags: ["Pengumuman"],
+    summary: "One item",
+    request: { params: IdParam },
+    responses: { 200: json(Pengumuman), ...problems(400, 401, 403, 404) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await getPengumuman({ ctx: tenantCtx(c), id: params.id }));
+  }
+}

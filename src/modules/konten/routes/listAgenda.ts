@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, listOf, problems } from "../../../core/http/openapi";
+import { listAgenda } from "../agenda";
+import { Agenda, AgendaListQuery } from "../schemas";
+
+export class ListAgenda extends Endpoint {
+  override schema = {
+    tags: ["Agenda"],
+    summary: "Events soonest first: those not ended yet, or those starting on the Jakarta days from/to",
+    request: { query: AgendaListQuery },
+    responses: { 200: json(listOf(Agenda)), ...problems(400, 401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listAgenda({ ctx: tenantCtx(c), input: query }));
+  }
+}

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, listOf, problems } from "../../../core/http/openapi";
+import { listBerita } from "../berita";
+import { Berita, BeritaListQuery } from "../schemas";
+
+export class ListBerita extends Endpoint {
+  override schema = {
+    tags: ["Berita"],
+    summary: "News, newest first (residents see published news; staff may filter by status)",
+    request: { query: BeritaListQuery },
+    responses: { 200: json(listOf(Berita)), ...problems(400, 401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listBerita({ ctx: tenantCtx(c), input: query }));
+  }
+}

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, listOf, problems } from "../../../core/http/openapi";
+import { listPengumuman } from "../pengumuman";
+import { Pengumuman, PengumumanListQuery } from "../schemas";
+
+export class ListPengumuman extends Endpoint {
+  override schema = {
+    tags: ["Pengumuman"],
+    summary: "Announcements, newest first (residents see published ones)",
+    request: { query: PengumumanListQuery },
+    responses: { 200: json(listOf(Pengumuman)), ...problems(400, 401, 403) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { query } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await listPengumuman({ ctx: tenantCtx(c), input: query }));
+  }
+}

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { updateAgenda } from "../agenda";
+import { Agenda, UpdateAgendaInput } from "../schemas";
+
+export class UpdateAgenda extends Endpoint {
+  override schema = {
+    tags: ["Agenda"],
+    summary: "Change fields",
+    request: { params: IdParam, body: { content: { "application/json": { schema: UpdateAgendaInput } } } },
+    responses: { 200: json(Agenda), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await updateAgenda({ ctx: tenantCtx(c), id: params.id, input: body }));
+  }
+}

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { updateBerita } from "../berita";
+import { Berita, UpdateBeritaInput } from "../schemas";
+
+export class UpdateBerita extends Endpoint {
+  override schema = {
+    tags: ["Berita"],
+    summary: "Change fields; publishing, or editing published news, pushes it again (once per version)",
+    request: { params: IdParam, body: { content: { "application/json": { schema: UpdateBeritaInput } } } },
+    responses: { 200: json(Berita), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await updateBerita({ ctx: tenantCtx(c), id: params.id, input: body }));
+  }
+}

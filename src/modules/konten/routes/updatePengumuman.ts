@@ -1,0 +1,25 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { updatePengumuman } from "../pengumuman";
+import { Pengumuman, UpdatePengumumanInput } from "../schemas";
+
+export class UpdatePengumuman extends Endpoint {
+  override schema = {
+    tags: ["Pengumuman"],
+    summary:
+      "Change fields; publishing, or editing a published announcement, fans it out again (once per version and channel)",
+    request: {
+      params: IdParam,
+      body: { content: { "application/json": { schema: UpdatePengumumanInput } } },
+    },
+    responses: { 200: json(Pengumuman), ...problems(400, 401, 403, 404, 409) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, body } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await updatePengumuman({ ctx: tenantCtx(c), id: params.id, input: body }));
+  }
+}

@@ -1,0 +1,41 @@
+import type { Context } from "hono";
+import { z } from "zod";
+import type { HonoEnv } from "../../../core/env";
+import { DomainError } from "../../../core/errors";
+import { platformCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { htmlAnswer, problems } from "../../../core/http/openapi";
+import { supportReplyNotFound, supportReplyPage } from "../../../pages/support-reply";
+import { getPublicTicket } from "../public";
+import { ReplyTokenParam } from "../schemas";
+
+export class SupportReplyPage extends Endpoint {
+  override schema = {
+    tags: ["Pages"],
+    summary: "The login-free ticket page: the thread and a reply form with an optional image",
+    security: [],
+    request: { params: ReplyTokenParam, query: z.object({ terkirim: z.string().max(1).optional() }) },
+    responses: {
+      200: htmlAnswer("The thread and the form"),
+      404: htmlAnswer("Unknown token"),
+      ...problems(400),
+    },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params, query } = await this.getValidatedData<typeof this.schema>();
+    const ctx = platformCtx(c);
+    try {
+      const thread = await getPublicTicket({ ctx, input: { token: params.reply_token } });
+      const notice = query.terkirim
+        ? { kind: "ok" as const, text: "Balasan Anda sudah terkirim." }
+        : undefined;
+      return c.html(supportReplyPage(params.reply_token, thread, notice));
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === "not_found") {
+        return c.html(supportReplyNotFound(), 404);
+      }
+      throw error;
+    }
+  }
+}
