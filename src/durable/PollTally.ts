@@ -1,8 +1,29 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../core/env";
-import { log } from "../core/http/log";
 import { objectTenantCtx } from "../core/jobs";
-import { mirrorTally, publishedPoll } from "../modules/musyawarah/service";
+import { systemNow } from "../core/time";
+import { publishedPoll } from "../modules/musyawarah/service";
+import { TallyMirror } from "./pollTallyMirror";
+import {
+  type BallotRow,
+  type Live,
+  type PollCard,
+  refusalOf,
+  snapshotOf,
+  type TallyConfig,
+  type TallySnapshot,
+  type VoteInput,
+  type VoteResult,
+} from "./pollTallyTypes";
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE IF NOT EXISTS eligible (voter_key TEXT PRIMARY KEY);
+  CREATE TABLE IF NOT EXISTS ballots (
+    voter_key TEXT PRIMARY KEY, user_id TEXT NOT NULL, choices TEXT, cast_at TEXT NOT NULL,
+    seq INTEGER NOT NULL UNIQUE);
+  CREATE TABLE IF NOT EXISTS counts (option_id TEXT PRIMARY KEY, count INTEGER NOT NULL);
+`;
 
 /**
  * The authority for one poll's ballots and counts. Every vote is decided and recorded inside one
@@ -14,146 +35,9 @@ import { mirrorTally, publishedPoll } from "../modules/musyawarah/service";
  * Anonymous polls store who voted (to refuse a second ballot) and the per-option counts, and nothing
  * that links the two: ballots keep no choices, counts keep no history, and nothing is logged about choices.
  */
-/**
- * What a vote's answer shows of the poll: its row as published (frozen from then on; only its status,
- * counts and closing change, and those the object holds itself). With it the vote path reads nothing
- * from the tenant database (ADR 0005).
- */
-export interface PollCard {
-  id: string;
-  title: string;
-  description: string | null;
-  options: { id: string; label: string }[];
-  startsAt: string;
-  endsAt: string;
-  quorumKind: "percent" | "count" | null;
-  quorumValue: number | null;
-  anonymous: boolean;
-  multipleChoice: boolean;
-  maxChoices: number;
-  voterScope: "warga" | "kk";
-  resultsVisibility: "always" | "after_close";
-  eligibleVoters: number | null;
-  createdAt: string;
-  updatedAt: string;
-  openedAt: string | null;
-}
-
-export interface TallyConfig {
-  /**
-   * The tenant the mirror writes to, resolved by core's `objectTenantCtx` like any tenant. Configs stored by
-   * earlier versions also hold the tenant's database `slot`; it is no longer read (they hold the slug too).
-   */
-  tenantSlug: string;
-  pollId: string;
-  optionIds: string[];
-  multipleChoice: boolean;
-  maxChoices: number;
-  anonymous: boolean;
-  startsAt: string;
-  endsAt: string;
-  /** Voter keys taken when the poll opened: `user:<id>` or, for household polls, `unit:<id>`. */
-  eligible: string[];
-  /**
-   * The published poll, for the vote's answer. Objects opened by earlier versions lack it and read it
-   * once from the tenant database on their first vote (`card()`).
-   */
-  poll?: PollCard;
-}
-
-export type VoteRefusal =
-  | "already_voted"
-  | "poll_not_open"
-  | "poll_not_started"
-  | "poll_ended"
-  | "poll_closed"
-  | "not_eligible"
-  | "invalid_choice"
-  /** No published poll here: an unknown id, a draft, or a deleted poll. */
-  | "not_found"
-  /** A household poll asked without the voter's unit: the caller reads it and asks again. */
-  | "needs_household"
-  /** A household poll, and the voter has no unit. */
-  | "no_household";
-
-export interface TallySnapshot {
-  status: "aktif" | "ditutup" | "unconfigured";
-  counts: Record<string, number>;
-  ballots: number;
-  eligible: number;
-  seq: number;
-}
-
-export type VoteResult =
-  | ({ ok: true; poll: PollCard; castAt: string } & TallySnapshot)
-  | { ok: false; code: VoteRefusal };
-
-export interface VoteInput {
-  userId: string;
-  optionIds: string[];
-  /**
-   * The voter's housing unit, for household (`kk`) polls: a string, `null` when they have none, or
-   * absent when the caller does not know the poll's scope (then a household poll answers
-   * `needs_household`). Personal polls ignore it.
-   */
-  unitId?: string | null;
-  /** An explicit ballot key (tests); by default derived from the poll's scope. */
-  voterKey?: string;
-  now?: number;
-}
-
-export interface BallotRow {
-  voterKey: string;
-  userId: string;
-  optionIds: string[] | null;
-  castAt: string;
-}
-
-/**
- * Everything a vote needs, held in memory and loaded once per instance: the configuration (immutable
- * after `open`), the status, the per-option counts, the highest ballot sequence and the number of
- * eligible voters. Storage stays the authority: these change only after the transaction that wrote
- * them committed, and a new instance (after eviction or a crash) loads them again.
- */
-interface Live {
-  config: TallyConfig;
-  status: "aktif" | "ditutup";
-  counts: Record<string, number>;
-  seq: number;
-  eligible: number;
-  mirroredSeq: number;
-  mirroredStatus: string | null;
-}
-
-const MIRROR_RETRY_MS = 2_000;
-const MIRROR_RETRY_MAX_MS = 60_000;
-/**
- * At most one copy to the tenant database this often while votes keep coming: the first vote after a
- * quiet spell is copied at once; a burst shares one copy per interval instead of copying back to back.
- */
-const MIRROR_INTERVAL_MS = 500;
-
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-  CREATE TABLE IF NOT EXISTS eligible (voter_key TEXT PRIMARY KEY);
-  CREATE TABLE IF NOT EXISTS ballots (
-    voter_key TEXT PRIMARY KEY, user_id TEXT NOT NULL, choices TEXT, cast_at TEXT NOT NULL,
-    seq INTEGER NOT NULL UNIQUE);
-  CREATE TABLE IF NOT EXISTS counts (option_id TEXT PRIMARY KEY, count INTEGER NOT NULL);
-`;
-
 export class PollTally extends DurableObject<Bindings> {
   private readonly sql: SqlStorage;
-  private mirroring: Promise<void> | null = null;
-  /**
-   * The alarm is set to copy ballots to the tenant database now (or to retry a failed copy), so a
-   * further vote need not set it again. A new instance starts false and sets it again: harmless.
-   */
-  private mirrorDue = false;
-  /** Consecutive failed copies, for the retry backoff. */
-  private retries = 0;
-  /** When the latest copy started (this instance), to space copies during a burst. */
-  private lastCopyAt = 0;
+  private readonly mirror: TallyMirror;
   /** `undefined` until loaded; `null` while no poll is open here (unknown id, draft, deleted). */
   private live: Live | null | undefined;
   /** A legacy configuration's poll card being read from the tenant database (shared by concurrent votes). */
@@ -163,6 +47,13 @@ export class PollTally extends DurableObject<Bindings> {
     super(ctx, env);
     // No schema here: an object nobody opened (a vote on an unknown id) must not write anything.
     this.sql = ctx.storage.sql;
+    this.mirror = new TallyMirror({
+      sql: this.sql,
+      storage: ctx.storage,
+      env,
+      state: () => this.state(),
+      setMeta: (key, value) => this.setMeta(key, value),
+    });
   }
 
   private meta(key: string): string | null {
@@ -211,19 +102,6 @@ export class PollTally extends DurableObject<Bindings> {
     return this.live;
   }
 
-  private snapshotOf(live: Live | null): TallySnapshot {
-    if (!live) {
-      return { status: "unconfigured", counts: {}, ballots: 0, eligible: 0, seq: 0 };
-    }
-    return {
-      status: live.status,
-      counts: { ...live.counts },
-      ballots: live.seq,
-      eligible: live.eligible,
-      seq: live.seq,
-    };
-  }
-
   /** Opens the poll. Idempotent: a repeated publish (a retried request) keeps the first configuration. */
   async open(config: TallyConfig): Promise<TallySnapshot> {
     if (!this.state()) {
@@ -241,7 +119,7 @@ export class PollTally extends DurableObject<Bindings> {
       this.live = undefined;
       await this.ctx.storage.setAlarm(new Date(config.endsAt).getTime());
     }
-    return this.snapshotOf(this.state());
+    return snapshotOf(this.state());
   }
 
   /**
@@ -266,29 +144,6 @@ export class PollTally extends DurableObject<Bindings> {
       this.cardLoading = null;
     });
     return this.cardLoading;
-  }
-
-  private decide(live: Live, optionIds: string[], now: number): VoteRefusal | null {
-    const { config } = live;
-    if (live.status === "ditutup") {
-      return "poll_closed";
-    }
-    if (now < Date.parse(config.startsAt)) {
-      return "poll_not_started";
-    }
-    if (now >= Date.parse(config.endsAt)) {
-      return "poll_ended";
-    }
-    const limit = config.multipleChoice ? config.maxChoices : 1;
-    if (
-      optionIds.length < 1 ||
-      optionIds.length > limit ||
-      new Set(optionIds).size !== optionIds.length ||
-      optionIds.some((id) => !config.optionIds.includes(id))
-    ) {
-      return "invalid_choice";
-    }
-    return null;
   }
 
   /** One ballot (`voteMany` of one). */
@@ -319,7 +174,7 @@ export class PollTally extends DurableObject<Bindings> {
     if (!live) {
       return inputs.map(() => ({ ok: false, code: "not_found" }));
     }
-    const castAt = new Date().toISOString();
+    const castAt = systemNow().toISOString();
     let results: VoteResult[];
     try {
       // Synchronous from here to the commit. The in-memory state moves with each ballot (the next one's
@@ -334,14 +189,14 @@ export class PollTally extends DurableObject<Bindings> {
     if (results.some((r) => r.ok)) {
       // The ballots are durable once this object's storage commits them (the answers wait for that
       // through the output gate); the copy to the tenant database follows from the alarm.
-      this.scheduleMirror();
+      this.mirror.schedule();
     }
     return results;
   }
 
   /** One ballot inside `voteMany`'s transaction. */
   private ballot(live: Live, poll: PollCard, input: VoteInput, castAt: string): VoteResult {
-    const refusal = this.decide(live, input.optionIds, input.now ?? Date.now());
+    const refusal = refusalOf(live, input.optionIds, input.now ?? systemNow().getTime());
     if (refusal) {
       return { ok: false, code: refusal };
     }
@@ -385,7 +240,7 @@ export class PollTally extends DurableObject<Bindings> {
     for (const id of input.optionIds) {
       live.counts[id] = (live.counts[id] ?? 0) + 1;
     }
-    return { ok: true, poll, castAt, ...this.snapshotOf(live) };
+    return { ok: true, poll, castAt, ...snapshotOf(live) };
   }
 
   /** Closes the poll at once (the secretariat's close) and copies the closing before answering. */
@@ -395,12 +250,12 @@ export class PollTally extends DurableObject<Bindings> {
       this.setMeta("status", "ditutup");
       live.status = "ditutup";
     }
-    await this.mirrorSafely();
-    return this.snapshotOf(this.state());
+    await this.mirror.untilCopied();
+    return snapshotOf(this.state());
   }
 
   async snapshot(): Promise<TallySnapshot> {
-    return this.snapshotOf(this.state());
+    return snapshotOf(this.state());
   }
 
   async hasVoted(voterKey: string): Promise<boolean> {
@@ -449,134 +304,10 @@ export class PollTally extends DurableObject<Bindings> {
     if (!live) {
       return;
     }
-    if (live.status === "aktif" && Date.now() >= Date.parse(live.config.endsAt)) {
+    if (live.status === "aktif" && systemNow().getTime() >= Date.parse(live.config.endsAt)) {
       this.setMeta("status", "ditutup");
       live.status = "ditutup";
     }
-    // One copy per run (joining one in flight): ballots that arrive during it are copied by the next
-    // run, at most one interval after this one started, so a burst costs one copy per interval.
-    this.mirrorDue = true;
-    await this.mirrorSafely(async () => {
-      while (this.mirroring) {
-        await this.mirroring;
-      }
-      if (!this.mirrored()) {
-        await this.copy();
-      }
-    });
-  }
-
-  /**
-   * Asks for a copy to the tenant database as soon as possible, without waiting for it. The alarm is
-   * written with the ballot (same storage, same output gate), so a ballot never exists without its
-   * pending copy, even if the object is evicted right after answering. Only the first ballot after a
-   * copy sets it: the rest of a burst finds it due and writes nothing more.
-   */
-  private scheduleMirror(): void {
-    if (this.mirrorDue) {
-      return;
-    }
-    this.mirrorDue = true;
-    void this.ctx.storage.setAlarm(this.nextCopyAt());
-  }
-
-  private nextCopyAt(): number {
-    return Math.max(Date.now(), this.lastCopyAt + MIRROR_INTERVAL_MS);
-  }
-
-  /**
-   * Copies (by default until the tenant database is up to date); on failure keeps the ballots (this
-   * object is the authority) and retries from the alarm with a backoff.
-   */
-  private async mirrorSafely(copy: () => Promise<void> = () => this.mirror()): Promise<void> {
-    try {
-      await copy();
-    } catch (error) {
-      this.retries += 1;
-      const delay = Math.min(MIRROR_RETRY_MS * 2 ** Math.min(this.retries - 1, 6), MIRROR_RETRY_MAX_MS);
-      log("warn", "poll_mirror_failed", {
-        poll: this.state()?.config.pollId,
-        retryInMs: delay,
-        error: String(error),
-      });
-      this.mirrorDue = true;
-      await this.ctx.storage.setAlarm(Date.now() + delay);
-      return;
-    }
-    this.retries = 0;
-    if (!this.mirrored()) {
-      // Votes came in during the copy: the next copy follows one interval after this one.
-      this.mirrorDue = true;
-      await this.ctx.storage.setAlarm(this.nextCopyAt());
-      return;
-    }
-    // Synchronous from the `mirrored()` check: nothing is left to copy, so the alarm goes back to
-    // closing the poll at endsAt (or away, once closed).
-    this.mirrorDue = false;
-    const live = this.state();
-    if (live && live.status === "aktif") {
-      await this.ctx.storage.setAlarm(Date.parse(live.config.endsAt));
-    }
-  }
-
-  private mirrored(): boolean {
-    const live = this.state();
-    return !live || (live.mirroredSeq === live.seq && live.mirroredStatus === live.status);
-  }
-
-  /**
-   * Waits until the tenant database reflects at least this moment's state (closing uses it). Concurrent
-   * callers share one write in flight and at most one after it.
-   */
-  private async mirror(): Promise<void> {
-    while (!this.mirrored()) {
-      if (this.mirroring) {
-        await this.mirroring;
-        continue;
-      }
-      await this.copy();
-    }
-  }
-
-  private async copy(): Promise<void> {
-    this.lastCopyAt = Date.now();
-    this.mirroring = this.mirrorOnce().finally(() => {
-      this.mirroring = null;
-    });
-    await this.mirroring;
-  }
-
-  private async mirrorOnce(): Promise<void> {
-    const live = this.state();
-    if (!live) {
-      return;
-    }
-    const { config } = live;
-    const snap = this.snapshotOf(live);
-    const voters = this.sql
-      .exec<{ voter_key: string; user_id: string; cast_at: string }>(
-        "SELECT voter_key, user_id, cast_at FROM ballots WHERE seq > ? AND seq <= ? ORDER BY seq",
-        live.mirroredSeq,
-        snap.seq,
-      )
-      .toArray();
-    // The SQL is musyawarah's (drizzle, so a renamed column breaks the build, not the mirror). No flag
-    // check: ballots accepted before musyawarah was switched off (or the tenant suspended) still land.
-    const ctx = await objectTenantCtx(this.env, config.tenantSlug, "poll-mirror");
-    await mirrorTally({
-      ctx,
-      input: {
-        pollId: config.pollId,
-        counts: snap.counts,
-        ballots: snap.ballots,
-        seq: snap.seq,
-        status: snap.status,
-        voters: voters.map((v) => ({ voterKey: v.voter_key, userId: v.user_id, votedAt: v.cast_at })),
-      },
-    });
-    this.setMeta("mirroredSeq", String(snap.seq));
-    this.setMeta("mirroredStatus", snap.status);
-    live.mirroredSeq = snap.seq;
-    live.mirroredStatus = snap.status;
+    await this.mirror.onAlarm();
   }
 }

@@ -2,7 +2,7 @@ import { and, eq, lte, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { TenantCtx } from "../../core/context";
 import { nowIso } from "../../core/time";
-import type { TallySnapshot } from "../../durable/PollTally";
+import type { TallySnapshot } from "../../durable/pollTallyTypes";
 import { polls, pollVoters } from "./tables";
 
 /** What a poll's tally hands the tenant database: absolute counts at `seq`, and the voters after the last mirror. */

@@ -3,7 +3,7 @@ import type { TenantCtx } from "../../core/context";
 import { afterCursor, keysetPage } from "../../core/db/paging";
 import { rowById } from "../../core/db/rows";
 import { requireUser } from "../../core/http/access";
-import type { PollCard } from "../../durable/PollTally";
+import type { PollCard } from "../../durable/pollTallyTypes";
 import { userNames } from "../identity/service";
 import {
   householdVotedIn,

@@ -5,7 +5,7 @@ import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { nowIso } from "../../core/time";
-import type { TallyConfig } from "../../durable/PollTally";
+import type { TallyConfig } from "../../durable/pollTallyTypes";
 import { getPoll } from "./poll-reads";
 import { eligibleVoters, loadPoll, type Option, type PollRow, pollAudit, presentPoll, tally } from "./polls";
 import type { CreatePollInput, UpdatePollInput } from "./schemas";

@@ -4,7 +4,7 @@ import type { TenantCtx } from "../../core/context";
 import { rowById } from "../../core/db/rows";
 import { NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
-import type { PollCard, TallySnapshot } from "../../durable/PollTally";
+import type { PollCard, TallySnapshot } from "../../durable/pollTallyTypes";
 import { membershipIn, residentsOf } from "../identity/service";
 import { type PollOption, polls, pollVoters } from "./tables";
 

@@ -2,7 +2,7 @@ import type { TenantCtx } from "../../core/context";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { type After, sharedCalls } from "../../core/sharedCalls";
-import type { VoteInput as TallyVoteInput, VoteRefusal, VoteResult } from "../../durable/PollTally";
+import type { VoteInput as TallyVoteInput, VoteRefusal, VoteResult } from "../../durable/pollTallyTypes";
 import { membershipIn } from "../identity/service";
 import { presentPoll, tally } from "./polls";
 import type { VoteInput } from "./schemas";
