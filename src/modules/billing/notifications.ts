@@ -1,34 +1,11 @@
 import type { PlatformCtx } from "../../core/context";
+import { jakartaDate, rupiah } from "../../core/format";
 import { log } from "../../core/http/log";
 import { notifyFor } from "../../core/notifier";
 import { tenantAdminContacts } from "../identity/service";
 import type { billingInvoices } from "./platform-tables";
 
 type InvoiceRow = typeof billingInvoices.$inferSelect;
-
-const MONTHS = [
-  "Januari",
-  "Februari",
-  "Maret",
-  "April",
-  "Mei",
-  "Juni",
-  "Juli",
-  "Agustus",
-  "September",
-  "Oktober",
-  "November",
-  "Desember",
-];
-
-/** "Rp49.000": how rupiah are written in Indonesian. */
-export const rupiah = (amount: number) => `Rp${String(amount).replace(/\B(?=(\d{3})+(?!\d))/g, ".")}`;
-
-/** "30 November 2026", in Jakarta. */
-export function tanggal(iso: string): string {
-  const wib = new Date(new Date(iso).getTime() + 7 * 3_600_000);
-  return `${wib.getUTCDate()} ${MONTHS[wib.getUTCMonth()]} ${wib.getUTCFullYear()}`;
-}
 
 const TEMPLATES = { issued: "INVOICE_ISSUED", paid: "INVOICE_PAID", reminder: "INVOICE_REMINDER" } as const;
 
@@ -61,10 +38,10 @@ export async function notifyInvoice(
         planName: extra.planName ?? invoice.planCode,
         months: String(invoice.months),
         amount: rupiah(invoice.amount),
-        dueDate: tanggal(invoice.dueAt),
+        dueDate: jakartaDate(invoice.dueAt),
         paymentUrl: invoice.paymentUrl ?? "",
-        paidAt: invoice.paidAt ? tanggal(invoice.paidAt) : "",
-        activeUntil: extra.activeUntil ? tanggal(extra.activeUntil) : "",
+        paidAt: invoice.paidAt ? jakartaDate(invoice.paidAt) : "",
+        activeUntil: extra.activeUntil ? jakartaDate(extra.activeUntil) : "",
         daysLeft: String(extra.daysLeft ?? ""),
       },
       idempotencyKey: key,

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { calendarDate, jakartaDate, monthName, periodName, rupiah } from "../../src/core/format";
+
+describe("how amounts and dates are written", () => {
+  it("writes rupiah with dots between thousands and no space", () => {
+    expect(rupiah(0)).toBe("Rp0");
+    expect(rupiah(49_000)).toBe("Rp49.000");
+    expect(rupiah(1_250_000.4)).toBe("Rp1.250.000");
+    expect(rupiah(-900_000)).toBe("-Rp900.000");
+  });
+
+  it("names months in Indonesian by default and in English when asked, and refuses month 13", () => {
+    expect(monthName(1)).toBe("Januari");
+    expect(monthName(8, "en")).toBe("August");
+    expect(() => monthName(13)).toThrow(RangeError);
+    expect(periodName("2026-11")).toBe("November 2026");
+    expect(periodName("2026-05", "en")).toBe("May 2026");
+  });
+
+  it("writes a calendar day as is and an instant as its day in Jakarta", () => {
+    expect(calendarDate("2026-11-21")).toBe("21 November 2026");
+    expect(calendarDate("2026-02-03T23:00:00Z", "en")).toBe("3 February 2026");
+    // 17:30 UTC on 30 November is already 1 December in Jakarta (UTC+7).
+    expect(jakartaDate("2026-11-30T17:30:00Z")).toBe("1 Desember 2026");
+    expect(jakartaDate(new Date("2026-11-30T16:59:00Z"))).toBe("30 November 2026");
+  });
+});
