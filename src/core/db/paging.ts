@@ -1,6 +1,7 @@
-import { gt, gte, lt, type SQL } from "drizzle-orm";
+import { and, eq, gt, gte, lt, or, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
+import { Invalid } from "../errors";
 import { jakartaDayRange } from "../time";
 
 /**
@@ -37,4 +38,49 @@ export function afterCursor(column: SQLiteColumn, cursor: string | undefined, or
     return [];
   }
   return [order === "desc" ? lt(column, cursor) : gt(column, cursor)];
+}
+
+/**
+ * Lists ordered by something other than the id (a date, a start time, a creation time) page by the
+ * pair (that value, id), and their cursor is the last row's pair joined by `~`: `2026-11-03~01J…`.
+ * Lists ordered by id alone keep the id itself as the cursor, the same format with one part. Neither
+ * part may contain `~` (dates, ISO instants and ULIDs do not).
+ */
+export interface Keyset<T> {
+  /** The column the list is ordered by first, and the id column that breaks ties. */
+  columns: readonly [SQLiteColumn, SQLiteColumn];
+  order: "asc" | "desc";
+  /** The row's values of those two columns, as the cursor writes them. */
+  key: (row: T) => readonly [string, string];
+}
+
+/** The page of `rows` (fetched with `limit + 1`, in the keyset's order) and the cursor after it. */
+export function keysetPageBy<T>(
+  rows: T[],
+  limit: number,
+  keyset: Keyset<T>,
+): { items: T[]; nextCursor: string | null } {
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > limit && last ? keyset.key(last).join("~") : null };
+}
+
+/**
+ * The condition "after the cursor" in the keyset's order, or none without a cursor. A cursor this list
+ * did not give is 400 `invalid_cursor`.
+ */
+export function afterKeyset<T>(keyset: Keyset<T>, cursor: string | undefined): SQL | undefined {
+  if (!cursor) {
+    return undefined;
+  }
+  const parts = cursor.split("~");
+  const [value, id] = parts;
+  if (parts.length !== 2 || !value || !id) {
+    throw new Invalid("invalid_cursor", "The cursor is not one this list gave.", [
+      { field: "cursor", message: "unknown cursor" },
+    ]);
+  }
+  const [column, idColumn] = keyset.columns;
+  const beyond = keyset.order === "desc" ? lt : gt;
+  return or(beyond(column, value), and(eq(column, value), beyond(idColumn, id)));
 }

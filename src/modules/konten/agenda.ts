@@ -2,7 +2,7 @@ import { and, asc, eq, gt, gte, isNull, lt, ne, or, type SQL, sql } from "drizzl
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
-import { jakartaDayFilters, keysetPage } from "../../core/db/paging";
+import { afterKeyset, jakartaDayFilters, type Keyset, keysetPageBy } from "../../core/db/paging";
 import { rowByIdOrNotFound } from "../../core/db/rows";
 import { Conflict, Invalid } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
@@ -62,28 +62,23 @@ export async function getAgenda({ ctx, id }: { ctx: TenantCtx; id: string }) {
 
 /**
  * Soonest first. Without `from`/`to` only what has not ended yet; with them, events starting on those
- * Jakarta days. The cursor is the last id shown; the next page continues after that event's start.
+ * Jakarta days. The cursor is the last event's `{starts_at}~{id}`.
  */
+/** Soonest first, then by id; the cursor is the last event's `{starts_at}~{id}`. */
+const AGENDA_ORDER: Keyset<typeof agenda.$inferSelect> = {
+  columns: [agenda.startsAt, agenda.id],
+  order: "asc",
+  key: (row) => [row.startsAt, row.id],
+};
+
 export async function listAgenda({ ctx, input }: { ctx: TenantCtx; input: AgendaListQuery }) {
   const filters: SQL[] =
     input.from || input.to
       ? jakartaDayFilters(agenda.startsAt, input.from, input.to)
       : [gt(agenda.endsAt, ctx.now().toISOString())];
-  if (input.cursor) {
-    const last = await ctx.db
-      .select({ startsAt: agenda.startsAt })
-      .from(agenda)
-      .where(eq(agenda.id, input.cursor))
-      .get();
-    if (!last) {
-      throw new Invalid("invalid_input", "Unknown cursor.", [{ field: "cursor", message: "unknown" }]);
-    }
-    filters.push(
-      or(
-        gt(agenda.startsAt, last.startsAt),
-        and(eq(agenda.startsAt, last.startsAt), gt(agenda.id, input.cursor)),
-      ) as SQL,
-    );
+  const after = afterKeyset(AGENDA_ORDER, input.cursor);
+  if (after) {
+    filters.push(after);
   }
   const rows = await ctx.db
     .select()
@@ -91,7 +86,7 @@ export async function listAgenda({ ctx, input }: { ctx: TenantCtx; input: Agenda
     .where(and(...filters))
     .orderBy(asc(agenda.startsAt), asc(agenda.id))
     .limit(input.limit + 1);
-  const page = keysetPage(rows, input.limit);
+  const page = keysetPageBy(rows, input.limit, AGENDA_ORDER);
   return { items: page.items.map(present), nextCursor: page.nextCursor };
 }
 

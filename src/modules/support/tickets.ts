@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, isNotNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { platformAudit } from "../../core/audit";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
 import { isBatchAborted } from "../../core/db/errors";
-import { jakartaDayFilters, keysetPage } from "../../core/db/paging";
+import { afterKeyset, jakartaDayFilters, type Keyset, keysetPageBy } from "../../core/db/paging";
 import { Invalid, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
@@ -180,18 +180,12 @@ export async function createTicket({ ctx, input }: { ctx: TenantCtx; input: Crea
   return { ...thread, reply_token: token };
 }
 
-/** Keyset cursor over the list order (created_at, id), newest first: `{created_at}~{id}`. */
-const encodeCursor = (row: TicketRow | undefined) => (row ? `${row.createdAt}~${row.id}` : null);
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  const [createdAt, id, ...rest] = cursor.split("~");
-  if (!createdAt || !id || rest.length > 0) {
-    throw new Invalid("invalid_cursor", "The cursor is not one this list returned.", [
-      { field: "cursor", message: "unknown cursor" },
-    ]);
-  }
-  return { createdAt, id };
-}
+/** The list's order, newest first: by creation time, then id; the cursor is `{created_at}~{id}`. */
+const TICKET_ORDER: Keyset<TicketRow> = {
+  columns: [supportTickets.createdAt, supportTickets.id],
+  order: "desc",
+  key: (row) => [row.createdAt, row.id],
+};
 
 type ListScope = { tenantId: string } | { tenantSlug?: string };
 
@@ -211,16 +205,8 @@ async function listTickets(ctx: PlatformCtx, scope: ListScope, input: TicketList
   }
   filters.push(...jakartaDayFilters(supportTickets.createdAt, input.from, input.to));
   const where = filters.length ? and(...filters) : undefined;
-  const after = input.cursor ? decodeCursor(input.cursor) : null;
-  const pageWhere = after
-    ? and(
-        where,
-        or(
-          lt(supportTickets.createdAt, after.createdAt),
-          and(eq(supportTickets.createdAt, after.createdAt), lt(supportTickets.id, after.id)),
-        ),
-      )
-    : where;
+  const after = afterKeyset(TICKET_ORDER, input.cursor);
+  const pageWhere = after ? and(where, after) : where;
   const db = ctx.platform;
   // Aliased: D1 answers a batch with named columns, and three identical expressions would collide.
   const count = (status: string) =>
@@ -242,12 +228,11 @@ async function listTickets(ctx: PlatformCtx, scope: ListScope, input: TicketList
       .from(supportTickets)
       .where(where),
   ]);
-  // Ordered by creation time rather than id, so the cursor is the last row's (created_at, id), not its id.
-  const page = keysetPage(rows, input.limit);
+  const page = keysetPageBy(rows, input.limit, TICKET_ORDER);
   const urls = consoleUrls(ctx);
   return {
     items: page.items.map((row) => presentTicket(row, urls)),
-    nextCursor: page.nextCursor ? encodeCursor(page.items.at(-1)) : null,
+    nextCursor: page.nextCursor,
     summary: summary[0] ?? { total: 0, baru: 0, diproses: 0, selesai: 0 },
   };
 }

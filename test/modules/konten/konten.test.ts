@@ -542,6 +542,13 @@ describe("agenda", () => {
       },
     );
     expect(next.body.items.map((a) => a.title)).toEqual(["Lomba 17-an"]);
+    // The cursor is the last event's start and id (one format with the other keyset lists).
+    expect(list.body.nextCursor).toMatch(/^2031-08-16T16:30:00(\.000)?Z~[0-9A-Z]{26}$/);
+    expectProblem(
+      await callJson("/api/agenda?cursor=not-a-cursor", { token: resident.token }),
+      400,
+      "invalid_cursor",
+    );
     const day = await callJson<{ items: { id: string }[] }>("/api/agenda?from=2031-08-16&to=2031-08-16", {
       token: resident.token,
     });

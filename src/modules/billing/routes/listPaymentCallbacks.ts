@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { keysetPage } from "../../../core/db/paging";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
@@ -22,7 +23,6 @@ export class ListPaymentCallbacks extends Endpoint {
       cursor: query.cursor,
       limit: query.limit + 1,
     });
-    const items = rows.slice(0, query.limit);
-    return c.json({ items, nextCursor: rows.length > query.limit ? (items.at(-1)?.id ?? null) : null });
+    return c.json(keysetPage(rows, query.limit));
   }
 }
