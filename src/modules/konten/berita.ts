@@ -1,22 +1,24 @@
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
-import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
-import { afterCursor, jakartaDayFilters, keysetPage } from "../../core/db/paging";
-import { rowById } from "../../core/db/rows";
-import { Conflict, NotFound } from "../../core/errors";
-import { hasRole, ROLES, requireUser } from "../../core/http/access";
+import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
 import { audienceOf, fanOut } from "./fanout";
 import { plainExcerpt, renderMarkdown } from "./markdown";
-import { nextPublication, owesFanout } from "./publishing";
+import {
+  deleteContent,
+  fanOutOwed,
+  listContent,
+  loadContent,
+  nextPublication,
+  retryOwedContent,
+  saveContent,
+} from "./publishing";
 import type { BeritaListQuery, CreateBeritaInput, UpdateBeritaInput } from "./schemas";
 import { berita } from "./tables";
 
 type Row = typeof berita.$inferSelect;
-
-const isWriter = (ctx: TenantCtx) => hasRole(ctx, ROLES.SECRETARIAT);
 
 function present(ctx: TenantCtx, row: Row) {
   return {
@@ -33,34 +35,17 @@ function present(ctx: TenantCtx, row: Row) {
   };
 }
 
-/** A draft is the writers' own: to anyone else it does not exist. */
-async function load(ctx: TenantCtx, id: string): Promise<Row> {
-  const row = await rowById(ctx.db, berita, id);
-  if (!row || (row.status !== "terbit" && !isWriter(ctx))) {
-    throw new NotFound("Berita");
-  }
-  return row;
-}
+const load = (ctx: TenantCtx, id: string) => loadContent(ctx, berita, id, "Berita");
 
-/** Pushes a published version nobody was told about yet, then records it as told. */
-async function notify(ctx: TenantCtx, row: Row): Promise<Row> {
-  if (!owesFanout(row)) {
-    return row;
-  }
-  const members = await audienceOf(ctx, null);
-  const sent = await fanOut(ctx, members, {
-    reference: `${ctx.tenant.id}:berita:${row.id}:v${row.version}`,
-    urgent: false,
-    push: { title: row.title, body: plainExcerpt(row.body), data: { screen: "berita", id: row.id } },
-  });
-  if (!sent) {
-    return row;
-  }
-  await ctx.db
-    .update(berita)
-    .set({ notifiedVersion: row.version })
-    .where(and(eq(berita.id, row.id), eq(berita.version, row.version)));
-  return { ...row, notifiedVersion: row.version };
+/** Pushes a published version nobody was told about yet to every member, then records it as told. */
+function notify(ctx: TenantCtx, row: Row): Promise<Row> {
+  return fanOutOwed(ctx, berita, row, async (owed) =>
+    fanOut(ctx, await audienceOf(ctx, null), {
+      reference: `${ctx.tenant.id}:berita:${owed.id}:v${owed.version}`,
+      urgent: false,
+      push: { title: owed.title, body: plainExcerpt(owed.body), data: { screen: "berita", id: owed.id } },
+    }),
+  );
 }
 
 /** A cover must be an image of this tenant's store uploaded as a cover (`sampul`). */
@@ -106,19 +91,7 @@ export async function getBerita({ ctx, id }: { ctx: TenantCtx; id: string }) {
 }
 
 export async function listBerita({ ctx, input }: { ctx: TenantCtx; input: BeritaListQuery }) {
-  const status = isWriter(ctx) ? input.status : "terbit";
-  const filters: SQL[] = [
-    ...afterCursor(berita.id, input.cursor, "desc"),
-    ...(status ? [eq(berita.status, status)] : []),
-    ...jakartaDayFilters(berita.createdAt, input.from, input.to),
-  ];
-  const rows = await ctx.db
-    .select()
-    .from(berita)
-    .where(and(...filters))
-    .orderBy(desc(berita.id))
-    .limit(input.limit + 1);
-  const page = keysetPage(rows, input.limit);
+  const page = await listContent(ctx, berita, input);
   return { items: page.items.map((r) => present(ctx, r)), nextCursor: page.nextCursor };
 }
 
@@ -139,59 +112,24 @@ export async function updateBerita({
   const changed = title !== current.title || body !== current.body || coverFileId !== current.coverFileId;
   const now = ctx.now().toISOString();
   const next = nextPublication(current, input.status, changed, now);
-  try {
-    const [[row]] = await ctx.db.batch([
-      ctx.db
-        .update(berita)
-        .set({
-          title,
-          body,
-          bodyHtml: renderMarkdown(body),
-          coverFileId: coverFileId ?? null,
-          ...next,
-          updatedAt: now,
-        })
-        .where(and(eq(berita.id, id), eq(berita.updatedAt, current.updatedAt)))
-        .returning(),
-      abortBatchUnless(ctx.db, berita, id, sql`changes() = 1`),
-      audit(ctx, {
-        action: "berita.update",
-        targetType: "berita",
-        targetId: id,
-        detail: { from: current.status, to: next.status, version: next.version },
-      }),
-    ]);
-    return present(ctx, await notify(ctx, row as Row));
-  } catch (error) {
-    if (isBatchAborted(error)) {
-      throw new Conflict("conflict", "This news item changed meanwhile; reload it and try again.");
-    }
-    throw error;
-  }
+  const row = await saveContent(ctx, berita, "berita", current, {
+    title,
+    body,
+    bodyHtml: renderMarkdown(body),
+    coverFileId: coverFileId ?? null,
+    ...next,
+    updatedAt: now,
+  });
+  return present(ctx, await notify(ctx, row));
 }
 
-export async function deleteBerita({ ctx, id }: { ctx: TenantCtx; id: string }) {
-  await load(ctx, id);
-  await ctx.db.batch([
-    ctx.db.delete(berita).where(eq(berita.id, id)),
-    audit(ctx, { action: "berita.delete", targetType: "berita", targetId: id }),
-  ]);
+export function deleteBerita({ ctx, id }: { ctx: TenantCtx; id: string }) {
+  return deleteContent(ctx, berita, "berita", id);
 }
 
 /** Published news the fan-out still owes (the notification service was down): the hourly job's work. */
-export async function retryOwedBerita(ctx: TenantCtx): Promise<number> {
-  const owed = await ctx.db
-    .select()
-    .from(berita)
-    .where(and(eq(berita.status, "terbit"), sql`${berita.notifiedVersion} IS NOT ${berita.version}`))
-    .limit(20);
-  let sent = 0;
-  for (const row of owed) {
-    if ((await notify(ctx, row)).notifiedVersion === row.version) {
-      sent++;
-    }
-  }
-  return sent;
+export function retryOwedBerita(ctx: TenantCtx): Promise<number> {
+  return retryOwedContent(ctx, berita, (row) => notify(ctx, row));
 }
 
 /** The latest published news (id, title, time): the watch summary's list. */

@@ -1,19 +1,24 @@
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
-import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
-import { afterCursor, jakartaDayFilters, keysetPage } from "../../core/db/paging";
-import { rowById } from "../../core/db/rows";
-import { Conflict, Invalid, NotFound, Unavailable } from "../../core/errors";
+import { Invalid, Unavailable } from "../../core/errors";
 import { escapeHtml } from "../../core/html";
-import { hasRole, ROLES, requireUser } from "../../core/http/access";
+import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { notifyFor } from "../../core/notifier";
 import { NotifyUnavailable } from "../../core/notify";
 import { listUnits } from "../kependudukan/service";
 import { audienceOf, fanOut } from "./fanout";
 import { plainExcerpt, renderMarkdown } from "./markdown";
-import { nextPublication, owesFanout } from "./publishing";
+import {
+  deleteContent,
+  fanOutOwed,
+  listContent,
+  loadContent,
+  nextPublication,
+  owesFanout,
+  retryOwedContent,
+  saveContent,
+} from "./publishing";
 import type {
   AudienceInput,
   CreatePengumumanInput,
@@ -23,8 +28,6 @@ import type {
 import { type Channels, pengumuman } from "./tables";
 
 type Row = typeof pengumuman.$inferSelect;
-
-const isWriter = (ctx: TenantCtx) => hasRole(ctx, ROLES.SECRETARIAT);
 
 function present(row: Row) {
   return {
@@ -44,13 +47,7 @@ function present(row: Row) {
   };
 }
 
-async function load(ctx: TenantCtx, id: string): Promise<Row> {
-  const row = await rowById(ctx.db, pengumuman, id);
-  if (!row || (row.status !== "terbit" && !isWriter(ctx))) {
-    throw new NotFound("Pengumuman");
-  }
-  return row;
-}
+const load = (ctx: TenantCtx, id: string) => loadContent(ctx, pengumuman, id, "Pengumuman");
 
 /** The audience's blocks, each one known to the registry: a typo would otherwise reach nobody. */
 async function blocksOf(ctx: TenantCtx, audience: AudienceInput): Promise<string[] | null> {
@@ -101,19 +98,10 @@ function messageOf(ctx: TenantCtx, row: Row) {
 }
 
 /** Fans a published version out to its audience on its channels, then records it as sent. */
-async function notify(ctx: TenantCtx, row: Row): Promise<Row> {
-  if (!owesFanout(row)) {
-    return row;
-  }
-  const members = await audienceOf(ctx, row.blocks ?? null);
-  if (!(await fanOut(ctx, members, messageOf(ctx, row)))) {
-    return row;
-  }
-  await ctx.db
-    .update(pengumuman)
-    .set({ notifiedVersion: row.version })
-    .where(and(eq(pengumuman.id, row.id), eq(pengumuman.version, row.version)));
-  return { ...row, notifiedVersion: row.version };
+function notify(ctx: TenantCtx, row: Row): Promise<Row> {
+  return fanOutOwed(ctx, pengumuman, row, async (owed) =>
+    fanOut(ctx, await audienceOf(ctx, owed.blocks ?? null), messageOf(ctx, owed)),
+  );
 }
 
 export async function createPengumuman({ ctx, input }: { ctx: TenantCtx; input: CreatePengumumanInput }) {
@@ -153,19 +141,7 @@ export async function getPengumuman({ ctx, id }: { ctx: TenantCtx; id: string })
 }
 
 export async function listPengumuman({ ctx, input }: { ctx: TenantCtx; input: PengumumanListQuery }) {
-  const status = isWriter(ctx) ? input.status : "terbit";
-  const filters: SQL[] = [
-    ...afterCursor(pengumuman.id, input.cursor, "desc"),
-    ...(status ? [eq(pengumuman.status, status)] : []),
-    ...jakartaDayFilters(pengumuman.createdAt, input.from, input.to),
-  ];
-  const rows = await ctx.db
-    .select()
-    .from(pengumuman)
-    .where(and(...filters))
-    .orderBy(desc(pengumuman.id))
-    .limit(input.limit + 1);
-  const page = keysetPage(rows, input.limit);
+  const page = await listContent(ctx, pengumuman, input);
   return { items: page.items.map(present), nextCursor: page.nextCursor };
 }
 
@@ -195,36 +171,17 @@ export async function updatePengumuman({
     JSON.stringify(fields.blocks) !== JSON.stringify(current.blocks ?? null);
   const now = ctx.now().toISOString();
   const next = nextPublication(current, input.status, changed, now);
-  try {
-    const [[row]] = await ctx.db.batch([
-      ctx.db
-        .update(pengumuman)
-        .set({ ...fields, bodyHtml: renderMarkdown(fields.body), ...next, updatedAt: now })
-        .where(and(eq(pengumuman.id, id), eq(pengumuman.updatedAt, current.updatedAt)))
-        .returning(),
-      abortBatchUnless(ctx.db, pengumuman, id, sql`changes() = 1`),
-      audit(ctx, {
-        action: "pengumuman.update",
-        targetType: "pengumuman",
-        targetId: id,
-        detail: { from: current.status, to: next.status, version: next.version },
-      }),
-    ]);
-    return present(await notify(ctx, row as Row));
-  } catch (error) {
-    if (isBatchAborted(error)) {
-      throw new Conflict("conflict", "This announcement changed meanwhile; reload it and try again.");
-    }
-    throw error;
-  }
+  const row = await saveContent(ctx, pengumuman, "pengumuman", current, {
+    ...fields,
+    bodyHtml: renderMarkdown(fields.body),
+    ...next,
+    updatedAt: now,
+  });
+  return present(await notify(ctx, row));
 }
 
-export async function deletePengumuman({ ctx, id }: { ctx: TenantCtx; id: string }) {
-  await load(ctx, id);
-  await ctx.db.batch([
-    ctx.db.delete(pengumuman).where(eq(pengumuman.id, id)),
-    audit(ctx, { action: "pengumuman.delete", targetType: "pengumuman", targetId: id }),
-  ]);
+export function deletePengumuman({ ctx, id }: { ctx: TenantCtx; id: string }) {
+  return deleteContent(ctx, pengumuman, "pengumuman", id);
 }
 
 /** What became of the latest sent version, per channel, from the notification service's delivery log. */
@@ -253,19 +210,6 @@ export async function deliveryOf({ ctx, id }: { ctx: TenantCtx; id: string }) {
 }
 
 /** Published announcements whose fan-out is still owed: retried by the hourly job. */
-export async function retryOwedPengumuman(ctx: TenantCtx): Promise<number> {
-  const owed = await ctx.db
-    .select()
-    .from(pengumuman)
-    .where(
-      and(eq(pengumuman.status, "terbit"), sql`${pengumuman.notifiedVersion} IS NOT ${pengumuman.version}`),
-    )
-    .limit(20);
-  let sent = 0;
-  for (const row of owed) {
-    if ((await notify(ctx, row)).notifiedVersion === row.version) {
-      sent++;
-    }
-  }
-  return sent;
+export function retryOwedPengumuman(ctx: TenantCtx): Promise<number> {
+  return retryOwedContent(ctx, pengumuman, (row) => notify(ctx, row));
 }
