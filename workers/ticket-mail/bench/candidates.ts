@@ -29,13 +29,13 @@ function run(cases: CorpusCase[], stripper: Stripper, converter: Converter) {
     } catch (error) {
       actual = `THREW ${String(error)}`;
     }
-    return { name: c.name, ...scoreCase(c.expected, actual) };
+    return { name: c.name, ...scoreCase(c.expected, actual, c.sender) };
   });
   return {
     summary: summarise(scores),
     failures: scores
       .filter((s) => !s.exact)
-      .map((s) => ({ name: s.name, missing: s.missing, extra: s.extraLines })),
+      .map((s) => ({ name: s.name, missing: s.missing, senderLost: s.senderLost, extra: s.extraLines })),
   };
 }
 
@@ -82,8 +82,10 @@ export default {
       "On 1 Jan 2020, A wrote:\n> x\n".repeat(35_000),
       "A wrote:\n\n".repeat(100_000),
       "Dari: x\n".repeat(120_000),
+      "From: a@b.c\nTo: x\nSubject: Fw: y\n\nbody\n".repeat(25_000),
+      "AB> x\ny\n".repeat(120_000),
     ];
-    timings["warga (1 MB hostile text, worst of 5 shapes)"] = Math.max(
+    timings[`warga (1 MB hostile text, worst of ${hostile.length} shapes)`] = Math.max(
       ...hostile.map((text) => time(() => stripQuotedText(text.slice(0, 1_000_000)))),
     );
     for (const [s, stripper] of Object.entries(strippers)) {

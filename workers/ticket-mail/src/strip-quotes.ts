@@ -1,207 +1,263 @@
 // Keeps only what the sender wrote in this reply. Clients write the history in a handful of
-// shapes, in every locale (test/corpus/ holds 100 real-world shapes with the expected text):
+// shapes, in every locale (test/corpus/ holds the real-world shapes with the expected text; the
+// patterns are in reply-markers.ts, and the marker at a line is found by find-marker.ts):
 //   Gmail        "On Sat, Nov 21, 2026 at 10:00 AM Name <a@b> wrote:" (often wrapped) + "> " lines
 //                "Pada tanggal Sab, 21 Nov 2026 pukul 10.00 Name <a@b> menulis:", "Am … schrieb …:",
-//                "El … escribió:", "Le … a écrit :", "Il giorno … ha scritto:", "Em … escreveu:"
+//                "El … escribió:", "Le … a écrit :", "Den … kl. … skrev …:", "2026/11/3 Name <a@b>"
 //   Apple Mail   "On 21 Nov 2026, at 10:00, Name <a@b> wrote:" / "Pada 21 Nov 2026, pukul 10.00, … menulis:"
 //   Thunderbird  "On 11/21/26 10:00, Name wrote:" / "Pada 21/11/26 10.00, Name menulis:"
 //   Zoho, Zimbra "---- On … wrote ----", "- Le … a écrit :"
 //   Outlook      "________________________________" then "From:/Sent:/To:/Subject:" in any locale
 //                ("Dari:/Dikirim:/Kepada:/Perihal:", "Da:/Data:/A:/Oggetto:", "Von:/Gesendet:" …),
 //                or "-----Original Message-----" / "-----Pesan Asli-----"
-// Everything from the first such marker on is history, because replies are top-posted; quoted
-// "> " lines are dropped wherever they are, which keeps the new text of interleaved replies. What
-// follows a "--" signature delimiter goes, and so does a closing client or antivirus footer.
-// The maintained npm parsers scored lower on the corpus (docs/adr/XXXX-reply-stripping.md).
+//   Quotes       "> ", and "| " or Supercite's "C> " when the message uses them under an attribution
+// The rules err towards keeping the sender's text (docs/adr/0018-reply-stripping.md):
+// - History starts at the first marker below the sender's text, because replies are top-posted.
+//   Quoted lines go wherever they are, which keeps the new text of interleaved and bottom-posted
+//   replies.
+// - A forwarded message ("Forwarded message", "Begin forwarded message:", an Outlook block whose
+//   subject is "FW:") is content the sender chose to send: its separator and header lines go,
+//   its body stays up to its own history.
+// - A marker with nothing of the sender's above it and unquoted text below may sit above what the
+//   sender wrote: its lines go and the text stays, unless the block names this ticket's thread
+//   ("RE:" or "[TKT:" in its subject) or everything below is quoted.
+// - An attribution without an address, or a time and a numeric date, counts only above quoted
+//   lines: "Pada 3 November pukul 10.00 Pak Lurah menulis:" above plain text is the sender's own
+//   sentence. A header block needs a date line ("Sent:", "Dikirim:") or a separator above it.
+// What follows a "--" signature delimiter goes, and so do closing client, phone-app and antivirus
+// footers.
 
-const SEPARATOR =
-  /^-{2,}\s*(?:original message|forwarded message|pesan asli|pesan yang diteruskan|pesan terusan|pesan diteruskan|mensaje original|message d'origine|messaggio originale|ursprüngliche nachricht|oorspronkelijk bericht|mensagem original)\s*-{2,}$/i;
-const UNDERSCORES = /^_{8,}$/;
-// Header lines of a quoted message in the locales Outlook, GMX, Zimbra and phones write:
-// en, id, de, es, pt, fr, it, nl, pl, sv/da. "From" names the sender; the rest follow it in any order.
-const HEADER_FROM = /^\*?(?:from|dari|von|de|da|van|od|från|fra)\s*:\*?\s*\S/i;
-const HEADER_ANY =
-  /^\*?(?:from|dari|von|de|da|van|od|från|fra|sent|date|to|cc|subject|dikirim|tanggal|kepada|ke|subjek|perihal|gesendet|datum|an|betreff|enviado|enviada em|fecha|para|asunto|assunto|envoyé|à|objet|inviato|data|a|oggetto|verzonden|aan|onderwerp|wysłane|do|temat|skickat|till|ämne)\s*:\*?(?:\s|$)/i;
-// "On … wrote:" in many languages: a start word, a date (so a digit), the verb at the end, with
-// Zimbra's leading "- " and Zoho's "---- … ----" around it. German and Scandinavian clients put
-// the name after the verb ("Am … schrieb Name <a@b>:", "Den … skrev Name:").
-// Each form is a start test and an end test, both linear, over at most 500 characters.
-const ATTRIBUTION_FORMS: [start: RegExp, end: RegExp][] = [
-  [
-    /^[-\s]*(?:on|pada|el|le|il giorno|il|em|op|w dniu|dnia)\s/i,
-    /\s(?:wrote|menulis|escribió|(?:a\s+)?écrit|ha scritto|scrisse|escreveu|het volgende geschreven|schreef|pisze|napisał(?:\(a\))?)\s*:?\s*-*$/i,
-  ],
-  [/^[-\s]*(?:am|den|d\.)\s/i, /\s(?:schrieb|skrev)\s[^:]*:\s*-*$/i],
-  // Gmail in some locales: "2014-03-09 20:48 GMT+01:00 Name <a@b>:".
-  [/^\d{4}-\d{2}-\d{2} \d{1,2}:\d{2}\s/, /<[^<>\s]+@[^<>\s]+>\s*:$/],
-];
-const ATTRIBUTION_START = /^[-\s]*(?:on|pada|el|le|il|em|op|w dniu|dnia|am|den|d\.|\d{4}-\d{2}-\d{2})\s/i;
-const ENDS_LIKE_ATTRIBUTION = /\s(?:wrote|menulis|schrieb|escribió|écrit|scritto|escreveu|pisze)\s*:$/i;
-const QUOTED = /^\s*>/;
-// "-- " (RFC 3676), a bare "--", and the dash lines GitHub and others put above their footers.
-const SIGNATURE_DELIMITER = /^(?:--|—|–)\s?$/;
-// Client and antivirus footers: dropped only as the last paragraph of the reply, since
-// Indonesian "dikirim dari …" is also an ordinary phrase.
-const FOOTER =
-  /^(?:sent from (?:my \S|mail for windows|outlook|mail|yahoo|samsung|gmail|proton)|sent with |sent via |get outlook for (?:ios|android)|dikirim dari (?:iphone|ipad|ponsel|perangkat|samsung|yahoo|outlook|mail|gmail|huawei|xiaomi|oppo|vivo|realme|android|tablet)|dapatkan outlook untuk (?:ios|android)|envoyé de mon|enviado desde mi|inviato da(?:l mio)? |von meinem .* gesendet|verzonden vanaf|virus-free\.?\s*(?:www\.)?avast|this email has been checked for viruses by|email ini (?:telah|sudah) diperiksa|bebas virus\.?\s*(?:www\.)?avast)/i;
-const FOOTER_PARAGRAPH_MAX_LINES = 3;
-// Gmail and others wrap a long attribution over up to three lines.
-const ATTRIBUTION_MAX_LINES = 3;
+import { markerAt, nextNonBlankIndex, normaliseSpaces } from "./find-marker";
+import {
+  altQuotePrefix,
+  DATE_FIRST_BARE,
+  ENDS_LIKE_ATTRIBUTION,
+  isFooterLine,
+  isLinkLine,
+  NAME_AFTER_VERB,
+  QUOTE_GT,
+  SIGNATURE_DELIMITER,
+} from "./reply-markers";
+
+// How far above a forward its phone sign-off is looked for (blank lines and a short paragraph).
+const FOOTER_WALK_MAX_LINES = 8;
 
 // A reply is a few paragraphs; beyond this it is pasted logs or abuse, and the rest is history.
 const MAX_TEXT_CHARS = 1_000_000;
 
 export function stripQuotedText(input: string): string {
   const lines = input.slice(0, MAX_TEXT_CHARS).replace(/\r\n?/g, "\n").split("\n");
-  const { end, drop } = findHistory(lines);
-  const kept = lines.slice(0, end).filter((line, i) => !drop.has(i) && !QUOTED.test(line));
+  const quoted = markQuoted(lines);
+  const { end, drop } = findHistory(lines, quoted);
+  const kept: string[] = [];
+  for (let i = 0; i < end; i++) {
+    if (drop[i] === 0 && !quoted[i]) {
+      kept.push(lines[i] ?? "");
+    }
+  }
   dropFooters(kept);
   return normalise(kept);
 }
 
+/**
+ * Which lines are quoted: every ">" line, and runs of "|" or initials ("C>", "AB>") lines when
+ * the message uses that style under an attribution, or, for initials, when the same initials
+ * open two lines or more ("A> B" once is the sender's). Once a style shows, its later runs (an
+ * interleaved reply) are quotes too.
+ */
+function markQuoted(lines: string[]): boolean[] {
+  const quoted = lines.map((line) => QUOTE_GT.test(line));
+  const styles = new Set<string>();
+  // Sparse: most messages have no "|" or initials lines at all.
+  const prefixes: (string | null)[] = [];
+  const initials = new Map<string, number>();
+  for (let k = 0; k < lines.length; k++) {
+    const prefix = quoted[k] ? null : altQuotePrefix(lines[k] ?? "");
+    if (prefix !== null) {
+      prefixes[k] = prefix;
+      if (prefix !== "|") {
+        initials.set(prefix, (initials.get(prefix) ?? 0) + 1);
+      }
+    }
+  }
+  if ([...initials.values()].some((n) => n >= 2)) {
+    styles.add("initials");
+  }
+  if (prefixes.length === 0) {
+    return quoted;
+  }
+  let previous = -1;
+  let i = 0;
+  while (i < lines.length) {
+    const prefix = prefixes[i] ?? null;
+    if (prefix === null || quoted[i]) {
+      if ((lines[i] ?? "").trim().length > 0) {
+        previous = i;
+      }
+      i++;
+      continue;
+    }
+    const style = prefix === "|" ? "|" : "initials";
+    let j = i + 1;
+    while (j < lines.length && styleOf(prefixes[j] ?? null) === style) {
+      j++;
+    }
+    if (
+      styles.has(style) ||
+      (previous >= 0 && endsAttribution(normaliseSpaces(lines[previous] ?? "").trim()))
+    ) {
+      styles.add(style);
+      quoted.fill(true, i, j);
+    }
+    previous = j - 1;
+    i = j;
+  }
+  return quoted;
+}
+
+function styleOf(prefix: string | null): string | null {
+  return prefix === null ? null : prefix === "|" ? "|" : "initials";
+}
+
+/** The last line of an attribution, as a quote block's opener. */
+function endsAttribution(line: string): boolean {
+  return (
+    ENDS_LIKE_ATTRIBUTION.test(line) ||
+    NAME_AFTER_VERB.test(line) ||
+    /@[^\s<>]+>?\s*:$/.test(line) ||
+    /\swrote\s*-+$/i.test(line) ||
+    DATE_FIRST_BARE.test(line)
+  );
+}
+
 /** Drops client and antivirus footers closing the reply ("Sent from my iPhone", Avast). */
 function dropFooters(kept: string[]): void {
+  const at = (k: number) => normaliseSpaces(kept[k] ?? "").trim();
   for (;;) {
     dropTrailingBlank(kept);
-    let start = kept.length;
-    while (start > 0 && (kept[start - 1] ?? "").trim().length > 0) {
-      start--;
+    // Footer lines closing the last paragraph, with the link a footer line carries; a sentence
+    // after a footer line is the sender's, so the walk starts from the end and stops at a blank.
+    let cut = kept.length;
+    while (cut > 0) {
+      const line = at(cut - 1);
+      if (isFooterLine(line)) {
+        cut--;
+      } else if (isLinkLine(line) && cut >= 2 && isFooterLine(at(cut - 2))) {
+        cut -= 2;
+      } else {
+        break;
+      }
     }
-    const paragraph = kept.slice(start).map((line) => normaliseSpaces(line).trim());
-    // Every line a footer, or the link a footer line carries; a sentence after one is the sender's.
-    const isFooter =
-      paragraph.length > 0 &&
-      paragraph.length <= FOOTER_PARAGRAPH_MAX_LINES &&
-      isFooterLine(paragraph[0] ?? "") &&
-      paragraph.every((line) => isFooterLine(line) || /^(?:https?:\/\/|www\.)\S+$/i.test(line));
-    if (!isFooter) {
+    if (cut === kept.length) {
       return;
     }
-    kept.splice(start);
+    kept.splice(cut);
   }
 }
 
-/** A footer line is the phrase alone: "Sent from my phone, the pump works" is the sender's. */
-function isFooterLine(line: string): boolean {
-  return line.length <= 80 && !/[,;:](?!\/\/)/.test(line) && FOOTER.test(line);
-}
-
 /**
- * Where the history starts, and attribution lines to drop above it. An attribution followed by
+ * Where the history starts, and marker lines to drop above it. An attribution followed by
  * quoted lines and then new text (an interleaved reply, as Thunderbird users write) is dropped
- * alone, not cut at; one followed by unquoted text starts history that the client did not mark.
+ * alone, not cut at; one followed by unquoted text starts history that the client did not mark,
+ * unless nothing of the sender's stands above it.
  */
-function findHistory(lines: string[]): { end: number; drop: Set<number> } {
+function findHistory(lines: string[], quoted: boolean[]): { end: number; drop: Uint8Array } {
   const signature = lines.findIndex((line) => SIGNATURE_DELIMITER.test(line.trim()));
   const limit = signature < 0 ? lines.length : signature;
-  const drop = new Set<number>();
+  // 1 for a marker line that goes although the text around it stays.
+  const drop = new Uint8Array(lines.length);
   // The last line of new text before the limit: what follows an attribution is all quoted when
   // this lies above it. Computed once, so many attributions cost no rescans.
   let lastUnquoted = -1;
   for (let j = limit - 1; j >= 0; j--) {
-    const line = lines[j] ?? "";
-    if (line.trim().length > 0 && !QUOTED.test(line)) {
+    if ((lines[j] ?? "").trim().length > 0 && !quoted[j]) {
       lastUnquoted = j;
       break;
     }
   }
+  let senderAbove = false;
   for (let i = 0; i < limit; i++) {
+    if (quoted[i]) {
+      continue;
+    }
     const line = normaliseSpaces(lines[i] ?? "").trim();
-    if (SEPARATOR.test(line)) {
-      return { end: i, drop };
+    if (line.length === 0) {
+      continue;
     }
-    if (UNDERSCORES.test(line) && HEADER_ANY.test(nextNonBlank(lines, i + 1).trim())) {
-      return { end: i, drop };
+    const marker = markerAt(lines, quoted, i, line);
+    if (marker === null) {
+      senderAbove = true;
+      continue;
     }
-    if (HEADER_ANY.test(line) && isHeaderBlock(lines, i)) {
-      return { end: i, drop };
+    const after = i + marker.span;
+    const next = nextNonBlankIndex(lines, after);
+    const quotedBelow = next >= 0 && quoted[next] === true;
+    const dropMarker = marker.forward || (marker.attribution && quotedBelow && lastUnquoted >= after);
+    if (!marker.certain && !quotedBelow && !marker.ours) {
+      // An undated header block over plain text may head the sender's own letter: kept whole.
+      senderAbove = true;
+      i = after - 1;
+      continue;
     }
-    const span = attributionSpan(lines, i);
-    if (span > 0) {
-      const next = nextNonBlank(lines, i + span);
-      if (!QUOTED.test(next) || lastUnquoted < i + span) {
+    if (!dropMarker) {
+      if (marker.attribution && !marker.strong && !quotedBelow) {
+        // A date and a verb over plain text: the sender's own sentence.
+        senderAbove = true;
+        continue;
+      }
+      if (senderAbove || quotedBelow || next < 0 || marker.ours) {
         return { end: i, drop };
       }
-      for (let k = 0; k < span; k++) {
-        drop.add(i + k);
-      }
-      i += span - 1;
     }
+    // A forward's header, an interleaved attribution, or a marker over unquoted text with
+    // nothing of the sender's above it: the marker goes, the text under it stays.
+    for (let k = i; k < Math.min(after, limit); k++) {
+      drop[k] = 1;
+    }
+    if (marker.forward) {
+      // The phone's sign-off above a forward no longer closes the kept text, so it goes here.
+      dropFooterParagraphsAbove(lines, i, drop);
+    }
+    i = after - 1;
   }
   return { end: limit, drop };
 }
 
-/** How many lines an attribution starting at line i spans, or 0. */
-function attributionSpan(lines: string[], i: number): number {
-  const first = normaliseSpaces(lines[i] ?? "").trim();
-  if (!ATTRIBUTION_START.test(first)) {
-    // "Name wrote:" on its own counts only when quoted lines follow it.
-    return ENDS_LIKE_ATTRIBUTION.test(first) && QUOTED.test(nextNonBlank(lines, i + 1)) ? 1 : 0;
+/** Drops the paragraphs of footer lines alone ("Sent from my iPhone") that end just above line i. */
+function dropFooterParagraphsAbove(lines: string[], i: number, drop: Uint8Array): void {
+  // Bounded walks: a footer paragraph is short, and many forwards in a row must stay linear.
+  let end = i;
+  for (let paragraphs = 0; paragraphs < 3; paragraphs++) {
+    const floor = Math.max(0, end - FOOTER_WALK_MAX_LINES);
+    while (end > floor && (lines[end - 1] ?? "").trim().length === 0 && drop[end - 1] === 0) {
+      end--;
+    }
+    let start = end;
+    while (start > floor && (lines[start - 1] ?? "").trim().length > 0 && drop[start - 1] === 0) {
+      start--;
+    }
+    if (start === floor && floor > 0 && (lines[start - 1] ?? "").trim().length > 0) {
+      return;
+    }
+    const paragraph = lines.slice(start, end).map((line) => normaliseSpaces(line).trim());
+    const footer =
+      paragraph.length > 0 &&
+      isFooterLine(paragraph[0] ?? "") &&
+      paragraph.every((line) => isFooterLine(line) || isLinkLine(line));
+    if (!footer) {
+      return;
+    }
+    for (let k = start; k < end; k++) {
+      drop[k] = 1;
+    }
+    end = start;
   }
-  let joined = first;
-  for (let n = 0; n < ATTRIBUTION_MAX_LINES; n++) {
-    if (n > 0) {
-      const next = normaliseSpaces(lines[i + n] ?? "").trim();
-      if (next.length === 0) {
-        return 0;
-      }
-      joined += ` ${next}`;
-    }
-    if (joined.length > 500) {
-      return 0;
-    }
-    if (
-      /\d/.test(joined) &&
-      ATTRIBUTION_FORMS.some(([start, end]) => start.test(joined) && end.test(joined))
-    ) {
-      return n + 1;
-    }
-  }
-  return 0;
-}
-
-/**
- * A quoted message's header block: header lines within six, one of them naming the sender
- * ("From:", "Dari:", "Von:", "Da:" …) in any order; three of them, or two when "From" carries an
- * address.
- */
-function isHeaderBlock(lines: string[], i: number): boolean {
-  let headers = 0;
-  let from = false;
-  let address = false;
-  for (let j = i; j < Math.min(lines.length, i + 6); j++) {
-    const line = normaliseSpaces(lines[j] ?? "").trim();
-    if (HEADER_ANY.test(line)) {
-      headers++;
-      if (HEADER_FROM.test(line)) {
-        from = true;
-        address ||= /\S@\S/.test(line);
-      }
-    }
-  }
-  // "Dari: kas RT" over "Tanggal: 20 November" is a sender's own list, not a quoted header.
-  return from && (headers >= 3 || (headers >= 2 && address));
-}
-
-function nextNonBlank(lines: string[], from: number): string {
-  for (let j = from; j < lines.length; j++) {
-    const line = lines[j] ?? "";
-    if (line.trim().length > 0) {
-      return line;
-    }
-  }
-  return "";
 }
 
 function dropTrailingBlank(lines: string[]): void {
   while (lines.length > 0 && (lines[lines.length - 1] ?? "").trim().length === 0) {
     lines.pop();
   }
-}
-
-// Gmail puts U+202F before AM/PM and clients use U+00A0 freely; the patterns expect spaces.
-function normaliseSpaces(text: string): string {
-  return text.replace(/[\u00a0\u2007\u202f]/g, " ");
 }
 
 function normalise(lines: string[]): string {

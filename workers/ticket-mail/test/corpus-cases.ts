@@ -1,8 +1,17 @@
 // The reply corpus (test/corpus/*.txt, format in its README) and how a result is scored against
-// it. Shared by test/corpus.test.ts (each case a test) and bench/reply-corpus.mjs (the scores of
-// every candidate stripper, run in workerd).
+// it: exact, kept (lenient), and whether any line the sender wrote was lost. Shared by
+// test/corpus.test.ts (each case a test) and bench/reply-corpus.mjs (the scores of every
+// candidate stripper, run in workerd).
 
-export type CorpusCase = { name: string; html: boolean; input: string; expected: string };
+export type CorpusCase = {
+  name: string;
+  html: boolean;
+  input: string;
+  /** What the stripper should keep. */
+  expected: string;
+  /** What the sender wrote in this reply: the expected text, unless the case keeps more (a forward). */
+  sender: string;
+};
 
 export type CaseScore = {
   /** Equal to the expected text after whitespace normalisation. */
@@ -11,8 +20,10 @@ export type CaseScore = {
   keptAll: boolean;
   /** Lines kept that the sender did not write in this reply. */
   extraLines: number;
-  /** Expected lines missing: text the sender wrote that the stripper dropped. */
+  /** Expected lines missing. */
   missing: string[];
+  /** Lines the sender wrote in this reply that the stripper dropped: the worst error. */
+  senderLost: string[];
 };
 
 export function parseCorpus(text: string): CorpusCase[] {
@@ -25,11 +36,17 @@ export function parseCorpus(text: string): CorpusCase[] {
     if (marker < 0) {
       throw new Error(`corpus case ${name} has no "--- expected" line`);
     }
+    const rest = body.slice(marker + "--- expected".length + 1);
+    const senderMarker = rest.search(/^--- sender$/m);
+    const expected = (senderMarker < 0 ? rest : rest.slice(0, senderMarker)).replace(/\n+$/, "");
+    const sender =
+      senderMarker < 0 ? expected : rest.slice(senderMarker + "--- sender".length + 1).replace(/\n+$/, "");
     cases.push({
       name,
       html: flag === "html",
       input: body.slice(0, marker).replace(/\n$/, ""),
-      expected: body.slice(marker + "--- expected".length + 1).replace(/\n+$/, ""),
+      expected,
+      sender,
     });
   }
   return cases;
@@ -42,11 +59,8 @@ function lines(text: string): string[] {
     .filter((line) => line.length > 0);
 }
 
-export function scoreCase(expected: string, actual: string): CaseScore {
-  const want = lines(expected);
-  const got = lines(actual);
-  // Line wrapping differs between converters, so "exact" compares the words, not the breaks.
-  const exact = want.join(" ") === got.join(" ");
+/** The lines of `want` found in `got` in order (each inside some kept line), and those missing. */
+function match(want: string[], got: string[]): { used: Set<number>; missing: string[] } {
   const missing: string[] = [];
   let at = 0;
   const used = new Set<number>();
@@ -65,11 +79,29 @@ export function scoreCase(expected: string, actual: string): CaseScore {
       at = found;
     }
   }
-  const extraLines = got.filter((line, j) => !used.has(j) && !want.some((w) => w.includes(line))).length;
-  return { exact, keptAll: missing.length === 0, extraLines, missing };
+  return { used, missing };
 }
 
-export type Summary = { cases: number; exact: number; keptWithin2: number; dropped: number };
+export function scoreCase(expected: string, actual: string, sender: string = expected): CaseScore {
+  const want = lines(expected);
+  const got = lines(actual);
+  // Line wrapping differs between converters, so "exact" compares the words, not the breaks.
+  const exact = want.join(" ") === got.join(" ");
+  const { used, missing } = match(want, got);
+  const extraLines = got.filter((line, j) => !used.has(j) && !want.some((w) => w.includes(line))).length;
+  const senderLost = match(lines(sender), got).missing;
+  return { exact, keptAll: missing.length === 0, extraLines, missing, senderLost };
+}
+
+export type Summary = {
+  cases: number;
+  exact: number;
+  keptWithin2: number;
+  /** Cases with an expected line missing. */
+  dropped: number;
+  /** Cases where a line the sender wrote went missing (goal: zero). */
+  senderLost: number;
+};
 
 export function summarise(scores: CaseScore[]): Summary {
   return {
@@ -77,5 +109,6 @@ export function summarise(scores: CaseScore[]): Summary {
     exact: scores.filter((s) => s.exact).length,
     keptWithin2: scores.filter((s) => s.keptAll && s.extraLines <= 2).length,
     dropped: scores.filter((s) => !s.keptAll).length,
+    senderLost: scores.filter((s) => s.senderLost.length > 0).length,
   };
 }
