@@ -28,6 +28,7 @@ export interface AppEnv extends Secrets {
   MAX_ATTEMPTS: string;
   RETRY_BASE_SECONDS: string;
   RETRY_MAX_SECONDS: string;
+  PROVIDER_TIMEOUT_SECONDS?: string;
   BRAND_NAME: string;
   BRAND_LOGO_URL: string;
   APP_URL: string;
@@ -59,6 +60,8 @@ export interface Config {
   maxAttempts: number;
   retryBaseSeconds: number;
   retryMaxSeconds: number;
+  /** The deadline of one delivery attempt's provider calls; at most half the claim's lease (ADR 0031). */
+  providerTimeoutMs: number;
   brand: { name: string; logoUrl: string; appUrl: string };
 }
 
@@ -73,6 +76,8 @@ const numbers = z.object({
   MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100),
   RETRY_BASE_SECONDS: z.coerce.number().min(0),
   RETRY_MAX_SECONDS: z.coerce.number().min(0).max(43_200),
+  // The consumer's lease is 120 s: a call may never outlive it, with room left for the finish.
+  PROVIDER_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(25),
 });
 
 const serviceAccount = z.object({
@@ -167,6 +172,7 @@ export function loadConfig(env: AppEnv): Config {
     maxAttempts: nums.data.MAX_ATTEMPTS,
     retryBaseSeconds: nums.data.RETRY_BASE_SECONDS,
     retryMaxSeconds: nums.data.RETRY_MAX_SECONDS,
+    providerTimeoutMs: Math.round(nums.data.PROVIDER_TIMEOUT_SECONDS * 1000),
     brand: { name: env.BRAND_NAME || "Warga", logoUrl: env.BRAND_LOGO_URL || "", appUrl: env.APP_URL || "" },
   };
   cache.set(env, config);

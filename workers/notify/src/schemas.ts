@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { channels, messageStatuses, platforms } from "./db/schema";
+import { attemptOutcomes, channels, messageStatuses, platforms } from "./db/schema";
 import { normalizeMsisdn } from "./phone";
 
 export const IdempotencyKey = z.string().min(1).max(200);
@@ -201,7 +201,7 @@ export const Attempt = z.object({
   attempt: z.number().int(),
   startedAt: z.string(),
   finishedAt: z.string(),
-  outcome: z.enum(["sent", "retrying", "failed", "dead"]),
+  outcome: z.enum(attemptOutcomes),
   providerStatus: z.number().int().nullable(),
   providerResponse: z.string().nullable(),
   error: z.string().nullable(),

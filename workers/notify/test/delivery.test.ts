@@ -73,7 +73,7 @@ describe("retries through the queue", () => {
       [3, "retrying", 500],
     ]);
     expect(detail.body.attemptLog[0]?.providerResponse).toContain("internal_server_error");
-    expect(detail.body.attemptLog[0]?.error).toBe("email API answered 500");
+    expect(detail.body.attemptLog[0]?.error).toBe("email API answered 500 internal_server_error");
   });
 
   it("honours Retry-After on 429 and retries network errors", async () => {

@@ -158,7 +158,10 @@ describe("email delivery", () => {
     const id = res.body.messageIds[0] ?? "";
     const result = await deliver([id]);
     expect(result.explicitAcks).toHaveLength(1);
-    expect(await messageRow(id)).toMatchObject({ status: "failed", last_error: "email API answered 422" });
+    expect(await messageRow(id)).toMatchObject({
+      status: "failed",
+      last_error: "email API answered 422 validation_error",
+    });
   });
 
   it("sends through Cloudflare's send_email binding with a MIME message when that provider is selected", async () => {

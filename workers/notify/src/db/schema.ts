@@ -16,6 +16,9 @@ export const messageStatuses = [
 ] as const;
 export type MessageStatus = (typeof messageStatuses)[number];
 
+export const attemptOutcomes = ["sent", "retrying", "failed", "dead", "unknown", "claim_lost"] as const;
+export type AttemptOutcome = (typeof attemptOutcomes)[number];
+
 export const platforms = ["ios", "android"] as const;
 export type Platform = (typeof platforms)[number];
 
@@ -85,9 +88,14 @@ export const messageAttempts = sqliteTable(
     attempt: integer("attempt").notNull(),
     startedAt: text("started_at").notNull(),
     finishedAt: text("finished_at").notNull(),
-    outcome: text("outcome", { enum: ["sent", "retrying", "failed", "dead"] }).notNull(),
+    // `unknown`: the call timed out on a provider without an idempotency key, so the message was parked
+    // (dead) rather than sent again; `claim_lost`: this consumer's claim was gone by the finish, so it
+    // recorded what it saw here and left the message to the consumer that holds it (ADR 0031).
+    outcome: text("outcome", { enum: attemptOutcomes }).notNull(),
     providerStatus: integer("provider_status"),
     providerResponse: text("provider_response"),
+    // The provider's id for an accepted send, so a consumer that lost its claim leaves it for the holder.
+    providerMessageId: text("provider_message_id"),
     error: text("error"),
   },
   (t) => [index("message_attempts_message_idx").on(t.messageId, t.attempt)],

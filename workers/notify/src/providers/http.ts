@@ -45,14 +45,45 @@ export async function httpFailure(response: Response, error: string): Promise<De
   };
 }
 
+// The attempt's deadline fired while the call was open. The request may have reached the provider and
+// been acted on; only its answer is missing (ADR 0031).
+export function timedOut(signal: AbortSignal): DeliveryResult {
+  return {
+    ok: false,
+    retryable: true,
+    unknown: true,
+    error: `timed out: no answer before the deadline (${reasonOf(signal.reason)}); outcome unknown`,
+  };
+}
+
+// The deadline had already passed before this call started (a slow token exchange used it up): nothing
+// was sent, so this is an ordinary transient failure.
+export function deadlinePassed(): DeliveryResult {
+  return { ok: false, retryable: true, error: "deadline passed before the provider call; not sent" };
+}
+
+function reasonOf(reason: unknown): string {
+  return reason instanceof Error ? reason.name : String(reason);
+}
+
+/**
+ * Every provider call goes through here with the attempt's deadline. A call that throws after the signal
+ * fired is a timeout (outcome unknown); any other throw is a connection failure.
+ */
 export async function guardedFetch(
   fetchFn: FetchFn,
   input: string,
-  init: RequestInit,
+  init: RequestInit & { signal: AbortSignal },
 ): Promise<{ response: Response } | { failure: DeliveryResult }> {
+  if (init.signal.aborted) {
+    return { failure: deadlinePassed() };
+  }
   try {
     return { response: await fetchFn(input, init) };
   } catch (err) {
+    if (init.signal.aborted) {
+      return { failure: timedOut(init.signal) };
+    }
     return {
       failure: {
         ok: false,

@@ -14,23 +14,45 @@ export type DeliveryResult =
       retryAfterSeconds?: number;
       // The push token is gone for good (FCM UNREGISTERED): stop targeting it.
       deactivateToken?: boolean;
+      // The call ran out of time after the request may have reached the provider: it may have sent the
+      // message or not. Only a provider with an idempotency key may be asked again (ADR 0031).
+      unknown?: boolean;
     };
 
-// `messageId` is our log id: providers that support idempotency keys get it, so a crash between the
-// provider's success and our log write cannot produce a second email.
+export type DeliveryFailure = Extract<DeliveryResult, { ok: false }>;
+
+/**
+ * What every send gets besides the content. `messageId` is our log id: providers that support
+ * idempotency keys get it, so a crash or timeout between the provider's success and our log write cannot
+ * produce a second message. `signal` is the attempt's deadline (well under the claim's lease): every
+ * outbound call of the attempt, a token exchange included, is aborted when it fires.
+ */
+export interface SendContext {
+  messageId: string;
+  signal: AbortSignal;
+}
+
+/**
+ * `idempotent`: asking the provider again with the same `messageId` cannot deliver a second copy, so a
+ * call whose outcome is unknown (a timeout) may simply be retried. Without it, such a message is parked
+ * for an operator instead (ADR 0031).
+ */
 export interface EmailProvider {
   readonly name: string;
-  send(email: EmailPayload & { from: string; messageId: string }): Promise<DeliveryResult>;
+  readonly idempotent: boolean;
+  send(email: EmailPayload & { from: string } & SendContext): Promise<DeliveryResult>;
 }
 
 export interface PushProvider {
   readonly name: string;
-  send(push: PushPayload & { messageId: string }): Promise<DeliveryResult>;
+  readonly idempotent: boolean;
+  send(push: PushPayload & SendContext): Promise<DeliveryResult>;
 }
 
 export interface WhatsAppProvider {
   readonly name: string;
-  send(message: WhatsAppPayload & { messageId: string }): Promise<DeliveryResult>;
+  readonly idempotent: boolean;
+  send(message: WhatsAppPayload & SendContext): Promise<DeliveryResult>;
 }
 
 export interface Providers {

@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { createDb } from "../../src/db/client";
 import { loadConfig } from "../../src/env";
 import { buildProviders } from "../../src/providers";
-import { type ConsumerDeps, consumeBatch } from "../../src/queue/consumer";
+import { type ConsumerDeps, consumeBatch, LEASE_MS, processMessage } from "../../src/queue/consumer";
 import { consumeDeadLetters, DEAD_LETTER_QUEUE } from "../../src/queue/deadLetter";
 import {
   FakeResend,
@@ -23,8 +23,8 @@ import { callJson, testEnv } from "./worker";
 const SEED = 0x5eed_0012;
 const MAIN_QUEUE = "warga-notify";
 const BATCH_SIZE = 10;
-// consumer.ts LEASE_MS: a message held by another consumer's live lease comes back after this.
-const LEASE_SECONDS = 120;
+// A message held by another consumer's live lease comes back after this.
+const LEASE_SECONDS = LEASE_MS / 1000;
 export const FINAL = new Set(["sent", "failed", "dead"]);
 const START = Date.parse("2026-05-12T01:00:00.000Z");
 
@@ -37,6 +37,11 @@ export interface Scenario {
   duplicateRate: number;
   crashEvery: number;
   honoursIdempotencyKey: boolean;
+  // Issue 34: slow answers (past the deadline, past the lease), 409 concurrent_idempotent_requests, and
+  // takeovers by a second consumer while a call is open.
+  slowRate?: number;
+  concurrentRate?: number;
+  rivalRate?: number;
 }
 
 interface MessageRow {
@@ -52,7 +57,14 @@ interface AttemptRow {
   attempt: number;
   outcome: string;
   provider_status: number | null;
+  provider_response: string | null;
 }
+
+// The consumer finished the message from a lost claim's recorded acceptance, without calling the provider.
+export const adopted = (a: AttemptRow) =>
+  a.outcome === "sent" &&
+  a.provider_status === null &&
+  (a.provider_response ?? "").startsWith("not sent again");
 
 export const config = loadConfig(testEnv());
 export const MAX_ATTEMPTS = config.maxAttempts;
@@ -68,7 +80,7 @@ async function messageRows(ids: string[]): Promise<Map<string, MessageRow>> {
 
 async function attemptRows(ids: string[]): Promise<Map<string, AttemptRow[]>> {
   const { results } = await env.NOTIFY_DB.prepare(
-    "SELECT message_id, attempt, outcome, provider_status FROM message_attempts WHERE message_id IN (SELECT value FROM json_each(?1)) ORDER BY message_id, attempt",
+    "SELECT message_id, attempt, outcome, provider_status, provider_response FROM message_attempts WHERE message_id IN (SELECT value FROM json_each(?1)) ORDER BY message_id, attempt",
   )
     .bind(JSON.stringify(ids))
     .all<AttemptRow>();
@@ -79,9 +91,11 @@ async function attemptRows(ids: string[]): Promise<Map<string, AttemptRow[]>> {
   return byMessage;
 }
 
-export const transient = (c: ProviderCall) => c.seen === null || c.seen === 429 || c.seen >= 500;
+// Resend's 409 concurrent_idempotent_requests is "try again later"; its other 4xx answers are final.
+export const transient = (c: ProviderCall) =>
+  c.seen === null || c.seen === 429 || c.seen >= 500 || c.shape === "concurrent_409";
 export const permanent = (c: ProviderCall) =>
-  c.seen !== null && c.seen >= 400 && c.seen < 500 && c.seen !== 429;
+  c.seen !== null && c.seen >= 400 && c.seen < 500 && !transient(c);
 
 function backoffRange(attempt: number, retryAfter = 0): [number, number] {
   const step = Math.min(config.retryMaxSeconds, config.retryBaseSeconds * 2 ** (attempt - 1));
@@ -124,7 +138,18 @@ export async function runScenario(s: Scenario) {
   const hopeless = new Set(byDraw.slice(refusedCount, refusedCount + s.hopeless));
 
   let isolate = new Isolate();
-  const fake = new FakeResend({
+  let clock = START;
+  let stepStart = START;
+  let stepCopies: QueueCopy[] = [];
+  // The test plays the timer of each attempt's deadline: a slow call lets it fire, which moves the
+  // virtual clock to the step's start plus the deadline (never past the lease), and nothing waits.
+  const timers = new WeakMap<AbortSignal, AbortController>();
+  const deadline = () => {
+    const controller = new AbortController();
+    timers.set(controller.signal, controller);
+    return controller.signal;
+  };
+  const fake: FakeResend = new FakeResend({
     seed: SEED,
     transientRate: s.transientRate,
     indexOf,
@@ -132,17 +157,60 @@ export async function runScenario(s: Scenario) {
     hopeless,
     isolate: () => isolate,
     honoursIdempotencyKey: s.honoursIdempotencyKey,
+    slowRate: s.slowRate,
+    concurrentRate: s.concurrentRate,
+    rivalRate: s.rivalRate,
+    now: () => clock,
+    expire: (signal) => {
+      clock = Math.max(clock, stepStart + config.providerTimeoutMs);
+      stats.timeouts += 1;
+      timers.get(signal)?.abort(new DOMException("The operation timed out.", "TimeoutError"));
+    },
+    // Another delivery of the same queue message, by a consumer whose clock is past the first claim's
+    // lease: it takes the message over while the first call is still open.
+    rival: async (messageId) => {
+      const copy = stepCopies.find((c) => c.messageId === messageId);
+      if (!copy) {
+        throw new Error(`no queue copy of ${messageId} in this step`);
+      }
+      const at = clock + LEASE_MS + 1000;
+      const verdict = await processMessage(messageId, copy.attempts, {
+        db: createDb(env.NOTIFY_DB),
+        config,
+        providers,
+        now: () => new Date(at),
+        random: jitter,
+        deadline,
+      });
+      stats.rivals += 1;
+      const calls = (fake.calls.get(messageId) ?? []).filter((c) => c.rival && c.step === stats.steps);
+      const call = calls[0];
+      const expected =
+        copy.attempts >= MAX_ATTEMPTS
+          ? verdict.action === "retry" && verdict.delaySeconds === 0
+          : verdict.action === "retry" &&
+            call !== undefined &&
+            inBackoff(verdict.delaySeconds, copy.attempts, call);
+      if (calls.length !== 1 || call?.shape !== "concurrent_409" || !expected) {
+        problems.push(
+          `${messageId}: rival took over with ${JSON.stringify(verdict)} after ${calls.map((c) => c.seen)}`,
+        );
+      }
+      if (verdict.action === "retry") {
+        requeue(copy, verdict.delaySeconds > 0 ? verdict.delaySeconds + (at - clock) / 1000 : undefined);
+      }
+    },
   });
   const providers = buildProviders(config, fake.fetch);
   const queueRng = mulberry32(SEED);
   const jitter = mulberry32(SEED ^ 0x9e37_79b9);
-  let clock = START;
   const deps = (): ConsumerDeps => ({
     db: createDb(mortalD1(env.NOTIFY_DB, isolate)),
     config,
     providers,
     now: () => new Date(clock),
     random: jitter,
+    deadline,
   });
 
   const ids = await enqueue(recipients);
@@ -168,6 +236,8 @@ export async function runScenario(s: Scenario) {
     crashes: 0,
     crashesMidSend: 0,
     deadLettered: 0,
+    timeouts: 0,
+    rivals: 0,
   };
   const interrupted = new Map<string, number>();
   const problems: string[] = [];
@@ -234,11 +304,14 @@ export async function runScenario(s: Scenario) {
     fake.step = stats.steps;
     fake.callsThisStep = 0;
     fake.crashAtCall = crash ? 1 + Math.floor(queueRng() * first.length) : null;
+    stepStart = clock;
+    stepCopies = copies;
     const batches = [first, second].filter((b) => b.length > 0).map((b) => fakeBatch(MAIN_QUEUE, b, clock));
     const stepDeps = deps();
     await Promise.all(batches.map(({ batch }) => consumeBatch(batch, stepDeps)));
+    // A rival's call is checked where the rival runs; each copy here answers for its own calls.
     const callsNow = (id: string): ProviderCall[] =>
-      (fake.calls.get(id) ?? []).filter((c) => c.step === stats.steps);
+      (fake.calls.get(id) ?? []).filter((c) => c.step === stats.steps && !c.rival);
 
     if (crash) {
       stats.crashes += 1;
@@ -286,15 +359,23 @@ export async function runScenario(s: Scenario) {
         problems.push(`${where}: acked ${verdict.acked}, retried ${verdict.retried}`);
         return;
       }
+      // As the step began: a slow call's deadline moves the clock within the step, so a lease that was
+      // live then may have run out by the time a later copy of the step came to it (and was claimed).
       const leaseLive =
-        row?.status === "sending" && row.lease_until !== null && Date.parse(row.lease_until) > clock;
+        row?.status === "sending" &&
+        row.lease_until !== null &&
+        Date.parse(row.lease_until) > stepStart &&
+        (calls.length === 0 || Date.parse(row.lease_until) > clock);
       if (verdict.acked) {
         // A final row is acked unsent. Otherwise this delivery (or, for a duplicate, its twin) settled it.
+        // A message whose accepted call answered after a takeover is finished from the log, uncalled.
+        const adoptable = (fake.calls.get(id) ?? []).some((c) => c.superseded);
         const settled = FINAL.has(row?.status ?? "")
           ? calls.length === 0
           : alone
-            ? calls.length === 1 && calls.some((c) => c.seen === 200 || permanent(c))
-            : calls.length > 0;
+            ? (calls.length === 1 && calls.some((c) => c.seen === 200 || permanent(c))) ||
+              (calls.length === 0 && adoptable)
+            : calls.length > 0 || adoptable;
         if (!settled) {
           problems.push(`${where}: acked from ${row?.status} after ${calls.map((c) => c.seen)}`);
         }

@@ -28,7 +28,12 @@ export class TokenError extends Error {
 const cache = new Map<string, CachedToken>();
 const inflight = new Map<string, Promise<CachedToken>>();
 
-async function exchange(config: FcmConfig, fetchFn: FetchFn, now: () => number): Promise<CachedToken> {
+async function exchange(
+  config: FcmConfig,
+  fetchFn: FetchFn,
+  now: () => number,
+  signal?: AbortSignal,
+): Promise<CachedToken> {
   const key = await importPKCS8(config.privateKey, "RS256");
   const issuedAt = Math.floor(now() / 1000);
   const assertion = await new SignJWT({ scope: FCM_SCOPE })
@@ -52,6 +57,7 @@ async function exchange(config: FcmConfig, fetchFn: FetchFn, now: () => number):
         grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
         assertion,
       }).toString(),
+      signal,
     });
   } catch (err) {
     throw new TokenError(`token endpoint unreachable: ${err instanceof Error ? err.message : String(err)}`);
@@ -72,6 +78,7 @@ export async function getAccessToken(
   config: FcmConfig,
   fetchFn: FetchFn,
   now: () => number = Date.now,
+  signal?: AbortSignal,
 ): Promise<string> {
   const cacheKey = `${config.clientEmail}|${config.privateKeyId ?? ""}`;
   const cached = cache.get(cacheKey);
@@ -80,7 +87,9 @@ export async function getAccessToken(
   }
   let pending = inflight.get(cacheKey);
   if (!pending) {
-    pending = exchange(config, fetchFn, now).finally(() => inflight.delete(cacheKey));
+    // The first caller's deadline bounds the shared exchange; a waiter whose own deadline is later just
+    // retries its message if that one fires (no push was sent, so nothing is unknown).
+    pending = exchange(config, fetchFn, now, signal).finally(() => inflight.delete(cacheKey));
     inflight.set(cacheKey, pending);
   }
   const fresh = await pending;

@@ -1,16 +1,36 @@
 import { guardedFetch, isTransientStatus, parseJson, readSnippet, retryAfterSeconds } from "../http";
-import type { FetchFn, WhatsAppProvider } from "../types";
+import type { DeliveryFailure, FetchFn, WhatsAppProvider } from "../types";
 
 interface GraphError {
   error?: { message?: string; code?: number; error_subcode?: number; fbtrace_id?: string };
 }
 
-// Graph API codes that mean "slow down" or "our side is down"; everything else in 4xx is about the
-// recipient or the message (131026 undeliverable, 131047 outside the 24-hour window, 100 bad parameter).
+// Cloud API error codes (developers.facebook.com, WhatsApp Cloud API "Error codes") that mean "slow down"
+// or "Meta's side is down": 130429 throughput, 131056 pair rate (one business number to one user), 131048
+// spam rate limit, 80007 and 4 account and app rate limits, 1/2/131000/131016/133004 unknown or
+// unavailable service; 190 is our expired token, which an operator can fix. Everything else in 4xx is
+// about the recipient or the message and will be refused again: 131026 undeliverable (not a WhatsApp
+// number, old client), 131047 outside the 24-hour window, 131049 held back by Meta for engagement (Meta
+// advises against retrying soon), 131030 recipient not allowed, 100 bad parameter.
 const TRANSIENT_CODES = new Set([1, 2, 4, 80007, 130429, 131000, 131016, 131048, 131056, 133004, 190]);
 
+export function classifyGraph(status: number, text: string, retryAfter?: number): DeliveryFailure {
+  const body = parseJson(text) as GraphError | undefined;
+  const code = body?.error?.code;
+  return {
+    ok: false,
+    retryable: isTransientStatus(status) || (code !== undefined && TRANSIENT_CODES.has(code)),
+    status,
+    response: text,
+    retryAfterSeconds: retryAfter,
+    error:
+      `WhatsApp Cloud API ${status}${code !== undefined ? ` code ${code}` : ""}: ${body?.error?.message ?? ""}`.trim(),
+  };
+}
+
 // WhatsApp Cloud API: POST graph.facebook.com/{version}/{phone-number-id}/messages with a text message;
-// answers 200 { messaging_product, contacts, messages: [{ id }] }.
+// answers 200 { messaging_product, contacts, messages: [{ id }] }. It has no idempotency key and no look-up
+// by our id, so a timed-out send is not repeated automatically (ADR 0031).
 export function createWhatsAppCloudProvider(
   config: { phoneNumberId: string; token: string; apiVersion: string },
   fetchFn: FetchFn,
@@ -18,6 +38,7 @@ export function createWhatsAppCloudProvider(
   const url = `https://graph.facebook.com/${config.apiVersion}/${encodeURIComponent(config.phoneNumberId)}/messages`;
   return {
     name: "whatsapp-cloud",
+    idempotent: false,
     async send(message) {
       const result = await guardedFetch(fetchFn, url, {
         method: "POST",
@@ -29,14 +50,15 @@ export function createWhatsAppCloudProvider(
           type: "text",
           text: { preview_url: false, body: message.message },
         }),
+        signal: message.signal,
       });
       if ("failure" in result) {
         return result.failure;
       }
       const { response } = result;
       const text = await readSnippet(response);
-      const body = parseJson(text) as (GraphError & { messages?: { id?: string }[] }) | undefined;
       if (response.ok) {
+        const body = parseJson(text) as { messages?: { id?: string }[] } | undefined;
         return {
           ok: true,
           status: response.status,
@@ -44,16 +66,7 @@ export function createWhatsAppCloudProvider(
           providerMessageId: body?.messages?.[0]?.id,
         };
       }
-      const code = body?.error?.code;
-      return {
-        ok: false,
-        retryable: isTransientStatus(response.status) || (code !== undefined && TRANSIENT_CODES.has(code)),
-        status: response.status,
-        response: text,
-        retryAfterSeconds: retryAfterSeconds(response),
-        error:
-          `WhatsApp Cloud API ${response.status}${code !== undefined ? ` code ${code}` : ""}: ${body?.error?.message ?? ""}`.trim(),
-      };
+      return classifyGraph(response.status, text, retryAfterSeconds(response));
     },
   };
 }

@@ -14,12 +14,15 @@ const permanentReason =
 
 // A Fonnte-shaped gateway: POST {url} with `Authorization: <token>` and form fields target, message,
 // countryCode. It answers HTTP 200 for both outcomes and puts the verdict in `status` (true/false + reason).
+// It takes no idempotency key, so a timed-out send is not repeated automatically (ADR 0031); a 504 from the
+// gateway itself (its upstream timed out before it queued anything) is retried like any 5xx.
 export function createGatewayProvider(
   config: { url: string; token: string },
   fetchFn: FetchFn,
 ): WhatsAppProvider {
   return {
     name: "whatsapp-gateway",
+    idempotent: false,
     async send(message) {
       const form = new FormData();
       form.set("target", message.to);
@@ -29,6 +32,7 @@ export function createGatewayProvider(
         method: "POST",
         headers: { authorization: config.token },
         body: form,
+        signal: message.signal,
       });
       if ("failure" in result) {
         return result.failure;

@@ -1,0 +1,1 @@
+ALTER TABLE `message_attempts` ADD `provider_message_id` text;
