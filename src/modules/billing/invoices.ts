@@ -227,7 +227,7 @@ async function invoicePage(ctx: PlatformCtx, tenantId: string, input: InvoiceLis
   return {
     items: page.items.map(presentInvoice),
     nextCursor: page.nextCursor,
-    subscription: presentSubscription(sub),
+    subscription: presentSubscription(sub, ctx.now()),
   };
 }
 

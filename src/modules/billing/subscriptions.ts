@@ -60,7 +60,7 @@ export function subscriptionStatusAt(
   return at.getTime() < until + GRACE_DAYS * DAY_MS ? "tenggang" : "nonaktif";
 }
 
-export function presentSubscription(sub: SubscriptionRow, at = new Date()) {
+export function presentSubscription(sub: SubscriptionRow, at: Date) {
   return {
     tenantId: sub.tenantId,
     plan: sub.planCode,

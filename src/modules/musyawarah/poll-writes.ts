@@ -107,8 +107,8 @@ const EMPTY: Definition = {
   resultsVisibility: "always",
 };
 
-function assertNotEnded(def: Definition): void {
-  if (new Date(def.endsAt).getTime() <= Date.now()) {
+function assertNotEnded(def: Definition, now: Date): void {
+  if (new Date(def.endsAt).getTime() <= now.getTime()) {
     throw new Invalid("invalid_schedule", "A poll whose end is past cannot be published.", [
       { field: "endsAt", message: "in the past" },
     ]);
@@ -126,7 +126,7 @@ async function openTally(
   def: Definition,
   times: { createdAt: string; openedAt: string },
 ): Promise<number> {
-  assertNotEnded(def);
+  assertNotEnded(def, ctx.now());
   const eligible = await eligibleVoters(ctx, def.voterScope);
   const config: TallyConfig = {
     tenantSlug: ctx.tenant.slug,
