@@ -5,6 +5,8 @@
 //
 //   node scripts/profile-route.mjs [route] [seconds]
 //   route: tenant-read (default), bare, bare-d1, health, sign-in, login-limits, gate
+// The bench state first (scripts/bench/state.mjs): a profile never touches `npm run dev`'s state.
+import "./bench/state.mjs";
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { BENCH_DURABLE_OBJECTS } from "./bench/poll-votes.mjs";

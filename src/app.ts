@@ -5,8 +5,10 @@ import { CORE_ERROR_CODES, type CoreErrorCode, type ErrorCode } from "./core/err
 import { type GuardOptions, guard, type RouteDef } from "./core/http/access";
 import type { TypedApp } from "./core/http/client-types";
 import { requestContext } from "./core/http/middleware";
+import { openapiDocument } from "./core/http/openapi-document";
 import { notFound, onError, problemSchema } from "./core/http/problem";
 import { secretRoute } from "./core/http/secret";
+import { idempotency, idempotencyModule } from "./core/idempotency";
 import type { Job } from "./core/jobs";
 import type { AppModule, FileReference } from "./core/module";
 import { type PaymentKindHandler, paymentsModule } from "./core/payments";
@@ -58,6 +60,7 @@ const featureModules = [
   uploadsModule,
   galeriModule,
   pasarModule,
+  idempotencyModule,
 ] as const;
 
 const indicators = featureModules.flatMap((m) => m.indicators ?? []);
@@ -125,6 +128,7 @@ export function buildApp() {
   app.use("*", requestContext);
   app.onError(onError);
   app.notFound(notFound);
+  app.use("/openapi.json", openapiDocument(routeTable));
 
   app.get("/swagger", (c) => c.html(swaggerPage()));
   app.get("/swagger-ui/*", (c) => c.env.ASSETS.fetch(c.req.raw));
@@ -168,6 +172,8 @@ export function buildApp() {
     const handlers = [
       ...(route.secret ? [secretRoute(route.path, route.secret)] : []),
       guard(route.access, guardOptionsOf.get(route)),
+      // After the guard, which names the caller and the community the key is scoped to (ADR 0034).
+      ...(route.method === "post" ? [idempotency] : []),
       route.endpoint,
     ];
     openapi[route.method](route.path, ...(handlers as [never]));

@@ -4,6 +4,7 @@ import { scheduledHandler } from "./core/jobs";
 export type { AppType } from "./app";
 export { PollTally } from "./durable/PollTally";
 export { RateLimiter } from "./durable/RateLimiter";
+export { StaffDigest } from "./durable/StaffDigest";
 
 const app = buildApp();
 

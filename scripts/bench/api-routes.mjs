@@ -311,28 +311,49 @@ export async function run() {
       const limit = peerMs / divisor;
       return (s) => goal(`CPU ≤ ${limit.toFixed(1)} ms (OpenSID ${peerMs} / ${divisor})`, s.cpuMs <= limit);
     };
-    // Served directly by workerd, the bare route does no I/O at all and one D1 round trip alone is several
-    // times it; the proxy of `wrangler dev` used to hide that. Routes whose goal is a p50 ratio are
-    // therefore judged against the bare D1 read (one round trip, nothing of ours), which is the floor of
-    // any route that reads data.
-    const p50Goal = (limit) => (s) =>
-      goal(
-        `p50 ≤ ${limit.toFixed(1)}× bare D1 read (is ${(s.p50 / stats.bareD1.p50).toFixed(2)}×)`,
-        s.p50 / stats.bareD1.p50 <= limit,
+    // Goals over a floor are in CPU (issue 32): what Workers bill, and what stays steady on a shared
+    // machine (p50 ratios of the same code moved from 1.15× to 1.58× between runs). The floor is the
+    // bare D1 read (one round trip, nothing of ours, the least any route that reads data costs); the
+    // allowance is what the route's own work may add. p50 and req/s stay in the table as information.
+    const overFloor = (floorKey, allowanceMs, floorName) => (s) => {
+      const floor = stats[floorKey]?.cpuMs;
+      if (floor === undefined) {
+        return goal(`CPU ≤ ${floorName} + ${allowanceMs} ms (floor not measured)`, false);
+      }
+      return goal(
+        `CPU ≤ ${floorName} ${floor.toFixed(2)} + ${allowanceMs} ms (adds ${(s.cpuMs - floor).toFixed(2)})`,
+        s.cpuMs <= floor + allowanceMs,
       );
+    };
+    // Sign-in is judged on the Worker's own CPU: its total less the rate-limiter Durable Objects (run in
+    // this workerd process locally, billed to the objects in production), measured alone in the same run.
+    const limiters =
+      stats.loginLimits && stats.bare ? Math.max(0, stats.loginLimits.cpuMs - stats.bare.cpuMs) : 0;
+    const signInGoal = (s) => {
+      const floor = stats.pbkdf2?.cpuMs;
+      if (floor === undefined) {
+        return goal("CPU ≤ one password check + 8 ms (check not measured)", false);
+      }
+      const own = s.cpuMs - limiters;
+      return goal(
+        `CPU less the limiter objects (${limiters.toFixed(1)}) ≤ one password check ${floor.toFixed(1)} + 8 ms (adds ${(own - floor).toFixed(1)})`,
+        own <= floor + 8,
+      );
+    };
     const label = {
       bare: ["GET /__bare (bare Hono route)", null],
       bareD1: ["GET /__bare-d1 (one D1 read, nothing else)", null],
       publicRead: ["GET /api/health (public read)", cpuGoal(PEER_MS.publicRead, 20)],
-      tenantRead: ["GET unit (authenticated tenant read)", p50Goal(1.5)],
+      tenantRead: ["GET unit (authenticated tenant read)", overFloor("bareD1", 0.5, "bare D1")],
       listSearchPage2: [`GET kk?q=${search} page 2 (10 rows)`, cpuGoal(PEER_MS.listSearch, 20)],
       firstPage: ["GET kk first page (10 rows)", cpuGoal(PEER_MS.firstPage, 20)],
       detail: ["GET kk/:id (one family's detail)", cpuGoal(PEER_MS.detail, 20)],
       largeSearchPage2: [`GET kk?q=${search} page 2, 18k persons`, cpuGoal(PEER_MS.listSearch, 20)],
       largeFirstPage: ["GET kk first page, 18k persons", cpuGoal(PEER_MS.firstPage, 20)],
       largeDetail: ["GET kk/:id, 18k persons", cpuGoal(PEER_MS.detail, 20)],
-      gateWebhook: ["POST gate webhook (refusal, 1 D1 trip)", p50Goal(2.5)],
-      signIn: ["POST /api/auth/login (sequential)", cpuGoal(PEER_MS.signIn, 3.5)],
+      gateWebhook: ["POST gate webhook (refusal, 1 D1 trip)", overFloor("bareD1", 1.0, "bare D1")],
+      // Issue 32: one password check (ADR 0012's strength, kept) and a small rest.
+      signIn: ["POST /api/auth/login (sequential)", signInGoal],
       pbkdf2: ["one peppered PBKDF2-SHA512 check (bare)", null],
       loginLimits: ["sign-in rate limits alone (new IP, 3 DO calls)", null],
     };
@@ -363,9 +384,10 @@ export async function run() {
         r50: `${voteRatio.toFixed(2)}*`,
         rcpu: `${(votes.vote.cpuMs / votes.bareDo.cpuMs).toFixed(2)}*`,
         goal: goal(
-          `p50 ≤ 1.5× bare DO, counts exact (${votes.accepted}/${votes.voters}, ${votes.exact ? "exact" : "NOT exact"}; ` +
+          `CPU ≤ bare DO ${votes.bareDo.cpuMs.toFixed(2)} + 0.7 ms (adds ${(votes.vote.cpuMs - votes.bareDo.cpuMs).toFixed(2)}), counts exact ` +
+            `(${votes.accepted}/${votes.voters}, ${votes.exact ? "exact" : "NOT exact"}; ` +
             `tenant DB copy ${votes.mirrorMs === null ? "NOT landed" : `landed ${votes.mirrorMs.toFixed(0)} ms after the burst`})`,
-          voteRatio <= 1.5 && votes.exact,
+          votes.vote.cpuMs <= votes.bareDo.cpuMs + 0.7 && votes.exact,
         ),
       });
       rows.push({

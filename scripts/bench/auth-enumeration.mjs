@@ -2,12 +2,10 @@
 // tell whether an account exists. test/modules/identity/enumeration.test.ts checks the content (same
 // status, same body); this measures the time, which a test cannot judge on a shared machine. Both paths
 // answer before the lookup and the send (those run after the answer), so their medians should match.
-import { migrateAll } from "../db-migrate.mjs";
 import { startDevServer } from "../lib/dev-server.mjs";
 import { ensureDevVars } from "../lib/dev-vars.mjs";
-import { queryLocal, STATE_DIR, workerConfigs } from "../lib/wrangler.mjs";
-import { seed } from "../seed-dev.mjs";
-import { slotCountFromConfig } from "../tenant-slots.mjs";
+import { queryLocal, STATE_DIR, targetArgs, workerConfigs, wrangler } from "../lib/wrangler.mjs";
+import { prepareBenchState } from "./server.mjs";
 
 const ROUTES = ["/api/auth/magic-link", "/api/auth/forgot-password"];
 // Each demo account is asked ROUNDS times per route, plus once to warm up: the routes allow five
@@ -39,11 +37,21 @@ const quantile = (values, q) => {
 export async function run() {
   const configs = workerConfigs().filter((c) => !c.includes("ticket-mail"));
   ensureDevVars(configs);
-  await migrateAll({ quiet: true });
-  await seed({ slots: slotCountFromConfig() });
-  const known = (
-    await queryLocal("warga-platform", "SELECT email FROM users WHERE id LIKE 'seed-user-%'")
-  ).map((r) => r.email);
+  await prepareBenchState();
+  // The notification Worker's own database (the bench state holds the main Worker's).
+  await wrangler([
+    "d1",
+    "migrations",
+    "apply",
+    "warga-notify",
+    "-c",
+    "workers/notify/wrangler.toml",
+    ...targetArgs(false),
+  ]);
+  // A smoke run asks a few accounts (BENCH_ACCOUNTS); a measurement asks every demo account.
+  const known = (await queryLocal("warga-platform", "SELECT email FROM users WHERE id LIKE 'seed-user-%'"))
+    .map((r) => r.email)
+    .slice(0, Number(process.env.BENCH_ACCOUNTS ?? Number.POSITIVE_INFINITY));
   if (!known.length) {
     throw new Error("no demo accounts: the seed did not run");
   }

@@ -1,17 +1,14 @@
-// Finance (issue 14) through wrangler dev, against the seeded RT 02 with 2,000 bench houses and 24 months
-// of dues history (48,000 bills written once by fixed ids):
+// Finance (issue 14) on the bench entry served by workerd, against the seeded RT 02 with 2,000 bench houses
+// and 24 months of dues history (48,000 bills written once by fixed ids):
 // - month-end generation for 2,000 units: wall time per run and the D1 statements it takes; a repeated
 //   run (the unique key makes it a no-op) timed too;
 // - GET /api/iuran/tunggakan p50 over a bare route of the same isolate;
 // - the ledger check: the cash book walked page by page, its running balance continuous and equal to
 //   the closing balance and to the SQL sum of entries; every dues payment matched by its cash entry.
-import { migrateAll } from "../db-migrate.mjs";
-import { startDevServer } from "../lib/dev-server.mjs";
-import { devSecret, ensureDevVars } from "../lib/dev-vars.mjs";
+import { devSecret } from "../lib/dev-vars.mjs";
 import { load as loadRoute } from "../lib/load.mjs";
-import { executeLocalSql, queryLocal, readConfig, STATE_DIR } from "../lib/wrangler.mjs";
-import { seed } from "../seed-dev.mjs";
-import { slotCountFromConfig } from "../tenant-slots.mjs";
+import { refreshDuesBalances, runAll } from "./d1.mjs";
+import { prepareBenchState, startBenchWorkerd } from "./server.mjs";
 
 const UNITS = Number(process.env.BENCH_UNITS ?? 2_000);
 const MONTHS = 24;
@@ -36,18 +33,21 @@ function periods(count) {
   return out;
 }
 
-async function tenantDatabase() {
-  const [row] = await queryLocal("warga-platform", `SELECT slot FROM tenants WHERE slug = ${q(TENANT.slug)}`);
-  return readConfig("wrangler.toml").d1_databases.find(
-    (d) => d.binding === `TENANT_DB_${String(row.slot).padStart(2, "0")}`,
-  ).database_name;
+/** Rows of one query through a D1 binding. */
+const query = async (db, sql) => (await db.prepare(sql).all()).results;
+
+/** The bench tenant's database, through the running server's binding for its slot. */
+async function tenantDatabase(mf) {
+  const platform = await mf.getD1Database("PLATFORM_DB");
+  const row = await platform.prepare("SELECT slot FROM tenants WHERE slug = ?").bind(TENANT.slug).first();
+  return mf.getD1Database(`TENANT_DB_${String(row.slot).padStart(2, "0")}`);
 }
 
 /**
  * 2,000 houses and 24 months of bills: 9 in 10 paid (with their payment and cash entry), the rest owed.
  * Generated inside SQLite (recursive CTEs, fixed ids, INSERT OR IGNORE): five statements, not 130,000.
  */
-async function seedHistory(database) {
+async function seedHistory(db) {
   const now = new Date().toISOString();
   const first = `${periods(MONTHS)[0]}-01`;
   // D1 caps compound SELECTs, so the months come from a recursive CTE too.
@@ -72,8 +72,9 @@ async function seedHistory(database) {
      SELECT id || '-pay', id, amount, 'tunai', period || '-10T03:00:00.000Z', id || '-kas'
      FROM dues_bills WHERE type_id = ${q(TYPE.id)} AND status = 'lunas';`,
   ];
-  await executeLocalSql(database, sql.join("\n"), "bench-finance");
-  return (await queryLocal(database, "SELECT COUNT(*) AS n FROM dues_bills"))[0].n;
+  await runAll(db, sql);
+  await refreshDuesBalances(db, "bench-bill-%");
+  return (await db.prepare("SELECT COUNT(*) AS n FROM dues_bills").first()).n;
 }
 
 const load = (url, headers = {}) =>
@@ -93,7 +94,7 @@ async function call(url, auth, body) {
 }
 
 /** The cash book walked page by page must agree with itself and with the entries. */
-async function ledgerCheck(base, auth, database) {
+async function ledgerCheck(base, auth, db) {
   let cursor = "";
   let running = null;
   let sum = 0;
@@ -115,15 +116,16 @@ async function ledgerCheck(base, auth, database) {
     cursor = page.nextCursor ?? "";
     pages++;
   } while (cursor);
-  const [sqlSum] = await queryLocal(
-    database,
+  const [sqlSum] = await query(
+    db,
     "SELECT COALESCE(SUM(CASE WHEN kind = 'masuk' THEN amount ELSE -amount END), 0) AS s FROM cash_entries",
   );
-  const [orphans] = await queryLocal(
-    database,
+  // A reversed payment (migration 0011) keeps its row and its entry; the bill's paid amount no longer counts it.
+  const [orphans] = await query(
+    db,
     `SELECT (SELECT COUNT(*) FROM dues_payments p LEFT JOIN cash_entries c ON c.id = p.cash_entry_id
        WHERE c.id IS NULL OR c.amount <> p.amount OR c.source <> 'iuran') AS n,
-      (SELECT COUNT(*) FROM dues_bills WHERE paid_amount <> (SELECT COALESCE(SUM(amount), 0) FROM dues_payments WHERE bill_id = dues_bills.id)) AS drift`,
+      (SELECT COUNT(*) FROM dues_bills WHERE paid_amount <> (SELECT COALESCE(SUM(amount), 0) FROM dues_payments WHERE bill_id = dues_bills.id AND reversed_at IS NULL)) AS drift`,
   );
   const ok =
     sum === closing && running === closing && sqlSum.s === closing && orphans.n === 0 && orphans.drift === 0;
@@ -136,17 +138,13 @@ async function ledgerCheck(base, auth, database) {
 }
 
 export async function run() {
-  ensureDevVars(["wrangler.toml"]);
-  await migrateAll({ quiet: true });
-  await seed({ slots: slotCountFromConfig() });
-  const database = await tenantDatabase();
-  const bills = await seedHistory(database);
-  const server = await startDevServer({
-    script: "scripts/bench/entry.ts",
-    persistTo: STATE_DIR,
-    vars: { JWT_SECRET: devSecret("JWT_SECRET") },
+  await prepareBenchState();
+  const server = await startBenchWorkerd({
+    vars: { JWT_SECRET: devSecret("JWT_SECRET"), LOG_LEVEL: "warn" },
   });
   try {
+    const database = await tenantDatabase(server.mf);
+    const bills = await seedHistory(database);
     // Staff writes check that the sign-in is live, so the treasurer signs in for real (demo password).
     const login = await fetch(`${server.url}/api/auth/login`, {
       method: "POST",
@@ -154,8 +152,8 @@ export async function run() {
       body: JSON.stringify({ email: "bendahara.rt02@warga.test", password: "warga-demo-2026" }),
     }).then((r) => r.json());
     const bendahara = { Authorization: `Bearer ${login.accessToken}` };
-    const [types] = await queryLocal(database, "SELECT COUNT(*) AS n FROM dues_types WHERE active = 1");
-    const [units] = await queryLocal(database, "SELECT COUNT(*) AS n FROM units");
+    const [types] = await query(database, "SELECT COUNT(*) AS n FROM dues_types WHERE active = 1");
+    const [units] = await query(database, "SELECT COUNT(*) AS n FROM units");
 
     // Month-end generation into months no run has billed yet (years ahead), then a repeat of the last.
     const runs = [];
@@ -173,7 +171,7 @@ export async function run() {
     const repeatMs = performance.now() - t1;
     const inserts = types.n * Math.ceil(units.n / 500);
     console.log(
-      `\nMonth-end generation via wrangler dev: ${units.n} units × ${types.n} active types (the demo's 2 + the bench type)`,
+      `\nMonth-end generation on workerd: ${units.n} units × ${types.n} active types (the demo's 2 + the bench type)`,
     );
     for (const r of runs) {
       console.log(`  ${r.period}: ${r.created} bills in ${r.ms.toFixed(0)} ms`);

@@ -7,16 +7,17 @@
 // than wrangler.toml declares: an RW and 20 RTs linked to it, each RT seeded straight through its D1
 // binding with a registry of a few hundred persons, letters, complaints and a year of dues bills with
 // arrears. Nothing of `npm run dev`'s state is touched.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SignJWT } from "jose";
-import { root, TEST_SECRETS } from "../lib/dev-server.mjs";
+import { TEST_SECRETS } from "../lib/dev-server.mjs";
 import { load as loadRoute } from "../lib/load.mjs";
-import { startWorkerd } from "../lib/workerd.mjs";
 import { readConfig } from "../lib/wrangler.mjs";
+import { migrate, refreshDuesBalances, runAll } from "./d1.mjs";
+import { startBenchWorkerd } from "./server.mjs";
 
-const CHILDREN = Number(process.env.BENCH_CHILDREN ?? 20);
+export const CHILDREN = Number(process.env.BENCH_CHILDREN ?? 20);
 // Fewer connections and longer windows than the api suite: one summary is 20 databases' work, and at 8
 // connections on a shared 2-core machine a request can outlast a 5 s window.
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
@@ -103,7 +104,7 @@ function inserts(table, rows, chunk = 200) {
   const statements = [];
   for (let i = 0; i < rows.length; i += chunk) {
     statements.push(
-      `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${rows
+      `INSERT OR IGNORE INTO ${table} (${columns.join(", ")}) VALUES ${rows
         .slice(i, i + chunk)
         .map((r) => `(${columns.map((c) => q(r[c])).join(", ")})`)
         .join(", ")}`,
@@ -227,29 +228,8 @@ function rtRows(r) {
   return { units, cards, members, letters, complaints, bills };
 }
 
-/** The migrations wrangler would apply, recorded in the same ledger (as core/db/migrate.ts does). */
-async function migrate(db, dir) {
-  await db
-    .prepare(
-      "CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)",
-    )
-    .run();
-  const files = readdirSync(join(root, dir))
-    .filter((f) => f.endsWith(".sql"))
-    .sort();
-  for (const file of files) {
-    const statements = readFileSync(join(root, dir, file), "utf8")
-      .split("--> statement-breakpoint")
-      .map((s) => s.trim())
-      .filter(Boolean);
-    await db.batch([
-      db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").bind(file),
-      ...statements.map((s) => db.prepare(s)),
-    ]);
-  }
-}
-
-async function seed(mf) {
+/** The RW and its CHILDREN RTs, seeded through the bindings of a server `startRwServer` started. */
+export async function seedRw(mf) {
   const platform = await mf.getD1Database("PLATFORM_DB");
   await migrate(platform, "migrations/platform");
   const flags = JSON.stringify({ warga: true, surat: true, tamu: true, musyawarah: true, pasar: true });
@@ -287,16 +267,16 @@ async function seed(mf) {
       continue;
     }
     const rows = rtRows(slot - 2);
-    await db.batch(
-      [
-        ...inserts("units", rows.units),
-        ...inserts("family_cards", rows.cards),
-        ...inserts("family_members", rows.members),
-        ...inserts("letters", rows.letters),
-        ...inserts("complaints", rows.complaints),
-        ...inserts("dues_bills", rows.bills),
-      ].map((s) => db.prepare(s)),
-    );
+    // In chunks, a chunk whose socket the proxy closed sent again (runAll; the inserts ignore repeats).
+    await runAll(db, [
+      ...inserts("units", rows.units),
+      ...inserts("family_cards", rows.cards),
+      ...inserts("family_members", rows.members),
+      ...inserts("letters", rows.letters),
+      ...inserts("complaints", rows.complaints),
+      ...inserts("dues_bills", rows.bills),
+    ]);
+    await refreshDuesBalances(db, "bill-%");
     await db.prepare("ANALYZE").run();
     totals.persons += rows.members.length;
     totals.letters += rows.letters.length;
@@ -306,7 +286,8 @@ async function seed(mf) {
   return totals;
 }
 
-function token(tenant = RW.slug, role = "admin") {
+/** A token of the RW's head: the RW's admin, or (`tenant`, `role`) the first RT's secretary. */
+export function rwToken(tenant = RW.slug, role = "admin") {
   const vars = readConfig("wrangler.toml").vars;
   return new SignJWT({ tenant, roles: [role], resident: false, sid: SID })
     .setProtectedHeader({ alg: "HS256" })
@@ -321,7 +302,11 @@ function token(tenant = RW.slug, role = "admin") {
 const load = (url, headers = {}) =>
   loadRoute({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
 
-export async function run() {
+/**
+ * The bench entry on workerd over a temporary state with CHILDREN + 1 tenant slots (more than
+ * wrangler.toml declares); `stop()` also removes the state.
+ */
+export async function startRwServer() {
   const persistTo = mkdtempSync(join(tmpdir(), "warga-bench-hierarchy-"));
   const d1Databases = Object.fromEntries(
     Array.from({ length: CHILDREN + 1 }, (_, i) => [
@@ -330,22 +315,27 @@ export async function run() {
     ]),
   );
   d1Databases.PLATFORM_DB = { id: "bench-hierarchy-platform" };
-  const server = await startWorkerd({
-    script: "scripts/bench/entry.ts",
-    persistTo,
-    d1Databases,
-    vars: { LOG_LEVEL: "warn" },
-  });
+  const server = await startBenchWorkerd({ persistTo, d1Databases, vars: { LOG_LEVEL: "warn" } });
+  const stop = server.stop;
+  server.stop = async () => {
+    await stop();
+    rmSync(persistTo, { recursive: true, force: true });
+  };
+  return server;
+}
+
+export async function run() {
+  const server = await startRwServer();
   try {
-    const seeded = await seed(server.mf);
-    const auth = { Authorization: `Bearer ${await token()}` };
+    const seeded = await seedRw(server.mf);
+    const auth = { Authorization: `Bearer ${await rwToken()}` };
     const summaryUrl = `${server.url}/api/tenant-hierarchy/summary`;
     const first = await fetch(summaryUrl, { headers: auth });
     const body = await first.json();
     if (first.status !== 200 || body.children?.length !== CHILDREN || body.children.some((c) => c.error)) {
       throw new Error(`summary answered ${first.status}: ${JSON.stringify(body).slice(0, 500)}`);
     }
-    const rtAuth = { Authorization: `Bearer ${await token(`bench-rt-01-mekarsari`, "sekretaris")}` };
+    const rtAuth = { Authorization: `Bearer ${await rwToken(`bench-rt-01-mekarsari`, "sekretaris")}` };
     const targets = {
       bare: { url: `${server.url}/__bare` },
       "bare D1": { url: `${server.url}/__bare-d1` },
@@ -412,6 +402,5 @@ export async function run() {
     return { stats, seeded };
   } finally {
     await server.stop();
-    rmSync(persistTo, { recursive: true, force: true });
   }
 }

@@ -1,13 +1,8 @@
-// What a sign-in costs, measured through `wrangler dev` in one run (ADR 0012): the login route against
-// one bare PBKDF2 check of each password scheme (the first, PBKDF2-SHA256, and the current, peppered
+// What a sign-in costs, measured on the bench entry served by workerd in one run (ADR 0012): the login
+// route against one bare PBKDF2 check of each password scheme (the first, PBKDF2-SHA256, and the current, peppered
 // PBKDF2-SHA512) and a bare route. Sequential requests, interleaved rounds: PBKDF2 is CPU, so one at a
 // time shows its cost without queueing on the single local thread.
-import { migrateAll } from "../db-migrate.mjs";
-import { startDevServer } from "../lib/dev-server.mjs";
-import { ensureDevVars } from "../lib/dev-vars.mjs";
-import { STATE_DIR } from "../lib/wrangler.mjs";
-import { seed } from "../seed-dev.mjs";
-import { slotCountFromConfig } from "../tenant-slots.mjs";
+import { prepareBenchState, startBenchWorkerd } from "./server.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PER_ROUND = 10;
@@ -41,14 +36,8 @@ async function timed(url, init = {}) {
 }
 
 export async function run() {
-  ensureDevVars(["wrangler.toml"]);
-  await migrateAll({ quiet: true });
-  await seed({ slots: slotCountFromConfig() });
-  const server = await startDevServer({
-    script: "scripts/bench/entry.ts",
-    persistTo: STATE_DIR,
-    vars: { LOG_LEVEL: "warn" },
-  });
+  await prepareBenchState();
+  const server = await startBenchWorkerd({ vars: { LOG_LEVEL: "warn" } });
   try {
     const login = (n) =>
       timed(`${server.url}/api/auth/login`, {
@@ -74,9 +63,7 @@ export async function run() {
       }
     }
     const p50 = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
-    console.log(
-      `\nPasswords via wrangler dev (${ROUNDS}×${PER_ROUND} sequential requests each, interleaved)`,
-    );
+    console.log(`\nPasswords on workerd (${ROUNDS}×${PER_ROUND} sequential requests each, interleaved)`);
     console.log("target                               p50 ms   / bare");
     const rows = [
       ["bare route", p50.bare],

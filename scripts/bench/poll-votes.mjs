@@ -180,7 +180,12 @@ export async function measureVotes({ url, jwtSecret, staffToken, cpu }) {
   // (a few ms each): an upper bound.
   const cpuLanded = cpuNow();
   const bareAfter = await bareBurst();
-  const bareDo = bareAfter.p50 < bareBefore.p50 ? bareAfter : bareBefore;
+  // The floor of the vote's CPU goal (issue 32): the mean CPU of both bare bursts (one before the votes,
+  // one after their copy landed), steadier than either alone; p50 and p99 from the faster.
+  const bareDo = {
+    ...(bareAfter.p50 < bareBefore.p50 ? bareAfter : bareBefore),
+    cpuMs: (bareAfter.cpuMs + bareBefore.cpuMs) / 2,
+  };
   const mirrorExact =
     mirrored !== null &&
     JSON.stringify(mirrored.counts) === JSON.stringify(final.results.map((r) => r.count));
@@ -250,7 +255,7 @@ export async function run() {
       );
     }
     console.log(
-      `  ratio p50 / p99 / CPU   ${(m.vote.p50 / m.bareDo.p50).toFixed(2)} / ${(m.vote.p99 / m.bareDo.p99).toFixed(2)} / ${(m.vote.cpuMs / m.bareDo.cpuMs).toFixed(2)} (over the faster bare burst; goal p50 ≤ 1.5)`,
+      `  ratio p50 / p99 / CPU   ${(m.vote.p50 / m.bareDo.p50).toFixed(2)} / ${(m.vote.p99 / m.bareDo.p99).toFixed(2)} / ${(m.vote.cpuMs / m.bareDo.cpuMs).toFixed(2)} (goal: CPU ≤ the bare bursts' mean CPU + 0.7 ms, counts exact)`,
     );
     console.log(
       `  final counts            ${JSON.stringify(m.counts)} = ${m.counts.reduce((a, b) => a + b, 0)}, ballots ${m.ballots}`,

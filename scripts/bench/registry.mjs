@@ -5,13 +5,10 @@
 // (.xlsx and .csv), each on a fresh workerd: time end to end and to the first byte, CPU, and peak
 // memory as the workerd process's peak RSS above its RSS just before the request.
 import { readFileSync, writeFileSync } from "node:fs";
-import { migrateAll } from "../db-migrate.mjs";
-import { devSecret, ensureDevVars } from "../lib/dev-vars.mjs";
+import { devSecret } from "../lib/dev-vars.mjs";
 import { load as loadRoute } from "../lib/load.mjs";
-import { bundleWorker, startWorkerd } from "../lib/workerd.mjs";
-import { executeLocalSql, queryLocal, STATE_DIR } from "../lib/wrangler.mjs";
-import { seed } from "../seed-dev.mjs";
-import { slotCountFromConfig } from "../tenant-slots.mjs";
+import { executeLocalSql, queryLocal } from "../lib/wrangler.mjs";
+import { benchBundle, prepareBenchState, startBenchWorkerd } from "./server.mjs";
 import { benchToken, liveSessionStatements } from "./tokens.mjs";
 
 const FAMILIES = Number(process.env.BENCH_FAMILIES ?? 5_000);
@@ -74,7 +71,10 @@ const SURNAMES = [
 ];
 const pad = (n, w) => String(n).padStart(w, "0");
 
-/** A NIK with digits 7–12 its holder's birth date (day + 40 for a woman). */
+/**
+ * Person i's NIK: digits 7–12 their birth date as the generator writes it (day + 40 for a woman), so an
+ * import of the exported registry passes its checks; distinct for every i below 5 million.
+ */
 function nik(i, sex) {
   const day = (i % 28) + 1 + (sex === "P" ? 40 : 0);
   const month = (i % 12) + 1;
@@ -83,67 +83,78 @@ function nik(i, sex) {
 }
 
 function rows(table, columns, values) {
-  const lines = [];
+  const statements = [];
   for (let i = 0; i < values.length; i += 200) {
-    lines.push(
+    statements.push(
       `INSERT OR IGNORE INTO ${table} (${columns.join(", ")}) VALUES ${values
         .slice(i, i + 200)
         .map((v) => `(${v.map(q).join(", ")})`)
-        .join(",\n")};`,
+        .join(",\n")}`,
     );
   }
-  return lines.join("\n");
+  return statements;
 }
 
 /** 5,000 houses and cards, 18,000 persons (a head each, the rest spread over the cards), 6,000 vehicles. */
 const COUNTS =
   "SELECT (SELECT COUNT(*) FROM family_cards WHERE id LIKE 'bench-%') AS kk, (SELECT COUNT(*) FROM family_members WHERE id LIKE 'bench-%') AS persons, (SELECT COUNT(*) FROM vehicles WHERE id LIKE 'bench-%') AS vehicles";
 
-async function seedRegistry(database) {
-  // A second run finds the bench's rows complete and writes nothing (the statements are INSERT OR IGNORE anyway).
-  const [have] = await queryLocal(database, COUNTS);
-  if (have.kk >= FAMILIES && have.persons >= PERSONS && have.vehicles >= VEHICLES) {
-    return { counts: await totals(database) };
-  }
+/**
+ * The registry's rows as INSERT OR IGNORE statements (fixed ids, so a second run writes nothing): `units`
+ * houses (one per card unless fewer are asked, then the cards share them), `families` cards, `persons`
+ * (a head each, the rest spread over the cards), `vehicles`. Ids are `<prefix>-unit-<n>` and so on,
+ * zero-padded unless `padIds` is false (the routes bench joins them to ids built in SQL).
+ */
+export function registryStatements({
+  families,
+  persons,
+  vehicles,
+  units = families,
+  prefix = "bench",
+  padIds = true,
+}) {
   const now = new Date().toISOString();
-  const units = [];
+  const id = (kind, i, width) => `${prefix}-${kind}-${padIds ? pad(i, width) : i}`;
+  const unitRows = [];
   const cards = [];
   const members = [];
   const cars = [];
-  for (let f = 0; f < FAMILIES; f++) {
-    const block = `${String.fromCharCode(65 + (f % 20))}${1 + Math.floor(f / 1000)}`;
-    units.push([
-      `bench-unit-${pad(f, 5)}`,
+  for (let u = 0; u < units; u++) {
+    const block = `${String.fromCharCode(65 + (u % 20))}${1 + Math.floor(u / 1000)}`;
+    unitRows.push([
+      id("unit", u, 5),
       block,
-      String(f + 1),
-      -6.91 - f * 1e-5,
-      107.6 + (f % 50) * 1e-4,
+      String(u + 1),
+      -6.91 - u * 1e-5,
+      107.6 + (u % 50) * 1e-4,
       "pemilik",
       now,
     ]);
+  }
+  for (let f = 0; f < families; f++) {
     const head = `${MEN[f % 12]} ${SURNAMES[f % 16]} ${f}`;
     cards.push([
-      `bench-kk-${pad(f, 5)}`,
+      id("kk", f, 5),
       `3273${pad(f, 12)}`,
-      `bench-unit-${pad(f, 5)}`,
+      id("unit", f % units, 5),
       head,
-      nik(f * 4, "L"),
+      nik(f, "L"),
       "aktif",
       now,
     ]);
   }
-  for (let p = 0; p < PERSONS; p++) {
-    const f = p < FAMILIES ? p : p % FAMILIES;
-    const sex = p < FAMILIES || p % 2 === 0 ? "L" : "P";
+  for (let p = 0; p < persons; p++) {
+    const f = p < families ? p : p % families;
+    const sex = p < families || p % 2 === 0 ? "L" : "P";
     const name =
-      p < FAMILIES ? cards[f][3] : `${(sex === "L" ? MEN : WOMEN)[p % 12]} ${SURNAMES[f % 16]} ${p}`;
+      p < families ? cards[f][3] : `${(sex === "L" ? MEN : WOMEN)[p % 12]} ${SURNAMES[f % 16]} ${p}`;
     const birth = `19${pad(40 + (p % 60), 2)}-${pad((p % 12) + 1, 2)}-${pad((p % 28) + 1, 2)}`;
     members.push([
-      `bench-km-${pad(p, 6)}`,
-      `bench-kk-${pad(f, 5)}`,
+      id("km", p, 6),
+      id("kk", f, 5),
       name,
-      p < FAMILIES ? cards[f][4] : `9${pad(p, 15)}`,
-      p < FAMILIES ? "kepala_keluarga" : p % 3 === 0 ? "istri" : "anak",
+      nik(p, sex),
+      p < families ? "kepala_keluarga" : p % 3 === 0 ? "istri" : "anak",
       sex,
       birth,
       p % 9 === 0 ? "kristen" : "islam",
@@ -151,23 +162,23 @@ async function seedRegistry(database) {
       now,
     ]);
   }
-  for (let v = 0; v < VEHICLES; v++) {
+  for (let v = 0; v < vehicles; v++) {
     cars.push([
-      `bench-veh-${pad(v, 5)}`,
-      `bench-kk-${pad(v % FAMILIES, 5)}`,
+      id("veh", v, 5),
+      id("kk", v % families, 5),
       `D ${1000 + v} ${["AB", "KJ", "SK", "XY"][v % 4]}`,
       v % 3 ? "motor" : "mobil",
       now,
     ]);
   }
-  const sql = [
-    rows("units", ["id", "block", "number", "latitude", "longitude", "occupancy", "updated_at"], units),
-    rows(
+  return [
+    ...rows("units", ["id", "block", "number", "latitude", "longitude", "occupancy", "updated_at"], unitRows),
+    ...rows(
       "family_cards",
       ["id", "kk_number", "unit_id", "head_name", "head_nik", "status", "updated_at"],
       cards,
     ),
-    rows(
+    ...rows(
       "family_members",
       [
         "id",
@@ -183,9 +194,18 @@ async function seedRegistry(database) {
       ],
       members,
     ),
-    rows("vehicles", ["id", "family_card_id", "plate", "kind", "updated_at"], cars),
-  ].join("\n");
-  await executeLocalSql(database, sql, "bench-registry");
+    ...rows("vehicles", ["id", "family_card_id", "plate", "kind", "updated_at"], cars),
+  ];
+}
+
+async function seedRegistry(database) {
+  // A second run finds the bench's rows complete and writes nothing (the statements are INSERT OR IGNORE anyway).
+  const [have] = await queryLocal(database, COUNTS);
+  if (have.kk >= FAMILIES && have.persons >= PERSONS && have.vehicles >= VEHICLES) {
+    return { counts: await totals(database) };
+  }
+  const statements = registryStatements({ families: FAMILIES, persons: PERSONS, vehicles: VEHICLES });
+  await executeLocalSql(database, statements.map((s) => `${s};`).join("\n"), "bench-registry");
   return { counts: await totals(database) };
 }
 
@@ -267,22 +287,15 @@ async function measureExport(server, url, headers) {
 }
 
 export async function run() {
-  ensureDevVars(["wrangler.toml"]);
-  // The deploy bundle is built first, while the databases are migrated and seeded.
-  const bundling = bundleWorker("wrangler.toml", { script: "scripts/bench/entry.ts" }).then((b) => {
-    console.log(`bundled (${b.gzipKiB.toFixed(0)} KiB gzip)`);
-    return b;
-  });
-  await migrateAll({ quiet: true });
-  await seed({ slots: slotCountFromConfig() });
+  // The deploy bundle is built while the databases are migrated and seeded.
+  const bundling = benchBundle();
+  await prepareBenchState();
   const [{ slot }] = await queryLocal("warga-platform", `SELECT slot FROM tenants WHERE id = '${TENANT.id}'`);
   const database = `warga-tenant-${pad(slot, 2)}`;
   const { counts } = await seedRegistry(database);
-  const bundle = await bundling;
+  await bundling;
   const start = () =>
-    startWorkerd({
-      bundle,
-      persistTo: STATE_DIR,
+    startBenchWorkerd({
       vars: { JWT_SECRET: devSecret("JWT_SECRET"), LOG_LEVEL: "warn" },
     });
   const sek = {

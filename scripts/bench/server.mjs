@@ -1,21 +1,52 @@
-// The state and the server every workerd bench starts from: the local databases migrated and seeded as
-// `npm run dev` has them, and the bench entry (the API plus its bare baselines, scripts/bench/entry.ts)
-// served on workerd directly (scripts/lib/workerd.mjs).
-import { migrateAll } from "../db-migrate.mjs";
+// The state and the server every workerd bench starts from: the bench's own local databases
+// (scripts/bench/state.mjs) migrated and seeded as `npm run dev` has its own, and the bench entry (the
+// API plus its bare baselines, scripts/bench/entry.ts) served on workerd directly (scripts/lib/workerd.mjs).
+// Both are made once per process: `npm run bench` runs many suites, and each used to migrate, seed and
+// bundle again (a smoke run of every suite spent most of its time there).
+import "./state.mjs";
 import { ensureDevVars } from "../lib/dev-vars.mjs";
-import { startWorkerd } from "../lib/workerd.mjs";
+import { bundleWorker, startWorkerd } from "../lib/workerd.mjs";
 import { STATE_DIR } from "../lib/wrangler.mjs";
-import { seed } from "../seed-dev.mjs";
-import { slotCountFromConfig } from "../tenant-slots.mjs";
+import { declaredSlots, migrateAndSeed } from "./d1.mjs";
 
-/** Development variables in place, every local database migrated and seeded. */
-export async function prepareBenchState() {
-  ensureDevVars(["wrangler.toml"]);
-  await migrateAll({ quiet: true });
-  await seed({ slots: slotCountFromConfig() });
+let bundled;
+/** The bench entry's deploy bundle, built once per process (`releaseBenchBundle` removes it). */
+export function benchBundle() {
+  bundled ??= bundleWorker("wrangler.toml", { script: "scripts/bench/entry.ts" });
+  return bundled;
 }
 
-/** The bench entry on workerd over the local state; `opts` as `startWorkerd` takes them. */
-export function startBenchWorkerd(opts = {}) {
-  return startWorkerd({ script: "scripts/bench/entry.ts", persistTo: STATE_DIR, ...opts });
+export async function releaseBenchBundle() {
+  if (bundled) {
+    (await bundled).cleanup();
+    bundled = undefined;
+  }
+}
+
+/**
+ * The bench entry on workerd over the bench state (or `opts.persistTo`); `opts` as `startWorkerd` takes
+ * them. Stopping the server leaves the shared bundle in place for the next suite.
+ */
+export async function startBenchWorkerd(opts = {}) {
+  const bundle = await benchBundle();
+  return startWorkerd({ persistTo: STATE_DIR, ...opts, bundle: { ...bundle, cleanup: () => {} } });
+}
+
+let prepared;
+/**
+ * Development variables in place, every database of the main Worker in the bench state migrated and
+ * seeded. Through a workerd's own bindings, not `wrangler d1 …` (one workerd per command: on a fresh
+ * state and a busy machine the CLI took minutes); both write the same `d1_migrations` ledger.
+ */
+export function prepareBenchState() {
+  prepared ??= (async () => {
+    ensureDevVars(["wrangler.toml"]);
+    const server = await startBenchWorkerd();
+    try {
+      await migrateAndSeed(server.mf, declaredSlots());
+    } finally {
+      await server.stop();
+    }
+  })();
+  return prepared;
 }

@@ -1,14 +1,11 @@
-// Support ticket lists with 10,000 tickets in the platform database, through `wrangler dev`: the tenant
-// console's list and the operators' list with each filter (status, Asia/Jakarta days, tenant), as p50
+// Support ticket lists with 10,000 tickets in the platform database, on the bench entry served by
+// workerd: the tenant console's list and the operators' list with each filter (status, Asia/Jakarta days, tenant), as p50
 // ratios over the bare route served by the same isolate in the same run.
 import { createHash } from "node:crypto";
-import { migrateAll } from "../db-migrate.mjs";
-import { startDevServer } from "../lib/dev-server.mjs";
-import { devSecret, ensureDevVars } from "../lib/dev-vars.mjs";
+import { devSecret } from "../lib/dev-vars.mjs";
 import { load as loadRoute } from "../lib/load.mjs";
-import { executeLocalSql, queryLocal, STATE_DIR } from "../lib/wrangler.mjs";
-import { seed } from "../seed-dev.mjs";
-import { slotCountFromConfig } from "../tenant-slots.mjs";
+import { runAll } from "./d1.mjs";
+import { prepareBenchState, startBenchWorkerd } from "./server.mjs";
 import { benchToken, liveSessionStatements } from "./tokens.mjs";
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 10_000);
@@ -24,16 +21,17 @@ const STATUSES = ["baru", "diproses", "selesai"];
 const q = (v) => (v === null ? "NULL" : `'${String(v).replace(/'/g, "''")}'`);
 
 /** 10,000 tickets over 2026, one every 45 minutes, written once (INSERT OR IGNORE by fixed ids). */
-async function seedTickets() {
+async function seedTickets(platform) {
   const start = Date.parse("2026-01-01T00:00:00Z");
   const lines = [];
   for (let i = 1; i <= TICKETS; i++) {
     const tenant = i % 10 < 7 ? TENANTS[0] : TENANTS[1];
+    // Only the token's hash is stored (platform migration 0004); the token itself is never kept.
     const token = `bench-reply-token-${String(i).padStart(6, "0")}-xxxxxxxxxxxxxxxx`;
     const hash = createHash("sha256").update(token).digest("hex");
     const at = new Date(start + i * 45 * 60_000).toISOString();
     lines.push(
-      `INSERT OR IGNORE INTO support_tickets (id, number, tenant_id, tenant_slug, source, category, title, detail, status, reply_token, reply_token_hash, submitter_name, write_id, created_at, updated_at) VALUES (${[
+      `INSERT OR IGNORE INTO support_tickets (id, number, tenant_id, tenant_slug, source, category, title, detail, status, reply_token_hash, submitter_name, write_id, created_at, updated_at) VALUES (${[
         `bench-ticket-${String(i).padStart(6, "0")}`,
         900_000 + i,
         tenant.id,
@@ -43,7 +41,6 @@ async function seedTickets() {
         `Tiket bench ${i}`,
         "Detail tiket untuk pengukuran daftar.",
         STATUSES[i % 3],
-        token,
         hash,
         "Pengurus Bench",
         `bench-write-${i}`,
@@ -54,8 +51,8 @@ async function seedTickets() {
         .join(", ")});`,
     );
   }
-  await executeLocalSql("warga-platform", lines.join("\n"), "bench-support-tickets");
-  const count = (await queryLocal("warga-platform", "SELECT COUNT(*) AS n FROM support_tickets"))[0].n;
+  await runAll(platform, lines);
+  const count = (await platform.prepare("SELECT COUNT(*) AS n FROM support_tickets").first()).n;
   return count;
 }
 
@@ -69,13 +66,13 @@ const READERS = {
 };
 const sidOf = (reader) => `bench-${reader.sub}`;
 
-async function seedSessions() {
+async function seedSessions(platform) {
   const rows = Object.values(READERS).map((r) => ({
     sid: sidOf(r),
     userId: r.sub,
     tenantId: r.tenant?.id ?? null,
   }));
-  await executeLocalSql("warga-platform", liveSessionStatements(rows).join("\n"), "bench-support-sessions");
+  await platform.batch(liveSessionStatements(rows).map((s) => platform.prepare(s)));
 }
 
 function token(reader) {
@@ -86,7 +83,7 @@ function token(reader) {
     roles: reader.roles,
     resident: reader.resident,
     sid: sidOf(reader),
-    ttl: "30m",
+    ttl: "15m",
   });
 }
 
@@ -94,17 +91,14 @@ const load = (url, headers = {}) =>
   loadRoute({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
 
 export async function run() {
-  ensureDevVars(["wrangler.toml"]);
-  await migrateAll({ quiet: true });
-  await seed({ slots: slotCountFromConfig() });
-  const total = await seedTickets();
-  await seedSessions();
-  const server = await startDevServer({
-    script: "scripts/bench/entry.ts",
-    persistTo: STATE_DIR,
-    vars: { JWT_SECRET: devSecret("JWT_SECRET") },
+  await prepareBenchState();
+  const server = await startBenchWorkerd({
+    vars: { JWT_SECRET: devSecret("JWT_SECRET"), LOG_LEVEL: "warn" },
   });
   try {
+    const platform = await server.mf.getD1Database("PLATFORM_DB");
+    const total = await seedTickets(platform);
+    await seedSessions(platform);
     const admin = { Authorization: `Bearer ${await token(READERS.admin)}` };
     const operator = { Authorization: `Bearer ${await token(READERS.operator)}` };
     const tenantList = `${server.url}/api/support-tickets`;
@@ -152,7 +146,7 @@ export async function run() {
       ]),
     );
     console.log(
-      `\nSupport ticket lists via wrangler dev, ${total} tickets in the platform database (${CONNECTIONS} connections, ${ROUNDS}×${DURATION_S}s each, interleaved)`,
+      `\nSupport ticket lists on workerd, ${total} tickets in the platform database (${CONNECTIONS} connections, ${ROUNDS}×${DURATION_S}s each, interleaved)`,
     );
     console.log("route                       p50 ms   p99 ms    req/s   p50 ratio  summary total");
     for (const [name, s] of Object.entries(stats)) {

@@ -1,12 +1,9 @@
 // Letter PDFs through `wrangler dev` with Browser Rendering on the local Chromium: the first request of
 // each finished letter renders it (launch, render, close, store in R2); later requests serve the stored
 // copy. Prints first-render times, and the cached serve p50 as a ratio over the render, in one run.
-import { migrateAll } from "../db-migrate.mjs";
 import { startDevServer } from "../lib/dev-server.mjs";
-import { ensureDevVars } from "../lib/dev-vars.mjs";
 import { STATE_DIR } from "../lib/wrangler.mjs";
-import { seed } from "../seed-dev.mjs";
-import { slotCountFromConfig } from "../tenant-slots.mjs";
+import { prepareBenchState } from "./server.mjs";
 
 const LETTERS = Number(process.env.BENCH_LETTERS ?? 5);
 const CACHED = Number(process.env.BENCH_CACHED ?? 50);
@@ -64,9 +61,7 @@ async function timedPdf(base, id, token) {
 }
 
 export async function run() {
-  ensureDevVars(["wrangler.toml"]);
-  await migrateAll({ quiet: true });
-  await seed({ slots: slotCountFromConfig() });
+  await prepareBenchState();
   const server = await startDevServer({ persistTo: STATE_DIR });
   try {
     const base = server.url;
@@ -78,7 +73,17 @@ export async function run() {
     await api(base, "/api/surat/settings", {
       token: admin,
       method: "PUT",
-      body: { rt: "1", rw: "5", kota: "Bandung", headName: "Ketua RT 01", address: "Jl. Sukamaju" },
+      // Every setting a letter needs before it can be numbered and finished (surat's SETTING_NAMES).
+      body: {
+        rt: "1",
+        rw: "5",
+        kelurahan: "Sukamaju",
+        kecamatan: "Cibeunying Kidul",
+        kota: "Bandung",
+        provinsi: "Jawa Barat",
+        headName: "Ketua RT 01",
+        address: "Jl. Sukamaju",
+      },
     });
     const renders = [];
     const ids = [];

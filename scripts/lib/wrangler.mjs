@@ -1,13 +1,19 @@
 // Small helpers around the wrangler CLI for the project's scripts.
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { parse } from "smol-toml";
 import { projectEnv, root } from "./dev-server.mjs";
 
 const run = promisify(execFile);
-export const STATE_DIR = join(root, ".wrangler", "state");
+/**
+ * The local state every local command uses: `npm run dev`'s own, unless `WARGA_STATE_DIR` names another
+ * (`npm run bench` keeps its own there, so it never touches a running dev server's state).
+ */
+export const STATE_DIR = process.env.WARGA_STATE_DIR
+  ? resolve(root, process.env.WARGA_STATE_DIR)
+  : join(root, ".wrangler", "state");
 export const WRANGLER = join(root, "node_modules", ".bin", "wrangler");
 
 /** The main Worker's config first, then each Worker under workers/ that has one. */
@@ -63,9 +69,14 @@ export async function pool(items, limit, job) {
 
 /**
  * Benchmarks sign in as the demo accounts many times; the sign-in rate limits (kept in the local
- * RateLimiter Durable Object's state) would refuse them after a few runs. Local state only.
+ * RateLimiter Durable Object's state) would refuse them after a few runs. Only ever called on the
+ * bench's own state (`WARGA_STATE_DIR`, scripts/bench/state.mjs): deleting the dev state's objects
+ * under a running `npm run dev` made its sign-ins answer 500.
  */
 export function resetLocalRateLimits() {
+  if (!process.env.WARGA_STATE_DIR) {
+    throw new Error("resetLocalRateLimits: only a bench's own state (WARGA_STATE_DIR), never npm run dev's");
+  }
   rmSync(join(STATE_DIR, "v3", "do", "warga-api-RateLimiter"), { recursive: true, force: true });
 }
 

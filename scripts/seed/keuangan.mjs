@@ -1,6 +1,7 @@
 // Demo finance for each RT: two dues types, three months of bills for the demo houses (some paid, one
 // partly, one owed, one bounced transfer reversed), the cash book those payments posted to, an opening
-// balance, an approved expense, this year's budget and a campaign with a confirmed donation. Fixed ids:
+// balance, an approved expense and the head's own waiting for the treasurer, this year's budget and a
+// campaign with a confirmed donation and the treasurer's own pledge; the kept dues balances. Fixed ids:
 // every run is a no-op after the first. Amounts are whole rupiah.
 
 const JAKARTA_MS = 7 * 3_600_000;
@@ -98,6 +99,13 @@ VALUES (${q(`${bounced}-batal`)}, 'keluar', 'Iuran keamanan', 50000, ${q(reverse
   lines.push(`INSERT OR IGNORE INTO dues_payments (id, bill_id, amount, method, paid_at, cash_entry_id, recorded_by, reversed_at, reversed_by, reversal_reason, reversal_entry_id)
 VALUES (${q(`${bounced}-pay`)}, ${q(bounced)}, 50000, 'transfer', ${q(`${bouncedDate}T03:00:00.000Z`)}, ${q(`${bounced}-kas`)}, ${q(`seed-user-bendahara-${rt}`)}, ${q(`${reversedDate}T04:00:00.000Z`)}, ${q(`seed-user-bendahara-${rt}`)}, 'Transfer dibatalkan bank', ${q(`${bounced}-batal`)});`);
 
+  // The kept dues balances (ADR 0028) from the bills above: the verbs keep them in each batch, and
+  // this seed writes bills around the verbs, so it rewrites them whole from the bills (idempotent).
+  lines.push(`DELETE FROM dues_balances;`);
+  lines.push(`INSERT INTO dues_balances (target_id, period, basis, unit_id, family_id, outstanding, open_bills)
+SELECT target_id, period, max(basis), unit_id, max(family_id), sum(amount - paid_amount), count(*)
+FROM dues_bills WHERE status IN ('belum', 'sebagian') GROUP BY unit_id, period, target_id;`);
+
   const expenseId = `seed-expense-${rt}-satpam`;
   lines.push(`INSERT OR IGNORE INTO expenses (id, category, amount, date, description, status, submitted_by, decided_by, decided_at, cash_entry_id, updated_at)
 VALUES (${q(expenseId)}, 'Keamanan', 1500000, ${q(`${periods[1]}-25`)}, 'Honor satpam komplek', 'disetujui', ${q(`seed-user-bendahara-${rt}`)}, ${q(`seed-user-admin-${rt}`)}, ${q(iso)}, ${q(`${expenseId}-kas`)}, ${q(iso)});`);
@@ -113,6 +121,11 @@ VALUES (${q(expenseId)}, 'Keamanan', 1500000, ${q(`${periods[1]}-25`)}, 'Honor s
   );
   lines.push(`INSERT OR IGNORE INTO expenses (id, category, amount, date, description, status, submitted_by, updated_at)
 VALUES (${q(`seed-expense-${rt}-lampu`)}, 'Infrastruktur', 850000, ${q(`${periods[2]}-02`)}, 'Ganti 6 lampu jalan gang', 'diajukan', ${q(`seed-user-bendahara-${rt}`)}, ${q(iso)});`);
+
+  // Separation of duties (issue 31 N5): the head's own expense waits for another officer (the
+  // treasurer may decide it), never for the head.
+  lines.push(`INSERT OR IGNORE INTO expenses (id, category, amount, date, description, status, submitted_by, submitted_by_head, updated_at)
+VALUES (${q(`seed-expense-${rt}-tenda`)}, 'Kegiatan', 1200000, ${q(`${periods[2]}-03`)}, 'Sewa tenda dan kursi rapat warga', 'diajukan', ${q(`seed-user-admin-${rt}`)}, 1, ${q(iso)});`);
 
   const year = Number(periods[2].slice(0, 4));
   for (const [category, amount] of [
@@ -142,6 +155,9 @@ VALUES (${q(`${campaignId}-d1`)}, ${q(campaignId)}, ${q(`seed-user-warga1-${rt}`
   );
   lines.push(`INSERT OR IGNORE INTO donations (id, campaign_id, donor_id, anonymous, amount, status, recorded_by, updated_at)
 VALUES (${q(`${campaignId}-d2`)}, ${q(campaignId)}, ${q(`seed-user-warga2-${rt}`)}, 1, 250000, 'dijanjikan', ${q(`seed-user-warga2-${rt}`)}, ${q(iso)});`);
+  // The treasurer's own donation is a pledge like anyone's: another officer (the head) confirms it.
+  lines.push(`INSERT OR IGNORE INTO donations (id, campaign_id, donor_id, anonymous, amount, note, status, recorded_by, updated_at)
+VALUES (${q(`${campaignId}-d3`)}, ${q(campaignId)}, ${q(`seed-user-bendahara-${rt}`)}, 0, 300000, 'Dari keluarga bendahara', 'dijanjikan', ${q(`seed-user-bendahara-${rt}`)}, ${q(iso)});`);
   lines.push(`INSERT OR IGNORE INTO finance_settings (id, transparansi, expense_approval_threshold, updated_at)
 VALUES (1, 1, 500000, ${q(iso)});`);
   return lines.join("\n");

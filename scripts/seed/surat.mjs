@@ -3,12 +3,52 @@
 // registry name is their account's), each with its history as the routes write it. Neither is finished: a finished letter needs a number
 // from the tenant's sequence, a verification code and a rendered PDF, which only the workflow produces.
 
+// Every demo community's letter settings (issue 29): the administrative chain a kelurahan desk expects on
+// the letterhead, and the heads who sign. A row from an earlier seed keeps what an admin set and gains
+// what it lacked (COALESCE), so the first letter a newcomer finishes carries no empty part.
+const SETTINGS = {
+  rt01: {
+    rt: "1",
+    rw: "5",
+    headName: "Bambang Sutrisno",
+    address: "Sekretariat RT 01: Jl. Sukamaju Raya Blok A No. 16, Cibinong 16914",
+  },
+  rt02: {
+    rt: "2",
+    rw: "5",
+    headName: "Sugeng Riyanto",
+    address: "Sekretariat RT 02: Jl. Sukamaju Raya Blok B No. 16, Cibinong 16914",
+  },
+  rw: {
+    rt: null,
+    rw: "5",
+    headName: "Hendra Gunawan",
+    address: "Balai Warga RW 05: Jl. Sukamaju Raya No. 1, Cibinong 16914",
+  },
+};
+const REGION = {
+  kelurahan: "Sukamaju",
+  kecamatan: "Cibinong",
+  kota: "Kabupaten Bogor",
+  provinsi: "Jawa Barat",
+};
+
+function settingsSql(q, now, key) {
+  const s = { ...SETTINGS[key], ...REGION };
+  const cols = ["rt", "rw", "kelurahan", "kecamatan", "kota", "provinsi", "address", "headName"];
+  const column = (c) => c.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`);
+  return [
+    `INSERT OR IGNORE INTO letter_settings (id, ${cols.map(column).join(", ")}, village_kind, updated_at) VALUES (1, ${cols.map((c) => q(s[c])).join(", ")}, 'kelurahan', ${q(now)});`,
+    `UPDATE letter_settings SET ${cols.map((c) => `${column(c)} = COALESCE(${column(c)}, ${q(s[c])})`).join(", ")} WHERE id = 1;`,
+  ].join("\n");
+}
+
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
 export function tenantSql({ now: nowIso, q, rt, resident }) {
   if (!rt) {
-    return "";
+    return settingsSql(q, nowIso, "rw");
   }
   const now = new Date(nowIso).getTime();
   const at = (ms) => new Date(now - ms).toISOString();
@@ -38,7 +78,7 @@ export function tenantSql({ now: nowIso, q, rt, resident }) {
     },
   ];
 
-  const lines = [];
+  const lines = [settingsSql(q, nowIso, rt)];
   for (const l of letters) {
     const id = `seed-surat-${rt}-${l.key}`;
     const last = l.events.at(-1);

@@ -13,6 +13,8 @@ export const CORE_ERROR_CODES = [
   // Answered by the HTTP layer itself (http/problem.ts, http/middleware.ts) and the constructors' defaults.
   "invalid_input",
   "malformed_json",
+  // A JSON body nested deeper than http/body.ts allows (issue 31, N2).
+  "too_deep",
   "unauthorized",
   "forbidden",
   "not_found",
@@ -68,6 +70,9 @@ export const CORE_ERROR_CODES = [
   "payment_gateway_error",
   // Spreadsheets (spreadsheet.ts).
   "invalid_spreadsheet",
+  // A workbook whose parts would inflate past the caps, or that lacks the sheets the import needs (issue 31, N8).
+  "spreadsheet_too_large",
+  "spreadsheet_sheet_missing",
   // The notification service (notify/).
   "notification_unavailable",
   // The tenant file store (uploads/).
@@ -75,6 +80,12 @@ export const CORE_ERROR_CODES = [
   "forbidden_purpose",
   "file_not_found",
   "invalid_file_purpose",
+  // Idempotency-Key on writes (idempotency/, ADR 0034).
+  "idempotency_key_reused",
+  "idempotency_in_progress",
+  "idempotency_answer_lost",
+  // A Durable Object or D1 call that failed and was not worth retrying (ADR 0034).
+  "dependency_unavailable",
 ] as const;
 
 /**

@@ -73,24 +73,6 @@ export const Paragraph = (max: number, min = 1) =>
         .refine((v) => !hasUnsafeText(v), "must not contain control characters"),
     );
 
-/**
- * Every string of a request body, whatever its schema says: the net under `Line`/`Paragraph`, so a
- * field declared as a plain `z.string()` still never carries a NUL, an ANSI escape or a bidi override
- * into storage. Returns the dotted paths of the offending fields.
- */
-export function unsafeTextPaths(value: unknown, path: string[] = []): string[] {
-  if (typeof value === "string") {
-    return hasUnsafeText(value) ? [path.join(".")] : [];
-  }
-  if (Array.isArray(value)) {
-    return value.flatMap((item, i) => unsafeTextPaths(item, [...path, String(i)]));
-  }
-  if (value && typeof value === "object") {
-    return Object.entries(value).flatMap(([key, item]) => unsafeTextPaths(item, [...path, key]));
-  }
-  return [];
-}
-
 /** An email address as accounts store it: trimmed and lower case, so one address is one account. */
 export const Email = z
   .email()

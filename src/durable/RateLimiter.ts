@@ -28,6 +28,7 @@ export interface RateDecision {
 
 const TABLES = {
   hits: "CREATE TABLE IF NOT EXISTS hits (at INTEGER NOT NULL)",
+  spends: "CREATE TABLE IF NOT EXISTS spends (at INTEGER NOT NULL, amount INTEGER NOT NULL)",
   failures:
     "CREATE TABLE IF NOT EXISTS failures (id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, source TEXT NOT NULL)",
 } as const;
@@ -106,8 +107,13 @@ export class RateLimiter extends DurableObject {
     this.table("failures").exec("DELETE FROM failures WHERE id = ? OR source = ?", attemptId, source);
   }
 
-  async hit(limit: number, windowSeconds: number): Promise<RateDecision> {
-    const now = Date.now();
+  /**
+   * One attempt against a count per window. `at` is the caller's clock (ctx.now(), which tests set), so
+   * a quota's reset is tested without waiting; the clean-up alarm stays on this object's own clock, so a
+   * test clock set in the past cannot make it fire at once and wipe the log.
+   */
+  async hit(limit: number, windowSeconds: number, at?: number): Promise<RateDecision> {
+    const now = at ?? Date.now();
     const windowMs = windowSeconds * 1000;
     const sql = this.table("hits");
     sql.exec("DELETE FROM hits WHERE at <= ?", now - windowMs);
@@ -124,8 +130,39 @@ export class RateLimiter extends DurableObject {
     }
     sql.exec("INSERT INTO hits (at) VALUES (?)", now);
     // Idle limiters clean themselves up, so one object per email or IP does not keep storage forever.
-    await this.keepUntil(now, now + windowMs + 1000);
+    await this.keepUntil(Date.now(), Date.now() + windowMs + 1000);
     return { allowed: true, retryAfter: 0, remaining: limit - row.n - 1 };
+  }
+
+  /**
+   * Like `hit`, but each attempt costs `amount` (bytes of an upload) against a budget of `limit` per
+   * window. A refused attempt is told when enough of the oldest spending leaves the window for it to
+   * fit; one larger than the whole budget never fits and is told the full window.
+   */
+  async spend(amount: number, limit: number, windowSeconds: number, at?: number): Promise<RateDecision> {
+    const now = at ?? Date.now();
+    const windowMs = windowSeconds * 1000;
+    const sql = this.table("spends");
+    sql.exec("DELETE FROM spends WHERE at <= ?", now - windowMs);
+    const spent =
+      sql.exec<{ total: number | null }>("SELECT SUM(amount) AS total FROM spends").one().total ?? 0;
+    if (spent + amount > limit) {
+      let freed = 0;
+      let fitsAt = now + windowMs;
+      for (const row of sql.exec<{ at: number; amount: number }>(
+        "SELECT at, amount FROM spends ORDER BY at",
+      )) {
+        freed += row.amount;
+        if (spent - freed + amount <= limit) {
+          fitsAt = row.at + windowMs;
+          break;
+        }
+      }
+      return { allowed: false, retryAfter: Math.max(1, Math.ceil((fitsAt - now) / 1000)), remaining: 0 };
+    }
+    sql.exec("INSERT INTO spends (at, amount) VALUES (?, ?)", now, amount);
+    await this.keepUntil(Date.now(), Date.now() + windowMs + 1000);
+    return { allowed: true, retryAfter: 0, remaining: limit - spent - amount };
   }
 
   override async alarm(): Promise<void> {

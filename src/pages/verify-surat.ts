@@ -1,6 +1,7 @@
 /**
  * The public page a letter's QR code opens (`/verify/surat/:code`). It confirms the number, type,
- * date and community, and that the letter is valid; of personal data it shows only the name. Plain
+ * date and community, the signatories (the RT's and, once given, the RW's Mengetahui), and that the
+ * letter is valid; of the subject's personal data it shows only the name. Plain
  * HTML without scripts: the API's CSP allows none, and it opens on any phone's camera app.
  */
 import { escapeHtml } from "../core/html";
@@ -22,6 +23,22 @@ export interface VerifiedLetter {
   jenisName: string;
   tanggalSurat: string;
   subjectName: string;
+  /** Who signed it for the community (the letter's letterhead, kept when it was finished). */
+  signatory: { name: string; title: string };
+  /** The linked RW's Mengetahui: given, awaited, or none asked (null). */
+  rw: { status: "diketahui"; name: string; title: string; tanggal: string } | { status: "menunggu" } | null;
+}
+
+function rwRow(rw: VerifiedLetter["rw"]): string {
+  if (!rw) {
+    return "";
+  }
+  if (rw.status === "menunggu") {
+    return `
+  <dt>Mengetahui</dt><dd>Menunggu diketahui Ketua RW</dd>`;
+  }
+  return `
+  <dt>Mengetahui</dt><dd>${escapeHtml(rw.title)}: ${escapeHtml(rw.name)} (${escapeHtml(rw.tanggal)})</dd>`;
 }
 
 export function verifiedLetterPage(letter: VerifiedLetter): string {
@@ -35,6 +52,7 @@ export function verifiedLetterPage(letter: VerifiedLetter): string {
   <dt>Tanggal surat</dt><dd>${escapeHtml(letter.tanggalSurat)}</dd>
   <dt>Atas nama</dt><dd>${escapeHtml(letter.subjectName)}</dd>
   <dt>Diterbitkan oleh</dt><dd>${escapeHtml(letter.tenantName)}</dd>
+  <dt>Ditandatangani</dt><dd>${escapeHtml(letter.signatory.title)}: ${escapeHtml(letter.signatory.name)}</dd>${rwRow(letter.rw)}
 </dl>
 <p>Pastikan isi surat yang Anda pegang sama dengan data di atas.</p>`,
   );

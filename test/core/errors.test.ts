@@ -123,7 +123,11 @@ const SECURITY_HEADERS = {
 
 describe("the headers of every answer (built once per isolate, ADR 0015)", () => {
   it("a JSON answer, a problem and a secret route's answer carry the same security and CORS headers", async () => {
-    const cors = { "access-control-expose-headers": "X-Request-Id,Retry-After", vary: "Origin" };
+    const cors = {
+      "access-control-expose-headers":
+        "X-Request-Id,Retry-After,RateLimit,RateLimit-Policy,Idempotent-Replayed,Content-Language",
+      vary: "Origin",
+    };
     const ok = await call("/api/health", { headers: { Origin: "http://localhost:5173" } });
     expect(headerTable(ok)).toEqual({
       ...SECURITY_HEADERS,
@@ -132,9 +136,12 @@ describe("the headers of every answer (built once per isolate, ADR 0015)", () =>
       "content-type": "application/json",
     });
     const missing = await call("/api/nope");
+    // A problem also says its language (issue 30 item 3), which the caller's Accept-Language chose.
+    const problem = { "content-language": "en", vary: "Accept-Language, Origin" };
     expect(headerTable(missing)).toEqual({
       ...SECURITY_HEADERS,
       ...cors,
+      ...problem,
       "content-type": "application/problem+json",
     });
     const unauthorized = await call("/api/kependudukan/units", {
@@ -144,6 +151,7 @@ describe("the headers of every answer (built once per isolate, ADR 0015)", () =>
     expect(headerTable(unauthorized)).toEqual({
       ...SECURITY_HEADERS,
       ...cors,
+      ...problem,
       "content-type": "application/problem+json",
     });
     expect(ok.headers.get("X-Request-Id")).toMatch(/^[0-9A-Z]{26}$/);
@@ -160,7 +168,8 @@ describe("the headers of every answer (built once per isolate, ADR 0015)", () =>
     const grant = {
       "access-control-allow-headers": "Authorization,Content-Type,X-Request-Id,Idempotency-Key",
       "access-control-allow-methods": "GET,POST,PUT,PATCH,DELETE,OPTIONS",
-      "access-control-expose-headers": "X-Request-Id,Retry-After",
+      "access-control-expose-headers":
+        "X-Request-Id,Retry-After,RateLimit,RateLimit-Policy,Idempotent-Replayed,Content-Language",
       "access-control-max-age": "600",
       vary: "Origin, Access-Control-Request-Headers",
     };

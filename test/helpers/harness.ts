@@ -9,6 +9,7 @@ import { memberships, sessions, tenants, users } from "../../src/core/db/platfor
 import { type Bindings, loadConfig } from "../../src/core/env";
 import type { FeatureFlag } from "../../src/core/flags";
 import { newId } from "../../src/core/ids";
+import { systemNow } from "../../src/core/time";
 
 export const bindings = env as unknown as Bindings;
 export const PASSWORD = "kata-sandi-uji-2026";
@@ -95,16 +96,27 @@ export async function login(email: string, tenant?: string): Promise<string> {
   return res.body.accessToken;
 }
 
-let operator: Promise<string> | undefined;
+let operator: { mintedAt: number; token: Promise<string> } | undefined;
 
 /** Forgets per-file state (the operator's account lives in the platform database, emptied before each file). */
 export function resetHarness() {
   operator = undefined;
 }
 
+/**
+ * The file's operator sign-in, minted again when a test moved the clock (setNow) by more than a few
+ * minutes since: a token and session minted in a test's April have expired by the real November, and
+ * the guard checks both.
+ */
 export function operatorToken(): Promise<string> {
-  operator ??= insertUser({ platformRole: "super_admin", name: "Operator" }).then((u) => login(u.email));
-  return operator;
+  const now = systemNow().getTime();
+  if (!operator || Math.abs(now - operator.mintedAt) > 5 * 60_000) {
+    operator = {
+      mintedAt: now,
+      token: insertUser({ platformRole: "super_admin", name: "Operator" }).then((u) => login(u.email)),
+    };
+  }
+  return operator.token;
 }
 
 export interface TestTenant {

@@ -83,7 +83,7 @@ describe("recorded wrangler outputs", () => {
     expect(d.queues.sort()).toEqual(["warga-notify", "warga-notify-dlq"]);
     expect(d.workers.map((w) => w.name)).toEqual(["warga-notify", "warga-api", "warga-ticket-mail"]);
     expect(d.workers[1].secrets.required).toEqual(expect.arrayContaining(API_SECRETS));
-    expect(d.workers[1].durableObjectMigrations).toEqual(["v1", "v2"]);
+    expect(d.workers[1].durableObjectMigrations).toEqual(["v1", "v2", "v3"]);
   });
 
   it("records an id in its binding's block only", () => {
@@ -108,7 +108,7 @@ describe("empty account", () => {
     expect(p.queues.map((q) => q.action)).toEqual(["create", "create"]);
     expect(p.workers.every((w) => w.action === "deploy" && !w.exists)).toBe(true);
     expect(text).toContain("+ create   warga-platform");
-    expect(text).toContain("Durable Object migrations v1, v2 (all applied by the first deploy)");
+    expect(text).toContain("Durable Object migrations v1, v2, v3 (all applied by the first deploy)");
     expect(text).toContain(
       "! missing  warga-api JWT_SECRET: npx wrangler secret put JWT_SECRET -c wrangler.toml",
     );

@@ -7,8 +7,9 @@ import { ACCESS_TOKEN_TTL_SECONDS } from "./tokens";
 
 /**
  * Whether the sign-in behind an access token (its `sid`, the refresh family) is still live: not
- * logged out, not revoked for reuse, not ended by a password reset. Reads skip this (ADR 0004: a
- * revoked token reads until it expires, at most 15 minutes); staff writes and every identity route ask.
+ * logged out, not revoked for reuse, not ended by a password reset. Every tenant and operator request
+ * asks, reads included (issue 31, L3: bulk reads of personal data must stop with the sign-in), and so
+ * does every identity route; only a `user`-scope read outside identity (a support file) skips it.
  * Answers are cached per isolate: a live answer for a few seconds (so a burst of writes costs one
  * lookup), a revoked one for a token's whole lifetime (revocation is final). An isolate that performs
  * the logout forgets its entry at once; other isolates see it within LIVE_TTL_MS.

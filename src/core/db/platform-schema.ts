@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { Duty } from "../context";
+import { idempotencyTable } from "../idempotency/table";
 
 /** Control plane: the one database every request may touch besides its own tenant's. */
 
@@ -261,3 +262,6 @@ export const gateDevices = sqliteTable(
     index("gate_devices_tenant_idx").on(t.tenantId, t.id),
   ],
 );
+
+/** `Idempotency-Key`s of requests outside a community, and marks of tenant requests' platform writes (ADR 0034). */
+export const idempotencyKeys = idempotencyTable();

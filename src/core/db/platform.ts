@@ -1,5 +1,6 @@
 import { drizzle } from "drizzle-orm/d1";
 import type { Bindings, PlatformDb } from "../env";
+import { withIdempotencyHook } from "../idempotency/hook";
 import * as schema from "./platform-schema";
 
 /**
@@ -12,7 +13,7 @@ const instances = new WeakMap<D1Database, PlatformDb>();
 export function platformDb(env: Bindings): PlatformDb {
   let db = instances.get(env.PLATFORM_DB);
   if (!db) {
-    db = drizzle(env.PLATFORM_DB, { schema });
+    db = drizzle(withIdempotencyHook(env.PLATFORM_DB), { schema });
     instances.set(env.PLATFORM_DB, db);
   }
   return db;

@@ -190,5 +190,32 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
       "CREATE TRIGGER `vehicles_search_update` AFTER UPDATE OF `plate`, `family_card_id` ON `vehicles` BEGIN\n  UPDATE `family_cards` SET `search_text` = coalesce((SELECT group_concat(`name`, char(31)) FROM `family_members` WHERE `family_card_id` = OLD.`family_card_id`), '') || char(31) || coalesce((SELECT group_concat(`plate`, char(31)) FROM `vehicles` WHERE `family_card_id` = OLD.`family_card_id`), '') WHERE `id` = OLD.`family_card_id`;\n  UPDATE `family_cards` SET `search_text` = coalesce((SELECT group_concat(`name`, char(31)) FROM `family_members` WHERE `family_card_id` = NEW.`family_card_id`), '') || char(31) || coalesce((SELECT group_concat(`plate`, char(31)) FROM `vehicles` WHERE `family_card_id` = NEW.`family_card_id`), '') WHERE `id` = NEW.`family_card_id`;\nEND;",
       "CREATE TRIGGER `vehicles_search_delete` AFTER DELETE ON `vehicles` BEGIN\n  UPDATE `family_cards` SET `search_text` = coalesce((SELECT group_concat(`name`, char(31)) FROM `family_members` WHERE `family_card_id` = OLD.`family_card_id`), '') || char(31) || coalesce((SELECT group_concat(`plate`, char(31)) FROM `vehicles` WHERE `family_card_id` = OLD.`family_card_id`), '') WHERE `id` = OLD.`family_card_id`;\nEND;"
     ]
+  },
+  {
+    "name": "0013_surat_rw_acknowledgement.sql",
+    "statements": [
+      "ALTER TABLE `letter_settings` ADD `village_kind` text;",
+      "ALTER TABLE `letter_settings` ADD `rw_acknowledgement` integer;",
+      "ALTER TABLE `letters` ADD `issued_as` text;",
+      "ALTER TABLE `letters` ADD `rw_ack_status` text;",
+      "ALTER TABLE `letters` ADD `rw_ack_by` text;",
+      "ALTER TABLE `letters` ADD `rw_ack_name` text;",
+      "ALTER TABLE `letters` ADD `rw_ack_title` text;",
+      "ALTER TABLE `letters` ADD `rw_ack_at` text;",
+      "ALTER TABLE `letters` ADD `rw_ack_note` text;",
+      "CREATE INDEX `letters_rw_ack_idx` ON `letters` (`rw_ack_status`,`id`);"
+    ]
+  },
+  {
+    "name": "0014_nappy_siren.sql",
+    "statements": [
+      "CREATE TABLE `idempotency_keys` (\n\t`scope` text NOT NULL,\n\t`key` text NOT NULL,\n\t`actor_id` text NOT NULL,\n\t`request_hash` text NOT NULL,\n\t`state` text NOT NULL,\n\t`owner` text NOT NULL,\n\t`locked_until` text NOT NULL,\n\t`status` integer,\n\t`headers` text,\n\t`body` text,\n\t`created_at` text NOT NULL,\n\tPRIMARY KEY(`scope`, `key`)\n);",
+      "CREATE INDEX `idempotency_keys_created_idx` ON `idempotency_keys` (`created_at`);",
+      "CREATE TABLE `dues_balances` (\n\t`target_id` text NOT NULL,\n\t`period` text NOT NULL,\n\t`basis` text NOT NULL,\n\t`unit_id` text NOT NULL,\n\t`family_id` text,\n\t`outstanding` integer NOT NULL,\n\t`open_bills` integer NOT NULL,\n\tPRIMARY KEY(`unit_id`, `period`, `target_id`)\n);",
+      "CREATE INDEX `dues_balances_period_idx` ON `dues_balances` (`period`);",
+      "ALTER TABLE `expenses` ADD `submitted_by_head` integer DEFAULT false NOT NULL;",
+      "CREATE INDEX `expenses_submitter_idx` ON `expenses` (`submitted_by`,`decided_at`);",
+      "-- Backfill (written by hand, ADR 0028): the kept dues balances from the bills already issued.\nINSERT INTO `dues_balances` (`target_id`, `period`, `basis`, `unit_id`, `family_id`, `outstanding`, `open_bills`)\nSELECT `target_id`, `period`, max(`basis`), `unit_id`, max(`family_id`), sum(`amount` - `paid_amount`), count(*)\nFROM `dues_bills` WHERE `status` IN ('belum', 'sebagian') GROUP BY `unit_id`, `period`, `target_id`;"
+    ]
   }
 ];

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { idempotencyTable } from "../idempotency/table";
 
 /**
  * Tables core keeps in every tenant database. The audit record of a tenant's change lives beside the
@@ -46,3 +47,6 @@ export const tenantFiles = sqliteTable(
     index("files_purpose_idx").on(t.purpose, t.id),
   ],
 );
+
+/** The community's `Idempotency-Key`s (core/idempotency, ADR 0034): marked in the batch of the change. */
+export const tenantIdempotencyKeys = idempotencyTable();

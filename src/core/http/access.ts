@@ -205,6 +205,8 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * Every request inside a tenant asks whether its sign-in is live, so a member removed from the
  * community (whose sessions there are revoked) is refused on their next request, not when the token
  * expires; the answer is cached per isolate (core/auth/liveness.ts), so a burst costs one lookup.
+ * Operator routes ask too, reads included: they reach every community's data (a tenant's archive, its
+ * audit log), so a signed-out operator token must not read on for 15 minutes (issue 31, L3).
  */
 function needsLiveSession(
   c: Context<HonoEnv>,
@@ -212,7 +214,7 @@ function needsLiveSession(
   roles: readonly Role[],
   options: GuardOptions,
 ) {
-  if (options.liveSession === "always" || access.scope === "tenant") {
+  if (options.liveSession === "always" || access.scope === "tenant" || access.scope === "platform") {
     return true;
   }
   return !SAFE_METHODS.has(c.req.method) && ROLES.STAFF.some((role) => roles.includes(role));

@@ -1,4 +1,5 @@
 import { Invalid, TooLarge, UnsupportedMedia } from "../errors";
+import { hasUnsafeText } from "../schemas";
 
 /** The default cap of a JSON request body; a route that needs more says so (`Endpoint.maxBodyBytes`). */
 export const DEFAULT_JSON_LIMIT = 64 * 1024;
@@ -51,6 +52,81 @@ export async function readCapped(request: Request, limit: number): Promise<Uint8
 }
 
 /**
+ * How deep a JSON body may nest. No schema of ours goes past a handful of levels; the cap is far
+ * above that and far below what a recursive walk (ours, a library's) can take (issue 31, N2: 5,000
+ * levels in 10 KB overflowed the stack and answered 500).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * Whether JSON text nests deeper than `max`, found by one pass over the characters (strings skipped)
+ * before anything parses or walks it. Text that is not JSON at all is left to the parser.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === BACKSLASH) {
+        i++;
+      } else if (ch === QUOTE) {
+        inString = false;
+      }
+    } else if (ch === QUOTE) {
+      inString = true;
+    } else if (ch === OPEN_BRACE || ch === OPEN_BRACKET) {
+      depth++;
+      if (depth > max) {
+        return true;
+      }
+    } else if (ch === CLOSE_BRACE || ch === CLOSE_BRACKET) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/**
+ * Every string of a request body, whatever its schema says: the net under `Line`/`Paragraph`, so a
+ * field declared as a plain `z.string()` still never carries a NUL, an ANSI escape or a bidi override
+ * into storage. Returns the dotted paths of the offending fields. Iterative with an explicit stack, so
+ * no nesting can overflow the call stack (the depth is capped before this runs, but the walk does not
+ * rely on it).
+ */
+export function unsafeTextPaths(root: unknown): string[] {
+  const found: string[] = [];
+  const stack: { value: unknown; path: string }[] = [{ value: root, path: "" }];
+  const join = (path: string, key: string) => (path === "" ? key : `${path}.${key}`);
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { value, path } = next;
+    if (typeof value === "string") {
+      if (hasUnsafeText(value)) {
+        found.push(path);
+      }
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) {
+        stack.push({ value: value[i], path: join(path, String(i)) });
+      }
+    } else if (value && typeof value === "object") {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, item] = entries[i] as [string, unknown];
+        stack.push({ value: item, path: join(path, key) });
+      }
+    }
+  }
+  return found;
+}
+
+/**
  * The JSON body of a route that declares one, read once. An empty body is `{}` (the schema decides
  * whether that is enough); a body in another media type is 415, which also keeps simple cross-site
  * form posts away from JSON routes; text that is not JSON is 400 `malformed_json`.
@@ -65,6 +141,9 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
   const text = new TextDecoder().decode(await readCapped(request, limit));
   if (text.trim() === "") {
     return {};
+  }
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw new Invalid("too_deep", `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   }
   try {
     return JSON.parse(text);

@@ -1,8 +1,8 @@
 import { InputValidationException, MultiException, OpenAPIRoute } from "chanfana";
 import { z } from "zod";
 import { Invalid } from "../errors";
-import { unsafeTextPaths } from "../schemas";
-import { DEFAULT_JSON_LIMIT, readJsonBody } from "./body";
+import { pickLanguage } from "../i18n";
+import { DEFAULT_JSON_LIMIT, readJsonBody, unsafeTextPaths } from "./body";
 import { problems } from "./openapi";
 
 const bodyProblems = problems(413, 415);
@@ -14,6 +14,7 @@ const bodyProblems = problems(413, 415);
  * become the same `MultiException` of `InputValidationException`s our `onError` maps.
  */
 const validators = new WeakMap<object, Map<boolean, z.ZodType>>();
+const zodIndonesian = z.locales.id().localeError;
 
 export abstract class Endpoint extends OpenAPIRoute {
   /** The most a JSON body of this route may hold; a route with a larger body (a logo) raises it. */
@@ -100,7 +101,12 @@ export abstract class Endpoint extends OpenAPIRoute {
     const method = request.method.toLowerCase();
     const data = await this.getUnvalidatedData();
     try {
-      return await this.validator(method !== "get" && method !== "head").parseAsync(data);
+      // Field messages in the caller's language: zod's own Indonesian locale for `id` (core/i18n).
+      const indonesian = pickLanguage(request.headers.get("Accept-Language")) === "id";
+      return await this.validator(method !== "get" && method !== "head").parseAsync(
+        data,
+        indonesian ? { error: zodIndonesian } : undefined,
+      );
     } catch (error) {
       if (error instanceof z.ZodError) {
         throw new MultiException(

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { type HonoEnv, loadConfig } from "../env";
 import { newId } from "../ids";
 import { runWithRequestId } from "../notify/requestId";
+import { type RateLimitNote, rateLimitHeaders, withRateLimitNotes } from "../rateLimitHeaders";
 import { log } from "./log";
 import { loggedPath } from "./secret";
 
@@ -37,7 +38,8 @@ const SECURITY_HEADERS: readonly (readonly [string, string])[] = [
 ];
 
 /** CORS for the configured origins (`CORS_ORIGINS`): what browsers may send and read. */
-const CORS_EXPOSE_HEADERS = "X-Request-Id,Retry-After";
+const CORS_EXPOSE_HEADERS =
+  "X-Request-Id,Retry-After,RateLimit,RateLimit-Policy,Idempotent-Replayed,Content-Language";
 const CORS_ALLOW_HEADERS = "Authorization,Content-Type,X-Request-Id,Idempotency-Key";
 const CORS_ALLOW_METHODS = "GET,POST,PUT,PATCH,DELETE,OPTIONS";
 const CORS_MAX_AGE = "600";
@@ -52,6 +54,26 @@ function finish(headers: Headers, requestId: string, allowOrigin: string | null)
   }
   headers.set("Access-Control-Expose-Headers", CORS_EXPOSE_HEADERS);
   headers.set("X-Request-Id", requestId);
+}
+
+/** Seconds a 429 or 503 that named no time asks the client to wait (ADR 0034). */
+const DEFAULT_RETRY_AFTER: Partial<Record<number, string>> = { 429: "60", 503: "2" };
+
+/**
+ * The limits an answer reports: the IETF `RateLimit-Policy` and `RateLimit` of every rate limit the
+ * request went through, and a Retry-After on every 429 and 503, also those no problem+json built (the
+ * health check's 503).
+ */
+function answerLimits(res: Response, rateLimits: readonly RateLimitNote[]): void {
+  const limits = rateLimitHeaders(rateLimits);
+  if (limits) {
+    res.headers.set("RateLimit-Policy", limits.policy);
+    res.headers.set("RateLimit", limits.state);
+  }
+  const fallback = DEFAULT_RETRY_AFTER[res.status];
+  if (fallback && !res.headers.has("Retry-After")) {
+    res.headers.set("Retry-After", fallback);
+  }
 }
 
 /** A preflight never reaches a route: 204 with the grant (the allowed origin only if it is configured). */
@@ -98,7 +120,8 @@ export const requestContext: MiddlewareHandler<HonoEnv> = async (c, next) => {
     accessLine(c, requestId, started);
     return;
   }
-  await runWithRequestId(requestId, next);
+  const rateLimits: RateLimitNote[] = [];
+  await withRateLimitNotes(rateLimits, () => runWithRequestId(requestId, next));
   let res = c.res;
   try {
     finish(res.headers, requestId, allowOrigin);
@@ -112,5 +135,6 @@ export const requestContext: MiddlewareHandler<HonoEnv> = async (c, next) => {
     c.res = res;
   }
   res.headers.append("Vary", "Origin");
+  answerLimits(res, rateLimits);
   accessLine(c, requestId, started);
 };

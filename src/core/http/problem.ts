@@ -1,8 +1,10 @@
 import { ApiException, InputValidationException, MultiException } from "chanfana";
 import type { Context } from "hono";
 import { z } from "zod";
+import { DEPENDENCY_RETRY_AFTER, dependencyUnavailable, isDependencyFailure } from "../dependency";
 import type { HonoEnv } from "../env";
 import { DomainError, type ErrorCode, type FieldError, statusOfKind } from "../errors";
+import { fieldMessage, pickLanguage, problemText } from "../i18n";
 import { log } from "./log";
 import { loggedPath } from "./secret";
 
@@ -52,6 +54,9 @@ export function problemBody(status: number, code: ErrorCode, detail: string, err
   };
 }
 
+/** Seconds to wait when a 429 or 503 is thrown without its own Retry-After. */
+const DEFAULT_RETRY_AFTER: Partial<Record<number, number>> = { 429: 60, 503: DEPENDENCY_RETRY_AFTER };
+
 export function problemResponse(
   c: Context<HonoEnv>,
   status: number,
@@ -59,10 +64,26 @@ export function problemResponse(
   detail: string,
   extra: { errors?: FieldError[]; retryAfter?: number } = {},
 ): Response {
-  const body: Problem = { ...problemBody(status, code, detail, extra.errors), requestId: c.get("requestId") };
-  const headers: Record<string, string> = { "Content-Type": PROBLEM_CONTENT_TYPE };
-  if (extra.retryAfter !== undefined) {
-    headers["Retry-After"] = String(extra.retryAfter);
+  // The caller's language for title, detail and field messages; `code` stays (core/i18n).
+  const lang = pickLanguage(c.req.header("Accept-Language"));
+  const english = problemBody(status, code, detail, extra.errors);
+  const body: Problem = {
+    ...english,
+    ...problemText(lang, status, code, english),
+    ...(english.errors
+      ? { errors: english.errors.map((e) => ({ ...e, message: fieldMessage(lang, e.message) })) }
+      : {}),
+    requestId: c.get("requestId"),
+  };
+  const headers: Record<string, string> = {
+    "Content-Type": PROBLEM_CONTENT_TYPE,
+    "Content-Language": lang,
+    Vary: "Accept-Language",
+  };
+  // Every 429 and 503 says when to come back (ADR 0034), also when the thrower named no time.
+  const retryAfter = extra.retryAfter ?? DEFAULT_RETRY_AFTER[status];
+  if (retryAfter !== undefined) {
+    headers["Retry-After"] = String(retryAfter);
   }
   return new Response(JSON.stringify(body), { status, headers });
 }
@@ -141,6 +162,11 @@ export function onError(error: Error, c: Context<HonoEnv>): Response {
     return problemResponse(c, 503, "busy", "Too many requests at once; try again in a moment.", {
       retryAfter: 1,
     });
+  }
+  // A D1 or Durable Object failure that core's wrappers did not see (core/dependency.ts): 503, not 500.
+  if (isDependencyFailure(error)) {
+    const unavailable = dependencyUnavailable("unwrapped", error);
+    return problemResponse(c, 503, unavailable.code, unavailable.message, unavailable.extra);
   }
   log("error", "unhandled_error", {
     requestId: c.get("requestId"),

@@ -11,7 +11,23 @@ export interface SecretParts {
   query?: readonly string[];
 }
 
-/** The request's path with each secret parameter replaced by its name, and secret query values dropped. */
+/**
+ * Percent-decoded for reading, but only where the text decodes: a malformed escape (`%ff`, `%C3%28`, a
+ * lone `%`) is kept as sent, already escaped, so a request the log cannot show decoded is shown raw
+ * rather than answered 500 (issue 31, N3).
+ */
+function readable(query: string): string {
+  try {
+    return decodeURIComponent(query);
+  } catch {
+    return query;
+  }
+}
+
+/**
+ * The request's path with each secret parameter replaced by its name, and secret query values dropped.
+ * Never throws: a query the URL parser cannot take apart is dropped whole (it may hold a secret).
+ */
 export function redactedPath(c: Context<HonoEnv>, pattern: string, secret: SecretParts): string {
   const actual = c.req.path.split("/");
   const shape = pattern.split("/");
@@ -22,14 +38,19 @@ export function redactedPath(c: Context<HonoEnv>, pattern: string, secret: Secre
           return name && secret.params?.includes(name) ? `{${name}}` : part;
         })
       : shape;
-  const url = new URL(c.req.url);
-  for (const key of secret.query ?? []) {
-    if (url.searchParams.has(key)) {
-      url.searchParams.set(key, "{redacted}");
+  let query: string;
+  try {
+    const url = new URL(c.req.url);
+    for (const key of secret.query ?? []) {
+      if (url.searchParams.has(key)) {
+        url.searchParams.set(key, "{redacted}");
+      }
     }
+    query = readable(url.searchParams.toString());
+  } catch {
+    query = "{unreadable}";
   }
-  const query = url.searchParams.toString();
-  return path.join("/") + (query ? `?${decodeURIComponent(query)}` : "");
+  return path.join("/") + (query ? `?${query}` : "");
 }
 
 export function secretRoute(pattern: string, secret: SecretParts): MiddlewareHandler<HonoEnv> {

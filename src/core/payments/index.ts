@@ -1,4 +1,5 @@
 import { defineModule } from "../module";
+import { pruneCallbacksJob } from "./callbackLimits";
 import { gatewayCallbackRoute } from "./route";
 import type { PaymentKindHandler } from "./types";
 
@@ -39,5 +40,6 @@ export function paymentsModule(handlers: readonly PaymentKindHandler[]) {
         access: { scope: "public" },
       },
     ],
+    jobs: [pruneCallbacksJob],
   });
 }

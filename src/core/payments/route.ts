@@ -28,7 +28,7 @@ export function gatewayCallbackRoute(handlers: readonly PaymentKindHandler[]) {
       request: {
         body: { content: { "application/json": { schema: z.record(z.string(), z.unknown()) } } },
       },
-      responses: { 200: json(CallbackAnswer), ...problems(400, 401, 404, 409, 503) },
+      responses: { 200: json(CallbackAnswer), ...problems(400, 401, 404, 409, 429, 503) },
     };
 
     override async handle(c: Context<HonoEnv>) {

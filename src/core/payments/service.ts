@@ -6,6 +6,7 @@ import { log } from "../http/log";
 import { newId } from "../ids";
 import { bindingsOf, systemTenantCtx } from "../tenancy/contexts";
 import { addDays, nowIso } from "../time";
+import { callbackRateLimit, UNVERIFIED_FIELD_MAX } from "./callbackLimits";
 import { checkoutGateway, gatewayAdapter } from "./config";
 import { paymentCallbacks, paymentOrders } from "./tables";
 import type {
@@ -176,7 +177,7 @@ export async function paymentCallbacksFor(
 
 export interface GatewayCallback {
   headers: Headers;
-  /** The body as received, kept verbatim. */
+  /** The body as received, kept verbatim once its signature verifies. */
   raw: string;
   body: Record<string, unknown>;
 }
@@ -195,7 +196,9 @@ const NEXT_STATUS = {
 /**
  * `POST /api/payments/gateway/callback`. Every callback is hostile until proven otherwise:
  *
- * 1. it is stored as received (raw, unverified) before anything else;
+ * 1. it is counted per address and per claimed order (429 past either), then recorded before anything
+ *    else, but only as the few fields it claims, truncated: the raw body is kept once the signature
+ *    verifies, and unverified rows are pruned after a few hours (callbackLimits.ts, issue 31 N4);
  * 2. its order must exist (404 `payment_order_not_found`, logged) and its signature (Midtrans) or
  *    token (Xendit) must match the order's gateway, compared in constant time (401 `invalid_signature`);
  * 3. the state is never taken from the body: the gateway's status API is asked, and only its answer
@@ -217,19 +220,27 @@ export async function receiveGatewayCallback(
       ? "midtrans"
       : null;
   const claimedOrderId = shape === "xendit" ? callback.body.external_id : callback.body.order_id;
+  const claimedOrder =
+    typeof claimedOrderId === "string" ? claimedOrderId.slice(0, UNVERIFIED_FIELD_MAX) : null;
+  await callbackRateLimit(ctx.env, [
+    { policy: "payment-callback:ip", subject: ctx.ip },
+    { policy: "payment-callback:order", subject: claimedOrder },
+  ]);
   const recordId = newId();
+  const claimedStatus = shape === "xendit" ? callback.body.status : callback.body.transaction_status;
   await ctx.platform.insert(paymentCallbacks).values({
     id: recordId,
     gateway: shape ?? "unknown",
-    orderId: typeof claimedOrderId === "string" ? claimedOrderId.slice(0, 100) : null,
-    raw: callback.raw,
+    orderId: claimedOrder,
+    raw: "",
     verified: false,
-    claimedStatus: shape
-      ? String((shape === "xendit" ? callback.body.status : callback.body.transaction_status) ?? "")
-      : null,
+    claimedStatus: shape ? String(claimedStatus ?? "").slice(0, UNVERIFIED_FIELD_MAX) : null,
     outcome: "received",
   });
-  const settle = (outcome: string, fields: { verified?: boolean; confirmedStatus?: string | null } = {}) =>
+  const settle = (
+    outcome: string,
+    fields: { verified?: boolean; confirmedStatus?: string | null; raw?: string } = {},
+  ) =>
     ctx.platform
       .update(paymentCallbacks)
       .set({ outcome, ...fields })
@@ -256,6 +267,8 @@ export async function receiveGatewayCallback(
     log("warn", "payment.callback_bad_signature", { gateway: row.gateway, orderId: row.id });
     throw new Unauthorized("invalid_signature", "The notification's signature does not verify.");
   }
+  // Verified: now the body is the gateway's, worth keeping whole for the operator.
+  await settle("verified", { verified: true, raw: callback.raw });
 
   const claim: CallbackClaim = adapter.claim(callback.body);
   const confirmed = await adapter.fetchStatus({ id: row.id, gatewayRef: row.gatewayRef });

@@ -4,6 +4,7 @@ import type { Actor, PlatformCtx, Role, ServiceEnv, TenantCtx, TenantInfo } from
 import { platformDb } from "../db/platform";
 import { tenants } from "../db/platform-schema";
 import { rowByIdOrNotFound } from "../db/rows";
+import { guardNamespace, isNamespace } from "../dependency";
 import { type Bindings, type HonoEnv, loadConfig } from "../env";
 import { Forbidden, NotFound } from "../errors";
 import type { FeatureFlag } from "../flags";
@@ -30,7 +31,8 @@ export function serviceEnv(bindings: Bindings): ServiceEnv {
     const copy: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(bindings)) {
       if (key !== "PLATFORM_DB" && !isSlotBinding(key)) {
-        copy[key] = value;
+        // A Durable Object that fails is retried once when retryable, else 503 (core/dependency.ts).
+        copy[key] = isNamespace(value) ? guardNamespace(value, key) : value;
       }
     }
     narrowed = Object.freeze(copy) as ServiceEnv;
@@ -265,15 +267,22 @@ export interface ChildTenant {
 
 /**
  * The RTs linked to the caller's RW, each with a context on its own database: the one cross-tenant read
- * a tenant route may make (architecture: "the RW hierarchy summary"). Only the admin of an RW tenant
- * gets them. The child contexts act as `system`, so a child's verb never mistakes the RW head for one
- * of its own staff; what the caller does with them must be counts, never a child's personal data.
+ * a tenant route may make (architecture: "the RW hierarchy summary", and the RW's acknowledgement of its
+ * RTs' letters, ADR 0030). Only the admin of an RW tenant gets them, or the duties a caller names (the
+ * letters' queue also opens to the RW's sekretaris). The child contexts act as `system`, so a child's
+ * verb never mistakes the RW head for one of its own staff; what the caller does with them must be
+ * counts, or the letters the RT itself sends to its RW, never other personal data of a child.
  */
-export async function childTenants(ctx: TenantCtx): Promise<ChildTenant[]> {
+export async function childTenants(
+  ctx: TenantCtx,
+  options: { duties?: readonly Role[] } = {},
+): Promise<ChildTenant[]> {
   if (ctx.tenant.type !== "RW") {
     throw new Forbidden("not_rw_tenant", "Only an RW tenant has linked RTs.");
   }
-  if (ctx.actor.kind !== "user" || !ctx.actor.roles.includes("admin")) {
+  const duties = options.duties ?? ["admin"];
+  const caller = ctx.actor;
+  if (caller.kind !== "user" || !duties.some((duty) => caller.roles.includes(duty))) {
     throw new Forbidden("forbidden_role", "Only the RW head reads the linked RTs.");
   }
   const rows = await ctx.platform

@@ -4,6 +4,7 @@ import { applyMigrations } from "../db/migrate";
 import { TENANT_MIGRATIONS } from "../db/tenant-migrations.generated";
 import type { Bindings } from "../env";
 import { Unavailable } from "../errors";
+import { withIdempotencyHook } from "../idempotency/hook";
 
 /**
  * The tenant database slots (wrangler.toml `TENANT_DB_NN`). Only core may name a slot: a module gets
@@ -48,9 +49,11 @@ export function tenantDb(env: Bindings, slot: number): TenantDb {
   const binding = slotDatabase(env, slot);
   let db = instances.get(binding);
   if (!db) {
-    db = drizzle(binding);
+    // Through the batch hook, so a write under an Idempotency-Key also marks the key (ADR 0034).
+    const hooked = withIdempotencyHook(binding);
+    db = drizzle(hooked);
     instances.set(binding, db);
-    clients.set(db, binding);
+    clients.set(db, hooked);
   }
   return db;
 }

@@ -9,6 +9,7 @@ import { hasRole, requireUser } from "../http/access";
 import { log } from "../http/log";
 import { newId } from "../ids";
 import { createRateLimit } from "../rateLimit";
+import { uploadQuota } from "./limits";
 import { stripImageMetadata } from "./metadata";
 import { type FilePurpose, PURPOSE_POLICY } from "./purposes";
 
@@ -115,6 +116,7 @@ export async function uploadTenantFile({
   }
   requireFlag(ctx, input.purpose);
   await uploadRateLimit(ctx.env, [{ policy: "files-upload:user", subject: requireUser(ctx).userId }]);
+  await uploadQuota(ctx, "files-bytes:member", input.upload.bytes.byteLength);
   const prepared = await prepareTenantFile(ctx, input);
   await prepared.insert;
   return { ...prepared.file, metadataRemoved: prepared.removed };
@@ -216,6 +218,12 @@ export async function serveTenantFile({
     throw new NotFound("File", "file_not_found");
   }
   requireFlag(ctx, purpose);
+  // Issue 31, N7: a row names its object, but only an object under this tenant's prefix is served
+  // (a row restored from a forged archive could name another community's key).
+  if (!row.r2Key.startsWith(`tenants/${ctx.tenant.id}/`)) {
+    log("warn", "file.key_outside_tenant", { tenant: ctx.tenant.slug, fileId: row.id });
+    throw new NotFound("File", "file_not_found");
+  }
   const etag = `"${row.sha256}"`;
   const headers = {
     ETag: etag,

@@ -8,8 +8,9 @@ import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
 import { newId } from "../../core/ids";
-import { notifyFor, tellResident } from "../../core/notifier";
-import { membershipIn, userNames } from "../identity/service";
+import { notifyFor, tellResident, tellStaff } from "../../core/notifier";
+import { membershipIn, membersWithContact, userNames } from "../identity/service";
+import { aspirasiQuota } from "./limits";
 import type { ComplaintListQuery, CreateComplaintInput, UpdateComplaintInput } from "./schemas";
 import { complaintMessages, complaints } from "./tables";
 
@@ -72,6 +73,7 @@ async function load(ctx: TenantCtx, id: string): Promise<Row> {
 
 export async function createComplaint({ ctx, input }: { ctx: TenantCtx; input: CreateComplaintInput }) {
   const residentId = requireUser(ctx).userId;
+  await aspirasiQuota(ctx, "pengaduan-create:member");
   const membership = await membershipIn({ ctx });
   const id = newId();
   const now = ctx.now().toISOString();
@@ -98,7 +100,31 @@ export async function createComplaint({ ctx, input }: { ctx: TenantCtx; input: C
       createdAt: now,
     }),
   ]);
+  await tellStaffOfComplaint(ctx, id, input.title);
   return getComplaint({ ctx, id });
+}
+
+/**
+ * The staff who answer complaints hear of a new one by push; a burst is grouped (core/notifier.ts
+ * `tellStaff`): the first at once, the rest of the next ten minutes as one "N pengaduan baru".
+ */
+async function tellStaffOfComplaint(ctx: TenantCtx, id: string, title: string) {
+  const author = requireUser(ctx).userId;
+  const staff = (await membersWithContact({ ctx })).filter(
+    (m) => m.userId !== author && ROLES.STAFF.some((role) => m.roles.includes(role)),
+  );
+  await tellStaff(ctx, {
+    kind: "pengaduan.baru",
+    recipients: staff.map((m) => m.userId),
+    push: { title: "Pengaduan baru", body: title, data: { screen: "pengaduan", id } },
+    idempotencyKey: `${ctx.tenant.id}:pengaduan.baru:${id}`,
+    summary: {
+      title: "{count} pengaduan baru",
+      body: "{count} pengaduan lain masuk dalam 10 menit terakhir.",
+      // Opens the latest of the burst; the app shows the list of new ones from there.
+      data: { screen: "pengaduan", id, status: "baru" },
+    },
+  });
 }
 
 export async function getComplaint({ ctx, id }: { ctx: TenantCtx; id: string }) {

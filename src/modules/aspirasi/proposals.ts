@@ -8,6 +8,7 @@ import { Conflict } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { tellResident } from "../../core/notifier";
+import { aspirasiQuota } from "./limits";
 import type { CreateProposalInput, DecideProposalInput, ProposalListQuery } from "./schemas";
 import { proposalEndorsements, proposals } from "./tables";
 
@@ -50,6 +51,7 @@ async function endorsedBy(ctx: TenantCtx, ids: string[]): Promise<Set<string>> {
 }
 
 export async function createProposal({ ctx, input }: { ctx: TenantCtx; input: CreateProposalInput }) {
+  await aspirasiQuota(ctx, "usulan-create:member");
   const [row] = await ctx.db
     .insert(proposals)
     .values({
@@ -106,6 +108,7 @@ export async function endorseProposal({ ctx, id }: { ctx: TenantCtx; id: string 
   if (row.status !== "diajukan") {
     throw new Conflict("proposal_closed", `This proposal is already ${row.status}.`);
   }
+  await aspirasiQuota(ctx, "usulan-endorse:member");
   try {
     await ctx.db.batch([
       ctx.db

@@ -8,6 +8,7 @@ import { NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { userNames } from "../identity/service";
+import { aspirasiQuota } from "./limits";
 import type { SuggestionListQuery } from "./schemas";
 import { suggestions } from "./tables";
 
@@ -18,6 +19,8 @@ export async function createSuggestion({
   ctx: TenantCtx;
   input: { body: string; anonymous: boolean };
 }) {
+  // Counted against the sender even when anonymous: the quota's key is a hash, never stored with the note.
+  await aspirasiQuota(ctx, "saran-create:member");
   const id = newId();
   const [row] = await ctx.db
     .insert(suggestions)

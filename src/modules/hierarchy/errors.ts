@@ -1,3 +1,5 @@
+import { defineIndonesianTitles } from "../../core/i18n";
+
 /** This module's own problem codes: joined into ErrorCode (core/errors.ts) and the list src/app.ts builds. */
 export const HIERARCHY_ERROR_CODES = [
   // RW links and their consent (issues 13, 27).
@@ -13,3 +15,12 @@ declare module "../../core/errors" {
     hierarchy: (typeof HIERARCHY_ERROR_CODES)[number];
   }
 }
+
+/** The codes above in Indonesian (the catalogue of core/i18n; issue 30 item 3). */
+defineIndonesianTitles<(typeof HIERARCHY_ERROR_CODES)[number]>({
+  link_request_pending: "Permintaan penautan masih menunggu",
+  no_link_request: "Tidak ada permintaan penautan",
+  not_rt_tenant: "Hanya komunitas RT yang dapat melakukan ini",
+  invalid_child: "RT ini tidak dapat ditautkan",
+  already_linked: "RT ini sudah tertaut",
+});

@@ -1,3 +1,5 @@
+import { defineIndonesianTitles } from "../../core/i18n";
+
 /** This module's own problem codes: joined into ErrorCode (core/errors.ts) and the list src/app.ts builds. */
 export const IDENTITY_ERROR_CODES = [
   // Credentials, sessions and one-time tokens.
@@ -31,3 +33,27 @@ declare module "../../core/errors" {
     identity: (typeof IDENTITY_ERROR_CODES)[number];
   }
 }
+
+/** The codes above in Indonesian (the catalogue of core/i18n; issue 30 item 3). */
+defineIndonesianTitles<(typeof IDENTITY_ERROR_CODES)[number]>({
+  token_invalid: "Tautan atau token tidak valid",
+  token_used: "Tautan atau token sudah dipakai",
+  invalid_credentials: "Email atau kata sandi salah",
+  invalid_refresh_token: "Token penyegaran tidak valid",
+  refresh_token_reused: "Token penyegaran sudah pernah dipakai; silakan masuk lagi",
+  session_ended: "Sesi sudah berakhir; silakan masuk lagi",
+  account_disabled: "Akun dinonaktifkan",
+  no_membership: "Anda bukan anggota komunitas ini",
+  password_too_short: "Kata sandi terlalu pendek",
+  provider_not_found: "Penyedia masuk tidak dikenal",
+  provider_unconfigured: "Penyedia masuk belum diatur",
+  last_admin: "Admin terakhir tidak dapat dihapus",
+  not_resident: "Hanya warga yang dapat melakukan ini",
+  person_taken: "Data warga ini sudah terhubung ke akun lain",
+  profile_incomplete: "Lengkapi profil Anda terlebih dahulu",
+  whatsapp_taken: "Nomor WhatsApp sudah dipakai akun lain",
+  account_conflict: "Akun bentrok dengan akun yang sudah ada",
+  already_member: "Sudah menjadi anggota komunitas ini",
+  no_contact: "Tidak ada kontak untuk mengirim pesan",
+  push_token_not_found: "Token notifikasi tidak ditemukan",
+});

@@ -33,27 +33,101 @@ export const LOGIN_FAILURES: FailurePolicy = {
 };
 
 /**
- * Starts one password check against an account's failure budget (`account`: the user id, or for an
+ * The account-wide ceiling (issue 31, N1): the same failure budget, counted for the account whatever
+ * the address. The per-address budget above slows only addresses that already failed, so an attacker
+ * with a proxy pool or an IPv6 /64 got one free guess per address; past this threshold every address,
+ * fresh or not, waits 60 s, 120 s … up to 15 minutes between guesses (about four an hour). Higher than
+ * the per-address threshold, so an attacker's first failures from one address still leave the owner
+ * the password; past it the owner is told (with a one-tap sign-in link), and the magic link and the
+ * password reset, which this budget never touches, keep them from being locked out.
+ */
+export const LOGIN_CEILING: FailurePolicy = {
+  threshold: 15,
+  windowSeconds: 60 * 60,
+  baseDelaySeconds: 60,
+  maxDelaySeconds: 15 * 60,
+};
+
+/** The one "source" of the ceiling's object: every address counts as the same one there. */
+const EVERY_ADDRESS = "every-address";
+
+/**
+ * The subject a per-address limit counts: an IPv4 address as it is, an IPv6 address as its /64 (one
+ * subscriber's whole prefix, which an attacker can rotate through at will). Not an address: as given.
+ */
+export function addressBlock(ip: string | null): string | null {
+  if (!ip?.includes(":")) {
+    return ip;
+  }
+  const text = ip.trim().toLowerCase().replace(/%.*$/, "");
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(text);
+  if (mapped?.[1]) {
+    return mapped[1];
+  }
+  const halves = text.split("::");
+  if (halves.length > 2) {
+    return ip;
+  }
+  const groupsOf = (part: string | undefined) => (part ? part.split(":") : []);
+  const left = groupsOf(halves[0]);
+  const right = groupsOf(halves[1]);
+  // A dotted IPv4 tail stands for two groups.
+  const width = left.length + right.length + (right.at(-1)?.includes(".") ? 1 : 0);
+  const groups =
+    halves.length === 2 ? [...left, ...Array<string>(Math.max(0, 8 - width)).fill("0"), ...right] : left;
+  const prefix = groups.slice(0, 4);
+  if (prefix.length < 4 || prefix.some((g) => !/^[0-9a-f]{1,4}$/.test(g))) {
+    return ip;
+  }
+  return `${prefix.map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}
+
+export type LoginRefusal = "address" | "account";
+
+/**
+ * Starts one password check against an account's failure budgets (`account`: the user id, or for an
  * identifier that names no account the identifier itself, so an unknown email behaves exactly like a
- * known one with a wrong password). Throws 429 with Retry-After while this address must wait; else
- * the attempt counts as a failure until `succeeded()` is called.
+ * known one with a wrong password): this address's, then the account-wide ceiling. Throws 429 with
+ * Retry-After while either says wait (calling `onRefused` first, with which one); else the attempt
+ * counts as a failure in both until `succeeded()` is called.
  */
 export async function startLoginAttempt(
   env: Pick<ServiceEnv, "RATE_LIMITER">,
   account: string,
   ip: string | null,
+  onRefused?: (by: LoginRefusal) => void,
 ): Promise<{ succeeded(): Promise<void> }> {
   const [name, source] = await Promise.all([
     sha256Hex(account.trim().toLowerCase()),
-    sha256Hex(ip || NO_CLIENT_IP),
+    sha256Hex(addressBlock(ip) || NO_CLIENT_IP),
   ]);
   const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`login-failures:${name}`));
   const decision = await stub.attempt(source, LOGIN_FAILURES);
   if (!decision.allowed) {
+    onRefused?.("address");
     throw new RateLimited(decision.retryAfter);
   }
-  return { succeeded: () => stub.succeeded(decision.attemptId, source) };
+  // After the address's own budget: an address already waiting is not counted against the account.
+  const ceiling = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`login-ceiling:${name}`));
+  const overall = await ceiling.attempt(EVERY_ADDRESS, LOGIN_CEILING);
+  if (!overall.allowed) {
+    onRefused?.("account");
+    throw new RateLimited(overall.retryAfter);
+  }
+  return {
+    succeeded: async () => {
+      await Promise.all([
+        stub.succeeded(decision.attemptId, source),
+        ceiling.succeeded(overall.attemptId, EVERY_ADDRESS),
+      ]);
+    },
+  };
 }
+
+/** At most one "someone is guessing your password" notice per account per hour. */
+export const loginAlertRateLimit = createRateLimit({
+  "login-alert:account": { limit: 1, windowSeconds: 60 * 60 },
+});
 
 /**
  * A person's own data export reads every community's database they belong to: a few a day are plenty

@@ -6,15 +6,10 @@ import { Unauthorized } from "../../core/errors";
 import { notifyFor } from "../../core/notifier";
 import type { Defer } from "./background";
 import { identityRateLimit as rateLimit } from "./limits";
-import { consumeOneTimeToken, newOneTimeToken, TOKEN_TTL_SECONDS } from "./oneTimeTokens";
+import { consumeOneTimeToken, magicLinkUrl, newOneTimeToken, TOKEN_TTL_SECONDS } from "./oneTimeTokens";
 import type { MagicLinkInput } from "./schemas";
 import { membershipsOf } from "./service";
 import { signIn } from "./sessions";
-
-/** Where the emailed link points: the web portal, which posts the token to the verify route. */
-export function magicLinkUrl(env: { CLIENT_URL: string }, token: string): string {
-  return `${env.CLIENT_URL.replace(/\/$/, "")}/auth/magic-link?token=${encodeURIComponent(token)}`;
-}
 
 /**
  * Always accepted: the lookup, the token and the email happen after the answer (see background.ts),

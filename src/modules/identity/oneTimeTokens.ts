@@ -22,6 +22,11 @@ export const TOKEN_TTL_SECONDS: Record<TokenPurpose, number> = {
   join: (7 * DAY_MS) / 1000,
 };
 
+/** Where a sign-in link points: the web portal, which posts the token to the verify route. */
+export function magicLinkUrl(env: { CLIENT_URL: string }, token: string): string {
+  return `${env.CLIENT_URL.replace(/\/$/, "")}/auth/magic-link?token=${encodeURIComponent(token)}`;
+}
+
 export type TokenData = NonNullable<(typeof oneTimeTokens.$inferSelect)["data"]>;
 
 /**

@@ -12,10 +12,12 @@ import { log } from "../../core/http/log";
 import { newId, randomToken, sha256Hex } from "../../core/ids";
 import { notifyFor } from "../../core/notifier";
 import { addDays } from "../../core/time";
+import type { Defer } from "./background";
 import { membershipStanding } from "./duties";
-import { identityRateLimit as rateLimit, startLoginAttempt } from "./limits";
+import { addressBlock, identityRateLimit as rateLimit, startLoginAttempt } from "./limits";
 import type { LoginInput } from "./schemas";
 import { membershipsOf, type TenantRow, tenantRef, type UserRow } from "./service";
+import { alertOwnerOfGuessing } from "./signInAlert";
 
 /** What a session carries: the member's duties and residency in its tenant, or the operator's role. */
 interface Standing {
@@ -111,13 +113,14 @@ export async function signIn(ctx: PlatformCtx, user: UserRow, tenantSlug?: strin
  * after the same work (a dummy hash is verified for unknown accounts), so the answer reveals no accounts.
  * Failures count per account, not per identifier (limits.ts `startLoginAttempt`): the email and the
  * number of one account share one budget. A hash of an older scheme is replaced now that the password
- * is known (ADR 0012).
+ * is known (ADR 0012). Past the account-wide ceiling every address waits, and the owner is told (with a
+ * one-tap sign-in link, sent through `defer` after the answer).
  */
-export async function login({ ctx, input }: { ctx: PlatformCtx; input: LoginInput }) {
+export async function login({ ctx, input, defer }: { ctx: PlatformCtx; input: LoginInput; defer?: Defer }) {
   // The per-IP count and the account read are independent: one waits on the other for nothing. The
   // read answers nothing to the caller unless the count allowed the attempt.
   const [, user] = await Promise.all([
-    rateLimit(ctx.env, [{ policy: "login:ip", subject: ctx.ip }]),
+    rateLimit(ctx.env, [{ policy: "login:ip", subject: addressBlock(ctx.ip) }]),
     ctx.platform
       .select()
       .from(users)
@@ -128,6 +131,11 @@ export async function login({ ctx, input }: { ctx: PlatformCtx; input: LoginInpu
     ctx.env,
     user ? `user:${user.id}` : `identifier:${input.email ?? input.whatsapp}`,
     ctx.ip,
+    (by) => {
+      if (by === "account" && user) {
+        alertOwnerOfGuessing(ctx, user, defer);
+      }
+    },
   );
   const check = await verifyPassword(input.password, user?.passwordHash, ctx.config.PASSWORD_PEPPER);
   if (!user?.passwordHash || !check.valid) {

@@ -41,14 +41,12 @@ export function readRegistryFile(bytes: Uint8Array, kind: "xlsx" | "csv"): Table
     }
     return [tableOf("Anggota", parseCsv(text), MEMBER_REQUIRED)];
   }
-  const sheets = readWorkbook(bytes);
+  // Only these sheets are inflated and parsed; a workbook without Anggota is refused before parsing.
+  const sheets = readWorkbook(bytes, { required: ["Anggota"], optional: ["KK", "Kendaraan", "Unit"] });
   const find = (name: string) => sheets.find((s) => s.name.trim().toLowerCase() === name.toLowerCase());
   const members = find("Anggota");
   if (!members) {
-    throw badFile(
-      `The workbook has no sheet "Anggota" (it has: ${sheets.map((s) => s.name).join(", ")}).`,
-      "Anggota",
-    );
+    throw badFile(`The workbook has no sheet "Anggota".`, "Anggota");
   }
   const tables = [tableOf("Anggota", members.rows, MEMBER_REQUIRED)];
   const cards = find("KK");

@@ -101,6 +101,7 @@ export const keuanganModule = defineModule({
         "created_at",
       ],
     },
+    dues_balances: { other: ["target_id", "period", "basis", "unit_id", "family_id"] },
     dues_reminders: { other: ["unit_id", "requested_at", "send_after", "sent_at"] },
     cash_entries: {
       subjects: ["created_by"],
@@ -180,7 +181,8 @@ export const keuanganModule = defineModule({
     { method: "put", path: "/api/anggaran/:tahun", endpoint: PutBudget, access: admin },
     { method: "get", path: "/api/pengeluaran", endpoint: ListExpenses, access: staff },
     { method: "post", path: "/api/pengeluaran", endpoint: SubmitExpense, access: finance },
-    { method: "put", path: "/api/pengeluaran/:id", endpoint: DecideExpense, access: admin },
+    // The finance group reaches it; the verb keeps the duties apart (a treasurer decides only the head's).
+    { method: "put", path: "/api/pengeluaran/:id", endpoint: DecideExpense, access: finance },
     { method: "get", path: "/api/kampanye", endpoint: ListCampaigns, access: member },
     { method: "post", path: "/api/kampanye", endpoint: CreateCampaign, access: staff },
     { method: "get", path: "/api/kampanye/:id", endpoint: GetCampaign, access: member },

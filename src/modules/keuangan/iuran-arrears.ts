@@ -1,8 +1,8 @@
-import { and, asc, desc, inArray, lte, sql } from "drizzle-orm";
+import { asc, desc, lte, sql } from "drizzle-orm";
 import type { TenantCtx } from "../../core/context";
 import { unitsByIds } from "../kependudukan/service";
 import { daysSincePeriodStart, periodOf, previousPeriod } from "./periods";
-import { duesBills } from "./tables";
+import { duesBalances } from "./tables";
 
 // --- arrears -------------------------------------------------------------------------------------
 
@@ -21,27 +21,29 @@ function bucketStarts(now: Date) {
 }
 
 /**
- * Arrears per unit as of `now`: every bill of a period up to the current one that is not paid in full,
- * aged by the days since its period began. One grouped query; the bucket edges are periods.
+ * Arrears per unit as of `now`: what the kept balances (ADR 0028) say is open on periods up to the
+ * current one, aged by the days since each period began. One grouped query over the open slots only,
+ * so it grows with what is owed, not with the bills ever issued; the bucket edges are periods.
  */
 export async function arrears({ ctx, now = new Date() }: { ctx: TenantCtx; now?: Date }) {
   const { current, p30, p60, p90 } = bucketStarts(now);
-  const out = sql<number>`${duesBills.amount} - ${duesBills.paidAmount}`;
+  const b = duesBalances;
+  const out = b.outstanding;
   const rows = await ctx.db
     .select({
-      unitId: duesBills.unitId,
+      unitId: b.unitId,
       owed: sql<number>`sum(${out})`,
-      unpaidBills: sql<number>`count(*)`,
-      oldestPeriod: sql<string>`min(${duesBills.period})`,
-      d0_30: sql<number>`sum(case when ${duesBills.period} >= ${p30} then ${out} else 0 end)`,
-      d31_60: sql<number>`sum(case when ${duesBills.period} >= ${p60} and ${duesBills.period} < ${p30} then ${out} else 0 end)`,
-      d61_90: sql<number>`sum(case when ${duesBills.period} >= ${p90} and ${duesBills.period} < ${p60} then ${out} else 0 end)`,
-      d90plus: sql<number>`sum(case when ${duesBills.period} < ${p90} then ${out} else 0 end)`,
+      unpaidBills: sql<number>`sum(${b.openBills})`,
+      oldestPeriod: sql<string>`min(${b.period})`,
+      d0_30: sql<number>`sum(case when ${b.period} >= ${p30} then ${out} else 0 end)`,
+      d31_60: sql<number>`sum(case when ${b.period} >= ${p60} and ${b.period} < ${p30} then ${out} else 0 end)`,
+      d61_90: sql<number>`sum(case when ${b.period} >= ${p90} and ${b.period} < ${p60} then ${out} else 0 end)`,
+      d90plus: sql<number>`sum(case when ${b.period} < ${p90} then ${out} else 0 end)`,
     })
-    .from(duesBills)
-    .where(and(inArray(duesBills.status, ["belum", "sebagian"]), lte(duesBills.period, current)))
-    .groupBy(duesBills.unitId)
-    .orderBy(desc(sql`sum(${out})`), asc(duesBills.unitId));
+    .from(b)
+    .where(lte(b.period, current))
+    .groupBy(b.unitId)
+    .orderBy(desc(sql`sum(${out})`), asc(b.unitId));
   const units = await unitsByIds({ ctx, ids: rows.map((r) => r.unitId) });
   const totals = { owed: 0, units: rows.length, aging: { d0_30: 0, d31_60: 0, d61_90: 0, d90plus: 0 } };
   const items = rows.map((row) => {
@@ -69,18 +71,18 @@ export async function arrears({ ctx, now = new Date() }: { ctx: TenantCtx; now?:
   return { asOf: now.toISOString(), items, totals };
 }
 
-/** Dashboard: rupiah owed on bills of past and current periods, as one query (`n`). */
+/** Dashboard: rupiah owed on bills of past and current periods, from the kept balances (`n`). */
 export function arrearsAmountQuery(ctx: TenantCtx) {
   return ctx.db
-    .select({ n: sql<number>`coalesce(sum(${duesBills.amount} - ${duesBills.paidAmount}), 0)` })
-    .from(duesBills)
-    .where(and(inArray(duesBills.status, ["belum", "sebagian"]), lte(duesBills.period, periodOf(ctx.now()))));
+    .select({ n: sql<number>`coalesce(sum(${duesBalances.outstanding}), 0)` })
+    .from(duesBalances)
+    .where(lte(duesBalances.period, periodOf(ctx.now())));
 }
 
-/** Dashboard: units with something owed, as one query (`n`). */
+/** Dashboard: units with something owed, from the kept balances (`n`). */
 export function arrearsUnitsQuery(ctx: TenantCtx) {
   return ctx.db
-    .select({ n: sql<number>`count(distinct ${duesBills.unitId})` })
-    .from(duesBills)
-    .where(and(inArray(duesBills.status, ["belum", "sebagian"]), lte(duesBills.period, periodOf(ctx.now()))));
+    .select({ n: sql<number>`count(distinct ${duesBalances.unitId})` })
+    .from(duesBalances)
+    .where(lte(duesBalances.period, periodOf(ctx.now())));
 }

@@ -4,6 +4,7 @@ import type { TenantCtx } from "../../core/context";
 import { newId } from "../../core/ids";
 import { nowIso } from "../../core/time";
 import { billingTargets } from "../kependudukan/service";
+import { refreshPeriod } from "./iuran-balances";
 import { rateFor } from "./periods";
 import { duesBills, duesTypes } from "./tables";
 
@@ -15,7 +16,7 @@ const GENERATE_CHUNK = 500;
 /**
  * One bill per unit (or KK) per active type for the period. Each INSERT takes its targets as one JSON
  * array and skips those already billed through the unique (type, period, target) key, so a second run,
- * or two at once, create nothing twice.
+ * or two at once, create nothing twice. The period's kept balances are rewritten in the same batch.
  */
 export async function generateBills({ ctx, period }: { ctx: TenantCtx; period: string }) {
   const [types, targets] = await Promise.all([
@@ -62,6 +63,7 @@ export async function generateBills({ ctx, period }: { ctx: TenantCtx; period: s
   }
   const results = (await ctx.db.batch([
     ...(statements as [(typeof statements)[number], ...typeof statements]),
+    ...refreshPeriod(ctx.db, period),
     audit(ctx, {
       action: "iuran.generate",
       targetType: "dues_period",

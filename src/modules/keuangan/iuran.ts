@@ -10,6 +10,7 @@ import { newId } from "../../core/ids";
 import { jakartaDay, nowIso } from "../../core/time";
 import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
 import { requireCompleteProfile } from "../identity/service";
+import { refreshUnitPeriod } from "./iuran-balances";
 import { postCash } from "./kas";
 import type { BillListQuery, PaymentInput } from "./schemas";
 import { duesBills, duesPayments } from "./tables";
@@ -112,7 +113,8 @@ export interface PaymentFacts {
  * Records a payment: the bill's paid amount moves by a conditional UPDATE that refuses to pass the
  * bill's amount, the guard stops the batch unless that UPDATE was this payment's, and the payment row
  * and its cash-book entry land in the same batch. Two payments racing for the last rupiah: one wins,
- * the other is 409 `overpayment` (or `bill_paid`).
+ * the other is 409 `overpayment` (or `bill_paid`). The bill's slot of the kept balances is rewritten
+ * in the same batch, after the guard.
  */
 export async function applyPayment(ctx: TenantCtx, bill: BillRow, facts: PaymentFacts) {
   if (bill.status === "lunas") {
@@ -152,6 +154,7 @@ export async function applyPayment(ctx: TenantCtx, bill: BillRow, facts: Payment
           ),
         ),
       abortBatchUnless(ctx.db, duesBills, bill.id, eq(duesBills.lastPaymentId, paymentId)),
+      ...refreshUnitPeriod(ctx.db, bill),
       ctx.db.insert(duesPayments).values({
         id: paymentId,
         billId: bill.id,

@@ -209,7 +209,9 @@ const cashPosting = (
 
 /**
  * A resident pledges (`dijanjikan`, confirmed later by the treasurer); the treasurer records cash in
- * hand, confirmed and posted to the cash book at once.
+ * hand from a named donor (`donorName`), confirmed and posted to the cash book at once. A finance
+ * officer's own donation (no `donorName`) is a pledge like a resident's, and another officer confirms
+ * it (issue 31 N5).
  */
 export async function donate({ ctx, id, input }: { ctx: TenantCtx; id: string; input: DonationInput }) {
   const by = requireUser(ctx).userId;
@@ -217,7 +219,7 @@ export async function donate({ ctx, id, input }: { ctx: TenantCtx; id: string; i
   if (campaign.status !== "aktif" || campaign.deadline < jakartaDay(ctx.now())) {
     throw new Conflict("campaign_closed", "This campaign no longer takes donations.");
   }
-  const cash = isFinance(ctx);
+  const cash = isFinance(ctx) && input.donorName !== undefined;
   const donationId = newId();
   const now = nowIso(ctx);
   const entry = cash
@@ -258,7 +260,10 @@ export async function donate({ ctx, id, input }: { ctx: TenantCtx; id: string; i
   return presentDonation(ctx, row, await userNames({ ctx, ids: [by] }));
 }
 
-/** The treasurer confirms (posting it) or rejects a pledge, once. */
+/**
+ * The treasurer confirms (posting it) or rejects a pledge, once; never their own (409
+ * `self_confirmation`): another finance officer decides it.
+ */
 export async function decideDonation({
   ctx,
   id,
@@ -279,6 +284,9 @@ export async function decideDonation({
     .get();
   if (!donation) {
     throw new NotFound("Donation");
+  }
+  if (donation.donorId === by) {
+    throw new Conflict("self_confirmation", "Another finance officer decides your own donation.");
   }
   if (donation.status !== "dijanjikan") {
     throw new Conflict("invalid_transition", `This donation is already ${donation.status}.`);

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
+import { and, eq, gte, lt, lte, sql } from "drizzle-orm";
 import type { TenantCtx } from "../../core/context";
 import { NotFound } from "../../core/errors";
 import { escapeHtml } from "../../core/html";
@@ -9,7 +9,7 @@ import { jakartaDayStart } from "../../core/time";
 import { balanceWhere } from "./kas";
 import { nextPeriod, periodDays } from "./periods";
 import { loadFinanceSettings } from "./settings";
-import { cashEntries, duesBills, duesPayments } from "./tables";
+import { cashEntries, duesBalances, duesBills, duesPayments } from "./tables";
 
 const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
 
@@ -49,10 +49,11 @@ export async function financeReport({ ctx, month }: { ctx: TenantCtx; month: str
       .select({ total: sql<number>`coalesce(sum(${duesPayments.amount}), 0)` })
       .from(duesPayments)
       .where(and(gte(duesPayments.reversedAt, monthStart), lt(duesPayments.reversedAt, monthEnd))),
+    // What is owed today on the periods up to the month: the kept balances (ADR 0028), not every bill.
     ctx.db
-      .select({ total: sql<number>`coalesce(sum(${duesBills.amount} - ${duesBills.paidAmount}), 0)` })
-      .from(duesBills)
-      .where(and(inArray(duesBills.status, ["belum", "sebagian"]), lte(duesBills.period, month))),
+      .select({ total: sql<number>`coalesce(sum(${duesBalances.outstanding}), 0)` })
+      .from(duesBalances)
+      .where(lte(duesBalances.period, month)),
   ]);
   const openingBalance = await balanceWhere(ctx, lt(cashEntries.date, first));
   const side = (kind: "masuk" | "keluar") => {

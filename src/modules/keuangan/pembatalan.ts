@@ -7,6 +7,7 @@ import { Conflict } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { nowIso } from "../../core/time";
 import { type PaymentRow, presentBill, presentPayment } from "./iuran";
+import { refreshUnitPeriod } from "./iuran-balances";
 import { postCash, todayJakarta } from "./kas";
 import type { ReversalInput } from "./schemas";
 import { cashEntries, duesBills, duesPayments } from "./tables";
@@ -20,7 +21,7 @@ async function loadPayment(ctx: TenantCtx, id: string): Promise<PaymentRow> {
  * bounced). Nothing is deleted. One batch, with its audit record: the opposite of the payment's cash
  * entry, dated today and linked by `reverses_id` (as `correctCashEntry` does for manual entries); the
  * payment marked reversed (who, when, why); and the bill's paid amount and status recomputed from the
- * payments still standing. The unique `reverses_id` decides a race: of two reversals at once one batch
+ * payments still standing, with its slot of the kept balances. The unique `reverses_id` decides a race: of two reversals at once one batch
  * lands and the other fails whole (409 `payment_already_reversed`). An online payment came through the
  * gateway and is refunded there, not here.
  */
@@ -89,6 +90,7 @@ export async function reversePayment({
           updatedAt: now,
         })
         .where(eq(duesBills.id, bill.id)),
+      ...refreshUnitPeriod(ctx.db, bill),
       audit(ctx, {
         action: "iuran.payment.reverse",
         targetType: "dues_payment",

@@ -1,15 +1,16 @@
-import { and, desc, eq, type SQL } from "drizzle-orm";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
 import { rowByIdOrNotFound } from "../../core/db/rows";
-import { Conflict, Invalid } from "../../core/errors";
-import { requireUser } from "../../core/http/access";
+import { Conflict, Forbidden, Invalid } from "../../core/errors";
+import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
-import { nowIso } from "../../core/time";
+import { jakartaDayStart, nowIso } from "../../core/time";
 import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
 import { postCash, todayJakarta } from "./kas";
+import { nextPeriod, periodOf } from "./periods";
 import type { ExpenseDecision, ExpenseInput, ExpenseListQuery } from "./schemas";
 import { loadFinanceSettings } from "./settings";
 import { expenses } from "./tables";
@@ -48,9 +49,34 @@ const posting = (row: Pick<ExpenseRow, "id" | "category" | "amount" | "date" | "
   sourceId: row.id,
 });
 
+/** The Jakarta month of `now` as an ISO instant range, for `decided_at`. */
+function monthWindow(now: Date) {
+  const period = periodOf(now);
+  return {
+    from: jakartaDayStart(`${period}-01`).toISOString(),
+    to: jakartaDayStart(`${nextPeriod(period)}-01`).toISOString(),
+  };
+}
+
 /**
- * The treasurer submits an expense (`diajukan`). One under the tenant's threshold (default Rp500.000) is
- * approved on submission and posted to the cash book in the same batch.
+ * What `by` approved of their own submissions in the month of `now`: the expenses no one else looked
+ * at (approved on submission under the threshold). A subquery, so the batch's guard can ask it again
+ * after its own insert.
+ */
+function selfApprovedTotal(by: string, now: Date) {
+  const { from, to } = monthWindow(now);
+  return sql<number>`(SELECT coalesce(sum(e.amount), 0) FROM ${expenses} AS e
+    WHERE e.submitted_by = ${by} AND e.decided_by = ${by} AND e.status = 'disetujui'
+      AND e.decided_at >= ${from} AND e.decided_at < ${to})`;
+}
+
+/**
+ * A finance officer submits an expense (`diajukan`). It is approved on submission, and posted to the
+ * cash book in the same batch, only while the submitter's own self-approved total of the Jakarta month,
+ * this one included, stays under the tenant's threshold (default Rp500.000): pieces just under it add
+ * up, and past it everything waits for another officer (issue 31 N5). The batch's guard asks the total
+ * again after its insert, so two submissions at once cannot both slip under; the loser is submitted
+ * for approval instead.
  */
 export async function submitExpense({ ctx, input }: { ctx: TenantCtx; input: ExpenseInput }) {
   const by = requireUser(ctx).userId;
@@ -63,9 +89,28 @@ export async function submitExpense({ ctx, input }: { ctx: TenantCtx; input: Exp
     await requireTenantFile(ctx, input.receiptFileId, { purposes: ["nota"], field: "receiptFileId" });
   }
   const { expenseApprovalThreshold } = await loadFinanceSettings(ctx);
+  const now = ctx.now();
+  const [spent] = await ctx.db.select({ total: selfApprovedTotal(by, now) }).from(sql`(SELECT 1)`);
+  const auto = Number(spent?.total ?? 0) + input.amount < expenseApprovalThreshold;
   const id = newId();
-  const now = nowIso(ctx);
-  const auto = input.amount < expenseApprovalThreshold;
+  try {
+    await insertExpense(ctx, { id, by, input, auto, threshold: expenseApprovalThreshold, now });
+  } catch (error) {
+    if (!(auto && isBatchAborted(error))) {
+      throw error;
+    }
+    // Another self-approved expense of the same officer landed meanwhile: this one waits instead.
+    await insertExpense(ctx, { id, by, input, auto: false, threshold: expenseApprovalThreshold, now });
+  }
+  return present(ctx, await load(ctx, id));
+}
+
+async function insertExpense(
+  ctx: TenantCtx,
+  args: { id: string; by: string; input: ExpenseInput; auto: boolean; threshold: number; now: Date },
+) {
+  const { id, by, input, auto, threshold, now } = args;
+  const at = now.toISOString();
   const entry = auto ? postCash(ctx, posting({ id, ...input })) : null;
   await ctx.db.batch([
     ctx.db.insert(expenses).values({
@@ -76,13 +121,17 @@ export async function submitExpense({ ctx, input }: { ctx: TenantCtx; input: Exp
       description: input.description,
       receiptFileId: input.receiptFileId ?? null,
       status: auto ? "disetujui" : "diajukan",
-      reason: auto ? `Disetujui otomatis (di bawah Rp${expenseApprovalThreshold})` : null,
+      reason: auto ? `Disetujui otomatis (di bawah Rp${threshold} per bulan)` : null,
       submittedBy: by,
+      submittedByHead: hasRole(ctx, ROLES.ADMIN),
       decidedBy: auto ? by : null,
-      decidedAt: auto ? now : null,
+      decidedAt: auto ? at : null,
       cashEntryId: entry?.id ?? null,
-      updatedAt: now,
+      updatedAt: at,
     }),
+    ...(auto
+      ? [abortBatchUnless(ctx.db, expenses, id, sql`${selfApprovedTotal(by, now)} < ${threshold}`)]
+      : []),
     ...(entry ? [entry.insert] : []),
     audit(ctx, {
       action: auto ? "pengeluaran.submit_approved" : "pengeluaran.submit",
@@ -91,7 +140,6 @@ export async function submitExpense({ ctx, input }: { ctx: TenantCtx; input: Exp
       detail: { category: input.category, amount: input.amount, cashEntryId: entry?.id ?? null },
     }),
   ]);
-  return present(ctx, await load(ctx, id));
 }
 
 export async function listExpenses({ ctx, input }: { ctx: TenantCtx; input: ExpenseListQuery }) {
@@ -110,8 +158,11 @@ export async function listExpenses({ ctx, input }: { ctx: TenantCtx; input: Expe
 }
 
 /**
- * The admin decides once: the UPDATE only moves a `diajukan` expense, the guard stops the batch (its
- * cash entry and audit record) when another decision got there first, and approval posts the spending.
+ * Another officer decides once (issue 31 N5): never the submitter (409 `self_approval`); the head
+ * decides a treasurer's expense, and the head's own goes to another officer (a treasurer, or another
+ * admin), so a treasurer may decide only what a head submitted (403 otherwise). The UPDATE only moves a
+ * `diajukan` expense, the guard stops the batch (its cash entry and audit record) when another decision
+ * got there first, and approval posts the spending.
  */
 export async function decideExpense({
   ctx,
@@ -124,6 +175,12 @@ export async function decideExpense({
 }) {
   const by = requireUser(ctx).userId;
   const current = await load(ctx, id);
+  if (!current.submittedByHead && !hasRole(ctx, ROLES.ADMIN)) {
+    throw new Forbidden("forbidden_role", "Only the head decides an expense a treasurer submitted.");
+  }
+  if (current.submittedBy === by) {
+    throw new Conflict("self_approval", "Another officer decides an expense you submitted.");
+  }
   if (current.status !== "diajukan") {
     throw new Conflict("invalid_transition", `This expense is already ${current.status}.`);
   }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
 
@@ -54,6 +54,33 @@ export const duesBills = sqliteTable(
     index("dues_bills_unit_idx").on(t.unitId, t.period),
     index("dues_bills_status_idx").on(t.status, t.period),
     check("dues_bills_paid_le_amount", sql`${t.paidAmount} >= 0 AND ${t.paidAmount} <= ${t.amount}`),
+  ],
+);
+
+/**
+ * What is still owed, kept per unit, billing target (the unit, or the KK for dues billed per KK) and period,
+ * with a row only while something of that target and period is unpaid (ADR 0028). Every write of bills
+ * or their payments (generation, a payment, a gateway settlement, a reversal) rewrites the rows of the
+ * slots it touched in its own batch, from those slots' bills (`balanceRefresh`, iuran-balances.ts), so
+ * arrears, aging and the dashboard read the open slots instead of every bill ever issued.
+ */
+export const duesBalances = sqliteTable(
+  "dues_balances",
+  {
+    targetId: text("target_id").notNull(),
+    period: text("period").notNull(),
+    basis: text("basis", { enum: ["unit", "kk"] }).notNull(),
+    unitId: text("unit_id").notNull(),
+    familyId: text("family_id"),
+    /** Rupiah still owed on the slot's bills (amount minus paid, over bills not paid in full). */
+    outstanding: integer("outstanding").notNull(),
+    /** Bills of the slot not paid in full. */
+    openBills: integer("open_bills").notNull(),
+  },
+  (t) => [
+    // The unit first: a KK that moved keeps its old bills at the old unit, so the unit is part of the slot.
+    primaryKey({ columns: [t.unitId, t.period, t.targetId] }),
+    index("dues_balances_period_idx").on(t.period),
   ],
 );
 
@@ -134,7 +161,7 @@ export const budgetLines = sqliteTable(
   (t) => [uniqueIndex("budget_lines_year_category_uq").on(t.year, t.category)],
 );
 
-/** An expense (pengeluaran): submitted by the treasurer, decided by the admin, posted on approval. */
+/** An expense (pengeluaran): one finance officer submits, another decides (ADR 0028); posted on approval. */
 export const expenses = sqliteTable(
   "expenses",
   {
@@ -148,13 +175,19 @@ export const expenses = sqliteTable(
     /** The receipt (tenant file store, purpose `nota`). */
     receiptFileId: text("receipt_file_id"),
     submittedBy: text("submitted_by").notNull(),
+    /** The submitter held the head's duty (admin) when submitting: another officer, not only the head, decides. */
+    submittedByHead: integer("submitted_by_head", { mode: "boolean" }).notNull().default(false),
     decidedBy: text("decided_by"),
     decidedAt: text("decided_at"),
     cashEntryId: text("cash_entry_id"),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull(),
   },
-  (t) => [index("expenses_status_idx").on(t.status, t.id)],
+  (t) => [
+    index("expenses_status_idx").on(t.status, t.id),
+    // The month's self-approved total of one submitter (the cumulative threshold, ADR 0028).
+    index("expenses_submitter_idx").on(t.submittedBy, t.decidedAt),
+  ],
 );
 
 /** A fundraising campaign (kampanye); its progress is computed from confirmed donations. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { TenantCtx } from "../../core/context";
+import { SIGNATURE_PATH, signManifest } from "./signature";
 import { readTable, schemaVersion, tenantTables } from "./tables";
 import { ZipToR2 } from "./zip";
 
@@ -147,7 +148,9 @@ export async function writeArchive(
       tables: rowCounts,
       entries,
     };
-    await zip.add(MANIFEST_PATH, encoder.encode(JSON.stringify(manifest, null, 2)), true);
+    const manifestBytes = encoder.encode(JSON.stringify(manifest, null, 2));
+    await zip.add(MANIFEST_PATH, manifestBytes, true);
+    await zip.add(SIGNATURE_PATH, encoder.encode(await signManifest(ctx.config, manifestBytes)), false);
     const { bytes } = await zip.close();
     // The whole archive's digest, for the status route and for whoever keeps the file elsewhere.
     const stored = await ctx.env.FILES.get(key);

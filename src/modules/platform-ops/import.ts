@@ -12,6 +12,7 @@ import {
   TableFile,
   tenantPrefixes,
 } from "./export";
+import { SIGNATURE_PATH, verifyManifest } from "./signature";
 import { type Cell, decodeCell, nonEmptyTables, schemaVersion, type TableInfo, tenantTables } from "./tables";
 import { readZipDirectory, readZipEntry, type ZipEntry, ZipFormatError } from "./zip";
 
@@ -57,9 +58,18 @@ async function checkArchive(ctx: TenantCtx, bucket: R2Bucket, key: string, size:
       throw error instanceof ZipFormatError ? invalid(error.message) : error;
     }
   };
+  const manifestBytes = await read(manifestEntry);
+  const signatureEntry = byPath.get(SIGNATURE_PATH);
+  const signature = signatureEntry ? decoder.decode(await read(signatureEntry)) : "";
+  if (!(await verifyManifest(ctx.config, manifestBytes, signature))) {
+    throw new Unprocessable(
+      "archive_signature_invalid",
+      "The archive does not carry this platform's signature: it was not exported here, or it was changed.",
+    );
+  }
   let manifest: Manifest;
   try {
-    manifest = Manifest.parse(JSON.parse(decoder.decode(await read(manifestEntry))));
+    manifest = Manifest.parse(JSON.parse(decoder.decode(manifestBytes)));
   } catch (error) {
     if (error instanceof Unprocessable) {
       throw error;
@@ -78,7 +88,7 @@ async function checkArchive(ctx: TenantCtx, bucket: R2Bucket, key: string, size:
     throw invalid("the manifest lists an entry twice");
   }
   for (const name of byPath.keys()) {
-    if (name !== MANIFEST_PATH && !listed.has(name)) {
+    if (name !== MANIFEST_PATH && name !== SIGNATURE_PATH && !listed.has(name)) {
       throw invalid(`${name} is in the archive but not in its manifest`);
     }
   }
@@ -110,9 +120,29 @@ async function checkArchive(ctx: TenantCtx, bucket: R2Bucket, key: string, size:
       if (content.rows.some((r) => r.length !== content.columns.length)) {
         throw invalid(`table ${entry.table} has a row whose width differs from its columns`);
       }
+      requireOwnKeys(content, entry.table, manifest.tenant);
     }
   }
   return { manifest, byPath };
+}
+
+/**
+ * Issue 31, N7: a row that names a stored object (`r2_key`) must name one under the archive's own
+ * tenant's prefixes, which the import moves to the new tenant's; any other key (another community's)
+ * refuses the whole archive.
+ */
+function requireOwnKeys(content: TableFile, table: string, tenant: { id: string; slug: string }): void {
+  const at = content.columns.indexOf("r2_key");
+  if (at < 0) {
+    return;
+  }
+  const own = Object.values(tenantPrefixes(tenant));
+  for (const row of content.rows) {
+    const key = row[at];
+    if (key !== null && (typeof key !== "string" || !own.some((prefix) => key.startsWith(prefix)))) {
+      throw invalid(`table ${table} has a row whose r2_key lies outside the archive's tenant`);
+    }
+  }
 }
 
 function parseTable(bytes: Uint8Array, entry: Extract<ManifestEntry, { kind: "table" }>): TableFile {

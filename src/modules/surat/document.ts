@@ -1,58 +1,34 @@
 import QRCode from "qrcode-svg";
-import type { TenantInfo } from "../../core/context";
 import { escapeHtml } from "../../core/html";
-import { addDays } from "../../core/time";
-import type { JenisDef } from "./jenis";
+import { dayPlus, tanggalIndonesia } from "./dates";
+import { rtRwLine, villageLine } from "./identity";
+import { IDENTITY_LABELS, type IdentityField, type JenisDef } from "./jenis";
 import type { LetterRow } from "./service";
-import type { Settings } from "./settings";
+import type { IssuedAs } from "./tables";
 
 /** The letter as one self-contained HTML page (no network, no script): what Browser Rendering prints. */
 
-const MONTHS = [
-  "Januari",
-  "Februari",
-  "Maret",
-  "April",
-  "Mei",
-  "Juni",
-  "Juli",
-  "Agustus",
-  "September",
-  "Oktober",
-  "November",
-  "Desember",
-];
-
-/** 2026-11-21 → 21 November 2026 (the letter's date is a calendar day, no time zone involved). */
-export function tanggalIndonesia(day: string): string {
-  const [y, m, d] = day.slice(0, 10).split("-").map(Number);
-  return `${d} ${MONTHS[(m ?? 1) - 1]} ${y}`;
-}
-
-/** The calendar day `days` after `day` (both YYYY-MM-DD). */
-function dayPlus(day: string, days: number): string {
-  return addDays(`${day}T00:00:00Z`, days).toISOString().slice(0, 10);
-}
+export { tanggalIndonesia } from "./dates";
 
 const rupiah = (n: number) => `Rp ${n.toLocaleString("id-ID")}`;
 
-export interface Subject {
+/** The RW's "Mengetahui" block, once the RW has acknowledged the letter. */
+export interface RwAcknowledgement {
   name: string;
-  nik: string | null;
-  sex: "L" | "P" | null;
-  birthPlace: string | null;
-  birthDate: string | null;
+  title: string;
+  /** YYYY-MM-DD, Asia/Jakarta. */
+  day: string;
 }
 
 export interface LetterDocument {
-  tenant: TenantInfo;
-  settings: Settings;
+  issuedAs: IssuedAs;
   jenis: JenisDef;
   letter: LetterRow;
-  subject: Subject;
-  unit: { block: string; number: string } | null;
+  /** Every particular's printed value (identity.ts); the type's `identity` says which are printed. */
+  identity: Record<IdentityField, string>;
   memberNames: Map<string, string>;
   verificationUrl: string;
+  rwAcknowledgement: RwAcknowledgement | null;
 }
 
 function fieldValue(doc: LetterDocument, name: string, value: unknown): string {
@@ -85,97 +61,85 @@ const row = (label: string, value: string) =>
     ? `<tr><td class="l">${escapeHtml(label)}</td><td class="c">:</td><td>${escapeHtml(value)}</td></tr>`
     : "";
 
-function letterhead(doc: LetterDocument): string {
-  const s = doc.settings;
-  const rtRw = [s.rt ? `RT ${s.rt.padStart(3, "0")}` : "", s.rw ? `RW ${s.rw.padStart(3, "0")}` : ""]
-    .filter(Boolean)
-    .join(" / ");
-  const region = [
-    s.kelurahan ? `Kelurahan ${s.kelurahan}` : "",
-    s.kecamatan ? `Kecamatan ${s.kecamatan}` : "",
-    s.kota ?? "",
-    s.provinsi ?? "",
-  ]
-    .filter(Boolean)
-    .join(", ");
+/** The kop: the administrative chain from the RT up to the province, the address and the logo. */
+function letterhead(s: IssuedAs): string {
   const logo = s.logoDataUrl ? `<img class="logo" src="${escapeHtml(s.logoDataUrl)}" alt="">` : "";
   return `<header>${logo}<div class="kop">
-  <div class="org">PENGURUS ${escapeHtml(doc.tenant.name.toUpperCase())}</div>
-  ${rtRw ? `<div>${escapeHtml(rtRw)}</div>` : ""}
-  ${region ? `<div>${escapeHtml(region)}</div>` : ""}
+  <div class="org">Pengurus ${escapeHtml(rtRwLine(s))}</div>
+  <div class="chain">${escapeHtml(villageLine(s))} &ndash; Kecamatan ${escapeHtml(s.kecamatan)}</div>
+  <div class="chain">${escapeHtml(s.kota)} &ndash; Provinsi ${escapeHtml(s.provinsi)}</div>
   ${s.address ? `<div class="addr">${escapeHtml(s.address)}</div>` : ""}
 </div></header>`;
 }
+
+/** "Kabupaten Bogor" → "Bogor": where the letter is signed. */
+const placeOf = (kota: string) => kota.replace(/^(kota|kabupaten|kab\.)\s+/i, "");
 
 function qrSvg(url: string): string {
   return new QRCode({ content: url, ecl: "M", join: true, container: "svg-viewbox", padding: 0 }).svg();
 }
 
+function signature(heading: string, title: string, name: string): string {
+  return `<div class="sign">
+    <div>${escapeHtml(heading)}</div>
+    <div>${escapeHtml(title)}</div>
+    <div class="space"></div>
+    <div class="name"><strong><u>${escapeHtml(name)}</u></strong></div>
+  </div>`;
+}
+
 export function letterHtml(doc: LetterDocument): string {
-  const { letter, jenis, subject, settings } = doc;
+  const { letter, jenis, issuedAs: s } = doc;
   const tanggal = letter.tanggalSurat ?? "";
   const fields = letter.fields;
-  const headTitle =
-    settings.headTitle ?? (settings.rt ? `Ketua RT ${settings.rt.padStart(3, "0")}` : "Ketua RT");
-  const address = [doc.unit ? `Blok ${doc.unit.block} No. ${doc.unit.number}` : "", settings.address ?? ""]
-    .filter(Boolean)
-    .join(", ");
   const validity =
     jenis.validityDays && tanggal
       ? `<p>Surat keterangan ini berlaku sampai dengan tanggal ${escapeHtml(tanggalIndonesia(dayPlus(tanggal, jenis.validityDays)))}.</p>`
       : "";
+  const identityRows = jenis.identity.map((name) => row(IDENTITY_LABELS[name], doc.identity[name])).join("");
   const fieldRows = jenis.fields.map((f) => row(f.label, fieldValue(doc, f.name, fields[f.name]))).join("");
+  const ack = doc.rwAcknowledgement;
+  const rtSign = signature(
+    `${placeOf(s.kota)}, ${tanggal ? tanggalIndonesia(tanggal) : ""}`,
+    s.headTitle,
+    s.headName,
+  );
+  const rwSign = ack ? signature(`Mengetahui, ${tanggalIndonesia(ack.day)}`, ack.title, ack.name) : "";
   return `<!doctype html>
 <html lang="id"><head><meta charset="utf-8"><title>${escapeHtml(letter.nomorSurat ?? "")}</title>
 <style>
   @page { size: A4; }
-  body { font-family: "Liberation Serif", "Times New Roman", serif; font-size: 12pt; color: #000; line-height: 1.45; }
+  body { font-family: "Liberation Serif", "Times New Roman", serif; font-size: 12pt; color: #000; line-height: 1.4; }
   header { display: flex; align-items: center; border-bottom: 3px double #000; padding-bottom: 8px; }
   .logo { width: 72px; height: 72px; object-fit: contain; margin-right: 16px; }
-  .kop { flex: 1; text-align: center; }
+  .kop { flex: 1; text-align: center; text-transform: uppercase; }
   .org { font-size: 15pt; font-weight: bold; }
-  .addr { font-size: 10.5pt; }
-  h1 { font-size: 13pt; text-align: center; text-decoration: underline; margin: 22px 0 0; }
-  .nomor { text-align: center; margin: 2px 0 18px; }
-  table { border-collapse: collapse; margin: 6px 0 10px 24px; }
+  .chain { font-size: 12pt; font-weight: bold; }
+  .addr { font-size: 10.5pt; text-transform: none; }
+  h1 { font-size: 13pt; text-align: center; text-decoration: underline; margin: 18px 0 0; }
+  .nomor { text-align: center; margin: 2px 0 14px; }
+  table { border-collapse: collapse; margin: 4px 0 8px 24px; }
   td { vertical-align: top; padding: 1px 4px; }
-  td.l { width: 200px; } td.c { width: 8px; }
-  .foot { display: flex; justify-content: space-between; align-items: flex-end; margin-top: 28px; }
-  .qr { width: 110px; font-size: 8pt; }
-  .qr svg { width: 96px; height: 96px; }
+  td.l { width: 190px; } td.c { width: 8px; }
+  .signs { display: flex; justify-content: space-between; margin-top: 22px; }
   .sign { text-align: center; width: 260px; }
-  .space { height: 70px; }
+  .signs .sign:only-child { margin-left: auto; }
+  .space { height: 64px; }
+  .qr { margin-top: 14px; width: 110px; font-size: 8pt; }
+  .qr svg { width: 90px; height: 90px; }
 </style></head>
 <body>
-${letterhead(doc)}
+${letterhead(s)}
 <h1>${escapeHtml(jenis.name.toUpperCase())}</h1>
 <div class="nomor">Nomor: ${escapeHtml(letter.nomorSurat ?? "")}</div>
-<p>Yang bertanda tangan di bawah ini, ${escapeHtml(headTitle)} ${escapeHtml(doc.tenant.name)}, menerangkan bahwa:</p>
-<table>
-${row("Nama", subject.name)}
-${row("NIK", subject.nik ?? "")}
-${row("Jenis kelamin", subject.sex === "L" ? "Laki-laki" : subject.sex === "P" ? "Perempuan" : "")}
-${row(
-  "Tempat, tanggal lahir",
-  [subject.birthPlace ?? "", subject.birthDate ? tanggalIndonesia(subject.birthDate) : ""]
-    .filter(Boolean)
-    .join(", "),
-)}
-${row("Alamat", address)}
-</table>
+<p>Yang bertanda tangan di bawah ini, ${escapeHtml(s.headTitle)}, ${escapeHtml(villageLine(s))}, Kecamatan ${escapeHtml(s.kecamatan)}, ${escapeHtml(s.kota)}, menerangkan bahwa:</p>
+<table>${identityRows}</table>
 <p>${escapeHtml(jenis.statement)}</p>
 ${fieldRows ? `<table>${fieldRows}</table>` : ""}
 <p>Surat ini dibuat untuk keperluan: <strong>${escapeHtml(letter.keperluan)}</strong>.</p>
 ${validity}
 <p>Demikian surat ini dibuat agar dapat dipergunakan sebagaimana mestinya.</p>
-<div class="foot">
-  <div class="qr">${qrSvg(doc.verificationUrl)}<div>Pindai untuk memeriksa keaslian surat ini.</div></div>
-  <div class="sign">
-    <div>${escapeHtml(settings.kota ?? "")}${settings.kota ? ", " : ""}${escapeHtml(tanggal ? tanggalIndonesia(tanggal) : "")}</div>
-    <div>${escapeHtml(headTitle)}</div>
-    <div class="space"></div>
-    <div><strong><u>${escapeHtml(settings.headName ?? "(.................................)")}</u></strong></div>
-  </div>
-</div>
+<div class="signs">${rwSign}${rtSign}</div>
+<div class="qr">${qrSvg(doc.verificationUrl)}<div>Pindai untuk memeriksa keaslian surat ini.</div></div>
 </body></html>`;
 }

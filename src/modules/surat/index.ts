@@ -2,14 +2,17 @@ import { ROLES, tenantAccess } from "../../core/http/access";
 import { indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
 import { SURAT_ERROR_CODES } from "./errors";
+import { AcknowledgeLetter } from "./routes/acknowledgeLetter";
 import { CancelLetter } from "./routes/cancelLetter";
 import { CreateLetter } from "./routes/createLetter";
+import { DeclineLetter } from "./routes/declineLetter";
 import { GetLetter } from "./routes/getLetter";
 import { GetLetterPdf } from "./routes/getLetterPdf";
 import { GetLetterSettings } from "./routes/getSettings";
 import { ListJenis } from "./routes/listJenis";
 import { ListLetters } from "./routes/listLetters";
 import { ListMyLetters } from "./routes/listMyLetters";
+import { ListRwAcknowledgements } from "./routes/listRwAcknowledgements";
 import { GetNextNumber } from "./routes/nextNumber";
 import { ResubmitLetter } from "./routes/resubmitLetter";
 import { UpdateLetter } from "./routes/updateLetter";
@@ -25,15 +28,26 @@ const ownerOrStaff = tenantAccess([...ROLES.RESIDENT, ...ROLES.SECRETARIAT], fla
 const member = tenantAccess(ROLES.MEMBER, flag);
 const admin = tenantAccess(ROLES.ADMIN, flag);
 
-// Static paths before `/:id`, so `jenis`, `mine`, `next-number` and `settings` are never read as ids.
+// Static paths before `/:id`, so `jenis`, `mine`, `next-number`, `settings` and `rw-acknowledgements` are
+// never read as ids.
 export const suratModule = defineModule({
   name: "surat",
   errorCodes: SURAT_ERROR_CODES,
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {
     letters: {
-      subjects: ["resident_id", "decided_by"],
-      personal: ["on_behalf_of", "subject_name", "keperluan", "fields", "note"],
+      subjects: ["resident_id", "decided_by", "rw_ack_by"],
+      // issued_as holds the signatory's name; rw_ack_name the RW head's, rw_ack_note the RW's reason.
+      personal: [
+        "on_behalf_of",
+        "subject_name",
+        "keperluan",
+        "fields",
+        "note",
+        "issued_as",
+        "rw_ack_name",
+        "rw_ack_note",
+      ],
       other: [
         "id",
         "unit_id",
@@ -43,6 +57,9 @@ export const suratModule = defineModule({
         "tanggal_surat",
         "verification_code",
         "finished_at",
+        "rw_ack_status",
+        "rw_ack_title",
+        "rw_ack_at",
         "created_at",
         "updated_at",
       ],
@@ -59,6 +76,7 @@ export const suratModule = defineModule({
         "rt",
         "rw",
         "kelurahan",
+        "village_kind",
         "kecamatan",
         "kota",
         "provinsi",
@@ -79,6 +97,26 @@ export const suratModule = defineModule({
     { method: "get", path: "/api/surat/next-number", endpoint: GetNextNumber, access: staff },
     { method: "get", path: "/api/surat/settings", endpoint: GetLetterSettings, access: staff },
     { method: "put", path: "/api/surat/settings", endpoint: UpdateLetterSettings, access: admin },
+    // The RW's Mengetahui of its linked RTs' letters (issue 29): the RW's admin and sekretaris; the verbs
+    // answer an RT's staff 403 not_rw_tenant on the queue and 404 on a letter id.
+    {
+      method: "get",
+      path: "/api/surat/rw-acknowledgements",
+      endpoint: ListRwAcknowledgements,
+      access: staff,
+    },
+    {
+      method: "post",
+      path: "/api/surat/rw-acknowledgements/:letterId",
+      endpoint: AcknowledgeLetter,
+      access: staff,
+    },
+    {
+      method: "post",
+      path: "/api/surat/rw-acknowledgements/:letterId/decline",
+      endpoint: DeclineLetter,
+      access: staff,
+    },
     { method: "get", path: "/api/surat/:id", endpoint: GetLetter, access: ownerOrStaff },
     { method: "put", path: "/api/surat/:id", endpoint: UpdateLetter, access: staff },
     { method: "post", path: "/api/surat/:id/resubmit", endpoint: ResubmitLetter, access: resident },

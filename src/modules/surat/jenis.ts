@@ -28,6 +28,46 @@ export interface FieldDef {
   pattern?: { regex: string; message: string };
 }
 
+/**
+ * The subject's particulars a letter can print, all from their registry person (kependudukan) and the
+ * community's letter settings (the RT/RW, kelurahan, kecamatan and kota of the address).
+ */
+export const IDENTITY_FIELDS = [
+  "nama",
+  "nik",
+  "tempatTanggalLahir",
+  "jenisKelamin",
+  "agama",
+  "pekerjaan",
+  "statusPerkawinan",
+  "kewarganegaraan",
+  "alamat",
+] as const;
+export type IdentityField = (typeof IDENTITY_FIELDS)[number];
+
+export const IDENTITY_LABELS: Record<IdentityField, string> = {
+  nama: "Nama",
+  nik: "NIK",
+  tempatTanggalLahir: "Tempat/Tanggal lahir",
+  jenisKelamin: "Jenis kelamin",
+  agama: "Agama",
+  pekerjaan: "Pekerjaan",
+  statusPerkawinan: "Status perkawinan",
+  kewarganegaraan: "Kewarganegaraan",
+  alamat: "Alamat",
+};
+
+const ALL_IDENTITY: readonly IdentityField[] = IDENTITY_FIELDS;
+/** For letters where the subject reports or organises something: who they are and where they live. */
+const REPORTER: readonly IdentityField[] = [
+  "nama",
+  "nik",
+  "tempatTanggalLahir",
+  "jenisKelamin",
+  "pekerjaan",
+  "alamat",
+];
+
 export interface JenisDef {
   code: string;
   name: string;
@@ -38,6 +78,9 @@ export interface JenisDef {
   validityDays: number | null;
   /** What the letter certifies, after the subject's particulars. */
   statement: string;
+  /** The subject's particulars it prints, in this order; each must be in the registry to request it. */
+  identity: readonly IdentityField[];
+  /** The type's own fields, asked of the resident. */
   fields: FieldDef[];
 }
 
@@ -58,6 +101,7 @@ export const JENIS: readonly JenisDef[] = [
     numberCode: "SP-KTP",
     validityDays: 30,
     statement: "adalah benar warga kami dan bermaksud mengurus dokumen kependudukan sebagaimana berikut.",
+    identity: ALL_IDENTITY,
     fields: [
       f("dokumen", "Dokumen yang diurus", "select", true, {
         options: opts(
@@ -77,6 +121,7 @@ export const JENIS: readonly JenisDef[] = [
     numberCode: "SKD",
     validityDays: 180,
     statement: "adalah benar bertempat tinggal (berdomisili) di lingkungan kami.",
+    identity: ALL_IDENTITY,
     fields: [
       f("sejak", "Berdomisili sejak", "date"),
       f("alamatSebelumnya", "Alamat sebelumnya", "textarea", false),
@@ -89,6 +134,7 @@ export const JENIS: readonly JenisDef[] = [
     numberCode: "SKTM",
     validityDays: 90,
     statement: "adalah benar warga kami yang tergolong keluarga kurang mampu.",
+    identity: ALL_IDENTITY,
     fields: [
       f("penghasilanBulanan", "Penghasilan keluarga per bulan (Rp)", "money"),
       f("jumlahTanggungan", "Jumlah tanggungan", "number"),
@@ -110,6 +156,7 @@ export const JENIS: readonly JenisDef[] = [
     validityDays: 90,
     statement:
       "adalah benar orang tua/wali dari siswa berikut dan tergolong kurang mampu membiayai pendidikan.",
+    identity: ["nama", "nik", "tempatTanggalLahir", "jenisKelamin", "agama", "pekerjaan", "alamat"],
     fields: [
       f("namaSiswa", "Nama siswa", "text"),
       f("sekolah", "Sekolah", "text"),
@@ -125,6 +172,16 @@ export const JENIS: readonly JenisDef[] = [
     numberCode: "SKU",
     validityDays: 180,
     statement: "adalah benar warga kami yang menjalankan usaha sebagai berikut.",
+    identity: [
+      "nama",
+      "nik",
+      "tempatTanggalLahir",
+      "jenisKelamin",
+      "agama",
+      "pekerjaan",
+      "kewarganegaraan",
+      "alamat",
+    ],
     fields: [
       f("namaUsaha", "Nama usaha", "text"),
       f("jenisUsaha", "Jenis usaha", "text"),
@@ -139,6 +196,7 @@ export const JENIS: readonly JenisDef[] = [
     numberCode: "SKK",
     validityDays: null,
     statement: "melaporkan kematian warga kami sebagai berikut.",
+    identity: REPORTER,
     fields: [
       f("almarhumAnggotaId", "Almarhum/almarhumah (dari data KK)", "member", false),
       f("namaAlmarhum", "Nama almarhum/almarhumah", "text", true, { requiredUnless: "almarhumAnggotaId" }),
@@ -156,6 +214,7 @@ export const JENIS: readonly JenisDef[] = [
     numberCode: "SKP",
     validityDays: 30,
     statement: "bermaksud pindah tempat tinggal dengan keterangan sebagai berikut.",
+    identity: ALL_IDENTITY,
     fields: [
       f("alamatTujuan", "Alamat tujuan (jalan, nomor)", "text"),
       f("rtTujuan", "RT tujuan", "text", true, {
@@ -183,6 +242,7 @@ export const JENIS: readonly JenisDef[] = [
     numberCode: "SKL",
     validityDays: null,
     statement: "melaporkan kelahiran anak dengan keterangan sebagai berikut.",
+    identity: REPORTER,
     fields: [
       f("namaAnak", "Nama anak", "text"),
       f("jenisKelamin", "Jenis kelamin anak", "select", true, {
@@ -201,6 +261,7 @@ export const JENIS: readonly JenisDef[] = [
     numberCode: "SKBM",
     validityDays: 90,
     statement: "sepanjang pengetahuan kami belum pernah menikah (berstatus lajang).",
+    identity: ALL_IDENTITY,
     fields: [],
   },
   {
@@ -210,6 +271,7 @@ export const JENIS: readonly JenisDef[] = [
     numberCode: "SP-SKCK",
     validityDays: 30,
     statement: "adalah benar warga kami, berkelakuan baik, dan bermaksud mengurus SKCK.",
+    identity: ALL_IDENTITY,
     fields: [f("alasan", "Keperluan SKCK", "textarea")],
   },
   {
@@ -219,6 +281,7 @@ export const JENIS: readonly JenisDef[] = [
     numberCode: "SP-IK",
     validityDays: 30,
     statement: "bermaksud menyelenggarakan acara dengan keterangan sebagai berikut.",
+    identity: REPORTER,
     fields: [
       f("jenisAcara", "Jenis acara", "text"),
       f("waktuAcara", "Tanggal dan jam acara", "datetime"),
@@ -234,6 +297,7 @@ export const JENIS: readonly JenisDef[] = [
     numberCode: "SP-KH",
     validityDays: 30,
     statement: "melaporkan kehilangan dengan keterangan sebagai berikut.",
+    identity: REPORTER,
     fields: [
       f("barang", "Barang/dokumen yang hilang", "text"),
       f("keterangan", "Keterangan (ciri, nomor dokumen)", "textarea"),
@@ -329,6 +393,7 @@ export function presentJenis(def: JenisDef) {
     name: def.name,
     description: def.description,
     validityDays: def.validityDays,
+    identity: def.identity.map((name) => ({ name, label: IDENTITY_LABELS[name] })),
     fields: def.fields.map((field) => ({
       name: field.name,
       label: field.label,

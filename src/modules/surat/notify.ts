@@ -1,17 +1,30 @@
 import type { TenantCtx } from "../../core/context";
+
+/** The resident's community: their own staff's context, or the RT's as the RW acknowledges in it. */
+type Notifying = Pick<TenantCtx, "env" | "platform" | "requestId" | "tenant" | "config">;
+
 import { escapeHtml } from "../../core/html";
 import { tellResident } from "../../core/notifier";
 import { jenisOf } from "./jenis";
 import type { LetterRow } from "./service";
 
-function message(ctx: TenantCtx, row: LetterRow): { subject: string; text: string } {
+function message(ctx: Notifying, row: LetterRow): { subject: string; text: string } {
   const jenis = jenisOf(row.jenis).name;
+  if (row.status === "selesai" && row.rwAckStatus === "diketahui") {
+    return {
+      subject: `${jenis} Anda sudah diketahui RW`,
+      text: `${jenis} nomor ${row.nomorSurat} untuk ${row.subjectName} sudah diketahui ${row.rwAckTitle} (${row.rwAckName}). Unduh PDF terbarunya dari aplikasi Warga.`,
+    };
+  }
   const note = row.note ? `\nCatatan pengurus: ${row.note}` : "";
   switch (row.status) {
     case "selesai":
       return {
         subject: `${jenis} Anda sudah selesai`,
-        text: `${jenis} untuk ${row.subjectName} sudah selesai dengan nomor ${row.nomorSurat}. Unduh PDF-nya dari aplikasi Warga.`,
+        text:
+          row.rwAckStatus === "menunggu"
+            ? `${jenis} untuk ${row.subjectName} sudah selesai dengan nomor ${row.nomorSurat} dan menunggu diketahui Ketua RW. Anda akan diberi tahu begitu RW menandatanganinya.`
+            : `${jenis} untuk ${row.subjectName} sudah selesai dengan nomor ${row.nomorSurat}. Unduh PDF-nya dari aplikasi Warga.`,
       };
     case "ditolak":
       return {
@@ -31,7 +44,7 @@ function message(ctx: TenantCtx, row: LetterRow): { subject: string; text: strin
  * stored: a notification service that is down is logged, never turned into a failed request.
  * The idempotency key names the history event, so a retry never sends the same news twice.
  */
-export async function notifyLetterStatus(ctx: TenantCtx, row: LetterRow, eventId: string): Promise<void> {
+export async function notifyLetterStatus(ctx: Notifying, row: LetterRow, eventId: string): Promise<void> {
   const { subject, text } = message(ctx, row);
   const link = `${ctx.config.APP_URL.replace(/\/$/, "")}/surat/${row.id}`;
   await tellResident(ctx, row.residentId, {

@@ -7,6 +7,10 @@ import { Invalid } from "../../core/errors";
 
 /** The usual RT register number: 007/SKD/RT003.RW005/XI/2026, restarting at 001 each year. */
 export const DEFAULT_FORMAT = "{seq:3}/{code}/RT{rt}.RW{rw}/{monthRoman}/{year}";
+/** An RW has no RT number: 007/SKD/RW005/XI/2026. */
+export const DEFAULT_RW_FORMAT = "{seq:3}/{code}/RW{rw}/{monthRoman}/{year}";
+
+export const defaultFormat = (type: "RT" | "RW") => (type === "RW" ? DEFAULT_RW_FORMAT : DEFAULT_FORMAT);
 const TOKEN_RE = /\{([A-Za-z]+)(?::(\d))?\}/g;
 const TOKENS = new Set(["seq", "code", "rt", "rw", "month", "monthRoman", "year"]);
 const ROMAN = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"];
@@ -37,7 +41,19 @@ export function checkFormat(format: string): void {
   }
 }
 
-const pad3 = (v: string | null) => (v ?? "0").padStart(3, "0");
+/** The settings a format prints: a number is never made with a placeholder for an unset one. */
+export function formatNeeds(format: string): ("rt" | "rw")[] {
+  const tokens = new Set([...format.matchAll(TOKEN_RE)].map((m) => m[1]));
+  return (["rt", "rw"] as const).filter((t) => tokens.has(t));
+}
+
+function pad3(v: string | null): string {
+  if (!v) {
+    // numbering checks the settings first (letter_settings_incomplete); reaching here is a bug.
+    throw new Error("letter number format needs a setting that is unset");
+  }
+  return v.padStart(3, "0");
+}
 
 interface NumberParts {
   seq: number;
@@ -85,6 +101,10 @@ export function sequenceOf(
   rt: string | null,
   rw: string | null,
 ) {
+  if (formatNeeds(format).some((t) => !(t === "rt" ? rt : rw))) {
+    // Without the setting no number can follow the format: the counter does not move.
+    return null;
+  }
   let pattern = "";
   let last = 0;
   for (const match of format.matchAll(TOKEN_RE)) {

@@ -2,8 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import type { TenantCtx, TenantDb } from "../../core/context";
 import { jakartaDay } from "../../core/time";
 import { jenisOf } from "./jenis";
-import { DEFAULT_FORMAT, formatNumber } from "./numberFormat";
-import { loadSettings } from "./settings";
+import { formatNumber } from "./numberFormat";
+import { effectiveSettings, requireComplete } from "./settings";
 import { letterSequences, letters } from "./tables";
 
 /**
@@ -20,7 +20,10 @@ export function bumpSequence(db: TenantDb, year: number, seq: number) {
     });
 }
 
-/** The number the next letter of the year would get; nothing is reserved until a letter uses it. */
+/**
+ * The number the next letter of the year would get; nothing is reserved until a letter uses it. 409
+ * `letter_settings_incomplete` while a setting the format or the letterhead needs is unset.
+ */
 export async function nextNumber({
   ctx,
   input,
@@ -30,8 +33,9 @@ export async function nextNumber({
 }) {
   const day = input.tanggal ?? jakartaDay(ctx.now());
   const year = Number(day.slice(0, 4));
-  const settings = await loadSettings(ctx.db);
-  const format = settings.numberFormat ?? DEFAULT_FORMAT;
+  const settings = await effectiveSettings(ctx);
+  requireComplete(settings);
+  const format = settings.numberFormat;
   const row = await ctx.db.select().from(letterSequences).where(eq(letterSequences.year, year)).get();
   const code = jenisOf(input.jenis).numberCode;
   // A number typed by hand may already hold the next value: skip past used ones.

@@ -2,46 +2,64 @@ import { and, eq } from "drizzle-orm";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
 import { Conflict, DomainError } from "../../core/errors";
 import { publicTenantCtx } from "../../core/tenancy/contexts";
+import { jakartaDay } from "../../core/time";
 import { householdMembers, personById, unitsByIds } from "../kependudukan/service";
-import { letterHtml, type Subject, tanggalIndonesia } from "./document";
+import { letterHtml, tanggalIndonesia } from "./document";
+import { identityValues, type RegistryPerson } from "./identity";
 import { jenisOf } from "./jenis";
 import { pdfRendering } from "./pdf";
 import { type LetterRow, loadLetter, verificationUrl } from "./service";
-import { loadSettings } from "./settings";
+import { effectiveSettings, issuedAs } from "./settings";
 import { letters } from "./tables";
 
 export const pdfKey = (slug: string, id: string, version: number) =>
   `tenants/${slug}/surat/${id}/v${version}.pdf`;
 
-async function renderLetter(ctx: TenantCtx, row: LetterRow): Promise<Uint8Array> {
-  const [settings, household, units] = await Promise.all([
-    loadSettings(ctx.db),
+/**
+ * The letter's HTML, as the PDF prints it: the letterhead and signatory it was finished with, the
+ * subject's particulars from the registry, and the RW's "Mengetahui" once acknowledged.
+ */
+export async function letterDocumentHtml(ctx: TenantCtx, row: LetterRow): Promise<string> {
+  const [household, person, current] = await Promise.all([
     householdMembers({ ctx, id: row.unitId }),
-    unitsByIds({ ctx, ids: [row.unitId] }),
+    personById({ ctx, id: row.onBehalfOf }),
+    row.issuedAs ? Promise.resolve(null) : effectiveSettings(ctx),
   ]);
-  // A letter for oneself names the account's linked person, whose card may be registered elsewhere.
-  const member =
-    household.find((m) => m.id === row.onBehalfOf) ?? (await personById({ ctx, id: row.onBehalfOf }));
-  const subject: Subject = member
-    ? {
-        name: member.name,
-        nik: member.nik,
-        sex: member.sex,
-        birthPlace: member.birthPlace,
-        birthDate: member.birthDate,
-      }
-    : { name: row.subjectName, nik: null, sex: null, birthPlace: null, birthDate: null };
-  const html = letterHtml({
-    tenant: ctx.tenant,
-    settings,
+  // A letter finished before letterheads were kept on it prints today's settings.
+  const printed = row.issuedAs ?? issuedAs(ctx, current ?? (await effectiveSettings(ctx)));
+  const unit = (await unitsByIds({ ctx, ids: [person?.unitId ?? row.unitId] })).values().next().value ?? null;
+  const identity = person
+    ? identityValues(person, unit, printed)
+    : { ...identityValues(NOBODY, unit, printed), nama: row.subjectName, nik: "", jenisKelamin: "" };
+  return letterHtml({
+    issuedAs: printed,
     jenis: jenisOf(row.jenis),
     letter: row,
-    subject,
-    unit: units.get(row.unitId) ?? null,
+    identity,
     memberNames: new Map(household.map((m) => [m.id, m.name])),
     verificationUrl: verificationUrl(ctx, row.verificationCode ?? ""),
+    rwAcknowledgement:
+      row.rwAckStatus === "diketahui" && row.rwAckName && row.rwAckTitle && row.rwAckAt
+        ? { name: row.rwAckName, title: row.rwAckTitle, day: jakartaDay(row.rwAckAt) }
+        : null,
   });
-  return pdfRendering.create(ctx.env).render(html);
+}
+
+/** A person the registry no longer holds (their card moved away): the letter prints the stored name. */
+const NOBODY: RegistryPerson = {
+  name: "",
+  nik: "",
+  sex: "L",
+  birthPlace: null,
+  birthDate: null,
+  religion: null,
+  occupation: null,
+  maritalStatus: null,
+  citizenship: "",
+};
+
+async function renderLetter(ctx: TenantCtx, row: LetterRow): Promise<Uint8Array> {
+  return pdfRendering.create(ctx.env).render(await letterDocumentHtml(ctx, row));
 }
 
 /**
@@ -100,11 +118,25 @@ export async function verifyLetter({ ctx, input }: { ctx: PlatformCtx; input: { 
   if (!row?.nomorSurat || !row.tanggalSurat) {
     return null;
   }
+  // A letter finished before letterheads were kept on it names today's signatory.
+  const signedBy = row.issuedAs ?? (await effectiveSettings(tenantCtx));
   return {
     tenantName: tenantCtx.tenant.name,
     nomorSurat: row.nomorSurat,
     jenisName: jenisOf(row.jenis).name,
     tanggalSurat: tanggalIndonesia(row.tanggalSurat),
     subjectName: row.subjectName,
+    signatory: { name: signedBy.headName ?? "", title: signedBy.headTitle },
+    rw:
+      row.rwAckStatus === "diketahui" && row.rwAckName && row.rwAckTitle && row.rwAckAt
+        ? {
+            status: "diketahui" as const,
+            name: row.rwAckName,
+            title: row.rwAckTitle,
+            tanggal: tanggalIndonesia(jakartaDay(row.rwAckAt)),
+          }
+        : row.rwAckStatus === "menunggu"
+          ? { status: "menunggu" as const }
+          : null,
   };
 }

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
 import { Line, Paragraph } from "../../core/schemas";
-import { JENIS_CODES } from "./jenis";
-import { LETTER_STATUSES } from "./tables";
+import { IDENTITY_FIELDS, JENIS_CODES } from "./jenis";
+import { LETTER_STATUSES, RW_ACK_STATUSES } from "./tables";
 
 const Day = z.iso.date();
 const Jenis = z.enum(JENIS_CODES);
@@ -62,6 +62,9 @@ export const JenisItem = z
     name: z.string(),
     description: z.string(),
     validityDays: z.number().int().nullable(),
+    identity: z
+      .array(z.object({ name: z.enum(IDENTITY_FIELDS), label: z.string() }))
+      .describe("The subject's particulars the letter prints, from the registry"),
     fields: z.array(
       z.object({
         name: z.string(),
@@ -103,11 +106,25 @@ export const Letter = z
     verificationUrl: z.string().nullable(),
     pdfAvailable: z.boolean(),
     pdfVersion: z.number().int(),
+    rwAcknowledgement: z
+      .object({
+        status: z.enum(RW_ACK_STATUSES),
+        name: z.string().nullable(),
+        title: z.string().nullable(),
+        at: z.string().nullable(),
+        reason: z.string().nullable().describe("Why the RW declined it (status ditolak)"),
+      })
+      .nullable()
+      .describe("The linked RW's Mengetahui; null when no RW acknowledges this letter"),
     history: z.array(LetterEvent).optional(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
   .openapi("Letter");
+
+/** What a letter needs set before it can be numbered or finished, in the order `missing` lists them. */
+export const SETTING_NAMES = ["rt", "rw", "kelurahan", "kecamatan", "kota", "provinsi", "headName"] as const;
+export type SettingName = (typeof SETTING_NAMES)[number];
 
 const Short = (max: number) => Line(max).nullable().optional();
 export const LetterSettingsInput = z.object({
@@ -122,8 +139,9 @@ export const LetterSettingsInput = z.object({
     .nullable()
     .optional(),
   kelurahan: Short(80),
+  villageKind: z.enum(["kelurahan", "desa"]).nullable().optional(),
   kecamatan: Short(80),
-  kota: Short(80),
+  kota: Short(80).describe("With its word, as printed: `Kabupaten Bogor`, `Kota Bandung`"),
   provinsi: Short(80),
   address: Short(300),
   logoDataUrl: z
@@ -135,6 +153,11 @@ export const LetterSettingsInput = z.object({
   headName: Short(120),
   headTitle: Short(120),
   numberFormat: Line(120, 5).nullable().optional(),
+  rwAcknowledgement: z
+    .boolean()
+    .nullable()
+    .optional()
+    .describe("Finished letters wait for the linked RW's Mengetahui; null: on while linked"),
 });
 export type LetterSettingsInput = z.infer<typeof LetterSettingsInput>;
 
@@ -144,14 +167,44 @@ export const LetterSettings = z
     rt: z.string().nullable(),
     rw: z.string().nullable(),
     kelurahan: z.string().nullable(),
+    villageKind: z.enum(["kelurahan", "desa"]),
     kecamatan: z.string().nullable(),
     kota: z.string().nullable(),
     provinsi: z.string().nullable(),
     address: z.string().nullable(),
     logoDataUrl: z.string().nullable(),
-    headName: z.string().nullable(),
-    headTitle: z.string().nullable(),
+    headName: z.string().nullable().describe("Unset: the name of the member holding admin"),
+    headTitle: z.string(),
     numberFormat: z.string(),
+    rwAcknowledgement: z.boolean().describe("Whether finished letters now wait for the RW"),
+    rwLinked: z.boolean(),
+    missing: z
+      .array(z.enum(SETTING_NAMES))
+      .describe("Settings still unset that letters need: numbering and finishing answer 409 until set"),
     updatedAt: z.string().nullable(),
   })
   .openapi("LetterSettings");
+
+export const RwAckListQuery = ListQuery.extend({ status: z.enum(RW_ACK_STATUSES).default("menunggu") });
+export type RwAckListQuery = z.infer<typeof RwAckListQuery>;
+
+export const DeclineAckInput = z.object({ reason: Paragraph(1000) });
+
+export const RwAckItem = z
+  .object({
+    letterId: z.string(),
+    rt: z.object({ slug: z.string(), name: z.string() }),
+    jenis: z.string(),
+    jenisName: z.string(),
+    nomorSurat: z.string().nullable(),
+    tanggalSurat: z.string().nullable(),
+    subjectName: z.string(),
+    keperluan: z.string(),
+    signatory: z.object({ name: z.string(), title: z.string() }).nullable(),
+    status: z.enum(RW_ACK_STATUSES),
+    acknowledgedBy: z.string().nullable(),
+    acknowledgedAt: z.string().nullable(),
+    reason: z.string().nullable(),
+    finishedAt: z.string().nullable(),
+  })
+  .openapi("RwAcknowledgement");

@@ -9,6 +9,7 @@ import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { membershipIn, requireCompleteProfile, userNames } from "../identity/service";
 import { householdMembers, personById } from "../kependudukan/service";
+import { requireRegistryRecord } from "./identity";
 import { JENIS, type JenisDef, jenisOf, presentJenis, validateFields } from "./jenis";
 import type { CreateLetterInput, LetterListQuery, ResubmitLetterInput } from "./schemas";
 import { type LetterStatus, letterEvents, letters } from "./tables";
@@ -59,6 +60,15 @@ export function presentLetter(
     verificationUrl: code ? verificationUrl(ctx, code) : null,
     pdfAvailable: row.status === "selesai" && Boolean(row.nomorSurat && row.tanggalSurat),
     pdfVersion: row.pdfVersion,
+    rwAcknowledgement: row.rwAckStatus
+      ? {
+          status: row.rwAckStatus,
+          name: row.rwAckName,
+          title: row.rwAckTitle,
+          at: row.rwAckAt,
+          reason: row.rwAckNote,
+        }
+      : null,
     ...(opts.history
       ? {
           history: opts.history.map((e) => ({
@@ -120,7 +130,8 @@ async function ownPerson(ctx: TenantCtx, personId: string | null) {
 /**
  * The validated fields and the letter's subject (the person it is for, and the name printed), with
  * every member id checked against the household. `self` is the caller's own linked person; the letter
- * stores that person's id, so it names the same person whatever the link becomes later.
+ * stores that person's id, so it names the same person whatever the link becomes later. The subject's
+ * registry person must hold every particular the type prints (409 `registry_record_required`).
  */
 async function checkRequest(
   ctx: TenantCtx,
@@ -152,6 +163,9 @@ async function checkRequest(
     }
   }
   const subject = forSelf ? await ownPerson(ctx, profile.personId) : byId.get(input.onBehalfOf);
+  if (subject) {
+    requireRegistryRecord(def, subject);
+  }
   return { fields, onBehalfOf: subject?.id ?? input.onBehalfOf, subjectName: subject?.name ?? "" };
 }
 

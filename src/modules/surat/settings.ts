@@ -1,10 +1,13 @@
 import { eq } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx, TenantDb, TenantInfo } from "../../core/context";
+import { tenants } from "../../core/db/platform-schema";
+import { Conflict, DomainError } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
-import { checkFormat, DEFAULT_FORMAT } from "./numberFormat";
-import type { LetterSettingsInput } from "./schemas";
-import { letterSettings } from "./tables";
+import { tenantAdminContacts } from "../identity/service";
+import { checkFormat, defaultFormat, formatNeeds } from "./numberFormat";
+import { type LetterSettingsInput, SETTING_NAMES, type SettingName } from "./schemas";
+import { type IssuedAs, letterSettings } from "./tables";
 
 type SettingsRow = typeof letterSettings.$inferSelect;
 const EMPTY: Omit<SettingsRow, "updatedAt"> & { updatedAt: string | null } = {
@@ -12,6 +15,7 @@ const EMPTY: Omit<SettingsRow, "updatedAt"> & { updatedAt: string | null } = {
   rt: null,
   rw: null,
   kelurahan: null,
+  villageKind: null,
   kecamatan: null,
   kota: null,
   provinsi: null,
@@ -20,6 +24,7 @@ const EMPTY: Omit<SettingsRow, "updatedAt"> & { updatedAt: string | null } = {
   headName: null,
   headTitle: null,
   numberFormat: null,
+  rwAcknowledgement: null,
   updatedAt: null,
   updatedBy: null,
 };
@@ -29,12 +34,143 @@ export async function loadSettings(db: TenantDb): Promise<Settings> {
   return (await db.select().from(letterSettings).where(eq(letterSettings.id, 1)).get()) ?? EMPTY;
 }
 
-export function presentSettings(tenant: TenantInfo, s: Settings) {
+/** "RT 01 / RW 05 Sukamaju" → 1 for RT: the numbers a community's name already carries. */
+function numberIn(name: string | undefined, word: "RT" | "RW"): string | null {
+  const found = name ? new RegExp(`\\b${word}\\s*\\.?\\s*0*(\\d{1,3})\\b`, "i").exec(name) : null;
+  return found?.[1] ?? null;
+}
+
+const pad3 = (n: string) => n.padStart(3, "0");
+
+/**
+ * The settings a letter is made with: the stored ones, and where one is unset, what the community
+ * already says about itself (ADR 0030): the RT and RW numbers of its name (or its RW's name), and as
+ * signatory the member holding `admin` with the title of the office. Nothing is ever filled with a
+ * placeholder: what stays unknown is listed in `missing`.
+ */
+export interface Effective {
+  stored: Settings;
+  rt: string | null;
+  rw: string | null;
+  kelurahan: string | null;
+  villageKind: "kelurahan" | "desa";
+  kecamatan: string | null;
+  kota: string | null;
+  provinsi: string | null;
+  address: string | null;
+  logoDataUrl: string | null;
+  headName: string | null;
+  headTitle: string;
+  numberFormat: string;
+  /** Whether finished letters wait for the RW's acknowledgement: the setting, or on while linked. */
+  rwAcknowledgement: boolean;
+  rwLinked: boolean;
+  missing: SettingName[];
+}
+
+export async function effectiveSettings(ctx: TenantCtx): Promise<Effective> {
+  const isRt = ctx.tenant.type === "RT";
+  const [stored, admins, parent] = await Promise.all([
+    loadSettings(ctx.db),
+    tenantAdminContacts({ ctx, tenantId: ctx.tenant.id }),
+    isRt && ctx.tenant.parentId
+      ? ctx.platform
+          .select({ name: tenants.name })
+          .from(tenants)
+          .where(eq(tenants.id, ctx.tenant.parentId))
+          .get()
+      : Promise.resolve(undefined),
+  ]);
+  const rt = isRt ? (stored.rt ?? numberIn(ctx.tenant.name, "RT")) : null;
+  const rw = stored.rw ?? numberIn(ctx.tenant.name, "RW") ?? numberIn(parent?.name, "RW");
+  const headName = stored.headName ?? admins.find((a) => a.name.trim())?.name ?? null;
+  const office = isRt ? (rt ? `Ketua RT ${pad3(rt)}` : "Ketua RT") : rw ? `Ketua RW ${pad3(rw)}` : "Ketua RW";
+  const numberFormat = stored.numberFormat ?? defaultFormat(ctx.tenant.type);
+  const values = {
+    rt,
+    rw,
+    kelurahan: stored.kelurahan,
+    kecamatan: stored.kecamatan,
+    kota: stored.kota,
+    provinsi: stored.provinsi,
+    headName,
+  };
+  const needed = new Set<SettingName>([
+    ...(isRt ? (["rt", "rw"] as const) : (["rw"] as const)),
+    "kelurahan",
+    "kecamatan",
+    "kota",
+    "provinsi",
+    "headName",
+    ...formatNeeds(numberFormat),
+  ]);
+  const rwLinked = isRt && ctx.tenant.parentId !== null;
+  return {
+    stored,
+    ...values,
+    villageKind: stored.villageKind ?? "kelurahan",
+    address: stored.address,
+    logoDataUrl: stored.logoDataUrl,
+    headTitle: stored.headTitle ?? office,
+    numberFormat,
+    rwAcknowledgement: rwLinked && (stored.rwAcknowledgement ?? true),
+    rwLinked,
+    missing: SETTING_NAMES.filter((name) => needed.has(name) && !values[name]),
+  };
+}
+
+const LABELS: Record<SettingName, string> = {
+  rt: "RT number (rt)",
+  rw: "RW number (rw)",
+  kelurahan: "kelurahan or desa (kelurahan)",
+  kecamatan: "kecamatan",
+  kota: "kota or kabupaten (kota)",
+  provinsi: "provinsi",
+  headName: "signatory's name (headName)",
+};
+
+/** 409 `letter_settings_incomplete`, naming each unset setting (also as `errors`, one per setting). */
+export function requireComplete(s: Effective): void {
+  if (s.missing.length) {
+    throw new DomainError(
+      "conflict",
+      "letter_settings_incomplete",
+      `The letter settings are incomplete: ${s.missing.map((m) => LABELS[m]).join(", ")}. The admin sets them at PUT /api/surat/settings before letters can be numbered or finished.`,
+      { errors: s.missing.map((field) => ({ field, message: "not set" })) },
+    );
+  }
+}
+
+/** The letterhead and signatory a letter is finished with (the settings must be complete). */
+export function issuedAs(ctx: TenantCtx, s: Effective): IssuedAs {
+  requireComplete(s);
+  const { kelurahan, kecamatan, kota, provinsi, headName } = s;
+  if (!kelurahan || !kecamatan || !kota || !provinsi || !headName) {
+    throw new Conflict("letter_settings_incomplete", "The letter settings are incomplete.");
+  }
+  return {
+    tenantName: ctx.tenant.name,
+    rt: s.rt,
+    rw: s.rw,
+    kelurahan,
+    villageKind: s.villageKind,
+    kecamatan,
+    kota,
+    provinsi,
+    address: s.address,
+    logoDataUrl: s.logoDataUrl,
+    headName,
+    headTitle: s.headTitle,
+  };
+}
+
+export function presentSettings(tenant: TenantInfo, s: Effective) {
   return {
     tenantName: tenant.name,
     rt: s.rt,
     rw: s.rw,
     kelurahan: s.kelurahan,
+    villageKind: s.villageKind,
     kecamatan: s.kecamatan,
     kota: s.kota,
     provinsi: s.provinsi,
@@ -42,18 +178,21 @@ export function presentSettings(tenant: TenantInfo, s: Settings) {
     logoDataUrl: s.logoDataUrl,
     headName: s.headName,
     headTitle: s.headTitle,
-    numberFormat: s.numberFormat ?? DEFAULT_FORMAT,
-    updatedAt: s.updatedAt,
+    numberFormat: s.numberFormat,
+    rwAcknowledgement: s.rwAcknowledgement,
+    rwLinked: s.rwLinked,
+    missing: s.missing,
+    updatedAt: s.stored.updatedAt,
   };
 }
 
 export async function getSettings({ ctx }: { ctx: TenantCtx }) {
-  return presentSettings(ctx.tenant, await loadSettings(ctx.db));
+  return presentSettings(ctx.tenant, await effectiveSettings(ctx));
 }
 
 /**
- * Fields left out keep their value; null clears one. Letters already issued keep the letterhead they
- * were rendered with: an official letter does not change when the RT later edits its settings.
+ * Fields left out keep their value; null clears one (and lets the community's own name or admin fill
+ * it again). Letters already finished keep the letterhead they were finished with (`issuedAs`).
  */
 export async function updateSettings({ ctx, input }: { ctx: TenantCtx; input: LetterSettingsInput }) {
   if (input.numberFormat) {
@@ -77,5 +216,5 @@ export async function updateSettings({ ctx, input }: { ctx: TenantCtx; input: Le
       detail: { fields: Object.keys(defined) },
     }),
   ]);
-  return presentSettings(ctx.tenant, next);
+  return getSettings({ ctx });
 }

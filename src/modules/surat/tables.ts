@@ -11,6 +11,30 @@ export const LETTER_STATUSES = [
 ] as const;
 export type LetterStatus = (typeof LETTER_STATUSES)[number];
 
+/** Where a finished letter stands with the RW the RT is linked to (ADR 0030). */
+export const RW_ACK_STATUSES = ["menunggu", "diketahui", "ditolak"] as const;
+export type RwAckStatus = (typeof RW_ACK_STATUSES)[number];
+
+/**
+ * What a letter prints of its community, fixed when it is finished: the letterhead chain and the
+ * signatory. A later PDF version (a corrected number, the RW's acknowledgement) prints the same head and
+ * name, whatever the settings have become since.
+ */
+export interface IssuedAs {
+  tenantName: string;
+  rt: string | null;
+  rw: string | null;
+  kelurahan: string;
+  villageKind: "kelurahan" | "desa";
+  kecamatan: string;
+  kota: string;
+  provinsi: string;
+  address: string | null;
+  logoDataUrl: string | null;
+  headName: string;
+  headTitle: string;
+}
+
 /**
  * A letter request (surat). `revision` guards every write (compare-and-set), so two staff acting at
  * once cannot both win; `pdfVersion` moves whenever something printed on the letter changes, which
@@ -40,6 +64,18 @@ export const letters = sqliteTable(
     pdfVersion: integer("pdf_version").notNull().default(1),
     decidedBy: text("decided_by"),
     finishedAt: text("finished_at"),
+    /** The letterhead and signatory the letter was finished with (null before selesai). */
+    issuedAs: text("issued_as", { mode: "json" }).$type<IssuedAs>(),
+    /** Null when no RW acknowledges this letter (no RW link, or the RT switched it off). */
+    rwAckStatus: text("rw_ack_status", { enum: RW_ACK_STATUSES }),
+    /** The RW member who acknowledged or declined (a user id of the RW's community). */
+    rwAckBy: text("rw_ack_by"),
+    /** The RW head's name and title as printed under "Mengetahui", and when. */
+    rwAckName: text("rw_ack_name"),
+    rwAckTitle: text("rw_ack_title"),
+    rwAckAt: text("rw_ack_at"),
+    /** Why the RW declined: the RT reads it on the letter, which is back in its hands (diproses). */
+    rwAckNote: text("rw_ack_note"),
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
     updatedAt: text("updated_at").notNull(),
   },
@@ -48,6 +84,8 @@ export const letters = sqliteTable(
     uniqueIndex("letters_verification_uq").on(t.verificationCode),
     index("letters_resident_idx").on(t.residentId, t.id),
     index("letters_status_idx").on(t.status, t.id),
+    // The RW's queue walks each linked RT's letters by acknowledgement status, newest first.
+    index("letters_rw_ack_idx").on(t.rwAckStatus, t.id),
   ],
 );
 
@@ -77,6 +115,8 @@ export const letterSettings = sqliteTable("letter_settings", {
   rt: text("rt"),
   rw: text("rw"),
   kelurahan: text("kelurahan"),
+  /** `desa` prints "Desa …" where a kelurahan prints "Kelurahan …"; null is kelurahan. */
+  villageKind: text("village_kind", { enum: ["kelurahan", "desa"] }),
   kecamatan: text("kecamatan"),
   kota: text("kota"),
   provinsi: text("provinsi"),
@@ -86,6 +126,11 @@ export const letterSettings = sqliteTable("letter_settings", {
   headName: text("head_name"),
   headTitle: text("head_title"),
   numberFormat: text("number_format"),
+  /**
+   * Whether finished letters wait for the linked RW's "Mengetahui" (ADR 0030). Null is the default: on
+   * while the RT is linked to an RW.
+   */
+  rwAcknowledgement: integer("rw_acknowledgement", { mode: "boolean" }),
   updatedAt: text("updated_at").notNull(),
   updatedBy: text("updated_by"),
 });

@@ -7,8 +7,11 @@ import { Conflict, Invalid } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId, randomToken } from "../../core/ids";
 import { jakartaDay } from "../../core/time";
+import { personById } from "../kependudukan/service";
+import { requireRegistryRecord } from "./identity";
+import { jenisOf } from "./jenis";
 import { notifyLetterStatus } from "./notify";
-import { DEFAULT_FORMAT, sequenceOf } from "./numberFormat";
+import { sequenceOf } from "./numberFormat";
 import { bumpSequence } from "./numbering";
 import type { UpdateLetterInput } from "./schemas";
 import {
@@ -19,7 +22,7 @@ import {
   loadLetter,
   unlessApplied,
 } from "./service";
-import { loadSettings } from "./settings";
+import { effectiveSettings, issuedAs } from "./settings";
 import { type LetterStatus, letters } from "./tables";
 
 /**
@@ -37,6 +40,33 @@ const NEXT: Record<LetterStatus, LetterStatus[]> = {
 /** States in which staff may edit the number, date or note without moving the letter. */
 const EDITABLE: LetterStatus[] = ["diajukan", "diproses", "selesai"];
 const NOTIFIED: LetterStatus[] = ["perlu_perbaikan", "ditolak", "selesai"];
+
+/**
+ * The RW's acknowledgement after a staff write (ADR 0030): finishing puts the letter in the linked RW's
+ * queue when the RT has it on; a finished letter whose printed number or date changes after the RW
+ * acknowledged it waits again, since the RW acknowledged what it read.
+ */
+function rwAckAfter(
+  current: LetterRow,
+  change: { finishing: boolean; printed: boolean; waits: boolean },
+): Partial<LetterRow> {
+  const fresh = { rwAckBy: null, rwAckName: null, rwAckTitle: null, rwAckAt: null, rwAckNote: null };
+  if (change.finishing) {
+    return change.waits ? { rwAckStatus: "menunggu", ...fresh } : { rwAckStatus: null, ...fresh };
+  }
+  if (change.printed && current.rwAckStatus === "diketahui") {
+    return { rwAckStatus: "menunggu", ...fresh };
+  }
+  return {};
+}
+
+/** The subject's registry person still holds what the letter prints (it may have changed since the request). */
+async function requireSubjectRecord(ctx: TenantCtx, row: LetterRow) {
+  const person = await personById({ ctx, id: row.onBehalfOf });
+  if (person) {
+    requireRegistryRecord(jenisOf(row.jenis), person);
+  }
+}
 
 export async function updateLetter({
   ctx,
@@ -68,10 +98,14 @@ export async function updateLetter({
   if (target === "selesai" && (!nomorSurat || !tanggalSurat)) {
     throw new Conflict("letter_number_required", "A finished letter needs its number and date.");
   }
-  const printed =
-    nomorSurat !== current.nomorSurat ||
-    tanggalSurat !== current.tanggalSurat ||
-    (changing && target === "selesai");
+  const finishing = changing && target === "selesai";
+  const printed = nomorSurat !== current.nomorSurat || tanggalSurat !== current.tanggalSurat || finishing;
+  const settings = finishing || nomorSurat !== current.nomorSurat ? await effectiveSettings(ctx) : null;
+  if (finishing) {
+    await requireSubjectRecord(ctx, current);
+  }
+  // The letterhead and signatory are fixed when the letter is finished (letter_settings_incomplete first).
+  const issued = finishing && settings ? issuedAs(ctx, settings) : current.issuedAs;
   const now = ctx.now().toISOString();
   const eventId = newId();
   const update = ctx.db
@@ -87,7 +121,9 @@ export async function updateLetter({
       revision: current.revision + 1,
       pdfVersion: printed ? current.pdfVersion + 1 : current.pdfVersion,
       decidedBy: requireUser(ctx).userId,
-      finishedAt: changing && target === "selesai" ? now : current.finishedAt,
+      finishedAt: finishing ? now : current.finishedAt,
+      issuedAs: issued,
+      ...rwAckAfter(current, { finishing, printed, waits: settings?.rwAcknowledgement ?? false }),
       updatedAt: now,
     })
     .where(and(eq(letters.id, id), eq(letters.revision, current.revision)))
@@ -108,16 +144,9 @@ export async function updateLetter({
       detail: { from: current.status, to: target, nomorSurat },
     }),
   ];
-  if (nomorSurat && nomorSurat !== current.nomorSurat) {
-    const settings = await loadSettings(ctx.db);
+  if (nomorSurat && nomorSurat !== current.nomorSurat && settings) {
     const year = Number((tanggalSurat ?? jakartaDay(ctx.now())).slice(0, 4));
-    const seq = sequenceOf(
-      settings.numberFormat ?? DEFAULT_FORMAT,
-      nomorSurat,
-      year,
-      settings.rt,
-      settings.rw,
-    );
+    const seq = sequenceOf(settings.numberFormat, nomorSurat, year, settings.rt, settings.rw);
     if (seq !== null) {
       recorded.push(bumpSequence(ctx.db, year, seq));
     }

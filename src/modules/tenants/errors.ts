@@ -1,3 +1,5 @@
+import { defineIndonesianTitles } from "../../core/i18n";
+
 /** This module's own problem codes: joined into ErrorCode (core/errors.ts) and the list src/app.ts builds. */
 export const TENANTS_ERROR_CODES = [
   // Operators' tenant management (the RW hierarchy throws invalid_parent too).
@@ -10,3 +12,9 @@ declare module "../../core/errors" {
     tenants: (typeof TENANTS_ERROR_CODES)[number];
   }
 }
+
+/** The codes above in Indonesian (the catalogue of core/i18n; issue 30 item 3). */
+defineIndonesianTitles<(typeof TENANTS_ERROR_CODES)[number]>({
+  invalid_parent: "RW induk tidak valid",
+  confirm_slug_mismatch: "Konfirmasi nama alamat komunitas tidak cocok",
+});

@@ -1,3 +1,5 @@
+import { defineIndonesianTitles } from "../../core/i18n";
+
 /** This module's own problem codes: joined into ErrorCode (core/errors.ts) and the list src/app.ts builds. */
 export const VISITOR_ERROR_CODES = [
   // Visitor passes.
@@ -19,3 +21,18 @@ declare module "../../core/errors" {
     visitor: (typeof VISITOR_ERROR_CODES)[number];
   }
 }
+
+/** The codes above in Indonesian (the catalogue of core/i18n; issue 30 item 3). */
+defineIndonesianTitles<(typeof VISITOR_ERROR_CODES)[number]>({
+  visit_in_past: "Waktu kunjungan sudah lewat",
+  visit_too_far: "Waktu kunjungan terlalu jauh ke depan",
+  not_approved: "Kunjungan belum disetujui",
+  invalid_pass: "Kartu tamu tidak valid",
+  foreign_pass: "Kartu tamu milik komunitas lain",
+  pass_expired: "Kartu tamu sudah kedaluwarsa",
+  pass_not_yet_valid: "Kartu tamu belum berlaku",
+  pass_used: "Kartu tamu sudah dipakai",
+  already_checked_in: "Tamu sudah masuk",
+  already_checked_out: "Tamu sudah keluar",
+  not_checked_in: "Tamu belum masuk",
+});

@@ -11,6 +11,7 @@ import { newId } from "../../core/ids";
 import { tellResident } from "../../core/notifier";
 import { addDays, jakartaDay, nowIso } from "../../core/time";
 import { requireCompleteProfile, userNames } from "../identity/service";
+import { visitorQuota } from "./limits";
 import { defaultWindow, signPass } from "./pass";
 import type { CreateVisitorInput, DecideVisitorInput, VisitorListQuery } from "./schemas";
 import { visitors } from "./tables";
@@ -88,6 +89,7 @@ export async function createVisitor({ ctx, input }: { ctx: TenantCtx; input: Cre
       { field: "visitAt", message: "more than 90 days ahead" },
     ]);
   }
+  await visitorQuota(ctx, "tamu-create:member");
   const [row] = await ctx.db
     .insert(visitors)
     .values({

@@ -950,7 +950,7 @@ describe("export and import", () => {
     const garbage = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5, 6, 7, 8]);
     expectProblem(await upload(sek.token, garbage, "x.xlsx", true), 400, "invalid_spreadsheet");
     const wrongSheet = writeWorkbook([{ name: "Sheet1", header: HEADER, rows: [] }]);
-    expectProblem(await upload(sek.token, wrongSheet, "x.xlsx", true), 400, "invalid_spreadsheet");
+    expectProblem(await upload(sek.token, wrongSheet, "x.xlsx", true), 400, "spreadsheet_sheet_missing");
     const noColumns = toCsv(["Nama", "Alamat"], [["Budi", "Jl. Mawar"]]);
     expectProblem(await upload(sek.token, noColumns, "x.csv", true), 400, "invalid_spreadsheet");
     const big = new Uint8Array(5 * 1024 * 1024 + 1);

@@ -27,7 +27,9 @@ export const ACCESS: AccessTable = {
   "PUT /api/anggaran/:tahun": { who: ADMIN },
   "GET /api/pengeluaran": { who: S },
   "POST /api/pengeluaran": { who: FINANCE },
-  "PUT /api/pengeluaran/:id": { who: ADMIN },
+  // Issue 31 N5: "when the head submits, another officer decides": the finance group reaches the
+  // decision; the verb lets a bendahara decide only what a head submitted, never anyone their own.
+  "PUT /api/pengeluaran/:id": { who: FINANCE },
   "GET /api/kampanye": { who: R_S },
   "POST /api/kampanye": { who: S },
   "GET /api/kampanye/:id": { who: R_S },

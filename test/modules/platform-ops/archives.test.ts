@@ -1,6 +1,8 @@
 import { exports } from "cloudflare:workers";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../../src/core/env";
+import { SIGNATURE_PATH, signManifest } from "../../../src/modules/platform-ops/signature";
 import { tenantD1 } from "../../helpers/d1";
 import {
   bindings,
@@ -280,9 +282,12 @@ describe("tenant archive: export and import", () => {
     await expectEmpty(target);
 
     const manifest = JSON.parse(strFromU8(entries["manifest.json"] as Uint8Array)) as Manifest;
+    // Made by this platform at an older schema: signed (issue 31, N7), so the schema check is what refuses it.
+    const olderManifest = strToU8(JSON.stringify({ ...manifest, schemaVersion: "0001_old" }));
     const older = {
       ...entries,
-      "manifest.json": strToU8(JSON.stringify({ ...manifest, schemaVersion: "0001_old" })),
+      "manifest.json": olderManifest,
+      [SIGNATURE_PATH]: strToU8(await signManifest(loadConfig(bindings), olderManifest)),
     };
     expectProblem(await importZip(target, zipSync(older)), 422, "archive_schema_mismatch");
     const noManifest = { ...entries };

@@ -387,7 +387,22 @@ async function familyAt(token: string, block: string, number: string, head = "De
   expect(card.status).toBe(201);
   const added = await callJson<{ members: { id: string; name: string }[] }>(
     `/api/kependudukan/kk/${card.body.id}/members`,
-    { token, body: { name: head, nik: nik("410285"), relationship: "istri", sex: "P" } },
+    {
+      token,
+      // Everything a letter's identity block prints (issue 29): a letter is refused without it.
+      body: {
+        name: head,
+        nik: nik("410285"),
+        relationship: "istri",
+        sex: "P",
+        birthPlace: "Bogor",
+        birthDate: "1985-02-01",
+        religion: "islam",
+        occupation: "Wiraswasta",
+        maritalStatus: "kawin",
+        citizenship: "WNI",
+      },
+    },
   );
   expect(added.status).toBe(201);
   return {

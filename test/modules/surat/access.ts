@@ -12,6 +12,11 @@ export const ACCESS: AccessTable = {
   "GET /api/surat/next-number": { who: SEK_ADMIN, flag: "surat" },
   "GET /api/surat/settings": { who: SEK_ADMIN, flag: "surat" },
   "PUT /api/surat/settings": { who: ADMIN, flag: "surat" },
+  // Issue 29: the RW's acknowledgement is for "RW admin and sekretaris"; an RT's staff pass the guard and
+  // are refused by the verb (403 not_rw_tenant on the queue, 404 for a letter id).
+  "GET /api/surat/rw-acknowledgements": { who: SEK_ADMIN, flag: "surat" },
+  "POST /api/surat/rw-acknowledgements/:letterId": { who: SEK_ADMIN, flag: "surat" },
+  "POST /api/surat/rw-acknowledgements/:letterId/decline": { who: SEK_ADMIN, flag: "surat" },
   "GET /api/surat/:id": { who: R_SEK_ADMIN, flag: "surat" },
   "PUT /api/surat/:id": { who: SEK_ADMIN, flag: "surat" },
   "POST /api/surat/:id/resubmit": { who: R, flag: "surat" },

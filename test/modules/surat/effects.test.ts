@@ -31,7 +31,8 @@ describe("side effects of staff writes", () => {
     await update(h.sek.token, done.id, { nomorSurat: "AU-2" });
     expect(await auditActions(h, done.id)).toEqual(["surat.diproses", "surat.selesai", "surat.update"]);
     await callJson("/api/surat/settings", { method: "PUT", token: h.admin.token, body: { rt: "7" } });
-    const settings = (await auditTrail(h.admin.token)).find((e) => e.action === "surat.settings.update");
+    // The last one: the household's letterhead was set first (helpers.ts).
+    const settings = (await auditTrail(h.admin.token)).findLast((e) => e.action === "surat.settings.update");
     expect(settings?.detail).toEqual({ fields: ["rt"] });
   });
 

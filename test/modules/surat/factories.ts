@@ -5,8 +5,8 @@ import {
   unknownToken,
   type World,
 } from "../../helpers/factories";
-import { callJson } from "../../helpers/harness";
-import { finishedLetter, sampleFields } from "./helpers";
+import { callJson, createTenant } from "../../helpers/harness";
+import { finishedLetter, household, sampleFields } from "./helpers";
 
 const letter = (w: World) =>
   w.once("letter", () =>
@@ -33,6 +33,41 @@ const letterRoute =
     residentOwned: true,
   });
 
+/**
+ * A letter waiting in an RW's queue: an RW of its own (A and B of the world are RTs) with a linked RT. B's
+ * staff, an RT's, get 404 for it, as any RW other than this one does.
+ */
+const queued = (w: World) =>
+  w.once("letter in an RW's queue", async () => {
+    const rw = await createTenant({ type: "RW" });
+    const admin = await rw.member("admin");
+    await made(
+      callJson("/api/surat/settings", {
+        method: "PUT",
+        token: admin.token,
+        body: {
+          rw: "5",
+          kelurahan: "Sukamaju",
+          kecamatan: "Cibinong",
+          kota: "Kabupaten Bogor",
+          provinsi: "Jawa Barat",
+        },
+      }),
+      "RW settings",
+      200,
+    );
+    const rt = await household(await createTenant({ parentSlug: rw.slug }));
+    return (await finishedLetter(rt, "001/SKD/RT001.RW005/XI/2026")).id;
+  });
+
+const ackRoute =
+  (post?: unknown) =>
+  async (w: World): Promise<TenantObject> => ({
+    params: { letterId: await queued(w) },
+    body: { post },
+    ownerRole: "admin",
+  });
+
 /** One factory per id-bearing path of its routes, for the isolation walk (test/helpers/factories.ts). */
 export const FACTORIES: FactoryTable = {
   "/api/surat/:id": { kind: "tenant", make: letterRoute() },
@@ -42,6 +77,11 @@ export const FACTORIES: FactoryTable = {
   "/api/surat/:id/pdf": {
     kind: "tenant",
     make: async (w) => ({ ...(await letterRoute()(w)), ownGetStatus: 409 }),
+  },
+  "/api/surat/rw-acknowledgements/:letterId": { kind: "tenant", make: ackRoute({}) },
+  "/api/surat/rw-acknowledgements/:letterId/decline": {
+    kind: "tenant",
+    make: ackRoute({ reason: "Data pemohon belum sesuai" }),
   },
   "/verify/surat/:code": {
     kind: "public",

@@ -127,7 +127,18 @@ export async function household(
   expect(unit.status).toBe(201);
   const kk = await callJson<{ id: string; members: { id: string }[] }>("/api/kependudukan/kk", {
     token: sek.token,
-    body: { kkNumber: nik(), unitId: unit.body.id, headName: "Budi Santoso", headNik: nik(), headSex: "L" },
+    body: {
+      kkNumber: nik(),
+      unitId: unit.body.id,
+      headName: "Budi Santoso",
+      headNik: nik(),
+      headSex: "L",
+      headBirthDate: "1980-01-01",
+      headBirthPlace: "Bogor",
+      headReligion: "islam",
+      headOccupation: "Karyawan Swasta",
+      headMaritalStatus: "kawin",
+    },
   });
   expect(kk.status).toBe(201);
   const child = await callJson<{ members: { id: string; name: string }[] }>(
@@ -141,11 +152,15 @@ export async function household(
         sex: "P",
         birthDate: "2012-03-04",
         birthPlace: "Bandung",
+        religion: "islam",
+        occupation: "Pelajar",
+        maritalStatus: "belum_kawin",
       },
     },
   );
   expect(child.status).toBe(201);
   const headMemberId = kk.body.members[0]?.id ?? "";
+  await completeSettings(tenant, admin);
   const warga = await tenant.member("warga", {
     unitId: unit.body.id,
     whatsapp: `62813${String(unitSeq).padStart(7, "0")}`,
@@ -153,6 +168,29 @@ export async function household(
   });
   const childMemberId = child.body.members.find((m) => m.name === "Rina Santoso")?.id ?? "";
   return { tenant, sek, admin, warga, unitId: unit.body.id, kkId: kk.body.id, headMemberId, childMemberId };
+}
+
+/** A community's whole letterhead, as the demo RT 01 of RW 05 has it. */
+export const FULL_SETTINGS = {
+  rt: "1",
+  rw: "5",
+  kelurahan: "Sukamaju",
+  kecamatan: "Cibinong",
+  kota: "Kabupaten Bogor",
+  provinsi: "Jawa Barat",
+  headName: "Bambang Sutrisno",
+  address: "Jl. Sukamaju Raya No. 1",
+};
+
+const settled = new Set<string>();
+/** Letters are numbered and finished only with complete settings: every household's tenant gets them. */
+export async function completeSettings(tenant: TestTenant, admin: Member, body = FULL_SETTINGS) {
+  if (settled.has(tenant.id) && body === FULL_SETTINGS) {
+    return;
+  }
+  const res = await callJson("/api/surat/settings", { method: "PUT", token: admin.token, body });
+  expect(res.status).toBe(200);
+  settled.add(tenant.id);
 }
 
 export async function newTenantHousehold() {

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, inject, it, vi } from "vitest";
 import { browserRenderer, pdfRendering } from "../../../src/modules/surat/pdf";
-import { call, callJson, expectProblem, operatorToken } from "../../helpers/harness";
-import { finishedLetter, newTenantHousehold, request, update } from "./helpers";
+import { call, callJson, createTenant, expectProblem, operatorToken } from "../../helpers/harness";
+import { finishedLetter, household, newTenantHousehold, request, update } from "./helpers";
 import { pdfText } from "./pdfText";
 
 /**
@@ -109,6 +109,73 @@ describe("letter PDF", () => {
     expect(text).toContain("Bandung, 4 Maret 2012");
   });
 
+  it(
+    "prints the letterhead chain, the identity block, the signatory and, once the RW acknowledges, its Mengetahui on a new version",
+    RENDERING,
+    async (t) => {
+      t.skip(!chromium.ready, chromium.reason);
+      const rw = await createTenant({ type: "RW" });
+      const rwAdmin = await rw.member("admin");
+      await callJson("/api/surat/settings", {
+        method: "PUT",
+        token: rwAdmin.token,
+        body: {
+          rw: "5",
+          headName: "Hendra Gunawan",
+          kelurahan: "Sukamaju",
+          kecamatan: "Cibinong",
+          kota: "Kabupaten Bogor",
+          provinsi: "Jawa Barat",
+        },
+      });
+      const h = await household(await createTenant({ parentSlug: rw.slug }));
+      const { body } = await request(h.warga.token, {
+        jenis: "pengantar_skck",
+        onBehalfOf: "self",
+        keperluan: "Melamar pekerjaan",
+        fields: { alasan: "Persyaratan melamar kerja" },
+      });
+      await update(h.sek.token, body.id, { status: "diproses" });
+      await update(h.sek.token, body.id, {
+        status: "selesai",
+        nomorSurat: "001/SP-SKCK/RT001.RW005/XI/2026",
+        tanggalSurat: "2026-11-20",
+      });
+      const first = (
+        await pdfText(await bytesOf(await call(`/api/surat/${body.id}/pdf`, { token: h.warga.token })))
+      ).toUpperCase();
+      for (const part of [
+        "RT 001 / RW 005",
+        "KELURAHAN SUKAMAJU",
+        "KECAMATAN CIBINONG",
+        "KABUPATEN BOGOR",
+        "PROVINSI JAWA BARAT",
+        "BUDI SANTOSO",
+        "ISLAM",
+        "KARYAWAN SWASTA",
+        "KAWIN",
+        "INDONESIA (WNI)",
+        "BAMBANG SUTRISNO",
+        "KETUA RT 001",
+      ]) {
+        expect(first, part).toContain(part);
+      }
+      expect(first).not.toContain("MENGETAHUI");
+      const acked = await callJson(`/api/surat/rw-acknowledgements/${body.id}`, {
+        token: rwAdmin.token,
+        body: {},
+      });
+      expect(acked.status).toBe(200);
+      const second = await call(`/api/surat/${body.id}/pdf`, { token: h.warga.token });
+      expect(second.headers.get("X-Pdf-Source")).toBe("render");
+      const text = (await pdfText(await bytesOf(second))).toUpperCase();
+      expect(text).toContain("MENGETAHUI");
+      expect(text).toContain("KETUA RW 005");
+      expect(text).toContain("HENDRA GUNAWAN");
+      expect(text).toContain("BAMBANG SUTRISNO");
+    },
+  );
+
   it("answers 503 pdf_renderer_unavailable, saying how to enable it, when the browser cannot launch", async () => {
     const h = await newTenantHousehold();
     const done = await finishedLetter(h, "Q-1");
@@ -139,6 +206,9 @@ describe("verification page", () => {
     expect(page).toContain("sah");
     // The name of the registry person the account is linked to (a letter "for myself").
     expect(page).toContain("Budi Santoso");
+    // The signatory the letter was finished with (helpers.ts FULL_SETTINGS); no RW asked (not linked).
+    expect(page).toContain("Ketua RT 001: Bambang Sutrisno");
+    expect(page).not.toContain("Mengetahui");
     expect(page).not.toContain("Melamar pekerjaan");
     expect(page).not.toContain("<script");
   });

@@ -1,4 +1,4 @@
 import { fuzzPart } from "./schema-fuzz";
 
-// The fuzz is split over four files so the test workers share it evenly (files share one runtime).
-fuzzPart(3, 4);
+// The fuzz is split over six files so the test workers share it evenly (files share one runtime).
+fuzzPart(3, 6);

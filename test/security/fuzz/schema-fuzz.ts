@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { routeTable } from "../../../src/app";
@@ -121,6 +121,89 @@ async function verdict(op: Operation, res: Response): Promise<string[]> {
 }
 
 /**
+ * Issue 31: hostile shapes the schema-driven cases never produce, for every operation: a body nested
+ * 5,000 levels (arrays and objects), malformed percent-encoding in every query and path parameter,
+ * overlong headers, and bodies in the wrong encoding (bytes that are not UTF-8, UTF-16 JSON). Each
+ * answer must be below 500, and a 4xx must be problem+json (or the page a page route declares).
+ */
+const BAD_ESCAPES = ["%ff", "%C3%28", "%", "%E0%A4%A", "%ED%A0%80"];
+
+function hostileCases(op: Operation, hasBody: boolean): { label: string; url: string; init: RequestInit }[] {
+  const cases: { label: string; url: string; init: RequestInit }[] = [];
+  const method = op.method.toUpperCase();
+  const plain = urlOf(op, {});
+  const get = (url: string, label: string, headers: Record<string, string> = {}) =>
+    cases.push({ label, url, init: { method, headers: { ...callerHeaders(op), ...headers } } });
+  for (const p of (op.parameters ?? []).filter((x) => x.in === "query")) {
+    for (const bad of BAD_ESCAPES) {
+      get(`${plain}${plain.includes("?") ? "&" : "?"}${p.name}=${bad}`, `query ${p.name}=${bad}`);
+    }
+  }
+  for (const name of [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {
+    for (const bad of BAD_ESCAPES) {
+      const url = op.path
+        .replace(`{${name}}`, `x${bad}y`)
+        .replace(/\{(\w+)\}/g, "01HZZZZZZZZZZZZZZZZZZZZZZZ");
+      get(url, `path ${name}=${bad}`);
+    }
+  }
+  get(plain, "overlong headers", { "X-Request-Id": "r".repeat(8_000), "X-Fuzz": "h".repeat(32_000) });
+  if (hasBody && method !== "GET") {
+    const json = { ...callerHeaders(op), "Content-Type": "application/json" };
+    const bodies: [string, BodyInit][] = [
+      ["array nesting 5,000", `${"[".repeat(5000)}${"]".repeat(5000)}`],
+      ["object nesting 5,000", `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`],
+      [
+        "bytes that are not UTF-8",
+        new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]),
+      ],
+      [
+        "UTF-16 JSON",
+        new Uint8Array([0xff, 0xfe, ...[...'{"a":"b"}'].flatMap((ch) => [ch.charCodeAt(0), 0])]),
+      ],
+    ];
+    for (const [label, body] of bodies) {
+      cases.push({ label, url: plain, init: { method, headers: json, body } });
+    }
+  }
+  return cases;
+}
+
+let hostileIp = 1;
+async function hostileVerdict(res: Response, op: Operation): Promise<string[]> {
+  if (res.status >= 500) {
+    return [`${res.status} ${(await res.text()).slice(0, 200)}`];
+  }
+  const type = res.headers.get("Content-Type") ?? "";
+  await res.arrayBuffer();
+  if (res.status >= 400 && !type.includes("application/problem+json")) {
+    const page = type.includes("text/html") && op.responses[String(res.status)]?.content?.["text/html"];
+    return page ? [] : [`${res.status} is not problem+json (${type})`];
+  }
+  return [];
+}
+
+/** The hostile shapes of one operation; returns how many requests were sent. */
+async function sendHostile(op: Operation, failures: string[]): Promise<{ sent: number; errors: number }> {
+  const body = op.requestBody?.content?.["application/json"]?.schema;
+  let errors = 0;
+  const cases = hostileCases(op, body !== undefined);
+  for (const c of cases) {
+    const headers = new Headers(c.init.headers);
+    headers.set("CF-Connecting-IP", `198.19.${(hostileIp >> 8) & 255}.${hostileIp++ & 255}`);
+    const res = await exports.default.fetch(new Request(`http://api.test${c.url}`, { ...c.init, headers }));
+    if (res.status >= 500) {
+      errors++;
+    }
+    const problems = await hostileVerdict(res, op);
+    if (problems.length) {
+      failures.push(`${op.method.toUpperCase()} ${op.path} hostile ${c.label}: ${problems.join("; ")}`);
+    }
+  }
+  return { sent: cases.length, errors };
+}
+
+/**
  * `parts` splits the operations over several test files (schema-fuzz*.test.ts), so no single file is the
  * suite's long pole: files share one runtime, so a split costs nothing but the file.
  */
@@ -130,6 +213,8 @@ export function fuzzPart(part: number, parts: number) {
     it("answers every operation's generated requests below 500 and as declared", async () => {
       const failures: string[] = [];
       let sent = 0;
+      let hostileSent = 0;
+      let serverErrors = 0;
       const all = operations();
       expect(all.length).toBeGreaterThan(150);
       const ops = all.filter((_, i) => i % parts === part);
@@ -147,6 +232,9 @@ export function fuzzPart(part: number, parts: number) {
             headers,
             ...(body !== undefined && op.method !== "get" ? { body: JSON.stringify(b) } : {}),
           });
+          if (res.status >= 500) {
+            serverErrors++;
+          }
           return res;
         };
         const cases = fc.sample(
@@ -185,6 +273,10 @@ export function fuzzPart(part: number, parts: number) {
             failures.push(`${label} valid ${JSON.stringify(c).slice(0, 200)}: ${problems.join("; ")}`);
           }
         }
+        const hostile = await sendHostile(op, failures);
+        sent += hostile.sent;
+        hostileSent += hostile.sent;
+        serverErrors += hostile.errors;
         took.push([label, performance.now() - started]);
       }
       const slowest = took
@@ -192,7 +284,7 @@ export function fuzzPart(part: number, parts: number) {
         .slice(0, 3)
         .map(([label, ms]) => `${label} ${(ms / 1000).toFixed(1)} s`);
       console.info(
-        `schema fuzz part ${part + 1}/${parts}: ${ops.length} operations, ${sent} requests, seed ${SEED}; slowest: ${slowest.join(", ")}`,
+        `schema fuzz part ${part + 1}/${parts}: ${ops.length} operations, ${sent} requests (${hostileSent} hostile shapes), ${serverErrors} answered 5xx, seed ${SEED}; slowest: ${slowest.join(", ")}`,
       );
       expect([...new Set(failures.map((f) => f.slice(0, 400)))].slice(0, 40)).toEqual([]);
     }, 600_000);

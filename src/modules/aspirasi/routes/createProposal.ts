@@ -11,7 +11,7 @@ export class CreateProposal extends Endpoint {
     tags: ["Usulan"],
     summary: "Propose something for the community; starts as diajukan",
     request: { body: { content: { "application/json": { schema: CreateProposalInput } } } },
-    responses: { 201: json(Proposal, "Created"), ...problems(400, 401, 403) },
+    responses: { 201: json(Proposal, "Created"), ...problems(400, 401, 403, 429) },
   };
 
   override async handle(c: Context<HonoEnv>) {

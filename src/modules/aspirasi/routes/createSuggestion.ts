@@ -11,7 +11,7 @@ export class CreateSuggestion extends Endpoint {
     tags: ["Saran"],
     summary: "Send a suggestion; anonymous ones keep no link to the sender",
     request: { body: { content: { "application/json": { schema: CreateSuggestionInput } } } },
-    responses: { 201: json(SuggestionReceipt, "Created"), ...problems(400, 401, 403) },
+    responses: { 201: json(SuggestionReceipt, "Created"), ...problems(400, 401, 403, 429) },
   };
 
   override async handle(c: Context<HonoEnv>) {

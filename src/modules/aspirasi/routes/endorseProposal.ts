@@ -11,7 +11,7 @@ export class EndorseProposal extends Endpoint {
     tags: ["Usulan"],
     summary: "Endorse another resident's proposal (once each, while diajukan)",
     request: { params: IdParam },
-    responses: { 200: json(Proposal), ...problems(401, 403, 404, 409) },
+    responses: { 200: json(Proposal), ...problems(401, 403, 404, 409, 429) },
   };
 
   override async handle(c: Context<HonoEnv>) {

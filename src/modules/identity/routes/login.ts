@@ -3,6 +3,7 @@ import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
+import { deferFor } from "../background";
 import { LoginInput, LoginResult } from "../schemas";
 import { login } from "../sessions";
 
@@ -17,6 +18,6 @@ export class Login extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await login({ ctx: platformCtx(c), input: body }));
+    return c.json(await login({ ctx: platformCtx(c), input: body, defer: deferFor(c) }));
   }
 }

@@ -9,7 +9,7 @@ import { Expense, ExpenseDecision } from "../schemas";
 export class DecideExpense extends Endpoint {
   override schema = {
     tags: ["Pengeluaran"],
-    summary: "Approve (posts to the cash book) or reject a submitted expense, once",
+    summary: "Approve (posts to the cash book) or reject a submitted expense, once; never its submitter",
     request: { params: IdParam, body: { content: { "application/json": { schema: ExpenseDecision } } } },
     responses: { 200: json(Expense), ...problems(400, 401, 403, 404, 409) },
   };

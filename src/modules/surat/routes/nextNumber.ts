@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { HonoEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
-import { json, tenantProblems } from "../../../core/http/openapi";
+import { json, problems, tenantProblems } from "../../../core/http/openapi";
 import { nextNumber } from "../numbering";
 import { NextNumber, NextNumberQuery } from "../schemas";
 
@@ -11,7 +11,8 @@ export class GetNextNumber extends Endpoint {
     tags: ["Surat"],
     summary: "Suggest the next letter number (the tenant's format; the sequence restarts every year)",
     request: { query: NextNumberQuery },
-    responses: { 200: json(NextNumber), ...tenantProblems },
+    // 409 letter_settings_incomplete: the number format or letterhead needs a setting that is unset.
+    responses: { 200: json(NextNumber), ...tenantProblems, ...problems(409) },
   };
 
   override async handle(c: Context<HonoEnv>) {

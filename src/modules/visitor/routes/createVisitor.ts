@@ -11,7 +11,7 @@ export class CreateVisitor extends Endpoint {
     tags: ["Tamu"],
     summary: "Register a guest (needs a complete profile); starts as menunggu",
     request: { body: { content: { "application/json": { schema: CreateVisitorInput } } } },
-    responses: { 201: json(Visitor, "Created"), ...problems(400, 401, 403, 409) },
+    responses: { 201: json(Visitor, "Created"), ...problems(400, 401, 403, 409, 429) },
   };
 
   override async handle(c: Context<HonoEnv>) {

@@ -1,0 +1,188 @@
+// Writes at size (issue 32, item 5): `npm run bench -- writes`. On a fresh state (the dev seed, then RT 01
+// grown to 2,000 houses, 5,000 KK and 18,000 persons, with a third active dues type beside the demo's
+// two), each write runs alone on the bench entry served by workerd directly, and is reported with the
+// workerd process's CPU and its peak memory over the request, against a Worker's limits (128 MB of
+// memory; 30 s of CPU, the default ceiling of a paid Worker's request):
+// - month-end bill generation for 2,000 houses × 3 types (`POST /api/iuran/tagihan/generate`), twice;
+// - the registry's own workbook (5,000 cards, exported from RT 01 by `GET /api/kependudukan/export`)
+//   imported into RT 02: the dry run (every row checked) and the real import (all or nothing).
+// Local D1 runs in the same process, so CPU and memory include SQLite's share: upper bounds on the
+// isolate's own.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TEST_SECRETS } from "../lib/dev-server.mjs";
+import { declaredSlots, migrateAndSeed } from "./d1.mjs";
+import { registryStatements } from "./registry.mjs";
+import { startBenchWorkerd } from "./server.mjs";
+import { benchToken, liveSessionStatements } from "./tokens.mjs";
+
+const SCALE = Number(process.env.BENCH_WRITES_SCALE ?? process.env.BENCH_ROUTES_SCALE ?? 1);
+const size = (n) => Math.max(2, Math.round(n * SCALE));
+const UNITS = size(2_000);
+const FAMILIES = size(5_000);
+const PERSONS = size(18_000);
+const LIMITS = { memoryMiB: 128, cpuMs: 30_000 };
+const TENANTS = {
+  rt01: { id: "seed-tenant-rt01", slug: "rt-01-sukamaju" },
+  rt02: { id: "seed-tenant-rt02", slug: "rt-02-sukamaju" },
+};
+
+function memoryKb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const field = (name) => Number(new RegExp(`^${name}:\\s*(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
+  return { rss: field("VmRSS"), hwm: field("VmHWM") };
+}
+
+/** One request alone: its answer, wall time, the workerd process's CPU and peak RSS over the RSS before. */
+async function measured(server, url, init) {
+  try {
+    writeFileSync(`/proc/${server.pid}/clear_refs`, "5");
+  } catch {}
+  const before = memoryKb(server.pid);
+  const cpu0 = server.cpu();
+  const started = performance.now();
+  const res = await fetch(url, init);
+  const body = res.headers.get("content-type")?.includes("json")
+    ? await res.json()
+    : new Uint8Array(await res.arrayBuffer());
+  const ms = performance.now() - started;
+  const after = memoryKb(server.pid);
+  if (!res.ok) {
+    throw new Error(`${init?.method ?? "GET"} ${url}: ${res.status} ${JSON.stringify(body).slice(0, 400)}`);
+  }
+  return { body, ms, cpuMs: (server.cpu() - cpu0) * 1000, peakMiB: (after.hwm - before.rss) / 1024 };
+}
+
+async function tokens(mf) {
+  const platform = await mf.getD1Database("PLATFORM_DB");
+  const who = {
+    bendahara: { sub: "seed-user-bendahara-rt01", tenant: TENANTS.rt01, roles: ["bendahara"] },
+    sekretaris: { sub: "seed-user-sekretaris-rt01", tenant: TENANTS.rt01, roles: ["sekretaris"] },
+    sekretaris02: { sub: "seed-user-sekretaris-rt02", tenant: TENANTS.rt02, roles: ["sekretaris"] },
+  };
+  const sessions = Object.entries(who).map(([k, w]) => ({
+    sid: `bench-writes-${k}`,
+    userId: w.sub,
+    tenantId: w.tenant.id,
+  }));
+  await platform.batch(liveSessionStatements(sessions).map((s) => platform.prepare(s)));
+  const out = {};
+  for (const [k, w] of Object.entries(who)) {
+    const token = await benchToken({
+      secret: TEST_SECRETS.JWT_SECRET,
+      sub: w.sub,
+      tenant: w.tenant.slug,
+      roles: w.roles,
+      resident: true,
+      sid: `bench-writes-${k}`,
+    });
+    out[k] = { Authorization: `Bearer ${token}` };
+  }
+  return out;
+}
+
+const fits = (r) => r.peakMiB <= LIMITS.memoryMiB && r.cpuMs <= LIMITS.cpuMs;
+const line = (name, r, extra) =>
+  `${name.padEnd(44)} ${r.cpuMs.toFixed(0).padStart(8)} ${r.peakMiB.toFixed(1).padStart(9)} ${r.ms.toFixed(0).padStart(8)}  ${fits(r) ? "fits   " : "EXCEEDS"}  ${extra}`;
+
+export async function run() {
+  const persistTo = mkdtempSync(join(tmpdir(), "warga-bench-writes-"));
+  const server = await startBenchWorkerd({ persistTo, vars: { LOG_LEVEL: "warn" } });
+  try {
+    const tenants = await migrateAndSeed(server.mf, declaredSlots());
+    const slotOf = (id) => String(tenants.find((t) => t.id === id).slot).padStart(2, "0");
+    const db = await server.mf.getD1Database(`TENANT_DB_${slotOf(TENANTS.rt01.id)}`);
+    const statements = registryStatements({
+      families: FAMILIES,
+      persons: PERSONS,
+      vehicles: 0,
+      units: UNITS,
+      prefix: "wb",
+      padIds: false,
+    });
+    const now = new Date().toISOString();
+    statements.push(
+      `INSERT OR IGNORE INTO dues_types (id, name, basis, start_period, active, rates, exempt_unit_ids, updated_at) VALUES ('wb-dues-sampah', 'Iuran sampah', 'unit', '2000-01', 1, '[{"from":"2000-01","amount":15000}]', '[]', '${now}')`,
+    );
+    for (let i = 0; i < statements.length; i += 400) {
+      await db.batch(statements.slice(i, i + 400).map((s) => db.prepare(s)));
+    }
+    const counts = await db
+      .prepare(
+        "SELECT (SELECT COUNT(*) FROM units) AS units, (SELECT COUNT(*) FROM family_cards) AS kk, (SELECT COUNT(*) FROM family_members) AS persons, (SELECT COUNT(*) FROM dues_types WHERE active = 1) AS types",
+      )
+      .first();
+    const auth = await tokens(server.mf);
+    const json = (headers, body) => ({
+      method: "POST",
+      headers: { ...headers, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    console.log(
+      `\nWrites at size on workerd ${server.runtime}: RT 01 with ${counts.units} houses, ${counts.kk} KK, ${counts.persons} persons, ${counts.types} active dues types`,
+    );
+    console.log(
+      `${"write".padEnd(44)} ${"CPU ms".padStart(8)} ${"peak MiB".padStart(9)} ${"wall ms".padStart(8)}  limits (128 MB, 30 s CPU)`,
+    );
+    const results = [];
+    const base = 2100 + Math.floor(Math.random() * 800);
+    for (let i = 0; i < 2; i++) {
+      const period = `${base}-${String(i + 1).padStart(2, "0")}`;
+      const r = await measured(
+        server,
+        `${server.url}/api/iuran/tagihan/generate`,
+        json(auth.bendahara, { period }),
+      );
+      results.push(r);
+      console.log(
+        line(
+          `bill generation ${period}`,
+          r,
+          `${r.body.created} bills created, ${r.body.existing ?? 0} existing`,
+        ),
+      );
+    }
+    const exported = await measured(server, `${server.url}/api/kependudukan/export?format=xlsx`, {
+      headers: auth.sekretaris,
+    });
+    console.log(
+      line(
+        "registry export (.xlsx), the workbook below",
+        exported,
+        `${(exported.body.byteLength / 1024).toFixed(0)} KiB`,
+      ),
+    );
+    for (const dryRun of [true, false]) {
+      const form = new FormData();
+      form.set("file", new Blob([exported.body]), "registri.xlsx");
+      const r = await measured(server, `${server.url}/api/kependudukan/import?dryRun=${dryRun}`, {
+        method: "POST",
+        headers: auth.sekretaris02,
+        body: form,
+      });
+      results.push(r);
+      const report = r.body;
+      const summary = Object.entries(report)
+        .filter(([, v]) => typeof v === "number" || typeof v === "boolean")
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ");
+      console.log(line(`registry import into RT 02${dryRun ? " (dry run)" : ""}`, r, summary));
+      if (report.errors?.length) {
+        const first = report.errors
+          .slice(0, 3)
+          .map((e) => `${e.sheet} row ${e.row} ${e.field}: ${e.message}`);
+        console.log(`  ${report.errors.length} row errors, first: ${first.join("; ")}`);
+      }
+    }
+    console.log(
+      "CPU and peak: the workerd process (the Worker and local D1) over each request alone; peak RSS is VmHWM over VmRSS before.",
+    );
+    const over = results.filter((r) => !fits(r)).length;
+    console.log(`${results.length - over} writes inside a Worker's limits, ${over} not`);
+    return { results };
+  } finally {
+    await server.stop();
+    rmSync(persistTo, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,87 @@
+import type { MiddlewareHandler } from "hono";
+import type { HonoEnv } from "../env";
+import { IDEMPOTENCY_HEADER } from "../idempotency/middleware";
+import type { RouteDef } from "./access";
+import { PROBLEM_CONTENT_TYPE, problemRef } from "./problem";
+
+type Operation = {
+  parameters?: { name: string; in: string }[];
+  responses?: Record<string, unknown>;
+};
+type Document = {
+  info: Record<string, unknown>;
+  servers?: { url: string; description?: string }[];
+  paths?: Record<string, Record<string, Operation>>;
+};
+
+const problem = (description: string) => ({
+  description,
+  content: { [PROBLEM_CONTENT_TYPE]: { schema: problemRef } },
+});
+
+/** The header parameter every write that honours `Idempotency-Key` declares (ADR 0034). */
+export const idempotencyKeyParameter = {
+  name: IDEMPOTENCY_HEADER,
+  in: "header",
+  required: false,
+  description:
+    "Makes a retry safe: the same key and body from the same caller in the same community within 24 h " +
+    "answer the first answer again (with `Idempotent-Replayed: true`); another body with the key is 422 " +
+    "`idempotency_key_reused`; while the first request runs, 409 `idempotency_in_progress` with Retry-After.",
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
+} as const;
+
+/** Whether a route runs the idempotency middleware for some caller (src/app.ts: POSTs; users and devices). */
+export function honoursIdempotencyKey(route: Pick<RouteDef, "method" | "access">): boolean {
+  return route.method === "post" && route.access.scope !== "public" && route.access.scope !== "service";
+}
+
+/**
+ * What /openapi.json says that depends on the deployment or on core's middleware rather than on one
+ * route (issue 30 item 5): `servers` from `APP_URL`, the licence and contact, the `Idempotency-Key`
+ * parameter of every write that honours it, and the answers every operation may give besides its own
+ * (a problem+json for any other status: a 500, a 503 `dependency_unavailable`). An operation that
+ * declares no client error gets the 4XX range, which every route can answer (a refused header, a rate
+ * limit in front of it).
+ */
+export function completeDocument(doc: Document, appUrl: string, routes: readonly RouteDef[]): Document {
+  doc.servers = [{ url: appUrl, description: "This deployment (APP_URL)" }];
+  doc.info.license = { name: "Proprietary", identifier: "LicenseRef-Warga-Proprietary" };
+  doc.info.contact = { name: "Warga platform operators", url: appUrl };
+  const idempotent = new Set(
+    routes.filter(honoursIdempotencyKey).map((r) => `post ${r.path.replace(/:(\w+)/g, "{$1}")}`),
+  );
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries(item)) {
+      if (typeof op !== "object" || op === null || !op.responses) {
+        continue;
+      }
+      const codes = Object.keys(op.responses);
+      if (!codes.some((code) => code.startsWith("4"))) {
+        op.responses["4XX"] = problem("The request was refused (problem+json says why).");
+      }
+      op.responses.default ??= problem("Any other answer (a server error, a dependency unavailable).");
+      if (idempotent.has(`${method} ${path}`) && !op.parameters?.some((p) => p.name === IDEMPOTENCY_HEADER)) {
+        op.parameters = [...(op.parameters ?? []), { ...idempotencyKeyParameter }];
+      }
+    }
+  }
+  return doc;
+}
+
+/** Rewrites the document chanfana serves at `/openapi.json` on its way out (see `completeDocument`). */
+export function openapiDocument(routes: readonly RouteDef[]): MiddlewareHandler<HonoEnv> {
+  return async (c, next) => {
+    await next();
+    if (c.res.status !== 200) {
+      return;
+    }
+    const doc = (await c.res.json()) as Document;
+    const headers = new Headers(c.res.headers);
+    c.res = undefined;
+    c.res = new Response(JSON.stringify(completeDocument(doc, c.get("config").APP_URL, routes)), {
+      status: 200,
+      headers,
+    });
+  };
+}

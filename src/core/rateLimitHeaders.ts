@@ -1,0 +1,55 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/**
+ * What the rate limits a request went through said, for the IETF `RateLimit-Policy` and `RateLimit`
+ * answer headers (draft-ietf-httpapi-ratelimit-headers-10): `RateLimit-Policy: "login:ip";q=10;w=900`
+ * names each quota and window, `RateLimit: "login:ip";r=9;t=900` what is left and in how many seconds
+ * it is whole again. core/rateLimit.ts notes each decision; core/http/middleware.ts writes the headers.
+ */
+export interface RateLimitNote {
+  policy: string;
+  limit: number;
+  windowSeconds: number;
+  remaining: number;
+  /** Seconds until the quota is whole again: Retry-After when refused, else at most the window. */
+  reset: number;
+  unit?: "attempts" | "bytes";
+}
+
+const notes = new AsyncLocalStorage<RateLimitNote[]>();
+
+export function withRateLimitNotes<T>(list: RateLimitNote[], fn: () => T): T {
+  return notes.run(list, fn);
+}
+
+export function noteRateLimit(note: RateLimitNote): void {
+  const list = notes.getStore();
+  if (list && !list.some((n) => n.policy === note.policy)) {
+    list.push(note);
+  }
+}
+
+/** A policy name as a Structured Field string (RFC 8941): printable ASCII, `"` and `\` escaped. */
+function sfString(value: string): string {
+  return `"${value.replace(/[^\x20-\x7e]/g, "").replace(/[\\"]/g, (m) => `\\${m}`)}"`;
+}
+
+export function rateLimitHeaders(list: readonly RateLimitNote[]): { policy: string; state: string } | null {
+  if (list.length === 0) {
+    return null;
+  }
+  // In policy-name order, not in the order the limits answered (which varies run to run, and with it
+  // the answer's bytes: the sign-in routes must answer known and unknown accounts identically).
+  const sorted = [...list].sort((a, b) => a.policy.localeCompare(b.policy));
+  return {
+    policy: sorted
+      .map(
+        (n) =>
+          `${sfString(n.policy)};q=${n.limit};w=${n.windowSeconds}${n.unit === "bytes" ? ';qu="content-bytes"' : ""}`,
+      )
+      .join(", "),
+    state: sorted
+      .map((n) => `${sfString(n.policy)};r=${Math.max(0, n.remaining)};t=${Math.max(0, n.reset)}`)
+      .join(", "),
+  };
+}

@@ -1,0 +1,143 @@
+import { Invalid } from "./errors";
+import type { CellIn, CellOut } from "./spreadsheet";
+import { byteStream, type RowPages } from "./spreadsheet-stream";
+
+/** CSV in and out, by hand (ADR 0022): the registry's Anggota sheet alone, and the exports' streams. */
+
+function unreadable(message: string): Invalid {
+  return new Invalid("invalid_spreadsheet", message, [{ field: "file", message }]);
+}
+
+/** Trailing empty cells of each row, and trailing empty rows, dropped. */
+export function dropEmptyTail(rows: CellIn[][]): CellIn[][] {
+  const trimmed = rows.map((row) => {
+    let end = row.length;
+    while (end > 0 && row[end - 1] === null) {
+      end--;
+    }
+    return row.slice(0, end);
+  });
+  let last = trimmed.length;
+  while (last > 0 && trimmed[last - 1]?.length === 0) {
+    last--;
+  }
+  return trimmed.slice(0, last);
+}
+
+/**
+ * A cell Excel would run as a formula (`=`, `@`, or `+`/`-` not followed by a plain number) gets a
+ * leading apostrophe: a CSV opened in Excel must never execute what a resident typed (CSV injection).
+ */
+function csvCell(value: CellOut): string {
+  if (value === null) {
+    return "";
+  }
+  let text = String(value);
+  if (/^[=@\t\r]/.test(text) || (/^[+-]/.test(text) && !/^[+-]\d+(\.\d+)?$/.test(text))) {
+    text = `'${text}`;
+  }
+  return /[",\r\n;]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+function csvLines(rows: readonly (readonly CellOut[])[]): string {
+  let text = "";
+  for (const row of rows) {
+    text += `${row.map(csvCell).join(",")}\r\n`;
+  }
+  return text;
+}
+
+/** RFC 4180 CSV, CRLF line ends, with a UTF-8 byte order mark so Excel reads names like "Siti Ärni" right. */
+export function toCsv(header: readonly string[], rows: readonly (readonly CellOut[])[]): string {
+  return `\uFEFF${csvLines([header])}${csvLines(rows)}`;
+}
+
+/** `toCsv`, streamed: the BOM and header at once, then one chunk per page as it is read. */
+export function streamCsv(header: readonly string[], pages: RowPages): ReadableStream<Uint8Array> {
+  return byteStream(
+    (async function* () {
+      const encoder = new TextEncoder();
+      yield encoder.encode(`\uFEFF${csvLines([header])}`);
+      for await (const page of pages) {
+        yield encoder.encode(csvLines(page));
+      }
+    })(),
+  );
+}
+
+/**
+ * Parses CSV text: quoted fields with doubled quotes and line breaks, CRLF or LF, a leading BOM. The
+ * separator is `,` or `;` (Excel in an Indonesian locale saves with `;`), whichever the first line has
+ * more of outside quotes. Empty trailing rows are dropped; empty cells are null.
+ */
+export function parseCsv(text: string): CellIn[][] {
+  const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  const separator = guessSeparator(source);
+  const rows: CellIn[][] = [];
+  let row: CellIn[] = [];
+  let field = "";
+  let quoted = false;
+  let wasQuoted = false;
+  const endField = () => {
+    const value = wasQuoted ? field : field.trim();
+    row.push(value === "" ? null : value);
+    field = "";
+    wasQuoted = false;
+  };
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i];
+    if (quoted) {
+      if (ch === '"') {
+        if (source[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else {
+          quoted = false;
+        }
+      } else {
+        field += ch;
+      }
+    } else if (ch === '"' && field.trim() === "") {
+      quoted = true;
+      wasQuoted = true;
+      field = "";
+    } else if (ch === separator) {
+      endField();
+    } else if (ch === "\n" || ch === "\r") {
+      endField();
+      rows.push(row);
+      row = [];
+      if (ch === "\r" && source[i + 1] === "\n") {
+        i++;
+      }
+    } else {
+      field += ch;
+    }
+  }
+  if (quoted) {
+    throw unreadable("a quoted CSV field is never closed");
+  }
+  if (field !== "" || wasQuoted || row.length > 0) {
+    endField();
+    rows.push(row);
+  }
+  return dropEmptyTail(rows);
+}
+
+function guessSeparator(text: string): "," | ";" {
+  let commas = 0;
+  let semicolons = 0;
+  let quoted = false;
+  for (const ch of text) {
+    if (ch === '"') {
+      quoted = !quoted;
+    } else if (!quoted && (ch === "\n" || ch === "\r")) {
+      break;
+    } else if (!quoted && ch === ",") {
+      commas++;
+    } else if (!quoted && ch === ";") {
+      semicolons++;
+    }
+  }
+  return semicolons > commas ? ";" : ",";
+}

@@ -1,0 +1,173 @@
+import { z } from "zod";
+import { ListQuery } from "../../core/db/paging";
+import { Line, Paragraph } from "../../core/schemas";
+import { Period } from "./periods";
+import { FileId, Rupiah } from "./schemas-shared";
+
+// --- dues types --------------------------------------------------------------------------------
+
+export const DuesTypeInput = z.object({
+  name: Line(120, 2),
+  amount: Rupiah,
+  basis: z.enum(["unit", "kk"]),
+  startPeriod: Period,
+  active: z.boolean().default(true),
+  exemptUnitIds: z.array(z.string().min(1).max(64)).max(500).optional(),
+});
+export type DuesTypeInput = z.infer<typeof DuesTypeInput>;
+
+export const DuesType = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    amount: z.number().int().describe("The amount in force for the current period"),
+    nextAmount: z.number().int().nullable().describe("A changed amount, from the next period on"),
+    basis: z.enum(["unit", "kk"]),
+    startPeriod: z.string(),
+    active: z.boolean(),
+    exemptUnitIds: z.array(z.string()),
+    rates: z.array(z.object({ from: z.string(), amount: z.number().int() })),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("DuesType");
+
+// --- bills and payments ------------------------------------------------------------------------
+
+export const GenerateInput = z.object({ period: Period });
+export const GenerateResult = z
+  .object({ period: z.string(), created: z.number().int(), existing: z.number().int() })
+  .openapi("DuesGeneration");
+
+export const BillStatus = z.enum(["belum", "sebagian", "lunas"]);
+export const BillListQuery = ListQuery.extend({
+  period: Period.optional(),
+  status: BillStatus.optional(),
+  unitId: z.string().min(1).max(64).optional(),
+});
+export type BillListQuery = z.infer<typeof BillListQuery>;
+
+export const Bill = z
+  .object({
+    id: z.string(),
+    typeId: z.string(),
+    typeName: z.string(),
+    period: z.string(),
+    basis: z.enum(["unit", "kk"]),
+    unitId: z.string(),
+    familyId: z.string().nullable(),
+    amount: z.number().int(),
+    paidAmount: z.number().int(),
+    outstanding: z.number().int(),
+    status: BillStatus,
+    createdAt: z.string(),
+  })
+  .openapi("DuesBill");
+
+export const PaymentInput = z.object({
+  amount: Rupiah,
+  method: z.enum(["tunai", "transfer"]),
+  paidAt: z.iso.datetime({ offset: true }),
+  proofFileId: FileId.optional().describe(
+    "An uploaded proof of payment (POST /api/files, purpose bukti_bayar)",
+  ),
+});
+export type PaymentInput = z.infer<typeof PaymentInput>;
+
+export const PaymentReversal = z
+  .object({
+    at: z.string(),
+    by: z.string().nullable().describe("The user who reversed it"),
+    reason: z.string(),
+    cashEntryId: z.string().describe("The cash entry that undid the payment's own (source koreksi)"),
+  })
+  .openapi("DuesPaymentReversal");
+
+export const BillPayment = z
+  .object({
+    id: z.string(),
+    amount: z.number().int(),
+    method: z.enum(["tunai", "transfer", "online"]),
+    paidAt: z.string(),
+    proofUrl: z.string().nullable(),
+    cashEntryId: z.string(),
+    reversal: PaymentReversal.nullable().describe("Set once the payment was reversed; it no longer counts"),
+  })
+  .openapi("DuesBillPayment");
+
+export const Payment = BillPayment.extend({ billId: z.string(), bill: Bill }).openapi("DuesPayment");
+
+/** The staff list: each bill with its payments, so a payment can be found and reversed. */
+export const StaffBill = Bill.extend({ payments: z.array(BillPayment) }).openapi("DuesBillWithPayments");
+
+export const ReversalInput = z.object({
+  reason: Paragraph(500, 3).describe(
+    "Why the payment is reversed (wrong bill, wrong amount, a bounced transfer)",
+  ),
+});
+export type ReversalInput = z.infer<typeof ReversalInput>;
+
+export const MyDues = z
+  .object({
+    unitId: z.string(),
+    items: z.array(Bill),
+    totals: z.object({
+      billed: z.number().int(),
+      paid: z.number().int(),
+      outstanding: z.number().int(),
+      unpaidBills: z.number().int(),
+    }),
+  })
+  .openapi("MyDues");
+
+const Aging = z.object({
+  d0_30: z.number().int(),
+  d31_60: z.number().int(),
+  d61_90: z.number().int(),
+  d90plus: z.number().int(),
+});
+
+export const Arrears = z
+  .object({
+    asOf: z.string(),
+    items: z.array(
+      z.object({
+        unitId: z.string(),
+        block: z.string().nullable(),
+        number: z.string().nullable(),
+        owed: z.number().int(),
+        unpaidBills: z.number().int(),
+        oldestPeriod: z.string(),
+        aging: Aging,
+      }),
+    ),
+    totals: z.object({ owed: z.number().int(), units: z.number().int(), aging: Aging }),
+  })
+  .openapi("DuesArrears");
+
+export const ReminderInput = z.object({
+  unitIds: z.array(z.string().min(1).max(64)).min(1).max(500).optional(),
+});
+export type ReminderInput = z.infer<typeof ReminderInput>;
+
+export const ReminderResult = z
+  .object({
+    queued: z.number().int().describe("Units whose reminder was accepted (sent now, or held)"),
+    sentNow: z.number().int(),
+    heldUntil: z.string().nullable().describe("Quiet hours (21:00–07:00 WIB): when held reminders go out"),
+    skipped: z.object({
+      noArrears: z.number().int(),
+      recentlyReminded: z.number().int().describe("Reminded less than 3 days ago"),
+      noRecipient: z.number().int().describe("No resident account with WhatsApp or email at the unit"),
+    }),
+  })
+  .openapi("DuesReminderResult");
+
+export const OnlinePayment = z
+  .object({
+    orderId: z.string(),
+    paymentUrl: z.string().describe("Where the resident pays (the gateway's checkout page)"),
+    amount: z.number().int(),
+    expiresAt: z.string(),
+  })
+  .openapi("DuesOnlinePayment");

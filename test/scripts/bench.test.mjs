@@ -1,0 +1,199 @@
+// The benches' own pieces, in Node without workerd (`npm run bench -- --smoke` in `.ci/run` runs the
+// suites themselves): their state is never `npm run dev`'s, the SQL they seed with runs against the
+// current schema, and the routes bench reads its operations' callers, filters and goals as it should.
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+/** A D1-shaped handle over an in-memory SQLite database: what the bench's seeding code calls. */
+function d1(db) {
+  const statement = (sql, params = []) => ({
+    bind: (...values) => statement(sql, values),
+    all: async () => ({ results: db.prepare(sql).all(...params) }),
+    first: async () => db.prepare(sql).get(...params) ?? null,
+    run: async () => db.prepare(sql).run(...params),
+  });
+  return {
+    prepare: (sql) => statement(sql),
+    batch: async (statements) => {
+      db.exec("BEGIN");
+      try {
+        for (const s of statements) {
+          await s.run();
+        }
+        db.exec("COMMIT");
+      } catch (error) {
+        db.exec("ROLLBACK");
+        throw error;
+      }
+    },
+  };
+}
+
+/** A Miniflare-shaped handle: every binding the bench asks for, each its own in-memory database. */
+function fakeMiniflare() {
+  const databases = new Map();
+  return {
+    databases,
+    getD1Database: async (binding) => {
+      if (!databases.has(binding)) {
+        databases.set(binding, new DatabaseSync(":memory:"));
+      }
+      return d1(databases.get(binding));
+    },
+  };
+}
+
+function node(script, env = {}) {
+  const clean = { ...process.env, ...env };
+  if (!("WARGA_STATE_DIR" in env)) {
+    delete clean.WARGA_STATE_DIR;
+  }
+  return execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: ROOT,
+    env: clean,
+    encoding: "utf8",
+  }).trim();
+}
+
+describe("bench state (issue 30, item 7)", () => {
+  it("is the bench's own directory, never the state `npm run dev` runs on", () => {
+    const dev = node(`import { STATE_DIR } from "./scripts/lib/wrangler.mjs"; console.log(STATE_DIR);`);
+    const bench = node(
+      `import "./scripts/bench/state.mjs"; const { STATE_DIR } = await import("./scripts/lib/wrangler.mjs"); console.log(STATE_DIR);`,
+    );
+    expect(dev).toBe(join(ROOT, ".wrangler", "state"));
+    expect(bench).toBe(join(ROOT, ".wrangler", "bench-state"));
+  }, 60_000);
+
+  it("refuses to clear rate limits anywhere but a bench's own state", () => {
+    const script = `import { resetLocalRateLimits } from "./scripts/lib/wrangler.mjs";
+      try { resetLocalRateLimits(); console.log("cleared"); } catch { console.log("refused"); }`;
+    expect(node(script)).toBe("refused");
+  }, 60_000);
+
+  it("serves every suite from the bench state: no suite names npm run dev's", () => {
+    const dir = join(ROOT, "scripts", "bench");
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".mjs"))) {
+      const text = readFileSync(join(dir, file), "utf8");
+      expect(text, file).not.toMatch(/\.wrangler["', /]+state["']/);
+    }
+  });
+});
+
+describe("bench seeding SQL against the current schema", () => {
+  let mf;
+  let counts;
+  let tenants;
+  beforeAll(async () => {
+    process.env.BENCH_ROUTES_SCALE = "0.01";
+    const { migrateAndSeed } = await import("../../scripts/bench/d1.mjs");
+    const { seedLargeRt } = await import("../../scripts/bench/routes-data.mjs");
+    mf = fakeMiniflare();
+    tenants = await migrateAndSeed(mf, 8);
+    counts = await seedLargeRt(mf, 8);
+    // Hashing the demo passwords and migrating nine databases: seconds alone, minutes on a busy machine.
+  }, 300_000);
+
+  it("migrates and seeds through bindings: the demo tenants, their accounts and rows", async () => {
+    expect(tenants.map((t) => t.slug).sort()).toEqual(["rt-01-sukamaju", "rt-02-sukamaju", "rw-05-sukamaju"]);
+    const platform = mf.databases.get("PLATFORM_DB");
+    expect(platform.prepare("SELECT COUNT(*) AS n FROM users").get().n).toBeGreaterThan(10);
+    // A second pass applies nothing twice (the ledger) and writes nothing new (INSERT OR IGNORE).
+    const { migrateAndSeed } = await import("../../scripts/bench/d1.mjs");
+    const before = platform.prepare("SELECT COUNT(*) AS n FROM users").get().n;
+    await migrateAndSeed(mf, 8);
+    expect(platform.prepare("SELECT COUNT(*) AS n FROM users").get().n).toBe(before);
+  }, 120_000);
+
+  it("grows the large RT with every module's rows at the asked sizes", async () => {
+    const { SIZES } = await import("../../scripts/bench/routes-data.mjs");
+    expect(counts.kk).toBeGreaterThanOrEqual(SIZES.families);
+    expect(counts.persons).toBeGreaterThanOrEqual(SIZES.persons);
+    expect(counts.bills).toBeGreaterThanOrEqual(SIZES.units * SIZES.duesMonths);
+    expect(counts.payments).toBeGreaterThan(0);
+    expect(counts.polls).toBeGreaterThanOrEqual(SIZES.polls);
+    for (const key of [
+      "cashEntries",
+      "letters",
+      "complaints",
+      "berita",
+      "pengumuman",
+      "visitors",
+      "listings",
+    ]) {
+      expect(counts[key], key).toBeGreaterThanOrEqual(SIZES[key]);
+    }
+  });
+
+  it("splits SQL at statements, not inside strings or trigger bodies", async () => {
+    const { splitSql } = await import("../../scripts/bench/d1.mjs");
+    expect(
+      splitSql(
+        "INSERT INTO t VALUES ('a; b');\n-- a comment; here\nCREATE TRIGGER x AFTER INSERT ON t BEGIN UPDATE t SET a = 1; END;\nSELECT 1",
+      ),
+    ).toEqual([
+      "INSERT INTO t VALUES ('a; b')",
+      "-- a comment; here\nCREATE TRIGGER x AFTER INSERT ON t BEGIN UPDATE t SET a = 1; END",
+      "SELECT 1",
+    ]);
+  });
+});
+
+describe("routes bench", () => {
+  let routes;
+  beforeAll(async () => {
+    routes = await import("../../scripts/bench/routes.mjs");
+  });
+
+  it("reads who may call each GET from the access manifests", () => {
+    const manifest = routes.readManifests(ROOT);
+    expect(manifest["/api/kependudukan/kk"]).toEqual(["sekretaris", "admin"]);
+    expect(manifest["/api/iuran/mine"]).toEqual(["warga"]);
+    expect(manifest["/api/user/me"]).toBe("user");
+    expect(manifest["/api/platform/tenants"]).toBe("platform");
+    expect(Object.keys(manifest).length).toBeGreaterThan(60);
+  });
+
+  it("calls each as a role allowed to: staff first, the resident for their own", () => {
+    expect(routes.roleFor("/api/kependudukan/kk", ["sekretaris", "admin"])).toBe("sekretaris");
+    expect(routes.roleFor("/api/iuran/tunggakan", ["bendahara", "sekretaris", "admin"])).toBe("sekretaris");
+    expect(routes.roleFor("/api/surat/mine", ["warga"])).toBe("warga");
+    expect(routes.roleFor("/api/pasar/mine", ["warga", "bendahara", "sekretaris", "admin"])).toBe("warga");
+    expect(routes.roleFor("/api/user/me", "user")).toBe("warga");
+    expect(routes.roleFor("/api/platform/tenants", "platform")).toBeNull();
+    expect(routes.roleFor("/api/health", "public")).toBeNull();
+  });
+
+  it("fills each documented filter with a value its schema accepts", () => {
+    const now = new Date("2026-11-26T05:00:00.000Z");
+    const date = { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" };
+    const month = { type: "string", pattern: "^\\d{4}-(0[1-9]|1[0-2])$" };
+    expect(routes.sampleValue({ name: "from", schema: date }, now)).toBe("2025-11-26");
+    expect(routes.sampleValue({ name: "to", schema: date }, now)).toBe("2026-11-26");
+    expect(routes.sampleValue({ name: "bulan", schema: month }, now)).toBe("2026-11");
+    expect(
+      routes.sampleValue({ name: "status", schema: { type: "string", enum: ["baru", "selesai"] } }, now),
+    ).toBe("baru");
+    expect(routes.sampleValue({ name: "category", schema: { type: "string", minLength: 2 } }, now)).toBe(
+      "iuran",
+    );
+    expect(routes.sampleValue({ name: "q", schema: { type: "string" } }, now)).toBe("Agus");
+  });
+
+  it("judges lists against 5 ms, aggregates against 10 ms, files against a Worker's memory and CPU", () => {
+    expect(routes.kindOf("/api/kependudukan/kk")).toBe("read");
+    expect(routes.kindOf("/api/iuran/tunggakan")).toBe("aggregate");
+    expect(routes.kindOf("/api/tenant-hierarchy/summary")).toBe("aggregate");
+    expect(routes.kindOf("/api/kependudukan/export")).toBe("heavy");
+    expect(routes.judge({ kind: "read", cpuMs: 4.9 }).met).toBe(true);
+    expect(routes.judge({ kind: "read", cpuMs: 5.1 }).met).toBe(false);
+    expect(routes.judge({ kind: "aggregate", cpuMs: 9.9 }).met).toBe(true);
+    expect(routes.judge({ kind: "heavy", cpuMs: 900, peakMiB: 130, bytes: 1 }).met).toBe(false);
+    expect(routes.judge({ kind: "heavy", cpuMs: 900, peakMiB: 40, bytes: 1 }).met).toBe(true);
+  });
+});
