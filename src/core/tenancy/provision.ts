@@ -70,7 +70,3 @@ export async function provisionTenant(ctx: PlatformCtx, tenant: NewTenant): Prom
   }
   throw new Unavailable("no_free_slot", "Could not claim a tenant database slot; try again.");
 }
-
-export function tenantSlotCount(ctx: PlatformCtx): number {
-  return slotCount(bindingsOf(ctx));
-}

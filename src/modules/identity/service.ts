@@ -164,11 +164,6 @@ export async function requireCompleteProfile({ ctx }: { ctx: TenantCtx }) {
   return { unitId: row.unitId, personId: row.personId };
 }
 
-/** Resident accounts of the tenant: the "total registered residents" indicator. */
-export async function countResidents({ ctx }: { ctx: TenantCtx }): Promise<number> {
-  return ctx.platform.$count(memberships, and(eq(memberships.tenantId, ctx.tenant.id), residentSql));
-}
-
 /** The caller's membership in this tenant (role and housing unit), or null. */
 export async function membershipIn({ ctx }: { ctx: TenantCtx }) {
   const actor = requireUser(ctx);

@@ -6,8 +6,6 @@ export const KEPENDUDUKAN_ERROR_CODES = [
   // some of them too).
   "unit_exists",
   "unit_not_found",
-  "kk_exists",
-  "nik_exists",
   "kk_number_taken",
   "nik_taken",
   "plate_taken",
@@ -29,8 +27,6 @@ declare module "../../core/errors" {
 defineIndonesianTitles<(typeof KEPENDUDUKAN_ERROR_CODES)[number]>({
   unit_exists: "Unit rumah sudah ada",
   unit_not_found: "Unit rumah tidak ditemukan",
-  kk_exists: "Kartu keluarga sudah ada",
-  nik_exists: "NIK sudah terdaftar",
   kk_number_taken: "Nomor KK sudah dipakai",
   nik_taken: "NIK sudah dipakai",
   plate_taken: "Nomor polisi sudah terdaftar",

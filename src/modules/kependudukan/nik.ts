@@ -64,10 +64,3 @@ export function kkNumberProblems(kkNumber: string): string[] {
   }
   return [];
 }
-
-/** A NIK with the date digits for a birth date and sex (for seeds, tests and benches). */
-export function nikFor(region: string, birthDate: string, sex: "L" | "P", serial: number): string {
-  const [y, m, d] = birthDate.split("-");
-  const day = Number(d) + (sex === "P" ? 40 : 0);
-  return `${region.padEnd(6, "0").slice(0, 6)}${String(day).padStart(2, "0")}${m}${y?.slice(2)}${String(serial).padStart(4, "0")}`;
-}

@@ -20,10 +20,6 @@ export function registryResidentsQuery(ctx: Pick<TenantCtx, "db">) {
     .where(living);
 }
 
-export async function countRegistryResidents({ ctx }: { ctx: Pick<TenantCtx, "db"> }): Promise<number> {
-  return (await registryResidentsQuery(ctx).get())?.n ?? 0;
-}
-
 function tally(rows: { key: string | null; n: number }[], order?: readonly string[]) {
   const counts = new Map<string, number>();
   for (const row of rows) {

@@ -3,7 +3,6 @@ import { defineIndonesianTitles } from "../../core/i18n";
 /** This module's own problem codes: joined into ErrorCode (core/errors.ts) and the list src/app.ts builds. */
 export const KEUANGAN_ERROR_CODES = [
   // Dues, cash book, expenses, campaigns.
-  "invalid_period",
   "overpayment",
   "bill_paid",
   "already_corrected",
@@ -24,7 +23,6 @@ declare module "../../core/errors" {
 
 /** The codes above in Indonesian (the catalogue of core/i18n; issue 30 item 3). */
 defineIndonesianTitles<(typeof KEUANGAN_ERROR_CODES)[number]>({
-  invalid_period: "Periode tidak valid",
   overpayment: "Pembayaran melebihi tagihan",
   bill_paid: "Tagihan sudah lunas",
   already_corrected: "Entri ini sudah dikoreksi",

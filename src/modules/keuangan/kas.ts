@@ -1,8 +1,9 @@
-import { and, asc, eq, gt, gte, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gte, lt, lte, not, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
+import { afterKeyset, type Keyset, keysetPageBy } from "../../core/db/paging";
 import { rowByIdOrNotFound } from "../../core/db/rows";
 import { Conflict, Invalid } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
@@ -175,19 +176,12 @@ export async function correctCashEntry({
   return presentEntry(ctx, await loadEntry(ctx, reversal.id));
 }
 
-/** Cursor of the cash book: entries run in (date, id) order, so the cursor is both. */
-function parseCursor(cursor: string | undefined): { date: string; id: string } | null {
-  if (!cursor) {
-    return null;
-  }
-  const match = /^(\d{4}-\d{2}-\d{2})_([0-9A-Za-z-]{1,64})$/.exec(cursor);
-  if (!match) {
-    throw new Invalid("invalid_cursor", "The cursor is not one this list gave.", [
-      { field: "cursor", message: "unknown cursor" },
-    ]);
-  }
-  return { date: match[1] as string, id: match[2] as string };
-}
+/** The cash book runs in (date, id) order; its cursor is the last entry's `{date}~{id}`. */
+const CASH_ORDER: Keyset<typeof cashEntries.$inferSelect> = {
+  columns: [cashEntries.date, cashEntries.id],
+  order: "asc",
+  key: (row) => [row.date, row.id],
+};
 
 export async function listCash({ ctx, input }: { ctx: TenantCtx; input: CashListQuery }) {
   if (input.from && input.to && input.from > input.to) {
@@ -201,23 +195,8 @@ export async function listCash({ ctx, input }: { ctx: TenantCtx; input: CashList
     ...(input.from ? [gte(cashEntries.date, input.from)] : []),
     ...(input.to ? [lte(cashEntries.date, input.to)] : []),
   ];
-  const cursor = parseCursor(input.cursor);
-  const afterCursor = cursor
-    ? [
-        or(
-          gt(cashEntries.date, cursor.date),
-          and(eq(cashEntries.date, cursor.date), gt(cashEntries.id, cursor.id)),
-        ),
-      ]
-    : [];
-  const upToCursor = cursor
-    ? [
-        or(
-          lt(cashEntries.date, cursor.date),
-          and(eq(cashEntries.date, cursor.date), lte(cashEntries.id, cursor.id)),
-        ),
-      ]
-    : [];
+  // The running balance of the page starts from everything in range up to and including the cursor.
+  const afterCursor = afterKeyset(CASH_ORDER, input.cursor);
   const [[opening], [range], [beforePage], rows] = await ctx.db.batch([
     ctx.db
       .select({ total: signedSum })
@@ -230,26 +209,25 @@ export async function listCash({ ctx, input }: { ctx: TenantCtx; input: CashList
     ctx.db
       .select({ total: signedSum })
       .from(cashEntries)
-      .where(and(...inRange, ...(cursor ? upToCursor : [sql`0`]))),
+      .where(and(...inRange, afterCursor ? not(afterCursor) : sql`0`)),
     ctx.db
       .select()
       .from(cashEntries)
-      .where(and(...inRange, ...afterCursor))
+      .where(and(...inRange, afterCursor))
       .orderBy(asc(cashEntries.date), asc(cashEntries.id))
       .limit(input.limit + 1),
   ]);
   const openingBalance = Number(opening?.total ?? 0);
   let balance = openingBalance + Number(beforePage?.total ?? 0);
-  const page = rows.slice(0, input.limit);
-  const items = page.map((row) => {
+  const page = keysetPageBy(rows, input.limit, CASH_ORDER);
+  const items = page.items.map((row) => {
     balance += row.kind === "masuk" ? row.amount : -row.amount;
     return { ...presentEntry(ctx, row), balance };
   });
-  const last = page.at(-1);
   return {
     openingBalance,
     closingBalance: openingBalance + Number(range?.total ?? 0),
     items,
-    nextCursor: rows.length > input.limit && last ? `${last.date}_${last.id}` : null,
+    nextCursor: page.nextCursor,
   };
 }

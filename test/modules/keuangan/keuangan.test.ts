@@ -452,6 +452,13 @@ describe("cash book", () => {
     expect([...page1.body.items, ...page2.body.items].map((e) => e.balance)).toEqual([
       1_000_000, 800_000, 850_000, 820_000,
     ]);
+    // The keyset lists' one cursor format: the last entry's date and id.
+    expect(page1.body.nextCursor).toMatch(/^2026-02-03~[0-9A-Z]{26}$/);
+    expectProblem(
+      await callJson("/api/kas?cursor=2026-02-03_01ABC", { token: c.sek.token }),
+      400,
+      "invalid_cursor",
+    );
     const parkir = await cash(c, "category=Parkir");
     expect(parkir).toMatchObject({ openingBalance: 0, closingBalance: 50_000 });
     expectProblem(
