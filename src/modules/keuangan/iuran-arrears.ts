@@ -25,7 +25,7 @@ function bucketStarts(now: Date) {
  * current one, aged by the days since each period began. One grouped query over the open slots only,
  * so it grows with what is owed, not with the bills ever issued; the bucket edges are periods.
  */
-export async function arrears({ ctx, now = new Date() }: { ctx: TenantCtx; now?: Date }) {
+export async function arrears({ ctx, now = ctx.now() }: { ctx: TenantCtx; now?: Date }) {
   const { current, p30, p60, p90 } = bucketStarts(now);
   const b = duesBalances;
   const out = b.outstanding;

@@ -14,7 +14,7 @@ type TypeRow = typeof duesTypes.$inferSelect;
 
 // --- dues types --------------------------------------------------------------------------------
 
-function presentType(row: TypeRow, now = new Date()) {
+function presentType(row: TypeRow, now: Date) {
   const current = periodOf(now);
   const next = rateFor(row.rates, nextPeriod(current));
   const amount = rateFor(row.rates, current) ?? row.rates[0]?.amount ?? 0;
@@ -35,7 +35,7 @@ function presentType(row: TypeRow, now = new Date()) {
 
 export async function listDuesTypes({ ctx }: { ctx: TenantCtx }) {
   const rows = await ctx.db.select().from(duesTypes).orderBy(asc(duesTypes.id));
-  return { items: rows.map((row) => presentType(row)) };
+  return { items: rows.map((row) => presentType(row, ctx.now())) };
 }
 
 async function checkUnits(ctx: TenantCtx, ids: readonly string[] | undefined) {
@@ -73,7 +73,7 @@ export async function createDuesType({ ctx, input }: { ctx: TenantCtx; input: Du
       detail: { name: input.name, amount: input.amount, basis: input.basis },
     }),
   ]);
-  return presentType(await loadType(ctx, id));
+  return presentType(await loadType(ctx, id), ctx.now());
 }
 
 async function loadType(ctx: TenantCtx, id: string): Promise<TypeRow> {
@@ -134,5 +134,5 @@ export async function updateDuesType({
       detail: { amount: input.amount, active: input.active, rates },
     }),
   ]);
-  return presentType(await loadType(ctx, id));
+  return presentType(await loadType(ctx, id), ctx.now());
 }

@@ -30,6 +30,7 @@ function queuedExport(
   tenant: { id: string; slug: string },
   requestedBy: string,
   as: "admin" | "operator",
+  createdAt: string,
 ): TenantArchiveRow {
   return {
     id: newId(),
@@ -47,7 +48,7 @@ function queuedExport(
     error: null,
     attempts: 0,
     leaseUntil: null,
-    createdAt: new Date().toISOString(),
+    createdAt,
     finishedAt: null,
     expiresAt: null,
   };
@@ -75,7 +76,7 @@ async function queueExport(
   as: "admin" | "operator",
   after: After,
 ): Promise<{ row: TenantArchiveRow; created: boolean }> {
-  const row = queuedExport(tenant, requireUser(ctx).userId, as);
+  const row = queuedExport(tenant, requireUser(ctx).userId, as, ctx.now().toISOString());
   try {
     await ctx.platform.batch([
       ctx.platform.insert(tenantArchives).values(row),
@@ -213,7 +214,7 @@ export async function runExport(
  * export or an import of the tenant is under way (`isArchiveUnderWay`).
  */
 export function closingExport(ctx: PlatformCtx, tenant: { id: string; slug: string }, createdAt: string) {
-  const row = { ...queuedExport(tenant, requireUser(ctx).userId, "operator"), createdAt };
+  const row = queuedExport(tenant, requireUser(ctx).userId, "operator", createdAt);
   return { id: row.id, statement: ctx.platform.insert(tenantArchives).values(row) };
 }
 
@@ -251,7 +252,7 @@ export async function exportAgain(
   tenant: { id: string; slug: string },
   requestedBy: string,
 ): Promise<TenantArchiveRow> {
-  const row = queuedExport(tenant, requestedBy, "operator");
+  const row = queuedExport(tenant, requestedBy, "operator", ctx.now().toISOString());
   try {
     await ctx.platform.insert(tenantArchives).values(row);
     return row;
