@@ -10,7 +10,8 @@ import { newId } from "../../core/ids";
 import { membershipIn, requireCompleteProfile, userNames } from "../identity/service";
 import { householdMembers, personById } from "../kependudukan/service";
 import { requireRegistryRecord } from "./identity";
-import { JENIS, type JenisDef, jenisOf, presentJenis, validateFields } from "./jenis";
+import { JENIS, type JenisDef, jenisOf } from "./jenis";
+import { presentJenis, validateFields } from "./jenis-fields";
 import type { CreateLetterInput, LetterListQuery, ResubmitLetterInput } from "./schemas";
 import { type LetterStatus, letterEvents, letters } from "./tables";
 
