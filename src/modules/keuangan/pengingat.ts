@@ -1,5 +1,6 @@
 import { and, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { TenantCtx } from "../../core/context";
+import { rupiah } from "../../core/format";
 import { log } from "../../core/http/log";
 import { notifyFor } from "../../core/notifier";
 import { DAY_MS } from "../../core/time";
@@ -11,8 +12,6 @@ import { duesReminders } from "./tables";
 
 /** At most one reminder per unit in this window. */
 const REMINDER_GAP_MS = 3 * DAY_MS;
-
-const rupiah = (amount: number) => `Rp${new Intl.NumberFormat("id-ID").format(amount)}`;
 
 interface Recipient {
   userId: string;

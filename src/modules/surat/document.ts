@@ -1,4 +1,5 @@
 import QRCode from "qrcode-svg";
+import { rupiah } from "../../core/format";
 import { escapeHtml } from "../../core/html";
 import { dayPlus, tanggalIndonesia } from "./dates";
 import { rtRwLine, villageLine } from "./identity";
@@ -9,8 +10,6 @@ import type { IssuedAs } from "./tables";
 /** The letter as one self-contained HTML page (no network, no script): what Browser Rendering prints. */
 
 export { tanggalIndonesia } from "./dates";
-
-const rupiah = (n: number) => `Rp ${n.toLocaleString("id-ID")}`;
 
 /** The RW's "Mengetahui" block, once the RW has acknowledged the letter. */
 export interface RwAcknowledgement {
