@@ -87,6 +87,31 @@ function snapTime(at: Date): string {
   return `${wib.slice(0, 10)} ${wib.slice(11, 19)} +0700`;
 }
 
+/** The Snap `POST /snap/v1/transactions` body for one checkout: the order, its single item, the payer and the expiry. */
+function snapTransactionBody(request: CheckoutRequest): Record<string, unknown> {
+  const startsAt = request.now;
+  const minutes = Math.max(1, Math.ceil((request.expiresAt.getTime() - startsAt.getTime()) / 60_000));
+  const [firstName, ...rest] = request.customer.name.trim().split(/\s+/);
+  return {
+    transaction_details: { order_id: request.orderId, gross_amount: request.amount },
+    item_details: [
+      {
+        id: request.orderId,
+        price: request.amount,
+        quantity: 1,
+        name: request.description.slice(0, 50),
+      },
+    ],
+    customer_details: {
+      first_name: firstName ?? request.customer.name,
+      ...(rest.length ? { last_name: rest.join(" ") } : {}),
+      ...(request.customer.email ? { email: request.customer.email } : {}),
+      ...(request.customer.phone ? { phone: request.customer.phone } : {}),
+    },
+    expiry: { start_time: snapTime(startsAt), unit: "minutes", duration: minutes },
+  };
+}
+
 export function midtransAdapter(options: MidtransOptions): GatewayAdapter {
   const authorization = `Basic ${btoa(`${options.serverKey}:`)}`;
   const headers = {
@@ -110,30 +135,10 @@ export function midtransAdapter(options: MidtransOptions): GatewayAdapter {
     name: options.name ?? "midtrans",
 
     async createCheckout(request: CheckoutRequest): Promise<Checkout> {
-      const startsAt = request.now;
-      const minutes = Math.max(1, Math.ceil((request.expiresAt.getTime() - startsAt.getTime()) / 60_000));
-      const [firstName, ...rest] = request.customer.name.trim().split(/\s+/);
       const res = await call(`${options.hosts.app}/snap/v1/transactions`, {
         method: "POST",
         headers,
-        body: JSON.stringify({
-          transaction_details: { order_id: request.orderId, gross_amount: request.amount },
-          item_details: [
-            {
-              id: request.orderId,
-              price: request.amount,
-              quantity: 1,
-              name: request.description.slice(0, 50),
-            },
-          ],
-          customer_details: {
-            first_name: firstName ?? request.customer.name,
-            ...(rest.length ? { last_name: rest.join(" ") } : {}),
-            ...(request.customer.email ? { email: request.customer.email } : {}),
-            ...(request.customer.phone ? { phone: request.customer.phone } : {}),
-          },
-          expiry: { start_time: snapTime(startsAt), unit: "minutes", duration: minutes },
-        }),
+        body: JSON.stringify(snapTransactionBody(request)),
       });
       const body = (await res.json().catch(() => null)) as {
         token?: unknown;

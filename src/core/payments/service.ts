@@ -193,28 +193,12 @@ const NEXT_STATUS = {
   reversed: { to: "reversed", from: ["paid"] },
 } as const satisfies Record<string, { to: PaymentOrderStatus; from: readonly PaymentOrderStatus[] }>;
 
-/**
- * `POST /api/payments/gateway/callback`. Every callback is hostile until proven otherwise:
- *
- * 1. it is counted per address and per claimed order (429 past either), then recorded before anything
- *    else, but only as the few fields it claims, truncated: the raw body is kept once the signature
- *    verifies, and unverified rows are pruned after a few hours (callbackLimits.ts, issue 31 N4);
- * 2. its order must exist (404 `payment_order_not_found`, logged) and its signature (Midtrans) or
- *    token (Xendit) must match the order's gateway, compared in constant time (401 `invalid_signature`);
- * 3. the state is never taken from the body: the gateway's status API is asked, and only its answer
- *    counts (the Midtrans signature does not even cover `transaction_status`);
- * 4. both the claimed and the confirmed amount must equal the order's (409 `amount_mismatch`);
- * 5. the order moves by a conditional write, so twenty deliveries change it once and nothing moves a
- *    paid order back to pending or failed (only a refund or chargeback reverses it);
- * 6. the kind's handler applies the change, and `applied_at` records that it finished: a change whose
- *    handler did not finish (a crash) is applied again by the next delivery.
- */
-export async function receiveGatewayCallback(
-  ctx: PlatformCtx,
-  callback: GatewayCallback,
-  handlers: readonly PaymentKindHandler[],
-): Promise<CallbackResult> {
-  const shape = callback.headers.has("x-callback-token")
+type CallbackShape = "xendit" | "midtrans";
+type CallbackSettleFields = { verified?: boolean; confirmedStatus?: string | null; raw?: string };
+
+/** Step 1: rate-limits the callback and records its claimed fields; returns its shape, claimed order and `settle`. */
+async function recordCallback(ctx: PlatformCtx, callback: GatewayCallback) {
+  const shape: CallbackShape | null = callback.headers.has("x-callback-token")
     ? "xendit"
     : typeof callback.body.signature_key === "string"
       ? "midtrans"
@@ -237,15 +221,36 @@ export async function receiveGatewayCallback(
     claimedStatus: shape ? String(claimedStatus ?? "").slice(0, UNVERIFIED_FIELD_MAX) : null,
     outcome: "received",
   });
-  const settle = (
-    outcome: string,
-    fields: { verified?: boolean; confirmedStatus?: string | null; raw?: string } = {},
-  ) =>
+  const settle = (outcome: string, fields: CallbackSettleFields = {}) =>
     ctx.platform
       .update(paymentCallbacks)
       .set({ outcome, ...fields })
       .where(eq(paymentCallbacks.id, recordId));
+  return { shape, claimedOrderId, settle };
+}
 
+/**
+ * `POST /api/payments/gateway/callback`. Every callback is hostile until proven otherwise:
+ *
+ * 1. it is counted per address and per claimed order (429 past either), then recorded before anything
+ *    else, but only as the few fields it claims, truncated: the raw body is kept once the signature
+ *    verifies, and unverified rows are pruned after a few hours (callbackLimits.ts, issue 31 N4);
+ * 2. its order must exist (404 `payment_order_not_found`, logged) and its signature (Midtrans) or
+ *    token (Xendit) must match the order's gateway, compared in constant time (401 `invalid_signature`);
+ * 3. the state is never taken from the body: the gateway's status API is asked, and only its answer
+ *    counts (the Midtrans signature does not even cover `transaction_status`);
+ * 4. both the claimed and the confirmed amount must equal the order's (409 `amount_mismatch`);
+ * 5. the order moves by a conditional write, so twenty deliveries change it once and nothing moves a
+ *    paid order back to pending or failed (only a refund or chargeback reverses it);
+ * 6. the kind's handler applies the change, and `applied_at` records that it finished: a change whose
+ *    handler did not finish (a crash) is applied again by the next delivery.
+ */
+export async function receiveGatewayCallback(
+  ctx: PlatformCtx,
+  callback: GatewayCallback,
+  handlers: readonly PaymentKindHandler[],
+): Promise<CallbackResult> {
+  const { shape, claimedOrderId, settle } = await recordCallback(ctx, callback);
   if (!shape || typeof claimedOrderId !== "string") {
     await settle("invalid_callback");
     throw new Invalid("invalid_callback", "This is not a payment notification this API understands.");

@@ -176,6 +176,29 @@ function keyRewriter(from: { id: string; slug: string }, to: { id: string; slug:
   };
 }
 
+/** Multi-row INSERTs for one table file's rows, chunked so no statement binds over `MAX_PARAMS`. */
+function insertStatements(
+  d1: D1Database,
+  content: TableFile,
+  rewrite: ReturnType<typeof keyRewriter>,
+): D1PreparedStatement[] {
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMS / content.columns.length));
+  const columns = content.columns.map(sqlName).join(", ");
+  const tuple = `(${content.columns.map(() => "?").join(", ")})`;
+  const statements: D1PreparedStatement[] = [];
+  for (let i = 0; i < content.rows.length; i += perStatement) {
+    const chunk = content.rows.slice(i, i + perStatement);
+    statements.push(
+      d1
+        .prepare(
+          `INSERT INTO ${sqlName(content.table)} (${columns}) VALUES ${chunk.map(() => tuple).join(", ")}`,
+        )
+        .bind(...chunk.flatMap((row) => row.map((cell: Cell) => rewrite(decodeCell(cell))))),
+    );
+  }
+  return statements;
+}
+
 const restored = (entry: Extract<ManifestEntry, { kind: "file" }>) =>
   !NOT_RESTORED.some((n) => n.prefix === entry.prefix && entry.key.startsWith(n.under));
 
@@ -241,18 +264,8 @@ export async function importArchive(
       if (content.rows.length === 0 || content.columns.length === 0) {
         continue;
       }
-      const perStatement = Math.max(1, Math.floor(MAX_PARAMS / content.columns.length));
-      const columns = content.columns.map(sqlName).join(", ");
-      const tuple = `(${content.columns.map(() => "?").join(", ")})`;
-      for (let i = 0; i < content.rows.length; i += perStatement) {
-        const chunk = content.rows.slice(i, i + perStatement);
-        pending.push(
-          d1
-            .prepare(
-              `INSERT INTO ${sqlName(entry.table)} (${columns}) VALUES ${chunk.map(() => tuple).join(", ")}`,
-            )
-            .bind(...chunk.flatMap((row) => row.map((cell: Cell) => rewrite(decodeCell(cell))))),
-        );
+      for (const statement of insertStatements(d1, content, rewrite)) {
+        pending.push(statement);
         if (pending.length >= BATCH_STATEMENTS) {
           await flush();
         }

@@ -51,6 +51,22 @@ export async function fanout(ctx: ServiceContext, input: FanoutInput): Promise<E
   });
 }
 
+type DeviceToken = { token: string; platform: "ios" | "android" };
+
+/** The active push devices of these users in this tenant, by user id. */
+async function activeDeviceTokens(
+  ctx: ServiceContext,
+  tenant: string,
+  userIds: string[],
+): Promise<Map<string, DeviceToken[]>> {
+  const tokens = new Map<string, DeviceToken[]>();
+  const rows = await devicesWhere(ctx, devices.userId, userIds, tenant);
+  for (const row of rows.filter((d) => d.active)) {
+    tokens.set(row.userId, [...(tokens.get(row.userId) ?? []), { token: row.token, platform: row.platform }]);
+  }
+  return tokens;
+}
+
 async function build(ctx: ServiceContext, input: FanoutInput): Promise<OutgoingMessage[]> {
   const now = ctx.now();
   const { channel, reference } = input;
@@ -60,21 +76,14 @@ async function build(ctx: ServiceContext, input: FanoutInput): Promise<OutgoingM
     recipients.map((r) => r.userId),
   );
   const configured = channelConfigured(ctx, channel);
-  const tokens = new Map<string, { token: string; platform: "ios" | "android" }[]>();
-  if (channel === "push" && configured) {
-    const rows = await devicesWhere(
-      ctx,
-      devices.userId,
-      recipients.map((r) => r.userId),
-      input.tenant,
-    );
-    for (const row of rows.filter((d) => d.active)) {
-      tokens.set(row.userId, [
-        ...(tokens.get(row.userId) ?? []),
-        { token: row.token, platform: row.platform },
-      ]);
-    }
-  }
+  const tokens =
+    channel === "push" && configured
+      ? await activeDeviceTokens(
+          ctx,
+          input.tenant,
+          recipients.map((r) => r.userId),
+        )
+      : new Map<string, DeviceToken[]>();
 
   const out: OutgoingMessage[] = [];
   const skip = (r: FanoutRecipient, reason: SkipReason) =>
