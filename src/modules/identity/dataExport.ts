@@ -1,16 +1,8 @@
-import { and, asc, eq, inArray, or } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import { z } from "zod";
 import { audit, platformAudit } from "../../core/audit";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
-import {
-  auditLog,
-  memberships,
-  oneTimeTokens,
-  residentApplications,
-  sessions,
-  tenants,
-  users,
-} from "../../core/db/platform-schema";
+import { tenants, users } from "../../core/db/platform-schema";
 import { rawD1, sqlName } from "../../core/db/raw";
 import { rowById } from "../../core/db/rows";
 import { NotFound } from "../../core/errors";
@@ -18,6 +10,13 @@ import { requireUser } from "../../core/http/access";
 import type { PersonalColumns } from "../../core/module";
 import { notifyFor } from "../../core/notifier";
 import { supportTicketsOf } from "../support/service";
+import {
+  applicationsOf,
+  membershipsOf,
+  platformActivityOf,
+  sessionsOf,
+  signInLinksOf,
+} from "./dataExportPlatform";
 import { viaNotify } from "./devices";
 import { membershipStanding } from "./duties";
 import { dataExportRateLimit } from "./limits";
@@ -201,6 +200,74 @@ function preferencesOf(ctx: PlatformCtx, userId: string) {
   return viaNotify(() => notifyFor(ctx.env).preferences(userId));
 }
 
+/** Tenants named anywhere in the export (sessions, applications, activity) shown by slug, not internal id. */
+async function tenantSlugs(
+  ctx: PlatformCtx,
+  mine: Awaited<ReturnType<typeof membershipsOf>>,
+  named: { tenantId: string | null }[],
+) {
+  const tenantIds = new Set<string>(named.flatMap((r) => (r.tenantId ? [r.tenantId] : [])));
+  const slugs = new Map(mine.map((m) => [m.tenant.id, m.tenant.slug]));
+  const unknown = [...tenantIds].filter((id) => !slugs.has(id));
+  if (unknown.length) {
+    for (const t of await ctx.platform
+      .select({ id: tenants.id, slug: tenants.slug })
+      .from(tenants)
+      .where(inArray(tenants.id, unknown))) {
+      slugs.set(t.id, t.slug);
+    }
+  }
+  return (id: string | null) => (id ? (slugs.get(id) ?? null) : null);
+}
+
+/** Each community's own tables about the person; suspended ones are listed without data. */
+async function communitySections(
+  ctx: PlatformCtx,
+  userId: string,
+  mine: Awaited<ReturnType<typeof membershipsOf>>,
+) {
+  const communities: DataExport["communities"] = [];
+  const disclosed: { tctx: TenantCtx; rows: number }[] = [];
+  for (const { membership, tenant } of mine) {
+    const ref = { slug: tenant.slug, name: tenant.name, type: tenant.type };
+    const tctx = await ownCommunityCtx({ ctx, own: { membership, tenant } });
+    if (!tctx) {
+      communities.push({ tenant: ref, status: "suspended", tables: {} });
+      continue;
+    }
+    // Registry rows are the person's through the account's link to their family-card entry, never by
+    // a name or number that a namesake or a neighbour could share.
+    const { tables, rows } = await communityTables(tctx, {
+      userId,
+      unitId: membership.unitId,
+      personId: membership.personId,
+    });
+    communities.push({ tenant: ref, status: "included", tables });
+    disclosed.push({ tctx, rows });
+  }
+  return { communities, disclosed };
+}
+
+/** Records the disclosure in each community read and the export in the platform's log. */
+async function recordExport(
+  ctx: PlatformCtx,
+  userId: string,
+  communities: DataExport["communities"],
+  disclosed: { tctx: TenantCtx; rows: number }[],
+) {
+  const entry = { action: "personal_data.exported", targetType: "user", targetId: userId };
+  await Promise.all([
+    ...disclosed.map(({ tctx, rows }) => tctx.db.batch([audit(tctx, { ...entry, detail: { rows } })])),
+    ctx.platform.batch([
+      platformAudit(ctx, {
+        ...entry,
+        tenantId: null,
+        detail: { communities: communities.map((c) => ({ slug: c.tenant.slug, status: c.status })) },
+      }),
+    ]),
+  ]);
+}
+
 /**
  * Everything held about the caller. Limited per account (it reads every community's database); each
  * community whose data was read records the disclosure in its audit log, and the platform's log records
@@ -214,124 +281,20 @@ export async function exportPersonalData({ ctx }: { ctx: PlatformCtx }): Promise
     throw new NotFound("User");
   }
   const [mine, sessionRows, links, applications, activity, tickets, preferences] = await Promise.all([
-    ctx.platform
-      .select({ membership: memberships, tenant: tenants })
-      .from(memberships)
-      .innerJoin(tenants, eq(tenants.id, memberships.tenantId))
-      .where(eq(memberships.userId, user.id))
-      .orderBy(asc(memberships.createdAt), asc(memberships.id)),
-    ctx.platform
-      .select({
-        id: sessions.id,
-        tenantId: sessions.tenantId,
-        createdAt: sessions.createdAt,
-        expiresAt: sessions.expiresAt,
-        usedAt: sessions.usedAt,
-        revokedAt: sessions.revokedAt,
-      })
-      .from(sessions)
-      .where(eq(sessions.userId, user.id))
-      .orderBy(asc(sessions.createdAt), asc(sessions.id)),
-    ctx.platform
-      .select({
-        purpose: oneTimeTokens.purpose,
-        createdAt: oneTimeTokens.createdAt,
-        expiresAt: oneTimeTokens.expiresAt,
-        usedAt: oneTimeTokens.usedAt,
-      })
-      .from(oneTimeTokens)
-      .where(eq(oneTimeTokens.userId, user.id))
-      .orderBy(asc(oneTimeTokens.createdAt), asc(oneTimeTokens.id)),
-    ctx.platform
-      .select({
-        id: residentApplications.id,
-        tenantId: residentApplications.tenantId,
-        fullName: residentApplications.fullName,
-        email: residentApplications.email,
-        whatsapp: residentApplications.whatsapp,
-        block: residentApplications.block,
-        houseNumber: residentApplications.houseNumber,
-        kkNumber: residentApplications.kkNumber,
-        note: residentApplications.note,
-        status: residentApplications.status,
-        reason: residentApplications.reason,
-        decidedAt: residentApplications.decidedAt,
-        ip: residentApplications.ip,
-        createdAt: residentApplications.createdAt,
-      })
-      .from(residentApplications)
-      .where(eq(residentApplications.userId, user.id))
-      .orderBy(asc(residentApplications.createdAt)),
-    ctx.platform
-      .select({
-        id: auditLog.id,
-        tenantId: auditLog.tenantId,
-        actorId: auditLog.actorId,
-        action: auditLog.action,
-        targetType: auditLog.targetType,
-        targetId: auditLog.targetId,
-        ip: auditLog.ip,
-        createdAt: auditLog.createdAt,
-      })
-      .from(auditLog)
-      .where(
-        or(
-          eq(auditLog.actorId, user.id),
-          and(eq(auditLog.targetType, "user"), eq(auditLog.targetId, user.id)),
-        ),
-      )
-      .orderBy(asc(auditLog.createdAt), asc(auditLog.id)),
+    membershipsOf(ctx, user.id),
+    sessionsOf(ctx, user.id),
+    signInLinksOf(ctx, user.id),
+    applicationsOf(ctx, user.id),
+    platformActivityOf(ctx, user.id),
     supportTicketsOf(ctx, user.id),
     preferencesOf(ctx, user.id),
   ]);
 
-  // Tenants named anywhere above (sessions, applications, activity) shown by slug, not internal id.
-  const tenantIds = new Set<string>(
-    [...sessionRows, ...applications, ...activity].flatMap((r) => (r.tenantId ? [r.tenantId] : [])),
-  );
-  const slugs = new Map(mine.map((m) => [m.tenant.id, m.tenant.slug]));
-  const unknown = [...tenantIds].filter((id) => !slugs.has(id));
-  if (unknown.length) {
-    for (const t of await ctx.platform
-      .select({ id: tenants.id, slug: tenants.slug })
-      .from(tenants)
-      .where(inArray(tenants.id, unknown))) {
-      slugs.set(t.id, t.slug);
-    }
-  }
-  const slugOf = (id: string | null) => (id ? (slugs.get(id) ?? null) : null);
+  const slugOf = await tenantSlugs(ctx, mine, [...sessionRows, ...applications, ...activity]);
 
-  const communities: DataExport["communities"] = [];
-  const disclosed: { tctx: TenantCtx; rows: number }[] = [];
-  for (const { membership, tenant } of mine) {
-    const ref = { slug: tenant.slug, name: tenant.name, type: tenant.type };
-    const tctx = await ownCommunityCtx({ ctx, own: { membership, tenant } });
-    if (!tctx) {
-      communities.push({ tenant: ref, status: "suspended", tables: {} });
-      continue;
-    }
-    // Registry rows are the person's through the account's link to their family-card entry, never by
-    // a name or number that a namesake or a neighbour could share.
-    const { tables, rows } = await communityTables(tctx, {
-      userId: user.id,
-      unitId: membership.unitId,
-      personId: membership.personId,
-    });
-    communities.push({ tenant: ref, status: "included", tables });
-    disclosed.push({ tctx, rows });
-  }
+  const { communities, disclosed } = await communitySections(ctx, user.id, mine);
 
-  const entry = { action: "personal_data.exported", targetType: "user", targetId: user.id };
-  await Promise.all([
-    ...disclosed.map(({ tctx, rows }) => tctx.db.batch([audit(tctx, { ...entry, detail: { rows } })])),
-    ctx.platform.batch([
-      platformAudit(ctx, {
-        ...entry,
-        tenantId: null,
-        detail: { communities: communities.map((c) => ({ slug: c.tenant.slug, status: c.status })) },
-      }),
-    ]),
-  ]);
+  await recordExport(ctx, user.id, communities, disclosed);
 
   return {
     format: "warga-personal-data-v1",

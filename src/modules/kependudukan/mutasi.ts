@@ -20,6 +20,21 @@ type MutationRow = typeof mutations.$inferSelect;
 const stale = () =>
   new Conflict("invalid_transition", "The registry changed meanwhile; reload and try again.");
 
+/** What every kind's statements share: the write time, and the log row and audit record that end the batch. */
+interface MutasiTail {
+  now: string;
+  log: (
+    familyCardId: string,
+    memberId: string | null,
+    personName: string,
+    place?: string,
+  ) => BatchItem<"sqlite">;
+  record: (targetId: string) => BatchItem<"sqlite">;
+}
+
+/** The input of one kind of life event. */
+type MutasiOf<K extends MutasiInput["kind"]> = Extract<MutasiInput, { kind: K }>;
+
 /**
  * Records a life event and makes its change to the registry in one batch with the log row and the
  * audit record: `lahir` adds a member born on `date`, `meninggal` marks one dead (and the card
@@ -41,120 +56,33 @@ export async function recordMutasi({
   }
   const now = ctx.now().toISOString();
   const id = newId();
-  const log = (familyCardId: string, memberId: string | null, personName: string, place?: string) =>
-    ctx.db
-      .insert(mutations)
-      .values({
-        id,
-        kind: input.kind,
-        date: input.date,
-        familyCardId,
-        memberId,
-        personName,
-        place: place ?? null,
-        note: input.note ?? null,
-        recordedBy: actor.userId,
-        createdAt: now,
-      })
-      .returning();
-  const record = (targetId: string) =>
-    audit(ctx, {
-      action: `mutasi.${input.kind}`,
-      targetType: "mutation",
-      targetId: id,
-      detail: { targetId },
-    });
-  let statements: BatchItem<"sqlite">[];
-  switch (input.kind) {
-    case "lahir": {
-      checkNik(input.nik, { sex: input.sex, birthDate: input.date });
-      const card = await activeCard(ctx, input.familyCardId);
-      const memberId = newId();
-      statements = [
-        ctx.db.insert(familyMembers).values(
-          memberValues(
-            {
-              name: input.name,
-              nik: input.nik,
-              sex: input.sex,
-              relationship: input.relationship,
-              birthDate: input.date,
-              birthPlace: input.birthPlace,
-              religion: input.religion,
-              maritalStatus: "belum_kawin",
-            },
-            card.id,
-            memberId,
-            now,
-          ),
-        ),
-        log(card.id, memberId, input.name),
-        record(memberId),
-      ];
-      break;
-    }
-    case "meninggal": {
-      const member = await rowById(ctx.db, familyMembers, input.memberId);
-      if (!member) {
-        throw new NotFound("Family member");
-      }
-      if (member.livingStatus === "meninggal") {
-        throw new Conflict("invalid_transition", "This person is already recorded as deceased.");
-      }
-      const othersAlive = await ctx.db.$count(
-        familyMembers,
-        and(
-          eq(familyMembers.familyCardId, member.familyCardId),
-          eq(familyMembers.livingStatus, "hidup"),
-          ne(familyMembers.id, member.id),
-        ),
-      );
-      statements = [
-        ctx.db
-          .update(familyMembers)
-          .set({ livingStatus: "meninggal", deathDate: input.date, updatedAt: now })
-          .where(and(eq(familyMembers.id, member.id), eq(familyMembers.livingStatus, "hidup"))),
-        abortBatchUnless(ctx.db, familyMembers, member.id, eq(familyMembers.deathDate, input.date)),
-        ...(othersAlive === 0
-          ? [
-              ctx.db
-                .update(familyCards)
-                .set({ status: "meninggal", statusDate: input.date, updatedAt: now })
-                .where(and(eq(familyCards.id, member.familyCardId), eq(familyCards.status, "aktif"))),
-            ]
-          : []),
-        log(member.familyCardId, member.id, member.name, input.place),
-        record(member.id),
-      ];
-      break;
-    }
-    case "pindah_masuk": {
-      checkNewCard(input);
-      if (!(await unitRef(ctx.db, input.unitId))) {
-        throw new NotFound("Unit", "unit_not_found");
-      }
-      const cardId = newId();
-      statements = [
-        ...insertCardStatements(ctx.db, cardId, input, now),
-        log(cardId, null, input.headName, input.place),
-        record(cardId),
-      ];
-      break;
-    }
-    case "pindah_keluar": {
-      const card = await activeCard(ctx, input.familyCardId);
-      statements = [
-        ctx.db
-          .update(familyCards)
-          .set({ status: "pindah", statusDate: input.date, updatedAt: now })
-          .where(and(eq(familyCards.id, card.id), eq(familyCards.status, "aktif"))),
-        abortBatchUnless(ctx.db, familyCards, card.id, eq(familyCards.statusDate, input.date)),
-        log(card.id, null, card.headName, input.place),
-        record(card.id),
-      ];
-      break;
-    }
-  }
+  const tail: MutasiTail = {
+    now,
+    log: (familyCardId, memberId, personName, place) =>
+      ctx.db
+        .insert(mutations)
+        .values({
+          id,
+          kind: input.kind,
+          date: input.date,
+          familyCardId,
+          memberId,
+          personName,
+          place: place ?? null,
+          note: input.note ?? null,
+          recordedBy: actor.userId,
+          createdAt: now,
+        })
+        .returning(),
+    record: (targetId) =>
+      audit(ctx, {
+        action: `mutasi.${input.kind}`,
+        targetType: "mutation",
+        targetId: id,
+        detail: { targetId },
+      }),
+  };
+  const statements = await mutasiStatements(ctx, input, tail);
   try {
     const results = (await ctx.db.batch(
       statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]],
@@ -170,6 +98,128 @@ export async function recordMutasi({
     }
     registryConflict(error);
   }
+}
+
+/** Checks the event against the registry and builds its batch statements, per kind. */
+function mutasiStatements(
+  ctx: TenantCtx,
+  input: MutasiInput,
+  tail: MutasiTail,
+): Promise<BatchItem<"sqlite">[]> {
+  switch (input.kind) {
+    case "lahir":
+      return lahirStatements(ctx, input, tail);
+    case "meninggal":
+      return meninggalStatements(ctx, input, tail);
+    case "pindah_masuk":
+      return pindahMasukStatements(ctx, input, tail);
+    case "pindah_keluar":
+      return pindahKeluarStatements(ctx, input, tail);
+  }
+}
+
+/** `lahir`: a new member born on `date` on an active card. */
+async function lahirStatements(ctx: TenantCtx, input: MutasiOf<"lahir">, { now, log, record }: MutasiTail) {
+  checkNik(input.nik, { sex: input.sex, birthDate: input.date });
+  const card = await activeCard(ctx, input.familyCardId);
+  const memberId = newId();
+  return [
+    ctx.db.insert(familyMembers).values(
+      memberValues(
+        {
+          name: input.name,
+          nik: input.nik,
+          sex: input.sex,
+          relationship: input.relationship,
+          birthDate: input.date,
+          birthPlace: input.birthPlace,
+          religion: input.religion,
+          maritalStatus: "belum_kawin",
+        },
+        card.id,
+        memberId,
+        now,
+      ),
+    ),
+    log(card.id, memberId, input.name),
+    record(memberId),
+  ];
+}
+
+/** `meninggal`: marks a living member dead, and the card `meninggal` when nobody on it is left alive. */
+async function meninggalStatements(
+  ctx: TenantCtx,
+  input: MutasiOf<"meninggal">,
+  { now, log, record }: MutasiTail,
+) {
+  const member = await rowById(ctx.db, familyMembers, input.memberId);
+  if (!member) {
+    throw new NotFound("Family member");
+  }
+  if (member.livingStatus === "meninggal") {
+    throw new Conflict("invalid_transition", "This person is already recorded as deceased.");
+  }
+  const othersAlive = await ctx.db.$count(
+    familyMembers,
+    and(
+      eq(familyMembers.familyCardId, member.familyCardId),
+      eq(familyMembers.livingStatus, "hidup"),
+      ne(familyMembers.id, member.id),
+    ),
+  );
+  return [
+    ctx.db
+      .update(familyMembers)
+      .set({ livingStatus: "meninggal", deathDate: input.date, updatedAt: now })
+      .where(and(eq(familyMembers.id, member.id), eq(familyMembers.livingStatus, "hidup"))),
+    abortBatchUnless(ctx.db, familyMembers, member.id, eq(familyMembers.deathDate, input.date)),
+    ...(othersAlive === 0
+      ? [
+          ctx.db
+            .update(familyCards)
+            .set({ status: "meninggal", statusDate: input.date, updatedAt: now })
+            .where(and(eq(familyCards.id, member.familyCardId), eq(familyCards.status, "aktif"))),
+        ]
+      : []),
+    log(member.familyCardId, member.id, member.name, input.place),
+    record(member.id),
+  ];
+}
+
+/** `pindah_masuk`: registers an arriving family with a new card on an existing unit. */
+async function pindahMasukStatements(
+  ctx: TenantCtx,
+  input: MutasiOf<"pindah_masuk">,
+  { now, log, record }: MutasiTail,
+) {
+  checkNewCard(input);
+  if (!(await unitRef(ctx.db, input.unitId))) {
+    throw new NotFound("Unit", "unit_not_found");
+  }
+  const cardId = newId();
+  return [
+    ...insertCardStatements(ctx.db, cardId, input, now),
+    log(cardId, null, input.headName, input.place),
+    record(cardId),
+  ];
+}
+
+/** `pindah_keluar`: marks an active card `pindah`. */
+async function pindahKeluarStatements(
+  ctx: TenantCtx,
+  input: MutasiOf<"pindah_keluar">,
+  { now, log, record }: MutasiTail,
+) {
+  const card = await activeCard(ctx, input.familyCardId);
+  return [
+    ctx.db
+      .update(familyCards)
+      .set({ status: "pindah", statusDate: input.date, updatedAt: now })
+      .where(and(eq(familyCards.id, card.id), eq(familyCards.status, "aktif"))),
+    abortBatchUnless(ctx.db, familyCards, card.id, eq(familyCards.statusDate, input.date)),
+    log(card.id, null, card.headName, input.place),
+    record(card.id),
+  ];
 }
 
 async function activeCard(ctx: TenantCtx, id: string) {

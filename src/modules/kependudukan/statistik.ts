@@ -41,23 +41,18 @@ const alive = sql`${familyMembers.livingStatus} = 'hidup'`;
 /** 2026-11-24 → 20261124: whole years between two such numbers are their difference over 10,000. */
 const dayNumber = (day: string) => Number(day.replaceAll("-", ""));
 
+/** Members of active cards: the join every person count starts from. */
+const onActiveCard = and(eq(familyCards.id, familyMembers.familyCardId), eq(familyCards.status, "aktif"));
+
 /**
- * The registry in numbers, in one D1 batch of four aggregates (no per-person work in the isolate):
- * active cards per block, vehicles of active cards per block, and one pass over the members of
- * active cards grouped by block that counts persons by sex, religion, residence and living status
- * with conditional sums; the age bands are a second pass grouped on the band, computed in SQL from
- * `birth_date` against today's Jakarta date passed as a parameter (YYYYMMDD arithmetic: the age is
- * (today − birth) / 10000, the band index that over 5). Persons (and every breakdown but living
- * status) are members alive on an active card; living status counts every member of an active card.
+ * The four aggregates in one D1 batch: active cards per block, vehicles of active cards per block,
+ * members of active cards per block with conditional sums by sex, religion, residence and living
+ * status, and living members per age band (computed in SQL against `todayNumber`).
  */
-export async function registryStatistics({ ctx }: { ctx: TenantCtx }) {
-  const today = ctx.now();
-  const todayNumber = dayNumber(jakartaDay(today));
-  const db = ctx.db;
-  const onActiveCard = and(eq(familyCards.id, familyMembers.familyCardId), eq(familyCards.status, "aktif"));
+function registryAggregates(db: TenantCtx["db"], todayNumber: number) {
   // The band index: 0 for 0–4 … 14 for 70–74, 15 and over are 75+; -1 for no (or a future) birth date.
   const band = sql<number>`case when ${familyMembers.birthDate} is null then -1 else max(-1, min(15, (cast(${todayNumber} as integer) - cast(replace(${familyMembers.birthDate}, '-', '') as integer)) / 50000)) end`;
-  const [families, cars, people, ages] = await db.batch([
+  return db.batch([
     db
       .select({ block: units.block, n: count() })
       .from(familyCards)
@@ -102,6 +97,41 @@ export async function registryStatistics({ ctx }: { ctx: TenantCtx }) {
       .where(alive)
       .groupBy(sql`1`),
   ]);
+}
+
+type BlockCount = { block: string | null; n: number };
+
+/** Families, living persons and vehicles per block, blocks in natural order ("A2" before "A10"). */
+function perBlock(
+  families: BlockCount[],
+  cars: BlockCount[],
+  people: { block: string | null; alive: number }[],
+) {
+  const blocks = [
+    ...new Set([...families, ...cars, ...people].flatMap((r) => (r.block === null ? [] : [r.block]))),
+  ].sort((a, b) => a.localeCompare(b, "id", { numeric: true }));
+  const of = (rows: BlockCount[], block: string) => rows.find((r) => r.block === block)?.n ?? 0;
+  return blocks.map((block) => ({
+    block,
+    families: of(families, block),
+    persons: people.find((r) => r.block === block)?.alive ?? 0,
+    vehicles: of(cars, block),
+  }));
+}
+
+/**
+ * The registry in numbers, in one D1 batch of four aggregates (no per-person work in the isolate):
+ * active cards per block, vehicles of active cards per block, and one pass over the members of
+ * active cards grouped by block that counts persons by sex, religion, residence and living status
+ * with conditional sums; the age bands are a second pass grouped on the band, computed in SQL from
+ * `birth_date` against today's Jakarta date passed as a parameter (YYYYMMDD arithmetic: the age is
+ * (today − birth) / 10000, the band index that over 5). Persons (and every breakdown but living
+ * status) are members alive on an active card; living status counts every member of an active card.
+ */
+export async function registryStatistics({ ctx }: { ctx: TenantCtx }) {
+  const today = ctx.now();
+  const todayNumber = dayNumber(jakartaDay(today));
+  const [families, cars, people, ages] = await registryAggregates(ctx.db, todayNumber);
   const total = (key: string) =>
     people.reduce((sum, row) => sum + Number((row as Record<string, unknown>)[key] ?? 0), 0);
   const alivePersons = total("alive");
@@ -109,23 +139,13 @@ export async function registryStatistics({ ctx }: { ctx: TenantCtx }) {
     const rows = keys.map((key) => ({ key, n: total(`${prefix}${key}`) }));
     return [...rows, { key: UNKNOWN, n: alivePersons - rows.reduce((sum, r) => sum + r.n, 0) }];
   };
-  const blocks = [
-    ...new Set([...families, ...cars, ...people].flatMap((r) => (r.block === null ? [] : [r.block]))),
-  ].sort((a, b) => a.localeCompare(b, "id", { numeric: true }));
-  const of = (rows: { block: string | null; n: number }[], block: string) =>
-    rows.find((r) => r.block === block)?.n ?? 0;
   const sum = (rows: { n: number }[]) => rows.reduce((s, r) => s + r.n, 0);
   const bandLabel = (i: number) => (i < 0 ? UNKNOWN : (AGE_BANDS[i] ?? "75+"));
   return {
     totalFamilies: sum(families),
     totalPersons: alivePersons,
     totalVehicles: sum(cars),
-    perBlock: blocks.map((block) => ({
-      block,
-      families: of(families, block),
-      persons: people.find((r) => r.block === block)?.alive ?? 0,
-      vehicles: of(cars, block),
-    })),
+    perBlock: perBlock(families, cars, people),
     sex: tally(
       [
         { key: "L", n: total("male") },
