@@ -15,7 +15,7 @@
 // that process too, as in the api suite), p50 and p99 of the answers, the rows of the first answer, and
 // the goal: lists, details, searches and "mine" ≤ 5 ms CPU; aggregates ≤ 10 ms; exports and PDFs by CPU
 // and peak memory inside a Worker's 128 MB and 30 s of CPU. Sorted by CPU, heaviest first.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { root, TEST_SECRETS } from "../lib/dev-server.mjs";
@@ -23,7 +23,7 @@ import { quantile } from "../lib/load.mjs";
 import { declaredSlots } from "./d1.mjs";
 import { CHILDREN, rwToken, seedRw, startRwServer } from "./hierarchy.mjs";
 import { LARGE_RT, SIZES, seedLargeRt } from "./routes-data.mjs";
-import { startBenchWorkerd } from "./server.mjs";
+import { measureAlone, startBenchWorkerd } from "./server.mjs";
 import { benchToken, liveSessionStatements } from "./tokens.mjs";
 
 /** Requests per row (`BENCH_REQUESTS`): enough CPU ticks per row on a busy machine. */
@@ -159,32 +159,10 @@ function idsOf(body) {
   return list.map((r) => r?.id ?? r?.slug).filter((v) => typeof v === "string");
 }
 
-/** Resident and peak resident memory of a process (kB), from /proc/<pid>/status (Linux). */
-function memoryKb(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const field = (name) => Number(new RegExp(`^${name}:\\s*(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
-  return { rss: field("VmRSS"), hwm: field("VmHWM") };
-}
-
 /** One request measured alone: CPU of the workerd process and its peak RSS over the RSS before it. */
 async function measureHeavy(server, url, headers) {
-  try {
-    writeFileSync(`/proc/${server.pid}/clear_refs`, "5");
-  } catch {}
-  const before = memoryKb(server.pid);
-  const cpu0 = server.cpu();
-  const started = performance.now();
-  const res = await fetch(url, { headers });
-  const bytes = (await res.arrayBuffer()).byteLength;
-  const ms = performance.now() - started;
-  const after = memoryKb(server.pid);
-  return {
-    status: res.status,
-    ms,
-    cpuMs: (server.cpu() - cpu0) * 1000,
-    peakMiB: (after.hwm - before.rss) / 1024,
-    bytes,
-  };
+  const r = await measureAlone(server, url, { headers });
+  return { status: r.status, ms: r.ms, cpuMs: r.cpuMs, peakMiB: r.peakMiB, bytes: r.bytes.byteLength };
 }
 
 /**

@@ -3,6 +3,7 @@
 // API plus its bare baselines, scripts/bench/entry.ts) served on workerd directly (scripts/lib/workerd.mjs).
 // Both are made once per process: `npm run bench` runs many suites, and each used to migrate, seed and
 // bundle again (a smoke run of every suite spent most of its time there).
+import { readFileSync, writeFileSync } from "node:fs";
 import "./state.mjs";
 import { ensureDevVars } from "../lib/dev-vars.mjs";
 import { bundleWorker, startWorkerd } from "../lib/workerd.mjs";
@@ -49,4 +50,37 @@ export function prepareBenchState() {
     }
   })();
   return prepared;
+}
+
+/** Resident and peak resident memory of a process (kB), from /proc/<pid>/status (Linux). */
+function memoryKb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const field = (name) => Number(new RegExp(`^${name}:\\s*(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
+  return { rss: field("VmRSS"), hwm: field("VmHWM") };
+}
+
+/**
+ * One request measured alone on a bench server: its answer (status, content type, body bytes), wall
+ * time, the workerd process's CPU and its peak RSS over the RSS before the request (the peak is reset
+ * first where the kernel allows).
+ */
+export async function measureAlone(server, url, init) {
+  try {
+    writeFileSync(`/proc/${server.pid}/clear_refs`, "5");
+  } catch {}
+  const before = memoryKb(server.pid);
+  const cpu0 = server.cpu();
+  const started = performance.now();
+  const res = await fetch(url, init);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const ms = performance.now() - started;
+  const after = memoryKb(server.pid);
+  return {
+    status: res.status,
+    contentType: res.headers.get("content-type") ?? "",
+    bytes,
+    ms,
+    cpuMs: (server.cpu() - cpu0) * 1000,
+    peakMiB: (after.hwm - before.rss) / 1024,
+  };
 }

@@ -8,13 +8,13 @@
 //   imported into RT 02: the dry run (every row checked) and the real import (all or nothing).
 // Local D1 runs in the same process, so CPU and memory include SQLite's share: upper bounds on the
 // isolate's own.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TEST_SECRETS } from "../lib/dev-server.mjs";
 import { declaredSlots, migrateAndSeed } from "./d1.mjs";
 import { registryStatements } from "./registry.mjs";
-import { startBenchWorkerd } from "./server.mjs";
+import { measureAlone, startBenchWorkerd } from "./server.mjs";
 import { benchToken, liveSessionStatements } from "./tokens.mjs";
 
 const SCALE = Number(process.env.BENCH_WRITES_SCALE ?? process.env.BENCH_ROUTES_SCALE ?? 1);
@@ -28,30 +28,14 @@ const TENANTS = {
   rt02: { id: "seed-tenant-rt02", slug: "rt-02-sukamaju" },
 };
 
-function memoryKb(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const field = (name) => Number(new RegExp(`^${name}:\\s*(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
-  return { rss: field("VmRSS"), hwm: field("VmHWM") };
-}
-
-/** One request alone: its answer, wall time, the workerd process's CPU and peak RSS over the RSS before. */
+/** One request alone (`measureAlone`), its body parsed when JSON; a failed answer stops the suite. */
 async function measured(server, url, init) {
-  try {
-    writeFileSync(`/proc/${server.pid}/clear_refs`, "5");
-  } catch {}
-  const before = memoryKb(server.pid);
-  const cpu0 = server.cpu();
-  const started = performance.now();
-  const res = await fetch(url, init);
-  const body = res.headers.get("content-type")?.includes("json")
-    ? await res.json()
-    : new Uint8Array(await res.arrayBuffer());
-  const ms = performance.now() - started;
-  const after = memoryKb(server.pid);
-  if (!res.ok) {
-    throw new Error(`${init?.method ?? "GET"} ${url}: ${res.status} ${JSON.stringify(body).slice(0, 400)}`);
+  const r = await measureAlone(server, url, init);
+  const body = r.contentType.includes("json") ? JSON.parse(new TextDecoder().decode(r.bytes)) : r.bytes;
+  if (r.status >= 400) {
+    throw new Error(`${init?.method ?? "GET"} ${url}: ${r.status} ${JSON.stringify(body).slice(0, 400)}`);
   }
-  return { body, ms, cpuMs: (server.cpu() - cpu0) * 1000, peakMiB: (after.hwm - before.rss) / 1024 };
+  return { body, ms: r.ms, cpuMs: r.cpuMs, peakMiB: r.peakMiB };
 }
 
 async function tokens(mf) {

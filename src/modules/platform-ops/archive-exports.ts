@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { platformAudit } from "../../core/audit";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
@@ -292,39 +292,28 @@ export async function archiveJob(ctx: PlatformCtx, scheduledAt: Date) {
       .set({ status: "expired" })
       .where(and(eq(tenantArchives.id, row.id), eq(tenantArchives.status, "ready")));
   }
-  const stuckImports = await ctx.platform
-    .update(tenantArchives)
-    .set({
-      status: "failed",
-      error: "the import stopped before it finished",
-      leaseUntil: null,
-      finishedAt: at,
-    })
-    .where(
-      and(
-        eq(tenantArchives.kind, "import"),
-        eq(tenantArchives.status, "running"),
-        lt(tenantArchives.leaseUntil, at),
-      ),
-    )
-    .returning({ id: tenantArchives.id });
-  // An export whose last try died with its isolate: nothing will take it again.
-  await ctx.platform
-    .update(tenantArchives)
-    .set({
-      status: "failed",
-      error: "the export stopped before it finished",
-      leaseUntil: null,
-      finishedAt: at,
-    })
-    .where(
-      and(
-        eq(tenantArchives.kind, "export"),
-        eq(tenantArchives.status, "running"),
-        lt(tenantArchives.leaseUntil, at),
-        gte(tenantArchives.attempts, MAX_ATTEMPTS),
-      ),
-    );
+  // A running archive whose lease ran out died with its isolate: an import at once, an export after its
+  // last try (nothing will take it again).
+  const failStuck = (kind: "import" | "export", ...more: SQL[]) =>
+    ctx.platform
+      .update(tenantArchives)
+      .set({
+        status: "failed",
+        error: `the ${kind} stopped before it finished`,
+        leaseUntil: null,
+        finishedAt: at,
+      })
+      .where(
+        and(
+          eq(tenantArchives.kind, kind),
+          eq(tenantArchives.status, "running"),
+          lt(tenantArchives.leaseUntil, at),
+          ...more,
+        ),
+      )
+      .returning({ id: tenantArchives.id });
+  const stuckImports = await failStuck("import");
+  await failStuck("export", gte(tenantArchives.attempts, MAX_ATTEMPTS));
   const waiting = await ctx.platform
     .select({ id: tenantArchives.id })
     .from(tenantArchives)

@@ -399,6 +399,40 @@ describe("tenant archive: export and import", () => {
     expect(same.body).toEqual(done.body);
   });
 
+  it("marks failed an import whose isolate died, and an export that died on its last try", async () => {
+    const tenant = await createTenant();
+    const operator = await operatorToken();
+    const first = await callJson<{ archive: Archive }>(`/api/platform/tenants/${tenant.id}/archives`, {
+      method: "POST",
+      token: operator,
+    });
+    const exportId = first.body.archive.id;
+    await bindings.PLATFORM_DB.prepare(
+      "UPDATE tenant_archives SET status = 'running', attempts = 3, lease_until = '2000-01-01T00:00:00.000Z' WHERE id = ?",
+    )
+      .bind(exportId)
+      .run();
+    // An import row of the same tenant, running with its lease run out (what a died import leaves).
+    const importId = `imp-${exportId}`;
+    await bindings.PLATFORM_DB.prepare(
+      `INSERT INTO tenant_archives (id, kind, tenant_id, tenant_slug, status, requested_by, requested_as, attempts, lease_until, created_at)
+       SELECT ?, 'import', tenant_id, tenant_slug, 'running', requested_by, 'operator', 1, '2000-01-01T00:00:00.000Z', created_at
+       FROM tenant_archives WHERE id = ?`,
+    )
+      .bind(importId, exportId)
+      .run();
+    await runArchiveJob(new Date(Date.now() + 60_000));
+    const rows = await bindings.PLATFORM_DB.prepare(
+      "SELECT id, status, error FROM tenant_archives WHERE id IN (?, ?) ORDER BY kind",
+    )
+      .bind(exportId, importId)
+      .all();
+    expect(rows.results).toEqual([
+      { id: exportId, status: "failed", error: "the export stopped before it finished" },
+      { id: importId, status: "failed", error: "the import stopped before it finished" },
+    ]);
+  });
+
   it("an expired archive's download is 410, and the hourly sweep deletes its object", async () => {
     const tenant = await createTenant();
     const admin = await tenant.member("admin");
