@@ -6,6 +6,7 @@ import { dropEmptyTail } from "./spreadsheet-csv";
 import { type SheetWant, workbookParts } from "./xlsxParts";
 
 export { parseCsv, streamCsv, toCsv } from "./spreadsheet-csv";
+export { openWorkbookRows, type RowIn, type SheetRows } from "./spreadsheet-rows";
 export { type RowPages, type SheetStream, streamWorkbook } from "./spreadsheet-stream";
 export { type SheetWant, XLSX_LIMITS } from "./xlsxParts";
 

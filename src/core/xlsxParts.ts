@@ -97,8 +97,11 @@ function directoryEntries(bytes: Uint8Array, view: DataView, dirOffset: number, 
 /** 4 KiB of deflate inflates to at most ~4 MiB, so the count is checked at least that often. */
 const INFLATE_STEP = 4 * 1024;
 
-/** One part's bytes, inflated through a counter that refuses past `cap` (declared sizes may lie). */
-function inflatePart(bytes: Uint8Array, entry: ZipEntry, cap: number): Uint8Array {
+/**
+ * One part's bytes, inflated chunk by chunk through a counter that refuses past `cap` (declared sizes
+ * may lie): a reader that parses as it goes never holds the whole part.
+ */
+function* inflateChunks(bytes: Uint8Array, entry: ZipEntry, cap: number): Generator<Uint8Array> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (entry.offset + 30 > bytes.byteLength || u32(view, entry.offset) !== 0x04034b50) {
     throw unreadable();
@@ -113,12 +116,13 @@ function inflatePart(bytes: Uint8Array, entry: ZipEntry, cap: number): Uint8Arra
     if (data.byteLength > cap) {
       throw refuse();
     }
-    return data;
+    yield data;
+    return;
   }
   if (entry.method !== 8) {
     throw unreadable();
   }
-  const chunks: Uint8Array[] = [];
+  let chunks: Uint8Array[] = [];
   let size = 0;
   const inflater = new Inflate((chunk) => {
     size += chunk.byteLength;
@@ -127,20 +131,66 @@ function inflatePart(bytes: Uint8Array, entry: ZipEntry, cap: number): Uint8Arra
     }
     chunks.push(chunk);
   });
-  try {
-    for (let at = 0; at < data.byteLength || at === 0; at += INFLATE_STEP) {
+  for (let at = 0; at < data.byteLength || at === 0; at += INFLATE_STEP) {
+    try {
       inflater.push(data.subarray(at, at + INFLATE_STEP), at + INFLATE_STEP >= data.byteLength);
+    } catch (error) {
+      throw error instanceof Invalid ? error : unreadable();
     }
-  } catch (error) {
-    throw error instanceof Invalid ? error : unreadable();
+    const out = chunks;
+    chunks = [];
+    yield* out;
   }
-  const out = new Uint8Array(size);
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
   let filled = 0;
   for (const chunk of chunks) {
     out.set(chunk, filled);
     filled += chunk.byteLength;
   }
   return out;
+}
+
+/**
+ * An uploaded .xlsx opened by its central directory (checked against XLSX_LIMITS at once), whose parts
+ * are inflated on demand, all of them together within `XLSX_LIMITS.totalBytes` whatever the directory
+ * declared, each within `XLSX_LIMITS.partBytes`.
+ */
+export class XlsxArchive {
+  private readonly byName: Map<string, ZipEntry>;
+  private budget: number = XLSX_LIMITS.totalBytes;
+
+  constructor(private readonly bytes: Uint8Array) {
+    this.byName = new Map(zipDirectory(bytes).map((e) => [e.name, e]));
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  /** The part inflated chunk by chunk (nothing when the archive lacks it). */
+  *chunks(name: string): Generator<Uint8Array> {
+    const entry = this.byName.get(name);
+    if (!entry) {
+      return;
+    }
+    for (const chunk of inflateChunks(this.bytes, entry, Math.min(XLSX_LIMITS.partBytes, this.budget))) {
+      this.budget -= chunk.byteLength;
+      yield chunk;
+    }
+  }
+
+  /** The whole part, or null when the archive lacks it. */
+  part(name: string): Uint8Array | null {
+    return this.has(name) ? concat([...this.chunks(name)]) : null;
+  }
+
+  text(name: string): string | null {
+    const data = this.part(name);
+    return data ? new TextDecoder().decode(data) : null;
+  }
 }
 
 const XML_ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
@@ -181,34 +231,28 @@ function relationships(xml: string): { id: string; type: string; target: string 
 const EMPTY_SHEET =
   '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData/></worksheet>';
 
+/** What a reader needs of a workbook's layout: its sheets in order, and the shared parts' names. */
+export interface WorkbookLayout {
+  bookName: string;
+  /** The workbook part's XML (`<workbookPr date1904>` and the sheet list). */
+  book: string;
+  /** Every sheet in workbook order, with its part when the workbook links one. */
+  sheets: { name: string; part: string | null }[];
+  styles: string | null;
+  sharedStrings: string | null;
+}
+
+const sheetKey = (name: string) => name.trim().toLowerCase();
+
 /**
- * The parts of an .xlsx that reading `want`'s sheets needs, checked against XLSX_LIMITS, as a new
- * small (stored) ZIP, and the names of the sheets it holds in workbook order. A sheet the reader does
- * not use is replaced by an empty one, so the parser never inflates or walks it. Without `want`, every
- * sheet is read (still within the caps). 400 `spreadsheet_sheet_missing` when a required sheet is absent.
+ * The workbook's layout, read through `take` (the package relationships, the workbook and its
+ * relationships); 400 `spreadsheet_sheet_missing` when a sheet `want` requires is absent.
  */
-export function workbookParts(bytes: Uint8Array, want?: SheetWant): { zip: Uint8Array; sheets: string[] } {
-  const entries = zipDirectory(bytes);
-  const byName = new Map(entries.map((e) => [e.name, e]));
-  let budget: number = XLSX_LIMITS.totalBytes;
-  const kept: Record<string, Uint8Array> = {};
-  const take = (name: string): Uint8Array | null => {
-    const entry = byName.get(name);
-    if (!entry) {
-      return null;
-    }
-    const data = kept[name] ?? inflatePart(bytes, entry, Math.min(XLSX_LIMITS.partBytes, budget));
-    if (!kept[name]) {
-      budget -= data.byteLength;
-      kept[name] = data;
-    }
-    return data;
-  };
+export function workbookLayout(take: (name: string) => Uint8Array | null, want?: SheetWant): WorkbookLayout {
   const text = (name: string) => {
     const data = take(name);
     return data ? new TextDecoder().decode(data) : null;
   };
-  take("[Content_Types].xml");
   const root = relationships(text("_rels/.rels") ?? "").find((r) => r.type.endsWith("/officeDocument"));
   const bookName = root ? resolvePart("", root.target) : "xl/workbook.xml";
   const book = text(bookName);
@@ -216,36 +260,62 @@ export function workbookParts(bytes: Uint8Array, want?: SheetWant): { zip: Uint8
     throw unreadable();
   }
   const bookRels = relationships(text(relsOf(bookName)) ?? "");
-  const sheets = [...book.matchAll(/<(?:\w+:)?sheet\b[^>]*>/g)].map((m) => ({
-    name: attribute(m[0], "name"),
-    target: bookRels.find((r) => r.id === attribute(m[0], "r:id"))?.target,
-  }));
-  const key = (name: string) => name.trim().toLowerCase();
+  const sheets = [...book.matchAll(/<(?:\w+:)?sheet\b[^>]*>/g)].map((m) => {
+    const target = bookRels.find((r) => r.id === attribute(m[0], "r:id"))?.target;
+    return { name: attribute(m[0], "name"), part: target ? resolvePart(bookName, target) : null };
+  });
   if (want) {
-    const missing = want.required.filter((name) => !sheets.some((s) => key(s.name) === key(name)));
+    const missing = want.required.filter((name) => !sheets.some((s) => sheetKey(s.name) === sheetKey(name)));
     if (missing.length > 0) {
       const message = `The workbook has no sheet "${missing.join('", "')}" (it has: ${sheets.map((s) => s.name).join(", ")}).`;
       throw new Invalid("spreadsheet_sheet_missing", message, [{ field: missing[0] ?? "file", message }]);
     }
   }
-  const used = new Set([...(want?.required ?? []), ...(want?.optional ?? [])].map(key));
-  for (const rel of bookRels) {
-    const part = resolvePart(bookName, rel.target);
-    if (rel.type.endsWith("/styles") || rel.type.endsWith("/sharedStrings")) {
+  const partOf = (type: string) => {
+    const rel = bookRels.find((r) => r.type.endsWith(type));
+    return rel ? resolvePart(bookName, rel.target) : null;
+  };
+  return { bookName, book, sheets, styles: partOf("/styles"), sharedStrings: partOf("/sharedStrings") };
+}
+
+/** Does a reader of `want` use this sheet (every sheet without `want`)? */
+export function sheetUsed(name: string, want?: SheetWant): boolean {
+  return !want || [...want.required, ...(want.optional ?? [])].some((w) => sheetKey(w) === sheetKey(name));
+}
+
+/**
+ * The parts of an .xlsx that reading `want`'s sheets needs, checked against XLSX_LIMITS, as a new
+ * small (stored) ZIP, and the names of the sheets it holds in workbook order. A sheet the reader does
+ * not use is replaced by an empty one, so the parser never inflates or walks it. Without `want`, every
+ * sheet is read (still within the caps). 400 `spreadsheet_sheet_missing` when a required sheet is absent.
+ */
+export function workbookParts(bytes: Uint8Array, want?: SheetWant): { zip: Uint8Array; sheets: string[] } {
+  const archive = new XlsxArchive(bytes);
+  const kept: Record<string, Uint8Array> = {};
+  const take = (name: string): Uint8Array | null => {
+    const data = kept[name] ?? archive.part(name);
+    if (data) {
+      kept[name] = data;
+    }
+    return data;
+  };
+  take("[Content_Types].xml");
+  const layout = workbookLayout(take, want);
+  for (const part of [layout.styles, layout.sharedStrings]) {
+    if (part) {
       take(part);
     }
   }
   const read: string[] = [];
-  for (const sheet of sheets) {
-    if (!sheet.target) {
+  for (const sheet of layout.sheets) {
+    if (!sheet.part) {
       continue;
     }
-    const part = resolvePart(bookName, sheet.target);
-    if (!want || used.has(key(sheet.name))) {
-      take(part);
+    if (sheetUsed(sheet.name, want)) {
+      take(sheet.part);
       read.push(sheet.name);
     } else {
-      kept[part] = new TextEncoder().encode(EMPTY_SHEET);
+      kept[sheet.part] = new TextEncoder().encode(EMPTY_SHEET);
     }
   }
   // The parser opens every part the content types name: name only the parts kept.

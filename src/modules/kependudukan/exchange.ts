@@ -8,9 +8,9 @@ import { familyCards, familyMembers, units, vehicles } from "./tables";
 /**
  * The registry as a spreadsheet and back. The export (`exchange-export.ts`) writes four sheets with
  * Indonesian headers; the import reads the same layout (the `Anggota` sheet, or a CSV of it, plus
- * optional `KK` and `Kendaraan` sheets: `import-parse.ts`), checks every row (`import-validate.ts`,
- * `import-sheets.ts`) and
- * writes all of it in one batch, or nothing (`import-write.ts`).
+ * optional `KK`, `Kendaraan` and `Unit` sheets: `import-parse.ts`, row by row as the sheet inflates,
+ * ADR 0037), checks every row as it is read (`import-validate.ts`, `import-sheets.ts`) and writes all
+ * of it in one batch, or nothing (`import-write.ts`).
  */
 
 export { exportRegistry } from "./exchange-export";

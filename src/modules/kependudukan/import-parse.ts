@@ -1,5 +1,5 @@
 import { Invalid } from "../../core/errors";
-import { type CellIn, parseCsv, readWorkbook } from "../../core/spreadsheet";
+import { type CellIn, looksLikeXlsx, openWorkbookRows, parseCsv, type RowIn } from "../../core/spreadsheet";
 
 /** Reading the upload: its sheets as tables of cells, and the parsers of one cell each. */
 
@@ -10,27 +10,56 @@ export interface RowError {
   message: string;
 }
 
-export type Table = { sheet: string; header: string[]; rows: CellIn[][] };
+/** A sheet of the upload: its header (on row `headerLine`) and its other non-empty rows, read once. */
+export interface Table {
+  sheet: string;
+  header: string[];
+  headerLine: number;
+  /** Lower-cased header name → column index (the first column of that name). */
+  columns: Map<string, number>;
+  rows: Iterable<RowIn>;
+}
 
 export function badFile(message: string, field = "file"): Invalid {
   return new Invalid("invalid_spreadsheet", message, [{ field, message }]);
 }
 
-function tableOf(sheet: string, rows: CellIn[][], required: readonly string[]): Table {
-  const header = (rows[0] ?? []).map((h) => (h ?? "").trim());
-  const missing = required.filter((h) => !header.some((x) => x.toLowerCase() === h.toLowerCase()));
+/** The sheet's first non-empty row is its header; the rest are read as the check asks for them. */
+function tableOf(sheet: string, rows: Iterator<RowIn>, required: readonly string[]): Table {
+  const first = rows.next();
+  const header = first.done ? [] : first.value.cells.map((h) => (h ?? "").trim());
+  const columns = new Map<string, number>();
+  header.forEach((h, i) => {
+    if (!columns.has(h.toLowerCase())) {
+      columns.set(h.toLowerCase(), i);
+    }
+  });
+  const missing = required.filter((h) => !columns.has(h.toLowerCase()));
   if (missing.length > 0) {
     throw badFile(`Sheet ${sheet} lacks the column(s): ${missing.join(", ")}.`, sheet);
   }
-  return { sheet, header, rows: rows.slice(1) };
+  const rest: Iterable<RowIn> = { [Symbol.iterator]: () => rows };
+  return { sheet, header, headerLine: first.done ? 1 : first.value.line, columns, rows: rest };
 }
 
 export function cell(table: Table, row: CellIn[], name: string): string | null {
-  const at = table.header.findIndex((h) => h.toLowerCase() === name.toLowerCase());
-  return at < 0 ? null : (row[at] ?? null);
+  const at = table.columns.get(name.toLowerCase());
+  return at === undefined ? null : (row[at] ?? null);
 }
 
-/** Reads the upload as the export writes it; a CSV is the Anggota sheet alone. */
+/** CSV rows numbered as lines of the file (the header is line 1), empty ones left out. */
+function* csvRows(rows: CellIn[][]): Generator<RowIn> {
+  for (const [i, cells] of rows.entries()) {
+    if (cells.some((c) => c !== null)) {
+      yield { line: i + 1, cells };
+    }
+  }
+}
+
+/**
+ * Reads the upload as the export writes it; a CSV is the Anggota sheet alone. A workbook is read row by
+ * row as the check asks (core/spreadsheet-rows.ts): only its header rows are read here.
+ */
 export function readRegistryFile(bytes: Uint8Array, kind: "xlsx" | "csv"): Table[] {
   if (kind === "csv") {
     let text: string;
@@ -39,32 +68,33 @@ export function readRegistryFile(bytes: Uint8Array, kind: "xlsx" | "csv"): Table
     } catch {
       throw badFile("The CSV is not UTF-8 text.");
     }
-    return [tableOf("Anggota", parseCsv(text), MEMBER_REQUIRED)];
+    return [tableOf("Anggota", csvRows(parseCsv(text)), MEMBER_REQUIRED)];
   }
-  // Only these sheets are inflated and parsed; a workbook without Anggota is refused before parsing.
-  const sheets = readWorkbook(bytes, { required: ["Anggota"], optional: ["KK", "Kendaraan", "Unit"] });
+  if (!looksLikeXlsx(bytes)) {
+    throw badFile("not an .xlsx file");
+  }
+  // Only these sheets are ever inflated; a workbook without Anggota is refused before any row is read.
+  const sheets = openWorkbookRows(bytes, { required: ["Anggota"], optional: ["KK", "Kendaraan", "Unit"] });
   const find = (name: string) => sheets.find((s) => s.name.trim().toLowerCase() === name.toLowerCase());
-  const members = find("Anggota");
-  if (!members) {
-    throw badFile(`The workbook has no sheet "Anggota".`, "Anggota");
-  }
-  const tables = [tableOf("Anggota", members.rows, MEMBER_REQUIRED)];
-  const cards = find("KK");
-  if (cards) {
-    tables.push(tableOf("KK", cards.rows, ["No. KK"]));
-  }
-  const cars = find("Kendaraan");
-  if (cars) {
-    tables.push(tableOf("Kendaraan", cars.rows, ["No. KK", "Plat Nomor", "Jenis"]));
-  }
-  const unitSheet = find("Unit");
-  if (unitSheet) {
-    tables.push(tableOf("Unit", unitSheet.rows, ["Blok", "No. Rumah"]));
+  const tables: Table[] = [];
+  for (const [name, required] of SHEETS) {
+    const sheet = find(name);
+    if (sheet) {
+      tables.push(tableOf(name, sheet.rows(), required));
+    } else if (name === "Anggota") {
+      throw badFile(`The workbook has no sheet "Anggota".`, "Anggota");
+    }
   }
   return tables;
 }
 
 const MEMBER_REQUIRED = ["No. KK", "Blok", "No. Rumah", "NIK", "Nama", "Hubungan", "Jenis Kelamin"] as const;
+const SHEETS: [string, readonly string[]][] = [
+  ["Anggota", MEMBER_REQUIRED],
+  ["KK", ["No. KK"]],
+  ["Kendaraan", ["No. KK", "Plat Nomor", "Jenis"]],
+  ["Unit", ["Blok", "No. Rumah"]],
+];
 
 const code = (v: string) =>
   v

@@ -8,18 +8,21 @@ import { KK_STATUSES, OCCUPANCIES, VEHICLE_KINDS } from "./tables";
 
 /** Checking the optional sheets of the upload: KK details, Kendaraan and Unit, after the Anggota sheet. */
 export function checkOtherSheets(check: Checked, tables: Table[]) {
-  const kkTable = tables.find((t) => t.sheet === "KK");
-  kkTable?.rows.forEach((row, i) => {
-    checkCardRow(check, kkTable, row, i + 2);
-  });
-  const carTable = tables.find((t) => t.sheet === "Kendaraan");
-  carTable?.rows.forEach((row, i) => {
-    checkVehicleRow(check, carTable, row, i + 2);
-  });
-  const unitTable = tables.find((t) => t.sheet === "Unit");
-  unitTable?.rows.forEach((row, i) => {
-    checkUnitRow(check, unitTable, row, i + 2);
-  });
+  const each = (
+    name: string,
+    checkRow: (check: Checked, table: Table, row: CellIn[], line: number) => void,
+  ) => {
+    const table = tables.find((t) => t.sheet === name);
+    if (!table) {
+      return;
+    }
+    for (const { line, cells } of table.rows) {
+      checkRow(check, table, cells, line);
+    }
+  };
+  each("KK", checkCardRow);
+  each("Kendaraan", checkVehicleRow);
+  each("Unit", checkUnitRow);
 }
 
 function checkCardRow(check: Checked, kkTable: Table, row: CellIn[], line: number) {

@@ -84,15 +84,22 @@ export function newCheck(taken: Taken, now: string): Checked {
   };
 }
 
-/** Checks the Anggota sheet, which must have rows, and answers how many it has. */
+/**
+ * Checks the Anggota sheet row by row as it is read, which must have rows, and answers how many it has
+ * (from the header to its last non-empty row).
+ */
 export function checkMembers(check: Checked, tables: Table[]): number {
   const memberTable = tables.find((t) => t.sheet === "Anggota");
-  if (!memberTable || memberTable.rows.length === 0) {
+  let last = memberTable?.headerLine ?? 0;
+  if (memberTable) {
+    for (const { line, cells } of memberTable.rows) {
+      checkMemberRow(check, memberTable, cells, line);
+      last = line;
+    }
+  }
+  if (!memberTable || last === memberTable.headerLine) {
     throw badFile("The Anggota sheet has no rows.", "Anggota");
   }
-  memberTable.rows.forEach((row, i) => {
-    checkMemberRow(check, memberTable, row, i + 2);
-  });
   for (const card of check.cards.values()) {
     if (card.headNik === null) {
       fail(
@@ -104,7 +111,7 @@ export function checkMembers(check: Checked, tables: Table[]): number {
       );
     }
   }
-  return memberTable.rows.length;
+  return last - memberTable.headerLine;
 }
 
 // ── Anggota ─────────────────────────────────────────────────────────────────────────────────────────
