@@ -74,6 +74,7 @@ export default defineConfig(async () => {
             LOG_LEVEL: "warn",
             JWT_SECRET: "test-jwt-secret-that-is-long-enough-0123456789",
             PASSWORD_PEPPER: "test-password-pepper-that-is-long-enough-0123",
+            ARCHIVE_SIGNING_KEY: "test-archive-signing-key-that-is-long-enough-01",
             INTERNAL_API_KEY: TEST_INTERNAL_KEY,
             // Google's real endpoints; tests answer them at the fetch boundary (test/modules/identity/oauth).
             OIDC_PROVIDERS: JSON.stringify({

@@ -12,6 +12,7 @@ export const TEST_SECRETS = {
   JWT_SECRET: "local-bench-secret-that-is-long-enough-000000",
   INTERNAL_API_KEY: "local-bench-internal-key-long-enough-000000",
   PASSWORD_PEPPER: "local-bench-password-pepper-long-enough-0000",
+  ARCHIVE_SIGNING_KEY: "local-bench-archive-signing-key-long-enough-0",
 };
 
 /** A value of the main Worker's `.dev.vars`, if the file and the name exist. */

@@ -9,7 +9,7 @@ export function ensureDevVars(configs) {
   const secret = () => randomBytes(32).toString("base64url");
   const present = existsSync(main) ? readFileSync(main, "utf8") : "";
   // Secrets added in later versions are appended to an existing file, so an old checkout keeps working.
-  const missing = ["JWT_SECRET", "INTERNAL_API_KEY", "PASSWORD_PEPPER"].filter(
+  const missing = ["JWT_SECRET", "INTERNAL_API_KEY", "PASSWORD_PEPPER", "ARCHIVE_SIGNING_KEY"].filter(
     (name) => !new RegExp(`^${name}=`, "m").test(present),
   );
   if (missing.length > 0) {

@@ -42,7 +42,7 @@ export function secretsFor(configPath, config) {
   const rotation = [];
   if (configPath === "wrangler.toml") {
     rotation.push("JWT_SECRET_PREVIOUS");
-    for (const name of ["JWT_SECRET", "PASSWORD_PEPPER", "INTERNAL_API_KEY"]) {
+    for (const name of ["JWT_SECRET", "PASSWORD_PEPPER", "ARCHIVE_SIGNING_KEY", "INTERNAL_API_KEY"]) {
       required.add(name);
     }
     let providers = {};

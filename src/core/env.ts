@@ -18,6 +18,8 @@ export type Bindings = Env & {
   INTERNAL_API_KEY: string;
   /** Keys every password before hashing (ADR 0012): without it a stolen database cannot be cracked. */
   PASSWORD_PEPPER: string;
+  /** Signs tenant archives (platform-ops/signature.ts): an import takes only what this platform exported. */
+  ARCHIVE_SIGNING_KEY: string;
   /** Local only: the WhatsApp gateway the notification client falls back to when the service is down. */
   WHATSAPP_GATEWAY_URL?: string;
   WHATSAPP_GATEWAY_TOKEN?: string;
@@ -71,6 +73,7 @@ const configSchema = z.object({
   ),
   INTERNAL_API_KEY: z.string().min(32, "INTERNAL_API_KEY must be at least 32 characters"),
   PASSWORD_PEPPER: z.string().min(32, "PASSWORD_PEPPER must be at least 32 characters"),
+  ARCHIVE_SIGNING_KEY: z.string().min(32, "ARCHIVE_SIGNING_KEY must be at least 32 characters"),
   CORS_ORIGINS: z.string().default(""),
   VERSION: z.string().default("dev"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
@@ -99,6 +102,31 @@ export type Config = Omit<z.infer<typeof configSchema>, "CORS_ORIGINS" | RawAi> 
 
 let cached: { key: string; config: Config } | undefined;
 
+/** `localhost`, `*.localhost`, 127.0.0.0/8 and ::1: this machine, never a deployed Worker's host. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    /^127(\.\d{1,3}){3}$/.test(host) ||
+    host === "[::1]"
+  );
+}
+
+/**
+ * `ENVIRONMENT=local` switches on stand-ins that must never run deployed: the payment simulator (which
+ * settles invoices from its own page) and the direct WhatsApp fallback. A condition on the variable alone
+ * is one forgotten line in wrangler.toml from production, so the Worker refuses to start (issue 31)
+ * unless its own URL is this machine too.
+ */
+function assertLocalIsLocal(config: { ENVIRONMENT: string; APP_URL: string }): void {
+  if (config.ENVIRONMENT === "local" && !isLoopbackHost(new URL(config.APP_URL).hostname)) {
+    throw new Error(
+      "Invalid Worker configuration: ENVIRONMENT=local runs the payment simulator and other local stand-ins, so APP_URL must be a loopback address (127.0.0.1, localhost)",
+    );
+  }
+}
+
 /** Identity of the configuration, cheap enough to compare on every request. */
 function fingerprint(env: Bindings): string {
   return [
@@ -110,6 +138,7 @@ function fingerprint(env: Bindings): string {
     env.JWT_SECRET_PREVIOUS,
     env.INTERNAL_API_KEY,
     env.PASSWORD_PEPPER,
+    env.ARCHIVE_SIGNING_KEY,
     env.CORS_ORIGINS,
     env.VERSION,
     env.LOG_LEVEL,
@@ -135,6 +164,7 @@ export function loadConfig(env: Bindings): Config {
     const fields = parsed.error.issues.map((i) => i.path.join(".")).join(", ");
     throw new Error(`Invalid Worker configuration: ${fields}`);
   }
+  assertLocalIsLocal(parsed.data);
   const { CORS_ORIGINS, AI_BASE_URL, AI_MODEL, AI_API_KEY, AI_DAILY_REQUESTS, AI_DAILY_TOKENS, ...rest } =
     parsed.data;
   const config: Config = {
@@ -153,7 +183,7 @@ export function loadConfig(env: Bindings): Config {
       .filter(Boolean),
   };
   setLogLevel(config.LOG_LEVEL);
-  // Every secret binding (JWT_SECRET, JWT_SECRET_PREVIOUS, PASSWORD_PEPPER, INTERNAL_API_KEY, OIDC_*_CLIENT_SECRET, tokens).
+  // Every secret binding (JWT_SECRET, JWT_SECRET_PREVIOUS, PASSWORD_PEPPER, ARCHIVE_SIGNING_KEY, INTERNAL_API_KEY, OIDC_*_CLIENT_SECRET, tokens).
   rememberLogSecrets(
     Object.entries(env)
       .filter(([name]) => /SECRET|TOKEN|PEPPER|_KEY$/.test(name))

@@ -1,5 +1,6 @@
 import { Invalid } from "./errors";
 import type { CellIn, CellOut } from "./spreadsheet";
+import { looksLikeFormula } from "./spreadsheet-cells";
 import { byteStream, type RowPages } from "./spreadsheet-stream";
 
 /** CSV in and out, by hand (ADR 0022): the registry's Anggota sheet alone, and the exports' streams. */
@@ -25,15 +26,15 @@ export function dropEmptyTail(rows: CellIn[][]): CellIn[][] {
 }
 
 /**
- * A cell Excel would run as a formula (`=`, `@`, or `+`/`-` not followed by a plain number) gets a
- * leading apostrophe: a CSV opened in Excel must never execute what a resident typed (CSV injection).
+ * A cell Excel would run as a formula (spreadsheet-cells.ts) gets a leading apostrophe: a CSV opened in
+ * Excel must never execute what a resident typed (CSV injection).
  */
 function csvCell(value: CellOut): string {
   if (value === null) {
     return "";
   }
   let text = String(value);
-  if (/^[=@\t\r]/.test(text) || (/^[+-]/.test(text) && !/^[+-]\d+(\.\d+)?$/.test(text))) {
+  if (typeof value === "string" && looksLikeFormula(text)) {
     text = `'${text}`;
   }
   return /[",\r\n;]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;

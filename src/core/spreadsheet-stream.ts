@@ -1,5 +1,6 @@
 import { Zip, ZipDeflate } from "fflate";
 import type { CellOut } from "./spreadsheet";
+import { looksLikeFormula } from "./spreadsheet-cells";
 
 /** Pages of rows, each read only when the writer has sent the previous one. */
 export type RowPages = AsyncIterable<readonly (readonly CellOut[])[]>;
@@ -67,7 +68,8 @@ function columnName(index: number): string {
 /**
  * One `<row>`: strings as inline text cells (never a number or a formula, so a NIK and "0812…" stay
  * as written, and no shared-strings table has to be held until the end), finite numbers as numbers,
- * null as no cell. Style 1 is the bold header.
+ * null as no cell. Style 1 is the bold header; style 2 (Text format, quote prefix) marks a string that
+ * looks like a formula, so editing the cell in Excel keeps it text.
  */
 function rowXml(cells: readonly CellOut[], row: number, columns: readonly string[], style = ""): string {
   let xml = `<row r="${row}">`;
@@ -80,7 +82,8 @@ function rowXml(cells: readonly CellOut[], row: number, columns: readonly string
       }
     } else if (value !== null && value !== undefined && value !== "") {
       const space = /^\s|\s$/.test(value) ? ' xml:space="preserve"' : "";
-      xml += `<c r="${ref}"${style} t="inlineStr"><is><t${space}>${xmlText(value)}</t></is></c>`;
+      const cellStyle = style || (looksLikeFormula(value) ? ' s="2"' : "");
+      xml += `<c r="${ref}"${cellStyle} t="inlineStr"><is><t${space}>${xmlText(value)}</t></is></c>`;
     }
   }
   return `${xml}</row>`;
@@ -131,7 +134,7 @@ function packageParts(sheets: readonly SheetStream[]): [string, string][] {
     ],
     [
       "xl/styles.xml",
-      `${XML_HEAD}<styleSheet xmlns="${NS}"><fonts count="2"><font><sz val="11"/><name val="Calibri"/><family val="2"/></font><font><b/><sz val="11"/><name val="Calibri"/><family val="2"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/></cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>`,
+      `${XML_HEAD}<styleSheet xmlns="${NS}"><fonts count="2"><font><sz val="11"/><name val="Calibri"/><family val="2"/></font><font><b/><sz val="11"/><name val="Calibri"/><family val="2"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="3"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/><xf numFmtId="49" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1" quotePrefix="1"/></cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>`,
     ],
   ];
 }

@@ -2,6 +2,7 @@
 // registry reads and writes .xlsx only.
 import { read as readXlsx, utils, write as writeXlsx } from "@e965/xlsx/dist/xlsx.mini.min.js";
 import { Invalid } from "./errors";
+import { looksLikeFormula } from "./spreadsheet-cells";
 import { dropEmptyTail } from "./spreadsheet-csv";
 import { type SheetWant, workbookParts } from "./xlsxParts";
 
@@ -47,6 +48,7 @@ export function writeWorkbook(sheets: readonly SheetOut[]): Uint8Array {
     const ws = utils.aoa_to_sheet([sheet.header as CellOut[], ...(sheet.rows as CellOut[][])], {
       dense: true,
     });
+    textFormatFormulaLike(ws);
     if (sheet.widths) {
       ws["!cols"] = sheet.widths.map((wch) => ({ wch }));
     }
@@ -54,6 +56,17 @@ export function writeWorkbook(sheets: readonly SheetOut[]): Uint8Array {
   }
   const out: ArrayBuffer = writeXlsx(book, { type: "array", bookType: "xlsx", compression: true });
   return new Uint8Array(out);
+}
+
+/** A string that looks like a formula (spreadsheet-cells.ts) gets the Text format: editing keeps it text. */
+function textFormatFormulaLike(ws: ReturnType<typeof utils.aoa_to_sheet>): void {
+  for (const row of ws["!data"] ?? []) {
+    for (const cell of row ?? []) {
+      if (cell?.t === "s" && typeof cell.v === "string" && looksLikeFormula(cell.v)) {
+        cell.z = "@";
+      }
+    }
+  }
 }
 
 function cellText(value: unknown): CellIn {

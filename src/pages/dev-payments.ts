@@ -3,11 +3,12 @@
  * opens in `npm run dev`, where there is no internet and no gateway keys. "Bayar" and "Gagal" are
  * plain forms; the server marks the simulated transaction settled or denied and posts the signed,
  * Midtrans-shaped notification to the real callback route, so the whole flow runs as in production.
- * In any other environment, or with gateway keys configured, the path does not exist (404).
+ * In any other environment, with gateway keys configured, or reached by a host other than this machine,
+ * the path does not exist (404); a Worker with ENVIRONMENT=local and a public APP_URL does not start.
  */
 import type { Context } from "hono";
 import { rowById } from "../core/db/rows";
-import type { HonoEnv } from "../core/env";
+import { type HonoEnv, isLoopbackHost } from "../core/env";
 import { escapeHtml } from "../core/html";
 import { platformCtx } from "../core/http/access";
 import { notFound } from "../core/http/problem";
@@ -36,7 +37,9 @@ function ctxOf(c: Context<HonoEnv>) {
 
 async function load(c: Context<HonoEnv>) {
   const ctx = ctxOf(c);
-  if (!simulatorEnabled(ctx)) {
+  // Also asked of the request itself: a Worker deployed with the local defaults is reached by its
+  // public host, and the page that settles invoices must not exist there (issue 31).
+  if (!simulatorEnabled(ctx) || !isLoopbackHost(new URL(c.req.url).hostname)) {
     return null;
   }
   const orderId = c.req.param("orderId") ?? "";

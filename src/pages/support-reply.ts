@@ -1,17 +1,51 @@
 /**
  * The login-free ticket page (`/support/reply/:reply_token`): the thread and a reply form with an
  * optional image. A plain multipart form that works without JavaScript: the API's CSP allows no inline
- * scripts, and submitters open it from an email on whatever phone they have.
+ * scripts, and submitters open it from an email on whatever phone they have. Indonesian or English by
+ * the browser's Accept-Language (`pageLanguage`); the ticket's own words stay as written.
  */
 import type { ErrorCode } from "../core/errors";
 import { escapeHtml } from "../core/html";
+import type { Language } from "../core/i18n";
 import { htmlPage } from "./layout";
 
-const STATUS_LABEL: Record<string, string> = {
-  baru: "Baru",
-  diproses: "Diproses",
-  selesai: "Selesai",
-};
+const TEXT = {
+  id: {
+    status: { baru: "Baru", diproses: "Diproses", selesai: "Selesai" } as Record<string, string>,
+    ticket: "Tiket",
+    created: "dibuat",
+    support: "Tim Dukungan",
+    attachment: "Lampiran",
+    reply: "Balas tiket",
+    message: "Pesan",
+    image: "Gambar (opsional, JPEG/PNG/WebP, maks. 5 MB)",
+    send: "Kirim balasan",
+    notFound: "Tiket tidak ditemukan",
+    notFoundHint: "Tautan ini tidak berlaku. Buka tautan dari email tiket Anda sekali lagi.",
+    sent: "Balasan Anda sudah terkirim.",
+    empty: "Tulis pesan balasan Anda.",
+    locale: "id-ID",
+  },
+  en: {
+    status: { baru: "New", diproses: "In progress", selesai: "Resolved" } as Record<string, string>,
+    ticket: "Ticket",
+    created: "opened",
+    support: "Support team",
+    attachment: "Attachment",
+    reply: "Reply to this ticket",
+    message: "Message",
+    image: "Image (optional, JPEG/PNG/WebP, up to 5 MB)",
+    send: "Send reply",
+    notFound: "Ticket not found",
+    notFoundHint: "This link is not valid. Open the link from your ticket email again.",
+    sent: "Your reply has been sent.",
+    empty: "Write your reply.",
+    locale: "en-GB",
+  },
+} as const;
+
+/** What the page says besides the thread, in `lang` (the routes' own notices too). */
+export const replyPageText = (lang: Language) => TEXT[lang];
 
 export interface ReplyPageThread {
   number: number;
@@ -30,20 +64,27 @@ export interface ReplyPageThread {
   }[];
 }
 
-const WHEN = new Intl.DateTimeFormat("id-ID", {
-  dateStyle: "medium",
-  timeStyle: "short",
-  timeZone: "Asia/Jakarta",
-});
-const when = (iso: string) => `${WHEN.format(new Date(iso))} WIB`;
+const WHEN = {
+  id: new Intl.DateTimeFormat(TEXT.id.locale, {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "Asia/Jakarta",
+  }),
+  en: new Intl.DateTimeFormat(TEXT.en.locale, {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "Asia/Jakarta",
+  }),
+};
+const when = (lang: Language, iso: string) => `${WHEN[lang].format(new Date(iso))} WIB`;
 
 /** Paragraphs keep the writer's line breaks; every character is escaped first. */
 const text = (value: string) => escapeHtml(value).replace(/\r?\n/g, "<br>");
 
 // Image URLs are our own absolute routes; only http(s) ever reaches an attribute.
-const image = (url: string) =>
+const image = (lang: Language, url: string) =>
   /^https?:\/\//.test(url)
-    ? `<a href="${escapeHtml(url)}"><img src="${escapeHtml(url)}" alt="Lampiran" loading="lazy"></a>`
+    ? `<a href="${escapeHtml(url)}"><img src="${escapeHtml(url)}" alt="${TEXT[lang].attachment}" loading="lazy"></a>`
     : "";
 
 const PAGE_STYLES = `
@@ -58,21 +99,23 @@ const PAGE_STYLES = `
     button { margin-top: 1.2rem; width: 100%; padding: .9rem; font-size: 1.1rem; background: #0f766e; color: #fff; border: 0; border-radius: .4rem; }
 `;
 
-function layout(title: string, body: string): string {
-  return htmlPage({ title, body, width: "40rem", styles: PAGE_STYLES });
+function layout(lang: Language, title: string, body: string): string {
+  return htmlPage({ title, body, width: "40rem", styles: PAGE_STYLES, lang });
 }
 
 export function supportReplyPage(
   token: string,
   thread: ReplyPageThread,
+  lang: Language,
   notice?: { kind: "ok" | "error"; text: string },
 ): string {
+  const t = TEXT[lang];
   const messages = thread.messages
     .map(
       (m) => `<div class="msg ${m.author}">
-  <div class="meta"><strong>${escapeHtml(m.author === "operator" ? `${m.author_name} (Tim Dukungan)` : m.author_name)}</strong> · ${when(m.created_at)}</div>
+  <div class="meta"><strong>${escapeHtml(m.author === "operator" ? `${m.author_name} (${t.support})` : m.author_name)}</strong> · ${when(lang, m.created_at)}</div>
   <p>${text(m.message)}</p>
-  ${m.lampiran_urls.map(image).join("")}
+  ${m.lampiran_urls.map((url) => image(lang, url)).join("")}
 </div>`,
     )
     .join("\n");
@@ -80,36 +123,45 @@ export function supportReplyPage(
     ? `<p class="${notice.kind}" role="${notice.kind === "error" ? "alert" : "status"}">${escapeHtml(notice.text)}</p>`
     : "";
   return layout(
-    `Tiket #${thread.number}`,
-    `<h1>Tiket #${thread.number}: ${escapeHtml(thread.title)}</h1>
-<p class="meta">${escapeHtml(thread.category)} · dibuat ${when(thread.created_at)} · <span class="badge">${escapeHtml(STATUS_LABEL[thread.status] ?? thread.status)}</span></p>
-<div class="msg"><p>${text(thread.detail)}</p>${thread.attachment_url ? image(thread.attachment_url) : ""}</div>
+    lang,
+    `${t.ticket} #${thread.number}`,
+    `<h1>${t.ticket} #${thread.number}: ${escapeHtml(thread.title)}</h1>
+<p class="meta">${escapeHtml(thread.category)} · ${t.created} ${when(lang, thread.created_at)} · <span class="badge">${escapeHtml(t.status[thread.status] ?? thread.status)}</span></p>
+<div class="msg"><p>${text(thread.detail)}</p>${thread.attachment_url ? image(lang, thread.attachment_url) : ""}</div>
 ${messages}
 ${noticeHtml}
-<h2>Balas tiket</h2>
+<h2>${t.reply}</h2>
 <form method="post" action="/support/reply/${encodeURIComponent(token)}" enctype="multipart/form-data">
-  <label for="message">Pesan</label>
+  <label for="message">${t.message}</label>
   <textarea id="message" name="message" maxlength="5000" required></textarea>
-  <label for="file">Gambar (opsional, JPEG/PNG/WebP, maks. 5 MB)</label>
+  <label for="file">${t.image}</label>
   <input id="file" name="file" type="file" accept="image/jpeg,image/png,image/webp">
-  <button type="submit">Kirim balasan</button>
+  <button type="submit">${t.send}</button>
 </form>`,
   );
 }
 
-export function supportReplyNotFound(): string {
-  return layout(
-    "Tiket tidak ditemukan",
-    `<h1>Tiket tidak ditemukan</h1><p class="error">Tautan ini tidak berlaku. Buka tautan dari email tiket Anda sekali lagi.</p>`,
-  );
+export function supportReplyNotFound(lang: Language): string {
+  const t = TEXT[lang];
+  return layout(lang, t.notFound, `<h1>${t.notFound}</h1><p class="error">${t.notFoundHint}</p>`);
 }
 
 /** What the page says for each refusal its form can meet (the problem codes stay English). */
-export const REPLY_PAGE_MESSAGES: Partial<Record<ErrorCode, string>> = {
-  file_too_large: "Gambar terlalu besar (maksimal 5 MB).",
-  unsupported_image_type: "Hanya gambar JPEG, PNG atau WebP yang dapat dilampirkan.",
-  not_multipart: "Formulir tidak lengkap. Muat ulang halaman lalu coba lagi.",
-  invalid_multipart: "Formulir tidak lengkap. Muat ulang halaman lalu coba lagi.",
-  file_empty: "Berkas gambar kosong.",
-  rate_limited: "Terlalu banyak balasan. Coba lagi beberapa menit lagi.",
+export const REPLY_PAGE_MESSAGES: Record<Language, Partial<Record<ErrorCode, string>>> = {
+  id: {
+    file_too_large: "Gambar terlalu besar (maksimal 5 MB).",
+    unsupported_image_type: "Hanya gambar JPEG, PNG atau WebP yang dapat dilampirkan.",
+    not_multipart: "Formulir tidak lengkap. Muat ulang halaman lalu coba lagi.",
+    invalid_multipart: "Formulir tidak lengkap. Muat ulang halaman lalu coba lagi.",
+    file_empty: "Berkas gambar kosong.",
+    rate_limited: "Terlalu banyak balasan. Coba lagi beberapa menit lagi.",
+  },
+  en: {
+    file_too_large: "The image is too large (at most 5 MB).",
+    unsupported_image_type: "Only JPEG, PNG or WebP images can be attached.",
+    not_multipart: "The form is incomplete. Reload the page and try again.",
+    invalid_multipart: "The form is incomplete. Reload the page and try again.",
+    file_empty: "The image file is empty.",
+    rate_limited: "Too many replies. Try again in a few minutes.",
+  },
 };

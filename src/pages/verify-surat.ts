@@ -2,9 +2,12 @@
  * The public page a letter's QR code opens (`/verify/surat/:code`). It confirms the number, type,
  * date and community, the signatories (the RT's and, once given, the RW's Mengetahui), and that the
  * letter is valid; of the subject's personal data it shows only the name. Plain
- * HTML without scripts: the API's CSP allows none, and it opens on any phone's camera app.
+ * HTML without scripts: the API's CSP allows none, and it opens on any phone's camera app. Indonesian or
+ * English by the browser's Accept-Language (`pageLanguage`); the letter's own words (its type, the
+ * signatory's title) stay as written.
  */
 import { escapeHtml } from "../core/html";
+import type { Language } from "../core/i18n";
 import { htmlPage } from "./layout";
 
 const PAGE_STYLES = `
@@ -13,8 +16,51 @@ const PAGE_STYLES = `
     dd { margin: 0; font-weight: 600; }
 `;
 
-function layout(title: string, body: string): string {
-  return htmlPage({ title, body, width: "30rem", styles: PAGE_STYLES });
+const TEXT = {
+  id: {
+    heading: "Verifikasi surat",
+    valid: "Surat sah",
+    validNote: (tenant: string) => `<strong>Surat ini sah (valid)</strong> dan tercatat di ${tenant}.`,
+    number: "Nomor surat",
+    type: "Jenis surat",
+    date: "Tanggal surat",
+    subject: "Atas nama",
+    issuer: "Diterbitkan oleh",
+    signed: "Ditandatangani",
+    acknowledged: "Mengetahui",
+    awaiting: "Menunggu diketahui Ketua RW",
+    compare: "Pastikan isi surat yang Anda pegang sama dengan data di atas.",
+    unknown: "Surat tidak ditemukan",
+    unknownNote:
+      "<strong>Surat tidak ditemukan.</strong> Kode verifikasi ini tidak cocok dengan surat mana pun yang sah. Hubungi pengurus RT yang tercantum pada surat.",
+    unavailable: "Verifikasi tidak tersedia",
+    unavailableNote:
+      "<strong>Verifikasi tidak dapat dilakukan saat ini.</strong> Layanan surat komunitas ini sedang tidak aktif. Hubungi pengurus RT yang tercantum pada surat.",
+  },
+  en: {
+    heading: "Letter verification",
+    valid: "Valid letter",
+    validNote: (tenant: string) => `<strong>This letter is valid</strong> and on record at ${tenant}.`,
+    number: "Letter number",
+    type: "Letter type",
+    date: "Letter date",
+    subject: "Issued for",
+    issuer: "Issued by",
+    signed: "Signed by",
+    acknowledged: "Acknowledged",
+    awaiting: "Awaiting the RW head's acknowledgement",
+    compare: "Make sure the letter you hold matches the details above.",
+    unknown: "Letter not found",
+    unknownNote:
+      "<strong>Letter not found.</strong> This verification code matches no valid letter. Contact the RT officers named on the letter.",
+    unavailable: "Verification unavailable",
+    unavailableNote:
+      "<strong>The letter cannot be verified right now.</strong> This community's letter service is not active. Contact the RT officers named on the letter.",
+  },
+} as const;
+
+function layout(lang: Language, title: string, body: string): string {
+  return htmlPage({ title, body, width: "30rem", styles: PAGE_STYLES, lang });
 }
 
 export interface VerifiedLetter {
@@ -29,48 +75,49 @@ export interface VerifiedLetter {
   rw: { status: "diketahui"; name: string; title: string; tanggal: string } | { status: "menunggu" } | null;
 }
 
-function rwRow(rw: VerifiedLetter["rw"]): string {
+function rwRow(lang: Language, rw: VerifiedLetter["rw"]): string {
+  const t = TEXT[lang];
   if (!rw) {
     return "";
   }
   if (rw.status === "menunggu") {
     return `
-  <dt>Mengetahui</dt><dd>Menunggu diketahui Ketua RW</dd>`;
+  <dt>${t.acknowledged}</dt><dd>${t.awaiting}</dd>`;
   }
   return `
-  <dt>Mengetahui</dt><dd>${escapeHtml(rw.title)}: ${escapeHtml(rw.name)} (${escapeHtml(rw.tanggal)})</dd>`;
+  <dt>${t.acknowledged}</dt><dd>${escapeHtml(rw.title)}: ${escapeHtml(rw.name)} (${escapeHtml(rw.tanggal)})</dd>`;
 }
 
-export function verifiedLetterPage(letter: VerifiedLetter): string {
+export function verifiedLetterPage(letter: VerifiedLetter, lang: Language): string {
+  const t = TEXT[lang];
   return layout(
-    "Surat sah",
-    `<h1>Verifikasi surat</h1>
-<p class="ok" role="status"><strong>Surat ini sah (valid)</strong> dan tercatat di ${escapeHtml(letter.tenantName)}.</p>
+    lang,
+    t.valid,
+    `<h1>${t.heading}</h1>
+<p class="ok" role="status">${t.validNote(escapeHtml(letter.tenantName))}</p>
 <dl>
-  <dt>Nomor surat</dt><dd>${escapeHtml(letter.nomorSurat)}</dd>
-  <dt>Jenis surat</dt><dd>${escapeHtml(letter.jenisName)}</dd>
-  <dt>Tanggal surat</dt><dd>${escapeHtml(letter.tanggalSurat)}</dd>
-  <dt>Atas nama</dt><dd>${escapeHtml(letter.subjectName)}</dd>
-  <dt>Diterbitkan oleh</dt><dd>${escapeHtml(letter.tenantName)}</dd>
-  <dt>Ditandatangani</dt><dd>${escapeHtml(letter.signatory.title)}: ${escapeHtml(letter.signatory.name)}</dd>${rwRow(letter.rw)}
+  <dt>${t.number}</dt><dd>${escapeHtml(letter.nomorSurat)}</dd>
+  <dt>${t.type}</dt><dd>${escapeHtml(letter.jenisName)}</dd>
+  <dt>${t.date}</dt><dd>${escapeHtml(letter.tanggalSurat)}</dd>
+  <dt>${t.subject}</dt><dd>${escapeHtml(letter.subjectName)}</dd>
+  <dt>${t.issuer}</dt><dd>${escapeHtml(letter.tenantName)}</dd>
+  <dt>${t.signed}</dt><dd>${escapeHtml(letter.signatory.title)}: ${escapeHtml(letter.signatory.name)}</dd>${rwRow(lang, letter.rw)}
 </dl>
-<p>Pastikan isi surat yang Anda pegang sama dengan data di atas.</p>`,
+<p>${t.compare}</p>`,
   );
 }
 
-export function unknownLetterPage(): string {
-  return layout(
-    "Surat tidak ditemukan",
-    `<h1>Verifikasi surat</h1>
-<p class="bad" role="alert"><strong>Surat tidak ditemukan.</strong> Kode verifikasi ini tidak cocok dengan surat mana pun yang sah. Hubungi pengurus RT yang tercantum pada surat.</p>`,
-  );
+export function unknownLetterPage(lang: Language): string {
+  const t = TEXT[lang];
+  return layout(lang, t.unknown, `<h1>${t.heading}</h1>\n<p class="bad" role="alert">${t.unknownNote}</p>`);
 }
 
 /** The community behind the code cannot answer now (suspended, or its letters are switched off). */
-export function letterUnavailablePage(): string {
+export function letterUnavailablePage(lang: Language): string {
+  const t = TEXT[lang];
   return layout(
-    "Verifikasi tidak tersedia",
-    `<h1>Verifikasi surat</h1>
-<p class="bad" role="alert"><strong>Verifikasi tidak dapat dilakukan saat ini.</strong> Layanan surat komunitas ini sedang tidak aktif. Hubungi pengurus RT yang tercantum pada surat.</p>`,
+    lang,
+    t.unavailable,
+    `<h1>${t.heading}</h1>\n<p class="bad" role="alert">${t.unavailableNote}</p>`,
   );
 }

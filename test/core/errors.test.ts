@@ -317,7 +317,7 @@ describe("HTML pages answer with the same kind → status map", () => {
     const { token } = await insertTicket({ tenant: null, createdAt: new Date().toISOString() });
     const res = await call(`/support/reply/${token}`, {
       method: "POST",
-      headers: { "Content-Type": "text/plain" },
+      headers: { "Content-Type": "text/plain", "Accept-Language": "id" },
       body: "message=halo",
     });
     expect(res.status).toBe(415);
@@ -348,7 +348,7 @@ describe("HTML pages answer with the same kind → status map", () => {
     }
     const res = await call("/reset-password", {
       method: "POST",
-      headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded" },
+      headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded", "Accept-Language": "id" },
       body: new URLSearchParams({
         token: "x",
         password: "kata-sandi-baru",
@@ -375,7 +375,7 @@ describe("HTML pages answer with the same kind → status map", () => {
       status: "active",
       updatedAt: now,
     });
-    const res = await call(`/verify/surat/${slug}.ABCDEFGH`);
+    const res = await call(`/verify/surat/${slug}.ABCDEFGH`, { headers: { "Accept-Language": "id" } });
     expect(res.status).toBe(503);
     expect(res.headers.get("Content-Type")).toContain("text/html");
     expect(await res.text()).toContain("Verifikasi tidak dapat dilakukan");

@@ -320,7 +320,7 @@ describe("the daily sweep of unattached uploads", () => {
           title: "Lampu jalan mati",
           description: "Lampu di depan blok C mati sejak Senin",
           category: "infrastruktur",
-          photo: `https://warga.example/api/files/${evidence.id}`,
+          photo: `/api/files/${evidence.id}`,
         },
       }),
     );
@@ -351,7 +351,7 @@ describe("the daily sweep of unattached uploads", () => {
         title: "Sampah menumpuk",
         description: "Sampah di ujung gang belum diangkut",
         category: "kebersihan",
-        photo: `https://warga.example/api/files/${evidence.id}`,
+        photo: `/api/files/${evidence.id}`,
       },
     });
     const loose = await row(tenant, (await upload(warga, "pengaduan")).id);
@@ -378,7 +378,7 @@ describe("the daily sweep of unattached uploads", () => {
         title: "Lampu jalan mati",
         description: "Lampu di depan rumah saya mati",
         category: "infrastruktur",
-        photo: `https://warga.example/api/files/${evidence.id}`,
+        photo: `/api/files/${evidence.id}`,
       },
     });
     expect(complaint.status).toBe(201);

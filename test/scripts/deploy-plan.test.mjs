@@ -41,7 +41,13 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const desired = () => desiredResources(readConfigs(dir));
 const silent = () => {};
-const API_SECRETS = ["JWT_SECRET", "PASSWORD_PEPPER", "INTERNAL_API_KEY", "OIDC_GOOGLE_CLIENT_SECRET"];
+const API_SECRETS = [
+  "JWT_SECRET",
+  "PASSWORD_PEPPER",
+  "ARCHIVE_SIGNING_KEY",
+  "INTERNAL_API_KEY",
+  "OIDC_GOOGLE_CLIENT_SECRET",
+];
 const NOTIFY_SECRETS = ["INTERNAL_API_KEY", "WHATSAPP_GATEWAY_TOKEN"];
 const ALL_SECRETS = {
   "warga-notify": { secrets: NOTIFY_SECRETS },
@@ -181,7 +187,7 @@ describe("half-provisioned account", () => {
       queues: ["warga-notify"],
       workers: {
         "warga-notify": { secrets: NOTIFY_SECRETS, tag: deployedNotifyTag },
-        "warga-api": { secrets: API_SECRETS.slice(0, 3) },
+        "warga-api": { secrets: API_SECRETS.slice(0, -1) },
         "warga-ticket-mail": { secrets: ["INTERNAL_API_KEY"], tag: "0123456789abcdef" },
       },
     });

@@ -20,6 +20,7 @@ async function servedDocument() {
     JWT_SECRET: "x".repeat(48),
     INTERNAL_API_KEY: "k".repeat(48),
     PASSWORD_PEPPER: "p".repeat(48),
+    ARCHIVE_SIGNING_KEY: "a".repeat(48),
   };
   const res = await buildApp().fetch(new Request("http://api.test/openapi.json"), env);
   expect(res.status).toBe(200);

@@ -44,7 +44,18 @@ export function listOf<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 }
 
-/** An answer that is an HTML page (the login-free pages), documented as text/html. */
+/**
+ * An answer that is an HTML page (the login-free pages), documented as text/html, in the language
+ * `Accept-Language` asked for (pages/layout.ts `pageLanguage`).
+ */
 export function htmlAnswer(description: string) {
-  return { description, content: { "text/html": { schema: z.string() } } };
+  return {
+    description,
+    headers: z.object({
+      "Content-Language": z
+        .enum(["id", "en"])
+        .describe("`id` when Accept-Language asks for Indonesian, otherwise `en`."),
+    }),
+    content: { "text/html": { schema: z.string() } },
+  };
 }

@@ -1,8 +1,10 @@
 import { ROLES, tenantAccess } from "../http/access";
 import { defineModule } from "../module";
+import { UPLOADS_ERROR_CODES } from "./errors";
 import { GetFile } from "./routes/getFile";
 import { UploadFile } from "./routes/uploadFile";
 
+export { ownFileIdOf, requireOwnImages } from "./images";
 export { FILE_PURPOSES, type FilePurpose, PURPOSE_POLICY } from "./purposes";
 export {
   planTenantFileDeletion,
@@ -21,6 +23,7 @@ export { FILE_SWEEP_GRACE_MS, FILE_SWEEP_JOB, fileSweepModule, sweepUnattachedFi
  */
 export const uploadsModule = defineModule({
   name: "uploads",
+  errorCodes: UPLOADS_ERROR_CODES,
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   // The image bytes are in R2, not in these columns; the key is built from tenant, purpose and file id.
   personalData: {

@@ -9,6 +9,7 @@ import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
 import { newId } from "../../core/ids";
 import { notifyFor, tellResident, tellStaff } from "../../core/notifier";
+import { ownFileIdOf, requireOwnImages, tenantFileUrl } from "../../core/uploads";
 import { membershipIn, membersWithContact, userNames } from "../identity/service";
 import { aspirasiQuota } from "./limits";
 import type { ComplaintListQuery, CreateComplaintInput, UpdateComplaintInput } from "./schemas";
@@ -32,6 +33,7 @@ const LABEL: Record<Status, string> = {
 };
 
 function present(
+  ctx: TenantCtx,
   row: Row,
   extra: { residentName?: string | null; thread?: (typeof complaintMessages.$inferSelect)[] } = {},
 ) {
@@ -42,7 +44,8 @@ function present(
     title: row.title,
     description: row.description,
     category: row.category,
-    photo: row.photo,
+    // Only the community's own file route: an older row's third-party URL is not handed on (issue 31).
+    photo: row.photo && ownFileIdOf(ctx.config.APP_URL, row.photo) ? row.photo : null,
     location: row.location,
     status: row.status,
     ...(extra.thread
@@ -74,6 +77,14 @@ async function load(ctx: TenantCtx, id: string): Promise<Row> {
 export async function createComplaint({ ctx, input }: { ctx: TenantCtx; input: CreateComplaintInput }) {
   const residentId = requireUser(ctx).userId;
   await aspirasiQuota(ctx, "pengaduan-create:member");
+  // The complainant's own evidence upload, stored as its file route; a third-party image is 422.
+  const [photoId] = input.photo
+    ? await requireOwnImages(ctx, [input.photo], {
+        field: "photo",
+        purposes: ["pengaduan"],
+        ownedBy: residentId,
+      })
+    : [];
   const membership = await membershipIn({ ctx });
   const id = newId();
   const now = ctx.now().toISOString();
@@ -85,7 +96,7 @@ export async function createComplaint({ ctx, input }: { ctx: TenantCtx; input: C
       title: input.title,
       description: input.description,
       category: input.category,
-      photo: input.photo ?? null,
+      photo: photoId ? tenantFileUrl(ctx, photoId) : null,
       location: input.location ?? null,
       status: "baru",
       updatedAt: now,
@@ -137,7 +148,7 @@ export async function getComplaint({ ctx, id }: { ctx: TenantCtx; id: string }) 
   const residentName = isStaff(ctx)
     ? ((await userNames({ ctx, ids: [row.residentId] })).get(row.residentId) ?? null)
     : undefined;
-  return present(row, { thread, residentName });
+  return present(ctx, row, { thread, residentName });
 }
 
 export async function listMyComplaints({ ctx, input }: { ctx: TenantCtx; input: ListQuery }) {
@@ -153,7 +164,7 @@ export async function listMyComplaints({ ctx, input }: { ctx: TenantCtx; input: 
     .orderBy(desc(complaints.id))
     .limit(input.limit + 1);
   const page = keysetPage(rows, input.limit);
-  return { items: page.items.map((r) => present(r)), nextCursor: page.nextCursor };
+  return { items: page.items.map((r) => present(ctx, r)), nextCursor: page.nextCursor };
 }
 
 export async function listComplaints({ ctx, input }: { ctx: TenantCtx; input: ComplaintListQuery }) {
@@ -172,7 +183,7 @@ export async function listComplaints({ ctx, input }: { ctx: TenantCtx; input: Co
   const page = keysetPage(rows, input.limit);
   const names = await userNames({ ctx, ids: page.items.map((r) => r.residentId) });
   return {
-    items: page.items.map((r) => present(r, { residentName: names.get(r.residentId) ?? null })),
+    items: page.items.map((r) => present(ctx, r, { residentName: names.get(r.residentId) ?? null })),
     nextCursor: page.nextCursor,
   };
 }

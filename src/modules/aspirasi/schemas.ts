@@ -9,14 +9,12 @@ export const CreateComplaintInput = z.object({
   title: Line(120, 3),
   description: Paragraph(2000, 5),
   category: z.enum(COMPLAINT_CATEGORIES),
-  /** An https image URL, or the storage key an upload returned. */
   photo: z
     .string()
     .trim()
     .max(500)
-    .refine(
-      (v) => /^https:\/\/\S+$/.test(v) || /^tenants\/[a-z0-9-]+\/[\w./-]+$/.test(v),
-      "an https URL or a storage key",
+    .describe(
+      "The `url` POST /api/files answered for the complainant's own upload (purpose `pengaduan`); any other image is 422 `foreign_image`",
     )
     .optional(),
   location: Line(200, 2).optional(),

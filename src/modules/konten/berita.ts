@@ -5,7 +5,7 @@ import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
 import { audienceOf, fanOut } from "./fanout";
-import { plainExcerpt, renderMarkdown } from "./markdown";
+import { plainExcerpt, renderContent } from "./markdown";
 import {
   deleteContent,
   fanOutOwed,
@@ -67,7 +67,7 @@ export async function createBerita({ ctx, input }: { ctx: TenantCtx; input: Crea
         id,
         title: input.title,
         body: input.body,
-        bodyHtml: renderMarkdown(input.body),
+        bodyHtml: await renderContent(ctx, input.body),
         coverFileId,
         status: input.status,
         authorId: requireUser(ctx).userId,
@@ -115,7 +115,7 @@ export async function updateBerita({
   const row = await saveContent(ctx, berita, "berita", current, {
     title,
     body,
-    bodyHtml: renderMarkdown(body),
+    bodyHtml: await renderContent(ctx, body, input.body !== undefined),
     coverFileId: coverFileId ?? null,
     ...next,
     updatedAt: now,

@@ -8,7 +8,7 @@ import { notifyFor } from "../../core/notifier";
 import { NotifyUnavailable } from "../../core/notify";
 import { listUnits } from "../kependudukan/service";
 import { audienceOf, fanOut } from "./fanout";
-import { plainExcerpt, renderMarkdown } from "./markdown";
+import { plainExcerpt, renderContent } from "./markdown";
 import {
   deleteContent,
   fanOutOwed,
@@ -115,7 +115,7 @@ export async function createPengumuman({ ctx, input }: { ctx: TenantCtx; input: 
         id,
         title: input.title,
         body: input.body,
-        bodyHtml: renderMarkdown(input.body),
+        bodyHtml: await renderContent(ctx, input.body),
         urgent: input.urgent,
         channels: input.channels,
         blocks,
@@ -173,7 +173,7 @@ export async function updatePengumuman({
   const next = nextPublication(current, input.status, changed, now);
   const row = await saveContent(ctx, pengumuman, "pengumuman", current, {
     ...fields,
-    bodyHtml: renderMarkdown(fields.body),
+    bodyHtml: await renderContent(ctx, fields.body, input.body !== undefined),
     ...next,
     updatedAt: now,
   });

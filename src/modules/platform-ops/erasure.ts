@@ -1,6 +1,7 @@
-import { sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { platformAudit, rawAudit } from "../../core/audit";
 import type { PlatformCtx } from "../../core/context";
+import { auditLog } from "../../core/db/platform-schema";
 import { rawD1, sqlName } from "../../core/db/raw";
 import type { PersonalColumns } from "../../core/module";
 import { operatorTenantCtx, tenantRowById } from "../../core/tenancy/contexts";
@@ -14,9 +15,35 @@ export function usePersonalDeclarations(declarations: readonly (readonly [string
 /** Written into personal columns that cannot be empty (NOT NULL without a default). */
 export const ERASED_TEXT = "[dihapus]";
 
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+const ERASED = "personal_data.erased";
+
+/**
+ * The person's anonymous reference in this tenant: random, never a function of the ids (issue 31: a
+ * `sha256(tenantId:userId)` could be recomputed by any staff member who had seen the ids). It is kept in
+ * the one record that links it to the account: an operator-only platform audit row (no tenant, so no
+ * tenant admin's trail shows it), which a repeated erasure reads to reuse the same reference.
+ */
+async function referenceFor(ctx: PlatformCtx, tenantId: string, userId: string) {
+  const earlier = await ctx.platform
+    .select({ detail: auditLog.detail })
+    .from(auditLog)
+    .where(
+      and(
+        isNull(auditLog.tenantId),
+        eq(auditLog.action, ERASED),
+        eq(auditLog.targetType, "user"),
+        eq(auditLog.targetId, userId),
+        sql`json_extract(${auditLog.detail}, '$.tenantId') = ${tenantId}`,
+      ),
+    )
+    .limit(1);
+  const known = earlier[0]?.detail?.reference;
+  if (typeof known === "string") {
+    return { reference: known, known: true };
+  }
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return { reference: `erased:${hex}`, known: false };
 }
 
 /**
@@ -38,7 +65,20 @@ export async function erasePerson({
 }) {
   const tenant = await tenantRowById(ctx, id);
   const tctx = await operatorTenantCtx(ctx, tenant);
-  const reference = `erased:${(await sha256Hex(`${tenant.id}:${input.userId}`)).slice(0, 16)}`;
+  const { reference, known } = await referenceFor(ctx, tenant.id, input.userId);
+  if (!known) {
+    // Kept before the tenant's rows change: a failure after it leaves a reference a retry reuses, never
+    // rows that hold a reference nothing records.
+    await ctx.platform.batch([
+      platformAudit(ctx, {
+        action: ERASED,
+        tenantId: null,
+        targetType: "user",
+        targetId: input.userId,
+        detail: { tenantId: tenant.id, reference },
+      }),
+    ]);
+  }
 
   // Statements built from the declarations are plain D1 statements; the audit row joins them in one batch.
   const d1 = rawD1(tctx);
@@ -60,7 +100,9 @@ export async function erasePerson({
       });
       statements.push(
         d1
-          .prepare(`UPDATE ${sqlName(table)} SET ${sets.join(", ")} WHERE ${sqlName(owner)} = ?`)
+          .prepare(
+            `UPDATE ${sqlName(table)} SET ${sets.join(", ")} WHERE ${sqlName(owner)} = ? RETURNING 1 AS hit`,
+          )
           .bind(input.userId),
       );
       labels.push(`${table}:personal`);
@@ -68,26 +110,21 @@ export async function erasePerson({
     for (const subject of subjects) {
       statements.push(
         d1
-          .prepare(`UPDATE ${sqlName(table)} SET ${sqlName(subject)} = ? WHERE ${sqlName(subject)} = ?`)
+          .prepare(
+            `UPDATE ${sqlName(table)} SET ${sqlName(subject)} = ? WHERE ${sqlName(subject)} = ? RETURNING 1 AS hit`,
+          )
           .bind(reference, input.userId),
       );
       labels.push(`${table}.${subject}`);
     }
   }
-  const entry = { action: "personal_data.erased", targetType: "person", targetId: reference };
+  // The tenant's trail (which its admins read, with the platform rows about it) names the reference only.
+  const entry = { action: ERASED, targetType: "person", targetId: reference };
   const results = await d1.batch([...statements, rawAudit(tctx, { ...entry, detail: { reference } })]);
-  await ctx.platform.batch([
-    platformAudit(ctx, {
-      ...entry,
-      tenantId: tenant.id,
-      targetType: "user",
-      targetId: input.userId,
-      detail: { reference },
-    }),
-  ]);
   const rows: Record<string, number> = {};
   labels.forEach((label, i) => {
-    const changes = results[i]?.meta?.changes ?? 0;
+    // Rows returned, not `meta.changes`: D1 counts a trigger's own update too (row_version, ADR 0035).
+    const changes = results[i]?.results?.length ?? 0;
     if (changes > 0) {
       rows[label] = changes;
     }

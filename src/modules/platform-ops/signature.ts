@@ -4,22 +4,23 @@ import type { Config } from "../../core/env";
  * Issue 31, N7: an archive carries the platform's signature over its manifest (which holds the size and
  * SHA-256 of every entry), so an import takes only what this platform exported: a hand-made archive
  * whose file rows name another community's storage keys does not verify. HMAC-SHA256 (crypto.subtle)
- * under a key derived by HKDF from the platform secret `PASSWORD_PEPPER` with its own label, so no new
- * secret has to be provisioned and the key is never used for anything else; the pepper never rotates
- * (ADR 0012), so archives stay importable.
+ * under a key derived by HKDF from the platform secret `ARCHIVE_SIGNING_KEY`, which signs nothing else:
+ * no other secret (the password pepper was first used here) doubles as the key to forge a restore.
+ * Archives signed under the pepper's derivation are not accepted: that derivation never left the wave
+ * it was written in.
  */
 export const SIGNATURE_PATH = "manifest.sig";
 
 const LABEL = new TextEncoder().encode("warga/tenant-archive-signature/v1");
 const keys = new Map<string, Promise<CryptoKey>>();
 
-function signingKey(config: Pick<Config, "PASSWORD_PEPPER">): Promise<CryptoKey> {
-  let key = keys.get(config.PASSWORD_PEPPER);
+function signingKey(config: Pick<Config, "ARCHIVE_SIGNING_KEY">): Promise<CryptoKey> {
+  let key = keys.get(config.ARCHIVE_SIGNING_KEY);
   if (!key) {
     key = (async () => {
       const secret = await crypto.subtle.importKey(
         "raw",
-        new TextEncoder().encode(config.PASSWORD_PEPPER),
+        new TextEncoder().encode(config.ARCHIVE_SIGNING_KEY),
         "HKDF",
         false,
         ["deriveKey"],
@@ -32,7 +33,7 @@ function signingKey(config: Pick<Config, "PASSWORD_PEPPER">): Promise<CryptoKey>
         ["sign", "verify"],
       );
     })();
-    keys.set(config.PASSWORD_PEPPER, key);
+    keys.set(config.ARCHIVE_SIGNING_KEY, key);
   }
   return key;
 }
@@ -42,7 +43,7 @@ const hex = (bytes: ArrayBuffer) =>
 
 /** The signature entry's content for these manifest bytes: lower-case hex. */
 export async function signManifest(
-  config: Pick<Config, "PASSWORD_PEPPER">,
+  config: Pick<Config, "ARCHIVE_SIGNING_KEY">,
   manifest: Uint8Array,
 ): Promise<string> {
   return hex(await crypto.subtle.sign("HMAC", await signingKey(config), manifest));
@@ -50,7 +51,7 @@ export async function signManifest(
 
 /** Whether `signature` (the entry's text) is this platform's over exactly these bytes; compared in constant time. */
 export async function verifyManifest(
-  config: Pick<Config, "PASSWORD_PEPPER">,
+  config: Pick<Config, "ARCHIVE_SIGNING_KEY">,
   manifest: Uint8Array,
   signature: string,
 ): Promise<boolean> {

@@ -136,7 +136,7 @@ describe("the reset page", () => {
     const post = (password: string, confirm = password) =>
       call("/reset-password", {
         method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept-Language": "id" },
         body: new URLSearchParams({ token, password, confirm }).toString(),
       });
     const mismatch = await post("kata-sandi-baru", "kata-sandi-lain");

@@ -174,7 +174,9 @@ describe("the public reply page", () => {
     );
     expect(res.status).toBe(303);
     expect(res.headers.get("Location")).toBe(`/support/reply/${token}?terkirim=1`);
-    const page = await (await call(`/support/reply/${token}?terkirim=1`)).text();
+    const page = await (
+      await call(`/support/reply/${token}?terkirim=1`, { headers: { "Accept-Language": "id" } })
+    ).text();
     expect(page).toContain("Dari formulir halaman.");
     expect(page).toContain("Balasan Anda sudah terkirim.");
     expect(page).toMatch(new RegExp(`<img src="http://[^"]+/api/public/support-tickets/${token}/files/`));
@@ -199,6 +201,7 @@ describe("the public reply page", () => {
       new Request(`http://api.test/support/reply/${token}`, {
         method: "POST",
         body: bad,
+        headers: { "Accept-Language": "id" },
         redirect: "manual",
       }),
     );

@@ -195,7 +195,9 @@ describe("verification page", () => {
     const h = await newTenantHousehold();
     const done = await finishedLetter(h, "V-001/2026");
     expect(done.verificationUrl).toContain(`/verify/surat/${done.verificationCode}`);
-    const res = await call(`/verify/surat/${done.verificationCode}`);
+    const res = await call(`/verify/surat/${done.verificationCode}`, {
+      headers: { "Accept-Language": "id" },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toContain("text/html");
     const page = await res.text();
@@ -221,7 +223,9 @@ describe("verification page", () => {
       `${h.tenant.slug}.AAAAAAAAAAAAAAAAAAAAAA`,
       `no-such-tenant.${done.verificationCode}`,
     ]) {
-      const res = await call(`/verify/surat/${encodeURIComponent(code)}`);
+      const res = await call(`/verify/surat/${encodeURIComponent(code)}`, {
+        headers: { "Accept-Language": "id" },
+      });
       expect(res.status, code).toBe(404);
       expect(await res.text()).toContain("tidak ditemukan");
     }

@@ -100,7 +100,9 @@ describe("the RW's acknowledgement", () => {
       });
     }
     // The verification page shows the RT's signatory and that the RW's is awaited.
-    const waiting = await (await call(`/verify/surat/${done.verificationCode}`)).text();
+    const waiting = await (
+      await call(`/verify/surat/${done.verificationCode}`, { headers: { "Accept-Language": "id" } })
+    ).text();
     expect(waiting).toContain("Bambang Sutrisno");
     expect(waiting).toContain("Menunggu diketahui Ketua RW");
 

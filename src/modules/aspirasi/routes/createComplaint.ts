@@ -11,7 +11,7 @@ export class CreateComplaint extends Endpoint {
     tags: ["Pengaduan"],
     summary: "Send a complaint to the RT staff; starts as baru",
     request: { body: { content: { "application/json": { schema: CreateComplaintInput } } } },
-    responses: { 201: json(Complaint, "Created"), ...problems(400, 401, 403, 429) },
+    responses: { 201: json(Complaint, "Created"), ...problems(400, 401, 403, 422, 429) },
   };
 
   override async handle(c: Context<HonoEnv>) {

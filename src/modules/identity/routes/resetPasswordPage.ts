@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { HonoEnv } from "../../../core/env";
 import { Endpoint } from "../../../core/http/endpoint";
 import { htmlAnswer, problems } from "../../../core/http/openapi";
+import { pageLanguage } from "../../../pages/layout";
 import { resetPasswordForm } from "../../../pages/reset-password";
 
 export class ResetPasswordPage extends Endpoint {
@@ -16,6 +17,6 @@ export class ResetPasswordPage extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { query } = await this.getValidatedData<typeof this.schema>();
-    return c.html(resetPasswordForm(query.token));
+    return c.html(resetPasswordForm(query.token, pageLanguage(c)));
   }
 }

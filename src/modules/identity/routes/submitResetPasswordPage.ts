@@ -4,6 +4,8 @@ import { DomainError, statusOfKind } from "../../../core/errors";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { htmlAnswer } from "../../../core/http/openapi";
+import { problemText } from "../../../core/i18n";
+import { pageLanguage } from "../../../pages/layout";
 import { RESET_PAGE_MESSAGES, resetPasswordDone, resetPasswordForm } from "../../../pages/reset-password";
 import { resetPassword } from "../passwordReset";
 
@@ -21,12 +23,13 @@ export class SubmitResetPasswordPage extends Endpoint {
   };
 
   override async handle(c: Context<HonoEnv>) {
+    const lang = pageLanguage(c);
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const field = (name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
     const token = field("token").slice(0, 200);
     const password = field("password").slice(0, 200);
     if (password !== field("confirm")) {
-      return c.html(resetPasswordForm(token, "Kedua kata sandi tidak sama."), 400);
+      return c.html(resetPasswordForm(token, lang, RESET_PAGE_MESSAGES[lang].password_mismatch), 400);
     }
     const ctx = platformCtx(c);
     try {
@@ -36,13 +39,15 @@ export class SubmitResetPasswordPage extends Endpoint {
         if (error.extra.retryAfter !== undefined) {
           c.header("Retry-After", String(error.extra.retryAfter));
         }
+        const status = statusOfKind[error.kind];
+        const fallback = problemText(lang, status, error.code, { title: "", detail: error.message }).detail;
         return c.html(
-          resetPasswordForm(token, RESET_PAGE_MESSAGES[error.code] ?? error.message),
-          statusOfKind[error.kind],
+          resetPasswordForm(token, lang, RESET_PAGE_MESSAGES[lang][error.code] ?? fallback),
+          status,
         );
       }
       throw error;
     }
-    return c.html(resetPasswordDone(`${ctx.env.CLIENT_URL.replace(/\/$/, "")}/login`));
+    return c.html(resetPasswordDone(`${ctx.env.CLIENT_URL.replace(/\/$/, "")}/login`, lang));
   }
 }

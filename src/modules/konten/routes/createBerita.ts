@@ -13,7 +13,7 @@ export class CreateBerita extends Endpoint {
       "Write news (Markdown, rendered to sanitised HTML); published news is pushed to every member's devices",
     request: { body: { content: { "application/json": { schema: CreateBeritaInput } } } },
     // 404 file_not_found: the cover is not a file of this tenant's store.
-    responses: { 201: json(Berita, "Created"), ...problems(400, 401, 403, 404) },
+    responses: { 201: json(Berita, "Created"), ...problems(400, 401, 403, 404, 422) },
   };
 
   override async handle(c: Context<HonoEnv>) {

@@ -12,7 +12,7 @@ export class CreatePengumuman extends Endpoint {
     summary:
       "Announce: push to the audience's devices, plus WhatsApp and/or email if chosen, respecting preferences and quiet hours (urgent ones ignore quiet hours)",
     request: { body: { content: { "application/json": { schema: CreatePengumumanInput } } } },
-    responses: { 201: json(Pengumuman, "Created"), ...problems(400, 401, 403) },
+    responses: { 201: json(Pengumuman, "Created"), ...problems(400, 401, 403, 422) },
   };
 
   override async handle(c: Context<HonoEnv>) {

@@ -11,7 +11,7 @@ export class UpdateBerita extends Endpoint {
     tags: ["Berita"],
     summary: "Change fields; publishing, or editing published news, pushes it again (once per version)",
     request: { params: IdParam, body: { content: { "application/json": { schema: UpdateBeritaInput } } } },
-    responses: { 200: json(Berita), ...problems(400, 401, 403, 404, 409) },
+    responses: { 200: json(Berita), ...problems(400, 401, 403, 404, 409, 422) },
   };
 
   override async handle(c: Context<HonoEnv>) {

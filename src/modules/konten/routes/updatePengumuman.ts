@@ -15,7 +15,7 @@ export class UpdatePengumuman extends Endpoint {
       params: IdParam,
       body: { content: { "application/json": { schema: UpdatePengumumanInput } } },
     },
-    responses: { 200: json(Pengumuman), ...problems(400, 401, 403, 404, 409) },
+    responses: { 200: json(Pengumuman), ...problems(400, 401, 403, 404, 409, 422) },
   };
 
   override async handle(c: Context<HonoEnv>) {

@@ -5,7 +5,14 @@ import { checkMultipart, type ImageUpload, imageFromFile, readForm } from "../..
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { htmlAnswer } from "../../../core/http/openapi";
-import { REPLY_PAGE_MESSAGES, supportReplyNotFound, supportReplyPage } from "../../../pages/support-reply";
+import { type Language, problemText } from "../../../core/i18n";
+import { pageLanguage } from "../../../pages/layout";
+import {
+  REPLY_PAGE_MESSAGES,
+  replyPageText,
+  supportReplyNotFound,
+  supportReplyPage,
+} from "../../../pages/support-reply";
 import { getPublicTicket, replyPublic } from "../public";
 import { ReplyTokenParam } from "../schemas";
 
@@ -33,6 +40,7 @@ export class SubmitSupportReplyPage extends Endpoint {
     const { params } = await this.getValidatedData<typeof this.schema>();
     const token = params.reply_token;
     const ctx = platformCtx(c);
+    const lang = pageLanguage(c);
     try {
       checkMultipart(c.req.raw);
       const form = await readForm(c.req.raw);
@@ -44,37 +52,40 @@ export class SubmitSupportReplyPage extends Endpoint {
       const upload: ImageUpload | undefined =
         file !== null && typeof file !== "string" && file.size > 0 ? await imageFromFile(file) : undefined;
       if (!message) {
-        return await this.again(c, token, "Tulis pesan balasan Anda.", 400);
+        return await this.again(c, token, lang, replyPageText(lang).empty, 400);
       }
       await replyPublic({ ctx, input: { token, message, upload } });
     } catch (error) {
       if (error instanceof DomainError) {
         if (error.kind === "not_found") {
-          return c.html(supportReplyNotFound(), 404);
+          return c.html(supportReplyNotFound(lang), 404);
         }
         if (error.extra.retryAfter !== undefined) {
           c.header("Retry-After", String(error.extra.retryAfter));
         }
-        return this.again(
-          c,
-          token,
-          REPLY_PAGE_MESSAGES[error.code] ?? error.message,
-          statusOfKind[error.kind],
-        );
+        const status = statusOfKind[error.kind];
+        const fallback = problemText(lang, status, error.code, { title: "", detail: error.message }).detail;
+        return this.again(c, token, lang, REPLY_PAGE_MESSAGES[lang][error.code] ?? fallback, status);
       }
       throw error;
     }
     return c.redirect(`/support/reply/${encodeURIComponent(token)}?terkirim=1`, 303);
   }
 
-  private async again(c: Context<HonoEnv>, token: string, text: string, status: StatusOfKind) {
+  private async again(
+    c: Context<HonoEnv>,
+    token: string,
+    lang: Language,
+    text: string,
+    status: StatusOfKind,
+  ) {
     try {
       const thread = await getPublicTicket({ ctx: platformCtx(c), input: { token } });
-      return c.html(supportReplyPage(token, thread, { kind: "error", text }), status);
+      return c.html(supportReplyPage(token, thread, lang, { kind: "error", text }), status);
     } catch (error) {
       // An upload refused before the token was looked up may still carry an unknown token.
       if (error instanceof DomainError && error.kind === "not_found") {
-        return c.html(supportReplyNotFound(), 404);
+        return c.html(supportReplyNotFound(lang), 404);
       }
       throw error;
     }

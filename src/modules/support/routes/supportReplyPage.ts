@@ -5,7 +5,8 @@ import { DomainError } from "../../../core/errors";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { htmlAnswer, problems } from "../../../core/http/openapi";
-import { supportReplyNotFound, supportReplyPage } from "../../../pages/support-reply";
+import { pageLanguage } from "../../../pages/layout";
+import { replyPageText, supportReplyNotFound, supportReplyPage } from "../../../pages/support-reply";
 import { getPublicTicket } from "../public";
 import { ReplyTokenParam } from "../schemas";
 
@@ -25,15 +26,14 @@ export class SupportReplyPage extends Endpoint {
   override async handle(c: Context<HonoEnv>) {
     const { params, query } = await this.getValidatedData<typeof this.schema>();
     const ctx = platformCtx(c);
+    const lang = pageLanguage(c);
     try {
       const thread = await getPublicTicket({ ctx, input: { token: params.reply_token } });
-      const notice = query.terkirim
-        ? { kind: "ok" as const, text: "Balasan Anda sudah terkirim." }
-        : undefined;
-      return c.html(supportReplyPage(params.reply_token, thread, notice));
+      const notice = query.terkirim ? { kind: "ok" as const, text: replyPageText(lang).sent } : undefined;
+      return c.html(supportReplyPage(params.reply_token, thread, lang, notice));
     } catch (error) {
       if (error instanceof DomainError && error.kind === "not_found") {
-        return c.html(supportReplyNotFound(), 404);
+        return c.html(supportReplyNotFound(lang), 404);
       }
       throw error;
     }

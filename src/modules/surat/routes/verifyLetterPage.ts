@@ -4,10 +4,10 @@ import type { HonoEnv } from "../../../core/env";
 import { DomainError, statusOfKind } from "../../../core/errors";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
+import { htmlAnswer } from "../../../core/http/openapi";
+import { pageLanguage } from "../../../pages/layout";
 import { letterUnavailablePage, unknownLetterPage, verifiedLetterPage } from "../../../pages/verify-surat";
 import { verifyLetter } from "../publish";
-
-const html = (description: string) => ({ description, content: { "text/html": { schema: z.string() } } });
 
 export class VerifyLetterPage extends Endpoint {
   override schema = {
@@ -16,23 +16,24 @@ export class VerifyLetterPage extends Endpoint {
     security: [],
     request: { params: z.object({ code: z.string().min(1).max(200) }) },
     responses: {
-      200: html("The letter is valid"),
-      403: html("The community is suspended or its letters are switched off"),
-      404: html("No valid letter has this code"),
+      200: htmlAnswer("The letter is valid"),
+      403: htmlAnswer("The community is suspended or its letters are switched off"),
+      404: htmlAnswer("No valid letter has this code"),
     },
   };
 
   override async handle(c: Context<HonoEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
     c.header("Cache-Control", "no-store");
+    const lang = pageLanguage(c);
     try {
       const letter = await verifyLetter({ ctx: platformCtx(c), input: { code: params.code } });
-      return letter ? c.html(verifiedLetterPage(letter)) : c.html(unknownLetterPage(), 404);
+      return letter ? c.html(verifiedLetterPage(letter, lang)) : c.html(unknownLetterPage(lang), 404);
     } catch (error) {
       // Whoever scanned the QR holds paper, not an API client: the answer is a page, with the status
       // problem+json would have carried.
       if (error instanceof DomainError) {
-        const page = error.kind === "not_found" ? unknownLetterPage() : letterUnavailablePage();
+        const page = error.kind === "not_found" ? unknownLetterPage(lang) : letterUnavailablePage(lang);
         return c.html(page, statusOfKind[error.kind]);
       }
       throw error;
