@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { root } from "./lib/dev-server.mjs";
+import { D1_LOCATION } from "./lib/provision.mjs";
 import { readConfig, targetArgs, wrangler } from "./lib/wrangler.mjs";
 
 const CONFIG = join(root, "wrangler.toml");
@@ -27,7 +28,7 @@ migrations_dir = "migrations/tenant"
 }
 
 async function createRemote(name) {
-  const out = await wrangler(["d1", "create", name]);
+  const out = await wrangler(["d1", "create", name, "--location", D1_LOCATION]);
   const match = /database_id\s*[=:]\s*"?([0-9a-f-]{36})"?/i.exec(out);
   if (!match) {
     throw new Error(`could not read the database id from wrangler's answer:\n${out}`);

@@ -4,6 +4,7 @@ import type { HonoEnv } from "./core/env";
 import { CORE_ERROR_CODES, type CoreErrorCode, type ErrorCode } from "./core/errors";
 import { type GuardOptions, guard, type RouteDef } from "./core/http/access";
 import type { TypedApp } from "./core/http/client-types";
+import { conditionalHandlers, conditionalModule, type VersionedResource } from "./core/http/conditional";
 import { requestContext } from "./core/http/middleware";
 import { openapiDocument } from "./core/http/openapi-document";
 import { notFound, onError, problemSchema } from "./core/http/problem";
@@ -61,6 +62,7 @@ const featureModules = [
   galeriModule,
   pasarModule,
   idempotencyModule,
+  conditionalModule,
 ] as const;
 
 const indicators = featureModules.flatMap((m) => m.indicators ?? []);
@@ -114,6 +116,12 @@ export const ProblemSchema = problemSchema(ERROR_CODES);
 /** Every route with its access rule: the table the role-matrix test walks. */
 export const routeTable: readonly RouteDef[] = modules.flatMap((m): readonly RouteDef[] => m.routes);
 
+/** Every single resource served with ETag and If-Match (ADR 0035), by its route path. */
+export const versionedResources: readonly VersionedResource[] = modules.flatMap(
+  (m: AppModule): readonly VersionedResource[] => m.versioned ?? [],
+);
+const versionedByPath = new Map(versionedResources.map((v) => [v.path, v]));
+
 const guardOptionsOf = new Map<RouteDef, GuardOptions>(
   modules.flatMap((m: AppModule) =>
     m.routes.map((r): [RouteDef, GuardOptions] => [
@@ -128,7 +136,7 @@ export function buildApp() {
   app.use("*", requestContext);
   app.onError(onError);
   app.notFound(notFound);
-  app.use("/openapi.json", openapiDocument(routeTable));
+  app.use("/openapi.json", openapiDocument(routeTable, versionedResources));
 
   app.get("/swagger", (c) => c.html(swaggerPage()));
   app.get("/swagger-ui/*", (c) => c.env.ASSETS.fetch(c.req.raw));
@@ -174,6 +182,8 @@ export function buildApp() {
       guard(route.access, guardOptionsOf.get(route)),
       // After the guard, which names the caller and the community the key is scoped to (ADR 0034).
       ...(route.method === "post" ? [idempotency] : []),
+      // ETag, If-None-Match and If-Match on a versioned resource, after the guard too (ADR 0035).
+      ...conditionalHandlers(route, versionedByPath),
       route.endpoint,
     ];
     openapi[route.method](route.path, ...(handlers as [never]));

@@ -25,6 +25,12 @@ export const DEPLOY_ORDER = [
 /** Per-Worker gzip budget for the uploaded bundle (Workers Free allows 3 MiB; we keep well under). */
 export const BUNDLE_BUDGET_BYTES = 1024 * 1024;
 
+/**
+ * Where new D1 primaries live (ADR 0036): Asia-Pacific, the region nearest Indonesian residents, instead
+ * of wherever the operator running the command happens to be. `WARGA_D1_LOCATION` overrides it.
+ */
+export const D1_LOCATION = process.env.WARGA_D1_LOCATION || "apac";
+
 /** The ids `npm run dev` and the slot tool (`--local`) write: never an account's real database. */
 export const PLACEHOLDER_ID = /^0{8}-0{4}-0{4}-0{4}-[0-9a-f]{12}$/;
 
@@ -444,7 +450,7 @@ export async function apply(run, root, p, log = console.log) {
   for (const db of p.databases.filter((d) => d.action !== "ok")) {
     let id = db.accountId ?? created.get(db.name);
     if (!id) {
-      const out = await run(["d1", "create", db.name]);
+      const out = await run(["d1", "create", db.name, "--location", D1_LOCATION]);
       id = CREATED_ID.exec(out)?.[1];
       if (!id) {
         const listed = JSON.parse(await run(["d1", "list", "--json"])).find((d) => d.name === db.name);

@@ -86,6 +86,8 @@ export const CORE_ERROR_CODES = [
   "idempotency_answer_lost",
   // A Durable Object or D1 call that failed and was not worth retrying (ADR 0034).
   "dependency_unavailable",
+  // An If-Match that no longer names the resource's current version (http/conditional.ts, ADR 0035).
+  "precondition_failed",
 ] as const;
 
 /**
@@ -120,7 +122,8 @@ export type ErrorKind =
   | "unavailable"
   | "payment_required"
   | "unprocessable"
-  | "gone";
+  | "gone"
+  | "precondition_failed";
 
 export interface FieldError {
   field: string;
@@ -214,6 +217,13 @@ export class PaymentRequired extends DomainError {
   }
 }
 
+/** A write whose If-Match names a version the resource has moved past (http/conditional.ts): 412. */
+export class PreconditionFailed extends DomainError {
+  constructor(message = "The resource changed since you read it; read it again and reapply your change.") {
+    super("precondition_failed", "precondition_failed", message);
+  }
+}
+
 /** The one kind → status map: problem+json (http/problem.ts) and the HTML pages both answer with it. */
 export const statusOfKind = {
   invalid: 400,
@@ -228,6 +238,7 @@ export const statusOfKind = {
   payment_required: 402,
   unprocessable: 422,
   gone: 410,
+  precondition_failed: 412,
 } as const satisfies Record<ErrorKind, number>;
 
 export type StatusOfKind = (typeof statusOfKind)[ErrorKind];

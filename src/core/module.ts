@@ -1,5 +1,6 @@
 import type { ErrorCode } from "./errors";
 import type { RouteDef } from "./http/access";
+import type { VersionedResource } from "./http/conditional";
 import type { Indicator } from "./indicators";
 import type { Job } from "./jobs";
 import type { PaymentKindHandler } from "./payments/types";
@@ -86,6 +87,8 @@ export interface AppModule<
   personalData?: Readonly<Record<string, PersonalColumns>>;
   /** The columns of its tenant tables that hold references to stored files (see FileReference). */
   fileReferences?: readonly FileReference[];
+  /** Its single resources served with ETag and If-Match (core/http/conditional.ts, ADR 0035). */
+  versioned?: readonly VersionedResource[];
 }
 
 /**

@@ -174,15 +174,35 @@ describe("a Durable Object that fails", () => {
   });
 });
 
+/**
+ * Replaces `batch` of the tenant's database and of every D1 session opened on it: a request writes its
+ * community through its session (ADR 0036), the idempotency record through the binding.
+ */
+function patchBatches(
+  db: D1Database,
+  batch: (real: D1Database["batch"], statements: D1PreparedStatement[]) => Promise<D1Result[]>,
+): void {
+  const realBatch = db.batch.bind(db);
+  patch(db, "batch", ((statements: D1PreparedStatement[]) =>
+    batch(realBatch, statements)) as typeof db.batch);
+  const realWithSession = db.withSession.bind(db);
+  patch(db, "withSession", ((constraint?: string) => {
+    const session = realWithSession(constraint as never);
+    const sessionBatch = session.batch.bind(session) as D1Database["batch"];
+    session.batch = ((statements: D1PreparedStatement[]) =>
+      batch(sessionBatch, statements)) as typeof session.batch;
+    return session;
+  }) as typeof db.withSession);
+}
+
 describe("D1 that fails", () => {
   it("an overloaded tenant database answers 503 dependency_unavailable and writes nothing", async () => {
     const tenant = await createTenant();
     const a = await tenant.member("warga");
     const db = tenantD1(tenant);
-    patch(db, "batch", (() =>
-      Promise.reject(
-        infraError("D1_ERROR: D1 DB is overloaded. Too many requests queued.", {}),
-      )) as typeof db.batch);
+    patchBatches(db, () =>
+      Promise.reject(infraError("D1_ERROR: D1 DB is overloaded. Too many requests queued.", {})),
+    );
     const res = await complain(a);
     expectProblem(res, 503, "dependency_unavailable");
     expect(res.headers.get("Retry-After")).toBe("2");
@@ -195,15 +215,13 @@ describe("D1 that fails", () => {
   it("a transient D1 error is retried once, and the batch lands once", async () => {
     const tenant = await createTenant();
     const a = await tenant.member("warga");
-    const db = tenantD1(tenant);
-    const realBatch = db.batch.bind(db);
     let calls = 0;
-    patch(db, "batch", ((statements: D1PreparedStatement[]) => {
+    patchBatches(tenantD1(tenant), (realBatch, statements) => {
       calls++;
       return calls === 1
         ? Promise.reject(infraError("D1_ERROR: Network connection lost.", {}))
         : realBatch(statements);
-    }) as typeof db.batch);
+    });
     const res = await complain(a);
     expect(res.status).toBe(201);
     expect(calls).toBe(2);

@@ -125,7 +125,7 @@ describe("the headers of every answer (built once per isolate, ADR 0015)", () =>
   it("a JSON answer, a problem and a secret route's answer carry the same security and CORS headers", async () => {
     const cors = {
       "access-control-expose-headers":
-        "X-Request-Id,Retry-After,RateLimit,RateLimit-Policy,Idempotent-Replayed,Content-Language",
+        "X-Request-Id,Retry-After,RateLimit,RateLimit-Policy,Idempotent-Replayed,Content-Language,X-D1-Bookmark,ETag",
       vary: "Origin",
     };
     const ok = await call("/api/health", { headers: { Origin: "http://localhost:5173" } });
@@ -166,10 +166,11 @@ describe("the headers of every answer (built once per isolate, ADR 0015)", () =>
     });
     expect(ok.status).toBe(204);
     const grant = {
-      "access-control-allow-headers": "Authorization,Content-Type,X-Request-Id,Idempotency-Key",
+      "access-control-allow-headers":
+        "Authorization,Content-Type,X-Request-Id,Idempotency-Key,X-D1-Bookmark,If-Match,If-None-Match",
       "access-control-allow-methods": "GET,POST,PUT,PATCH,DELETE,OPTIONS",
       "access-control-expose-headers":
-        "X-Request-Id,Retry-After,RateLimit,RateLimit-Policy,Idempotent-Replayed,Content-Language",
+        "X-Request-Id,Retry-After,RateLimit,RateLimit-Policy,Idempotent-Replayed,Content-Language,X-D1-Bookmark,ETag",
       "access-control-max-age": "600",
       vary: "Origin, Access-Control-Request-Headers",
     };

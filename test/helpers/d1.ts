@@ -72,6 +72,11 @@ export function countingD1(
           return target.batch(statements.map((s) => sqlOf.get(s)?.real ?? s));
         };
       }
+      if (prop === "withSession") {
+        // A request reads its community through a D1 session (ADR 0036): count that session's trips too.
+        return (constraint?: string) =>
+          countingD1(target.withSession(constraint) as unknown as D1Database, trips, hold);
+      }
       const value = Reflect.get(target, prop);
       return typeof value === "function" ? value.bind(target) : value;
     },

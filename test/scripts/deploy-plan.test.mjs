@@ -209,8 +209,9 @@ describe("half-provisioned account", () => {
     fake.workers.get("warga-api").secrets.push("OIDC_GOOGLE_CLIENT_SECRET");
     await deploy([], fake.run, dir, silent);
     const creates = fake.mutations().filter((c) => c.startsWith("d1 create"));
-    expect(creates).not.toContain("d1 create warga-platform");
-    expect(creates).toContain("d1 create warga-tenant-03");
+    expect(creates.some((c) => c.startsWith("d1 create warga-platform "))).toBe(false);
+    // New primaries in Asia-Pacific, nearest the residents (ADR 0036), whoever runs the deploy.
+    expect(creates).toContain("d1 create warga-tenant-03 --location apac");
     expect(fake.mutations()).toContain("queues create warga-notify-dlq");
     expect(fake.mutations()).not.toContain("r2 bucket create warga-files");
     const migrated = fake.calls

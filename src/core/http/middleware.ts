@@ -3,6 +3,7 @@ import { type HonoEnv, loadConfig } from "../env";
 import { newId } from "../ids";
 import { runWithRequestId } from "../notify/requestId";
 import { type RateLimitNote, rateLimitHeaders, withRateLimitNotes } from "../rateLimitHeaders";
+import { answerBookmark, runWithD1Sessions } from "../tenancy/sessions";
 import { log } from "./log";
 import { loggedPath } from "./secret";
 
@@ -39,8 +40,9 @@ const SECURITY_HEADERS: readonly (readonly [string, string])[] = [
 
 /** CORS for the configured origins (`CORS_ORIGINS`): what browsers may send and read. */
 const CORS_EXPOSE_HEADERS =
-  "X-Request-Id,Retry-After,RateLimit,RateLimit-Policy,Idempotent-Replayed,Content-Language";
-const CORS_ALLOW_HEADERS = "Authorization,Content-Type,X-Request-Id,Idempotency-Key";
+  "X-Request-Id,Retry-After,RateLimit,RateLimit-Policy,Idempotent-Replayed,Content-Language,X-D1-Bookmark,ETag";
+const CORS_ALLOW_HEADERS =
+  "Authorization,Content-Type,X-Request-Id,Idempotency-Key,X-D1-Bookmark,If-Match,If-None-Match";
 const CORS_ALLOW_METHODS = "GET,POST,PUT,PATCH,DELETE,OPTIONS";
 const CORS_MAX_AGE = "600";
 
@@ -101,8 +103,8 @@ function accessLine(c: Context<HonoEnv>, requestId: string, started: number): vo
 
 /**
  * Everything around a route, in one middleware: the request id (kept from the caller when sane, else
- * a new ULID), the configuration check, CORS for configured origins, the security headers, and one
- * access log line. The answer's headers are set on the route's own answer in place; only an answer
+ * a new ULID), the configuration check, CORS for configured origins, the security headers, the
+ * community's D1 session and its `X-D1-Bookmark` (core/tenancy/sessions.ts), and one access log line. The answer's headers are set on the route's own answer in place; only an answer
  * whose headers are immutable (a `fetch` passed through, e.g. the Swagger UI assets) is copied once.
  */
 export const requestContext: MiddlewareHandler<HonoEnv> = async (c, next) => {
@@ -121,7 +123,11 @@ export const requestContext: MiddlewareHandler<HonoEnv> = async (c, next) => {
     return;
   }
   const rateLimits: RateLimitNote[] = [];
-  await withRateLimitNotes(rateLimits, () => runWithRequestId(requestId, next));
+  // The request's tenant reads go through one D1 session; its bookmark is set below (ADR 0036).
+  const sessions = runWithD1Sessions(c, () =>
+    withRateLimitNotes(rateLimits, () => runWithRequestId(requestId, next)),
+  );
+  await sessions.result;
   let res = c.res;
   try {
     finish(res.headers, requestId, allowOrigin);
@@ -136,5 +142,6 @@ export const requestContext: MiddlewareHandler<HonoEnv> = async (c, next) => {
   }
   res.headers.append("Vary", "Origin");
   answerLimits(res, rateLimits);
+  await answerBookmark(sessions.state, res);
   accessLine(c, requestId, started);
 };

@@ -2,11 +2,13 @@ import type { MiddlewareHandler } from "hono";
 import type { HonoEnv } from "../env";
 import { IDEMPOTENCY_HEADER } from "../idempotency/middleware";
 import type { RouteDef } from "./access";
+import type { VersionedResource } from "./conditional";
+import { declareBookmarkHeader } from "./openapi-bookmark";
 import { PROBLEM_CONTENT_TYPE, problemRef } from "./problem";
 
 type Operation = {
   parameters?: { name: string; in: string }[];
-  responses?: Record<string, unknown>;
+  responses?: Record<string, { headers?: Record<string, unknown> } & Record<string, unknown>>;
 };
 type Document = {
   info: Record<string, unknown>;
@@ -44,17 +46,26 @@ export function honoursIdempotencyKey(route: Pick<RouteDef, "method" | "access">
  * declares no client error gets the 4XX range, which every route can answer (a refused header, a rate
  * limit in front of it).
  */
-export function completeDocument(doc: Document, appUrl: string, routes: readonly RouteDef[]): Document {
+export function completeDocument(
+  doc: Document,
+  appUrl: string,
+  routes: readonly RouteDef[],
+  versionedResources: readonly VersionedResource[] = [],
+): Document {
   doc.servers = [{ url: appUrl, description: "This deployment (APP_URL)" }];
   doc.info.license = { name: "Proprietary", identifier: "LicenseRef-Warga-Proprietary" };
   doc.info.contact = { name: "Warga platform operators", url: appUrl };
   const idempotent = new Set(
     routes.filter(honoursIdempotencyKey).map((r) => `post ${r.path.replace(/:(\w+)/g, "{$1}")}`),
   );
+  const versionedPaths = new Set(versionedResources.map((v) => v.path.replace(/:(\w+)/g, "{$1}")));
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item)) {
       if (typeof op !== "object" || op === null || !op.responses) {
         continue;
+      }
+      if (versionedPaths.has(path) && ["get", "put", "patch", "delete"].includes(method)) {
+        declareConditional(method, op);
       }
       const codes = Object.keys(op.responses);
       if (!codes.some((code) => code.startsWith("4"))) {
@@ -66,11 +77,66 @@ export function completeDocument(doc: Document, appUrl: string, routes: readonly
       }
     }
   }
+  // X-D1-Bookmark on every operation that reads a community (ADR 0036).
+  declareBookmarkHeader(doc, routes);
   return doc;
 }
 
+const etagHeader = {
+  description:
+    'The resource\'s version (`"<version>-<digest>"`, ADR 0035): send it back in If-None-Match to be ' +
+    "answered 304, or in If-Match to write only if nobody changed the resource since.",
+  schema: { type: "string" },
+};
+
+const conditionalParameter = (name: "If-Match" | "If-None-Match", description: string) => ({
+  name,
+  in: "header",
+  required: false,
+  description,
+  schema: { type: "string", maxLength: 1024 },
+});
+
+/**
+ * What a versioned resource's operations say besides their own (core/http/conditional.ts): the ETag on
+ * every success, If-None-Match and 304 on the read, If-Match and 412 `precondition_failed` on a write.
+ */
+function declareConditional(method: string, op: Operation): void {
+  const responses = op.responses ?? {};
+  for (const [code, response] of Object.entries(responses)) {
+    if (/^2\d\d$/.test(code) && code !== "204" && method !== "delete") {
+      response.headers = { ...response.headers, ETag: etagHeader };
+    }
+  }
+  if (method === "get") {
+    op.parameters = [
+      ...(op.parameters ?? []),
+      conditionalParameter(
+        "If-None-Match",
+        "An ETag of an earlier answer: 304 with no body if it is still current.",
+      ),
+    ];
+    responses["304"] = { description: "Not modified since the ETag sent.", headers: { ETag: etagHeader } };
+  } else {
+    op.parameters = [
+      ...(op.parameters ?? []),
+      conditionalParameter(
+        "If-Match",
+        "The ETag the change was based on: 412 `precondition_failed` if the resource changed since. Optional.",
+      ),
+    ];
+    responses["412"] = problem(
+      "The resource changed since the ETag sent in If-Match (`precondition_failed`).",
+    );
+  }
+  op.responses = responses;
+}
+
 /** Rewrites the document chanfana serves at `/openapi.json` on its way out (see `completeDocument`). */
-export function openapiDocument(routes: readonly RouteDef[]): MiddlewareHandler<HonoEnv> {
+export function openapiDocument(
+  routes: readonly RouteDef[],
+  versionedResources: readonly VersionedResource[] = [],
+): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
     await next();
     if (c.res.status !== 200) {
@@ -79,9 +145,12 @@ export function openapiDocument(routes: readonly RouteDef[]): MiddlewareHandler<
     const doc = (await c.res.json()) as Document;
     const headers = new Headers(c.res.headers);
     c.res = undefined;
-    c.res = new Response(JSON.stringify(completeDocument(doc, c.get("config").APP_URL, routes)), {
-      status: 200,
-      headers,
-    });
+    c.res = new Response(
+      JSON.stringify(completeDocument(doc, c.get("config").APP_URL, routes, versionedResources)),
+      {
+        status: 200,
+        headers,
+      },
+    );
   };
 }

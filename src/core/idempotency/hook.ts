@@ -6,8 +6,10 @@ import { callDependency } from "../dependency";
  * whether a drizzle batch, one drizzle statement or a raw statement, carries one more statement that marks
  * the key `committed` in that same database. D1 runs a batch as one transaction, so the mark exists
  * exactly when the change does: a batch that fails leaves neither, and a replay cannot disagree with
- * what was written. Every D1 binding core hands out (core/db/platform.ts, core/tenancy/slots.ts) is
- * wrapped here once per isolate; outside such a request the wrapper only forwards (and retries, below).
+ * what was written. The same way a write under `If-Match` carries its version guard (ADR 0035): any
+ * `WriteAttachment` below. Every D1 binding core hands out (core/db/platform.ts, core/tenancy/slots.ts),
+ * and any object with `prepare` and `batch` (a D1 session), is wrapped here once per isolate; outside
+ * such a request the wrapper only forwards (and retries, below).
  */
 export interface Reservation {
   scope: string;
@@ -23,13 +25,56 @@ export interface Reservation {
   committed: boolean;
 }
 
-const current = new AsyncLocalStorage<Reservation>();
+/**
+ * What a request adds to its write batches. `attach` sees the batch's database and its statements' SQL
+ * (undefined for one not prepared through this hook) and returns the statements to run ahead of and
+ * behind them, or null; `committed` gets the results of its `after` statements once the batch landed;
+ * `failed` may turn the batch's error into the error the request answers with. The idempotency mark
+ * (ADR 0034) and the If-Match guard (core/http/conditional.ts, ADR 0035) are two such attachments.
+ */
+export interface WriteAttachment {
+  attach(raw: D1Database, texts: readonly (string | undefined)[]): Attached | null;
+  committed(after: readonly D1Result[]): void;
+  failed?(error: unknown): Error | null;
+}
+
+export interface Attached {
+  before: D1PreparedStatement[];
+  after: D1PreparedStatement[];
+}
+
+const current = new AsyncLocalStorage<readonly WriteAttachment[]>();
+
+/** Runs `fn` with `attachment` added to whatever the request already attaches to its writes. */
+export function runWithAttachment<T>(attachment: WriteAttachment, fn: () => T): T {
+  return current.run([...(current.getStore() ?? []), attachment], fn);
+}
 
 export function runWithReservation<T>(reservation: Reservation, fn: () => T): T {
-  return current.run(reservation, fn);
+  return runWithAttachment(reservationAttachment(reservation), fn);
 }
 
 const WRITE_RE = /^\s*(insert|update|delete|replace)\b/i;
+
+/**
+ * Whether SQL text writes. A statement prepared on the raw binding (not through the hook) has no text
+ * and counts as a write: marking a read-only batch costs one UPDATE, missing a write would break the
+ * promise.
+ */
+function isWriteText(text: string | undefined): boolean {
+  return text === undefined || WRITE_RE.test(text);
+}
+
+/** The first write of the request, a batch or a single statement, carries the key's mark. */
+function reservationAttachment(r: Reservation): WriteAttachment {
+  return {
+    attach: (raw, texts) =>
+      !r.committed && texts.some(isWriteText) ? { before: [], after: [markStatement(raw, r)] } : null,
+    committed: () => {
+      r.committed = true;
+    },
+  };
+}
 
 function markStatement(raw: D1Database, r: Reservation): D1PreparedStatement {
   if (raw === r.home) {
@@ -48,12 +93,6 @@ function markStatement(raw: D1Database, r: Reservation): D1PreparedStatement {
     .bind(r.scope, r.key, r.actorId, r.requestHash, r.owner, r.lockedUntil, r.createdAt);
 }
 
-/** The reservation a write on `raw` must mark, or null (no key, already marked). */
-function pendingMark(): Reservation | null {
-  const r = current.getStore();
-  return r && !r.committed ? r : null;
-}
-
 const RAW = Symbol("raw statement");
 
 interface Wrapped {
@@ -64,12 +103,57 @@ function unwrap(statement: D1PreparedStatement): D1PreparedStatement {
   return (statement as unknown as Partial<Wrapped>)[RAW] ?? statement;
 }
 
+/** What each attachment that applies adds to one batch. */
+type Plan = { attachment: WriteAttachment; added: Attached }[];
+
+function plan(raw: D1Database, texts: readonly (string | undefined)[]): Plan | null {
+  const plans: Plan = [];
+  for (const attachment of current.getStore() ?? []) {
+    const added = attachment.attach(raw, texts);
+    if (added) {
+      plans.push({ attachment, added });
+    }
+  }
+  return plans.length > 0 ? plans : null;
+}
+
+/**
+ * `real` as one batch with what the plans add ahead of and behind it; answers the results of `real`
+ * only. One batch is one transaction: a guard ahead that fails takes the whole write with it.
+ */
+async function runPlanned<T>(
+  raw: D1Database,
+  real: D1PreparedStatement[],
+  plans: Plan,
+): Promise<D1Result<T>[]> {
+  const before = plans.flatMap((p) => p.added.before);
+  const after = plans.flatMap((p) => p.added.after);
+  let results: D1Result<T>[];
+  try {
+    results = await d1(() => raw.batch<T>([...before, ...real, ...after]));
+  } catch (error) {
+    for (const p of plans) {
+      const mapped = p.attachment.failed?.(error);
+      if (mapped) {
+        throw mapped;
+      }
+    }
+    throw error;
+  }
+  let at = before.length + real.length;
+  for (const p of plans) {
+    p.attachment.committed(results.slice(at, at + p.added.after.length) as D1Result[]);
+    at += p.added.after.length;
+  }
+  return results.slice(before.length, before.length + real.length);
+}
+
 class HookedStatement implements Wrapped {
   readonly [RAW]: D1PreparedStatement;
   constructor(
     private readonly db: D1Database,
     real: D1PreparedStatement,
-    private readonly text: string,
+    readonly text: string,
   ) {
     this[RAW] = real;
   }
@@ -82,17 +166,15 @@ class HookedStatement implements Wrapped {
     ) as unknown as D1PreparedStatement;
   }
 
-  /** One write alone becomes a batch of itself and the mark; reads and unmarked writes run as they are. */
+  /** One write alone becomes a batch with what the request attaches; reads run as they are. */
   private async marked(): Promise<D1Result | null> {
-    const r = WRITE_RE.test(this.text) ? pendingMark() : null;
-    if (!r) {
+    const plans = WRITE_RE.test(this.text) ? plan(this.db, [this.text]) : null;
+    if (!plans) {
       return null;
     }
-    const [result] = await d1(() => this.db.batch([this[RAW], markStatement(this.db, r)]));
-    r.committed = true;
+    const [result] = await runPlanned(this.db, [this[RAW]], plans);
     return result as D1Result;
   }
-
   async run(): Promise<D1Result> {
     return (await this.marked()) ?? d1(() => this[RAW].run());
   }
@@ -141,13 +223,8 @@ export function withIdempotencyHook(raw: D1Database): D1Database {
         new HookedStatement(raw, raw.prepare(query), query) as unknown as D1PreparedStatement,
       async batch<T = unknown>(statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
         const real = statements.map(unwrap);
-        const r = real.length > 0 && statements.some(isWrite) ? pendingMark() : null;
-        if (!r) {
-          return d1(() => raw.batch<T>(real));
-        }
-        const results = await d1(() => raw.batch<T>([...real, markStatement(raw, r)]));
-        r.committed = true;
-        return results.slice(0, real.length);
+        const plans = real.length > 0 ? plan(raw, statements.map(textOf)) : null;
+        return plans ? runPlanned<T>(raw, real, plans) : d1(() => raw.batch<T>(real));
       },
       exec: (query: string) => raw.exec(query),
       dump: () => (raw as unknown as { dump(): Promise<ArrayBuffer> }).dump(),
@@ -158,9 +235,6 @@ export function withIdempotencyHook(raw: D1Database): D1Database {
   return db;
 }
 
-function isWrite(statement: D1PreparedStatement): boolean {
-  const text = (statement as unknown as { text?: string }).text;
-  // A statement prepared on the raw binding (not through the hook) is counted as a write: marking a
-  // read-only batch costs one UPDATE, missing a write would break the promise.
-  return text === undefined || WRITE_RE.test(text);
+function textOf(statement: D1PreparedStatement): string | undefined {
+  return (statement as unknown as { text?: string }).text;
 }

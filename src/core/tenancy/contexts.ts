@@ -10,7 +10,8 @@ import { Forbidden, NotFound } from "../errors";
 import type { FeatureFlag } from "../flags";
 import { systemNow } from "../time";
 import { type ResolveOptions, resolveTenant, tenantClosed, tenantFields, toTenantInfo } from "./registry";
-import { isSlotBinding, tenantDb } from "./slots";
+import { contextTenantDb } from "./sessions";
+import { isSlotBinding } from "./slots";
 
 /** The operator route that changes a tenant evicts its own isolate's cached copy (ADR 0007). */
 export { forgetTenant, tenantFields, toTenantInfo } from "./registry";
@@ -72,8 +73,9 @@ export function platformCtx(c: Context<HonoEnv>): PlatformCtx {
   };
 }
 
+/** Inside a request for this very community, `db` is the request's D1 session (ADR 0036, sessions.ts). */
 function withTenant(base: PlatformCtx, tenant: TenantInfo, actor: Actor = base.actor): TenantCtx {
-  return { ...base, actor, tenant, db: tenantDb(bindingsOf(base), tenant.slot) };
+  return { ...base, actor, tenant, db: contextTenantDb(bindingsOf(base), tenant) };
 }
 
 /** The context of a tenant route: the guard has resolved the tenant from the token or device key. */

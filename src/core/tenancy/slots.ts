@@ -58,6 +58,24 @@ export function tenantDb(env: Bindings, slot: number): TenantDb {
   return db;
 }
 
+/**
+ * A drizzle instance over one D1 session of a slot's database (core/tenancy/sessions.ts): reads go to
+ * the nearest replica at least as new as `constraintOrBookmark`, writes to the primary. One per request,
+ * never cached: the session carries that request's bookmark. Through the batch hook like `tenantDb`,
+ * which needs only `prepare` and `batch` of what it wraps.
+ */
+export function tenantSessionDb(
+  env: Bindings,
+  slot: number,
+  constraintOrBookmark: string,
+): { db: TenantDb; session: D1DatabaseSession } {
+  const session = slotDatabase(env, slot).withSession(constraintOrBookmark);
+  const hooked = withIdempotencyHook(session as unknown as D1Database);
+  const db = drizzle(hooked);
+  clients.set(db, hooked);
+  return { db, session };
+}
+
 /** The D1 binding under a tenant database built here. */
 export function tenantClient(db: TenantDb): D1Database {
   const client = clients.get(db);

@@ -1,10 +1,12 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
+import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
 import { ASISTEN_ERROR_CODES } from "./errors";
 import { Chat } from "./routes/chat";
 import { GetInfoRt } from "./routes/getInfoRt";
 import { GetAssistantStatus } from "./routes/getStatus";
 import { UpdateInfoRt } from "./routes/updateInfoRt";
+import { asistenInfo } from "./tables";
 
 /**
  * The resident assistant (issue 17; spec: R). No feature flag: the spec names none for it. The text it
@@ -15,6 +17,8 @@ const resident = tenantAccess(ROLES.RESIDENT);
 export const asistenModule = defineModule({
   name: "asisten",
   errorCodes: ASISTEN_ERROR_CODES,
+  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  versioned: [versioned("/api/ai/info-rt", asistenInfo, { id: "rt" })],
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {
     // The rules and agenda text is the secretariat's, written for every member: the community's own.

@@ -1,4 +1,5 @@
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { rowVersion } from "../../core/db/row-version";
 
 /**
  * Each resident's assistant use per Asia/Jakarta day: requests and model tokens. One row per user and
@@ -21,6 +22,8 @@ export const asistenUsage = sqliteTable(
  */
 export const asistenInfo = sqliteTable("asisten_info", {
   id: text("id").primaryKey(),
+  /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */
+  rowVersion: rowVersion(),
   rules: text("rules").notNull().default(""),
   agenda: text("agenda").notNull().default(""),
   updatedAt: text("updated_at").notNull(),

@@ -1,4 +1,5 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
+import { versioned } from "../../core/http/conditional";
 import { indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
 import { countNewComplaints, openComplaintsQuery } from "./complaints";
@@ -16,6 +17,7 @@ import { ListProposals } from "./routes/listProposals";
 import { ListSuggestions } from "./routes/listSuggestions";
 import { MarkSuggestionRead } from "./routes/markSuggestionRead";
 import { UpdateComplaint } from "./routes/updateComplaint";
+import { complaints, proposals } from "./tables";
 
 /**
  * Complaints, suggestions and proposals have no feature flag: the spec's flags name optional modules
@@ -31,8 +33,10 @@ const member = tenantAccess(ROLES.MEMBER);
 export const aspirasiModule = defineModule({
   name: "aspirasi",
   errorCodes: ASPIRASI_ERROR_CODES,
-  // A complaint's photo is a URL or a storage key, not an id: evidence uploaded as `pengaduan` is
-  // named inside that text (`…/api/files/<id>`), so the daily sweep of unattached uploads looks there.
+  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  versioned: [versioned("/api/pengaduan/:id", complaints), versioned("/api/usulan/:id", proposals)],
+  // A complaint's photo is the file route of the complainant's `pengaduan` upload, not an id: the file
+  // is named inside that text (`…/api/files/<id>`), so the daily sweep of unattached uploads looks there.
   fileReferences: [{ table: "complaints", column: "photo", holds: "text" }],
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { rowVersion } from "../../core/db/row-version";
 
 export const COMPLAINT_STATUSES = ["baru", "diproses", "selesai", "ditolak"] as const;
 export const COMPLAINT_CATEGORIES = [
@@ -16,6 +17,8 @@ export const complaints = sqliteTable(
   "complaints",
   {
     id: text("id").primaryKey(),
+    /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */
+    rowVersion: rowVersion(),
     residentId: text("resident_id").notNull(),
     unitId: text("unit_id"),
     title: text("title").notNull(),
@@ -75,6 +78,8 @@ export const proposals = sqliteTable(
   "proposals",
   {
     id: text("id").primaryKey(),
+    /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */
+    rowVersion: rowVersion(),
     residentId: text("resident_id").notNull(),
     title: text("title").notNull(),
     description: text("description").notNull(),

@@ -1,4 +1,5 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
+import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
 import { GALERI_ERROR_CODES } from "./errors";
 import { AddPhoto } from "./routes/addPhoto";
@@ -7,6 +8,7 @@ import { DeleteAlbum } from "./routes/deleteAlbum";
 import { DeletePhoto } from "./routes/deletePhoto";
 import { GetAlbum } from "./routes/getAlbum";
 import { ListAlbums } from "./routes/listAlbums";
+import { galleryAlbums } from "./tables";
 
 /** Institutional content is the secretariat's (ROLES.SECRETARIAT); every member looks. No flag in the spec. */
 const member = tenantAccess(ROLES.MEMBER);
@@ -15,6 +17,8 @@ const secretariat = tenantAccess(ROLES.SECRETARIAT);
 export const galeriModule = defineModule({
   name: "galeri",
   errorCodes: GALERI_ERROR_CODES,
+  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  versioned: [versioned("/api/galeri/:id", galleryAlbums)],
   // A gallery photo's id is its file's id; the daily sweep of unattached uploads keeps them.
   fileReferences: [{ table: "gallery_photos", column: "id" }],
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).

@@ -85,6 +85,7 @@ export async function createAlbum({ ctx, input }: { ctx: TenantCtx; input: Creat
   const now = nowIso(ctx);
   const row: AlbumRow = {
     id: newId(),
+    rowVersion: 1,
     title: input.title,
     description: input.description || null,
     eventDate: input.eventDate ?? null,

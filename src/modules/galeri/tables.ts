@@ -1,9 +1,12 @@
 import { sql } from "drizzle-orm";
 import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { rowVersion } from "../../core/db/row-version";
 
 /** A gallery album (kerja bakti, 17 Agustusan, …): the secretariat's, shown to every member. */
 export const galleryAlbums = sqliteTable("gallery_albums", {
   id: text("id").primaryKey(),
+  /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */
+  rowVersion: rowVersion(),
   title: text("title").notNull(),
   description: text("description"),
   /** The day of the event (YYYY-MM-DD, Jakarta), when the album is about one. */

@@ -1,4 +1,5 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
+import { versioned } from "../../core/http/conditional";
 import { indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
 import { KEPENDUDUKAN_ERROR_CODES } from "./errors";
@@ -28,6 +29,7 @@ import { UpdateFamilyMember } from "./routes/updateFamilyMember";
 import { UpdateUnit } from "./routes/updateUnit";
 import { UpdateVehicle } from "./routes/updateVehicle";
 import { registryResidentsQuery } from "./statistik";
+import { familyCards, familyMembers, units, vehicles } from "./tables";
 
 /** The spec: the registry is opened by the secretary and admin roles. */
 const registry = tenantAccess(ROLES.SECRETARIAT, "warga");
@@ -40,6 +42,13 @@ const kk = `${base}/kk/:id`;
 export const kependudukanModule = defineModule({
   name: "kependudukan",
   errorCodes: KEPENDUDUKAN_ERROR_CODES,
+  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  versioned: [
+    versioned(`${base}/kk/:id`, familyCards),
+    versioned(`${base}/kk/:id/members/:memberId`, familyMembers, { param: "memberId" }),
+    versioned(`${base}/kk/:id/vehicles/:vehicleId`, vehicles, { param: "vehicleId" }),
+    versioned(`${base}/units/:id`, units),
+  ],
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {
     units: { other: ["id", "block", "number", "occupancy", "created_at", "updated_at"] },

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { rowVersion } from "../../core/db/row-version";
 
 export const OCCUPANCIES = ["pemilik", "penyewa", "kosong"] as const;
 export const KK_STATUSES = ["aktif", "pindah", "meninggal"] as const;
@@ -9,6 +10,8 @@ export const units = sqliteTable(
   "units",
   {
     id: text("id").primaryKey(),
+    /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */
+    rowVersion: rowVersion(),
     block: text("block").notNull(),
     number: text("number").notNull(),
     latitude: real("latitude"),
@@ -30,6 +33,8 @@ export const familyCards = sqliteTable(
   "family_cards",
   {
     id: text("id").primaryKey(),
+    /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */
+    rowVersion: rowVersion(),
     kkNumber: text("kk_number").notNull(),
     unitId: text("unit_id").notNull(),
     headName: text("head_name").notNull(),
@@ -119,6 +124,8 @@ export const familyMembers = sqliteTable(
   "family_members",
   {
     id: text("id").primaryKey(),
+    /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */
+    rowVersion: rowVersion(),
     familyCardId: text("family_card_id").notNull(),
     name: text("name").notNull(),
     nik: text("nik").notNull(),
@@ -154,6 +161,8 @@ export const vehicles = sqliteTable(
   "vehicles",
   {
     id: text("id").primaryKey(),
+    /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */
+    rowVersion: rowVersion(),
     familyCardId: text("family_card_id").notNull(),
     plate: text("plate").notNull(),
     kind: text("kind", { enum: VEHICLE_KINDS }).notNull(),

@@ -1,4 +1,5 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
+import { versioned } from "../../core/http/conditional";
 import { indicator } from "../../core/indicators";
 import { CRON, tenantJob } from "../../core/jobs";
 import { defineModule } from "../../core/module";
@@ -37,6 +38,7 @@ import { SubmitExpense } from "./routes/submitExpense";
 import { UpdateCampaign } from "./routes/updateCampaign";
 import { UpdateDuesType } from "./routes/updateDuesType";
 import { UpdateFinanceSettings } from "./routes/updateFinanceSettings";
+import { campaigns, duesTypes, financeSettings } from "./tables";
 
 // Issue 14: the treasurer (and the head) write, the head approves expenses and sets the budget, the
 // secretary reads, residents see their own bills, the campaigns and the published report. The spec
@@ -51,6 +53,12 @@ const donor = tenantAccess([...ROLES.RESIDENT, ...ROLES.FINANCE]);
 export const keuanganModule = defineModule({
   name: "keuangan",
   errorCodes: KEUANGAN_ERROR_CODES,
+  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  versioned: [
+    versioned("/api/kampanye/:id", campaigns),
+    versioned("/api/iuran/jenis/:id", duesTypes),
+    versioned("/api/keuangan/pengaturan", financeSettings, { id: 1 }),
+  ],
   // Files of the tenant store its rows point at: the daily sweep of unattached uploads keeps these.
   fileReferences: [
     { table: "dues_payments", column: "proof_file_id" },

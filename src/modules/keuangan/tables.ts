@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { rowVersion } from "../../core/db/row-version";
 
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
 
@@ -12,6 +13,8 @@ export interface DuesRate {
 /** A kind of dues (iuran): billed per housing unit or per family card (KK), every month. */
 export const duesTypes = sqliteTable("dues_types", {
   id: text("id").primaryKey(),
+  /** ETag and If-Match (ADR 0028); moved by a trigger, never set here. */
+  rowVersion: rowVersion(),
   name: text("name").notNull(),
   basis: text("basis", { enum: ["unit", "kk"] }).notNull(),
   startPeriod: text("start_period").notNull(),
@@ -195,6 +198,8 @@ export const campaigns = sqliteTable(
   "campaigns",
   {
     id: text("id").primaryKey(),
+    /** ETag and If-Match (ADR 0028); moved by a trigger, never set here. */
+    rowVersion: rowVersion(),
     title: text("title").notNull(),
     description: text("description").notNull(),
     target: integer("target").notNull(),
@@ -252,6 +257,8 @@ export const duesReminders = sqliteTable(
 /** The community's finance settings: one row (id 1), defaults until the admin saves them. */
 export const financeSettings = sqliteTable("finance_settings", {
   id: integer("id").primaryKey(),
+  /** ETag and If-Match (ADR 0028); moved by a trigger, never set here. */
+  rowVersion: rowVersion(),
   transparansi: integer("transparansi", { mode: "boolean" }).notNull(),
   expenseApprovalThreshold: integer("expense_approval_threshold").notNull(),
   updatedAt: text("updated_at").notNull(),

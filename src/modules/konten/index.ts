@@ -1,4 +1,5 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
+import { versioned } from "../../core/http/conditional";
 import { CRON, tenantJob } from "../../core/jobs";
 import { defineModule } from "../../core/module";
 import { remindTomorrow } from "./agenda";
@@ -22,6 +23,7 @@ import { UpdateAgenda } from "./routes/updateAgenda";
 import { UpdateBerita } from "./routes/updateBerita";
 import { UpdatePengumuman } from "./routes/updatePengumuman";
 import { GetWatchSummary } from "./routes/watch";
+import { agenda, berita, pengumuman } from "./tables";
 
 const member = tenantAccess(ROLES.MEMBER);
 // Content is written by the secretariat (sekretaris, admin), as the spec's content rows say.
@@ -30,6 +32,12 @@ const writer = tenantAccess(ROLES.SECRETARIAT);
 export const kontenModule = defineModule({
   name: "konten",
   errorCodes: KONTEN_ERROR_CODES,
+  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  versioned: [
+    versioned("/api/berita/:id", berita),
+    versioned("/api/pengumuman/:id", pengumuman),
+    versioned("/api/agenda/:id", agenda),
+  ],
   // A news item's cover (tenant file store); the daily sweep of unattached uploads keeps it.
   fileReferences: [{ table: "berita", column: "cover_file_id" }],
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).

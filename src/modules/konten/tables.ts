@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { rowVersion } from "../../core/db/row-version";
 
 export const CONTENT_STATUSES = ["draft", "terbit"] as const;
 export type ContentStatus = (typeof CONTENT_STATUSES)[number];
@@ -19,6 +20,8 @@ export const berita = sqliteTable(
   "berita",
   {
     id: text("id").primaryKey(),
+    /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */
+    rowVersion: rowVersion(),
     title: text("title").notNull(),
     body: text("body").notNull(),
     bodyHtml: text("body_html").notNull(),
@@ -43,6 +46,8 @@ export const pengumuman = sqliteTable(
   "pengumuman",
   {
     id: text("id").primaryKey(),
+    /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */
+    rowVersion: rowVersion(),
     title: text("title").notNull(),
     body: text("body").notNull(),
     bodyHtml: text("body_html").notNull(),
@@ -65,6 +70,8 @@ export const agenda = sqliteTable(
   "agenda",
   {
     id: text("id").primaryKey(),
+    /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */
+    rowVersion: rowVersion(),
     title: text("title").notNull(),
     description: text("description").notNull(),
     place: text("place").notNull(),

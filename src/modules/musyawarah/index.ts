@@ -1,4 +1,5 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
+import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
 import { MUSYAWARAH_ERROR_CODES } from "./errors";
 import { CastVote } from "./routes/castVote";
@@ -9,6 +10,7 @@ import { ListPolls } from "./routes/listPolls";
 import { ListVotes } from "./routes/listVotes";
 import { UpdatePoll } from "./routes/updatePoll";
 import { countActivePolls } from "./service";
+import { polls } from "./tables";
 
 const flag = "musyawarah" as const;
 // Polls are the secretariat's; residents vote; every member reads published polls (service.ts says how).
@@ -19,6 +21,8 @@ const residents = tenantAccess(ROLES.RESIDENT, flag);
 export const musyawarahModule = defineModule({
   name: "musyawarah",
   errorCodes: MUSYAWARAH_ERROR_CODES,
+  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  versioned: [versioned("/api/musyawarah/:id", polls)],
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {
     polls: {

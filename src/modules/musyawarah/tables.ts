@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { rowVersion } from "../../core/db/row-version";
 
 export type PollOption = { id: string; label: string };
 
@@ -11,6 +12,8 @@ export const polls = sqliteTable(
   "polls",
   {
     id: text("id").primaryKey(),
+    /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */
+    rowVersion: rowVersion(),
     title: text("title").notNull(),
     description: text("description"),
     /** Frozen once the poll is published. */

@@ -1,4 +1,5 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
+import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
 import { PASAR_ERROR_CODES } from "./errors";
 import { CreateListing } from "./routes/createListing";
@@ -9,6 +10,7 @@ import { ListMyListings } from "./routes/listMine";
 import { ModerateListing } from "./routes/moderateListing";
 import { UpdateListing } from "./routes/updateListing";
 import { countActiveListings } from "./service";
+import { pasarListings } from "./tables";
 
 const flag = "pasar" as const;
 /** Every member may buy and sell (staff live in the neighbourhood too); only the seller edits (verb). */
@@ -20,6 +22,8 @@ const moderator = tenantAccess(ROLES.SECRETARIAT, flag);
 export const pasarModule = defineModule({
   name: "pasar",
   errorCodes: PASAR_ERROR_CODES,
+  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  versioned: [versioned("/api/pasar/listings/:id", pasarListings)],
   // A listing's photos (tenant file store); the daily sweep of unattached uploads keeps them.
   fileReferences: [{ table: "pasar_photos", column: "file_id" }],
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).

@@ -79,6 +79,7 @@ export async function createListing({ ctx, input }: { ctx: TenantCtx; input: Cre
   const now = nowIso();
   const row: ListingRow = {
     id: newId(),
+    rowVersion: 1,
     sellerId,
     title: input.title,
     description: input.description,

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { rowVersion } from "../../core/db/row-version";
 
 export const PASAR_CATEGORIES = ["makanan", "jasa", "barang_bekas", "kerajinan", "lainnya"] as const;
 export const PASAR_CONDITIONS = ["baru", "bekas"] as const;
@@ -13,6 +14,8 @@ export const pasarListings = sqliteTable(
   "pasar_listings",
   {
     id: text("id").primaryKey(),
+    /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */
+    rowVersion: rowVersion(),
     sellerId: text("seller_id").notNull(),
     title: text("title").notNull(),
     description: text("description").notNull(),

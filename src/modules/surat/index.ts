@@ -1,4 +1,5 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
+import { versioned } from "../../core/http/conditional";
 import { indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
 import { SURAT_ERROR_CODES } from "./errors";
@@ -19,6 +20,7 @@ import { UpdateLetter } from "./routes/updateLetter";
 import { UpdateLetterSettings } from "./routes/updateSettings";
 import { VerifyLetterPage } from "./routes/verifyLetterPage";
 import { lettersAwaitingQuery } from "./service";
+import { letterSettings, letters } from "./tables";
 
 const flag = "surat" as const;
 const resident = tenantAccess(ROLES.RESIDENT, flag);
@@ -33,6 +35,11 @@ const admin = tenantAccess(ROLES.ADMIN, flag);
 export const suratModule = defineModule({
   name: "surat",
   errorCodes: SURAT_ERROR_CODES,
+  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  versioned: [
+    versioned("/api/surat/:id", letters),
+    versioned("/api/surat/settings", letterSettings, { id: 1 }),
+  ],
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {
     letters: {

@@ -27,6 +27,8 @@ const EMPTY: Omit<SettingsRow, "updatedAt"> & { updatedAt: string | null } = {
   rwAcknowledgement: null,
   updatedAt: null,
   updatedBy: null,
+  // Not saved yet; the trigger moves it on every later save (core/db/row-version.ts).
+  rowVersion: 1,
 };
 export type Settings = typeof EMPTY;
 

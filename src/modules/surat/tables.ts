@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { rowVersion } from "../../core/db/row-version";
 
 export const LETTER_STATUSES = [
   "diajukan",
@@ -44,6 +45,8 @@ export const letters = sqliteTable(
   "letters",
   {
     id: text("id").primaryKey(),
+    /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */
+    rowVersion: rowVersion(),
     residentId: text("resident_id").notNull(),
     unitId: text("unit_id").notNull(),
     jenis: text("jenis").notNull(),
@@ -112,6 +115,8 @@ export const letterSequences = sqliteTable("letter_sequences", {
 /** The tenant's letterhead, signatory and number format: one row (id 1), edited by the admin. */
 export const letterSettings = sqliteTable("letter_settings", {
   id: integer("id").primaryKey(),
+  /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */
+  rowVersion: rowVersion(),
   rt: text("rt"),
   rw: text("rw"),
   kelurahan: text("kelurahan"),

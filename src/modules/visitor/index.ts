@@ -1,4 +1,5 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
+import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
 import { VISITOR_ERROR_CODES } from "./errors";
 import { CreateVisitor } from "./routes/createVisitor";
@@ -10,6 +11,7 @@ import { GetVisitorQr } from "./routes/getVisitorQr";
 import { ListMyVisitors } from "./routes/listMyVisitors";
 import { ListVisitors } from "./routes/listVisitors";
 import { countAwaitingGuests } from "./service";
+import { visitors } from "./tables";
 
 const flag = "tamu" as const;
 const resident = tenantAccess(ROLES.RESIDENT, flag);
@@ -23,6 +25,8 @@ const member = tenantAccess(ROLES.MEMBER, flag);
 export const visitorModule = defineModule({
   name: "visitor",
   errorCodes: VISITOR_ERROR_CODES,
+  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  versioned: [versioned("/api/visitor/:id", visitors)],
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {
     visitors: {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { rowVersion } from "../../core/db/row-version";
 
 /**
  * A guest a resident registers (buku tamu). Check-in and check-out are recorded on the request itself:
@@ -9,6 +10,8 @@ export const visitors = sqliteTable(
   "visitors",
   {
     id: text("id").primaryKey(),
+    /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */
+    rowVersion: rowVersion(),
     residentId: text("resident_id").notNull(),
     unitId: text("unit_id"),
     guestName: text("guest_name").notNull(),

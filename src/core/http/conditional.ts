@@ -1,0 +1,250 @@
+import { getTableName } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Context, MiddlewareHandler } from "hono";
+import { rawD1, sqlName } from "../db/raw";
+import { ROW_VERSION } from "../db/row-version";
+import { tenantPreconditionChecks } from "../db/tenant-schema";
+import type { HonoEnv } from "../env";
+import { PreconditionFailed } from "../errors";
+import { runWithAttachment, type WriteAttachment } from "../idempotency/hook";
+import { defineModule } from "../module";
+import { tenantCtx } from "../tenancy/contexts";
+import type { HttpMethod } from "./access";
+
+/**
+ * Conditional requests (issue 30 item 2, ADR 0035). A module declares which single resources are
+ * versioned (`defineModule({ versioned: [versioned("/api/agenda/:id", agenda)] })`); every GET, PUT,
+ * PATCH and DELETE route on that path then runs `conditional` after its guard:
+ *
+ * - GET answers `ETag: "<row_version>-<digest of the body>"`, and 304 with no body when `If-None-Match`
+ *   names it. The version is read before the handler, so a tag is never newer than its body.
+ * - A write with `If-Match` is refused with 412 `precondition_failed` before the handler runs when the
+ *   tag's version is not the row's, and the handler's first batch that writes the table starts with a
+ *   guard statement (the batch hook, core/idempotency/hook.ts) that fails the whole batch if the row
+ *   moved in between: the check and the write are one transaction. A write without `If-Match` runs as
+ *   before. A successful write answers the row's version as that batch left it.
+ *
+ * The digest makes a tag change when the body does without the row (a campaign's donation total, a
+ * poll's tally); `If-Match` compares the version part only, which is what a lost update is about.
+ */
+export type VersionedTable = SQLiteTable & { id: SQLiteColumn; rowVersion: SQLiteColumn };
+
+export interface VersionedResource {
+  /** The route path of the one resource, as in the route table (`/api/agenda/:id`). */
+  path: string;
+  /** Its table, with the `rowVersion()` column (core/db/row-version.ts) and an `id` key. */
+  table: VersionedTable;
+  /** Which row: the path parameter holding its id, or the one row's id of a settings singleton. */
+  row: { param: string } | { id: string | number };
+}
+
+/** A versioned resource at `path`, the row named by its `:id` unless said otherwise. */
+export function versioned(
+  path: string,
+  table: VersionedTable,
+  row: VersionedResource["row"] = { param: "id" },
+): VersionedResource {
+  return { path, table, row };
+}
+
+const CONDITIONAL_METHODS: readonly HttpMethod[] = ["get", "put", "patch", "delete"];
+
+/** The middleware a route of a versioned path runs after its guard (src/app.ts), or none. */
+export function conditionalHandlers(
+  route: { method: HttpMethod; path: string },
+  byPath: ReadonlyMap<string, VersionedResource>,
+): MiddlewareHandler<HonoEnv>[] {
+  const resource = byPath.get(route.path);
+  return resource && CONDITIONAL_METHODS.includes(route.method) ? [conditional(resource)] : [];
+}
+
+function rowKey(resource: VersionedResource, c: Context<HonoEnv>): string | number {
+  return "id" in resource.row ? resource.row.id : (c.req.param(resource.row.param) ?? "");
+}
+
+/** The row's version; a settings singleton not yet saved is version 0 (its defaults), another row null. */
+async function readVersion(db: D1Database, resource: VersionedResource, key: string | number) {
+  const row = await db
+    .prepare(`SELECT ${sqlName(ROW_VERSION)} AS v FROM ${sqlName(resource.table)} WHERE "id" = ?1`)
+    .bind(key)
+    .first<{ v: number }>();
+  return row ? row.v : "id" in resource.row ? 0 : null;
+}
+
+function conditional(resource: VersionedResource): MiddlewareHandler<HonoEnv> {
+  return async (c, next) => {
+    if (!c.get("tenant")) {
+      return next();
+    }
+    const key = rowKey(resource, c);
+    // The request's own handle on the tenant's database (its D1 session, when there is one), so the
+    // handler reads the row no older than this version.
+    const before = await readVersion(rawD1(tenantCtx(c)), resource, key);
+    if (c.req.method === "GET" || c.req.method === "HEAD") {
+      await next();
+      await tagRead(c, before);
+      return;
+    }
+    const ifMatch = c.req.header("If-Match");
+    const write = new VersionedWrite(resource, key, ifMatch === undefined ? null : expected(ifMatch, before));
+    await runWithAttachment(write, next);
+    await tagWrite(c, write.wrote ? write.version : before);
+  };
+}
+
+/** Entity tags of a header (`"a", W/"b"`), weak ones marked; `*` alone is null. */
+function parseTags(header: string): { weak: boolean; tag: string }[] | null {
+  if (header.trim() === "*") {
+    return null;
+  }
+  const tags: { weak: boolean; tag: string }[] = [];
+  for (const match of header.matchAll(/(W\/)?("[^"]*")/g)) {
+    tags.push({ weak: match[1] !== undefined, tag: match[2] ?? "" });
+  }
+  return tags;
+}
+
+const TAG_RE = /^"(\d+)(?:-[0-9a-f]*)?"$/;
+
+/**
+ * The version an `If-Match` lets the write proceed from: the row's, when one of its tags names it
+ * (strong comparison: a weak tag never matches) or it is `*`; else 412 at once. A row that is not there
+ * (another tenant's id) goes on to the handler, which answers 404, with a guard no row can pass.
+ */
+function expected(ifMatch: string, current: number | null): number {
+  if (current === null) {
+    return -1;
+  }
+  const tags = parseTags(ifMatch);
+  const versions = (tags ?? []).filter((t) => !t.weak).map((t) => Number(TAG_RE.exec(t.tag)?.[1] ?? -1));
+  if (tags === null || versions.includes(current)) {
+    return current;
+  }
+  throw new PreconditionFailed();
+}
+
+async function digest(body: ArrayBuffer): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", body)).slice(0, 8);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function etagOf(res: Response, version: number): Promise<string> {
+  return `"${version}-${await digest(await res.clone().arrayBuffer())}"`;
+}
+
+/** If-None-Match compares weakly: the tag's opaque part, `W/` or not. */
+function noneMatch(header: string | undefined, etag: string): boolean {
+  if (header === undefined) {
+    return false;
+  }
+  const tags = parseTags(header);
+  return tags === null || tags.some((t) => t.tag === etag);
+}
+
+/** Headers a 304 repeats from the 200 it stands for (RFC 9110 §15.4.5). */
+const NOT_MODIFIED_HEADERS = ["Cache-Control", "Content-Location", "Date", "Expires", "Vary"] as const;
+
+async function tagRead(c: Context<HonoEnv>, version: number | null): Promise<void> {
+  if (c.res.status !== 200 || version === null) {
+    return;
+  }
+  const etag = await etagOf(c.res, version);
+  if (noneMatch(c.req.header("If-None-Match"), etag)) {
+    const headers = new Headers({ ETag: etag });
+    for (const name of NOT_MODIFIED_HEADERS) {
+      const value = c.res.headers.get(name);
+      if (value !== null) {
+        headers.set(name, value);
+      }
+    }
+    c.res = undefined;
+    c.res = new Response(null, { status: 304, headers });
+    return;
+  }
+  c.res.headers.set("ETag", etag);
+}
+
+async function tagWrite(c: Context<HonoEnv>, version: number | null): Promise<void> {
+  if (c.res.status < 200 || c.res.status > 299 || c.req.method === "DELETE" || version === null) {
+    return;
+  }
+  c.res.headers.set("ETag", await etagOf(c.res, version));
+}
+
+const GUARD_FAILED = "precondition_failed";
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) {
+    return `${error.message} ${error.cause instanceof Error ? error.cause.message : ""}`;
+  }
+  return String(error);
+}
+
+/**
+ * What a write under a versioned path adds to each batch that writes its table: the guard ahead (the
+ * first such batch only, when the request sent If-Match) and a read of the row's version behind.
+ * Exported for the test that moves the row between the early check and the batch.
+ */
+export class VersionedWrite implements WriteAttachment {
+  wrote = false;
+  version: number | null = null;
+  private guarded = false;
+  private readonly writes: RegExp;
+  private readonly name: string;
+
+  constructor(
+    private readonly resource: VersionedResource,
+    private readonly key: string | number,
+    private readonly expected: number | null,
+  ) {
+    this.name = getTableName(resource.table);
+    const quoted = `["\`]?${this.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["\`]?`;
+    this.writes = new RegExp(
+      `^\\s*(?:update(?:\\s+or\\s+\\w+)?|delete\\s+from|(?:insert(?:\\s+or\\s+\\w+)?|replace)\\s+into)\\s+${quoted}(?:[\\s(]|$)`,
+      "i",
+    );
+  }
+
+  attach(raw: D1Database, texts: readonly (string | undefined)[]) {
+    if (!texts.some((text) => text !== undefined && this.writes.test(text))) {
+      return null;
+    }
+    const table = sqlName(this.resource.table);
+    const before =
+      this.expected === null || this.guarded
+        ? []
+        : [
+            raw
+              .prepare(
+                `INSERT OR REPLACE INTO ${sqlName(tenantPreconditionChecks)} ("id", "ok") VALUES (1, ` +
+                  `(SELECT coalesce(max(${sqlName(ROW_VERSION)}), 0) FROM ${table} WHERE "id" = ?1) = ?2)`,
+              )
+              .bind(this.key, this.expected),
+          ];
+    const after = [
+      raw.prepare(`SELECT ${sqlName(ROW_VERSION)} AS v FROM ${table} WHERE "id" = ?1`).bind(this.key),
+    ];
+    return { before, after };
+  }
+
+  committed(after: readonly D1Result[]): void {
+    this.guarded = true;
+    this.wrote = true;
+    const row = after[0]?.results[0] as { v?: number } | undefined;
+    this.version = row?.v ?? null;
+  }
+
+  failed(error: unknown): Error | null {
+    return errorText(error).includes(GUARD_FAILED) ? new PreconditionFailed() : null;
+  }
+}
+
+/**
+ * Conditional requests as a module: no routes of its own (the middleware runs on the versioned routes,
+ * src/app.ts); its one tenant table, the guard's row, holds no personal data and no text.
+ */
+export const conditionalModule = defineModule({
+  name: "conditional",
+  routes: [],
+  personalData: { precondition_checks: {} },
+});
