@@ -172,3 +172,26 @@ export async function refreshDuesBalances(db, idPattern) {
     .bind(idPattern)
     .run();
 }
+
+/**
+ * Cash entries written straight into the database likewise bypass the cash book's kept month totals
+ * (`cash_months`, ADR 0028): the table is rewritten whole from the entries, as its migration fills it.
+ * Nothing happens on a schema without the table.
+ */
+export async function refreshCashMonths(db) {
+  const table = await db
+    .prepare("SELECT 1 AS ok FROM sqlite_master WHERE type = 'table' AND name = 'cash_months'")
+    .first();
+  if (!table) {
+    return;
+  }
+  await db.batch([
+    db.prepare("DELETE FROM cash_months"),
+    db.prepare(
+      `INSERT INTO cash_months (month, category, income, expense, entries)
+       SELECT substr(date, 1, 7), category, sum(CASE WHEN kind = 'masuk' THEN amount ELSE 0 END),
+         sum(CASE WHEN kind = 'keluar' THEN amount ELSE 0 END), count(*)
+       FROM cash_entries GROUP BY substr(date, 1, 7), category`,
+    ),
+  ]);
+}

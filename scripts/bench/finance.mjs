@@ -7,7 +7,7 @@
 //   the closing balance and to the SQL sum of entries; every dues payment matched by its cash entry.
 import { devSecret } from "../lib/dev-vars.mjs";
 import { load as loadRoute } from "../lib/load.mjs";
-import { refreshDuesBalances, runAll } from "./d1.mjs";
+import { refreshCashMonths, refreshDuesBalances, runAll } from "./d1.mjs";
 import { prepareBenchState, startBenchWorkerd } from "./server.mjs";
 
 const UNITS = Number(process.env.BENCH_UNITS ?? 2_000);
@@ -74,6 +74,7 @@ async function seedHistory(db) {
   ];
   await runAll(db, sql);
   await refreshDuesBalances(db, "bench-bill-%");
+  await refreshCashMonths(db);
   return (await db.prepare("SELECT COUNT(*) AS n FROM dues_bills").first()).n;
 }
 

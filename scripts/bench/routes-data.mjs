@@ -4,7 +4,7 @@
 // dues with payments and arrears, the cash book, and every other module's rows copied from the demo's own
 // (so every status and JSON column holds a value the module wrote), spread over the houses and the dates.
 // `BENCH_ROUTES_SCALE` (default 1) scales every count; a smoke run uses a small fraction.
-import { migrateAndSeed, refreshDuesBalances, runAll } from "./d1.mjs";
+import { migrateAndSeed, refreshCashMonths, refreshDuesBalances, runAll } from "./d1.mjs";
 import { registryStatements } from "./registry.mjs";
 
 const SCALE = Number(process.env.BENCH_ROUTES_SCALE ?? 1);
@@ -56,7 +56,9 @@ async function copyDemoRows(db, table, count, { dates = [], spreadDays = 365, wh
       return `CASE WHEN n.i % 20 = 0 OR d.unit_id IS NULL THEN d.unit_id ELSE 'rb-unit-' || (n.i % ${SIZES.units}) END`;
     }
     if (dates.includes(c)) {
-      return `CASE WHEN d.${c} IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', d.${c}, '-' || ((n.i * 7919) % ${spreadDays}) || ' days') END`;
+      // A calendar day (a cash entry's `date`) stays a day; an instant stays an instant.
+      const back = `'-' || ((n.i * 7919) % ${spreadDays}) || ' days'`;
+      return `CASE WHEN d.${c} IS NULL THEN NULL WHEN length(d.${c}) = 10 THEN date(d.${c}, ${back}) ELSE strftime('%Y-%m-%dT%H:%M:%fZ', d.${c}, ${back}) END`;
     }
     if (unique.has(c)) {
       return `CASE WHEN d.${c} IS NULL THEN NULL ELSE d.${c} || '-rb' || n.i END`;
@@ -153,6 +155,7 @@ async function growLargeRt(db) {
     spreadDays: 1095,
     where: "source <> 'iuran'",
   });
+  await refreshCashMonths(db);
   counts.letters = await copyDemoRows(db, "letters", SIZES.letters, { dates: ["created_at", "updated_at"] });
   counts.complaints = await copyDemoRows(db, "complaints", SIZES.complaints, {
     dates: ["created_at", "updated_at"],

@@ -160,5 +160,13 @@ VALUES (${q(`${campaignId}-d2`)}, ${q(campaignId)}, ${q(`seed-user-warga2-${rt}`
 VALUES (${q(`${campaignId}-d3`)}, ${q(campaignId)}, ${q(`seed-user-bendahara-${rt}`)}, 0, 300000, 'Dari keluarga bendahara', 'dijanjikan', ${q(`seed-user-bendahara-${rt}`)}, ${q(iso)});`);
   lines.push(`INSERT OR IGNORE INTO finance_settings (id, transparansi, expense_approval_threshold, updated_at)
 VALUES (1, 1, 500000, ${q(iso)});`);
+
+  // The cash book's kept month totals (ADR 0028) from the entries above, rewritten whole as the dues
+  // balances are: the verbs keep them in each batch, and this seed writes entries around the verbs.
+  lines.push(`DELETE FROM cash_months;`);
+  lines.push(`INSERT INTO cash_months (month, category, income, expense, entries)
+SELECT substr(date, 1, 7), category, sum(CASE WHEN kind = 'masuk' THEN amount ELSE 0 END),
+  sum(CASE WHEN kind = 'keluar' THEN amount ELSE 0 END), count(*)
+FROM cash_entries GROUP BY substr(date, 1, 7), category;`);
   return lines.join("\n");
 }

@@ -261,5 +261,46 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
       "CREATE TRIGGER `letters_row_version` AFTER UPDATE ON `letters` WHEN NEW.`row_version` <= OLD.`row_version` BEGIN UPDATE `letters` SET `row_version` = OLD.`row_version` + 1 WHERE rowid = NEW.rowid; END;",
       "CREATE TRIGGER `visitors_row_version` AFTER UPDATE ON `visitors` WHEN NEW.`row_version` <= OLD.`row_version` BEGIN UPDATE `visitors` SET `row_version` = OLD.`row_version` + 1 WHERE rowid = NEW.rowid; END;"
     ]
+  },
+  {
+    "name": "0016_purple_katie_power.sql",
+    "statements": [
+      "CREATE TABLE `cash_months` (\n\t`month` text NOT NULL,\n\t`category` text NOT NULL,\n\t`income` integer NOT NULL,\n\t`expense` integer NOT NULL,\n\t`entries` integer NOT NULL,\n\tPRIMARY KEY(`month`, `category`)\n);",
+      "-- The cash book's month totals (ADR 0028) for the entries booked before this migration.\nINSERT INTO `cash_months` (`month`, `category`, `income`, `expense`, `entries`)\nSELECT substr(`date`, 1, 7), `category`,\n  sum(CASE WHEN `kind` = 'masuk' THEN `amount` ELSE 0 END),\n  sum(CASE WHEN `kind` = 'keluar' THEN `amount` ELSE 0 END),\n  count(*)\nFROM `cash_entries` GROUP BY substr(`date`, 1, 7), `category`;",
+      "DROP INDEX `cash_entries_date_idx`;",
+      "DROP INDEX `cash_entries_category_date_idx`;",
+      "CREATE INDEX `cash_entries_date_idx` ON `cash_entries` (`date`,`id`,`kind`,`amount`);",
+      "CREATE INDEX `cash_entries_category_date_idx` ON `cash_entries` (`category`,`date`,`kind`,`amount`);",
+      "DROP INDEX `dues_bills_status_idx`;",
+      "CREATE INDEX `dues_bills_status_idx` ON `dues_bills` (`status`,`id`);"
+    ]
+  },
+  {
+    "name": "0017_lame_vertigo.sql",
+    "statements": [
+      "ALTER TABLE `family_cards` ADD `living_members` integer DEFAULT 0 NOT NULL;",
+      "ALTER TABLE `family_cards` ADD `vehicle_count` integer DEFAULT 0 NOT NULL;",
+      "CREATE INDEX `family_cards_stats_idx` ON `family_cards` (`status`,`unit_id`,`living_members`,`vehicle_count`);",
+      "CREATE INDEX `family_members_stats_idx` ON `family_members` (`sex`,`religion`,`residence_status`,`living_status`);",
+      "CREATE INDEX `family_members_birth_idx` ON `family_members` (`birth_date`,`living_status`);",
+      "-- The statistics' kept counts per card (issue 32), for the cards registered before this migration, then kept by the triggers below like `search_text` (0012).\nUPDATE `family_cards` SET `living_members` = (SELECT count(*) FROM `family_members` WHERE `family_card_id` = `family_cards`.`id` AND +`living_status` = 'hidup'), `vehicle_count` = (SELECT count(*) FROM `vehicles` WHERE `family_card_id` = `family_cards`.`id`);",
+      "CREATE TRIGGER `family_members_count_insert` AFTER INSERT ON `family_members` BEGIN\n  UPDATE `family_cards` SET `living_members` = (SELECT count(*) FROM `family_members` WHERE `family_card_id` = NEW.`family_card_id` AND +`living_status` = 'hidup') WHERE `id` = NEW.`family_card_id`;\nEND;",
+      "CREATE TRIGGER `family_members_count_update` AFTER UPDATE OF `living_status`, `family_card_id` ON `family_members` BEGIN\n  UPDATE `family_cards` SET `living_members` = (SELECT count(*) FROM `family_members` WHERE `family_card_id` = OLD.`family_card_id` AND +`living_status` = 'hidup') WHERE `id` = OLD.`family_card_id`;\n  UPDATE `family_cards` SET `living_members` = (SELECT count(*) FROM `family_members` WHERE `family_card_id` = NEW.`family_card_id` AND +`living_status` = 'hidup') WHERE `id` = NEW.`family_card_id`;\nEND;",
+      "CREATE TRIGGER `family_members_count_delete` AFTER DELETE ON `family_members` BEGIN\n  UPDATE `family_cards` SET `living_members` = (SELECT count(*) FROM `family_members` WHERE `family_card_id` = OLD.`family_card_id` AND +`living_status` = 'hidup') WHERE `id` = OLD.`family_card_id`;\nEND;",
+      "CREATE TRIGGER `vehicles_count_insert` AFTER INSERT ON `vehicles` BEGIN\n  UPDATE `family_cards` SET `vehicle_count` = (SELECT count(*) FROM `vehicles` WHERE `family_card_id` = NEW.`family_card_id`) WHERE `id` = NEW.`family_card_id`;\nEND;",
+      "CREATE TRIGGER `vehicles_count_update` AFTER UPDATE OF `family_card_id` ON `vehicles` BEGIN\n  UPDATE `family_cards` SET `vehicle_count` = (SELECT count(*) FROM `vehicles` WHERE `family_card_id` = OLD.`family_card_id`) WHERE `id` = OLD.`family_card_id`;\n  UPDATE `family_cards` SET `vehicle_count` = (SELECT count(*) FROM `vehicles` WHERE `family_card_id` = NEW.`family_card_id`) WHERE `id` = NEW.`family_card_id`;\nEND;",
+      "CREATE TRIGGER `vehicles_count_delete` AFTER DELETE ON `vehicles` BEGIN\n  UPDATE `family_cards` SET `vehicle_count` = (SELECT count(*) FROM `vehicles` WHERE `family_card_id` = OLD.`family_card_id`) WHERE `id` = OLD.`family_card_id`;\nEND;"
+    ]
+  },
+  {
+    "name": "0018_clumsy_raider.sql",
+    "statements": [
+      "DROP INDEX `dues_balances_period_idx`;",
+      "CREATE INDEX `dues_balances_period_idx` ON `dues_balances` (`period`,`unit_id`,`outstanding`);",
+      "DROP INDEX `dues_bills_period_idx`;",
+      "CREATE INDEX `dues_bills_period_idx` ON `dues_bills` (`period`,`id`,`amount`,`paid_amount`);",
+      "DROP INDEX `dues_payments_paid_at_idx`;",
+      "CREATE INDEX `dues_payments_paid_at_idx` ON `dues_payments` (`paid_at`,`amount`);"
+    ]
   }
 ];

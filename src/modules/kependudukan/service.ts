@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, gte, isNotNull, ne, or, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
@@ -191,15 +191,17 @@ export async function findOrCreateUnit({
 export async function unitsByIds({ ctx, ids }: { ctx: Pick<TenantCtx, "db">; ids: readonly string[] }) {
   const found = new Map<string, { id: string; block: string; number: string }>();
   const unique = [...new Set(ids)];
-  // D1 binds at most 100 parameters per statement.
-  for (let i = 0; i < unique.length; i += 90) {
-    const rows = await ctx.db
-      .select({ id: units.id, block: units.block, number: units.number })
-      .from(units)
-      .where(inArray(units.id, unique.slice(i, i + 90)));
-    for (const row of rows) {
-      found.set(row.id, row);
-    }
+  if (unique.length === 0) {
+    return found;
+  }
+  // One statement whatever the count: the ids travel as one JSON parameter (D1 binds at most 100), and
+  // each is looked up on the primary key. The arrears of every house once made 23 queries in a row.
+  const rows = await ctx.db
+    .select({ id: units.id, block: units.block, number: units.number })
+    .from(units)
+    .where(sql`${units.id} IN (SELECT value FROM json_each(${JSON.stringify(unique)}))`);
+  for (const row of rows) {
+    found.set(row.id, row);
   }
   return found;
 }

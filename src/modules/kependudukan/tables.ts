@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { rowVersion } from "../../core/db/row-version";
 
 export const OCCUPANCIES = ["pemilik", "penyewa", "kosong"] as const;
@@ -54,11 +54,20 @@ export const familyCards = sqliteTable(
      * stale; never written by the application.
      */
     searchText: text("search_text").notNull().default(""),
+    /**
+     * The card's living members and its vehicles, for the registry's statistics and the dashboard
+     * (issue 32). Kept like `search_text`, by the database's own triggers on family_members and vehicles
+     * (migration 0016), recounted from the card's rows on every change; never written by the application.
+     */
+    livingMembers: integer("living_members").notNull().default(0),
+    vehicleCount: integer("vehicle_count").notNull().default(0),
   },
   (t) => [
     uniqueIndex("family_cards_kk_number_uq").on(t.kkNumber),
     index("family_cards_unit_idx").on(t.unitId),
     index("family_cards_status_idx").on(t.status),
+    // The statistics' pass over active cards reads the kept counts from the index alone.
+    index("family_cards_stats_idx").on(t.status, t.unitId, t.livingMembers, t.vehicleCount),
     // Holds every column the search's filters read, so the page's walk in id order never visits the
     // table for a card that does not match (listFamilyCards).
     index("family_cards_search_idx").on(t.id, t.unitId, t.status, t.searchText),
@@ -153,6 +162,11 @@ export const familyMembers = sqliteTable(
     index("family_members_card_idx").on(t.familyCardId, t.id),
     // Search scans names: a covering index is a third of the table's width.
     index("family_members_name_idx").on(t.name, t.familyCardId),
+    // The statistics count living persons by sex, religion and residence, and by birth date ranges for the
+    // age bands, on these indexes alone (statistik.ts). Never led by the living status: a lookup of one
+    // card's living members must keep choosing the card index.
+    index("family_members_stats_idx").on(t.sex, t.religion, t.residenceStatus, t.livingStatus),
+    index("family_members_birth_idx").on(t.birthDate, t.livingStatus),
   ],
 );
 

@@ -1,29 +1,26 @@
-import { and, asc, eq, gte, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gte, lte } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { newId } from "../../core/ids";
+import { monthRows } from "./kas-bulanan";
 import type { BudgetInput } from "./schemas";
-import { budgetLines, cashEntries } from "./tables";
+import { budgetLines, cashMonths } from "./tables";
 
 const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
 
 /**
  * The year's budget per category with its realisation: the net spending of the year's cash-book
- * entries of that category (spending minus corrections that returned money), computed, never stored.
+ * entries of that category (spending minus corrections that returned money), from the kept month totals.
  */
 export async function getBudget({ ctx, year }: { ctx: TenantCtx; year: number }) {
   const [lines, spent] = await ctx.db.batch([
     ctx.db.select().from(budgetLines).where(eq(budgetLines.year, year)).orderBy(asc(budgetLines.category)),
-    ctx.db
-      .select({
-        category: cashEntries.category,
-        net: sql<number>`coalesce(sum(case when ${cashEntries.kind} = 'keluar' then ${cashEntries.amount} else -${cashEntries.amount} end), 0)`,
-      })
-      .from(cashEntries)
-      .where(and(gte(cashEntries.date, `${year}-01-01`), lte(cashEntries.date, `${year}-12-31`)))
-      .groupBy(cashEntries.category),
+    // The year's twelve kept month totals per category (ADR 0028), not every entry of the year.
+    monthRows(ctx.db, and(gte(cashMonths.month, `${year}-01`), lte(cashMonths.month, `${year}-12`))),
   ]);
-  const realisedBy = new Map(spent.map((s) => [s.category, Math.max(0, Number(s.net))]));
+  const realisedBy = new Map(
+    spent.map((s) => [s.category, Math.max(0, Number(s.expense) - Number(s.income))]),
+  );
   const items = lines.map((line) => {
     const realised = realisedBy.get(line.category) ?? 0;
     return {

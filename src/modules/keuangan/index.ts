@@ -126,6 +126,7 @@ export const keuanganModule = defineModule({
         "created_at",
       ],
     },
+    cash_months: { other: ["month", "category"] },
     budget_lines: { other: ["id", "category", "created_at"] },
     expenses: {
       subjects: ["submitted_by", "decided_by"],

@@ -166,7 +166,7 @@ export async function applyPayment(ctx: TenantCtx, bill: BillRow, facts: Payment
         cashEntryId: entry.id,
         recordedBy: ctx.actor.kind === "user" ? ctx.actor.userId : null,
       }),
-      entry.insert,
+      ...entry.writes,
       audit(ctx, {
         action: "iuran.payment",
         targetType: "dues_bill",

@@ -241,7 +241,7 @@ export async function donate({ ctx, id, input }: { ctx: TenantCtx; id: string; i
       cashEntryId: entry?.id ?? null,
       updatedAt: now,
     }),
-    ...(entry ? [entry.insert] : []),
+    ...(entry?.writes ?? []),
     ...(cash
       ? [
           audit(ctx, {
@@ -305,7 +305,7 @@ export async function decideDonation({
         donationId,
         and(eq(donations.decidedAt, now), eq(donations.decidedBy, by)) as SQL,
       ),
-      ...(entry ? [entry.insert] : []),
+      ...(entry?.writes ?? []),
       audit(ctx, {
         action: status === "dikonfirmasi" ? "donasi.confirm" : "donasi.reject",
         targetType: "donation",

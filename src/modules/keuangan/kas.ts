@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lt, lte, not, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gte, lte } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
@@ -10,6 +10,7 @@ import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { type Clock, jakartaDay } from "../../core/time";
 import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
+import { balanceOfAll, balanceUpTo, entriesNet, refreshCashMonth, sumOf } from "./kas-bulanan";
 import type { CashEntryInput, CashListQuery } from "./schemas";
 import { cashEntries } from "./tables";
 
@@ -30,41 +31,34 @@ export interface Posting {
 }
 
 /**
- * The one way into the cash book. It returns the entry's id and its INSERT, which the caller puts in
- * the very batch that records the payment, donation or expense, so neither is ever seen without the
- * other. Nothing updates or deletes a cash entry.
+ * The one way into the cash book. It returns the entry's id and its writes (the INSERT, then the
+ * rewrite of its month's kept total, ADR 0028), which the caller puts in the very batch that records
+ * the payment, donation or expense, so neither is ever seen without the other and the month totals
+ * never without the entry. Nothing updates or deletes a cash entry.
  */
-export function postCash(ctx: TenantCtx, posting: Posting): { id: string; insert: BatchItem<"sqlite"> } {
+export function postCash(
+  ctx: TenantCtx,
+  posting: Posting,
+): { id: string; writes: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] } {
   if (!Number.isSafeInteger(posting.amount) || posting.amount <= 0) {
     throw new Error(`a posting needs a positive integer amount, got ${posting.amount}`);
   }
   const id = newId();
   const createdBy = ctx.actor.kind === "user" ? ctx.actor.userId : null;
-  return {
+  const insert = ctx.db.insert(cashEntries).values({
     id,
-    insert: ctx.db.insert(cashEntries).values({
-      id,
-      kind: posting.kind,
-      category: posting.category,
-      amount: posting.amount,
-      date: posting.date,
-      note: posting.note,
-      source: posting.source,
-      sourceId: posting.sourceId ?? null,
-      reversesId: posting.reversesId ?? null,
-      attachmentFileId: posting.attachmentFileId ?? null,
-      createdBy,
-    }),
-  };
-}
-
-/** Signed sum of entries: income minus spending. */
-export const signedSum = sql<number>`coalesce(sum(case when ${cashEntries.kind} = 'masuk' then ${cashEntries.amount} else -${cashEntries.amount} end), 0)`;
-
-/** The balance of the entries matching `where` (all of them without it). */
-export async function balanceWhere(ctx: Pick<TenantCtx, "db">, where?: SQL): Promise<number> {
-  const row = await ctx.db.select({ total: signedSum }).from(cashEntries).where(where).get();
-  return Number(row?.total ?? 0);
+    kind: posting.kind,
+    category: posting.category,
+    amount: posting.amount,
+    date: posting.date,
+    note: posting.note,
+    source: posting.source,
+    sourceId: posting.sourceId ?? null,
+    reversesId: posting.reversesId ?? null,
+    attachmentFileId: posting.attachmentFileId ?? null,
+    createdBy,
+  });
+  return { id, writes: [insert, ...refreshCashMonth(ctx.db, posting)] };
 }
 
 export function presentEntry(ctx: TenantCtx, row: CashRow) {
@@ -104,9 +98,9 @@ export async function createCashEntry({ ctx, input }: { ctx: TenantCtx; input: C
       field: "attachmentFileId",
     });
   }
-  const { id, insert } = postCash(ctx, { ...input, source: "manual" });
+  const { id, writes } = postCash(ctx, { ...input, source: "manual" });
   await ctx.db.batch([
-    insert,
+    ...writes,
     audit(ctx, {
       action: "kas.create",
       targetType: "cash_entry",
@@ -159,7 +153,7 @@ export async function correctCashEntry({
   });
   try {
     await ctx.db.batch([
-      reversal.insert,
+      ...reversal.writes,
       audit(ctx, {
         action: "kas.correct",
         targetType: "cash_entry",
@@ -183,51 +177,78 @@ const CASH_ORDER: Keyset<typeof cashEntries.$inferSelect> = {
   key: (row) => [row.date, row.id],
 };
 
+/**
+ * The cash book page with its running balance. Every balance is the kept month totals before its day
+ * plus that month's own entries (kas-bulanan.ts), so a page costs the same at any depth of history:
+ * the opening balance is the balance before `from`, the closing one the balance up to `to` (all of it
+ * without), and the page's first balance the balance up to the cursor's day, plus the cursor day's
+ * own entries up to the cursor's id.
+ */
 export async function listCash({ ctx, input }: { ctx: TenantCtx; input: CashListQuery }) {
   if (input.from && input.to && input.from > input.to) {
     throw new Invalid("invalid_range", "from must not be after to.", [
       { field: "from", message: "after to" },
     ]);
   }
-  const byCategory = input.category ? [eq(cashEntries.category, input.category)] : [];
+  const category = input.category;
+  const byCategory = category ? [eq(cashEntries.category, category)] : [];
   const inRange = [
     ...byCategory,
     ...(input.from ? [gte(cashEntries.date, input.from)] : []),
     ...(input.to ? [lte(cashEntries.date, input.to)] : []),
   ];
-  // The running balance of the page starts from everything in range up to and including the cursor.
   const afterCursor = afterKeyset(CASH_ORDER, input.cursor);
-  const [[opening], [range], [beforePage], rows] = await ctx.db.batch([
-    ctx.db
-      .select({ total: signedSum })
-      .from(cashEntries)
-      .where(and(...byCategory, ...(input.from ? [lt(cashEntries.date, input.from)] : [sql`0`]))),
-    ctx.db
-      .select({ total: signedSum })
-      .from(cashEntries)
-      .where(and(...inRange)),
-    ctx.db
-      .select({ total: signedSum })
-      .from(cashEntries)
-      .where(and(...inRange, afterCursor ? not(afterCursor) : sql`0`)),
-    ctx.db
+  const cursor = cursorDay(input.cursor, input.from, input.to);
+  const db = ctx.db;
+  const opening = input.from ? balanceUpTo(db, input.from, { category }) : [];
+  const closing = input.to
+    ? balanceUpTo(db, input.to, { inclusive: true, category })
+    : [balanceOfAll(db, category)];
+  const upToCursor = cursor
+    ? [
+        ...balanceUpTo(db, cursor.day, { category }),
+        db
+          .select({ total: entriesNet })
+          .from(cashEntries)
+          .where(and(...byCategory, eq(cashEntries.date, cursor.day), lte(cashEntries.id, cursor.id))),
+      ]
+    : [];
+  const results = (await db.batch([
+    db
       .select()
       .from(cashEntries)
       .where(and(...inRange, afterCursor))
       .orderBy(asc(cashEntries.date), asc(cashEntries.id))
       .limit(input.limit + 1),
-  ]);
-  const openingBalance = Number(opening?.total ?? 0);
-  let balance = openingBalance + Number(beforePage?.total ?? 0);
+    ...opening,
+    ...closing,
+    ...upToCursor,
+  ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
+  const rows = results[0] as CashRow[];
+  const afterOpening = 1 + opening.length;
+  const afterClosing = afterOpening + closing.length;
+  const openingBalance = sumOf(...results.slice(1, afterOpening));
+  const closingBalance = sumOf(...results.slice(afterOpening, afterClosing));
+  let balance = cursor ? sumOf(...results.slice(afterClosing)) : openingBalance;
   const page = keysetPageBy(rows, input.limit, CASH_ORDER);
   const items = page.items.map((row) => {
     balance += row.kind === "masuk" ? row.amount : -row.amount;
     return { ...presentEntry(ctx, row), balance };
   });
-  return {
-    openingBalance,
-    closingBalance: openingBalance + Number(range?.total ?? 0),
-    items,
-    nextCursor: page.nextCursor,
-  };
+  return { openingBalance, closingBalance, items, nextCursor: page.nextCursor };
+}
+
+/**
+ * The cursor's day and id when the page starts inside the range (null without a cursor). A cursor
+ * before `from` starts at the opening balance like no cursor; one after `to` leaves an empty page.
+ */
+function cursorDay(cursor: string | undefined, from?: string, to?: string) {
+  if (!cursor) {
+    return null;
+  }
+  const [day = "", id = ""] = cursor.split("~");
+  if (from && day < from) {
+    return null;
+  }
+  return { day: to && day > to ? to : day, id: to && day > to ? "\uffff" : id };
 }

@@ -6,10 +6,10 @@ import { sha256Hex } from "../../core/ids";
 import { pdfRendering } from "../../core/pdf";
 import { writeWorkbook } from "../../core/spreadsheet";
 import { jakartaDayStart } from "../../core/time";
-import { balanceWhere } from "./kas";
-import { nextPeriod, periodDays } from "./periods";
+import { monthRows } from "./kas-bulanan";
+import { nextPeriod } from "./periods";
 import { loadFinanceSettings } from "./settings";
-import { cashEntries, duesBalances, duesBills, duesPayments } from "./tables";
+import { cashMonths, duesBalances, duesBills, duesPayments } from "./tables";
 
 const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
 
@@ -18,21 +18,15 @@ const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part /
  * the arrears. It carries no names of payers or donors, so the public transparency page serves it as is.
  */
 export async function financeReport({ ctx, month }: { ctx: TenantCtx; month: string }) {
-  const { first, last } = periodDays(month);
-  const monthStart = jakartaDayStart(first).toISOString();
+  const monthStart = jakartaDayStart(`${month}-01`).toISOString();
   const monthEnd = jakartaDayStart(`${nextPeriod(month)}-01`).toISOString();
-  const inMonth = and(gte(cashEntries.date, first), lte(cashEntries.date, last));
-  const [byCategory, [billed], [received], [reversed], [owed]] = await ctx.db.batch([
+  // The month's cash figures and its opening balance are the kept month totals (ADR 0028).
+  const [byCategory, [opening], [billed], [received], [reversed], [owed]] = await ctx.db.batch([
+    monthRows(ctx.db, eq(cashMonths.month, month)),
     ctx.db
-      .select({
-        kind: cashEntries.kind,
-        category: cashEntries.category,
-        amount: sql<number>`sum(${cashEntries.amount})`,
-      })
-      .from(cashEntries)
-      .where(inMonth)
-      .groupBy(cashEntries.kind, cashEntries.category)
-      .orderBy(cashEntries.kind, cashEntries.category),
+      .select({ total: sql<number>`coalesce(sum(${cashMonths.income} - ${cashMonths.expense}), 0)` })
+      .from(cashMonths)
+      .where(lt(cashMonths.month, month)),
     ctx.db
       .select({
         billed: sql<number>`coalesce(sum(${duesBills.amount}), 0)`,
@@ -55,15 +49,16 @@ export async function financeReport({ ctx, month }: { ctx: TenantCtx; month: str
       .from(duesBalances)
       .where(lte(duesBalances.period, month)),
   ]);
-  const openingBalance = await balanceWhere(ctx, lt(cashEntries.date, first));
-  const side = (kind: "masuk" | "keluar") => {
+  const openingBalance = Number(opening?.total ?? 0);
+  const side = (kind: "income" | "expense") => {
+    // A category appears on a side only with entries of that kind (amounts are positive).
     const rows = byCategory
-      .filter((r) => r.kind === kind)
-      .map((r) => ({ category: r.category, amount: Number(r.amount) }));
+      .map((r) => ({ category: r.category, amount: Number(r[kind]) }))
+      .filter((r) => r.amount > 0);
     return { total: rows.reduce((sum, r) => sum + r.amount, 0), byCategory: rows };
   };
-  const income = side("masuk");
-  const expense = side("keluar");
+  const income = side("income");
+  const expense = side("expense");
   const duesBilled = Number(billed?.billed ?? 0);
   const collected = Number(billed?.collected ?? 0);
   return {

@@ -71,7 +71,7 @@ export async function reversePayment({
     WHERE ${duesPayments.billId} = ${bill.id} AND ${duesPayments.reversedAt} IS NULL)`;
   try {
     await ctx.db.batch([
-      reversal.insert,
+      ...reversal.writes,
       ctx.db
         .update(duesPayments)
         .set({

@@ -132,7 +132,7 @@ async function insertExpense(
     ...(auto
       ? [abortBatchUnless(ctx.db, expenses, id, sql`${selfApprovedTotal(by, now)} < ${threshold}`)]
       : []),
-    ...(entry ? [entry.insert] : []),
+    ...(entry?.writes ?? []),
     audit(ctx, {
       action: auto ? "pengeluaran.submit_approved" : "pengeluaran.submit",
       targetType: "expense",
@@ -210,7 +210,7 @@ export async function decideExpense({
         id,
         and(eq(expenses.decidedAt, now), eq(expenses.decidedBy, by)) as SQL,
       ),
-      ...(entry ? [entry.insert] : []),
+      ...(entry?.writes ?? []),
       audit(ctx, {
         action: input.status === "disetujui" ? "pengeluaran.approve" : "pengeluaran.reject",
         targetType: "expense",

@@ -13,7 +13,7 @@ export interface DuesRate {
 /** A kind of dues (iuran): billed per housing unit or per family card (KK), every month. */
 export const duesTypes = sqliteTable("dues_types", {
   id: text("id").primaryKey(),
-  /** ETag and If-Match (ADR 0028); moved by a trigger, never set here. */
+  /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */
   rowVersion: rowVersion(),
   name: text("name").notNull(),
   basis: text("basis", { enum: ["unit", "kk"] }).notNull(),
@@ -53,9 +53,11 @@ export const duesBills = sqliteTable(
   },
   (t) => [
     uniqueIndex("dues_bills_type_period_target_uq").on(t.typeId, t.period, t.targetId),
-    index("dues_bills_period_idx").on(t.period, t.id),
+    // Holds the amounts: the monthly report sums a period's bills on the index alone.
+    index("dues_bills_period_idx").on(t.period, t.id, t.amount, t.paidAmount),
     index("dues_bills_unit_idx").on(t.unitId, t.period),
-    index("dues_bills_status_idx").on(t.status, t.period),
+    // In id order: the staff list filtered by status walks it to the page's end instead of sorting.
+    index("dues_bills_status_idx").on(t.status, t.id),
     check("dues_bills_paid_le_amount", sql`${t.paidAmount} >= 0 AND ${t.paidAmount} <= ${t.amount}`),
   ],
 );
@@ -83,7 +85,8 @@ export const duesBalances = sqliteTable(
   (t) => [
     // The unit first: a KK that moved keeps its old bills at the old unit, so the unit is part of the slot.
     primaryKey({ columns: [t.unitId, t.period, t.targetId] }),
-    index("dues_balances_period_idx").on(t.period),
+    // Holds what arrears, the dashboard and the report sum, so they read the index alone.
+    index("dues_balances_period_idx").on(t.period, t.unitId, t.outstanding),
   ],
 );
 
@@ -114,7 +117,7 @@ export const duesPayments = sqliteTable(
   },
   (t) => [
     index("dues_payments_bill_idx").on(t.billId),
-    index("dues_payments_paid_at_idx").on(t.paidAt),
+    index("dues_payments_paid_at_idx").on(t.paidAt, t.amount),
     index("dues_payments_reversed_at_idx").on(t.reversedAt),
     uniqueIndex("dues_payments_order_uq").on(t.gatewayOrderId),
   ],
@@ -123,7 +126,8 @@ export const duesPayments = sqliteTable(
 /**
  * The cash book (buku kas): the one place money moves. Rows are never updated or deleted; a
  * correction is a new row of the opposite kind pointing at the original (`reversesId`, unique, so an
- * entry is corrected at most once). Balances are always sums of rows: no balance column to drift.
+ * entry is corrected at most once). No balance column to drift: balances are sums of rows, read through
+ * the month totals kept beside them (`cash_months`).
  */
 export const cashEntries = sqliteTable(
   "cash_entries",
@@ -144,11 +148,33 @@ export const cashEntries = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index("cash_entries_date_idx").on(t.date, t.id),
-    index("cash_entries_category_date_idx").on(t.category, t.date),
+    // Both cover a balance's sum (kind, amount) over the days of one month without reading the rows.
+    index("cash_entries_date_idx").on(t.date, t.id, t.kind, t.amount),
+    index("cash_entries_category_date_idx").on(t.category, t.date, t.kind, t.amount),
     uniqueIndex("cash_entries_reverses_uq").on(t.reversesId),
     check("cash_entries_amount_positive", sql`${t.amount} > 0`),
   ],
+);
+
+/**
+ * The cash book's totals per Jakarta month and category (ADR 0028): what the month's entries of the
+ * category brought in and paid out. Every batch that books an entry rewrites its month's row from the
+ * month's entries (`refreshCashMonth`, kas-bulanan.ts), so balances, the monthly report and the budget
+ * read a few rows per month instead of every entry ever booked.
+ */
+export const cashMonths = sqliteTable(
+  "cash_months",
+  {
+    /** `YYYY-MM`. */
+    month: text("month").notNull(),
+    category: text("category").notNull(),
+    /** Sum of the month's `masuk` entries of the category. */
+    income: integer("income").notNull(),
+    /** Sum of the month's `keluar` entries of the category. */
+    expense: integer("expense").notNull(),
+    entries: integer("entries").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.category] })],
 );
 
 /** The budget (anggaran) of a year, one line per category. */
@@ -198,7 +224,7 @@ export const campaigns = sqliteTable(
   "campaigns",
   {
     id: text("id").primaryKey(),
-    /** ETag and If-Match (ADR 0028); moved by a trigger, never set here. */
+    /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */
     rowVersion: rowVersion(),
     title: text("title").notNull(),
     description: text("description").notNull(),
@@ -257,7 +283,7 @@ export const duesReminders = sqliteTable(
 /** The community's finance settings: one row (id 1), defaults until the admin saves them. */
 export const financeSettings = sqliteTable("finance_settings", {
   id: integer("id").primaryKey(),
-  /** ETag and If-Match (ADR 0028); moved by a trigger, never set here. */
+  /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */
   rowVersion: rowVersion(),
   transparansi: integer("transparansi", { mode: "boolean" }).notNull(),
   expenseApprovalThreshold: integer("expense_approval_threshold").notNull(),
