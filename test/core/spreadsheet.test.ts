@@ -9,15 +9,7 @@ import {
   toCsv,
   writeWorkbook,
 } from "../../src/core/spreadsheet";
-
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    return error instanceof DomainError ? error.code : `not a domain error: ${String(error)}`;
-  }
-  return "resolved";
-}
+import { codeOf } from "../helpers/domain-errors";
 
 describe("spreadsheets (.xlsx)", () => {
   it("writes sheets that read back cell for cell, 16-digit numbers and leading zeros intact", () => {

@@ -1,7 +1,7 @@
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../../src/core/errors";
 import { readWorkbook, writeWorkbook, XLSX_LIMITS } from "../../src/core/spreadsheet";
+import { codeOf } from "../helpers/domain-errors";
 import { callJson, createTenant, expectProblem } from "../helpers/harness";
 
 /**
@@ -9,14 +9,6 @@ import { callJson, createTenant, expectProblem } from "../helpers/harness";
  * parts are inflated through a counter that stops at the cap whatever the directory claims, a workbook
  * without the needed sheets is refused before parsing, and only the sheets the reader uses are parsed.
  */
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    return error instanceof DomainError ? error.code : `not a domain error: ${String(error)}`;
-  }
-  return "resolved";
-}
 
 /** Rewrites what the central directory declares of one part's inflated size. */
 function declareSize(bytes: Uint8Array, part: string, size: number): Uint8Array {

@@ -1,8 +1,8 @@
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../../../src/core/errors";
 import { readWorkbook, streamWorkbook, writeWorkbook, XLSX_LIMITS } from "../../../src/core/spreadsheet";
 import { openWorkbookRows } from "../../../src/core/spreadsheet-rows";
+import { codeOf } from "../../helpers/domain-errors";
 import { callJson, createTenant, expectProblem } from "../../helpers/harness";
 
 /**
@@ -68,15 +68,6 @@ function streamedAsSheetJs(bytes: Uint8Array) {
     }
     return { name: sheet.name, rows };
   });
-}
-
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    return error instanceof DomainError ? error.code : `not a domain error: ${String(error)}`;
-  }
-  return "resolved";
 }
 
 async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
