@@ -1,4 +1,3 @@
-import { exports } from "cloudflare:workers";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/core/env";
@@ -15,7 +14,7 @@ import {
   type TestTenant,
 } from "../../helpers/harness";
 import { CLEAN_PNG } from "../galeri-pasar/images";
-import { requestAndSettle } from "./helpers";
+import { importZip, requestAndSettle } from "./helpers";
 
 /**
  * Issue 31, N7: archives are signed by the platform and the signature is checked on import; an import
@@ -49,22 +48,6 @@ async function exported(tenant: TestTenant): Promise<Record<string, Uint8Array>>
   });
   expect(res.status).toBe(200);
   return unzipSync(new Uint8Array(await res.arrayBuffer()));
-}
-
-async function importZip(target: TestTenant, zip: Uint8Array) {
-  const res = await exports.default.fetch(
-    new Request(`http://api.test/api/platform/tenants/${target.id}/imports`, {
-      method: "POST",
-      headers: {
-        Authorization: `Bearer ${await operatorToken()}`,
-        "Content-Type": "application/zip",
-        "CF-Connecting-IP": "198.18.251.3",
-      },
-      body: zip,
-    }),
-  );
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as unknown) : null };
 }
 
 const sha256 = async (bytes: Uint8Array) =>

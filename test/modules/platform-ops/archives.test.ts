@@ -1,4 +1,3 @@
-import { exports } from "cloudflare:workers";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/core/env";
@@ -15,7 +14,7 @@ import {
   type TestTenant,
 } from "../../helpers/harness";
 import { CLEAN_JPEG, CLEAN_PNG } from "../galeri-pasar/images";
-import { requestAndSettle, runArchiveJob } from "./helpers";
+import { importZip, requestAndSettle, runArchiveJob } from "./helpers";
 
 interface Archive {
   id: string;
@@ -154,22 +153,6 @@ async function objectsUnder(prefix: string): Promise<Map<string, Uint8Array>> {
     out.set(object.key.slice(prefix.length), new Uint8Array(await (body as R2ObjectBody).arrayBuffer()));
   }
   return out;
-}
-
-async function importZip(target: TestTenant, zip: Uint8Array) {
-  const res = await exports.default.fetch(
-    new Request(`http://api.test/api/platform/tenants/${target.id}/imports`, {
-      method: "POST",
-      headers: {
-        Authorization: `Bearer ${await operatorToken()}`,
-        "Content-Type": "application/zip",
-        "CF-Connecting-IP": "198.18.250.2",
-      },
-      body: zip,
-    }),
-  );
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as unknown) : null };
 }
 
 async function expectEmpty(target: TestTenant) {

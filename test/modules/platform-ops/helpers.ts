@@ -1,9 +1,10 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
 import { jobs } from "../../../src/app";
 import { CRON, runScheduled } from "../../../src/core/jobs";
 import { systemPlatformCtx } from "../../../src/core/tenancy/contexts";
 import worker from "../../../src/index";
-import { bindings } from "../../helpers/harness";
+import { bindings, operatorToken, type TestTenant } from "../../helpers/harness";
 
 /** The archive jobs alone, run as the hourly trigger would at `at`. */
 export function runArchiveJob(at: Date) {
@@ -47,4 +48,21 @@ export async function readyExport(adminToken: string): Promise<string> {
     await runArchiveJob(new Date(Date.now() + 60 * 60 * 1000));
   }
   return body.archive.id;
+}
+
+/** Imports an archive into `target` as the operator: the status, headers and parsed body. */
+export async function importZip(target: TestTenant, zip: Uint8Array) {
+  const res = await exports.default.fetch(
+    new Request(`http://api.test/api/platform/tenants/${target.id}/imports`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${await operatorToken()}`,
+        "Content-Type": "application/zip",
+        "CF-Connecting-IP": "198.18.250.2",
+      },
+      body: zip,
+    }),
+  );
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as unknown) : null };
 }

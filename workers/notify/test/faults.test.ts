@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
-import { type ProviderCall, type Shape, SLOW_SHAPES } from "./helpers/faults";
+import { type ProviderCall, type Shape, SLOW_SHAPES } from "./helpers/fakeResend";
 import { adopted, config, FINAL, MAX_ATTEMPTS, permanent, type Run, runScenario } from "./helpers/queueSim";
 
 // Standing fault suite (issue 12). Emails go through the real consumer against a Resend-shaped fake that

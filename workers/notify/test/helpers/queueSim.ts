@@ -5,17 +5,9 @@ import { loadConfig } from "../../src/env";
 import { buildProviders } from "../../src/providers";
 import { type ConsumerDeps, consumeBatch, LEASE_MS, processMessage } from "../../src/queue/consumer";
 import { consumeDeadLetters, DEAD_LETTER_QUEUE } from "../../src/queue/deadLetter";
-import {
-  FakeResend,
-  fakeBatch,
-  Isolate,
-  keyedDraw,
-  mortalD1,
-  mulberry32,
-  type ProviderCall,
-  type QueueCopy,
-  type Verdict,
-} from "./faults";
+import { FakeResend, type ProviderCall } from "./fakeResend";
+import { fakeBatch, Isolate, keyedDraw, mortalD1, mulberry32, type QueueCopy, type Verdict } from "./faults";
+import { adopted, attemptRows, messageRows } from "./queueRows";
 import { callJson, testEnv } from "./worker";
 
 // The test plays the queue (at-least-once, max_batch_size 10, max_retries 5 then the dead-letter queue)
@@ -44,52 +36,8 @@ export interface Scenario {
   rivalRate?: number;
 }
 
-interface MessageRow {
-  id: string;
-  status: string;
-  attempts: number;
-  lease_until: string | null;
-  provider_message_id: string | null;
-}
-
-interface AttemptRow {
-  message_id: string;
-  attempt: number;
-  outcome: string;
-  provider_status: number | null;
-  provider_response: string | null;
-}
-
-// The consumer finished the message from a lost claim's recorded acceptance, without calling the provider.
-export const adopted = (a: AttemptRow) =>
-  a.outcome === "sent" &&
-  a.provider_status === null &&
-  (a.provider_response ?? "").startsWith("not sent again");
-
 export const config = loadConfig(testEnv());
 export const MAX_ATTEMPTS = config.maxAttempts;
-
-async function messageRows(ids: string[]): Promise<Map<string, MessageRow>> {
-  const { results } = await env.NOTIFY_DB.prepare(
-    "SELECT id, status, attempts, lease_until, provider_message_id FROM messages WHERE id IN (SELECT value FROM json_each(?1))",
-  )
-    .bind(JSON.stringify(ids))
-    .all<MessageRow>();
-  return new Map(results.map((r) => [r.id, r]));
-}
-
-async function attemptRows(ids: string[]): Promise<Map<string, AttemptRow[]>> {
-  const { results } = await env.NOTIFY_DB.prepare(
-    "SELECT message_id, attempt, outcome, provider_status, provider_response FROM message_attempts WHERE message_id IN (SELECT value FROM json_each(?1)) ORDER BY message_id, attempt",
-  )
-    .bind(JSON.stringify(ids))
-    .all<AttemptRow>();
-  const byMessage = new Map<string, AttemptRow[]>();
-  for (const row of results) {
-    byMessage.set(row.message_id, [...(byMessage.get(row.message_id) ?? []), row]);
-  }
-  return byMessage;
-}
 
 // Resend's 409 concurrent_idempotent_requests is "try again later"; its other 4xx answers are final.
 export const transient = (c: ProviderCall) =>
@@ -430,5 +378,7 @@ export async function runScenario(s: Scenario) {
     log: await attemptRows(ids),
   };
 }
+
+export { adopted };
 
 export type Run = Awaited<ReturnType<typeof runScenario>>;
