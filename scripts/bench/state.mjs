@@ -2,12 +2,63 @@
 // (or the directory `WARGA_STATE_DIR` names), never the `.wrangler/state` a running `npm run dev` holds
 // open. Imported first by every entry point of the benches, before anything reads STATE_DIR
 // (scripts/lib/wrangler.mjs reads the variable once, when it is first imported).
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { root } from "../lib/dev-server.mjs";
 
 export const BENCH_STATE_DIR = join(root, ".wrangler", "bench-state");
 
 process.env.WARGA_STATE_DIR ||= BENCH_STATE_DIR;
+
+/** Whether a process with this id is still running (signal 0 only asks). */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error?.code === "EPERM";
+  }
+}
+
+/**
+ * One bench run at a time on one state directory: two runs migrating and seeding the same SQLite files
+ * at once break each other (seen: "duplicate column name" from a migration applied twice). The lock is
+ * a directory holding the owner's pid, taken atomically by `mkdir`; a run waits for a live owner and
+ * takes over from a dead one. Released when the process exits, however it exits.
+ */
+async function holdStateLock(dir) {
+  const lock = `${dir}.lock`;
+  mkdirSync(join(dir, ".."), { recursive: true });
+  for (let waited = 0; ; waited++) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, "pid"), String(process.pid));
+      process.on("exit", () => rmSync(lock, { recursive: true, force: true }));
+      return;
+    } catch (error) {
+      if (error?.code !== "EEXIST") {
+        throw error;
+      }
+    }
+    let owner = 0;
+    try {
+      owner = Number(readFileSync(join(lock, "pid"), "utf8"));
+    } catch {
+      // Taken a moment ago and the pid not written yet: wait like for a live owner.
+    }
+    if (owner && !alive(owner)) {
+      rmSync(lock, { recursive: true, force: true });
+      continue;
+    }
+    if (waited % 30 === 0) {
+      console.log(`bench: waiting for the run holding ${lock} (pid ${owner || "?"}) to finish`);
+    }
+    await sleep(2000);
+  }
+}
+
+await holdStateLock(process.env.WARGA_STATE_DIR);
 
 /**
  * `BENCH_SMOKE=1` (or `npm run bench -- --smoke`): every suite once at a size that takes seconds, to
