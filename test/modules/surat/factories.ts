@@ -6,7 +6,7 @@ import {
   type World,
 } from "../../helpers/factories";
 import { callJson, createTenant } from "../../helpers/harness";
-import { finishedLetter, household, sampleFields } from "./helpers";
+import { finishedLetter, household, sampleFields, settledRw } from "./helpers";
 
 const letter = (w: World) =>
   w.once("letter", () =>
@@ -39,23 +39,7 @@ const letterRoute =
  */
 const queued = (w: World) =>
   w.once("letter in an RW's queue", async () => {
-    const rw = await createTenant({ type: "RW" });
-    const admin = await rw.member("admin");
-    await made(
-      callJson("/api/surat/settings", {
-        method: "PUT",
-        token: admin.token,
-        body: {
-          rw: "5",
-          kelurahan: "Sukamaju",
-          kecamatan: "Cibinong",
-          kota: "Kabupaten Bogor",
-          provinsi: "Jawa Barat",
-        },
-      }),
-      "RW settings",
-      200,
-    );
+    const { tenant: rw } = await settledRw();
     const rt = await household(await createTenant({ parentSlug: rw.slug }));
     return (await finishedLetter(rt, "001/SKD/RT001.RW005/XI/2026")).id;
   });

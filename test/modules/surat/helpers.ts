@@ -182,6 +182,28 @@ export const FULL_SETTINGS = {
   address: "Jl. Sukamaju Raya No. 1",
 };
 
+/** An RW's whole letterhead: no RT number, and the head's name and address left to each test. */
+export const RW_SETTINGS = {
+  rw: "5",
+  kelurahan: "Sukamaju",
+  kecamatan: "Cibinong",
+  kota: "Kabupaten Bogor",
+  provinsi: "Jawa Barat",
+};
+
+/** An RW of its own (the world's tenants are RTs) with its letterhead complete, and its admin. */
+export async function settledRw(extra: { headName?: string } = {}) {
+  const tenant = await createTenant({ type: "RW" });
+  const admin = await tenant.member("admin");
+  const res = await callJson("/api/surat/settings", {
+    method: "PUT",
+    token: admin.token,
+    body: { ...RW_SETTINGS, ...extra },
+  });
+  expect(res.status).toBe(200);
+  return { tenant, admin };
+}
+
 const settled = new Set<string>();
 /** Letters are numbered and finished only with complete settings: every household's tenant gets them. */
 export async function completeSettings(tenant: TestTenant, admin: Member, body = FULL_SETTINGS) {

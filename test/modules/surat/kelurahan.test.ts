@@ -14,6 +14,7 @@ import {
   nik,
   request,
   sampleFields,
+  settledRw,
   update,
 } from "./helpers";
 
@@ -262,19 +263,7 @@ describe("letter settings complete before use", () => {
   });
 
   it("numbers an RW's letters without an RT number", async () => {
-    const rw = await createTenant({ type: "RW" });
-    const admin = await rw.member("admin");
-    await callJson("/api/surat/settings", {
-      method: "PUT",
-      token: admin.token,
-      body: {
-        rw: "5",
-        kelurahan: "Sukamaju",
-        kecamatan: "Cibinong",
-        kota: "Kabupaten Bogor",
-        provinsi: "Jawa Barat",
-      },
-    });
+    const { admin } = await settledRw();
     const s = await callJson<{ missing: string[]; headTitle: string }>("/api/surat/settings", {
       token: admin.token,
     });

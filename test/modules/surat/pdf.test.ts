@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, inject, it, vi } from "vitest";
 import { browserRenderer, pdfRendering } from "../../../src/modules/surat/pdf";
 import { call, callJson, createTenant, expectProblem, operatorToken } from "../../helpers/harness";
-import { finishedLetter, household, newTenantHousehold, request, update } from "./helpers";
+import { finishedLetter, household, newTenantHousehold, request, settledRw, update } from "./helpers";
 import { pdfText } from "./pdfText";
 
 /**
@@ -114,20 +114,7 @@ describe("letter PDF", () => {
     RENDERING,
     async (t) => {
       t.skip(!chromium.ready, chromium.reason);
-      const rw = await createTenant({ type: "RW" });
-      const rwAdmin = await rw.member("admin");
-      await callJson("/api/surat/settings", {
-        method: "PUT",
-        token: rwAdmin.token,
-        body: {
-          rw: "5",
-          headName: "Hendra Gunawan",
-          kelurahan: "Sukamaju",
-          kecamatan: "Cibinong",
-          kota: "Kabupaten Bogor",
-          provinsi: "Jawa Barat",
-        },
-      });
+      const { tenant: rw, admin: rwAdmin } = await settledRw({ headName: "Hendra Gunawan" });
       const h = await household(await createTenant({ parentSlug: rw.slug }));
       const { body } = await request(h.warga.token, {
         jenis: "pengantar_skck",

@@ -12,7 +12,7 @@ import {
   type TestTenant,
 } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
-import { finishedLetter, type Household, household, type LetterBody, update } from "./helpers";
+import { finishedLetter, type Household, household, type LetterBody, settledRw, update } from "./helpers";
 
 /** Issue 29, item 4: the RW's "Mengetahui" of its linked RTs' letters. */
 
@@ -37,23 +37,8 @@ interface Rw {
 }
 
 async function newRw(headName = "Hendra Gunawan"): Promise<Rw> {
-  const tenant = await createTenant({ type: "RW" });
-  const admin = await tenant.member("admin");
-  const sek = await tenant.member("sekretaris");
-  const res = await callJson("/api/surat/settings", {
-    method: "PUT",
-    token: admin.token,
-    body: {
-      rw: "5",
-      headName,
-      kelurahan: "Sukamaju",
-      kecamatan: "Cibinong",
-      kota: "Kabupaten Bogor",
-      provinsi: "Jawa Barat",
-    },
-  });
-  expect(res.status).toBe(200);
-  return { tenant, admin, sek };
+  const { tenant, admin } = await settledRw({ headName });
+  return { tenant, admin, sek: await tenant.member("sekretaris") };
 }
 
 /** An RW with one linked RT whose resident lives in a registered household. */
