@@ -104,8 +104,9 @@ function accessLine(c: Context<HonoEnv>, requestId: string, started: number): vo
 /**
  * Everything around a route, in one middleware: the request id (kept from the caller when sane, else
  * a new ULID), the configuration check, CORS for configured origins, the security headers, the
- * community's D1 session and its `X-D1-Bookmark` (core/tenancy/sessions.ts), and one access log line. The answer's headers are set on the route's own answer in place; only an answer
- * whose headers are immutable (a `fetch` passed through, e.g. the Swagger UI assets) is copied once.
+ * community's D1 session and its `X-D1-Bookmark` (core/tenancy/sessions.ts), and one access log line.
+ * The answer's headers are set on the route's own answer in place; only an answer whose headers are
+ * immutable (a `fetch` passed through, e.g. the Swagger UI assets) is copied once.
  */
 export const requestContext: MiddlewareHandler<HonoEnv> = async (c, next) => {
   const requestHeaders = c.req.raw.headers;
