@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { jobs } from "../../src/app";
+import { runWithReservation } from "../../src/core/idempotency/hook";
 import { CRON, runScheduled } from "../../src/core/jobs";
 import { systemPlatformCtx } from "../../src/core/tenancy/contexts";
+import { tenantClient, tenantSessionDb } from "../../src/core/tenancy/slots";
 import { setNow } from "../helpers/clock";
 import { tenantD1, withTrigger } from "../helpers/d1";
 import {
@@ -122,6 +124,35 @@ describe("Idempotency-Key on writes (ADR 0034)", () => {
     expect(retried.status).toBe(201);
     expect(retried.headers.get("Idempotent-Replayed")).toBeNull();
     expect(await complaintsOf(tenant, a)).toBe(1);
+  });
+
+  it("a write through the request's D1 session marks the reservation's own row, never one another request took over", async () => {
+    const { tenant, a } = await community();
+    const home = tenantD1(tenant);
+    const scope = `user:${a.id}@${tenant.slug}`;
+    const now = new Date().toISOString();
+    // Another request took the key over after this one's lease ran out: the row is theirs now.
+    await home
+      .prepare(
+        "INSERT INTO idempotency_keys (scope, key, actor_id, request_hash, state, owner, locked_until, created_at) " +
+          "VALUES (?1, 'hp-session', ?2, 'h', 'pending', 'owner-b', ?3, ?3)",
+      )
+      .bind(scope, a.id, now)
+      .run();
+    const { db } = tenantSessionDb(bindings, tenant.slot, "first-primary");
+    const reservation = {
+      ...{ scope, key: "hp-session", actorId: a.id, requestHash: "h", owner: "owner-a", home },
+      ...{ lockedUntil: now, createdAt: now, committed: false },
+    };
+    await runWithReservation(reservation, () =>
+      tenantClient(db).prepare("UPDATE complaints SET title = title WHERE 0").run(),
+    );
+    expect(reservation.committed).toBe(true);
+    const row = await home
+      .prepare("SELECT owner, state FROM idempotency_keys WHERE scope = ?1 AND key = 'hp-session'")
+      .bind(scope)
+      .first();
+    expect(row).toEqual({ owner: "owner-b", state: "pending" });
   });
 
   it("runs two concurrent requests with one key once", async () => {

@@ -77,7 +77,7 @@ function reservationAttachment(r: Reservation): WriteAttachment {
 }
 
 function markStatement(raw: D1Database, r: Reservation): D1PreparedStatement {
-  if (raw === r.home) {
+  if (databaseOf(raw) === r.home) {
     return raw
       .prepare(
         "UPDATE idempotency_keys SET state = 'committed' WHERE scope = ?1 AND key = ?2 AND owner = ?3 AND state = 'pending'",
@@ -213,9 +213,23 @@ function d1<T>(call: () => Promise<T>): Promise<T> {
 }
 
 const hooked = new WeakMap<D1Database, D1Database>();
+/** The binding a D1 session (wrapped here) was started from; a binding is its own. */
+const origins = new WeakMap<D1Database, D1Database>();
 
-/** `raw` with the batch hook; the same wrapper for the same binding. */
-export function withIdempotencyHook(raw: D1Database): D1Database {
+/** The database `raw` writes to: the binding itself, or the binding a session of it was started from. */
+function databaseOf(raw: D1Database): D1Database {
+  return origins.get(raw) ?? raw;
+}
+
+/**
+ * `raw` with the batch hook; the same wrapper for the same binding. For a D1 session, `origin` names the
+ * binding it was started from, so the idempotency mark of a write made through the session is the
+ * UPDATE of the reservation's own row, as for a write through the binding (ADR 0036).
+ */
+export function withIdempotencyHook(raw: D1Database, origin?: D1Database): D1Database {
+  if (origin) {
+    origins.set(raw, origin);
+  }
   let db = hooked.get(raw);
   if (!db) {
     db = {

@@ -69,8 +69,9 @@ export function tenantSessionDb(
   slot: number,
   constraintOrBookmark: string,
 ): { db: TenantDb; session: D1DatabaseSession } {
-  const session = slotDatabase(env, slot).withSession(constraintOrBookmark);
-  const hooked = withIdempotencyHook(session as unknown as D1Database);
+  const binding = slotDatabase(env, slot);
+  const session = binding.withSession(constraintOrBookmark);
+  const hooked = withIdempotencyHook(session as unknown as D1Database, binding);
   const db = drizzle(hooked);
   clients.set(db, hooked);
   return { db, session };
