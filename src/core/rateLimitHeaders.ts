@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from "node:async_hooks";
+import { requestScope } from "./http/requestScope";
 
 /**
  * What the rate limits a request went through said, for the IETF `RateLimit-Policy` and `RateLimit`
@@ -16,14 +16,9 @@ export interface RateLimitNote {
   unit?: "attempts" | "bytes";
 }
 
-const notes = new AsyncLocalStorage<RateLimitNote[]>();
-
-export function withRateLimitNotes<T>(list: RateLimitNote[], fn: () => T): T {
-  return notes.run(list, fn);
-}
-
+/** Notes one decision in the request in progress (core/http/requestScope.ts); outside a request, nothing. */
 export function noteRateLimit(note: RateLimitNote): void {
-  const list = notes.getStore();
+  const list = requestScope()?.rateLimits;
   if (list && !list.some((n) => n.policy === note.policy)) {
     list.push(note);
   }

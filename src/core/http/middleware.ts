@@ -1,10 +1,10 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { type HonoEnv, loadConfig } from "../env";
 import { newId } from "../ids";
-import { runWithRequestId } from "../notify/requestId";
-import { type RateLimitNote, rateLimitHeaders, withRateLimitNotes } from "../rateLimitHeaders";
-import { answerBookmark, runWithD1Sessions } from "../tenancy/sessions";
+import { type RateLimitNote, rateLimitHeaders } from "../rateLimitHeaders";
+import { answerBookmark, requestSessions } from "../tenancy/sessions";
 import { log } from "./log";
+import { runInRequestScope } from "./requestScope";
 import { loggedPath } from "./secret";
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -125,10 +125,8 @@ export const requestContext: MiddlewareHandler<HonoEnv> = async (c, next) => {
   }
   const rateLimits: RateLimitNote[] = [];
   // The request's tenant reads go through one D1 session; its bookmark is set below (ADR 0036).
-  const sessions = runWithD1Sessions(c, () =>
-    withRateLimitNotes(rateLimits, () => runWithRequestId(requestId, next)),
-  );
-  await sessions.result;
+  const sessions = requestSessions(c);
+  await runInRequestScope({ requestId, rateLimits, sessions }, next);
   let res = c.res;
   try {
     finish(res.headers, requestId, allowOrigin);
@@ -143,6 +141,6 @@ export const requestContext: MiddlewareHandler<HonoEnv> = async (c, next) => {
   }
   res.headers.append("Vary", "Origin");
   answerLimits(res, rateLimits);
-  await answerBookmark(sessions.state, res);
+  await answerBookmark(sessions, res);
   accessLine(c, requestId, started);
 };

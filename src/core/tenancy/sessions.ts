@@ -1,8 +1,8 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { Context } from "hono";
 import type { TenantDb, TenantInfo } from "../context";
 import type { Bindings, HonoEnv } from "../env";
 import { log } from "../http/log";
+import { requestScope } from "../http/requestScope";
 import { slotDatabase, tenantDb, tenantSessionDb } from "./slots";
 
 /**
@@ -37,8 +37,6 @@ interface RequestSessions {
   opened: { tenantId: string; db: TenantDb; session: D1DatabaseSession } | null;
 }
 
-const current = new AsyncLocalStorage<RequestSessions>();
-
 /**
  * The client's bookmark, or null for none or a malformed one. A malformed header is not refused: a
  * bookmark only says how fresh a read must be, so without one the request reads as a first request
@@ -53,13 +51,9 @@ export function parseBookmark(header: string | null | undefined): SentBookmark |
   return match ? { tenantId: match[1] as string, bookmark: match[2] as string, header } : null;
 }
 
-/** Runs the request with its session slot open (core/http/middleware.ts `requestContext`). */
-export function runWithD1Sessions<T>(
-  c: Context<HonoEnv>,
-  fn: () => T,
-): { state: RequestSessions; result: T } {
-  const state: RequestSessions = { c, sent: parseBookmark(c.req.header(BOOKMARK_HEADER)), opened: null };
-  return { state, result: current.run(state, fn) };
+/** A request's session slot, none open yet (core/http/middleware.ts puts it in the request scope). */
+export function requestSessions(c: Context<HonoEnv>): RequestSessions {
+  return { c, sent: parseBookmark(c.req.header(BOOKMARK_HEADER)), opened: null };
 }
 
 /** The community the client's bookmark follows: the one the guard resolved, or the user token's. */
@@ -78,7 +72,7 @@ function homeSlug(c: Context<HonoEnv>): string | null {
  * slot's binding, which always reads the primary.
  */
 export function contextTenantDb(bindings: Bindings, tenant: TenantInfo): TenantDb {
-  const state = current.getStore();
+  const state = requestScope()?.sessions as RequestSessions | null | undefined;
   if (!state || homeSlug(state.c) !== tenant.slug) {
     return tenantDb(bindings, tenant.slot);
   }
