@@ -2,7 +2,7 @@
 // (or the directory `WARGA_STATE_DIR` names), never the `.wrangler/state` a running `npm run dev` holds
 // open. Imported first by every entry point of the benches, before anything reads STATE_DIR
 // (scripts/lib/wrangler.mjs reads the variable once, when it is first imported).
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { root } from "../lib/dev-server.mjs";
@@ -58,7 +58,47 @@ async function holdStateLock(dir) {
   }
 }
 
+/** Every migration file the benches apply, as `<dir>/<file>`, sorted. */
+function migrationFiles() {
+  const dirs = [
+    "migrations/platform",
+    "migrations/tenant",
+    ...readdirSync(join(root, "workers")).map((w) => `workers/${w}/migrations`),
+  ].filter((dir) => existsSync(join(root, dir)));
+  return dirs.flatMap((dir) =>
+    readdirSync(join(root, dir))
+      .filter((f) => f.endsWith(".sql"))
+      .sort()
+      .map((f) => `${dir}/${f}`),
+  );
+}
+
+/**
+ * The bench's state starts over when a migration it was built with is gone: its ledger names files by
+ * name, so a migration renamed or rewritten on a branch (drizzle names them at random) would be applied
+ * again over its own columns ("duplicate column name"). Appended migrations are simply applied. A state
+ * without the list (written before the list was kept) starts over once.
+ */
+function resetIfMigrationsRewritten(dir) {
+  const list = join(dir, "migrations.txt");
+  const now = migrationFiles();
+  let stale = false;
+  if (existsSync(dir)) {
+    const before = existsSync(list) ? readFileSync(list, "utf8").split("\n").filter(Boolean) : null;
+    stale = before === null || before.some((name) => !now.includes(name));
+  }
+  if (stale) {
+    console.log(`bench: ${dir} was built with migrations no longer here; starting it over`);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(list, now.join("\n"));
+}
+
 await holdStateLock(process.env.WARGA_STATE_DIR);
+if (process.env.WARGA_STATE_DIR === BENCH_STATE_DIR) {
+  resetIfMigrationsRewritten(BENCH_STATE_DIR);
+}
 
 /**
  * `BENCH_SMOKE=1` (or `npm run bench -- --smoke`): every suite once at a size that takes seconds, to
