@@ -21,7 +21,7 @@ import { billingModule } from "./modules/billing";
 import { galeriModule } from "./modules/galeri";
 import { gateModule } from "./modules/gate";
 import { healthModule } from "./modules/health";
-import { hierarchyModule } from "./modules/hierarchy";
+import { hierarchyModule, keepFiguresAfterWrite } from "./modules/hierarchy";
 import { identityModule } from "./modules/identity";
 import { dataExportModule } from "./modules/identity/dataExportModule";
 import { kependudukanModule } from "./modules/kependudukan";
@@ -66,6 +66,8 @@ const featureModules = [
 ] as const;
 
 const indicators = featureModules.flatMap((m) => m.indicators ?? []);
+/** A write to an RT linked to an RW refreshes the RW summary's kept figures of that RT (ADR 0038). */
+const rwFiguresAfterWrite = keepFiguresAfterWrite(indicators);
 
 /** What each module does when one of its payments is settled or reversed (core/payments). */
 export const paymentHandlers: readonly PaymentKindHandler[] = featureModules.flatMap(
@@ -182,6 +184,8 @@ export function buildApp() {
       guard(route.access, guardOptionsOf.get(route)),
       // After the guard, which names the caller and the community the key is scoped to (ADR 0034).
       ...(route.method === "post" ? [idempotency] : []),
+      // After the answer of a successful write to a linked RT, its kept RW figures (ADR 0038).
+      ...(route.method === "get" ? [] : [rwFiguresAfterWrite]),
       // ETag, If-None-Match and If-Match on a versioned resource, after the guard too (ADR 0035).
       ...conditionalHandlers(route, versionedByPath),
       route.endpoint,

@@ -153,8 +153,8 @@ export function declaredSlots() {
 /**
  * Bills written straight into the database (the benches' history) bypass the kept arrears totals that
  * every bill write maintains (`dues_balances`, ADR 0028): their slots are recomputed from the bills, as
- * the table's own migration fills it, so arrears and the dashboard read what the bills say. Nothing
- * happens on a schema without the table.
+ * the table's own migration fills it, so arrears and the dashboard read what the bills say, and then
+ * each unit's totals from the slots. Nothing happens on a schema without the tables.
  */
 export async function refreshDuesBalances(db, idPattern) {
   const table = await db
@@ -171,6 +171,19 @@ export async function refreshDuesBalances(db, idPattern) {
     )
     .bind(idPattern)
     .run();
+  // Each unit's totals over its slots (dues_unit_balances, issue 32), as the verbs keep them.
+  const units = await db
+    .prepare("SELECT 1 AS ok FROM sqlite_master WHERE type = 'table' AND name = 'dues_unit_balances'")
+    .first();
+  if (units) {
+    await db.batch([
+      db.prepare("DELETE FROM dues_unit_balances"),
+      db.prepare(
+        `INSERT INTO dues_unit_balances (unit_id, owed, open_bills, oldest_period, newest_period)
+         SELECT unit_id, sum(outstanding), sum(open_bills), min(period), max(period) FROM dues_balances GROUP BY unit_id`,
+      ),
+    ]);
+  }
 }
 
 /**

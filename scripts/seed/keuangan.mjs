@@ -105,6 +105,9 @@ VALUES (${q(`${bounced}-pay`)}, ${q(bounced)}, 50000, 'transfer', ${q(`${bounced
   lines.push(`INSERT INTO dues_balances (target_id, period, basis, unit_id, family_id, outstanding, open_bills)
 SELECT target_id, period, max(basis), unit_id, max(family_id), sum(amount - paid_amount), count(*)
 FROM dues_bills WHERE status IN ('belum', 'sebagian') GROUP BY unit_id, period, target_id;`);
+  lines.push(`DELETE FROM dues_unit_balances;`);
+  lines.push(`INSERT INTO dues_unit_balances (unit_id, owed, open_bills, oldest_period, newest_period)
+SELECT unit_id, sum(outstanding), sum(open_bills), min(period), max(period) FROM dues_balances GROUP BY unit_id;`);
 
   const expenseId = `seed-expense-${rt}-satpam`;
   lines.push(`INSERT OR IGNORE INTO expenses (id, category, amount, date, description, status, submitted_by, decided_by, decided_at, cash_entry_id, updated_at)

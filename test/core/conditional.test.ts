@@ -11,186 +11,22 @@ import { agenda } from "../../src/modules/konten/tables";
 import { tenantD1 } from "../helpers/d1";
 import { createWorld, type World } from "../helpers/factories";
 import { bindings, call, callJson, expectProblem } from "../helpers/harness";
-import { FACTORIES } from "../modules/factories";
-import { newPoll } from "../modules/musyawarah/helpers";
+import { bodiesOf, CASES, type Case, paramsFor, TAG, urlsOf, versionOf } from "./conditional-cases";
 
 /**
  * Conditional requests (issue 30 item 2, ADR 0035), walked over every versioned resource: the GET's
  * ETag and 304, a stale If-Match refused with 412 and nothing changed, the current one accepted with a
  * new ETag, the old one refused after that (the lost update), a write without If-Match still accepted,
- * and another tenant's id still 404 with no ETag.
+ * and another tenant's id still 404 with no ETag. The cases are in conditional-cases.ts.
  */
-interface Case {
-  /** Who reads the resource back; absent when the path has no GET (its writes answer the ETag). */
-  read?: TenantRole;
-  write: { method: "PUT" | "DELETE"; as: TenantRole; bodies: unknown[] };
-  /** The object's path params, when the isolation walk's factory does not make the right one. */
-  make?: (w: World) => Promise<Record<string, string>>;
-  /** A settings singleton: the same path in every tenant, so no other tenant's id to try. */
-  singleton?: boolean;
-}
-
-const CASES: Record<string, Case> = {
-  "/api/berita/:id": {
-    read: "warga",
-    write: {
-      method: "PUT",
-      as: "sekretaris",
-      bodies: [{ title: "Kerja bakti" }, { title: "Kerja bakti Minggu" }],
-    },
-  },
-  "/api/pengumuman/:id": {
-    read: "warga",
-    write: { method: "PUT", as: "sekretaris", bodies: [{ title: "Air mati" }, { title: "Air mati Sabtu" }] },
-  },
-  "/api/agenda/:id": {
-    read: "warga",
-    write: { method: "PUT", as: "sekretaris", bodies: [{ place: "Masjid" }, { place: "Balai RT" }] },
-  },
-  "/api/kampanye/:id": {
-    read: "warga",
-    write: {
-      method: "PUT",
-      as: "bendahara",
-      bodies: [{ title: "Renovasi pos ronda" }, { title: "Renovasi pos ronda RT" }],
-    },
-  },
-  "/api/iuran/jenis/:id": {
-    write: {
-      method: "PUT",
-      as: "bendahara",
-      bodies: [30_000, 35_000, 40_000].map((amount) => ({
-        name: "Iuran kebersihan",
-        amount,
-        basis: "unit",
-        startPeriod: "2026-01",
-        active: true,
-      })),
-    },
-  },
-  "/api/keuangan/pengaturan": {
-    read: "bendahara",
-    singleton: true,
-    write: { method: "PUT", as: "admin", bodies: [{ transparansi: true }, { transparansi: false }] },
-  },
-  "/api/kependudukan/kk/:id": {
-    read: "sekretaris",
-    write: {
-      method: "PUT",
-      as: "sekretaris",
-      bodies: [{ notes: "Catatan RT" }, { notes: "Pindah bulan depan" }],
-    },
-  },
-  "/api/kependudukan/kk/:id/members/:memberId": {
-    write: {
-      method: "PUT",
-      as: "sekretaris",
-      bodies: [{ occupation: "Pelajar" }, { occupation: "Mahasiswa" }, { occupation: "Karyawan" }],
-    },
-  },
-  "/api/kependudukan/kk/:id/vehicles/:vehicleId": {
-    write: {
-      method: "PUT",
-      as: "sekretaris",
-      bodies: [{ colour: "Merah" }, { colour: "Biru" }, { colour: "Hitam" }],
-    },
-  },
-  "/api/kependudukan/units/:id": {
-    read: "sekretaris",
-    write: { method: "PUT", as: "sekretaris", bodies: [{ occupancy: "pemilik" }, { occupancy: "penyewa" }] },
-  },
-  "/api/musyawarah/:id": {
-    // A draft: residents do not see it yet.
-    read: "sekretaris",
-    make: async (w) => ({ id: (await newPoll(w.a.as.sekretaris.token)).id }),
-    write: {
-      method: "PUT",
-      as: "sekretaris",
-      bodies: [{ title: "Jadwal ronda" }, { title: "Jadwal ronda malam" }],
-    },
-  },
-  "/api/pasar/listings/:id": {
-    read: "sekretaris",
-    write: { method: "PUT", as: "warga", bodies: [{ price: "nego" }, { price: 75_000 }] },
-  },
-  "/api/pengaduan/:id": {
-    read: "sekretaris",
-    write: {
-      method: "PUT",
-      as: "sekretaris",
-      bodies: [
-        { status: "diproses", response: "Sedang ditangani" },
-        { status: "selesai", response: "Lampu sudah diganti" },
-      ],
-    },
-  },
-  "/api/usulan/:id": {
-    read: "warga",
-    write: { method: "PUT", as: "sekretaris", bodies: [{ status: "diterima", note: "Disetujui rapat" }] },
-  },
-  "/api/surat/:id": {
-    read: "sekretaris",
-    write: { method: "PUT", as: "sekretaris", bodies: [{ status: "diproses" }] },
-  },
-  "/api/surat/settings": {
-    read: "sekretaris",
-    singleton: true,
-    write: { method: "PUT", as: "admin", bodies: [{ rt: "005" }, { rw: "011" }] },
-  },
-  "/api/visitor/:id": {
-    read: "sekretaris",
-    // Still waiting (the isolation walk's visitor is approved already).
-    make: async (w) => {
-      const res = await callJson<{ id: string }>("/api/visitor", {
-        token: w.a.as.warga.token,
-        body: {
-          guestName: "Andi Wijaya",
-          purpose: "Silaturahmi",
-          visitAt: new Date(Date.now() + 7_200_000).toISOString(),
-        },
-      });
-      expect(res.status).toBe(201);
-      return { id: res.body.id };
-    },
-    write: { method: "PUT", as: "sekretaris", bodies: [{ status: "ditolak" }] },
-  },
-  "/api/galeri/:id": {
-    read: "warga",
-    write: { method: "DELETE", as: "sekretaris", bodies: [undefined] },
-  },
-  "/api/ai/info-rt": {
-    read: "warga",
-    singleton: true,
-    write: {
-      method: "PUT",
-      as: "sekretaris",
-      bodies: [{ rules: "Tamu menginap lapor 1x24 jam" }, { agenda: "Kerja bakti Minggu pagi" }],
-    },
-  },
-};
-
-const TAG = /^"(\d+)-[0-9a-f]{16}"$/;
-const versionOf = (etag: string | null) => Number(TAG.exec(etag ?? "")?.[1] ?? Number.NaN);
-const fill = (path: string, params: Record<string, string>) =>
-  path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? `missing-${name}`);
-
 let world: World;
 beforeAll(async () => {
   world = await createWorld();
 }, 60_000);
 
-async function paramsFor(path: string, c: Case): Promise<Record<string, string>> {
-  if (c.singleton) {
-    return {};
-  }
-  if (c.make) {
-    return c.make(world);
-  }
-  const factory = FACTORIES[path];
-  if (factory?.kind !== "tenant") {
-    throw new Error(`no tenant factory for ${path}`);
-  }
-  return (await factory.make(world)).params;
+/** An object of the case's kind in A: where it is read and written, and the bodies that change it. */
+async function objectOf(path: string, c: Case) {
+  return { ...urlsOf(path, c, await paramsFor(world, path, c)), bodies: bodiesOf(world, c) };
 }
 
 function write(url: string, c: Case, body: unknown, ifMatch?: string) {
@@ -239,7 +75,7 @@ describe("conditional requests over every versioned resource", () => {
   it.each(Object.entries(CASES).filter(([, c]) => c.read))(
     "%s: GET, 304, 412, the new ETag",
     async (path, c) => {
-      const url = fill(path, await paramsFor(path, c));
+      const { read: url, write: target, bodies } = await objectOf(path, c);
       const reader = world.a.as[c.read as TenantRole].token;
       const first = await call(url, { token: reader });
       expect(first.status).toBe(200);
@@ -251,11 +87,11 @@ describe("conditional requests over every versioned resource", () => {
       expect(await again.text()).toBe("");
       expect(again.headers.get("ETag")).toBe(etag);
 
-      const stale = await write(url, c, c.write.bodies[0], `"${versionOf(etag) + 7}-0000000000000000"`);
+      const stale = await write(target, c, bodies[0], `"${versionOf(etag) + 7}-0000000000000000"`);
       expectProblem(stale, 412, "precondition_failed");
       expect((await call(url, { token: reader })).headers.get("ETag")).toBe(etag);
 
-      const applied = await write(url, c, c.write.bodies[0], etag);
+      const applied = await write(target, c, bodies[0], etag);
       expect(applied.status, JSON.stringify(applied.body)).toBeLessThan(300);
       if (c.write.method === "DELETE") {
         expect((await call(url, { token: reader })).status).toBe(404);
@@ -266,9 +102,9 @@ describe("conditional requests over every versioned resource", () => {
       expect(versionOf((await call(url, { token: reader })).headers.get("ETag"))).toBe(versionOf(next));
 
       // The lost update: a second writer still holding the first ETag.
-      expectProblem(await write(url, c, c.write.bodies[0], etag), 412, "precondition_failed");
-      if (c.write.bodies.length > 1) {
-        const blind = await write(url, c, c.write.bodies[1]);
+      expectProblem(await write(target, c, bodies[0], etag), 412, "precondition_failed");
+      if (bodies.length > 1) {
+        const blind = await write(target, c, bodies[1]);
         expect(blind.status).toBeLessThan(300);
         expect(versionOf(blind.headers.get("ETag"))).toBeGreaterThan(versionOf(next));
       }
@@ -279,36 +115,32 @@ describe("conditional requests over every versioned resource", () => {
   it.each(Object.entries(CASES).filter(([, c]) => !c.read))(
     "%s: the write answers the ETag",
     async (path, c) => {
-      const url = fill(path, await paramsFor(path, c));
-      const blind = await write(url, c, c.write.bodies[0]);
+      const { write: url, bodies } = await objectOf(path, c);
+      const blind = await write(url, c, bodies[0]);
       expect(blind.status).toBeLessThan(300);
       const etag = blind.headers.get("ETag") ?? "";
       expect(etag).toMatch(TAG);
-      expectProblem(
-        await write(url, c, c.write.bodies[1], `"${versionOf(etag) - 1}"`),
-        412,
-        "precondition_failed",
-      );
-      const applied = await write(url, c, c.write.bodies[1], etag);
+      expectProblem(await write(url, c, bodies[1], `"${versionOf(etag) - 1}"`), 412, "precondition_failed");
+      const applied = await write(url, c, bodies[1], etag);
       expect(applied.status).toBeLessThan(300);
       expect(versionOf(applied.headers.get("ETag"))).toBeGreaterThan(versionOf(etag));
-      expectProblem(await write(url, c, c.write.bodies[2], etag), 412, "precondition_failed");
+      expectProblem(await write(url, c, bodies[2], etag), 412, "precondition_failed");
     },
   );
 
   it.each(Object.entries(CASES).filter(([, c]) => !c.singleton))(
     "%s: another tenant's id is 404 with no ETag, also under If-Match",
     async (path, c) => {
-      const url = fill(path, await paramsFor(path, c));
+      const { read, write: url, bodies } = await objectOf(path, c);
       if (c.read) {
-        const res = await call(url, { token: world.b.as[c.read].token });
+        const res = await call(read, { token: world.b.as[c.read].token });
         expect(res.status).toBe(404);
         expect(res.headers.get("ETag")).toBeNull();
       }
       const res = await callJson(url, {
         method: c.write.method,
         token: world.b.as[c.write.as].token,
-        body: c.write.bodies[0],
+        body: bodies[0],
         headers: { "If-Match": '"1-0000000000000000"' },
       });
       expect(res.status).toBe(404);
@@ -326,7 +158,8 @@ describe("the If-Match guard rides in the write's own batch", () => {
     return found;
   };
   const agendaId = async () =>
-    (await paramsFor("/api/agenda/:id", CASES["/api/agenda/:id"] as Case)).id ?? "";
+    (await paramsFor(world, "/api/agenda/:id", CASES["/api/agenda/:id"] as Case)).id ?? "";
+  const target = (id: string) => ({ key: id, tenantId: world.a.tenant.id });
   const read = (id: string) =>
     tenantDb(bindings, world.a.tenant.slot)
       .select({ v: agenda.rowVersion, place: agenda.place })
@@ -340,7 +173,7 @@ describe("the If-Match guard rides in the write's own batch", () => {
     const seen = await read(id);
     // The rival's write lands between the early check (passed at `seen.v`) and this request's batch.
     await db.update(agenda).set({ place: "Pos ronda" }).where(eq(agenda.id, id)).run();
-    const late = new VersionedWrite(resource(), id, seen?.v ?? 0);
+    const late = new VersionedWrite(resource(), target(id), seen?.v ?? 0, bindings.PLATFORM_DB);
     const audit = `conditional-${id}`;
     await expect(
       runWithAttachment(late, () =>
@@ -354,7 +187,7 @@ describe("the If-Match guard rides in the write's own batch", () => {
     expect(await db.select().from(tenantAuditLog).where(eq(tenantAuditLog.id, audit)).get()).toBeUndefined();
 
     // From the version the row has now, the same write goes through and learns its new version.
-    const current = new VersionedWrite(resource(), id, (seen?.v ?? 0) + 1);
+    const current = new VersionedWrite(resource(), target(id), (seen?.v ?? 0) + 1, bindings.PLATFORM_DB);
     await runWithAttachment(current, () =>
       db.update(agenda).set({ place: "Lapangan" }).where(eq(agenda.id, id)).run(),
     );
@@ -372,23 +205,28 @@ describe("the If-Match guard rides in the write's own batch", () => {
     expect((await read(id))?.v).toBe(before + 2);
   });
 
-  it("has its trigger on every table with a row_version column", async () => {
-    const d1 = tenantD1(world.a.tenant);
-    const tables = await d1
-      .prepare(
-        // ALTER TABLE … ADD rewrites the table's CREATE text, so the column shows in it.
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%`row_version`%'",
-      )
-      .all<{ name: string }>();
-    const triggers = await d1
-      .prepare(
-        "SELECT tbl_name, name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_row_version'",
-      )
-      .all<{ tbl_name: string; name: string }>();
-    const names = tables.results.map((t) => t.name).sort();
-    expect(names).toEqual(expect.arrayContaining(versionedResources.map((v) => getTableName(v.table))));
-    expect(triggers.results.map((t) => `${t.tbl_name}:${t.name}`).sort()).toEqual(
-      names.map((n) => `${n}:${n}_row_version`),
-    );
-  });
+  it.each(["tenant", "platform"] as const)(
+    "has its trigger on every table with a row_version column, in the %s database",
+    async (database) => {
+      const d1 = database === "tenant" ? tenantD1(world.a.tenant) : bindings.PLATFORM_DB;
+      const tables = await d1
+        .prepare(
+          // ALTER TABLE … ADD rewrites the table's CREATE text, so the column shows in it.
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%`row_version`%'",
+        )
+        .all<{ name: string }>();
+      const triggers = await d1
+        .prepare(
+          "SELECT tbl_name, name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_row_version'",
+        )
+        .all<{ tbl_name: string; name: string }>();
+      const names = tables.results.map((t) => t.name).sort();
+      const declared = versionedResources.filter((v) => v.home.database === database);
+      expect(declared.length).toBeGreaterThan(0);
+      expect(names).toEqual(expect.arrayContaining(declared.map((v) => getTableName(v.table))));
+      expect(triggers.results.map((t) => `${t.tbl_name}:${t.name}`).sort()).toEqual(
+        names.map((n) => `${n}:${n}_row_version`),
+      );
+    },
+  );
 });

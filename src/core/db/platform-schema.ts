@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { Duty } from "../context";
 import { idempotencyTable } from "../idempotency/table";
+import { preconditionChecksTable, rowVersion } from "./row-version";
 
 /** Control plane: the one database every request may touch besides its own tenant's. */
 
@@ -96,6 +97,8 @@ export const memberships = sqliteTable(
     /** The member's own person on a family card of the tenant's registry (`family_members.id`). */
     personId: text("person_id"),
     createdAt: createdAt(),
+    /** Its version for `ETag` and `If-Match` on `/api/members/:userId` (ADR 0035), moved by a trigger. */
+    rowVersion: rowVersion(),
   },
   (t) => [
     uniqueIndex("memberships_user_tenant_uq").on(t.userId, t.tenantId),
@@ -265,3 +268,6 @@ export const gateDevices = sqliteTable(
 
 /** `Idempotency-Key`s of requests outside a community, and marks of tenant requests' platform writes (ADR 0034). */
 export const idempotencyKeys = idempotencyTable();
+
+/** The If-Match guard's one row for the platform's versioned tables (core/db/row-version.ts, ADR 0035). */
+export const platformPreconditionChecks = preconditionChecksTable();

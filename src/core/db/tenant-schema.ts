@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { idempotencyTable } from "../idempotency/table";
+import { preconditionChecksTable } from "./row-version";
 
 /**
  * Tables core keeps in every tenant database. The audit record of a tenant's change lives beside the
@@ -51,17 +52,5 @@ export const tenantFiles = sqliteTable(
 /** The community's `Idempotency-Key`s (core/idempotency, ADR 0034): marked in the batch of the change. */
 export const tenantIdempotencyKeys = idempotencyTable();
 
-/**
- * The If-Match guard's one row (core/http/conditional.ts, ADR 0035). A write under `If-Match` starts its
- * batch with `INSERT OR REPLACE` of `ok` = whether the row still has the version the client named; the
- * named CHECK fails the statement otherwise, and with it the whole batch (one D1 batch is one
- * transaction). The constraint's name is what the error says, so the hook can tell it from other failures.
- */
-export const tenantPreconditionChecks = sqliteTable(
-  "precondition_checks",
-  {
-    id: integer("id").primaryKey(),
-    ok: integer("ok").notNull(),
-  },
-  (t) => [check("precondition_failed", sql`${t.ok} = 1`)],
-);
+/** The If-Match guard's one row (core/db/row-version.ts, ADR 0035). */
+export const tenantPreconditionChecks = preconditionChecksTable();

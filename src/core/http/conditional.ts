@@ -1,12 +1,13 @@
 import { getTableName } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Context, MiddlewareHandler } from "hono";
+import { platformPreconditionChecks } from "../db/platform-schema";
 import { rawD1, sqlName } from "../db/raw";
 import { ROW_VERSION } from "../db/row-version";
 import { tenantPreconditionChecks } from "../db/tenant-schema";
 import type { HonoEnv } from "../env";
 import { PreconditionFailed } from "../errors";
-import { runWithAttachment, type WriteAttachment } from "../idempotency/hook";
+import { runWithAttachment, type WriteAttachment, withIdempotencyHook } from "../idempotency/hook";
 import { defineModule } from "../module";
 import { tenantCtx } from "../tenancy/contexts";
 import type { HttpMethod } from "./access";
@@ -27,24 +28,62 @@ import type { HttpMethod } from "./access";
  * The digest makes a tag change when the body does without the row (a campaign's donation total, a
  * poll's tally); `If-Match` compares the version part only, which is what a lost update is about.
  */
-export type VersionedTable = SQLiteTable & { id: SQLiteColumn; rowVersion: SQLiteColumn };
+export type VersionedTable = SQLiteTable & { rowVersion: SQLiteColumn };
+
+/**
+ * Where the request names its row: a path parameter, a query parameter (a read that names its row in
+ * the query: `GET /api/anggaran?tahun=`), or the one row's key of a settings singleton.
+ */
+export type RowRef = { param: string } | { query: string } | { id: string | number };
+
+export interface RowOptions {
+  /** The column the name is matched on; the table's `id` unless said otherwise. */
+  key?: SQLiteColumn;
+  /**
+   * Whether a row that is not there is version 0 (the resource exists before its first save: a budget
+   * year with no lines yet) rather than not found. Always so for a settings singleton.
+   */
+  implicit?: boolean;
+}
+
+/**
+ * Which database holds the table. The tenant's own by default; a platform table holds every
+ * community's rows, so its row is also matched to the caller's community on `tenantColumn`: another
+ * community's row is not there (404, no ETag), never a version leak.
+ */
+export type VersionedHome = { database: "tenant" } | { database: "platform"; tenantColumn: SQLiteColumn };
 
 export interface VersionedResource {
   /** The route path of the one resource, as in the route table (`/api/agenda/:id`). */
   path: string;
-  /** Its table, with the `rowVersion()` column (core/db/row-version.ts) and an `id` key. */
+  /** Its table, with the `rowVersion()` column (core/db/row-version.ts) and its trigger. */
   table: VersionedTable;
-  /** Which row: the path parameter holding its id, or the one row's id of a settings singleton. */
-  row: { param: string } | { id: string | number };
+  /** Which row: see RowRef. */
+  row: RowRef;
+  /** The key column `row` names. */
+  key: SQLiteColumn;
+  /** The version of a row that is not there: 0 when the resource exists implicitly, else null (404). */
+  absent: 0 | null;
+  home: VersionedHome;
 }
 
-/** A versioned resource at `path`, the row named by its `:id` unless said otherwise. */
+/**
+ * A versioned resource at `path`, the row named by its `:id` unless said otherwise (`row`, with
+ * `row.key` when the row is not found by `id`), in the tenant's database unless `home` says the
+ * platform's.
+ */
 export function versioned(
   path: string,
   table: VersionedTable,
-  row: VersionedResource["row"] = { param: "id" },
+  row: RowRef & RowOptions = { param: "id" },
+  home: VersionedHome = { database: "tenant" },
 ): VersionedResource {
-  return { path, table, row };
+  const key = row.key ?? (table as VersionedTable & { id?: SQLiteColumn }).id;
+  if (!key) {
+    throw new Error(`versioned ${path}: ${getTableName(table)} has no id column, name the key`);
+  }
+  const absent = "id" in row || row.implicit ? 0 : null;
+  return { path, table, row, key, absent, home };
 }
 
 const CONDITIONAL_METHODS: readonly HttpMethod[] = ["get", "put", "patch", "delete"];
@@ -58,17 +97,47 @@ export function conditionalHandlers(
   return resource && CONDITIONAL_METHODS.includes(route.method) ? [conditional(resource)] : [];
 }
 
-function rowKey(resource: VersionedResource, c: Context<HonoEnv>): string | number {
-  return "id" in resource.row ? resource.row.id : (c.req.param(resource.row.param) ?? "");
+/** The row a request names: its key, and the community it must belong to (a platform table's). */
+export interface RowTarget {
+  key: string | number;
+  tenantId: string | null;
 }
 
-/** The row's version; a settings singleton not yet saved is version 0 (its defaults), another row null. */
-async function readVersion(db: D1Database, resource: VersionedResource, key: string | number) {
+/** An integer key given as text (a path or query parameter) binds as the number, as zod reads it. */
+function keyValue(resource: VersionedResource, text: string): string | number {
+  const n = Number(text);
+  return resource.key.getSQLType() === "integer" && text.trim() !== "" && Number.isSafeInteger(n) ? n : text;
+}
+
+function rowTarget(resource: VersionedResource, c: Context<HonoEnv>): RowTarget {
+  const { row } = resource;
+  const key =
+    "id" in row
+      ? row.id
+      : keyValue(resource, ("param" in row ? c.req.param(row.param) : c.req.query(row.query)) ?? "");
+  return { key, tenantId: c.get("tenant")?.id ?? null };
+}
+
+/** `WHERE` of the resource's row, with its parameters bound as ?1 (the key) and ?2 (the community). */
+function rowWhere(resource: VersionedResource, target: RowTarget) {
+  const { home } = resource;
+  if (home.database === "platform") {
+    return {
+      where: `${sqlName(resource.key)} = ?1 AND ${sqlName(home.tenantColumn)} = ?2`,
+      binds: [target.key, target.tenantId],
+    };
+  }
+  return { where: `${sqlName(resource.key)} = ?1`, binds: [target.key] };
+}
+
+/** The row's version, or `resource.absent` when it is not there. */
+async function readVersion(db: D1Database, resource: VersionedResource, target: RowTarget) {
+  const { where, binds } = rowWhere(resource, target);
   const row = await db
-    .prepare(`SELECT ${sqlName(ROW_VERSION)} AS v FROM ${sqlName(resource.table)} WHERE "id" = ?1`)
-    .bind(key)
+    .prepare(`SELECT ${sqlName(ROW_VERSION)} AS v FROM ${sqlName(resource.table)} WHERE ${where}`)
+    .bind(...binds)
     .first<{ v: number }>();
-  return row ? row.v : "id" in resource.row ? 0 : null;
+  return row ? row.v : resource.absent;
 }
 
 function conditional(resource: VersionedResource): MiddlewareHandler<HonoEnv> {
@@ -76,17 +145,24 @@ function conditional(resource: VersionedResource): MiddlewareHandler<HonoEnv> {
     if (!c.get("tenant")) {
       return next();
     }
-    const key = rowKey(resource, c);
+    const target = rowTarget(resource, c);
     // The request's own handle on the tenant's database (its D1 session, when there is one), so the
-    // handler reads the row no older than this version.
-    const before = await readVersion(rawD1(tenantCtx(c)), resource, key);
+    // handler reads the row no older than this version; the platform's through the same hook.
+    const db =
+      resource.home.database === "platform" ? withIdempotencyHook(c.env.PLATFORM_DB) : rawD1(tenantCtx(c));
+    const before = await readVersion(db, resource, target);
     if (c.req.method === "GET" || c.req.method === "HEAD") {
       await next();
       await tagRead(c, before);
       return;
     }
     const ifMatch = c.req.header("If-Match");
-    const write = new VersionedWrite(resource, key, ifMatch === undefined ? null : expected(ifMatch, before));
+    const write = new VersionedWrite(
+      resource,
+      target,
+      ifMatch === undefined ? null : expected(ifMatch, before),
+      c.env.PLATFORM_DB,
+    );
     await runWithAttachment(write, next);
     await tagWrite(c, write.wrote ? write.version : before);
   };
@@ -181,24 +257,25 @@ function errorText(error: unknown): string {
 }
 
 /**
- * What a write under a versioned path adds to each batch that writes its table: the guard ahead (the
- * first such batch only, when the request sent If-Match) and a read of the row's version behind.
- * Exported for the test that moves the row between the early check and the batch.
+ * What a write under a versioned path adds to each batch that writes its table in its database: the
+ * guard ahead (the first such batch only, when the request sent If-Match) and a read of the row's
+ * version behind. Exported for the test that moves the row between the early check and the batch.
  */
 export class VersionedWrite implements WriteAttachment {
   wrote = false;
   version: number | null = null;
   private guarded = false;
   private readonly writes: RegExp;
-  private readonly name: string;
 
+  /** `platform`: the platform database's binding, to tell its batches from a tenant database's. */
   constructor(
     private readonly resource: VersionedResource,
-    private readonly key: string | number,
+    private readonly target: RowTarget,
     private readonly expected: number | null,
+    private readonly platform: D1Database,
   ) {
-    this.name = getTableName(resource.table);
-    const quoted = `["\`]?${this.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["\`]?`;
+    const name = getTableName(resource.table);
+    const quoted = `["\`]?${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["\`]?`;
     this.writes = new RegExp(
       `^\\s*(?:update(?:\\s+or\\s+\\w+)?|delete\\s+from|(?:insert(?:\\s+or\\s+\\w+)?|replace)\\s+into)\\s+${quoted}(?:[\\s(]|$)`,
       "i",
@@ -206,23 +283,29 @@ export class VersionedWrite implements WriteAttachment {
   }
 
   attach(raw: D1Database, texts: readonly (string | undefined)[]) {
-    if (!texts.some((text) => text !== undefined && this.writes.test(text))) {
+    const onPlatform = raw === this.platform;
+    if (
+      onPlatform !== (this.resource.home.database === "platform") ||
+      !texts.some((text) => text !== undefined && this.writes.test(text))
+    ) {
       return null;
     }
     const table = sqlName(this.resource.table);
+    const { where, binds } = rowWhere(this.resource, this.target);
+    const checks = onPlatform ? platformPreconditionChecks : tenantPreconditionChecks;
     const before =
       this.expected === null || this.guarded
         ? []
         : [
             raw
               .prepare(
-                `INSERT OR REPLACE INTO ${sqlName(tenantPreconditionChecks)} ("id", "ok") VALUES (1, ` +
-                  `(SELECT coalesce(max(${sqlName(ROW_VERSION)}), 0) FROM ${table} WHERE "id" = ?1) = ?2)`,
+                `INSERT OR REPLACE INTO ${sqlName(checks)} ("id", "ok") VALUES (1, ` +
+                  `(SELECT coalesce(max(${sqlName(ROW_VERSION)}), 0) FROM ${table} WHERE ${where}) = ?${binds.length + 1})`,
               )
-              .bind(this.key, this.expected),
+              .bind(...binds, this.expected),
           ];
     const after = [
-      raw.prepare(`SELECT ${sqlName(ROW_VERSION)} AS v FROM ${table} WHERE "id" = ?1`).bind(this.key),
+      raw.prepare(`SELECT ${sqlName(ROW_VERSION)} AS v FROM ${table} WHERE ${where}`).bind(...binds),
     ];
     return { before, after };
   }

@@ -10,6 +10,8 @@ import { LinkChild } from "./routes/linkChild";
 import { ListChildren } from "./routes/listChildren";
 import { UnlinkChild } from "./routes/unlinkChild";
 
+export { keepFiguresAfterWrite } from "./figures";
+
 /**
  * The RW hierarchy (spec "Tenant hierarchy"; issues 13 and 27): the RW head is the admin of an RW
  * tenant, and asks an RT to join; the RT's admin accepts or declines. The role line lets every admin

@@ -10,6 +10,7 @@ import { notifyFor } from "../../core/notifier";
 import { forgetTenant } from "../../core/tenancy/contexts";
 import { nowIso } from "../../core/time";
 import { tenantAdminContacts } from "../identity/service";
+import { forgetFigures } from "./figures";
 import type { LinkChildInput } from "./schemas";
 
 /**
@@ -191,6 +192,8 @@ export async function unlinkChild({ ctx, slug }: { ctx: TenantCtx; slug: string 
     await db.batch([
       write,
       abortBatchUnless(db, tenants, child.id, sql`changes() = 1`),
+      // The RT's kept figures go with the link (ADR 0038): a relink reads them again.
+      forgetFigures(ctx, child.id),
       platformAudit(ctx, {
         action: linked ? "hierarchy.unlink" : "hierarchy.link_withdraw",
         targetType: "tenant",

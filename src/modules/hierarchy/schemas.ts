@@ -61,6 +61,12 @@ export const HierarchySummary = z
         slug: z.string(),
         name: z.string(),
         figures: Figures.nullable(),
+        asOf: z
+          .string()
+          .nullable()
+          .describe(
+            "When this RT's figures were read from its database (kept figures, at most 15 minutes old); null with `error`",
+          ),
         /** Why this RT's figures are missing (suspended, or its database could not be read). */
         error: z.string().nullable(),
       }),

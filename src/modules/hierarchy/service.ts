@@ -1,7 +1,7 @@
 import type { TenantCtx } from "../../core/context";
-import { log } from "../../core/http/log";
-import { computeMany, type Indicator } from "../../core/indicators";
+import type { Indicator } from "../../core/indicators";
 import { childTenants } from "../../core/tenancy/contexts";
+import { keptFigures, masked, readAndKeep, usable } from "./figures";
 import { pendingRequests } from "./links";
 import type { Figures } from "./schemas";
 
@@ -9,6 +9,13 @@ import type { Figures } from "./schemas";
  * The RW head's reads: the linked RTs and the summary of their counts. Asking, answering and
  * unlinking are in links.ts.
  */
+
+const zero = (): Figures => ({
+  residents: 0,
+  duesArrears: { amount: 0, units: 0 },
+  lettersAwaitingProcessing: 0,
+  complaintsOpen: 0,
+});
 
 /** The RTs linked to the caller's RW, by slug, and apart from them those asked that have not answered. */
 export async function listChildren({ ctx }: { ctx: TenantCtx }) {
@@ -20,49 +27,13 @@ export async function listChildren({ ctx }: { ctx: TenantCtx }) {
 }
 
 /**
- * The indicator keys the summary reads. Dues arrears come from the dues module's indicators once it is
- * mounted (`duesArrears` in rupiah, `duesArrearsUnits` in housing units); until then they are 0.
- */
-const KEYS = {
-  residents: "totalResidents",
-  duesAmount: "duesArrears",
-  duesUnits: "duesArrearsUnits",
-  letters: "lettersAwaitingProcessing",
-  complaints: "openComplaints",
-} as const;
-
-const zero = (): Figures => ({
-  residents: 0,
-  duesArrears: { amount: 0, units: 0 },
-  lettersAwaitingProcessing: 0,
-  complaintsOpen: 0,
-});
-
-/**
- * One RT's figures in one D1 round trip: the indicators its modules have switched on, their queries in
- * one batch (`computeMany`); an indicator that is off or not mounted counts 0.
- */
-async function figuresOf(ctx: TenantCtx, indicators: readonly Indicator[]): Promise<Figures> {
-  const keys = [KEYS.residents, KEYS.duesAmount, KEYS.duesUnits, KEYS.letters, KEYS.complaints];
-  const active = indicators.filter(
-    (i) => (keys as readonly string[]).includes(i.key) && (!i.flag || ctx.tenant.flags[i.flag]),
-  );
-  const values = await computeMany(ctx, active);
-  const value = (key: string) => values[active.findIndex((i) => i.key === key)] ?? 0;
-  const [residents, amount, units, letters, complaints] = keys.map(value);
-  return {
-    residents,
-    duesArrears: { amount, units },
-    lettersAwaitingProcessing: letters,
-    complaintsOpen: complaints,
-  };
-}
-
-/**
- * Counts per linked RT and in total, every RT's database read at once. Linked means accepted:
- * `childTenants` follows `parentId` only, so an RT that was asked and has not answered is not read.
- * Only the dashboard's counts cross the tenant boundary, never a row. An RT whose read fails (or that is suspended) is listed with
- * its `error` and left out of the total; the others still answer.
+ * Counts per linked RT and in total, from the figures kept in the platform database (figures.ts, ADR
+ * 0038): one query for every linked RT's row. An RT whose row is missing, older than the maximum age or
+ * older than its current link is read live from its own database, as the summary always did, and the
+ * row kept for the next call. Linked means accepted: `childTenants` follows `parentId` only, so an RT
+ * that was asked and has not answered is neither read nor shown. Only the dashboard's counts cross the
+ * tenant boundary, never a row. A suspended RT is listed with its `error` whatever is kept, and an RT
+ * that has to be read and cannot be is listed as `unreadable`; both are left out of the total.
  */
 export async function hierarchySummary({
   ctx,
@@ -72,28 +43,35 @@ export async function hierarchySummary({
   input: { indicators: readonly Indicator[] };
 }) {
   const children = await childTenants(ctx);
-  const rows = await Promise.all(
-    children.map(async (child) => {
-      if (!child.ctx) {
-        return { slug: child.slug, name: child.name, figures: null, error: `tenant_${child.status}` };
-      }
-      try {
-        return {
-          slug: child.slug,
-          name: child.name,
-          figures: await figuresOf(child.ctx, input.indicators),
-          error: null,
-        };
-      } catch (error) {
-        log("error", "rw_summary_child_failed", {
-          requestId: ctx.requestId,
-          child: child.slug,
-          reason: error instanceof Error ? error.message : String(error),
-        });
-        return { slug: child.slug, name: child.name, figures: null, error: "unreadable" };
-      }
-    }),
+  const now = ctx.now();
+  const kept = await keptFigures(ctx, ctx.tenant.id);
+  const stale = children.flatMap((child) =>
+    child.ctx && !usable(kept.get(child.ctx.tenant.id), child.linkedAt, now) ? [child.ctx] : [],
   );
+  const read = await readAndKeep(ctx, stale, input.indicators);
+  const rows = children.map((child) => {
+    if (!child.ctx) {
+      return {
+        slug: child.slug,
+        name: child.name,
+        figures: null,
+        asOf: null,
+        error: `tenant_${child.status}`,
+      };
+    }
+    const id = child.ctx.tenant.id;
+    const row = read.get(id) ?? (usable(kept.get(id), child.linkedAt, now) ? kept.get(id) : undefined);
+    if (!row) {
+      return { slug: child.slug, name: child.name, figures: null, asOf: null, error: "unreadable" };
+    }
+    return {
+      slug: child.slug,
+      name: child.name,
+      figures: masked(row, child.ctx.tenant, input.indicators),
+      asOf: row.computedAt,
+      error: null,
+    };
+  });
   const total = zero();
   for (const { figures } of rows) {
     if (figures) {
@@ -104,5 +82,5 @@ export async function hierarchySummary({
       total.complaintsOpen += figures.complaintsOpen;
     }
   }
-  return { children: rows, total, generatedAt: ctx.now().toISOString() };
+  return { children: rows, total, generatedAt: now.toISOString() };
 }

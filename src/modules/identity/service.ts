@@ -5,6 +5,7 @@ import { memberships, tenants, users } from "../../core/db/platform-schema";
 import { rowById } from "../../core/db/rows";
 import { Conflict, Forbidden, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
+import { versioned } from "../../core/http/conditional";
 import { memberTenantCtx, tokenTenantCtx } from "../../core/tenancy/contexts";
 import { holdsAnyDutySql, holdsDutySql, membershipStanding, residentSql } from "./duties";
 
@@ -54,6 +55,20 @@ export {
   type PreparedAdminInvitation,
   tenantsWithoutAdmin,
 } from "./communities";
+
+/**
+ * A membership as a versioned resource at `path` (ETag and If-Match, core/http/conditional.ts, ADR
+ * 0035): the row of `memberships` named by the path's `:userId`, in the platform database, matched to
+ * the caller's community, so another community's member is not there (404, no ETag).
+ */
+export function versionedMembership(path: string) {
+  return versioned(
+    path,
+    memberships,
+    { param: "userId", key: memberships.userId },
+    { database: "platform", tenantColumn: memberships.tenantId },
+  );
+}
 
 /** Every membership of a user (`id`), with its tenant, oldest first: where a sign-in lands by default. */
 export async function membershipsOf({ ctx, id }: { ctx: PlatformCtx; id: string }) {

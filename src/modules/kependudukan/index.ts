@@ -52,6 +52,10 @@ export const kependudukanModule = defineModule({
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {
     units: { other: ["id", "block", "number", "occupancy", "created_at", "updated_at"] },
+    // Counts kept by triggers for the statistics: aggregates over many persons, nobody's own record.
+    registry_counts: { other: ["living_status", "sex", "religion", "residence_status"] },
+    registry_birth_months: { other: ["birth_month"] },
+    units_block_counts: { other: ["block"] },
     // Registry persons are not accounts: erasure by account id leaves them to the registry's own
     // edit and delete routes, but their fields are classified for export all the same.
     // A resident's own data export, through their account's link to their person (memberships.person_id):

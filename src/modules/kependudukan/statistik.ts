@@ -1,7 +1,16 @@
-import { count, eq, inArray, sql } from "drizzle-orm";
+import { and, count, eq, gte, lt, or, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { TenantCtx } from "../../core/context";
 import { jakartaDay } from "../../core/time";
-import { familyCards, familyMembers, KK_STATUSES, RELIGIONS, RESIDENCE_STATUSES, units } from "./tables";
+import {
+  familyCards,
+  familyMembers,
+  RELIGIONS,
+  RESIDENCE_STATUSES,
+  registryBirthMonths,
+  registryCounts,
+  unitsBlockCounts,
+} from "./tables";
 
 const UNKNOWN = "tidak_diketahui";
 
@@ -41,98 +50,94 @@ function bandBounds(today: string) {
   return { back, future: back(-5), last: AGE_BANDS.length - 1 };
 }
 
-/** The band index of one birth date (-1 for unknown), by the same bounds as `bandCounts`. */
-function bandOf(birthDate: string | null, today: string): number {
+/**
+ * The band index of a birth date as one SQL expression: -1 from five years ahead on, then band 0, 1 …
+ * down to the last, for everything on or before today − 75 years. Text compared as text, as the
+ * birth-date ranges always were.
+ */
+function bandCase(born: SQLiteColumn, today: string) {
   const { back, future, last } = bandBounds(today);
-  if (birthDate === null || birthDate >= future) {
-    return -1;
-  }
-  for (let i = 0; i < last; i++) {
-    if (birthDate > back(5 * (i + 1))) {
-      return i;
-    }
-  }
-  return last;
+  const whens = Array.from({ length: last }, (_, i) => sql` when ${born} > ${back(5 * (i + 1))} then ${i}`);
+  return sql<number>`case when ${born} >= ${future} then -1${sql.join(whens)} else ${last} end`;
 }
 
 /**
- * One row of one count per band, each a range of the birth-date index. Aliased columns: D1 names a
- * column by its text, and the bands' texts differ only in their parameters.
+ * The months (`YYYY-MM`) that hold a band edge, newest first: five years ahead, then today's month 5i
+ * years back for i = 1 … 15. A birth date outside them lies wholly inside one band (a month strictly
+ * between two edge months, as text, is strictly between the two edges); one inside them is counted by
+ * its own date. `after` is the first text past every date of the month (its last character moved up).
+ */
+function edgeMonths(today: string) {
+  const { back } = bandBounds(today);
+  return AGE_BANDS.map((_, i) => {
+    const month = back(i === 0 ? -5 : 5 * i).slice(0, 7);
+    return { month, after: `${month.slice(0, 6)}${String.fromCharCode(month.charCodeAt(6) + 1)}` };
+  });
+}
+
+/**
+ * Living persons of active cards per age band, in two reads that do not grow with the registry:
+ * - per band, the sum of the kept birth months strictly between its two edge months, a range of
+ *   `registry_birth_months`' primary key (aliased columns: D1 names a column by its text, and the
+ *   bands' texts differ only in their parameters);
+ * - the persons born in the sixteen edge months, a month of births each on the birth-date index, with
+ *   their card's status, banded by their own date. The cross join keeps SQLite walking those ranges first.
  */
 function bandCounts(db: TenantCtx["db"], today: string) {
-  const { back, future, last } = bandBounds(today);
-  const born = familyMembers.birthDate;
-  const counts = AGE_BANDS.map((_, i) => {
-    const range =
-      i === last
-        ? sql`${born} <= ${back(5 * i)}`
-        : i === 0
-          ? sql`${born} > ${back(5)} and ${born} < ${future}`
-          : sql`${born} > ${back(5 * (i + 1))} and ${born} <= ${back(5 * i)}`;
+  const edges = edgeMonths(today);
+  const month = registryBirthMonths.birthMonth;
+  const sums = AGE_BANDS.map((_, i) => {
+    const below = edges[i + 1];
+    const range = below
+      ? sql`${month} < ${edges[i]?.month} and ${month} > ${below.month}`
+      : sql`${month} < ${edges[i]?.month}`;
     return [
       `band${i}`,
-      sql<number>`(select count(*) from ${familyMembers} where ${familyMembers.livingStatus} = 'hidup' and ${range})`.as(
+      sql<number>`(select coalesce(sum(${registryBirthMonths.persons}), 0) from ${registryBirthMonths} where ${range})`.as(
         `band${i}`,
       ),
     ] as const;
   });
-  return db.select(Object.fromEntries(counts)).from(sql`(select 1)`);
+  const born = familyMembers.birthDate;
+  const edgeBirths = db
+    .select({ band: bandCase(born, today).as("band"), n: count() })
+    .from(familyMembers)
+    .crossJoin(familyCards)
+    .where(
+      and(
+        eq(familyCards.id, familyMembers.familyCardId),
+        eq(familyCards.status, "aktif"),
+        eq(familyMembers.livingStatus, "hidup"),
+        or(...edges.map((e) => and(gte(born, e.month), lt(born, e.after)))),
+      ),
+    )
+    .groupBy(sql`1`);
+  return [db.select(Object.fromEntries(sums)).from(sql`(select 1)`), edgeBirths] as const;
 }
 
 /**
- * The aggregates in one D1 batch, none of them a pass that joins every person (issue 32):
- * - active cards per block with their kept counts of living members and vehicles (the card's own
- *   columns, kept by triggers): one pass over the active cards on an index that holds them;
- * - persons by sex, religion, residence and living status, grouped on an index that holds those columns,
- *   and per age band one count of the living per birth-date range on the birth-date index: over every card,
- *   so the members of cards that are not active (moved out, no longer counted), read through the status
- *   index, are then taken off in the isolate.
+ * The aggregates in one D1 batch, none of them a pass over the cards or the persons (issue 32):
+ * - active cards per block with their kept living members and vehicles summed (`units_block_counts`,
+ *   a row per block);
+ * - members of active cards by living status, sex, religion and residence: the kept tally
+ *   (`registry_counts`, a few dozen rows whatever the registry's size);
+ * - living members of active cards per age band (`bandCounts`).
  */
 function registryAggregates(db: TenantCtx["db"], today: string) {
+  const [wholeMonths, edgeBirths] = bandCounts(db, today);
   return db.batch([
+    db.select().from(unitsBlockCounts),
     db
       .select({
-        block: units.block,
-        families: count(),
-        persons: sql<number>`coalesce(sum(${familyCards.livingMembers}), 0)`,
-        vehicles: sql<number>`coalesce(sum(${familyCards.vehicleCount}), 0)`,
+        living: registryCounts.livingStatus,
+        sex: registryCounts.sex,
+        religion: registryCounts.religion,
+        residence: registryCounts.residenceStatus,
+        n: registryCounts.persons,
       })
-      .from(familyCards)
-      .innerJoin(units, eq(units.id, familyCards.unitId))
-      .where(eq(familyCards.status, "aktif"))
-      .groupBy(units.block),
-    db
-      .select({
-        sex: familyMembers.sex,
-        religion: familyMembers.religion,
-        residence: familyMembers.residenceStatus,
-        living: familyMembers.livingStatus,
-        n: count(),
-      })
-      .from(familyMembers)
-      .groupBy(
-        familyMembers.sex,
-        familyMembers.religion,
-        familyMembers.residenceStatus,
-        familyMembers.livingStatus,
-      ),
-    bandCounts(db, today),
-    db
-      .select({
-        living: familyMembers.livingStatus,
-        sex: familyMembers.sex,
-        religion: familyMembers.religion,
-        residence: familyMembers.residenceStatus,
-        birthDate: familyMembers.birthDate,
-      })
-      .from(familyCards)
-      .innerJoin(familyMembers, eq(familyMembers.familyCardId, familyCards.id))
-      .where(
-        inArray(
-          familyCards.status,
-          KK_STATUSES.filter((st) => st !== "aktif"),
-        ),
-      ),
+      .from(registryCounts),
+    wholeMonths,
+    edgeBirths,
   ]);
 }
 
@@ -144,60 +149,52 @@ const blockOrder = new Intl.Collator("id", { numeric: true });
 /** Blocks in natural order ("A2" before "A10"), each with its families, living persons and vehicles. */
 function perBlock(blocks: Aggregates[0]) {
   return blocks
-    .flatMap((r) =>
-      r.block === null
-        ? []
-        : [
-            {
-              block: r.block,
-              families: r.families,
-              persons: Number(r.persons),
-              vehicles: Number(r.vehicles),
-            },
-          ],
-    )
+    .map((r) => ({ block: r.block, families: r.families, persons: r.persons, vehicles: r.vehicles }))
     .sort((a, b) => blockOrder.compare(a.block, b.block));
 }
 
 /**
- * Living persons by sex, religion, residence and age band on active cards: the counts over every card,
- * less the living members of cards that are not active.
+ * Living persons of active cards by sex, religion, residence (the tally's `''` is none, an unknown
+ * like any key not listed) and age band, and the deceased members of active cards.
  */
-function breakdowns(groups: Aggregates[1], bands: Aggregates[2], inactive: Aggregates[3], today: string) {
+function breakdowns(groups: Aggregates[1], bandRows: { band: number; n: number }[]) {
   const sex = new Map<string, number>();
   const religion = new Map<string | null, number>();
   const residence = new Map<string | null, number>();
-  const age = new Map<number, number>(AGE_BANDS.map((_, i) => [i, Number(bands[0]?.[`band${i}`] ?? 0)]));
+  const age = new Map<number, number>(AGE_BANDS.map((_, i) => [i, 0]));
   const add = <K>(map: Map<K, number>, key: K, n: number) => map.set(key, (map.get(key) ?? 0) + n);
-  for (const g of groups.filter((row) => row.living === "hidup")) {
-    add(sex, g.sex, g.n);
-    add(religion, g.religion, g.n);
-    add(residence, g.residence, g.n);
+  let deceased = 0;
+  for (const g of groups) {
+    if (g.living === "hidup") {
+      add(sex, g.sex, g.n);
+      add(religion, g.religion, g.n);
+      add(residence, g.residence, g.n);
+    } else if (g.living === "meninggal") {
+      deceased += g.n;
+    }
   }
-  for (const m of inactive.filter((row) => row.living === "hidup")) {
-    add(sex, m.sex, -1);
-    add(religion, m.religion, -1);
-    add(residence, m.residence, -1);
-    add(age, bandOf(m.birthDate, today), -1);
+  for (const r of bandRows) {
+    add(age, Number(r.band), Number(r.n));
   }
-  return { sex, religion, residence, age };
+  return { sex, religion, residence, age, deceased };
 }
 
 /**
- * The registry in numbers, in one D1 batch that never joins every person (issue 32): the active cards
- * per block with the living members and vehicles each card keeps (triggers keep the counts, like the
- * search text), and living persons by sex, religion, residence and age band counted on indexes that
- * hold those columns, less the members of cards no longer active. The age bands are birth-date ranges
- * on today's Jakarta date. Persons (and every breakdown but living status) are members alive on an
- * active card; living status counts every member of an active card.
+ * The registry in numbers, in one D1 batch that never reads every card or person (issue 32), from what
+ * the database's triggers keep: the active cards per block with their living members and vehicles
+ * (`units_block_counts`, migration 0022, summing the counts each card keeps), and the members of active
+ * cards by living status, sex, religion and residence and the living ones per birth month
+ * (`registry_counts`, `registry_birth_months`, migration 0019). The age bands are birth-date ranges on
+ * today's Jakarta date: whole months from the tally, the months of the band edges person by person.
+ * Persons (and every breakdown but living status) are members alive on an active card; living status
+ * counts every member of an active card.
  */
 export async function registryStatistics({ ctx }: { ctx: TenantCtx }) {
   const today = jakartaDay(ctx.now());
-  const [blocks, groups, bands, inactive] = await registryAggregates(ctx.db, today);
-  const deceased = (rows: { living: string; n?: number }[]) =>
-    rows.reduce((sum, r) => sum + (r.living === "meninggal" ? (r.n ?? 1) : 0), 0);
-  const totalPersons = blocks.reduce((sum, r) => sum + Number(r.persons), 0);
-  const by = breakdowns(groups, bands, inactive, today);
+  const [blocks, groups, wholeMonths, edgeBirths] = await registryAggregates(ctx.db, today);
+  const totalPersons = blocks.reduce((sum, r) => sum + r.persons, 0);
+  const sums = AGE_BANDS.map((_, band) => ({ band, n: Number(wholeMonths[0]?.[`band${band}`] ?? 0) }));
+  const by = breakdowns(groups, [...sums, ...edgeBirths]);
   const known = (map: Map<string | null, number>, keys: readonly string[]) => {
     const rows = keys.map((key) => ({ key, n: map.get(key) ?? 0 }));
     return [...rows, { key: UNKNOWN, n: totalPersons - rows.reduce((sum, r) => sum + r.n, 0) }];
@@ -207,7 +204,7 @@ export async function registryStatistics({ ctx }: { ctx: TenantCtx }) {
   return {
     totalFamilies: blocks.reduce((sum, r) => sum + r.families, 0),
     totalPersons,
-    totalVehicles: blocks.reduce((sum, r) => sum + Number(r.vehicles), 0),
+    totalVehicles: blocks.reduce((sum, r) => sum + r.vehicles, 0),
     perBlock: perBlock(blocks),
     sex: tally(
       [
@@ -222,10 +219,7 @@ export async function registryStatistics({ ctx }: { ctx: TenantCtx }) {
     livingStatus: tally(
       [
         { key: "hidup", n: totalPersons },
-        {
-          key: "meninggal",
-          n: deceased(groups) - deceased(inactive),
-        },
+        { key: "meninggal", n: by.deceased },
       ],
       ["hidup", "meninggal"],
     ),

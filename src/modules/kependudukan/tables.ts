@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { rowVersion } from "../../core/db/row-version";
 
 export const OCCUPANCIES = ["pemilik", "penyewa", "kosong"] as const;
@@ -169,6 +169,57 @@ export const familyMembers = sqliteTable(
     index("family_members_birth_idx").on(t.birthDate, t.livingStatus),
   ],
 );
+
+/**
+ * The registry's kept tally (issue 32): members of active cards by living status, sex, religion and
+ * residence status, none of them ever more than a few hundred rows whatever the number of persons.
+ * Kept by the database's own triggers on family_members and family_cards (migration 0019), so the
+ * import, an archive restore and plain SQL keep it too; never written by the application. No religion
+ * or residence is `''` (the key of a primary key cannot be null). A row at zero is deleted, so an empty
+ * registry leaves the table empty. The migration declares the primary key `ON CONFLICT IGNORE`: an
+ * archive's copy of a row the triggers already built from the restored members is dropped.
+ */
+export const registryCounts = sqliteTable(
+  "registry_counts",
+  {
+    livingStatus: text("living_status").notNull(),
+    sex: text("sex").notNull(),
+    religion: text("religion").notNull(),
+    residenceStatus: text("residence_status").notNull(),
+    persons: integer("persons").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.livingStatus, t.sex, t.religion, t.residenceStatus] })],
+);
+
+/**
+ * Living members of active cards by birth month (the first seven characters of the birth date,
+ * `YYYY-MM`), kept like `registry_counts`; members with no birth date are not in it. The age bands sum
+ * whole months from it and count only the month of each band edge person by person (statistik.ts).
+ */
+export const registryBirthMonths = sqliteTable(
+  "registry_birth_months",
+  {
+    birthMonth: text("birth_month").primaryKey(),
+    persons: integer("persons").notNull(),
+  },
+  // The age bands' range sums read this index alone, never the table's rows.
+  (t) => [index("registry_birth_months_sum_idx").on(t.birthMonth, t.persons)],
+);
+
+/**
+ * Active cards per block of their unit, with the cards' kept living members and vehicles summed: the
+ * statistics' per-block figures and totals as a few dozen rows (issue 32). Kept by the database's own
+ * triggers on family_cards (added, removed, or a change of status, unit or kept counts) and units (added,
+ * removed, or a change of block), migration 0022; never written by the application. A block with no
+ * active card has no row. The primary key is `ON CONFLICT IGNORE` like `registry_counts`', and the name
+ * sorts after `units`: an archive restore writes the units, whose triggers build these rows, first.
+ */
+export const unitsBlockCounts = sqliteTable("units_block_counts", {
+  block: text("block").primaryKey(),
+  families: integer("families").notNull(),
+  persons: integer("persons").notNull(),
+  vehicles: integer("vehicles").notNull(),
+});
 
 /** A vehicle kept by a household; the plate, normalised like the guest book's, is unique in the tenant. */
 export const vehicles = sqliteTable(

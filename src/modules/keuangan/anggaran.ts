@@ -4,7 +4,7 @@ import type { TenantCtx } from "../../core/context";
 import { newId } from "../../core/ids";
 import { monthRows } from "./kas-bulanan";
 import type { BudgetInput } from "./schemas";
-import { budgetLines, cashMonths } from "./tables";
+import { budgetLines, budgetYears, cashMonths } from "./tables";
 
 const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
 
@@ -35,10 +35,20 @@ export async function getBudget({ ctx, year }: { ctx: TenantCtx; year: number })
   return { year, lines: items, totals: { amount, realised, percentUsed: percent(realised, amount) } };
 }
 
-/** Replaces the year's budget lines in one batch, with the audit record of the old and new lines. */
+/**
+ * Replaces the year's budget lines in one batch, with the audit record of the old and new lines. The
+ * batch also writes the year's row (`budget_years`), whose version is the budget's `ETag` (ADR 0035):
+ * the year's version moves exactly when its lines are rewritten, and an `If-Match` guard ahead of this
+ * batch refuses it whole when another PUT landed first.
+ */
 export async function putBudget({ ctx, year, input }: { ctx: TenantCtx; year: number; input: BudgetInput }) {
   const before = await ctx.db.select().from(budgetLines).where(eq(budgetLines.year, year));
+  const updatedAt = ctx.now().toISOString();
   await ctx.db.batch([
+    ctx.db
+      .insert(budgetYears)
+      .values({ year, updatedAt })
+      .onConflictDoUpdate({ target: budgetYears.year, set: { updatedAt } }),
     ctx.db.delete(budgetLines).where(eq(budgetLines.year, year)),
     ...input.lines.map((line) =>
       ctx.db.insert(budgetLines).values({ id: newId(), year, category: line.category, amount: line.amount }),

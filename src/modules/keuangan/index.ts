@@ -38,7 +38,7 @@ import { SubmitExpense } from "./routes/submitExpense";
 import { UpdateCampaign } from "./routes/updateCampaign";
 import { UpdateDuesType } from "./routes/updateDuesType";
 import { UpdateFinanceSettings } from "./routes/updateFinanceSettings";
-import { campaigns, duesTypes, financeSettings } from "./tables";
+import { budgetYears, campaigns, duesTypes, financeSettings } from "./tables";
 
 // Issue 14: the treasurer (and the head) write, the head approves expenses and sets the budget, the
 // secretary reads, residents see their own bills, the campaigns and the published report. The spec
@@ -58,6 +58,10 @@ export const keuanganModule = defineModule({
     versioned("/api/kampanye/:id", campaigns),
     versioned("/api/iuran/jenis/:id", duesTypes),
     versioned("/api/keuangan/pengaturan", financeSettings, { id: 1 }),
+    // The budget of a year: the GET names the year in its query, the PUT in its path; one version, the
+    // year's row (budget_years), 0 before its first save.
+    versioned("/api/anggaran", budgetYears, { query: "tahun", key: budgetYears.year, implicit: true }),
+    versioned("/api/anggaran/:tahun", budgetYears, { param: "tahun", key: budgetYears.year, implicit: true }),
   ],
   // Files of the tenant store its rows point at: the daily sweep of unattached uploads keeps these.
   fileReferences: [
@@ -110,6 +114,7 @@ export const keuanganModule = defineModule({
       ],
     },
     dues_balances: { other: ["target_id", "period", "basis", "unit_id", "family_id"] },
+    dues_unit_balances: { other: ["unit_id", "oldest_period", "newest_period"] },
     dues_reminders: { other: ["unit_id", "requested_at", "send_after", "sent_at"] },
     cash_entries: {
       subjects: ["created_by"],
@@ -128,6 +133,7 @@ export const keuanganModule = defineModule({
     },
     cash_months: { other: ["month", "category"] },
     budget_lines: { other: ["id", "category", "created_at"] },
+    budget_years: { other: ["updated_at"] },
     expenses: {
       subjects: ["submitted_by", "decided_by"],
       other: [

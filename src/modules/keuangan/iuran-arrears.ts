@@ -1,10 +1,16 @@
-import { asc, desc, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { unionAll } from "drizzle-orm/sqlite-core";
 import type { TenantCtx } from "../../core/context";
+import { Invalid } from "../../core/errors";
 import { unitsByIds } from "../kependudukan/service";
 import { daysSincePeriodStart, periodOf, previousPeriod } from "./periods";
-import { duesBalances } from "./tables";
+import type { ArrearsQuery } from "./schemas";
+import { duesBalances, duesUnitBalances } from "./tables";
 
 // --- arrears -------------------------------------------------------------------------------------
+
+type Buckets = ReturnType<typeof bucketStarts>;
+type Aging = { d0_30: number; d31_60: number; d61_90: number; d90plus: number };
 
 /** The oldest period still in each aging bucket (0–30, 31–60, 61–90 days since the period began). */
 function bucketStarts(now: Date) {
@@ -20,55 +26,221 @@ function bucketStarts(now: Date) {
   return { current, p30: starts[0] as string, p60: starts[1] as string, p90: starts[2] as string };
 }
 
-/**
- * Arrears per unit as of `now`: what the kept balances (ADR 0028) say is open on periods up to the
- * current one, aged by the days since each period began. One grouped query over the open slots only,
- * so it grows with what is owed, not with the bills ever issued; the bucket edges are periods.
- */
-export async function arrears({ ctx, now = ctx.now() }: { ctx: TenantCtx; now?: Date }) {
-  const { current, p30, p60, p90 } = bucketStarts(now);
+/** The bucket a period's debt ages into; the edges are periods, so the kept row's period decides. */
+function bucketOf(period: string, { p30, p60, p90 }: Buckets): keyof Aging {
+  return period >= p30 ? "d0_30" : period >= p60 ? "d31_60" : period >= p90 ? "d61_90" : "d90plus";
+}
+
+/** A unit's open bills, oldest open period and aging, summed over its kept rows (periods up to now). */
+function figures({ p30, p60, p90 }: Buckets) {
   const b = duesBalances;
   const out = b.outstanding;
-  const rows = await ctx.db
-    .select({
-      unitId: b.unitId,
-      owed: sql<number>`sum(${out})`,
-      unpaidBills: sql<number>`sum(${b.openBills})`,
-      oldestPeriod: sql<string>`min(${b.period})`,
-      d0_30: sql<number>`sum(case when ${b.period} >= ${p30} then ${out} else 0 end)`,
-      d31_60: sql<number>`sum(case when ${b.period} >= ${p60} and ${b.period} < ${p30} then ${out} else 0 end)`,
-      d61_90: sql<number>`sum(case when ${b.period} >= ${p90} and ${b.period} < ${p60} then ${out} else 0 end)`,
-      d90plus: sql<number>`sum(case when ${b.period} < ${p90} then ${out} else 0 end)`,
-    })
+  // Named: D1 keys a row's columns by name, and two unnamed sums of the same text would be one column.
+  return {
+    unpaidBills: sql<number>`sum(${b.openBills})`.as("unpaid_bills"),
+    oldestPeriod: sql<string>`min(${b.period})`.as("oldest_period"),
+    d0_30: sql<number>`sum(case when ${b.period} >= ${p30} then ${out} else 0 end)`.as("d0_30"),
+    d31_60:
+      sql<number>`sum(case when ${b.period} >= ${p60} and ${b.period} < ${p30} then ${out} else 0 end)`.as(
+        "d31_60",
+      ),
+    d61_90:
+      sql<number>`sum(case when ${b.period} >= ${p90} and ${b.period} < ${p60} then ${out} else 0 end)`.as(
+        "d61_90",
+      ),
+    d90plus: sql<number>`sum(case when ${b.period} < ${p90} then ${out} else 0 end)`.as("d90plus"),
+  };
+}
+
+/** Every unit in arrears with its figures, ordered as the arrears list is: owed descending, then unit id. */
+function perUnit(ctx: TenantCtx, buckets: Buckets) {
+  const b = duesBalances;
+  return ctx.db
+    .select({ unitId: b.unitId, owed: sql<number>`sum(${b.outstanding})`, ...figures(buckets) })
     .from(b)
-    .where(lte(b.period, current))
+    .where(lte(b.period, buckets.current))
     .groupBy(b.unitId)
-    .orderBy(desc(sql`sum(${out})`), asc(b.unitId));
-  const units = await unitsByIds({ ctx, ids: rows.map((r) => r.unitId) });
-  const totals = { owed: 0, units: rows.length, aging: { d0_30: 0, d31_60: 0, d61_90: 0, d90plus: 0 } };
-  const items = rows.map((row) => {
-    const aging = {
+    .orderBy(desc(sql`sum(${b.outstanding})`), asc(b.unitId));
+}
+
+interface UnitRow {
+  unitId: string;
+  owed: number | null;
+  unpaidBills: number;
+  oldestPeriod: string;
+  d0_30: number;
+  d31_60: number;
+  d61_90: number;
+  d90plus: number;
+}
+
+/** One answer line: the unit's house (block and number, null if the unit is gone) and its figures. */
+function present(row: UnitRow, unit: { block: string; number: string } | undefined) {
+  return {
+    unitId: row.unitId,
+    block: unit?.block ?? null,
+    number: unit?.number ?? null,
+    owed: Number(row.owed),
+    unpaidBills: Number(row.unpaidBills),
+    oldestPeriod: row.oldestPeriod,
+    aging: {
       d0_30: Number(row.d0_30),
       d31_60: Number(row.d31_60),
       d61_90: Number(row.d61_90),
       d90plus: Number(row.d90plus),
-    };
-    totals.owed += Number(row.owed);
-    for (const key of Object.keys(aging) as (keyof typeof aging)[]) {
-      totals.aging[key] += aging[key];
+    },
+  };
+}
+
+/**
+ * Arrears of every unit as of `now`, for what needs them all (the reminders): what the kept balances
+ * (ADR 0028) say is open on periods up to the current one, aged by the days since each period began.
+ * The route pages instead (`arrearsPage`).
+ */
+export async function arrears({ ctx, now = ctx.now() }: { ctx: TenantCtx; now?: Date }) {
+  const buckets = bucketStarts(now);
+  const rows = await perUnit(ctx, buckets);
+  const units = await unitsByIds({ ctx, ids: rows.map((r) => r.unitId) });
+  const totals = { owed: 0, units: rows.length, aging: { d0_30: 0, d31_60: 0, d61_90: 0, d90plus: 0 } };
+  const items = rows.map((row) => {
+    const item = present(row, units.get(row.unitId));
+    totals.owed += item.owed;
+    for (const key of Object.keys(item.aging) as (keyof Aging)[]) {
+      totals.aging[key] += item.aging[key];
     }
-    const unit = units.get(row.unitId);
-    return {
-      unitId: row.unitId,
-      block: unit?.block ?? null,
-      number: unit?.number ?? null,
-      owed: Number(row.owed),
-      unpaidBills: Number(row.unpaidBills),
-      oldestPeriod: row.oldestPeriod,
-      aging,
-    };
+    return item;
   });
   return { asOf: now.toISOString(), items, totals };
+}
+
+/** The cursor of the arrears list: the last unit's owed and id, `250000~01J…` (the keyset lists' format). */
+function parseCursor(cursor: string | undefined) {
+  if (cursor === undefined) {
+    return null;
+  }
+  const m = /^(\d{1,15})~([^~]+)$/.exec(cursor);
+  if (!m) {
+    throw new Invalid("invalid_cursor", "The cursor is not one this list gave.", [
+      { field: "cursor", message: "unknown cursor" },
+    ]);
+  }
+  return { owed: Number(m[1]), unitId: m[2] as string };
+}
+
+/**
+ * Each unit's owed as of now (`owing`), their count and sum (`owing_count`), and the page of them after
+ * the cursor (`owing_page`), as the common table expressions of the arrears page's statement.
+ */
+function owingPage(ctx: TenantCtx, buckets: Buckets, after: ReturnType<typeof parseCursor>, limit: number) {
+  const db = ctx.db;
+  const b = duesBalances;
+  const k = duesUnitBalances;
+  const billedAhead = db.select({ unitId: k.unitId }).from(k).where(gt(k.newestPeriod, buckets.current));
+  // Each unit's owed as of now: its kept total, unless it owes on a period billed ahead (not yet owed),
+  // then the sum of its slots up to now. Only those units are grouped from their slots: none most of the
+  // month, every unit in the days a treasurer bills the next month early (then it costs what grouping
+  // every slot did before the kept totals, no more).
+  const owing = db.$with("owing").as(
+    unionAll(
+      db
+        .select({ unitId: k.unitId, owed: sql<number>`${k.owed}`.as("owed") })
+        .from(k)
+        .where(lte(k.newestPeriod, buckets.current)),
+      db
+        .select({ unitId: b.unitId, owed: sql<number>`sum(${b.outstanding})`.as("owed") })
+        .from(b)
+        .where(and(lte(b.period, buckets.current), inArray(b.unitId, billedAhead)))
+        .groupBy(b.unitId),
+    ),
+  );
+  const counted = db.$with("owing_count").as(
+    db
+      .select({
+        units: sql<number>`count(*)`.as("units"),
+        owed: sql<number>`coalesce(sum(${owing.owed}), 0)`.as("total_owed"),
+      })
+      .from(owing),
+  );
+  const page = db.$with("owing_page").as(
+    db
+      .select({ unitId: owing.unitId, owed: sql<number>`${owing.owed}`.as("page_owed") })
+      .from(owing)
+      .where(
+        after
+          ? or(lt(owing.owed, after.owed), and(eq(owing.owed, after.owed), gt(owing.unitId, after.unitId)))
+          : undefined,
+      )
+      .orderBy(desc(owing.owed), asc(owing.unitId))
+      .limit(limit + 1),
+  );
+  return { owing, counted, page };
+}
+
+/**
+ * `GET /api/iuran/tunggakan`: one page of the arrears as of `now`, owed descending then unit id, with
+ * the totals over every unit in arrears. Each unit's owed is its kept total (`dues_unit_balances`), so
+ * nothing is grouped but the slots of units that owe on a period billed ahead; the page, the unit count
+ * and the sum come from one statement, which also ages the page's units from their slots, beside a
+ * read of the last three months' slots for the aging totals. Only the page's houses are then looked
+ * up. The cost grows with the units in arrears (a narrow row each), not with the bills ever issued.
+ */
+export async function arrearsPage({
+  ctx,
+  input,
+  now = ctx.now(),
+}: {
+  ctx: TenantCtx;
+  input: ArrearsQuery;
+  now?: Date;
+}) {
+  const buckets = bucketStarts(now);
+  const db = ctx.db;
+  const b = duesBalances;
+  const { owing, counted, page } = owingPage(ctx, buckets, parseCursor(input.cursor), input.limit);
+  // One statement: the count and sum ride on every row of the page (and alone on an empty page), and
+  // each page row is joined to its own kept rows for its figures; the aging totals beside it, one batch
+  // (one transaction, so the buckets and the total owed they are taken from agree).
+  const [ranked, recent] = await db.batch([
+    db
+      .with(owing, counted, page)
+      .select({
+        units: counted.units,
+        totalOwed: counted.owed,
+        unitId: page.unitId,
+        owed: page.owed,
+        ...figures(buckets),
+      })
+      .from(counted)
+      .leftJoin(page, sql`1`)
+      .leftJoin(b, and(eq(b.unitId, page.unitId), lte(b.period, buckets.current)))
+      .groupBy(page.unitId)
+      .orderBy(desc(page.owed), asc(page.unitId)),
+    // The three recent buckets from the last few periods' slots only (a range of the period index);
+    // the oldest bucket is the rest of the total owed.
+    db
+      .select({ period: b.period, owed: sql<number>`sum(${b.outstanding})` })
+      .from(b)
+      .where(and(gte(b.period, buckets.p90), lte(b.period, buckets.current)))
+      .groupBy(b.period),
+  ]);
+  const found = ranked.flatMap(({ unitId, ...row }) => (unitId === null ? [] : [{ ...row, unitId }]));
+  const shown = found.slice(0, input.limit);
+  const units = await unitsByIds({ ctx, ids: shown.map((r) => r.unitId) });
+  const items = shown.map((row) => present(row, units.get(row.unitId)));
+  const last = items.at(-1);
+  const head = ranked[0];
+  const owed = Number(head?.totalOwed ?? 0);
+  const aging: Aging = { d0_30: 0, d31_60: 0, d61_90: 0, d90plus: 0 };
+  for (const row of recent) {
+    aging[bucketOf(row.period, buckets)] += Number(row.owed);
+  }
+  aging.d90plus = owed - aging.d0_30 - aging.d31_60 - aging.d61_90;
+  return {
+    asOf: now.toISOString(),
+    items,
+    totals: { owed, units: Number(head?.units ?? 0), aging },
+    nextCursor: found.length > input.limit && last ? `${last.owed}~${last.unitId}` : null,
+  };
 }
 
 /** Dashboard: rupiah owed on bills of past and current periods, from the kept balances (`n`). */

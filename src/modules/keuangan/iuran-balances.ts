@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { TenantCtx } from "../../core/context";
-import { duesBalances, duesBills } from "./tables";
+import { duesBalances, duesBills, duesUnitBalances } from "./tables";
 
 /**
  * The kept dues balances (ADR 0028). A slot is one unit, period and billing target; its row holds what
@@ -10,6 +10,9 @@ import { duesBalances, duesBills } from "./tables";
  * something the bills do not, whatever ran before or beside it. Recomputing the slot (a handful of
  * bills, one per dues type) instead of adding a delta is what keeps a retried or raced write from
  * counting twice.
+ *
+ * Each unit's totals over its slots (`dues_unit_balances`) follow in the same batch, recomputed from the
+ * slot rows just written, so the arrears list can read a page in owed order without grouping every slot.
  */
 
 type Db = TenantCtx["db"];
@@ -33,7 +36,23 @@ function slotsOf(db: Db, where: ReturnType<typeof and>) {
     .groupBy(duesBills.unitId, duesBills.period, duesBills.targetId);
 }
 
-/** Rewrites the kept rows of one unit's period (every target there) from its bills. */
+/** A unit's totals over its kept slots, one row per unit with any (`where` picks the slots). */
+function unitTotalsOf(db: Db, where?: ReturnType<typeof and>) {
+  const b = duesBalances;
+  return db
+    .select({
+      unitId: b.unitId,
+      owed: sql<number>`sum(${b.outstanding})`.as("owed"),
+      openBills: sql<number>`sum(${b.openBills})`.as("open_bills"),
+      oldestPeriod: sql<string>`min(${b.period})`.as("oldest_period"),
+      newestPeriod: sql<string>`max(${b.period})`.as("newest_period"),
+    })
+    .from(b)
+    .where(where)
+    .groupBy(b.unitId);
+}
+
+/** Rewrites the kept rows of one unit's period (every target there) from its bills, then the unit's totals. */
 export function refreshUnitPeriod(db: Db, slot: { unitId: string; period: string }) {
   return [
     db
@@ -42,13 +61,21 @@ export function refreshUnitPeriod(db: Db, slot: { unitId: string; period: string
     db
       .insert(duesBalances)
       .select(slotsOf(db, and(eq(duesBills.unitId, slot.unitId), eq(duesBills.period, slot.period)))),
+    db.delete(duesUnitBalances).where(eq(duesUnitBalances.unitId, slot.unitId)),
+    db.insert(duesUnitBalances).select(unitTotalsOf(db, and(eq(duesBalances.unitId, slot.unitId)))),
   ] as const;
 }
 
-/** Rewrites the kept rows of a whole period from its bills (after generation: one pass over one month). */
+/**
+ * Rewrites the kept rows of a whole period from its bills (after generation: one pass over one month),
+ * then every unit's totals from the kept slots: generation touches nearly every unit, and it runs once
+ * a month, so one pass over the open slots is simpler than picking the units out.
+ */
 export function refreshPeriod(db: Db, period: string) {
   return [
     db.delete(duesBalances).where(eq(duesBalances.period, period)),
     db.insert(duesBalances).select(slotsOf(db, and(eq(duesBills.period, period)))),
+    db.delete(duesUnitBalances),
+    db.insert(duesUnitBalances).select(unitTotalsOf(db)),
   ] as const;
 }

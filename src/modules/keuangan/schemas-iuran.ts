@@ -127,21 +127,33 @@ const Aging = z.object({
   d90plus: z.number().int(),
 });
 
+/**
+ * The arrears list's query: a page of `limit` units (default 20, at most 100), after `cursor`, the
+ * `nextCursor` of the page before (the last unit's owed and id, `250000~01J…`).
+ */
+export const ArrearsQuery = ListQuery;
+export type ArrearsQuery = z.infer<typeof ArrearsQuery>;
+
 export const Arrears = z
   .object({
-    asOf: z.string(),
-    items: z.array(
-      z.object({
-        unitId: z.string(),
-        block: z.string().nullable(),
-        number: z.string().nullable(),
-        owed: z.number().int(),
-        unpaidBills: z.number().int(),
-        oldestPeriod: z.string(),
-        aging: Aging,
-      }),
-    ),
-    totals: z.object({ owed: z.number().int(), units: z.number().int(), aging: Aging }),
+    asOf: z.string().describe("The instant the arrears and their aging are computed at"),
+    items: z
+      .array(
+        z.object({
+          unitId: z.string(),
+          block: z.string().nullable(),
+          number: z.string().nullable(),
+          owed: z.number().int(),
+          unpaidBills: z.number().int(),
+          oldestPeriod: z.string(),
+          aging: Aging,
+        }),
+      )
+      .describe("One page of the units in arrears: owed descending, then unit id"),
+    totals: z
+      .object({ owed: z.number().int(), units: z.number().int(), aging: Aging })
+      .describe("Over every unit in arrears, whatever the page"),
+    nextCursor: z.string().nullable().describe("The `cursor` of the next page; null on the last"),
   })
   .openapi("DuesArrears");
 

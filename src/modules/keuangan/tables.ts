@@ -91,6 +91,25 @@ export const duesBalances = sqliteTable(
 );
 
 /**
+ * What each unit still owes over all its open slots, one row per unit with a `dues_balances` row, kept in
+ * the same batches as those rows from them (iuran-balances.ts; ADR 0028, update of issue 32), so the
+ * arrears list reads a page in owed order on `dues_unit_balances_owed_idx` instead of grouping every slot.
+ * `newestPeriod` says whether a unit owes on a period billed ahead (not yet owed as of today).
+ */
+export const duesUnitBalances = sqliteTable(
+  "dues_unit_balances",
+  {
+    unitId: text("unit_id").primaryKey(),
+    /** Rupiah still owed over every open slot of the unit. */
+    owed: integer("owed").notNull(),
+    openBills: integer("open_bills").notNull(),
+    oldestPeriod: text("oldest_period").notNull(),
+    newestPeriod: text("newest_period").notNull(),
+  },
+  (t) => [index("dues_unit_balances_owed_idx").on(t.owed, t.unitId)],
+);
+
+/**
  * A payment against a bill; an online payment carries its gateway order id, unique, so it lands once.
  * A payment recorded by mistake is reversed, never deleted: the `reversal_*` columns say who, when and
  * why, and `reversal_entry_id` is the cash entry that undid the payment's own (its `reverses_id` is
@@ -189,6 +208,18 @@ export const budgetLines = sqliteTable(
   },
   (t) => [uniqueIndex("budget_lines_year_category_uq").on(t.year, t.category)],
 );
+
+/**
+ * A year's budget as one resource for `ETag` and `If-Match` (ADR 0035): the lines have no one row to
+ * version, so the year has one, written in the very batch that rewrites its lines (anggaran.ts). A year
+ * with no row yet (no budget saved through the API) is version 0.
+ */
+export const budgetYears = sqliteTable("budget_years", {
+  year: integer("year").primaryKey(),
+  /** Moved by a trigger on every update, never set here. */
+  rowVersion: rowVersion(),
+  updatedAt: text("updated_at").notNull(),
+});
 
 /** An expense (pengeluaran): one finance officer submits, another decides (ADR 0028); posted on approval. */
 export const expenses = sqliteTable(

@@ -1,5 +1,7 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
+import { versionedMembership } from "../identity/service";
+import { GetMember } from "./routes/getMember";
 import { InviteMember } from "./routes/inviteMember";
 import { LinkMemberPerson } from "./routes/linkMemberPerson";
 import { ListMembers } from "./routes/listMembers";
@@ -15,8 +17,16 @@ const secretariat = tenantAccess(ROLES.SECRETARIAT);
 
 export const membersModule = defineModule({
   name: "members",
+  // One membership row (the platform database's, of this community only): its duties, its person link
+  // and its removal take the ETag of its GET (ADR 0035).
+  versioned: [
+    versionedMembership("/api/members/:userId"),
+    versionedMembership("/api/members/:userId/roles"),
+    versionedMembership("/api/members/:userId/person"),
+  ],
   routes: [
     { method: "get", path: "/api/members", endpoint: ListMembers, access: staff },
+    { method: "get", path: "/api/members/:userId", endpoint: GetMember, access: staff },
     { method: "post", path: "/api/members/invitations", endpoint: InviteMember, access: admin },
     { method: "put", path: "/api/members/:userId/roles", endpoint: SetMemberRoles, access: admin },
     { method: "put", path: "/api/members/:userId/person", endpoint: LinkMemberPerson, access: secretariat },

@@ -6,6 +6,7 @@ import {
   type CommitteeMember,
   checkRemovable,
   endMembership,
+  getMember,
   inviteMember,
   isAccountConflict,
   isPersonTaken,
@@ -67,6 +68,11 @@ export async function listMembers({ ctx, input }: { ctx: TenantCtx; input: Membe
   const page = await listCommittee({ ctx, input });
   const units = await unitsByIds({ ctx, ids: page.items.flatMap((m) => (m.unitId ? [m.unitId] : [])) });
   return { items: page.items.map((m) => present(ctx, m, units)), nextCursor: page.nextCursor };
+}
+
+/** One member of this community by user id, as the list shows them; 404 for anyone else's. */
+export async function showMember({ ctx, id }: { ctx: TenantCtx; id: string }) {
+  return presentOne(ctx, await getMember({ ctx, id }));
 }
 
 export async function changeRoles({ ctx, id, input }: { ctx: TenantCtx; id: string; input: RolesInput }) {

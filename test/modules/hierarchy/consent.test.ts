@@ -136,9 +136,12 @@ describe("an RW asks, the RT answers", () => {
         slug: rt.tenant.slug,
         name: "RT Uji",
         figures: expect.objectContaining({ complaintsOpen: 1 }),
+        asOf: expect.any(String),
         error: null,
       },
     ]);
+    // Read after the RT accepted, never before (ADR 0038: a kept row older than the link is not shown).
+    expect(String(after.body.children[0]?.asOf) >= accepted.body.linkedAt).toBe(true);
     expect(after.body.total.complaintsOpen).toBe(1);
     const listed = await children(parent.admin.token);
     expect(listed.body).toEqual({

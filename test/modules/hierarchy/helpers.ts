@@ -1,5 +1,8 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { callJson, type TestTenant } from "../../helpers/harness";
+import worker from "../../../src/index";
+import { type CallInit, callJson, type TestTenant } from "../../helpers/harness";
 
 /** One child RT's figures in the RW summary. */
 export interface Figures {
@@ -11,7 +14,14 @@ export interface Figures {
 
 /** `GET /api/tenant-hierarchy/summary`. */
 export interface Summary {
-  children: { slug: string; name: string; figures: Figures | null; error: string | null }[];
+  children: {
+    slug: string;
+    name: string;
+    figures: Figures | null;
+    /** When the figures were read from the RT's database (ADR 0038); null with `error`. */
+    asOf: string | null;
+    error: string | null;
+  }[];
   total: Figures;
 }
 
@@ -50,4 +60,32 @@ export async function linkAccepted(rwToken: string, rt: TestTenant, rtAdminToken
   const accepted = await answer(token, "accept");
   expect(accepted.status).toBe(200);
   return accepted.body;
+}
+
+let settledIp = 1;
+
+/**
+ * Calls the API with an ExecutionContext of the test's own and returns once the work the request handed
+ * to `waitUntil` has finished too (a write's refresh of its RT's kept figures, ADR 0038): what the
+ * background work wrote can be read at once, with no waiting on the wall clock.
+ */
+export async function callSettled<T = Record<string, unknown>>(path: string, init: CallInit = {}) {
+  const headers = new Headers(init.headers);
+  headers.set("CF-Connecting-IP", `198.19.${(settledIp >> 8) & 255}.${settledIp++ & 255}`);
+  if (init.token) {
+    headers.set("Authorization", `Bearer ${init.token}`);
+  }
+  const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+  if (body) {
+    headers.set("Content-Type", "application/json");
+  }
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(
+    new Request(`http://api.test${path}`, { method: init.method ?? (body ? "POST" : "GET"), headers, body }),
+    env,
+    ctx,
+  );
+  const text = await res.text();
+  await waitOnExecutionContext(ctx);
+  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : null) as T };
 }

@@ -5,7 +5,8 @@ import { community } from "./helpers";
 
 /**
  * The kept dues balances ride in the batches of the writes that move bills (ADR 0028): when such a
- * batch fails at its last statement (the audit record), the kept rows are as they were before it.
+ * batch fails at its last statement (the audit record), the kept rows, and the unit's kept totals, are
+ * as they were before it.
  */
 
 async function keptRows(slot: D1Database, unitId: string) {
@@ -14,6 +15,16 @@ async function keptRows(slot: D1Database, unitId: string) {
     .bind(unitId)
     .all<{ period: string; outstanding: number; open_bills: number }>();
   return results;
+}
+
+/** The unit's kept totals over its slots (`dues_unit_balances`), written in the same batches. */
+async function keptUnit(slot: D1Database, unitId: string) {
+  return slot
+    .prepare(
+      "SELECT owed, open_bills, oldest_period, newest_period FROM dues_unit_balances WHERE unit_id = ?",
+    )
+    .bind(unitId)
+    .first();
 }
 
 describe("kept dues balances under batch faults", () => {
@@ -37,6 +48,7 @@ describe("kept dues balances under batch faults", () => {
     );
     expectProblem(failedGeneration, 500, "internal_error");
     expect(await keptRows(db, c.home.unitId)).toEqual([]);
+    expect(await keptUnit(db, c.home.unitId)).toBeNull();
 
     const generated = await callJson("/api/iuran/tagihan/generate", {
       token: c.bendahara.token,
@@ -50,6 +62,8 @@ describe("kept dues balances under batch faults", () => {
     const billId = bills.body.items[0]?.id ?? "";
     const before = await keptRows(db, c.home.unitId);
     expect(before).toEqual([{ period: "2026-02", outstanding: 25_000, open_bills: 1 }]);
+    const unitBefore = { owed: 25_000, open_bills: 1, oldest_period: "2026-02", newest_period: "2026-02" };
+    expect(await keptUnit(db, c.home.unitId)).toEqual(unitBefore);
 
     const failedPayment = await withTrigger(
       db,
@@ -64,6 +78,7 @@ describe("kept dues balances under batch faults", () => {
     );
     expectProblem(failedPayment, 500, "internal_error");
     expect(await keptRows(db, c.home.unitId)).toEqual(before);
+    expect(await keptUnit(db, c.home.unitId)).toEqual(unitBefore);
 
     const paid = await callJson(`/api/iuran/tagihan/${billId}/pembayaran`, {
       token: c.bendahara.token,
@@ -71,5 +86,6 @@ describe("kept dues balances under batch faults", () => {
     });
     expect(paid.status).toBe(201);
     expect(await keptRows(db, c.home.unitId)).toEqual([]);
+    expect(await keptUnit(db, c.home.unitId)).toBeNull();
   });
 });

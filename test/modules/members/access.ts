@@ -6,6 +6,8 @@ export const ACCESS: AccessTable = {
   // admin's; the list is for staff ("contact masked for non-admins if staff may read it"); linking an
   // account to its registry person is "by sekretaris/admin" (item 4). No feature flag.
   "GET /api/members": { who: S },
+  // One member, as the list shows them: what a client reads before changing them with If-Match.
+  "GET /api/members/:userId": { who: S },
   "POST /api/members/invitations": { who: ADMIN },
   "PUT /api/members/:userId/roles": { who: ADMIN },
   "DELETE /api/members/:userId": { who: ADMIN },

@@ -1,0 +1,1 @@
+CREATE INDEX `registry_birth_months_sum_idx` ON `registry_birth_months` (`birth_month`,`persons`);
