@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type ErrorCode, NotFound } from "../errors";
+import { requestScope } from "../http/requestScope";
 
 /** A table with a text primary key named `id`, as every table of ours has. */
 type TableWithId = SQLiteTable & { id: SQLiteColumn; $inferSelect: object };
@@ -22,7 +23,7 @@ const prepared = new WeakMap<AnyDb, Map<SQLiteTable, RowQuery<unknown>>>();
  * id, the round trip and mapping the row, not for rebuilding the same SQL (ADR 0015: about a tenth of
  * an authenticated read's CPU).
  */
-export function rowById<T extends TableWithId>(
+export async function rowById<T extends TableWithId>(
   db: AnyDb,
   table: T,
   id: string,
@@ -41,7 +42,21 @@ export function rowById<T extends TableWithId>(
       .prepare() as RowQuery<T["$inferSelect"]>;
     queries.set(table, query);
   }
-  return query.get({ id });
+  const row = await query.get({ id });
+  noteVersion(table, id, row);
+  return row;
+}
+
+/** Hands a watched row's version to the versioned GET that watches it (core/http/conditional.ts). */
+function noteVersion(table: SQLiteTable, id: string, row: object | undefined): void {
+  const watch = requestScope()?.rowWatch;
+  if (!watch || watch.version !== null || watch.table !== table || watch.key !== id || !row) {
+    return;
+  }
+  const version = (row as { rowVersion?: unknown }).rowVersion;
+  if (typeof version === "number") {
+    watch.version = version;
+  }
 }
 
 /** One row by id, or 404 (`NotFound(what, code)`): the "show one" read and most verbs' first step. */

@@ -11,6 +11,7 @@ import { runWithAttachment, type WriteAttachment, withIdempotencyHook } from "..
 import { defineModule } from "../module";
 import { tenantCtx } from "../tenancy/contexts";
 import type { HttpMethod } from "./access";
+import { type RowWatch, requestScope } from "./requestScope";
 
 /**
  * Conditional requests (issue 30 item 2, ADR 0035). A module declares which single resources are
@@ -150,12 +151,11 @@ function conditional(resource: VersionedResource): MiddlewareHandler<HonoEnv> {
     // handler reads the row no older than this version; the platform's through the same hook.
     const db =
       resource.home.database === "platform" ? withIdempotencyHook(c.env.PLATFORM_DB) : rawD1(tenantCtx(c));
-    const before = await readVersion(db, resource, target);
     if (c.req.method === "GET" || c.req.method === "HEAD") {
-      await next();
-      await tagRead(c, before);
+      await conditionalRead(c, next, resource, () => readVersion(db, resource, target), target);
       return;
     }
+    const before = await readVersion(db, resource, target);
     const ifMatch = c.req.header("If-Match");
     const write = new VersionedWrite(
       resource,
@@ -166,6 +166,53 @@ function conditional(resource: VersionedResource): MiddlewareHandler<HonoEnv> {
     await runWithAttachment(write, next);
     await tagWrite(c, write.wrote ? write.version : before);
   };
+}
+
+/**
+ * The versioned resources (per isolate) whose GET handler was seen reading the row by its id through
+ * `rowById` (core/db/rows.ts), which hands the version it read over: their GETs skip the read of the
+ * version ahead of the handler (one D1 round trip of each). The version comes from the very read the body
+ * was built from, so the tag is never newer than its body.
+ */
+const handsOverVersion = new WeakSet<VersionedResource>();
+
+/**
+ * A GET of a versioned resource: the handler runs watching its row. A resource not yet seen handing its
+ * version over has it read first, as before; one that was, and this time did not (a 404, a branch that
+ * read otherwise), answers without an ETag once and goes back to reading first.
+ */
+async function conditionalRead(
+  c: Context<HonoEnv>,
+  next: () => Promise<void>,
+  resource: VersionedResource,
+  readAhead: () => Promise<number | null>,
+  target: RowTarget,
+): Promise<void> {
+  const scope = requestScope();
+  const watch: RowWatch = { table: resource.table, key: target.key, version: null };
+  const trusted = scope !== undefined && handsOverVersion.has(resource);
+  const before = trusted ? null : await readAhead();
+  if (scope) {
+    scope.rowWatch = watch;
+  }
+  try {
+    await next();
+  } finally {
+    if (scope) {
+      scope.rowWatch = null;
+    }
+  }
+  if (!trusted) {
+    if (watch.version !== null) {
+      handsOverVersion.add(resource);
+    }
+    await tagRead(c, before);
+    return;
+  }
+  if (watch.version === null) {
+    handsOverVersion.delete(resource);
+  }
+  await tagRead(c, watch.version);
 }
 
 /** Entity tags of a header (`"a", W/"b"`), weak ones marked; `*` alone is null. */

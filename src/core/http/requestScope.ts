@@ -21,6 +21,17 @@ export interface RequestScope {
    * bindings that the sessions' type names.
    */
   readonly sessions: unknown;
+  /**
+   * The row a versioned GET is about (core/http/conditional.ts): the first read of it by id
+   * (core/db/rows.ts `rowById`) writes its version here, so the tag needs no read of its own.
+   */
+  rowWatch?: RowWatch | null;
+}
+
+export interface RowWatch {
+  readonly table: object;
+  readonly key: string | number;
+  version: number | null;
 }
 
 const scope = new AsyncLocalStorage<RequestScope>();

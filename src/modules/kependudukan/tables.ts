@@ -176,8 +176,9 @@ export const familyMembers = sqliteTable(
  * Kept by the database's own triggers on family_members and family_cards (migration 0019), so the
  * import, an archive restore and plain SQL keep it too; never written by the application. No religion
  * or residence is `''` (the key of a primary key cannot be null). A row at zero is deleted, so an empty
- * registry leaves the table empty. The migration declares the primary key `ON CONFLICT IGNORE`: an
- * archive's copy of a row the triggers already built from the restored members is dropped.
+ * registry leaves the table empty. Archives leave it out: a restore rebuilds it through these triggers
+ * from the members it writes (platform-ops/tables.ts `keptByTriggers`); the primary key's
+ * `ON CONFLICT IGNORE` (migration 0019) also drops a copy an older archive might carry.
  */
 export const registryCounts = sqliteTable(
   "registry_counts",
@@ -211,8 +212,7 @@ export const registryBirthMonths = sqliteTable(
  * statistics' per-block figures and totals as a few dozen rows (issue 32). Kept by the database's own
  * triggers on family_cards (added, removed, or a change of status, unit or kept counts) and units (added,
  * removed, or a change of block), migration 0022; never written by the application. A block with no
- * active card has no row. The primary key is `ON CONFLICT IGNORE` like `registry_counts`', and the name
- * sorts after `units`: an archive restore writes the units, whose triggers build these rows, first.
+ * active card has no row. Like `registry_counts`, archives leave it out and a restore rebuilds it.
  */
 export const unitsBlockCounts = sqliteTable("units_block_counts", {
   block: text("block").primaryKey(),

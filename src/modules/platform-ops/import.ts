@@ -225,6 +225,20 @@ export async function requireEmptyTenant(ctx: TenantCtx): Promise<TableInfo[]> {
 }
 
 /**
+ * The archive's tables to write, parents first as the tenant's schema orders them. An archive's copy of
+ * a table the triggers keep (one made before archives left them out) is not written: restoring the rows
+ * it counts rebuilds it.
+ */
+function tablesToWrite(manifest: Manifest, tables: readonly TableInfo[]) {
+  const order = new Map(tables.map((t, i) => [t.name, i]));
+  const derived = new Set(tables.filter((t) => t.keptByTriggers).map((t) => t.name));
+  return manifest.entries
+    .filter((e): e is Extract<ManifestEntry, { kind: "table" }> => e.kind === "table")
+    .filter((e) => !derived.has(e.table))
+    .sort((a, b) => (order.get(a.table) ?? 0) - (order.get(b.table) ?? 0));
+}
+
+/**
  * Restores an archive (an R2 object) into `ctx`'s tenant, which must be empty: checks everything first
  * (422, nothing written), then writes the rows in foreign-key order in D1 batches with the audit record
  * in the last one, and the files under the new tenant's prefixes. A failure half-way empties the
@@ -238,10 +252,7 @@ export async function importArchive(
   const { manifest, byPath } = await checkArchive(ctx, source.bucket, source.key, source.size);
   const rewrite = keyRewriter(manifest.tenant, ctx.tenant);
   const d1 = rawD1(ctx);
-  const order = new Map(tables.map((t, i) => [t.name, i]));
-  const tableEntries = manifest.entries
-    .filter((e): e is Extract<ManifestEntry, { kind: "table" }> => e.kind === "table")
-    .sort((a, b) => (order.get(a.table) ?? 0) - (order.get(b.table) ?? 0));
+  const tableEntries = tablesToWrite(manifest, tables);
   const fileEntries = manifest.entries.filter(
     (e): e is Extract<ManifestEntry, { kind: "file" }> => e.kind === "file",
   );

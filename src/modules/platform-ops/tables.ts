@@ -13,6 +13,25 @@ export interface TableInfo {
   parents: string[];
   withoutRowid: boolean;
   primaryKey: string[];
+  /**
+   * Whether the database's own triggers insert its rows (the registry's tallies): such a table is
+   * derived from others. Archives leave it out, and an import ignores an archive's copy: restoring the
+   * rows it counts rebuilds it through the same triggers, in any order the tables are written.
+   */
+  keptByTriggers: boolean;
+}
+
+const TRIGGER_INSERT = /\bINSERT\s+(?:OR\s+\w+\s+)?INTO\s+[`"[]?(\w+)/gi;
+
+/** The tables some trigger inserts rows into, from the triggers' SQL text. */
+function triggerTargets(triggers: readonly (string | null)[]): Set<string> {
+  const targets = new Set<string>();
+  for (const sql of triggers) {
+    for (const match of (sql ?? "").matchAll(TRIGGER_INSERT)) {
+      targets.add(match[1] as string);
+    }
+  }
+  return targets;
 }
 
 /** Tables that are not the community's data: SQLite's own, D1's, the migration ledger, FTS shadows. */
@@ -28,9 +47,11 @@ function isBookkeeping(name: string, virtualTables: string[]): boolean {
 /** Every data table of the tenant database, parents before children (foreign-key order). */
 export async function tenantTables(ctx: TenantCtx): Promise<TableInfo[]> {
   const d1 = rawD1(ctx);
-  const { results } = await d1
-    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
-    .all<{ name: string; sql: string | null }>();
+  const { results: all } = await d1
+    .prepare("SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'trigger') ORDER BY name")
+    .all<{ type: string; name: string; sql: string | null }>();
+  const results = all.filter((t) => t.type === "table");
+  const derived = triggerTargets(all.filter((t) => t.type === "trigger").map((t) => t.sql));
   const virtualTables = results
     .filter((t) => /^CREATE\s+VIRTUAL\s+TABLE/i.test(t.sql ?? ""))
     .map((t) => t.name);
@@ -57,6 +78,7 @@ export async function tenantTables(ctx: TenantCtx): Promise<TableInfo[]> {
         .filter((c) => c.pk > 0)
         .sort((a, b) => a.pk - b.pk)
         .map((c) => c.name),
+      keptByTriggers: derived.has(name),
     };
   });
   return foreignKeyOrder(tables);

@@ -186,8 +186,12 @@ describe("tenant archive: export and import", () => {
     });
     expect(manifest.schemaVersion).toMatch(/^\d{4}_/);
     const source = tenantD1(tenant);
-    // Every table of the tenant database, found generically, is in the archive with its row count.
-    expect(Object.keys(manifest.tables).sort()).toEqual(await tableNames(source));
+    // Every table of the tenant database, found generically, is in the archive with its row count, but
+    // the tallies the database's triggers keep: the import rebuilds them from the rows they count.
+    const keptByTriggers = ["registry_birth_months", "registry_counts", "units_block_counts"];
+    expect(Object.keys(manifest.tables).sort()).toEqual(
+      (await tableNames(source)).filter((t) => !keptByTriggers.includes(t)),
+    );
     expect(manifest.tables.units).toBe(3);
     for (const entry of manifest.entries) {
       const bytes = entries[entry.path] as Uint8Array;
