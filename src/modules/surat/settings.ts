@@ -72,19 +72,19 @@ export interface Effective {
 
 export async function effectiveSettings(ctx: TenantCtx): Promise<Effective> {
   const isRt = ctx.tenant.type === "RT";
-  const [stored, admins, parent] = await Promise.all([
-    loadSettings(ctx.db),
-    tenantAdminContacts({ ctx, tenantId: ctx.tenant.id }),
-    isRt && ctx.tenant.parentId
-      ? ctx.platform
-          .select({ name: tenants.name })
-          .from(tenants)
-          .where(eq(tenants.id, ctx.tenant.parentId))
-          .get()
-      : Promise.resolve(undefined),
+  // The stored settings first; the admins' names and the parent RW's name are read only for what the
+  // stored settings leave unset (a community that completed its settings reads one row).
+  const stored = await loadSettings(ctx.db);
+  const ownRw = stored.rw ?? numberIn(ctx.tenant.name, "RW");
+  const parentId = isRt && ownRw === null ? ctx.tenant.parentId : null;
+  const [admins, parent] = await Promise.all([
+    stored.headName ? [] : tenantAdminContacts({ ctx, tenantId: ctx.tenant.id }),
+    parentId
+      ? ctx.platform.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, parentId)).get()
+      : undefined,
   ]);
   const rt = isRt ? (stored.rt ?? numberIn(ctx.tenant.name, "RT")) : null;
-  const rw = stored.rw ?? numberIn(ctx.tenant.name, "RW") ?? numberIn(parent?.name, "RW");
+  const rw = ownRw ?? numberIn(parent?.name, "RW");
   const headName = stored.headName ?? admins.find((a) => a.name.trim())?.name ?? null;
   const office = isRt ? (rt ? `Ketua RT ${pad3(rt)}` : "Ketua RT") : rw ? `Ketua RW ${pad3(rw)}` : "Ketua RW";
   const numberFormat = stored.numberFormat ?? defaultFormat(ctx.tenant.type);
