@@ -21,7 +21,7 @@ import { billingModule } from "./modules/billing";
 import { galeriModule } from "./modules/galeri";
 import { gateModule } from "./modules/gate";
 import { healthModule } from "./modules/health";
-import { hierarchyModule, keepFiguresAfterWrite } from "./modules/hierarchy";
+import { feedsRwFigures, hierarchyModule, keepFiguresAfterWrite } from "./modules/hierarchy";
 import { identityModule } from "./modules/identity";
 import { dataExportModule } from "./modules/identity/dataExportModule";
 import { kependudukanModule } from "./modules/kependudukan";
@@ -66,8 +66,14 @@ const featureModules = [
 ] as const;
 
 const indicators = featureModules.flatMap((m) => m.indicators ?? []);
-/** A write to an RT linked to an RW refreshes the RW summary's kept figures of that RT (ADR 0038). */
+/**
+ * A write to an RT linked to an RW refreshes the RW summary's kept figures of that RT (ADR 0038), on the
+ * write routes of the modules whose indicators the summary shows.
+ */
 const rwFiguresAfterWrite = keepFiguresAfterWrite(indicators);
+const rwFigureRoutes = new Set(
+  featureModules.filter(feedsRwFigures).flatMap((m): readonly RouteDef[] => m.routes),
+);
 
 /** What each module does when one of its payments is settled or reversed (core/payments). */
 export const paymentHandlers: readonly PaymentKindHandler[] = featureModules.flatMap(
@@ -185,7 +191,7 @@ export function buildApp() {
       // After the guard, which names the caller and the community the key is scoped to (ADR 0034).
       ...(route.method === "post" ? [idempotency] : []),
       // After the answer of a successful write to a linked RT, its kept RW figures (ADR 0038).
-      ...(route.method === "get" ? [] : [rwFiguresAfterWrite]),
+      ...(route.method !== "get" && rwFigureRoutes.has(route) ? [rwFiguresAfterWrite] : []),
       // ETag, If-None-Match and If-Match on a versioned resource, after the guard too (ADR 0035).
       ...conditionalHandlers(route, versionedByPath),
       route.endpoint,

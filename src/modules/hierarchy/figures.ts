@@ -170,7 +170,16 @@ export function forgetFigures(ctx: PlatformCtx, tenantId: string) {
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
- * Runs in front of every write route (src/app.ts): once a write to an RT that is linked to an RW has
+ * Whether a module computes one of the figures the summary shows (its `indicators`): only its write
+ * routes refresh an RT's kept row. A gate scan, a vote or a market listing changes none of them and
+ * would pay a read of every figure for nothing.
+ */
+export function feedsRwFigures(module: { indicators?: readonly Indicator[] }): boolean {
+  return (module.indicators ?? []).some((i) => KEY_LIST.includes(i.key));
+}
+
+/**
+ * Runs in front of every write route of a module that `feedsRwFigures` (src/app.ts): once a write to an RT that is linked to an RW has
  * answered with success, that RT's figures are read again and kept, after the answer (`waitUntil`), so
  * the write waits for none of it. The RT's own context reads them, through the request's D1 session,
  * which has seen the write. A failure is logged; the kept row then ages out (`MAX_AGE_MS`).

@@ -10,7 +10,7 @@ import { LinkChild } from "./routes/linkChild";
 import { ListChildren } from "./routes/listChildren";
 import { UnlinkChild } from "./routes/unlinkChild";
 
-export { keepFiguresAfterWrite } from "./figures";
+export { feedsRwFigures, keepFiguresAfterWrite } from "./figures";
 
 /**
  * The RW hierarchy (spec "Tenant hierarchy"; issues 13 and 27): the RW head is the admin of an RW

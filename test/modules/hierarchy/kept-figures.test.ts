@@ -96,6 +96,28 @@ describe("the RW summary's kept figures", () => {
     expect(await keptRow(rt)).toEqual(after);
   });
 
+  it("leaves the kept row alone on a write of a module that shows nothing in the summary", async () => {
+    const { head, rt, warga } = await rwWithRt();
+    await summary(head.token);
+    const before = await keptRow(rt);
+    setNow(minutesLater(before?.computedAt as string, 1));
+    const sek = await rt.member("sekretaris");
+    const planned = await callSettled("/api/agenda", {
+      token: sek.token,
+      body: {
+        title: "Kerja bakti",
+        place: "Balai warga",
+        start: "2030-01-05T07:00:00+07:00",
+        end: "2030-01-05T10:00:00+07:00",
+      },
+    });
+    expect(planned.status, JSON.stringify(planned.body)).toBe(201);
+    expect(await keptRow(rt)).toEqual(before);
+    // A complaint (an indicator the summary shows) at the same minute does move it.
+    await complaint(warga.token, "Lampu jalan mati");
+    expect((await keptRow(rt))?.complaintsOpen).toBe(1);
+  });
+
   it("never lets figures read earlier replace figures read later", async () => {
     const { head, rt, warga } = await rwWithRt();
     await summary(head.token);
