@@ -89,3 +89,13 @@ export async function callSettled<T = Record<string, unknown>>(path: string, ini
   await waitOnExecutionContext(ctx);
   return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : null) as T };
 }
+
+/** A complaint filed by `token`, with the background work of its request finished. */
+export async function complaint(token: string, title: string) {
+  const res = await callSettled<{ id: string }>("/api/pengaduan", {
+    token,
+    body: { title, description: "Saluran air tersumbat di depan rumah", category: "kebersihan" },
+  });
+  expect(res.status).toBe(201);
+  return res.body.id;
+}

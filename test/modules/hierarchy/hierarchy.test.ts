@@ -14,7 +14,7 @@ import {
   unique,
 } from "../../helpers/harness";
 import { household, request, sampleFields } from "../surat/helpers";
-import { answer, askLink, linkAccepted, type Summary } from "./helpers";
+import { answer, askLink, complaint, linkAccepted, type Summary } from "./helpers";
 
 /**
  * Issue 13, "RW hierarchy": linking RTs to an RW and the RW head's summary of counts. Since issue 27 an
@@ -42,15 +42,6 @@ const summary = (token: string) => callJson<Summary>("/api/tenant-hierarchy/summ
 async function rw(): Promise<{ tenant: TestTenant; admin: Member }> {
   const tenant = await createTenant({ type: "RW", slug: unique("rw") });
   return { tenant, admin: await tenant.member("admin") };
-}
-
-async function complaint(token: string, title: string) {
-  const res = await callJson<{ id: string }>("/api/pengaduan", {
-    token,
-    body: { title, description: "Saluran air tersumbat di depan rumah", category: "kebersihan" },
-  });
-  expect(res.status).toBe(201);
-  return res.body.id;
 }
 
 describe("linking RTs to an RW", () => {

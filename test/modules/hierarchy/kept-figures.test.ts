@@ -16,7 +16,7 @@ import {
   type TestTenant,
   unique,
 } from "../../helpers/harness";
-import { callSettled, linkAccepted, type Summary } from "./helpers";
+import { callSettled, complaint, linkAccepted, type Summary } from "./helpers";
 
 /**
  * Issue 32: the RW summary reads each RT's figures kept in the platform database (ADR 0038). A
@@ -36,16 +36,6 @@ async function rwWithRt(): Promise<{ head: Member; rw: TestTenant; rt: TestTenan
   const rt = await createTenant();
   await linkAccepted(head.token, rt);
   return { head, rw, rt, warga: await rt.member("warga") };
-}
-
-/** A complaint filed by `token`, with the background work of its request finished. */
-async function complaint(token: string, title: string) {
-  const res = await callSettled<{ id: string }>("/api/pengaduan", {
-    token,
-    body: { title, description: "Saluran air tersumbat di depan rumah", category: "kebersihan" },
-  });
-  expect(res.status).toBe(201);
-  return res.body.id;
 }
 
 /** Closes a complaint below the API: a change no write request of the RT announces. */
