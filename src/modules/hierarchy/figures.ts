@@ -167,8 +167,6 @@ export function forgetFigures(ctx: PlatformCtx, tenantId: string) {
   return ctx.platform.delete(rtFigures).where(eq(rtFigures.tenantId, tenantId));
 }
 
-const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-
 /**
  * Whether a module computes one of the figures the summary shows (its `indicators`): only its write
  * routes refresh an RT's kept row. A gate scan, a vote or a market listing changes none of them and
@@ -188,7 +186,7 @@ export function keepFiguresAfterWrite(indicators: readonly Indicator[]): Middlew
   return async (c, next) => {
     await next();
     const tenant = c.get("tenant");
-    if (tenant?.type !== "RT" || tenant.parentId === null || !c.res.ok || !WRITES.has(c.req.method)) {
+    if (tenant?.type !== "RT" || tenant.parentId === null || !c.res.ok) {
       return;
     }
     const ctx = tenantCtx(c);

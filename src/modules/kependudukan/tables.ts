@@ -162,9 +162,10 @@ export const familyMembers = sqliteTable(
     index("family_members_card_idx").on(t.familyCardId, t.id),
     // Search scans names: a covering index is a third of the table's width.
     index("family_members_name_idx").on(t.name, t.familyCardId),
-    // The statistics count living persons by sex, religion and residence, and by birth date ranges for the
-    // age bands, on these indexes alone (statistik.ts). Never led by the living status: a lookup of one
-    // card's living members must keep choosing the card index.
+    // The statistics' first pass counted on these two indexes; they now read the trigger-kept tallies
+    // (registry_counts, registry_birth_months below) and only the age bands' edge months read the
+    // birth-date index. The stats index serves nothing now and can go in a later migration. Never led
+    // by the living status: a lookup of one card's living members must keep choosing the card index.
     index("family_members_stats_idx").on(t.sex, t.religion, t.residenceStatus, t.livingStatus),
     index("family_members_birth_idx").on(t.birthDate, t.livingStatus),
   ],
