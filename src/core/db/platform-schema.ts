@@ -128,6 +128,22 @@ export const sessions = sqliteTable(
   ],
 );
 
+/**
+ * Every sign-in ended, as it ends: a trigger on `sessions` appends the family when its `revoked_at` is
+ * first set, whichever code path set it, stamped by the database's own clock (core/auth/liveness.ts
+ * reads it, one read per isolate every few seconds, instead of one per sign-in; ADR 0004). The trigger
+ * also drops entries older than a day: a revocation matters only while an access token issued before it
+ * can still be presented (15 minutes).
+ */
+export const sessionRevocations = sqliteTable(
+  "session_revocations",
+  {
+    familyId: text("family_id").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [index("session_revocations_at_idx").on(t.at)],
+);
+
 export const auditLog = sqliteTable(
   "audit_log",
   {

@@ -204,7 +204,8 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /**
  * Every request inside a tenant asks whether its sign-in is live, so a member removed from the
  * community (whose sessions there are revoked) is refused on their next request, not when the token
- * expires; the answer is cached per isolate (core/auth/liveness.ts), so a burst costs one lookup.
+ * expires; the answer comes from the isolate's list of ended sign-ins (core/auth/liveness.ts), brought
+ * up to date by one platform read every few seconds whoever asks.
  * Operator routes ask too, reads included: they reach every community's data (a tenant's archive, its
  * audit log), so a signed-out operator token must not read on for 15 minutes (issue 31, L3).
  */

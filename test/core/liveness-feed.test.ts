@@ -1,0 +1,144 @@
+import { createExecutionContext } from "cloudflare:test";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { resetLivenessFeed } from "../../src/core/auth/liveness";
+import worker from "../../src/index";
+import { setNow } from "../helpers/clock";
+import { countingD1 } from "../helpers/d1";
+import { bindings, callJson, createTenant, expectProblem } from "../helpers/harness";
+
+/**
+ * Whether a sign-in is live comes from the isolate's list of ended sign-ins, fed by the platform table
+ * `session_revocations` (core/auth/liveness.ts, ADR 0004): one read per isolate every few seconds for
+ * every caller, not one read per sign-in. Only Date is faked here; nothing waits on the wall clock.
+ */
+
+/** The `sid` claim of an access token (the sign-in's family). */
+function sidOf(token: string): string {
+  const payload = token.split(".")[1] ?? "";
+  return JSON.parse(atob(payload.replaceAll("-", "+").replaceAll("_", "/"))).sid;
+}
+
+/** Another isolate ends a sign-in: the plain UPDATE its route runs, and no `forgetSession` here. */
+async function revokeElsewhere(sid: string, revokedAt = new Date().toISOString()) {
+  await bindings.PLATFORM_DB.prepare("UPDATE sessions SET revoked_at = ? WHERE family_id = ?")
+    .bind(revokedAt, sid)
+    .run();
+}
+
+/** One platform database that counts its round trips, as another isolate's binding object would be. */
+function countedPlatform() {
+  const trips: string[][] = [];
+  const env = { ...bindings, PLATFORM_DB: countingD1(bindings.PLATFORM_DB, trips) } as typeof bindings;
+  return {
+    me: (token: string) =>
+      worker.fetch(
+        new Request("http://api.test/api/user/me", { headers: { Authorization: `Bearer ${token}` } }),
+        env,
+        createExecutionContext(),
+      ),
+    feedReads: () => trips.flat().filter((sql) => sql.includes("session_revocations")).length,
+  };
+}
+
+beforeEach(() => resetLivenessFeed());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe("the liveness feed", () => {
+  it("sees a sign-in another isolate ended once its few seconds are up, and not before", async () => {
+    const tenant = await createTenant();
+    const member = await tenant.member("warga");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now());
+    expect((await callJson("/api/user/me", { token: member.token })).status).toBe(200);
+    await revokeElsewhere(sidOf(member.token));
+    // Within the feed's 5 s this isolate has not read it again.
+    expect((await callJson("/api/user/me", { token: member.token })).status).toBe(200);
+    vi.setSystemTime(Date.now() + 5_001);
+    expectProblem(await callJson("/api/user/me", { token: member.token }), 401, "session_revoked");
+  });
+
+  it("reads the platform database once for many sign-ins, not once for each", async () => {
+    const tenant = await createTenant();
+    const members = await Promise.all(Array.from({ length: 8 }, () => tenant.member("warga")));
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 5_001);
+    const platform = countedPlatform();
+    for (const member of members) {
+      expect((await platform.me(member.token)).status).toBe(200);
+    }
+    expect(platform.feedReads()).toBe(1);
+    // The same eight a second later: no read at all; five seconds on, one more for all of them.
+    vi.setSystemTime(Date.now() + 1_000);
+    for (const member of members) {
+      expect((await platform.me(member.token)).status).toBe(200);
+    }
+    expect(platform.feedReads()).toBe(1);
+    vi.setSystemTime(Date.now() + 5_000);
+    await Promise.all(
+      members.map(async (member) => expect((await platform.me(member.token)).status).toBe(200)),
+    );
+    expect(platform.feedReads()).toBe(2);
+  });
+
+  it("stamps each ended sign-in with the database's clock, whatever clock the request runs on", async () => {
+    const tenant = await createTenant();
+    const member = await tenant.member("warga");
+    // A request whose clock reads a year ago ends the sign-in: its revoked_at says so, the feed does not.
+    setNow("2025-11-01T00:00:00Z");
+    await revokeElsewhere(sidOf(member.token), "2025-11-01T00:00:00.000Z");
+    const row = await bindings.PLATFORM_DB.prepare("SELECT at FROM session_revocations WHERE family_id = ?")
+      .bind(sidOf(member.token))
+      .first<{ at: string }>();
+    expect(Math.abs(new Date(row?.at ?? 0).getTime() - Date.now())).toBeLessThan(60_000);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 5_001);
+    expectProblem(await callJson("/api/user/me", { token: member.token }), 401, "session_revoked");
+  });
+
+  it("on an isolate's first read, takes the sign-ins ended in the last 20 minutes, which covers any token", async () => {
+    const tenant = await createTenant();
+    const [recent, old] = [await tenant.member("warga"), await tenant.member("warga")];
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    await bindings.PLATFORM_DB.batch([
+      bindings.PLATFORM_DB.prepare("INSERT INTO session_revocations (family_id, at) VALUES (?, ?)").bind(
+        sidOf(recent.token),
+        ago(19),
+      ),
+      bindings.PLATFORM_DB.prepare("INSERT INTO session_revocations (family_id, at) VALUES (?, ?)").bind(
+        sidOf(old.token),
+        ago(21),
+      ),
+    ]);
+    resetLivenessFeed();
+    expectProblem(await callJson("/api/user/me", { token: recent.token }), 401, "session_revoked");
+    // Not refused by liveness: an entry that old is of a sign-in whose tokens have all expired.
+    expect((await callJson("/api/user/me", { token: old.token })).status).toBe(200);
+  });
+
+  it("keeps a day of entries: each new one drops those older", async () => {
+    const tenant = await createTenant();
+    const member = await tenant.member("warga");
+    const dayAgo = new Date(Date.now() - 86_400_000 - 60_000).toISOString();
+    await bindings.PLATFORM_DB.prepare("INSERT INTO session_revocations (family_id, at) VALUES ('stale', ?)")
+      .bind(dayAgo)
+      .run();
+    await revokeElsewhere(sidOf(member.token));
+    const left = await bindings.PLATFORM_DB.prepare(
+      "SELECT family_id AS id FROM session_revocations WHERE family_id IN ('stale', ?)",
+    )
+      .bind(sidOf(member.token))
+      .all<{ id: string }>();
+    expect(left.results.map((r) => r.id)).toEqual([sidOf(member.token)]);
+    // A second UPDATE of an ended sign-in adds nothing: the feed has each ending once.
+    await revokeElsewhere(sidOf(member.token));
+    const count = await bindings.PLATFORM_DB.prepare(
+      "SELECT count(*) AS n FROM session_revocations WHERE family_id = ?",
+    )
+      .bind(sidOf(member.token))
+      .first<{ n: number }>();
+    expect(count?.n).toBe(1);
+  });
+});
