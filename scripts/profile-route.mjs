@@ -4,7 +4,7 @@
 // the shares, and take figures from `npm run bench -- api`.
 //
 //   node scripts/profile-route.mjs [route] [seconds]
-//   route: tenant-read (default), bare, bare-d1, health, sign-in, login-limits, gate
+//   route: tenant-read (default), bare, bare-d1, bare-row, bare-row-session, health, sign-in, login-limits, gate
 // The bench state first (scripts/bench/state.mjs): a profile never touches `npm run dev`'s state.
 import "./bench/state.mjs";
 import { readFileSync } from "node:fs";
@@ -50,6 +50,9 @@ try {
     },
     bare: { url: `${server.url}/__bare` },
     "bare-d1": { url: `${server.url}/__bare-d1` },
+    // The unit row the tenant read shows, read bare: on the binding, and through a D1 session (ADR 0036).
+    "bare-row": { url: `${server.url}/__bare-row/sql` },
+    "bare-row-session": { url: `${server.url}/__bare-row/session` },
     health: { url: `${server.url}/api/health` },
     "login-limits": { url: `${server.url}/__bare-login-limits`, connections: 1 },
     "sign-in": {

@@ -34,7 +34,7 @@ bare.get("/__bare", (c) => c.json({ ok: true }));
 bare.get("/__bare-d1", async (c) => c.json(await c.env.TENANT_DB_01.prepare("SELECT 1 AS one").first()));
 // An authenticated tenant read, taken apart (`npm run bench -- read-path`): the same unit row read
 // bare, through drizzle building its query on every request (as every route did), and through
-// `rowById` (drizzle's query prepared once per database and table), with nothing of ours around them.
+// `rowById` (drizzle's SQL built once per table), with nothing of ours around them.
 const BENCH_UNIT = "seed-unit-rt01-a1";
 let unitSlot: Promise<D1Database> | undefined;
 let unitOrm: ReturnType<typeof drizzle> | undefined;
@@ -59,6 +59,11 @@ async function unitDrizzle(env: BenchEnv) {
 }
 bare.get("/__bare-row/sql", async (c) => {
   const db = await unitDatabase(c.env);
+  return c.json(await db.prepare("SELECT * FROM units WHERE id = ?").bind(BENCH_UNIT).first());
+});
+// The same read through a D1 session (ADR 0036), as every tenant route reads its own community.
+bare.get("/__bare-row/session", async (c) => {
+  const db = (await unitDatabase(c.env)).withSession("first-unconstrained");
   return c.json(await db.prepare("SELECT * FROM units WHERE id = ?").bind(BENCH_UNIT).first());
 });
 bare.get("/__bare-row/drizzle", async (c) => {

@@ -3,10 +3,12 @@
 // the workerd the API bench uses, rounds interleaved, CPU per request from /proc over each load:
 // - bare Hono route (no I/O), bare D1 read (`SELECT 1`);
 // - the unit row by hand-written SQL (`/__bare-row/sql`): the row's own cost over `SELECT 1`;
+// - the same SQL through a D1 session (`/__bare-row/session`), as every tenant route reads (ADR 0036);
 // - the row through drizzle building its query on every request, as every route did before `rowById`;
-// - the row through `rowById` (drizzle's query prepared once per database and table);
+// - the row through `rowById` (drizzle builds its SQL once per table and isolate);
 // - the whole route: authentication, tenant, validation, headers, the access line at `info`, `rowById`.
-// The difference between two rows of one run is what the layer between them costs.
+// The difference between two rows of one run is what the layer between them costs. BENCH_LOG_LEVEL=warn
+// runs without the access line, to see its share.
 
 import { load } from "../lib/load.mjs";
 import { signIn } from "./api-routes.mjs";
@@ -19,7 +21,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 export async function run() {
   await prepareBenchState();
   const server = await startBenchWorkerd({
-    vars: { LOG_LEVEL: "info" },
+    vars: { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info" },
   });
   try {
     const base = server.url;
@@ -28,8 +30,9 @@ export async function run() {
       ["bare", "GET /__bare (bare Hono route)", { url: `${base}/__bare` }],
       ["bareD1", "GET /__bare-d1 (SELECT 1)", { url: `${base}/__bare-d1` }],
       ["sql", "unit row, hand-written SQL", { url: `${base}/__bare-row/sql` }],
+      ["session", "unit row, hand-written SQL, D1 session", { url: `${base}/__bare-row/session` }],
       ["drizzle", "unit row, drizzle query built per request", { url: `${base}/__bare-row/drizzle` }],
-      ["rowById", "unit row, rowById (prepared once)", { url: `${base}/__bare-row/rowById` }],
+      ["rowById", "unit row, rowById (SQL built once per table)", { url: `${base}/__bare-row/rowById` }],
       [
         "route",
         "GET unit (the whole authenticated route)",
@@ -77,9 +80,16 @@ export async function run() {
         "  CPU added over",
       ].join(" "),
     );
-    // What each row adds to: the unit row's SQL over SELECT 1, both drizzle ways over the SQL, the route
+    // What each row adds to: the unit row's SQL over SELECT 1, the session and both drizzle ways over the SQL, the route
     // over rowById (which it uses).
-    const over = { bareD1: "bare", sql: "bareD1", drizzle: "sql", rowById: "sql", route: "rowById" };
+    const over = {
+      bareD1: "bare",
+      sql: "bareD1",
+      session: "sql",
+      drizzle: "sql",
+      rowById: "sql",
+      route: "rowById",
+    };
     for (const [key, name] of rows) {
       const s = stat[key];
       const delta = over[key] ? s.cpuMs - stat[over[key]].cpuMs : 0;

@@ -1,8 +1,9 @@
 import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { bodyDigest } from "../../src/core/http/etag";
 import worker from "../../src/index";
 import { countingD1, tenantD1 } from "../helpers/d1";
-import { bindings, callJson, createTenant, type Member, type TestTenant } from "../helpers/harness";
+import { bindings, call, callJson, createTenant, type Member, type TestTenant } from "../helpers/harness";
 
 /**
  * A versioned GET whose handler reads its row by id (`rowById`) takes the ETag's version from that
@@ -71,5 +72,48 @@ describe("a versioned GET takes its version from the handler's own read", () => 
     const again = await get(tenant, sek, path);
     expect(again.versionReads).toBe(1);
     expect(again.etag).toBe(moved.etag);
+  });
+});
+
+describe("the tag's digest", () => {
+  it("moves with any byte of the body, in either lane, and is 16 hex digits", () => {
+    const encode = (text: string) => new TextEncoder().encode(text);
+    const base = bodyDigest(encode('{"id":"u1","number":"7","tally":[3,4]}'));
+    expect(base).toMatch(/^[0-9a-f]{16}$/);
+    const variants = ['{"id":"u1","number":"7","tally":[3,5]}', '{"id":"u1","number":"8","tally":[3,4]}', ""];
+    for (const text of variants) {
+      const other = bodyDigest(encode(text));
+      expect(other.slice(0, 8)).not.toBe(base.slice(0, 8));
+      expect(other.slice(8)).not.toBe(base.slice(8));
+    }
+    expect(bodyDigest(encode('{"id":"u1","number":"7","tally":[3,4]}'))).toBe(base);
+  });
+
+  it("is of the very bytes answered, on a read and on a write (hashed from the JSON text, not a copy)", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const made = await callJson<{ id: string }>("/api/kependudukan/units", {
+      token: sek.token,
+      body: { block: "J", number: "3" },
+    });
+    const path = `/api/kependudukan/units/${made.body.id}`;
+    for (let i = 0; i < 2; i++) {
+      const read = await call(path, { token: sek.token });
+      const tag = read.headers.get("ETag");
+      expect(tag).toBe(
+        `"${await rowVersion(tenant, made.body.id)}-${await bodyDigest(new Uint8Array(await read.arrayBuffer()))}"`,
+      );
+    }
+    const written = await call(path, {
+      method: "PUT",
+      token: sek.token,
+      body: { number: "4" },
+      headers: { "If-Match": (await call(path, { token: sek.token })).headers.get("ETag") ?? "" },
+    });
+    expect(written.status).toBe(200);
+    const tag = written.headers.get("ETag");
+    expect(tag).toBe(
+      `"${await rowVersion(tenant, made.body.id)}-${await bodyDigest(new Uint8Array(await written.arrayBuffer()))}"`,
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { type Column, eq, getTableColumns, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type ErrorCode, NotFound } from "../errors";
@@ -7,43 +7,69 @@ import { requestScope } from "../http/requestScope";
 /** A table with a text primary key named `id`, as every table of ours has. */
 type TableWithId = SQLiteTable & { id: SQLiteColumn; $inferSelect: object };
 
-interface RowQuery<Row> {
-  get(values: { id: string }): Promise<Row | undefined>;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: one cache holds the prepared queries of every table and schema.
+// biome-ignore lint/suspicious/noExplicitAny: one cache holds the queries of every table and schema.
 type AnyDb = DrizzleD1Database<any>;
 
-/** Per database instance (one per binding and isolate) and table: the prepared `SELECT … WHERE id = ?`. */
-const prepared = new WeakMap<AnyDb, Map<SQLiteTable, RowQuery<unknown>>>();
+/** A table's `SELECT … WHERE id = ?` as drizzle builds it, and the columns its values come back in. */
+interface RowQuery {
+  sql: string;
+  columns: readonly (readonly [field: string, column: Column])[];
+}
+
+/** Per table: its row query, built once per isolate whatever database it then runs on. */
+const queries = new WeakMap<SQLiteTable, RowQuery>();
+
+function rowQuery(db: AnyDb, table: TableWithId): RowQuery {
+  let query = queries.get(table);
+  if (!query) {
+    const columns = Object.entries(getTableColumns(table));
+    const selection = Object.fromEntries(columns);
+    const built = db
+      .select(selection)
+      .from(table as SQLiteTable)
+      .where(eq(table.id, sql.placeholder("id")))
+      .toSQL();
+    query = { sql: built.sql, columns };
+    queries.set(table, query);
+  }
+  return query;
+}
 
 /**
- * One row by id, or undefined: the read behind every "show one" route and most state checks. The query
- * is built by drizzle once per database and table and kept prepared, so a request pays for binding the
- * id, the round trip and mapping the row, not for rebuilding the same SQL (ADR 0015: about a tenth of
- * an authenticated read's CPU).
+ * One row by id, or undefined: the read behind every "show one" route and most state checks. The SQL is
+ * built by drizzle once per table and isolate, and each call binds the id on the database it is given
+ * and maps the values through the columns' own decoders, as drizzle's select does. A request's tenant
+ * database is a drizzle instance of its own (its D1 session, core/tenancy/sessions.ts), so a query
+ * prepared per instance was built again on every request (ADR 0015: about a tenth of an authenticated
+ * read's CPU).
  */
 export async function rowById<T extends TableWithId>(
   db: AnyDb,
   table: T,
   id: string,
 ): Promise<T["$inferSelect"] | undefined> {
-  let queries = prepared.get(db);
-  if (!queries) {
-    queries = new Map();
-    prepared.set(db, queries);
-  }
-  let query = queries.get(table) as RowQuery<T["$inferSelect"]> | undefined;
-  if (!query) {
-    query = db
-      .select()
-      .from(table as SQLiteTable)
-      .where(eq(table.id, sql.placeholder("id")))
-      .prepare() as RowQuery<T["$inferSelect"]>;
-    queries.set(table, query);
-  }
-  const row = await query.get({ id });
+  const { sql: text, columns } = rowQuery(db, table);
+  const [values] = await clientOf(db).prepare(text).bind(id).raw<unknown[]>();
+  const row = values ? decodeRow(columns, values) : undefined;
   noteVersion(table, id, row);
+  return row as T["$inferSelect"] | undefined;
+}
+
+/** The D1 client under a drizzle database: drizzle keeps it as `$client`, which its type leaves out. */
+function clientOf(db: AnyDb): D1Database {
+  const client = (db as AnyDb & { $client?: D1Database }).$client;
+  if (!client) {
+    throw new Error("rowById needs a drizzle database over D1");
+  }
+  return client;
+}
+
+function decodeRow(columns: RowQuery["columns"], values: readonly unknown[]): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  columns.forEach(([field, column], i) => {
+    const value = values[i];
+    row[field] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  });
   return row;
 }
 

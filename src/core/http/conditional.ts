@@ -11,6 +11,7 @@ import { runWithAttachment, type WriteAttachment, withIdempotencyHook } from "..
 import { defineModule } from "../module";
 import { tenantCtx } from "../tenancy/contexts";
 import type { HttpMethod } from "./access";
+import { etagOf, keepJsonText } from "./etag";
 import { type RowWatch, requestScope } from "./requestScope";
 
 /**
@@ -18,7 +19,7 @@ import { type RowWatch, requestScope } from "./requestScope";
  * versioned (`defineModule({ versioned: [versioned("/api/agenda/:id", agenda)] })`); every GET, PUT,
  * PATCH and DELETE route on that path then runs `conditional` after its guard:
  *
- * - GET answers `ETag: "<row_version>-<digest of the body>"`, and 304 with no body when `If-None-Match`
+ * - GET answers `ETag: "<row_version>-<digest of the body>"` (core/http/etag.ts), and 304 with no body when `If-None-Match`
  *   names it. The version is read before the handler, so a tag is never newer than its body.
  * - A write with `If-Match` is refused with 412 `precondition_failed` before the handler runs when the
  *   tag's version is not the row's, and the handler's first batch that writes the table starts with a
@@ -147,6 +148,7 @@ function conditional(resource: VersionedResource): MiddlewareHandler<HonoEnv> {
       return next();
     }
     const target = rowTarget(resource, c);
+    keepJsonText(c);
     // The request's own handle on the tenant's database (its D1 session, when there is one), so the
     // handler reads the row no older than this version; the platform's through the same hook.
     const db =
@@ -244,15 +246,6 @@ function expected(ifMatch: string, current: number | null): number {
     return current;
   }
   throw new PreconditionFailed();
-}
-
-async function digest(body: ArrayBuffer): Promise<string> {
-  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", body)).slice(0, 8);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-async function etagOf(res: Response, version: number): Promise<string> {
-  return `"${version}-${await digest(await res.clone().arrayBuffer())}"`;
 }
 
 /** If-None-Match compares weakly: the tag's opaque part, `W/` or not. */
