@@ -32,6 +32,11 @@ const bare = new Hono<{ Bindings: BenchEnv }>();
 bare.get("/__bare", (c) => c.json({ ok: true }));
 // The irreducible part of a tenant read: one D1 round trip, with nothing of ours around it.
 bare.get("/__bare-d1", async (c) => c.json(await c.env.TENANT_DB_01.prepare("SELECT 1 AS one").first()));
+// The same read as a tenant route makes it: through a D1 session (ADR 0036: every tenant request reads
+// its community's database through one, so production may answer from a nearby replica).
+bare.get("/__bare-d1-session", async (c) =>
+  c.json(await c.env.TENANT_DB_01.withSession("first-unconstrained").prepare("SELECT 1 AS one").first()),
+);
 // An authenticated tenant read, taken apart (`npm run bench -- read-path`): the same unit row read
 // bare, through drizzle building its query on every request (as every route did), and through
 // `rowById` (drizzle's SQL built once per table), with nothing of ours around them.

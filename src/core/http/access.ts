@@ -114,11 +114,12 @@ interface VerifiedDevice {
 }
 
 /**
- * Key hash → verified, active device, cached per isolate for 30 s like tenants (ADR 0007, ADR 0015):
- * a busy gate's steady-state webhook then reads nothing from the platform database before its one
- * tenant round trip. Only active devices are cached (an unknown, deleted or deactivated key is read
- * every time, so no caller can fill the cache with junk). The device routes evict their own isolate's
- * entry at once; other isolates see a deactivation or deletion within the TTL.
+ * Device key → verified, active device, cached per isolate for 30 s like tenants (ADR 0007, ADR 0015):
+ * a busy gate's steady-state webhook then reads nothing from the platform database, and hashes nothing,
+ * before its one tenant round trip (the key is held in memory as the verified access tokens are,
+ * core/auth/tokens.ts). Only active devices are cached (an unknown, deleted or deactivated key is
+ * hashed and read every time, so no caller can fill the cache with junk). The device routes evict their
+ * own isolate's entry at once; other isolates see a deactivation or deletion within the TTL.
  */
 const DEVICE_TTL_MS = 30_000;
 const DEVICE_CACHE_MAX = 1_000;
@@ -126,19 +127,20 @@ const deviceCache = new Map<string, VerifiedDevice>();
 
 /** Evicts a device from this isolate's cache (called when it is deactivated, deleted or re-keyed). */
 export function forgetDevice(deviceId: string): void {
-  for (const [hash, device] of deviceCache) {
+  for (const [key, device] of deviceCache) {
     if (device.id === deviceId) {
-      deviceCache.delete(hash);
+      deviceCache.delete(key);
     }
   }
 }
 
-async function verifiedDevice(c: Context<HonoEnv>, keyHash: string): Promise<VerifiedDevice> {
-  const hit = deviceCache.get(keyHash);
+async function verifiedDevice(c: Context<HonoEnv>, key: string): Promise<VerifiedDevice> {
+  const hit = deviceCache.get(key);
   if (hit && hit.expires > Date.now()) {
     return hit;
   }
-  deviceCache.delete(keyHash);
+  deviceCache.delete(key);
+  const keyHash = await sha256Hex(key);
   const found = await platformDb(c.env)
     .select({
       id: gateDevices.id,
@@ -169,7 +171,7 @@ async function verifiedDevice(c: Context<HonoEnv>, keyHash: string): Promise<Ver
     slug: found.slug,
     expires: Date.now() + DEVICE_TTL_MS,
   };
-  deviceCache.set(keyHash, device);
+  deviceCache.set(key, device);
   return device;
 }
 
@@ -180,7 +182,7 @@ async function verifiedDevice(c: Context<HonoEnv>, keyHash: string): Promise<Ver
  */
 async function authenticateDevice(c: Context<HonoEnv>, flag: FeatureFlag): Promise<void> {
   const key = bearer(c, "missing_device_key");
-  const device = await verifiedDevice(c, await sha256Hex(key));
+  const device = await verifiedDevice(c, key);
   // The adapter rides along so the webhook needs no second read of the device row.
   c.set("actor", { kind: "device", deviceId: device.id, tenantSlug: device.slug, adapter: device.adapter });
   c.set("tenant", await resolveTenant(c.env, platformDb(c.env), device.slug, { flag }));
