@@ -4,7 +4,8 @@
 // the shares, and take figures from `npm run bench -- api`.
 //
 //   node scripts/profile-route.mjs [route] [seconds]
-//   route: tenant-read (default), bare, bare-d1, bare-row, bare-row-session, health, sign-in, login-limits, gate
+//   route: tenant-read (default), bare, bare-d1, bare-row, bare-row-session, health, sign-in, login-limits,
+//   gate, vote, path (PROFILE_PATH, as PROFILE_EMAIL)
 // The bench state first (scripts/bench/state.mjs): a profile never touches `npm run dev`'s state.
 import "./bench/state.mjs";
 import { readFileSync } from "node:fs";
@@ -63,6 +64,14 @@ try {
       connections: 1,
     },
   };
+  // Any GET of the API: `PROFILE_PATH=/api/visitor?status=menunggu PROFILE_EMAIL=… node scripts/profile-route.mjs path`.
+  if (route === "path") {
+    const who = await signIn(process.env.PROFILE_EMAIL ?? "sekretaris.rt01@warga.test");
+    targets.path = {
+      url: `${server.url}${process.env.PROFILE_PATH ?? "/api/health"}`,
+      headers: { Authorization: `Bearer ${who}` },
+    };
+  }
   if (route === "gate") {
     // The bench's gate fixture: a device key and a pass already used, so every scan is the refusal path.
     const { gateFixture } = await import("./bench/api-routes.mjs");

@@ -351,5 +351,12 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
     "statements": [
       "CREATE INDEX `registry_birth_months_sum_idx` ON `registry_birth_months` (`birth_month`,`persons`);"
     ]
+  },
+  {
+    "name": "0024_visitor_status_index.sql",
+    "statements": [
+      "DROP INDEX `family_members_stats_idx`;",
+      "CREATE INDEX `visitors_status_id_idx` ON `visitors` (`status`,`id`);"
+    ]
   }
 ];

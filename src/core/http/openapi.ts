@@ -40,8 +40,24 @@ export function json<T extends z.ZodType>(schema: T, description = "Success") {
 
 export const IdParam = z.object({ id: z.string().min(1).max(64) });
 
-export function listOf<T extends z.ZodType>(item: T) {
+function pageOf<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+}
+
+/**
+ * One page schema per item schema. A route's `schema` is an instance field, evaluated by chanfana's
+ * `new Route()` on every request, so a schema built inside it was built again each time (zod's object
+ * construction showed in `node scripts/profile-route.mjs path`); this one is built once per item.
+ */
+const pages = new WeakMap<z.ZodType, z.ZodType>();
+
+export function listOf<T extends z.ZodType>(item: T): ReturnType<typeof pageOf<T>> {
+  let page = pages.get(item);
+  if (!page) {
+    page = pageOf(item);
+    pages.set(item, page);
+  }
+  return page as ReturnType<typeof pageOf<T>>;
 }
 
 /**

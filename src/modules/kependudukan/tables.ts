@@ -162,11 +162,10 @@ export const familyMembers = sqliteTable(
     index("family_members_card_idx").on(t.familyCardId, t.id),
     // Search scans names: a covering index is a third of the table's width.
     index("family_members_name_idx").on(t.name, t.familyCardId),
-    // The statistics' first pass counted on these two indexes; they now read the trigger-kept tallies
-    // (registry_counts, registry_birth_months below) and only the age bands' edge months read the
-    // birth-date index. The stats index serves nothing now and can go in a later migration. Never led
-    // by the living status: a lookup of one card's living members must keep choosing the card index.
-    index("family_members_stats_idx").on(t.sex, t.religion, t.residenceStatus, t.livingStatus),
+    // The statistics read the trigger-kept tallies (registry_counts, registry_birth_months below); only
+    // the age bands' edge months read the birth-date index. (Migration 0024 dropped the index on sex,
+    // religion and statuses their first pass counted on.) Never lead an index by the living status: a
+    // lookup of one card's living members must keep choosing the card index.
     index("family_members_birth_idx").on(t.birthDate, t.livingStatus),
   ],
 );

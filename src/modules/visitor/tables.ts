@@ -37,6 +37,8 @@ export const visitors = sqliteTable(
   },
   (t) => [
     index("visitors_status_visit_idx").on(t.status, t.visitAt),
+    // The review list by status, newest first: one range of the index, not every row of the status sorted.
+    index("visitors_status_id_idx").on(t.status, t.id),
     index("visitors_resident_idx").on(t.residentId, t.id),
     index("visitors_inside_idx").on(t.checkedInAt, t.checkedOutAt),
   ],
