@@ -358,5 +358,11 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
       "DROP INDEX `family_members_stats_idx`;",
       "CREATE INDEX `visitors_status_id_idx` ON `visitors` (`status`,`id`);"
     ]
+  },
+  {
+    "name": "0025_visitors_inside_now.sql",
+    "statements": [
+      "CREATE INDEX `visitors_inside_now_idx` ON `visitors` (`id`) WHERE checked_in_at IS NOT NULL AND checked_out_at IS NULL;"
+    ]
   }
 ];

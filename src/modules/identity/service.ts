@@ -1,8 +1,8 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
 import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
 import { memberships, tenants, users } from "../../core/db/platform-schema";
-import { rowById } from "../../core/db/rows";
+import { preparedOnce } from "../../core/db/prepared";
 import { Conflict, Forbidden, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { versioned } from "../../core/http/conditional";
@@ -70,14 +70,20 @@ export function versionedMembership(path: string) {
   );
 }
 
+const MEMBERSHIPS_OF = Symbol("membershipsOf");
+
 /** Every membership of a user (`id`), with its tenant, oldest first: where a sign-in lands by default. */
 export async function membershipsOf({ ctx, id }: { ctx: PlatformCtx; id: string }) {
-  return ctx.platform
-    .select({ membership: memberships, tenant: tenants })
-    .from(memberships)
-    .innerJoin(tenants, eq(tenants.id, memberships.tenantId))
-    .where(eq(memberships.userId, id))
-    .orderBy(asc(memberships.createdAt), asc(memberships.id));
+  const query = preparedOnce(ctx.platform, MEMBERSHIPS_OF, (db) =>
+    db
+      .select({ membership: memberships, tenant: tenants })
+      .from(memberships)
+      .innerJoin(tenants, eq(tenants.id, memberships.tenantId))
+      .where(eq(memberships.userId, sql.placeholder("userId")))
+      .orderBy(asc(memberships.createdAt), asc(memberships.id))
+      .prepare(),
+  );
+  return query.all({ userId: id });
 }
 
 /**
@@ -122,11 +128,10 @@ export function isProfileComplete(user: Pick<UserRow, "name" | "whatsapp">, unit
  */
 export async function me({ ctx }: { ctx: PlatformCtx }) {
   const actor = requireUser(ctx);
-  const user = await rowById(ctx.platform, users, actor.userId);
+  const { user, all } = await userWithMemberships(ctx, actor.userId);
   if (!user) {
     throw new NotFound("User");
   }
-  const all = await membershipsOf({ ctx, id: user.id });
   const current = actor.tenantSlug ? all.find((m) => m.tenant.slug === actor.tenantSlug) : undefined;
   const unitId = current?.membership.unitId ?? null;
   return {
@@ -143,6 +148,30 @@ export async function me({ ctx }: { ctx: PlatformCtx }) {
     profileComplete: isProfileComplete(user, unitId),
     memberships: all.map((m) => ({ tenant: tenantRef(m.tenant), ...standingOf(m.membership) })),
   };
+}
+
+const USER_WITH_MEMBERSHIPS = Symbol("userWithMemberships");
+
+/**
+ * The account and every membership with its tenant (oldest first, as `membershipsOf`), in one round
+ * trip: the profile read of every app start. An account with no membership is one row with nulls.
+ */
+async function userWithMemberships(ctx: PlatformCtx, userId: string) {
+  const query = preparedOnce(ctx.platform, USER_WITH_MEMBERSHIPS, (db) =>
+    db
+      .select({ user: users, membership: memberships, tenant: tenants })
+      .from(users)
+      .leftJoin(memberships, eq(memberships.userId, users.id))
+      .leftJoin(tenants, eq(tenants.id, memberships.tenantId))
+      .where(eq(users.id, sql.placeholder("userId")))
+      .orderBy(asc(memberships.createdAt), asc(memberships.id))
+      .prepare(),
+  );
+  const rows = await query.all({ userId });
+  const all = rows.flatMap(({ membership, tenant }) =>
+    membership && tenant ? [{ membership, tenant }] : [],
+  );
+  return { user: rows[0]?.user ?? null, all };
 }
 
 /** A membership's duties and residency, as answers show them. */

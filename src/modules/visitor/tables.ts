@@ -41,5 +41,9 @@ export const visitors = sqliteTable(
     index("visitors_status_id_idx").on(t.status, t.id),
     index("visitors_resident_idx").on(t.residentId, t.id),
     index("visitors_inside_idx").on(t.checkedInAt, t.checkedOutAt),
+    // Who is inside now, newest first: only those rows, not a walk of every guest ever registered.
+    index("visitors_inside_now_idx")
+      .on(t.id)
+      .where(sql`checked_in_at IS NOT NULL AND checked_out_at IS NULL`),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX `visitors_inside_now_idx` ON `visitors` (`id`) WHERE checked_in_at IS NOT NULL AND checked_out_at IS NULL;
