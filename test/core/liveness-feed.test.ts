@@ -118,12 +118,20 @@ describe("the liveness feed", () => {
     expect((await callJson("/api/user/me", { token: old.token })).status).toBe(200);
   });
 
-  it("keeps a day of entries: each new one drops those older", async () => {
+  it("keeps a day of entries, each sign-in once: each new one drops those older", async () => {
     const tenant = await createTenant();
     const member = await tenant.member("warga");
     const dayAgo = new Date(Date.now() - 86_400_000 - 60_000).toISOString();
     await bindings.PLATFORM_DB.prepare("INSERT INTO session_revocations (family_id, at) VALUES ('stale', ?)")
       .bind(dayAgo)
+      .run();
+    // The sign-in has rotated once: one UPDATE revokes both of its rows, and the feed has it once.
+    await bindings.PLATFORM_DB.prepare(
+      "INSERT INTO sessions (id, user_id, tenant_id, family_id, refresh_hash, expires_at) " +
+        "SELECT 'rotated-' || id, user_id, tenant_id, family_id, 'rotated-' || refresh_hash, expires_at " +
+        "FROM sessions WHERE family_id = ?",
+    )
+      .bind(sidOf(member.token))
       .run();
     await revokeElsewhere(sidOf(member.token));
     const left = await bindings.PLATFORM_DB.prepare(
@@ -132,7 +140,7 @@ describe("the liveness feed", () => {
       .bind(sidOf(member.token))
       .all<{ id: string }>();
     expect(left.results.map((r) => r.id)).toEqual([sidOf(member.token)]);
-    // A second UPDATE of an ended sign-in adds nothing: the feed has each ending once.
+    // A second UPDATE of an ended sign-in adds nothing either.
     await revokeElsewhere(sidOf(member.token));
     const count = await bindings.PLATFORM_DB.prepare(
       "SELECT count(*) AS n FROM session_revocations WHERE family_id = ?",

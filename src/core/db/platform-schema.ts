@@ -138,7 +138,8 @@ export const sessions = sqliteTable(
 export const sessionRevocations = sqliteTable(
   "session_revocations",
   {
-    familyId: text("family_id").notNull(),
+    /** Once per family: revoking one updates every rotation row of it, and the first row's entry stands. */
+    familyId: text("family_id").primaryKey(),
     at: text("at").notNull(),
   },
   (t) => [index("session_revocations_at_idx").on(t.at)],
