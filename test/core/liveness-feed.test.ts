@@ -60,6 +60,18 @@ describe("the liveness feed", () => {
     expectProblem(await callJson("/api/user/me", { token: member.token }), 401, "session_revoked");
   });
 
+  it("reads again when the clock moved back below its last check, instead of trusting that check", async () => {
+    const tenant = await createTenant();
+    const member = await tenant.member("warga");
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(start + 60_000);
+    expect((await callJson("/api/user/me", { token: member.token })).status).toBe(200);
+    vi.setSystemTime(start);
+    await revokeElsewhere(sidOf(member.token));
+    expectProblem(await callJson("/api/user/me", { token: member.token }), 401, "session_revoked");
+  });
+
   it("reads the platform database once for many sign-ins, not once for each", async () => {
     const tenant = await createTenant();
     const members = await Promise.all(Array.from({ length: 8 }, () => tenant.member("warga")));

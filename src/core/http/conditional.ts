@@ -19,8 +19,10 @@ import { type RowWatch, requestScope } from "./requestScope";
  * versioned (`defineModule({ versioned: [versioned("/api/agenda/:id", agenda)] })`); every GET, PUT,
  * PATCH and DELETE route on that path then runs `conditional` after its guard:
  *
- * - GET answers `ETag: "<row_version>-<digest of the body>"` (core/http/etag.ts), and 304 with no body when `If-None-Match`
- *   names it. The version is read before the handler, so a tag is never newer than its body.
+ * - GET answers `ETag: "<row_version>-<digest of the body>"` (core/http/etag.ts), and 304 with no body
+ *   when `If-None-Match` names it. The version is the one the handler's own read of the row by id
+ *   handed over (`conditionalRead` below), or one read ahead of the handler: a tag is never newer than
+ *   its body.
  * - A write with `If-Match` is refused with 412 `precondition_failed` before the handler runs when the
  *   tag's version is not the row's, and the handler's first batch that writes the table starts with a
  *   guard statement (the batch hook, core/idempotency/hook.ts) that fails the whole batch if the row

@@ -45,8 +45,15 @@ export async function hierarchySummary({
   const children = await childTenants(ctx);
   const now = ctx.now();
   const kept = await keptFigures(ctx, ctx.tenant.id);
+  // Each active RT's kept row if it may be shown; the others are read from their databases now.
+  const fresh = new Map(
+    children.flatMap((child) => {
+      const row = child.ctx ? kept.get(child.ctx.tenant.id) : undefined;
+      return row && usable(row, child.linkedAt, now) ? [[row.tenantId, row] as const] : [];
+    }),
+  );
   const stale = children.flatMap((child) =>
-    child.ctx && !usable(kept.get(child.ctx.tenant.id), child.linkedAt, now) ? [child.ctx] : [],
+    child.ctx && !fresh.has(child.ctx.tenant.id) ? [child.ctx] : [],
   );
   const read = await readAndKeep(ctx, stale, input.indicators);
   const rows = children.map((child) => {
@@ -60,7 +67,7 @@ export async function hierarchySummary({
       };
     }
     const id = child.ctx.tenant.id;
-    const row = read.get(id) ?? (usable(kept.get(id), child.linkedAt, now) ? kept.get(id) : undefined);
+    const row = read.get(id) ?? fresh.get(id);
     if (!row) {
       return { slug: child.slug, name: child.name, figures: null, asOf: null, error: "unreadable" };
     }

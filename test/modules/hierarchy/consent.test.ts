@@ -11,7 +11,7 @@ import {
   unique,
 } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
-import { answer, askLink, type Figures, linkAccepted, parentRequest, type Summary } from "./helpers";
+import { answer, askLink, linkAccepted, noFigures, parentRequest, type Summary } from "./helpers";
 
 /**
  * Issue 27, item 5: "RW links need the RT's consent". An RW's link-child is a request; the RT's admin
@@ -62,13 +62,6 @@ async function auditActions(rt: TestTenant) {
     .all<{ action: string; tenant_id: string }>();
   return rows.results;
 }
-
-const noFigures: Figures = {
-  residents: 0,
-  duesArrears: { amount: 0, units: 0 },
-  lettersAwaitingProcessing: 0,
-  complaintsOpen: 0,
-};
 
 afterEach(() => {
   vi.restoreAllMocks();

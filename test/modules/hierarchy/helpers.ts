@@ -12,6 +12,14 @@ export interface Figures {
   complaintsOpen: number;
 }
 
+/** The figures of an RT with nothing to count, and the total of a summary with no RT to read. */
+export const noFigures: Figures = {
+  residents: 0,
+  duesArrears: { amount: 0, units: 0 },
+  lettersAwaitingProcessing: 0,
+  complaintsOpen: 0,
+};
+
 /** `GET /api/tenant-hierarchy/summary`. */
 export interface Summary {
   children: {

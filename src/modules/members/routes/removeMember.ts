@@ -12,7 +12,7 @@ export class RemoveMember extends Endpoint {
     summary:
       "Remove a member (moved out, stepped down, left): their sessions here end, waiting guest passes are revoked and unfinished letters cancelled; registry records stay",
     request: { params: UserIdParam },
-    responses: { 204: { description: "Removed" }, ...problems(401, 403, 404, 409) },
+    responses: { 204: { description: "Removed" }, ...problems(400, 401, 403, 404, 409) },
   };
 
   override async handle(c: Context<HonoEnv>) {
