@@ -47,6 +47,10 @@ describe("a versioned GET takes its version from the handler's own read", () => 
     });
     expect(made.status).toBe(201);
     const path = `/api/kependudukan/units/${made.body.id}`;
+    // The runtime is shared with the other test files (isolate: false), which may already have taught it
+    // this resource. A GET that hands no version over (another community's id: 404) makes it read ahead
+    // again, whichever state it was in.
+    expect((await get(other, otherSek, path)).status).toBe(404);
 
     const first = await get(tenant, sek, path);
     expect(first.status).toBe(200);
