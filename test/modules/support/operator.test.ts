@@ -1,5 +1,8 @@
+import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { platformDb } from "../../../src/core/db/platform";
+import worker from "../../../src/index";
+import { countingD1 } from "../../helpers/d1";
 import { bindings, callJson, expectProblem, operatorToken } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
 import { insertTicket, openTicket, type TicketView, tenantWithAdmin, ticketRow } from "./helpers";
@@ -129,10 +132,39 @@ describe("operator PATCH: respond and change status", () => {
   it("lets only one of two concurrent closes of the same ticket through, and audits only that one", async () => {
     const { tenant, admin } = await tenantWithAdmin();
     const ticket = await openTicket(admin);
-    const results = await Promise.all([
-      patch(ticket.id, { status: "diproses", message: "A" }),
-      patch(ticket.id, { status: "diproses", message: "B" }),
-    ]);
+    // Concurrent for sure: each PATCH's batch waits until both have loaded the ticket and reached their
+    // batch. (Left to timing, the second could load the first's result and be a plain response, 200.)
+    let arrived = 0;
+    let release = () => {};
+    const bothThere = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const hold = (sql: string) => {
+      if (!/^update "support_tickets"/.test(sql)) {
+        return undefined;
+      }
+      arrived += 1;
+      if (arrived === 2) {
+        release();
+      }
+      return bothThere;
+    };
+    const env = { ...bindings, PLATFORM_DB: countingD1(bindings.PLATFORM_DB, [], hold) } as typeof bindings;
+    const token = await operatorToken();
+    const concurrentPatch = async (message: string) => {
+      const res = await worker.fetch(
+        new Request(`http://api.test/api/platform/support-tickets/${ticket.id}`, {
+          method: "PATCH",
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ status: "diproses", message }),
+        }),
+        env,
+        createExecutionContext(),
+      );
+      await res.arrayBuffer();
+      return res;
+    };
+    const results = await Promise.all([concurrentPatch("A"), concurrentPatch("B")]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     const thread = await callJson<TicketView>(`/api/platform/support-tickets/${ticket.id}`, {
       token: await operatorToken(),
