@@ -63,7 +63,9 @@ describe("OpenAPI summaries and descriptions", () => {
     const bad = (await operations()).flatMap(({ name, op }) =>
       mentions(op.description ?? "").flatMap(({ status, codes }) => [
         ...(op.responses[status] ? [] : [`${name}: names ${status}, which it does not document`]),
-        ...codes.filter((code) => !known.has(code)).map((code) => `${name}: ${status} \`${code}\` is no code`),
+        ...codes
+          .filter((code) => !known.has(code))
+          .map((code) => `${name}: ${status} \`${code}\` is no code`),
       ]),
     );
     expect(bad).toEqual([]);
