@@ -9,7 +9,10 @@ import { serveTenantFile } from "../store";
 export class GetFile extends Endpoint {
   override schema = {
     tags: ["Berkas"],
-    summary: "A stored image, for its uploader and the roles its purpose allows (others: 404); ETag, 304",
+    summary: "Get a stored image",
+    description:
+      "Members: the uploader and the duties its purpose allows (anyone else gets 404, as for a file " +
+      "that does not exist). Served with an ETag (304 for If-None-Match) and private caching.",
     request: { params: IdParam },
     responses: {
       200: { description: "The image", content: { "image/*": { schema: z.string() } } },

@@ -9,7 +9,10 @@ import { getInfoRt } from "../service";
 export class GetInfoRt extends Endpoint {
   override schema = {
     tags: ["Asisten"],
-    summary: "The rules, service hours and agenda the staff wrote for the assistant to tell residents",
+    summary: "Get the community information the assistant tells",
+    description:
+      "Members. The rules, service hours and agenda notes the secretary and admin wrote for the " +
+      "assistant to tell residents. ETag and 304 for If-None-Match.",
     responses: { 200: json(InfoRt), ...problems(401, 403) },
   };
 

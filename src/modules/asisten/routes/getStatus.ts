@@ -9,7 +9,11 @@ import { assistantStatus } from "../service";
 export class GetAssistantStatus extends Endpoint {
   override schema = {
     tags: ["Asisten"],
-    summary: "Whether the assistant answers, and with a model (llm) or its built-in intents (builtin)",
+    summary: "Get the assistant's status",
+    description:
+      "Residents only. Whether the assistant answers, and how: with a language model (`llm`) or with " +
+      "its built-in intents (`builtin`) when no model is configured, so a client can show or hide the " +
+      "assistant and set expectations.",
     responses: { 200: json(AssistantStatus), ...problems(401, 403) },
   };
 

@@ -9,7 +9,11 @@ import { updateInfoRt } from "../service";
 export class UpdateInfoRt extends Endpoint {
   override schema = {
     tags: ["Asisten"],
-    summary: "Write the rules, service hours or agenda the assistant tells residents",
+    summary: "Update the community information the assistant tells",
+    description:
+      "Secretary and admin. Writes the rules, service hours or agenda notes the assistant tells " +
+      "residents; fields left out keep their value. Optional If-Match (412 `precondition_failed`). " +
+      "Audited.",
     request: { body: { content: { "application/json": { schema: InfoRtInput } } } },
     responses: { 200: json(InfoRt), ...problems(400, 401, 403) },
   };

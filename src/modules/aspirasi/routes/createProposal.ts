@@ -9,7 +9,11 @@ import { CreateProposalInput, Proposal } from "../schemas";
 export class CreateProposal extends Endpoint {
   override schema = {
     tags: ["Usulan"],
-    summary: "Propose something for the community; starts as diajukan",
+    summary: "Propose something for the community",
+    description:
+      "Residents only. Files a proposal (title and description) that every member can read and endorse; " +
+      "it starts as diajukan until staff accept or reject it. At most 10 proposals per member per day " +
+      "(429 `rate_limited`).",
     request: { body: { content: { "application/json": { schema: CreateProposalInput } } } },
     responses: { 201: json(Proposal, "Created"), ...problems(400, 401, 403, 429) },
   };

@@ -9,7 +9,11 @@ import { createSuggestion } from "../suggestions";
 export class CreateSuggestion extends Endpoint {
   override schema = {
     tags: ["Saran"],
-    summary: "Send a suggestion; anonymous ones keep no link to the sender",
+    summary: "Send a suggestion",
+    description:
+      "Residents only. Sends a suggestion to the community's staff. An anonymous suggestion keeps no " +
+      "link to its sender, so not even staff or the database can tell who sent it. At most 20 " +
+      "suggestions per member per day (429 `rate_limited`).",
     request: { body: { content: { "application/json": { schema: CreateSuggestionInput } } } },
     responses: { 201: json(SuggestionReceipt, "Created"), ...problems(400, 401, 403, 429) },
   };

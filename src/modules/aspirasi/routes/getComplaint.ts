@@ -9,7 +9,10 @@ import { Complaint } from "../schemas";
 export class GetComplaint extends Endpoint {
   override schema = {
     tags: ["Pengaduan"],
-    summary: "One complaint with its thread (its resident or staff)",
+    summary: "Get a complaint with its thread",
+    description:
+      "Members: the resident who filed it (another resident's complaint is 404) or community staff. The " +
+      "complaint with its thread of staff responses and status changes. ETag and 304 for If-None-Match.",
     request: { params: IdParam },
     responses: { 200: json(Complaint), ...tenantProblems },
   };

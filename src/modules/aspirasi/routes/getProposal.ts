@@ -9,7 +9,10 @@ import { Proposal } from "../schemas";
 export class GetProposal extends Endpoint {
   override schema = {
     tags: ["Usulan"],
-    summary: "One proposal",
+    summary: "Get a proposal",
+    description:
+      "Members. One proposal with its status, the staff's note once decided, its endorsement count and " +
+      "whether the caller endorsed it. ETag and 304 for If-None-Match.",
     request: { params: IdParam },
     responses: { 200: json(Proposal), ...tenantProblems },
   };

@@ -9,7 +9,11 @@ import { Complaint, ComplaintListQuery } from "../schemas";
 export class ListComplaints extends Endpoint {
   override schema = {
     tags: ["Pengaduan"],
-    summary: "Complaints for staff: by status, category and date (Asia/Jakarta days, inclusive)",
+    summary: "List complaints for staff",
+    description:
+      "Community staff (sekretaris, bendahara, admin). Every complaint of the community, newest first, " +
+      "filtered by status (baru, diproses, selesai, ditolak), category and filing date (`from`/`to`, " +
+      "Asia/Jakarta days, inclusive), paged by `cursor`.",
     request: { query: ComplaintListQuery },
     responses: { 200: json(listOf(Complaint)), ...tenantProblems },
   };

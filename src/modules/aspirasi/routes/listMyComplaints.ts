@@ -10,7 +10,9 @@ import { Complaint } from "../schemas";
 export class ListMyComplaints extends Endpoint {
   override schema = {
     tags: ["Pengaduan"],
-    summary: "The caller's complaints, newest first",
+    summary: "List the caller's complaints",
+    description:
+      "Residents only. The caller's own complaints, newest first, with their status, paged by `cursor`.",
     request: { query: ListQuery },
     responses: { 200: json(listOf(Complaint)), ...tenantProblems },
   };

@@ -9,7 +9,10 @@ import { Proposal, ProposalListQuery } from "../schemas";
 export class ListProposals extends Endpoint {
   override schema = {
     tags: ["Usulan"],
-    summary: "Proposals with their endorsement counts and whether the caller endorsed them",
+    summary: "List proposals",
+    description:
+      "Members. Proposals, newest first, filtered by `status` (diajukan, diterima, ditolak), each with " +
+      "its endorsement count and whether the caller endorsed it, paged by `cursor`.",
     request: { query: ProposalListQuery },
     responses: { 200: json(listOf(Proposal)), ...tenantProblems },
   };

@@ -9,7 +9,11 @@ import { listSuggestions } from "../suggestions";
 export class ListSuggestions extends Endpoint {
   override schema = {
     tags: ["Saran"],
-    summary: "Suggestions for staff, newest first; unread=true for the unread ones",
+    summary: "List suggestions for staff",
+    description:
+      "Community staff (sekretaris, bendahara, admin). Every suggestion, newest first, with its sender " +
+      "unless anonymous; `unread=true` lists only those no staff member has marked read. Paged by " +
+      "`cursor`.",
     request: { query: SuggestionListQuery },
     responses: { 200: json(listOf(Suggestion)), ...tenantProblems },
   };

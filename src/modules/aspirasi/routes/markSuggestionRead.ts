@@ -9,7 +9,11 @@ import { markSuggestionRead } from "../suggestions";
 export class MarkSuggestionRead extends Endpoint {
   override schema = {
     tags: ["Saran"],
-    summary: "Mark a suggestion read (idempotent)",
+    summary: "Mark a suggestion read",
+    description:
+      "Community staff (sekretaris, bendahara, admin). Marks the suggestion read, recording who read it " +
+      "and when; marking it again changes nothing and answers the same (idempotent). 404 for an unknown " +
+      "id.",
     request: { params: IdParam },
     responses: { 200: json(Suggestion), ...tenantProblems },
   };

@@ -9,7 +9,10 @@ import { listPlatformAudit } from "../service";
 export class ListPlatformAudit extends Endpoint {
   override schema = {
     tags: ["Platform: audit"],
-    summary: "Audit log across tenants; filter by tenant (slug, id or `platform`), actor and days",
+    summary: "List the platform audit log",
+    description:
+      "Platform operators only. Audit records across tenants, newest first, filtered by tenant (slug, " +
+      "id, or `platform` for control-plane records), actor and days, paged by `cursor`.",
     request: { query: PlatformAuditQuery },
     responses: { 200: json(listOf(AuditEntry)), ...problems(400, 401, 403) },
   };

@@ -9,7 +9,10 @@ import { listTenantAudit } from "../service";
 export class ListTenantAudit extends Endpoint {
   override schema = {
     tags: ["Audit"],
-    summary: "Audit log of the community: who changed what, newest first",
+    summary: "List the community's audit log",
+    description:
+      "Admin only. Who changed what in this community, newest first: each record names the actor, the " +
+      "action, the target and its details, filtered by action, actor and days, paged by `cursor`.",
     request: { query: AuditQuery },
     responses: { 200: json(listOf(AuditEntry)), ...tenantProblems },
   };

@@ -9,7 +9,10 @@ import { createPlan } from "../service";
 export class CreatePlan extends Endpoint {
   override schema = {
     tags: ["Platform"],
-    summary: "Add a subscription plan (price per month in rupiah, resident limit)",
+    summary: "Add a subscription plan",
+    description:
+      "Platform operators only. Adds a plan with its code, name, price per month in rupiah and resident " +
+      "limit. 409 `plan_exists` for a code already used. Audited.",
     request: { body: { content: { "application/json": { schema: CreatePlanInput } } } },
     responses: { 201: json(Plan, "Created"), ...problems(400, 401, 403, 409) },
   };

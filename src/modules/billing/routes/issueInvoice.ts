@@ -9,8 +9,12 @@ import { issueInvoice } from "../service";
 export class IssueInvoice extends Endpoint {
   override schema = {
     tags: ["Langganan"],
-    summary:
-      "Renew or change plan: issues an invoice for the plan's price × months with its payment URL (replaces an open one)",
+    summary: "Renew or change the subscription plan",
+    description:
+      "Community staff (sekretaris, bendahara, admin). Issues an invoice for the chosen plan's monthly " +
+      "price × months, with its payment gateway URL; an open invoice is replaced by the new one. The " +
+      "subscription is extended when the gateway confirms the payment. 404 for an unknown or retired " +
+      "plan; 503 `payment_gateway_unavailable` when no gateway is configured or it cannot be reached.",
     request: { body: { content: { "application/json": { schema: IssueInvoiceInput } } } },
     responses: { 201: json(Invoice, "Issued"), ...problems(400, 401, 403, 404, 503) },
   };

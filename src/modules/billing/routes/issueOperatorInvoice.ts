@@ -9,7 +9,11 @@ import { issueOperatorInvoice } from "../service";
 export class IssueOperatorInvoice extends Endpoint {
   override schema = {
     tags: ["Platform"],
-    summary: "Issue an invoice to a community: any amount, a note, the days to pay",
+    summary: "Issue an invoice to a community",
+    description:
+      "Platform operators only. Issues an invoice of any amount with a note and the days to pay, with " +
+      "its payment gateway URL; paying it extends the subscription like a plan invoice. 404 for an " +
+      "unknown tenant; 503 `payment_gateway_unavailable`. Audited.",
     request: {
       params: IdParam,
       body: { content: { "application/json": { schema: OperatorInvoiceInput } } },

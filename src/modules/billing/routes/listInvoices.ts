@@ -9,7 +9,11 @@ import { listInvoices } from "../service";
 export class ListInvoices extends Endpoint {
   override schema = {
     tags: ["Langganan"],
-    summary: "This community's subscription invoices, newest first, with the subscription's state",
+    summary: "List the community's subscription invoices",
+    description:
+      "Community staff (sekretaris, bendahara, admin). This community's invoices, newest first, with " +
+      "their status (issued, paid, expired, void), and the subscription's state (plan, active until), " +
+      "paged by `cursor`.",
     request: { query: InvoiceListQuery },
     responses: { 200: json(InvoiceList), ...tenantProblems },
   };

@@ -9,7 +9,10 @@ import { listOperatorInvoices } from "../service";
 export class ListOperatorInvoices extends Endpoint {
   override schema = {
     tags: ["Platform"],
-    summary: "A community's subscription invoices, newest first, with the subscription's state",
+    summary: "List a community's subscription invoices",
+    description:
+      "Platform operators only. A community's invoices, newest first, with their status and the " +
+      "subscription's state, paged by `cursor`.",
     request: { params: IdParam, query: InvoiceListQuery },
     responses: { 200: json(InvoiceList), ...problems(400, 401, 403, 404) },
   };

@@ -10,8 +10,11 @@ import { PaymentCallback, PaymentCallbackQuery } from "../schemas";
 export class ListPaymentCallbacks extends Endpoint {
   override schema = {
     tags: ["Platform"],
-    summary:
-      "Every payment gateway callback received (raw, verified or not, and what came of it), newest first",
+    summary: "List payment gateway callbacks",
+    description:
+      "Platform operators only. Every payment gateway callback received, newest first: the gateway, the " +
+      "order, whether its signature verified, and what came of it (applied, ignored, refused with the " +
+      "reason), paged by `cursor`; unverified callbacks are kept only a few hours.",
     request: { query: PaymentCallbackQuery },
     responses: { 200: json(listOf(PaymentCallback)), ...problems(400, 401, 403) },
   };

@@ -9,7 +9,10 @@ import { listPlans } from "../service";
 export class ListPlans extends Endpoint {
   override schema = {
     tags: ["Langganan"],
-    summary: "The plans a community can subscribe to",
+    summary: "List the subscription plans",
+    description:
+      "Community staff (sekretaris, bendahara, admin). The plans a community can subscribe to: name, " +
+      "price per month in rupiah and resident limit; retired plans are not offered.",
     responses: { 200: json(PlanList), ...tenantProblems },
   };
 

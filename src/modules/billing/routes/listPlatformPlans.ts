@@ -9,7 +9,10 @@ import { listPlans } from "../service";
 export class ListPlatformPlans extends Endpoint {
   override schema = {
     tags: ["Platform"],
-    summary: "Every subscription plan, retired ones included",
+    summary: "List every subscription plan",
+    description:
+      "Platform operators only. Every plan with its price per month, resident limit and whether it is " +
+      "retired (no longer offered).",
     responses: { 200: json(PlanList), ...problems(401, 403) },
   };
 

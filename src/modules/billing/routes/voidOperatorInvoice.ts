@@ -9,8 +9,11 @@ import { voidInvoice } from "../service";
 export class VoidOperatorInvoice extends Endpoint {
   override schema = {
     tags: ["Platform"],
-    summary:
-      "Void a community's unpaid invoice with a reason; a payment the gateway still settles for it is refused",
+    summary: "Void a community's unpaid invoice",
+    description:
+      "Platform operators only. Voids an unpaid invoice with a reason; a payment the gateway still " +
+      "settles for it afterwards is refused. 409 `invoice_paid` for a paid invoice, 409 " +
+      "`invoice_already_void` for one already void. Audited.",
     request: {
       params: InvoiceParams,
       body: { content: { "application/json": { schema: VoidInvoiceInput } } },

@@ -9,7 +9,10 @@ import { createAlbum } from "../service";
 export class CreateAlbum extends Endpoint {
   override schema = {
     tags: ["Galeri"],
-    summary: "Create a gallery album (sekretaris, admin)",
+    summary: "Create a gallery album",
+    description:
+      "Secretary and admin. Creates an album with a title and an optional description and event date; " +
+      "photos are added with `POST /api/galeri/{id}/foto`. Audited.",
     request: { body: { content: { "application/json": { schema: CreateAlbumInput } } } },
     responses: { 201: json(AlbumWithPhotos, "Created"), ...problems(400, 401, 403) },
   };

@@ -8,7 +8,10 @@ import { deleteAlbum } from "../service";
 export class DeleteAlbum extends Endpoint {
   override schema = {
     tags: ["Galeri"],
-    summary: "Delete an album and all its photos (sekretaris, admin)",
+    summary: "Delete a gallery album",
+    description:
+      "Secretary and admin. Deletes an album with all its photos and their stored images. Optional " +
+      "If-Match (412 `precondition_failed`). Audited.",
     request: { params: IdParam },
     responses: { 204: { description: "Deleted" }, ...tenantProblems },
   };

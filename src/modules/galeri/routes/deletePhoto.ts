@@ -9,7 +9,10 @@ import { deletePhoto } from "../service";
 export class DeletePhoto extends Endpoint {
   override schema = {
     tags: ["Galeri"],
-    summary: "Delete one photo of an album (sekretaris, admin)",
+    summary: "Delete a photo from an album",
+    description:
+      "Secretary and admin. Deletes one photo of the album and its stored image; 404 for a photo of " +
+      "another album.",
     request: { params: PhotoParams },
     responses: { 204: { description: "Deleted" }, ...tenantProblems },
   };

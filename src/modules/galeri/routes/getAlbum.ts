@@ -9,7 +9,10 @@ import { getAlbum } from "../service";
 export class GetAlbum extends Endpoint {
   override schema = {
     tags: ["Galeri"],
-    summary: "One album with its photos, oldest first",
+    summary: "Get a gallery album with its photos",
+    description:
+      "Members. One album with its photos, oldest first, each with its image URL and caption. ETag and " +
+      "304 for If-None-Match.",
     request: { params: IdParam },
     responses: { 200: json(AlbumWithPhotos), ...tenantProblems },
   };

@@ -9,7 +9,9 @@ import { listAlbums } from "../service";
 export class ListAlbums extends Endpoint {
   override schema = {
     tags: ["Galeri"],
-    summary: "Gallery albums, newest first, each with its photo count and cover",
+    summary: "List gallery albums",
+    description:
+      "Members. Gallery albums, newest first, each with its photo count and cover, paged by `cursor`.",
     request: { query: AlbumListQuery },
     responses: { 200: json(listOf(Album)), ...tenantProblems },
   };

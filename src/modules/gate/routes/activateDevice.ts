@@ -9,7 +9,10 @@ import { activateDevice } from "../service";
 export class ActivateDevice extends Endpoint {
   override schema = {
     tags: ["Gate devices"],
-    summary: "Accept this device's webhook calls again",
+    summary: "Activate a gate device",
+    description:
+      "Admin only, with the guest book (`tamu`) switched on. Accepts the device's webhook calls again " +
+      "after a deactivation.",
     request: { params: IdParam },
     responses: { 200: json(Device), ...tenantProblems },
   };

@@ -9,7 +9,10 @@ import { createDevice } from "../service";
 export class CreateDevice extends Endpoint {
   override schema = {
     tags: ["Gate devices"],
-    summary: "Add a gate device; its API key is in this answer only",
+    summary: "Add a gate device",
+    description:
+      "Admin only, with the guest book (`tamu`) switched on. Registers a device with its name and " +
+      "adapter. Its API key is in this answer only: store it on the device.",
     request: { body: { content: { "application/json": { schema: CreateDeviceInput } } } },
     responses: { 201: json(CreatedDevice, "Created"), ...problems(400, 401, 403) },
   };

@@ -9,7 +9,10 @@ import { deactivateDevice } from "../service";
 export class DeactivateDevice extends Endpoint {
   override schema = {
     tags: ["Gate devices"],
-    summary: "Reject this device's webhook calls (403) until it is activated",
+    summary: "Deactivate a gate device",
+    description:
+      "Admin only, with the guest book (`tamu`) switched on. The device's webhook calls are refused " +
+      "(403 `device_inactive`) until it is activated again; its key is kept.",
     request: { params: IdParam },
     responses: { 200: json(Device), ...tenantProblems },
   };

@@ -8,7 +8,10 @@ import { deleteDevice } from "../service";
 export class DeleteDevice extends Endpoint {
   override schema = {
     tags: ["Gate devices"],
-    summary: "Delete a device: it leaves the list and its key stops working (401)",
+    summary: "Delete a gate device",
+    description:
+      "Admin only, with the guest book (`tamu`) switched on. The device leaves the list and its key " +
+      "stops working at once (401 `invalid_device_key` on its next call).",
     request: { params: IdParam },
     responses: { 204: { description: "Deleted" }, ...problems(401, 403, 404) },
   };

@@ -14,14 +14,16 @@ import { handleWebhook } from "../service";
  */
 const schema = {
   tags: ["Gate devices"],
-  summary: "Device events (qr_scan, door_opened, heartbeat); authorised by the device's API key",
+  summary: "Receive a gate device's event",
   description:
-    "Send the key as `Authorization: Bearer <key>`. Valid key: 200 with `{ action, reason }` (open or deny " +
-    "for a QR scan). Missing key: 401 `missing_device_key`; unknown or deleted key: 401 " +
-    "`invalid_device_key`; deactivated device: 403 `device_inactive`; suspended community: 403 " +
-    "`tenant_suspended`; guest book switched off: 403 `feature_disabled`. The body depends on the device's " +
-    "adapter: `generic` takes the JSON shown here; `hikvision` takes ISAPI EventNotificationAlert JSON (or " +
-    "multipart with an `event_log` part); see docs/gate-hardware.md for the mapping.",
+    "Gate devices only, by their API key as `Authorization: Bearer <key>`, with `tamu` on. Events: " +
+    "qr_scan (checks the scanned pass in or out like the gate routes and answers open or deny with " +
+    "the reason), door_opened and heartbeat. Valid key: 200 with `{ action, reason }`. Missing key: " +
+    "401 `missing_device_key`; unknown or deleted key: 401 `invalid_device_key`; deactivated device: " +
+    "403 `device_inactive`; suspended community: 403 `tenant_suspended`; guest book switched off: 403 " +
+    "`feature_disabled`; 400 `unsupported_event`. The body depends on the device's adapter: `generic` " +
+    "takes the JSON shown here; `hikvision` takes ISAPI EventNotificationAlert JSON (or multipart " +
+    "with an `event_log` part); see docs/gate-hardware.md for the mapping.",
   security: [{ gateDeviceKey: [] }],
   request: { body: { content: { "application/json": { schema: GenericEvent } } } },
   responses: { 200: json(WebhookAnswer), ...problems(400, 401, 403) },

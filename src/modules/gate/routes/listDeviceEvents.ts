@@ -9,7 +9,10 @@ import { listDeviceEvents } from "../service";
 export class ListDeviceEvents extends Endpoint {
   override schema = {
     tags: ["Gate devices"],
-    summary: "Events a device sent, newest first, with what was done",
+    summary: "List a gate device's events",
+    description:
+      "Admin only, with the guest book (`tamu`) switched on. The events a device sent, newest first, " +
+      "each with what was done (the gate opened or not, and why), paged by `cursor`.",
     request: { params: IdParam, query: EventListQuery },
     responses: { 200: json(listOf(GateEvent)), ...tenantProblems },
   };

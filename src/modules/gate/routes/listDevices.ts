@@ -9,7 +9,11 @@ import { listDevices } from "../service";
 export class ListDevices extends Endpoint {
   override schema = {
     tags: ["Gate devices"],
-    summary: "The community's gate devices (deleted ones are gone)",
+    summary: "List gate devices",
+    description:
+      "Admin only, with the guest book (`tamu`) switched on. The community's gate devices with their " +
+      "name, adapter (generic or hikvision), whether they are active and when they were last heard " +
+      "from; deleted devices are gone. Paged by `cursor`.",
     responses: { 200: json(listOf(Device)), ...tenantProblems },
   };
 

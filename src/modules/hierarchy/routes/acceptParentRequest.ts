@@ -9,7 +9,12 @@ import { AcceptedParent } from "../schemas";
 export class AcceptParentRequest extends Endpoint {
   override schema = {
     tags: ["Tenant hierarchy"],
-    summary: "Accept the RW's request: this RT is linked to it, and the RW head reads its counts from now on",
+    summary: "Accept the RW's link request",
+    description:
+      "Admin of an RT community. Accepts the waiting request: this RT is linked to the RW, whose admin " +
+      "reads its counts from now on, and the RT's letters can go to the RW for acknowledgement. 404 " +
+      "`no_link_request` when no request waits (withdrawn, declined or overtaken meanwhile); 409 " +
+      "`invalid_parent` when the RW that asked has closed since.",
     responses: { 200: json(AcceptedParent, "Linked"), ...problems(401, 403, 404, 409) },
   };
 

@@ -8,7 +8,10 @@ import { declineParentRequest } from "../links";
 export class DeclineParentRequest extends Endpoint {
   override schema = {
     tags: ["Tenant hierarchy"],
-    summary: "Decline the RW's request: nothing is linked, and the RW may ask again",
+    summary: "Decline the RW's link request",
+    description:
+      "Admin of an RT community. Declines the waiting request: nothing is linked, and the RW may ask " +
+      "again. 404 `no_link_request` when no request waits.",
     responses: { 204: { description: "Declined" }, ...problems(401, 403, 404) },
   };
 

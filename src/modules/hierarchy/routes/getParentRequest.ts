@@ -9,7 +9,10 @@ import { ParentRequest } from "../schemas";
 export class GetParentRequest extends Endpoint {
   override schema = {
     tags: ["Tenant hierarchy"],
-    summary: "The RW asking to link this RT, awaiting its admin's answer",
+    summary: "Get the RW's pending link request",
+    description:
+      "Admin of an RT community (403 `not_rt_tenant` otherwise). The RW asking to link this RT and when " +
+      "it asked, for the admin to accept or decline; 404 `no_link_request` when no request waits.",
     responses: { 200: json(ParentRequest), ...problems(401, 403, 404) },
   };
 

@@ -12,8 +12,11 @@ export function getSummary(indicators: readonly Indicator[]) {
   return class GetHierarchySummary extends Endpoint {
     override schema = {
       tags: ["Tenant hierarchy"],
-      summary:
-        "Counts across the linked RTs: residents, dues arrears, letters awaiting processing, open complaints",
+      summary: "Get counts across the linked RT communities",
+      description:
+        "Admin of an RW community (403 `not_rw_tenant` otherwise). Per linked RT and in total: residents, " +
+        "dues arrears, letters awaiting processing and open complaints. Counts only, never a name or a " +
+        "record, and only of RTs whose admin accepted the link.",
       responses: { 200: json(HierarchySummary), ...problems(401, 403) },
     };
 

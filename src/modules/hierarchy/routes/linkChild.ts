@@ -9,8 +9,13 @@ import { LinkChildInput, LinkRequest } from "../schemas";
 export class LinkChild extends Endpoint {
   override schema = {
     tags: ["Tenant hierarchy"],
-    summary:
-      "Ask an RT tenant, by its slug, to join this RW: linked only once the RT's admin accepts (200 when it already has)",
+    summary: "Ask an RT community to join this RW",
+    description:
+      "Admin of an RW community. Asks the RT named by slug to link to this RW; its admins are told, and " +
+      "nothing is linked until the RT's admin accepts (202). Asking again while the request waits, or " +
+      "after it was accepted, changes nothing (200). 409 `already_linked` when the RT belongs to " +
+      "another RW, 409 `link_request_pending` when another RW's request waits; 400 `invalid_child` for " +
+      "an RW or this community itself; 404 for an unknown or closed slug.",
     request: { body: { content: { "application/json": { schema: LinkChildInput } } } },
     responses: {
       202: json(LinkRequest, "Asked (or already asked): waits for the RT's answer"),

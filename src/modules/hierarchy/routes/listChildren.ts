@@ -9,7 +9,11 @@ import { listChildren } from "../service";
 export class ListChildren extends Endpoint {
   override schema = {
     tags: ["Tenant hierarchy"],
-    summary: "The RT tenants linked to this RW, and apart from them those asked that have not answered",
+    summary: "List the RT communities linked to this RW",
+    description:
+      "Admin of an RW community (an RT's admin gets 403 `not_rw_tenant`). The RTs linked to this RW " +
+      "(linked means the RT's admin accepted), and apart from them the RTs it asked that have not " +
+      "answered yet, by slug and name only.",
     responses: { 200: json(ChildList), ...problems(401, 403) },
   };
 

@@ -9,7 +9,10 @@ import { SlugParam } from "../schemas";
 export class UnlinkChild extends Endpoint {
   override schema = {
     tags: ["Tenant hierarchy"],
-    summary: "Unlink one of this RW's RT tenants, or withdraw this RW's request to one",
+    summary: "Unlink an RT community or withdraw a request",
+    description:
+      "Admin of an RW community. Unlinks one of its RTs, or withdraws its request to one; from then on " +
+      "the RW reads nothing of that RT. 404 for an RT that is neither linked to nor asked by this RW.",
     request: { params: SlugParam },
     responses: { 204: { description: "Unlinked or withdrawn" }, ...problems(400, 401, 403, 404) },
   };

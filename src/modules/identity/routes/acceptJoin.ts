@@ -9,14 +9,16 @@ import { JoinAccepted, TokenInput } from "../schemas";
 export class AcceptJoin extends Endpoint {
   override schema = {
     tags: ["Auth"],
-    summary: "Accept a join link: become a resident of the community that sent it",
+    summary: "Accept a join link and become a resident",
     description:
-      "When staff approve an application whose email or WhatsApp number belongs to an existing account, " +
-      "nothing is linked: the account holder is sent a link (`{CLIENT_URL}/join?token=…`, single use, 7 days) " +
-      "at the account's own email or number, and the client posts its token here. Only then does the " +
-      "resident membership exist. The token is the proof (it reached the account's own contact), so no " +
-      "sign-in is needed; no session is opened either: sign in as usual, choosing the community. A link " +
-      "already used answers 409 `token_used`; an unknown or expired one 400.",
+      "Public: the token is the proof (it reached the account's own contact). When staff approve an " +
+      "application whose email or WhatsApp number belongs to an existing account, nothing is linked: " +
+      "the account holder is sent a link (`{CLIENT_URL}/join?token=…`, single use, 7 days) at the " +
+      "account's own email or number, and the client posts its token here. Only then does the resident " +
+      "membership exist. No session is opened: sign in as usual, choosing the community. 409 " +
+      "`token_used` for a link already used, 409 `already_member` or `person_taken` when the membership " +
+      "or the linked person already exists; 400 `token_invalid` or `token_expired`; 403 " +
+      "`account_disabled`; 404 when the community is gone.",
     security: [],
     request: { body: { content: { "application/json": { schema: TokenInput } } } },
     responses: {

@@ -9,7 +9,12 @@ import { ExchangeInput, LoginResult } from "../schemas";
 export class ExchangeOAuthCode extends Endpoint {
   override schema = {
     tags: ["Auth"],
-    summary: "Turn the one-time code from the OAuth callback into a session",
+    summary: "Exchange an OpenID Connect sign-in code for a session",
+    description:
+      "Public: the one-time code from the callback redirect is the credential (single use, 2 minutes). " +
+      "Opens a session by the same rules as password sign-in and answers the same shape. 401 " +
+      "`token_invalid` for an unknown, used or expired code; 403 `account_disabled`, `no_membership` or " +
+      "`tenant_suspended`; 429 `rate_limited` per address.",
     security: [],
     request: { body: { content: { "application/json": { schema: ExchangeInput } } } },
     responses: { 200: json(LoginResult), ...problems(400, 401, 403, 429) },

@@ -30,7 +30,11 @@ async function unitOf(ctx: PlatformCtx, profile: { unitId: string | null; tenant
 export class GetMe extends Endpoint {
   override schema = {
     tags: ["User"],
-    summary: "The caller, the current tenant and role, and all memberships",
+    summary: "Get the signed-in user",
+    description:
+      "Any signed-in user (an operator too). Answers the caller's account, the community and duties of " +
+      "this session, whether they are a resident, their housing unit there, and every membership they " +
+      "hold, so a client can offer a community switch. 404 when the account no longer exists.",
     responses: { 200: json(Me), ...problems(401, 404) },
   };
 

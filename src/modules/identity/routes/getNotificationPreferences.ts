@@ -9,7 +9,11 @@ import { NotificationPreferences } from "../schemas";
 export class GetNotificationPreferences extends Endpoint {
   override schema = {
     tags: ["User"],
-    summary: "Your notification channels and quiet hours (default: all on, 21:00–07:00 WIB)",
+    summary: "Get the caller's notification preferences",
+    description:
+      "Any signed-in user. Answers the channels (push, WhatsApp, email) and the quiet hours; the " +
+      "default is every channel on and quiet from 21:00 to 07:00 WIB. 503 `notification_unavailable` " +
+      "when the notification service cannot be reached.",
     responses: { 200: json(NotificationPreferences), ...problems(401, 503) },
   };
 

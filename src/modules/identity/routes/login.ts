@@ -10,7 +10,16 @@ import { login } from "../sessions";
 export class Login extends Endpoint {
   override schema = {
     tags: ["Auth"],
-    summary: "Sign in with email (or WhatsApp number) and password",
+    summary: "Sign in with a password",
+    description:
+      "Public. Takes an email or a WhatsApp number with the password, and optionally the `tenant` slug " +
+      "to sign in to; without one the session opens in the caller's first community that is not " +
+      "suspended, and an operator gets a platform session. Answers an access token (`expiresIn` " +
+      "seconds) and a refresh token (30 days). An unknown account and a wrong password both answer 401 " +
+      "`invalid_credentials`; 403 `account_disabled`, `no_membership` (no open membership, or none in " +
+      "the named community) or `tenant_suspended`. Failed attempts are limited per address and per " +
+      "account (429 `rate_limited` with Retry-After), and the owner is emailed when their account is " +
+      "being guessed.",
     security: [],
     request: { body: { content: { "application/json": { schema: LoginInput } } } },
     responses: { 200: json(LoginResult), ...problems(400, 401, 403, 429) },

@@ -9,7 +9,12 @@ import { logout } from "../sessions";
 export class Logout extends Endpoint {
   override schema = {
     tags: ["Auth"],
-    summary: "End the session of a refresh token and unregister the device's push token",
+    summary: "Sign out",
+    description:
+      "Public: the refresh token is the credential (the access token may have expired). Ends that " +
+      "token's session, so neither token of it works any longer, and unregisters `pushToken` from push " +
+      "notifications when given (a notification service outage does not stop the sign-out). Always 204, " +
+      "also for an unknown refresh token, for which nothing is unregistered.",
     security: [],
     request: { body: { content: { "application/json": { schema: LogoutInput } } } },
     responses: {

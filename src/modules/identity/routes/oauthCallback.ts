@@ -10,7 +10,13 @@ import { OAuthCallbackQuery, ProviderParam } from "../schemas";
 export class OAuthCallback extends Endpoint {
   override schema = {
     tags: ["Auth"],
-    summary: "Provider callback: verifies state and ID token, then redirects to the client with a code",
+    summary: "Finish an OpenID Connect sign-in at the provider's return",
+    description:
+      "Public; the provider redirects the browser here. Checks the state against the cookie, exchanges " +
+      "the code, verifies the ID token (signature, nonce, expiry, a verified email) and finds the " +
+      "account by that email: no account is created. Always redirects (302) to " +
+      "`{CLIENT_URL}/auth/callback` with a one-time `code` for `POST /api/auth/oauth/exchange`, or with " +
+      "`error` naming why it failed. Only a crafted URL answers 400.",
     security: [],
     request: { params: ProviderParam, query: OAuthCallbackQuery },
     responses: {

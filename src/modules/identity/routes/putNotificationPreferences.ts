@@ -9,8 +9,12 @@ import { NotificationPreferences } from "../schemas";
 export class PutNotificationPreferences extends Endpoint {
   override schema = {
     tags: ["User"],
-    summary:
-      "Choose channels and quiet hours; messages in quiet hours wait until they end (urgent ones do not)",
+    summary: "Set the caller's notification preferences",
+    description:
+      "Any signed-in user. Replaces the channels and quiet hours; a message that falls in the quiet " +
+      "hours waits until they end, except an urgent one. Preferences belong to the person, across all " +
+      "their communities. 503 `notification_unavailable` when the notification service cannot be " +
+      "reached.",
     request: { body: { content: { "application/json": { schema: NotificationPreferences } } } },
     responses: { 200: json(NotificationPreferences), ...problems(400, 401, 503) },
   };

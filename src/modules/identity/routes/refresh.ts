@@ -9,7 +9,14 @@ import { refresh } from "../sessions";
 export class Refresh extends Endpoint {
   override schema = {
     tags: ["Auth"],
-    summary: "Rotate the refresh token and get a new access token (a reused token ends the session)",
+    summary: "Rotate a refresh token",
+    description:
+      "Public: the refresh token is the credential. Spends it and answers a new access token and a new " +
+      "refresh token of the same session; the member's duties and community are read again, so a change " +
+      "of duties takes effect here. Presenting a token that was already spent ends the whole session " +
+      "(401 `refresh_token_reused`): whoever holds a copy must sign in again. 401 " +
+      "`invalid_refresh_token` for an unknown, expired or revoked token, 401 `session_ended` when the " +
+      "membership or the account is gone, 403 `tenant_suspended` when the community is suspended.",
     security: [],
     request: { body: { content: { "application/json": { schema: RefreshInput } } } },
     responses: { 200: json(LoginResult), ...problems(400, 401, 403) },

@@ -9,7 +9,11 @@ import { PushDevice, PushTokenInput } from "../schemas";
 export class RegisterPushToken extends Endpoint {
   override schema = {
     tags: ["User"],
-    summary: "Register this device's push token for the signed-in user (moves it from another account)",
+    summary: "Register this device for push notifications",
+    description:
+      "Any member of the community. Registers the device's FCM token for the caller; a token registered " +
+      "to another account moves to this one. 503 `notification_unavailable` when the notification " +
+      "service cannot be reached.",
     request: { body: { content: { "application/json": { schema: PushTokenInput } } } },
     responses: { 200: json(PushDevice, "Registered"), ...problems(400, 401, 403, 503) },
   };

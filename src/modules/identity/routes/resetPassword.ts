@@ -9,7 +9,13 @@ import { ResetPasswordInput } from "../schemas";
 export class ResetPassword extends Endpoint {
   override schema = {
     tags: ["Auth"],
-    summary: "Set a new password with a reset or invitation token; ends every session of the user",
+    summary: "Set a new password with a reset or invitation token",
+    description:
+      "Public: the token is the credential; both a reset link's token and an invitation's (7 days) are " +
+      "accepted. The password needs at least 8 characters (400 `password_too_short`). Spends the token, " +
+      "sets the password and ends every session of the user, then 204; no session is opened, so sign in " +
+      "afterwards. 400 `token_invalid`, `token_expired` or `token_used` for a token that cannot be " +
+      "spent; 429 `rate_limited` per address.",
     security: [],
     request: { body: { content: { "application/json": { schema: ResetPasswordInput } } } },
     responses: {

@@ -9,7 +9,12 @@ import { resetPasswordForm } from "../../../pages/reset-password";
 export class ResetPasswordPage extends Endpoint {
   override schema = {
     tags: ["Pages"],
-    summary: "The password reset (and invitation) page: a form for the token in the query",
+    summary: "Show the password reset page",
+    description:
+      "Public HTML page, the target of the reset and invitation emails " +
+      "(`{APP_URL}/reset-password?token=…`): a form that posts the token with the new password to `POST " +
+      "/reset-password`. Served in the language Accept-Language asks for (Indonesian or English). The " +
+      "token is checked only when the form is submitted.",
     security: [],
     request: { query: z.object({ token: z.string().max(200).default("") }) },
     responses: { 200: htmlAnswer("The form"), ...problems(400) },

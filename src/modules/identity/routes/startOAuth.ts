@@ -10,7 +10,12 @@ import { OAuthStartQuery, ProviderParam } from "../schemas";
 export class StartOAuth extends Endpoint {
   override schema = {
     tags: ["Auth"],
-    summary: "Start signing in with an OpenID Connect provider (redirects to it)",
+    summary: "Start signing in with an OpenID Connect provider",
+    description:
+      "Public. Redirects (302) to the provider named in the path (configured providers only), with a " +
+      "state cookie valid 10 minutes; `tenant` chooses the community to sign in to. 404 " +
+      "`provider_not_found` for a provider that is not configured, 503 `provider_unconfigured` when its " +
+      "client secret is missing.",
     security: [],
     request: { params: ProviderParam, query: OAuthStartQuery },
     responses: { 302: { description: "Redirect to the provider" }, ...problems(400, 404, 503) },

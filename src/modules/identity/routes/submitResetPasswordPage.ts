@@ -13,7 +13,12 @@ import { resetPassword } from "../passwordReset";
 export class SubmitResetPasswordPage extends Endpoint {
   override schema = {
     tags: ["Pages"],
-    summary: "Submit the reset page's form",
+    summary: "Submit the password reset page",
+    description:
+      "Public HTML form post (`token`, `password`, `confirm`), the page's counterpart of `POST " +
+      "/api/auth/reset-password` with the same rules: it ends every session of the user. Answers a " +
+      "confirmation page with a link to sign in, or the form again with the reason (400: passwords " +
+      "differ, too short, a link invalid, expired or used; 429 when limited).",
     security: [],
     responses: {
       200: htmlAnswer("Password set"),

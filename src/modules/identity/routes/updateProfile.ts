@@ -9,7 +9,13 @@ import { Me, ProfileInput } from "../schemas";
 export class UpdateProfile extends Endpoint {
   override schema = {
     tags: ["User"],
-    summary: "Set full name, WhatsApp number and housing unit (block and house number)",
+    summary: "Update the caller's profile",
+    description:
+      "Any member of the community. Sets the full name and WhatsApp number (the person's, seen by all " +
+      "their communities) and the housing unit in this community (block and house number; a unit not " +
+      "yet registered is created). A complete profile is what guest registrations, letter requests and " +
+      "the like require (409 `profile_incomplete` there). 409 `whatsapp_taken` when the number belongs " +
+      "to another account. Audited.",
     request: { body: { content: { "application/json": { schema: ProfileInput } } } },
     responses: { 200: json(Me), ...problems(400, 401, 403, 404, 409) },
   };

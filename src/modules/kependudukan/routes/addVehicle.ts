@@ -9,7 +9,10 @@ import { addVehicle } from "../vehicles";
 export class AddVehicle extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "Register a household's vehicle; the plate is unique in the community",
+    summary: "Register a household's vehicle",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. Registers a vehicle on a KK by " +
+      "plate, kind and description; the plate is unique in the community (409 `plate_taken`). Audited.",
     request: { params: IdParam, body: { content: { "application/json": { schema: VehicleInput } } } },
     responses: { 201: json(Vehicle, "Registered"), ...problems(400, 401, 403, 404, 409) },
   };

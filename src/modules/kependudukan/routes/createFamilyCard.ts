@@ -9,7 +9,12 @@ import { CreateFamilyCardInput, FamilyCardDetail } from "../schemas";
 export class CreateFamilyCard extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "Register a family card (KK) at a unit, with its head as the first member",
+    summary: "Register a family card",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. Registers a KK at a unit (404 " +
+      "`unit_not_found` otherwise) with its head as the first member. The KK number and the NIK are " +
+      "checked (400 `invalid_kk_number`, `invalid_nik`: 16 digits, the NIK agreeing with sex and birth " +
+      "date) and unique in the community (409 `kk_number_taken`, `nik_taken`). Audited.",
     request: { body: { content: { "application/json": { schema: CreateFamilyCardInput } } } },
     responses: { 201: json(FamilyCardDetail, "Created"), ...problems(400, 401, 403, 404, 409) },
   };

@@ -9,7 +9,11 @@ import { createUnit } from "../service";
 export class CreateUnit extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "Register a housing unit (block and house number)",
+    summary: "Register a housing unit",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. Registers a unit by block and " +
+      "house number, with optional coordinates and occupancy. 409 `unit_exists` when that block and " +
+      "number are registered already. Audited.",
     request: { body: { content: { "application/json": { schema: CreateUnitInput } } } },
     responses: { 201: json(Unit, "Created"), ...problems(400, 401, 403, 409) },
   };

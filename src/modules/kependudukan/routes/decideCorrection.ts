@@ -9,7 +9,12 @@ import { Correction, DecideCorrectionInput } from "../schemas";
 export class DecideCorrection extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "Accept a correction (applied to the member at once) or reject it with a reason",
+    summary: "Accept or reject a proposed correction",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. Moves diajukan → diterima (the " +
+      "value is applied to the member at once, by the same rules as a staff edit) or ditolak with a " +
+      "reason, once: 409 `invalid_transition` when already decided; 409 `nik_taken` when an accepted " +
+      "NIK belongs to another person. Audited.",
     request: {
       params: IdParam,
       body: { content: { "application/json": { schema: DecideCorrectionInput } } },

@@ -8,7 +8,11 @@ import { deleteFamilyCard } from "../family-cards";
 export class DeleteFamilyCard extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "Delete a family card with its members and vehicles (one batch)",
+    summary: "Delete a family card",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. Deletes a KK with its members and " +
+      "vehicles in one batch (a family that moves away is better recorded as a `pindah_keluar` life " +
+      "event). Optional If-Match (412 `precondition_failed`). Audited.",
     request: { params: IdParam },
     responses: { 204: { description: "Deleted" }, ...problems(400, 401, 403, 404) },
   };

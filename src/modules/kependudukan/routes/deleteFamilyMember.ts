@@ -9,7 +9,12 @@ import { FamilyCardDetail, MemberParams } from "../schemas";
 export class DeleteFamilyMember extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "Remove a member from a family card (not its head: 409 kk_head_required)",
+    summary: "Remove a person from a family card",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. Removes a member from the KK; the " +
+      "head cannot be removed (409 `kk_head_required`: make another member head first). A death is " +
+      "better recorded as a `meninggal` life event. Optional If-Match (412 `precondition_failed`). " +
+      "Audited.",
     request: { params: MemberParams },
     responses: { 200: json(FamilyCardDetail), ...problems(400, 401, 403, 404, 409) },
   };

@@ -9,7 +9,11 @@ import { deleteUnit } from "../service";
 export class DeleteUnit extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "Remove a unit no family card and no resident account uses (409 unit_in_use otherwise)",
+    summary: "Delete a housing unit",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. Removes a unit that no family card " +
+      "and no resident account uses: 409 `unit_in_use` otherwise. Optional If-Match (412 " +
+      "`precondition_failed`). Audited.",
     request: { params: IdParam },
     responses: { 204: { description: "Deleted" }, ...problems(400, 401, 403, 404, 409) },
   };

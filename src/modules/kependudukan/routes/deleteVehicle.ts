@@ -9,7 +9,10 @@ import { deleteVehicle } from "../vehicles";
 export class DeleteVehicle extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "Remove a vehicle",
+    summary: "Delete a vehicle",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. Removes a vehicle from its KK. " +
+      "Optional If-Match (412 `precondition_failed`). Audited.",
     request: { params: VehicleParams },
     responses: { 204: { description: "Deleted" }, ...problems(400, 401, 403, 404) },
   };

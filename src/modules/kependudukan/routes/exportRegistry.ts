@@ -12,8 +12,11 @@ import { ExportQuery } from "../schemas";
 export class ExportRegistry extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary:
-      "The whole registry: xlsx (sheets KK, Anggota, Kendaraan, Unit) or csv (members, UTF-8 with BOM)",
+    summary: "Export the registry",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. The whole registry as a " +
+      "spreadsheet: xlsx with the sheets KK, Anggota, Kendaraan and Unit, or csv (the members, UTF-8 " +
+      "with BOM, for Excel). The export is what the import reads back.",
     request: { query: ExportQuery },
     responses: {
       200: {

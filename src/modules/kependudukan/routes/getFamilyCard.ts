@@ -9,7 +9,10 @@ import { FamilyCardDetail } from "../schemas";
 export class GetFamilyCard extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "One family card with its members (NIKs whole: secretary and admin only)",
+    summary: "Get a family card",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. One KK with its members and " +
+      "vehicles; NIKs whole (the secretary and admin only). ETag and 304 for If-None-Match.",
     request: { params: IdParam },
     responses: { 200: json(FamilyCardDetail), ...tenantProblems },
   };

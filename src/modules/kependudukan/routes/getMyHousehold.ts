@@ -10,7 +10,11 @@ import { householdAt } from "../service";
 export class GetMyHousehold extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "The caller's household (every KK at their unit), NIKs masked: whom a letter may be for",
+    summary: "Get the caller's household",
+    description:
+      "Residents only, with `warga` on. Every family card (KK) at the caller's housing unit with its " +
+      "members, NIKs masked: whom a letter may be requested for, and which member is the caller. Needs " +
+      "a complete profile with a unit: 409 `profile_incomplete` otherwise.",
     responses: { 200: json(Household), ...problems(401, 403, 409) },
   };
 

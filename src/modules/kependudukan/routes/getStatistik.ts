@@ -9,8 +9,11 @@ import { registryStatistics } from "../statistik";
 export class GetStatistik extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary:
-      "The registry in numbers: totals, per block, sex, five-year age bands, religion, residence and living status",
+    summary: "Get registry statistics",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. The registry in numbers: totals of " +
+      "units, cards and people, and counts per block, sex, five-year age band, religion, residence " +
+      "status and living status.",
     responses: { 200: json(Statistik), ...problems(401, 403) },
   };
 

@@ -9,7 +9,10 @@ import { getUnit } from "../service";
 export class GetUnit extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "One housing unit",
+    summary: "Get a housing unit",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. One unit with its block, number, " +
+      "coordinates and occupancy. ETag and 304 for If-None-Match.",
     request: { params: IdParam },
     responses: { 200: json(Unit), ...tenantProblems },
   };

@@ -10,7 +10,13 @@ import { Correction, CorrectionListQuery } from "../schemas";
 export class ListCorrections extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "Residents' proposed corrections (staff: all; a resident: their own)",
+    summary: "List proposed registry corrections",
+    description:
+      "With the registry (`warga`) switched on, on two paths with one answer shape: the secretary and " +
+      "admin read every correction residents proposed (`/corrections`, values whole), a resident reads " +
+      "the ones they proposed themselves (`/household/corrections`, a proposed NIK masked). Newest " +
+      "first, filtered by status (diajukan, diterima, ditolak), with the staff's reason once decided, " +
+      "paged by `cursor`.",
     request: { query: CorrectionListQuery },
     responses: { 200: json(listOf(Correction)), ...problems(400, 401, 403) },
   };

@@ -9,7 +9,10 @@ import { FamilyCardListQuery, FamilyCardSummary } from "../schemas";
 export class ListFamilyCards extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "Family cards: by unit, or search the head's name or the KK number (NIKs masked)",
+    summary: "List family cards",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. Family cards (KK) by unit, or by a " +
+      "search of the head's name or the KK number, with NIKs masked, paged by `cursor`.",
     request: { query: FamilyCardListQuery },
     responses: { 200: json(listOf(FamilyCardSummary)), ...tenantProblems },
   };

@@ -9,7 +9,11 @@ import { Mutasi, MutasiListQuery } from "../schemas";
 export class ListMutasi extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "The life-event log, newest first; from/to are Asia/Jakarta days of the events",
+    summary: "List life events",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. The log of life events (lahir, " +
+      "meninggal, pindah_masuk, pindah_keluar), newest first; `from`/`to` are the Asia/Jakarta days the " +
+      "events happened on (400 `invalid_range`). Paged by `cursor`.",
     request: { query: MutasiListQuery },
     responses: { 200: json(listOf(Mutasi)), ...problems(400, 401, 403) },
   };

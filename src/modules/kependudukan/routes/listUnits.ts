@@ -9,8 +9,11 @@ import { listUnits, unitsGeoJson } from "../service";
 export class ListUnits extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary:
-      "Housing units (filter by block); `format=geojson` or `Accept: application/geo+json`: units with coordinates as a FeatureCollection",
+    summary: "List housing units",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. Housing units, filtered by block, " +
+      "paged by `cursor`. With `format=geojson` or `Accept: application/geo+json` the answer is a " +
+      "GeoJSON FeatureCollection of the units that have coordinates, for a map.",
     request: { query: UnitListQuery },
     responses: {
       200: {

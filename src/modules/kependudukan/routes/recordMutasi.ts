@@ -9,7 +9,15 @@ import { Mutasi, MutasiInput } from "../schemas";
 export class RecordMutasi extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "Record a life event (lahir, meninggal, pindah_masuk, pindah_keluar) and change the registry",
+    summary: "Record a life event",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. Records an event and makes its " +
+      "change to the registry in one batch: `lahir` adds a member born on the date to an active card, " +
+      "`meninggal` marks a living member dead (and the card meninggal when nobody on it is left alive), " +
+      "`pindah_masuk` registers an arriving family with a new card at an existing unit, `pindah_keluar` " +
+      "marks an active card pindah (no dues from the next period). 409 `invalid_transition` for a card " +
+      "not active or a member already dead; 400 `invalid_date` for a date in the future; 404 " +
+      "`unit_not_found`; 409 `nik_taken`. Audited.",
     request: { body: { content: { "application/json": { schema: MutasiInput } } } },
     responses: { 201: json(Mutasi, "Recorded"), ...problems(400, 401, 403, 404, 409) },
   };

@@ -9,7 +9,11 @@ import { FamilyCardDetail, UpdateFamilyCardInput } from "../schemas";
 export class UpdateFamilyCard extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "Change a family card (partial): number, unit, head's WhatsApp, status, notes",
+    summary: "Update a family card",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. Changes a KK (partial): number, " +
+      "unit, head's WhatsApp, status, notes. 400 `invalid_kk_number`; 409 `kk_number_taken`; 404 " +
+      "`unit_not_found`. Optional If-Match (412 `precondition_failed`). Audited.",
     request: {
       params: IdParam,
       body: { content: { "application/json": { schema: UpdateFamilyCardInput } } },

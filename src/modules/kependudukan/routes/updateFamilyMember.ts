@@ -9,7 +9,12 @@ import { FamilyCardDetail, MemberParams, UpdateMemberInput } from "../schemas";
 export class UpdateFamilyMember extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "Change a member (partial); the NIK must agree with sex and birth date",
+    summary: "Update a family card member",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. Changes a member (partial); the " +
+      "NIK must agree with sex and birth date (400 `invalid_nik`) and stay unique (409 `nik_taken`); a " +
+      "card keeps exactly one head (409 `kk_head_required`). Optional If-Match (412 " +
+      "`precondition_failed`). Audited.",
     request: {
       params: MemberParams,
       body: { content: { "application/json": { schema: UpdateMemberInput } } },

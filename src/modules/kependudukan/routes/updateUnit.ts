@@ -9,7 +9,11 @@ import { updateUnit } from "../service";
 export class UpdateUnit extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "Change a unit (partial): block, number, coordinates, occupancy",
+    summary: "Update a housing unit",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. Changes a unit (partial): block, " +
+      "number, coordinates, occupancy. 409 `unit_exists` when the new block and number belong to " +
+      "another unit. Optional If-Match (412 `precondition_failed`). Audited.",
     request: { params: IdParam, body: { content: { "application/json": { schema: UpdateUnitInput } } } },
     responses: { 200: json(Unit), ...problems(400, 401, 403, 404, 409) },
   };

@@ -9,7 +9,11 @@ import { updateVehicle } from "../vehicles";
 export class UpdateVehicle extends Endpoint {
   override schema = {
     tags: ["Kependudukan"],
-    summary: "Change a vehicle (partial)",
+    summary: "Update a vehicle",
+    description:
+      "Secretary and admin, with the registry (`warga`) switched on. Changes a vehicle (partial); a new " +
+      "plate must be unique in the community (409 `plate_taken`). Optional If-Match (412 " +
+      "`precondition_failed`). Audited.",
     request: {
       params: VehicleParams,
       body: { content: { "application/json": { schema: UpdateVehicleInput } } },

@@ -9,7 +9,13 @@ import { CashEntry, CorrectionInput } from "../schemas";
 export class CorrectCashEntry extends Endpoint {
   override schema = {
     tags: ["Kas"],
-    summary: "Correct a manual entry: writes the reversing entry, linked to the original",
+    summary: "Correct a manual cash-book entry",
+    description:
+      "The treasurer and admin, with a reason. Writes the reversing entry, linked to the original, so " +
+      "the balance is as if the original had not been posted; post the right entry afterwards. Only " +
+      "manual entries: 409 `not_correctable` for a correction or an entry posted by a dues payment, " +
+      "donation or expense (reverse those at their source), 409 `already_corrected` for an entry " +
+      "already corrected. Audited.",
     request: { params: IdParam, body: { content: { "application/json": { schema: CorrectionInput } } } },
     responses: { 201: json(CashEntry), ...problems(400, 401, 403, 404, 409) },
   };

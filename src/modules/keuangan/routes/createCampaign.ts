@@ -10,6 +10,10 @@ export class CreateCampaign extends Endpoint {
   override schema = {
     tags: ["Kampanye"],
     summary: "Open a fundraising campaign",
+    description:
+      "Community staff (sekretaris, bendahara, admin). Opens a campaign with a title, description, " +
+      "target amount, deadline (400 `invalid_date` for one in the past) and an optional cover image; it " +
+      "starts as aktif and takes donations until its deadline or until it is closed. Audited.",
     request: { body: { content: { "application/json": { schema: CampaignInput } } } },
     responses: { 201: json(CampaignDetail), ...problems(400, 401, 403, 404) },
   };

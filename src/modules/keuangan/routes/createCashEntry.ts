@@ -9,7 +9,12 @@ import { CashEntry, CashEntryInput } from "../schemas";
 export class CreateCashEntry extends Endpoint {
   override schema = {
     tags: ["Kas"],
-    summary: "A manual cash-book entry; entries are never edited or deleted",
+    summary: "Add a manual cash-book entry",
+    description:
+      "The treasurer and admin. Posts a manual income (masuk) or spending (keluar) entry with its " +
+      "category, amount, date (not in the future: 400 `invalid_date`) a note, and an optional scan from " +
+      "`POST /api/files` (purpose `lampiran_kas`). Entries are never edited or deleted; a mistake is " +
+      "corrected with `POST /api/kas/{id}/koreksi`. Audited.",
     request: { body: { content: { "application/json": { schema: CashEntryInput } } } },
     responses: { 201: json(CashEntry), ...problems(400, 401, 403, 404) },
   };

@@ -9,7 +9,11 @@ import { Donation, DonationDecision, DonationParams } from "../schemas";
 export class DecideDonation extends Endpoint {
   override schema = {
     tags: ["Kampanye"],
-    summary: "Confirm (posts to the cash book) or reject a pledged donation, once",
+    summary: "Confirm or reject a pledged donation",
+    description:
+      "The treasurer and admin, never for their own donation (409 `self_confirmation`). Moves " +
+      "dijanjikan → dikonfirmasi (posted to the cash book in the same write) or ditolak, once: 409 " +
+      "`invalid_transition` when already decided. Audited.",
     request: {
       params: DonationParams,
       body: { content: { "application/json": { schema: DonationDecision } } },

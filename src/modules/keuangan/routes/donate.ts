@@ -9,8 +9,14 @@ import { Donation, DonationInput } from "../schemas";
 export class Donate extends Endpoint {
   override schema = {
     tags: ["Kampanye"],
-    summary:
-      "Pledge a donation (resident) or record a cash donation (treasurer: confirmed and posted at once)",
+    summary: "Donate to a campaign",
+    description:
+      "Residents, the treasurer and admin. A resident pledges a donation (dijanjikan), which the " +
+      "treasurer or admin confirms later; the treasurer or admin records cash in hand by naming its " +
+      "giver (`donorName`): confirmed and posted to the cash book at once (without `donorName` an " +
+      "officer's donation is their own pledge, which another officer confirms). A donation may be " +
+      "anonymous. 409 `campaign_closed` when the campaign is no longer aktif or its deadline has " +
+      "passed.",
     request: { params: IdParam, body: { content: { "application/json": { schema: DonationInput } } } },
     responses: { 201: json(Donation), ...problems(400, 401, 403, 404, 409) },
   };

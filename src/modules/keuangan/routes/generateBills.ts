@@ -9,8 +9,11 @@ import { GenerateInput, GenerateResult } from "../schemas";
 export class GenerateBills extends Endpoint {
   override schema = {
     tags: ["Iuran"],
-    summary:
-      "Issue the period's bills: one per unit or KK per active type; a repeated run creates nothing twice",
+    summary: "Issue the period's bills",
+    description:
+      "The treasurer and admin. Issues one bill per unit (or KK) per active dues type for the period " +
+      "(`YYYY-MM`), at the amount in force then. Running it again, or twice at once, creates nothing " +
+      "twice: the answer counts the bills `created` and those already `existing`. Audited.",
     request: { body: { content: { "application/json": { schema: GenerateInput } } } },
     responses: { 200: json(GenerateResult), ...problems(400, 401, 403) },
   };

@@ -9,8 +9,11 @@ import { Arrears, ArrearsQuery } from "../schemas";
 export class GetArrears extends Endpoint {
   override schema = {
     tags: ["Iuran"],
-    summary:
-      "Arrears per unit, a page at a time (owed descending): owed, oldest unpaid period, aging buckets; totals over every unit",
+    summary: "Get arrears per unit",
+    description:
+      "Community staff (sekretaris, bendahara, admin). Units in arrears, a page at a time ordered by " +
+      "amount owed (descending): owed, the oldest unpaid period and aging buckets, with totals over " +
+      "every unit; paged by `cursor` (400 `invalid_cursor` for one this list did not issue).",
     request: { query: ArrearsQuery },
     responses: { 200: json(Arrears), ...tenantProblems },
   };

@@ -9,7 +9,11 @@ import { Budget, BudgetQuery } from "../schemas";
 export class GetBudget extends Endpoint {
   override schema = {
     tags: ["Anggaran"],
-    summary: "The year's budget per category with realisation and percentage used",
+    summary: "Get the year's budget",
+    description:
+      "Community staff (sekretaris, bendahara, admin). The budget lines of the year `tahun` per " +
+      "category, each with its realisation from the cash book and the percentage used. ETag and 304 for " +
+      "If-None-Match.",
     request: { query: BudgetQuery },
     responses: { 200: json(Budget), ...tenantProblems },
   };

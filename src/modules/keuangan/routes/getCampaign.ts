@@ -9,7 +9,10 @@ import { CampaignDetail } from "../schemas";
 export class GetCampaign extends Endpoint {
   override schema = {
     tags: ["Kampanye"],
-    summary: "A campaign with its progress and donations (anonymous donors hidden except to finance)",
+    summary: "Get a campaign with its donations",
+    description:
+      "Members. The campaign with its progress and donations; the names of anonymous donors are shown " +
+      "only to the treasurer and admin. ETag and 304 for If-None-Match.",
     request: { params: IdParam },
     responses: { 200: json(CampaignDetail), ...tenantProblems },
   };

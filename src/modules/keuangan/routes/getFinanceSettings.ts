@@ -9,7 +9,11 @@ import { getFinanceSettings } from "../settings";
 export class GetFinanceSettings extends Endpoint {
   override schema = {
     tags: ["Keuangan"],
-    summary: "Finance settings: transparency page, expense approval threshold",
+    summary: "Get the finance settings",
+    description:
+      "Community staff (sekretaris, bendahara, admin). Whether the public transparency report is on " +
+      "(`transparansi`) and the expense approval threshold under which an officer's own expenses are " +
+      "approved at once. ETag and 304 for If-None-Match.",
     request: {},
     responses: { 200: json(FinanceSettings), ...tenantProblems },
   };

@@ -9,8 +9,10 @@ import { MyDues } from "../schemas";
 export class GetMyDues extends Endpoint {
   override schema = {
     tags: ["Iuran"],
-    summary:
-      "The caller's household bills, unpaid first, with totals (409 profile_incomplete without a unit)",
+    summary: "Get the caller's household bills",
+    description:
+      "Residents only. Their household's bills, unpaid first, with the totals billed, paid and " +
+      "outstanding. Needs a housing unit on the profile: 409 `profile_incomplete` otherwise.",
     request: {},
     responses: { 200: json(MyDues), ...problems(401, 403, 409) },
   };

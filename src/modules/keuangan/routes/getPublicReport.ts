@@ -10,7 +10,11 @@ import { FinanceReport, PublicReportQuery, SlugParam } from "../schemas";
 export class GetPublicReport extends Endpoint {
   override schema = {
     tags: ["Laporan"],
-    summary: "The month's finance report of a community that publishes it (transparansi); no personal data",
+    summary: "Get a community's published finance report",
+    description:
+      "Public, no sign-in: the community is named by its slug. The month's finance report, the same as " +
+      "staff read, only while the community's admin has the transparency report on (404 otherwise); it " +
+      "carries no personal data. 403 for a suspended community.",
     security: [],
     request: { params: SlugParam, query: PublicReportQuery },
     responses: { 200: json(FinanceReport), ...problems(400, 403, 404) },

@@ -11,8 +11,13 @@ import { FinanceReport, ReportQuery } from "../schemas";
 export class GetReport extends Endpoint {
   override schema = {
     tags: ["Laporan"],
-    summary:
-      "The month's finance report (JSON, or `format=pdf`: rendered once per version, then from storage)",
+    summary: "Get the month's finance report",
+    description:
+      "Community staff (sekretaris, bendahara, admin). The month's report: opening and closing " +
+      "balances, income and spending by category, dues billed against collected, and arrears; it names " +
+      "no payer or donor. As JSON, or `format=pdf` (rendered once per version of the figures, then " +
+      "served from storage; 503 `pdf_renderer_unavailable` when the renderer cannot be reached) or " +
+      "`format=xlsx`.",
     request: { query: ReportQuery },
     responses: {
       200: {

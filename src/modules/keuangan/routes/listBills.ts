@@ -9,7 +9,10 @@ import { BillListQuery, StaffBill } from "../schemas";
 export class ListBills extends Endpoint {
   override schema = {
     tags: ["Iuran"],
-    summary: "Bills by period, status or unit, each with its payments (reversed ones marked)",
+    summary: "List bills",
+    description:
+      "Community staff (sekretaris, bendahara, admin). Bills filtered by period, status (belum, " +
+      "sebagian, lunas) or unit, each with its payments (reversed ones marked), paged by `cursor`.",
     request: { query: BillListQuery },
     responses: { 200: json(listOf(StaffBill)), ...tenantProblems },
   };

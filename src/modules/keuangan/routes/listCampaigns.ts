@@ -9,7 +9,10 @@ import { Campaign, CampaignListQuery } from "../schemas";
 export class ListCampaigns extends Endpoint {
   override schema = {
     tags: ["Kampanye"],
-    summary: "Campaigns with their progress (confirmed total, percentage, donors)",
+    summary: "List fundraising campaigns",
+    description:
+      "Members. Campaigns filtered by status (aktif, selesai, dibatalkan), each with its progress: " +
+      "confirmed total, percentage of the target and number of donors; paged by `cursor`.",
     request: { query: CampaignListQuery },
     responses: { 200: json(listOf(Campaign)), ...tenantProblems },
   };

@@ -9,8 +9,11 @@ import { CashBook, CashListQuery } from "../schemas";
 export class ListCash extends Endpoint {
   override schema = {
     tags: ["Kas"],
-    summary:
-      "Cash-book entries in date order with the running balance, and the range's opening and closing balances",
+    summary: "List cash-book entries",
+    description:
+      "Community staff (sekretaris, bendahara, admin). Cash-book entries in date order with the running " +
+      "balance, and the range's opening and closing balances, filtered by date range (400 " +
+      "`invalid_range` when `from` is after `to`), paged by `cursor`.",
     request: { query: CashListQuery },
     responses: { 200: json(CashBook), ...tenantProblems },
   };

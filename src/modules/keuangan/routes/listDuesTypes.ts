@@ -10,7 +10,11 @@ import { DuesType } from "../schemas";
 export class ListDuesTypes extends Endpoint {
   override schema = {
     tags: ["Iuran"],
-    summary: "Dues types with the amount in force and any change from the next period",
+    summary: "List dues types",
+    description:
+      "Community staff (sekretaris, bendahara, admin). The dues types with the amount in force, their " +
+      "basis (per unit or per KK), start period, and any amount change scheduled from the next period, " +
+      "paged by `cursor`.",
     request: {},
     responses: { 200: json(z.object({ items: z.array(DuesType) })), ...tenantProblems },
   };

@@ -9,7 +9,10 @@ import { Expense, ExpenseListQuery } from "../schemas";
 export class ListExpenses extends Endpoint {
   override schema = {
     tags: ["Pengeluaran"],
-    summary: "Expenses, newest first, by status",
+    summary: "List expenses",
+    description:
+      "Community staff (sekretaris, bendahara, admin). Expenses, newest first, filtered by status " +
+      "(diajukan, disetujui, ditolak), paged by `cursor`.",
     request: { query: ExpenseListQuery },
     responses: { 200: json(listOf(Expense)), ...tenantProblems },
   };

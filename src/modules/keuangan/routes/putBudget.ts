@@ -9,7 +9,10 @@ import { Budget, BudgetInput, YearParam } from "../schemas";
 export class PutBudget extends Endpoint {
   override schema = {
     tags: ["Anggaran"],
-    summary: "Set the year's budget lines (replaces them)",
+    summary: "Set the year's budget",
+    description:
+      "Admin only. Replaces every budget line of the year in the path with the lines given (category " +
+      "and amount). Optional If-Match with the budget's ETag (412 `precondition_failed`). Audited.",
     request: { params: YearParam, body: { content: { "application/json": { schema: BudgetInput } } } },
     responses: { 200: json(Budget), ...problems(400, 401, 403) },
   };

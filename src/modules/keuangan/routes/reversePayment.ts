@@ -9,8 +9,12 @@ import { Payment, ReversalInput } from "../schemas";
 export class ReversePayment extends Endpoint {
   override schema = {
     tags: ["Iuran"],
-    summary:
-      "Reverse a payment recorded by mistake: marks it reversed, recomputes the bill and posts the opposite cash entry",
+    summary: "Reverse a payment recorded by mistake",
+    description:
+      "The treasurer and admin, with a reason. Marks the payment reversed, recomputes the bill's paid " +
+      "amount and status, and posts the opposite cash entry, in one write; the payment itself is never " +
+      "deleted. 409 `payment_already_reversed`; 409 `online_payment_not_reversible` for a payment the " +
+      "gateway settled. Audited.",
     request: { params: IdParam, body: { content: { "application/json": { schema: ReversalInput } } } },
     responses: { 200: json(Payment, "Reversed"), ...problems(400, 401, 403, 404, 409) },
   };

@@ -9,7 +9,13 @@ import { ReminderInput, ReminderResult } from "../schemas";
 export class SendReminders extends Endpoint {
   override schema = {
     tags: ["Iuran"],
-    summary: "Remind units in arrears (once per unit per 3 days; held 21:00–07:00 WIB until 07:00)",
+    summary: "Remind units in arrears",
+    description:
+      "The treasurer and admin. Sends a payment reminder (WhatsApp, else email) to the residents of " +
+      "every unit in arrears, or of the given `unitIds`. A unit is reminded at most once per 3 days, " +
+      "decided atomically per unit; between 21:00 and 07:00 WIB nothing is sent: the reminders are held " +
+      "and go out at 07:00. The answer counts the units queued (sent now or held until 07:00) and those " +
+      "skipped: no arrears, reminded less than 3 days ago, or no resident with WhatsApp or email.",
     request: { body: { content: { "application/json": { schema: ReminderInput } } } },
     responses: { 200: json(ReminderResult), ...problems(400, 401, 403) },
   };

@@ -9,7 +9,10 @@ import { updateFinanceSettings } from "../settings";
 export class UpdateFinanceSettings extends Endpoint {
   override schema = {
     tags: ["Keuangan"],
-    summary: "Change the finance settings",
+    summary: "Update the finance settings",
+    description:
+      "Admin only. Switches the public transparency report and sets the expense approval threshold; " +
+      "fields left out keep their value. Optional If-Match (412 `precondition_failed`). Audited.",
     request: { body: { content: { "application/json": { schema: FinanceSettingsInput } } } },
     responses: { 200: json(FinanceSettings), ...problems(400, 401, 403) },
   };

@@ -9,7 +9,11 @@ import { Agenda, CreateAgendaInput } from "../schemas";
 export class CreateAgenda extends Endpoint {
   override schema = {
     tags: ["Agenda"],
-    summary: "Add a community event; members get a push reminder at 18:00 WIB the evening before",
+    summary: "Add a community event",
+    description:
+      "Secretary and admin. An event with its title, place, start and end (400 `invalid_window` when " +
+      "the end is not after the start). Every member gets a push reminder at 18:00 WIB the evening " +
+      "before. Audited.",
     request: { body: { content: { "application/json": { schema: CreateAgendaInput } } } },
     responses: { 201: json(Agenda, "Created"), ...problems(400, 401, 403) },
   };

@@ -8,7 +8,10 @@ import { deleteAgenda } from "../agenda";
 export class DeleteAgenda extends Endpoint {
   override schema = {
     tags: ["Agenda"],
-    summary: "Delete",
+    summary: "Delete a community event",
+    description:
+      "Secretary and admin. Deletes the event; no reminder goes out for it afterwards. Optional " +
+      "If-Match (412 `precondition_failed`). Audited.",
     request: { params: IdParam },
     responses: { 204: { description: "Deleted" }, ...problems(400, 401, 403, 404) },
   };

@@ -8,7 +8,10 @@ import { deleteBerita } from "../berita";
 export class DeleteBerita extends Endpoint {
   override schema = {
     tags: ["Berita"],
-    summary: "Delete",
+    summary: "Delete a news item",
+    description:
+      "Secretary and admin. Deletes the item for good. Optional If-Match with its ETag (412 " +
+      "`precondition_failed`). Audited.",
     request: { params: IdParam },
     responses: { 204: { description: "Deleted" }, ...problems(400, 401, 403, 404) },
   };

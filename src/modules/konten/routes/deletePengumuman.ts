@@ -8,7 +8,10 @@ import { deletePengumuman } from "../pengumuman";
 export class DeletePengumuman extends Endpoint {
   override schema = {
     tags: ["Pengumuman"],
-    summary: "Delete",
+    summary: "Delete an announcement",
+    description:
+      "Secretary and admin. Deletes the announcement for good; messages already sent stay sent. " +
+      "Optional If-Match (412 `precondition_failed`). Audited.",
     request: { params: IdParam },
     responses: { 204: { description: "Deleted" }, ...problems(400, 401, 403, 404) },
   };

@@ -9,7 +9,10 @@ import { Agenda } from "../schemas";
 export class GetAgenda extends Endpoint {
   override schema = {
     tags: ["Agenda"],
-    summary: "One item",
+    summary: "Get a community event",
+    description:
+      "Members. One community event with its title, description, place, start and end. ETag and 304 for " +
+      "If-None-Match.",
     request: { params: IdParam },
     responses: { 200: json(Agenda), ...problems(400, 401, 403, 404) },
   };

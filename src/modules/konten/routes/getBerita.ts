@@ -9,7 +9,10 @@ import { Berita } from "../schemas";
 export class GetBerita extends Endpoint {
   override schema = {
     tags: ["Berita"],
-    summary: "One item",
+    summary: "Get a news item",
+    description:
+      "Members. One news item with its rendered HTML; a draft exists only for the secretary and admin " +
+      "(404 for anyone else). ETag and 304 for If-None-Match.",
     request: { params: IdParam },
     responses: { 200: json(Berita), ...problems(400, 401, 403, 404) },
   };

@@ -9,7 +9,10 @@ import { Pengumuman } from "../schemas";
 export class GetPengumuman extends Endpoint {
   override schema = {
     tags: ["Pengumuman"],
-    summary: "One item",
+    summary: "Get an announcement",
+    description:
+      "Members. One announcement; a draft exists only for the secretary and admin (404 for anyone " +
+      "else). ETag and 304 for If-None-Match.",
     request: { params: IdParam },
     responses: { 200: json(Pengumuman), ...problems(400, 401, 403, 404) },
   };

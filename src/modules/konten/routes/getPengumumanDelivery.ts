@@ -9,7 +9,11 @@ import { DeliverySummary } from "../schemas";
 export class GetPengumumanDelivery extends Endpoint {
   override schema = {
     tags: ["Pengumuman"],
-    summary: "Delivery of the latest sent version per channel: queued, sent, failed, skipped with reasons",
+    summary: "Get an announcement's delivery report",
+    description:
+      "Secretary and admin. For the latest version sent, per channel: how many messages are queued, " +
+      "sent, failed or skipped, with the reasons for those skipped or failed. 503 " +
+      "`notification_unavailable` when the notification service cannot be reached.",
     request: { params: IdParam },
     responses: { 200: json(DeliverySummary), ...problems(400, 401, 403, 404, 503) },
   };

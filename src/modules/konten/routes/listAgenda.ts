@@ -9,7 +9,10 @@ import { Agenda, AgendaListQuery } from "../schemas";
 export class ListAgenda extends Endpoint {
   override schema = {
     tags: ["Agenda"],
-    summary: "Events soonest first: those not ended yet, or those starting on the Jakarta days from/to",
+    summary: "List community events",
+    description:
+      "Members. Events soonest first: without `from`/`to` those that have not ended yet, with them " +
+      "those starting on those Asia/Jakarta days. Paged by `cursor`.",
     request: { query: AgendaListQuery },
     responses: { 200: json(listOf(Agenda)), ...problems(400, 401, 403) },
   };

@@ -9,7 +9,10 @@ import { Berita, BeritaListQuery } from "../schemas";
 export class ListBerita extends Endpoint {
   override schema = {
     tags: ["Berita"],
-    summary: "News, newest first (residents see published news; staff may filter by status)",
+    summary: "List news",
+    description:
+      "Members. News items, newest first: residents and other members see published (terbit) items " +
+      "only; the secretary and admin may filter by `status` (draft, terbit). Paged by `cursor`.",
     request: { query: BeritaListQuery },
     responses: { 200: json(listOf(Berita)), ...problems(400, 401, 403) },
   };

@@ -9,7 +9,10 @@ import { Pengumuman, PengumumanListQuery } from "../schemas";
 export class ListPengumuman extends Endpoint {
   override schema = {
     tags: ["Pengumuman"],
-    summary: "Announcements, newest first (residents see published ones)",
+    summary: "List announcements",
+    description:
+      "Members. Announcements, newest first: published ones for everyone; the secretary and admin also " +
+      "see drafts and may filter by `status`. Paged by `cursor`.",
     request: { query: PengumumanListQuery },
     responses: { 200: json(listOf(Pengumuman)), ...problems(400, 401, 403) },
   };

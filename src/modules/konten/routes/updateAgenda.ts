@@ -9,7 +9,11 @@ import { Agenda, UpdateAgendaInput } from "../schemas";
 export class UpdateAgenda extends Endpoint {
   override schema = {
     tags: ["Agenda"],
-    summary: "Change fields",
+    summary: "Update a community event",
+    description:
+      "Secretary and admin. Changes fields (partial); an event moved to another day is reminded again " +
+      "for its new start. 400 `invalid_window`; 409 `conflict` when it changed meanwhile. Optional " +
+      "If-Match (412 `precondition_failed`). Audited.",
     request: { params: IdParam, body: { content: { "application/json": { schema: UpdateAgendaInput } } } },
     responses: { 200: json(Agenda), ...problems(400, 401, 403, 404, 409) },
   };

@@ -9,8 +9,12 @@ import { Pengumuman, UpdatePengumumanInput } from "../schemas";
 export class UpdatePengumuman extends Endpoint {
   override schema = {
     tags: ["Pengumuman"],
-    summary:
-      "Change fields; publishing, or editing a published announcement, fans it out again (once per version and channel)",
+    summary: "Edit, publish or unpublish an announcement",
+    description:
+      "Secretary and admin. Changes fields and moves draft ⇄ terbit. Publishing, or editing a published " +
+      "announcement, fans it out again, once per version and channel. 400 `unknown_block`; 422 " +
+      "`foreign_image`; 409 `conflict` when it changed meanwhile. Optional If-Match (412 " +
+      "`precondition_failed`). Audited.",
     request: {
       params: IdParam,
       body: { content: { "application/json": { schema: UpdatePengumumanInput } } },

@@ -9,9 +9,11 @@ import { watchSummary } from "../watch";
 export class GetWatchSummary extends Endpoint {
   override schema = {
     tags: ["Watch"],
-    summary:
-      "Everything the watch shows in one small answer: dues owed, the 3 latest news titles, active campaigns",
-    description: "Under 2 KB; cacheable by the client for 60 seconds (private: it is the caller's own).",
+    summary: "Get the smartwatch summary",
+    description:
+      "Members. Everything the watch app shows in one answer under 2 KB: the caller's dues owed, the 3 " +
+      "latest news titles and the active campaigns. Cacheable by the client for 60 seconds (private: it " +
+      "is the caller's own).",
     responses: { 200: json(WatchSummary), ...problems(401, 403) },
   };
 

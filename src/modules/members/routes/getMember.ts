@@ -9,8 +9,12 @@ import { showMember } from "../service";
 export class GetMember extends Endpoint {
   override schema = {
     tags: ["Members"],
-    summary:
-      "One member with their duties and residency, contact masked for staff who are not admins; its ETag is what a change of duties, person link or removal sends in If-Match",
+    summary: "Get one member",
+    description:
+      "Community staff (sekretaris, bendahara, admin). One member of this community by user id, as the " +
+      "list shows them (contact masked for staff who are not admins); 404 for anyone who is not a " +
+      "member here. Its ETag is what a change of duties, a person link or a removal sends in If-Match " +
+      "(304 for a matching If-None-Match).",
     request: { params: UserIdParam },
     responses: { 200: json(Member), ...tenantProblems },
   };

@@ -9,8 +9,14 @@ import { inviteToCommunity } from "../service";
 export class InviteMember extends Endpoint {
   override schema = {
     tags: ["Members"],
-    summary:
-      "Invite an officer, a guard or a resident: a set-password link for a new account, a join link for an existing one (the answer says which channel, never a token)",
+    summary: "Invite an officer, a guard or a resident",
+    description:
+      "Admin only. A new email or number gets an account and a set-password link (7 days); an existing " +
+      "account gets a join link at its own contact and joins only by accepting it. The answer names the " +
+      "channel and whether the message went out, never a token, and says nothing about whether an " +
+      "account existed. 409 `already_member`, `no_contact` (a resident with neither email nor " +
+      "WhatsApp), `person_taken` or `account_conflict`; 404 `unit_not_found` for an unknown unit. " +
+      "Limited per admin (429 `rate_limited`). Audited.",
     request: { body: { content: { "application/json": { schema: InvitationInput } } } },
     responses: { 202: json(InvitationSent, "Invitation sent"), ...problems(400, 401, 403, 404, 409, 429) },
   };

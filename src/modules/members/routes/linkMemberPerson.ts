@@ -9,8 +9,12 @@ import { linkPerson } from "../service";
 export class LinkMemberPerson extends Endpoint {
   override schema = {
     tags: ["Members"],
-    summary:
-      "Link a member's account to their own person on a family card (null unlinks); one account per person (409 person_taken)",
+    summary: "Link a member's account to their person in the registry",
+    description:
+      "Secretary and admin. Links the account to the member's own person on a family card of this " +
+      "registry (`personId`), or unlinks it with null. One account per person: 409 `person_taken`; 404 " +
+      "`person_not_found` for an id the registry does not hold, 404 for someone not a member here. " +
+      "Optional If-Match with the member's ETag (412 `precondition_failed`).",
     request: {
       params: UserIdParam,
       body: { content: { "application/json": { schema: PersonInput } } },

@@ -9,8 +9,11 @@ import { listMembers } from "../service";
 export class ListMembers extends Endpoint {
   override schema = {
     tags: ["Members"],
-    summary:
-      "The community's members with their duties and residency, by duty (or warga) and text; contact masked for staff who are not admins",
+    summary: "List the community's members",
+    description:
+      "Community staff (sekretaris, bendahara, admin). Every member with their duties, residency, " +
+      "housing unit and linked person, filtered by duty (or `warga`) and by text, paged by `cursor`. " +
+      "Email and WhatsApp number are whole for the admin and masked for other staff.",
     request: { query: MemberListQuery },
     responses: { 200: json(listOf(Member)), ...tenantProblems },
   };

@@ -9,8 +9,13 @@ import { changeRoles } from "../service";
 export class SetMemberRoles extends Endpoint {
   override schema = {
     tags: ["Members"],
-    summary:
-      "Set a member's duties (409 last_admin when none would remain, 409 not_resident for someone with no house left with no duty); removing a duty ends their sessions here",
+    summary: "Set a member's duties",
+    description:
+      "Admin only. Replaces the member's duties (sekretaris, bendahara, admin, satpam; none leaves a " +
+      "plain resident). Removing a duty ends their sessions in this community, so it takes effect at " +
+      "once. 409 `last_admin` when no admin would remain, 409 `not_resident` for someone with no house " +
+      "left with no duty; 404 for someone not a member here. Optional If-Match with the member's ETag " +
+      "(412 `precondition_failed`). Audited.",
     request: {
       params: UserIdParam,
       body: { content: { "application/json": { schema: RolesInput } } },

@@ -8,7 +8,11 @@ import { deletePoll } from "../service";
 export class DeletePoll extends Endpoint {
   override schema = {
     tags: ["Musyawarah"],
-    summary: "Delete a draft, or a poll nobody has voted in",
+    summary: "Delete a poll",
+    description:
+      "Secretary and admin, with `musyawarah` on. Deletes a draft, or a published poll nobody has voted " +
+      "in; a poll with ballots answers 409 `poll_has_ballots` (close it instead). Optional If-Match " +
+      "(412 `precondition_failed`). Audited.",
     request: { params: IdParam },
     responses: { 204: { description: "Deleted" }, ...problems(401, 403, 404, 409) },
   };

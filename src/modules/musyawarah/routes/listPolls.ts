@@ -9,7 +9,12 @@ import { listPolls } from "../service";
 export class ListPolls extends Endpoint {
   override schema = {
     tags: ["Musyawarah"],
-    summary: "Polls: residents see open and closed ones with hasVoted; staff see all",
+    summary: "List polls",
+    description:
+      "Members, with `musyawarah` switched on. The secretary and admin see every poll, filtered by " +
+      "`status` (draft, aktif, ditutup); other members see the polls that are active (residents with " +
+      "`hasVoted`), and reach a closed poll's results through `GET /api/musyawarah/{id}` where its " +
+      "`resultsVisibility` allows. Newest first, paged by `cursor`.",
     request: { query: PollListQuery },
     responses: { 200: json(listOf(Poll)), ...tenantProblems },
   };

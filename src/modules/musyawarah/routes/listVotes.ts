@@ -10,7 +10,11 @@ import { listVotes } from "../service";
 export class ListVotes extends Endpoint {
   override schema = {
     tags: ["Musyawarah"],
-    summary: "Who voted (and what, unless the poll is anonymous)",
+    summary: "List who voted in a poll",
+    description:
+      "Secretary and admin, with `musyawarah` on. Every ballot of a poll (none for a draft): who voted " +
+      "and when, and what they chose unless the poll is anonymous (anonymous polls record who voted, " +
+      "never what).",
     request: { params: IdParam },
     responses: {
       200: json(z.object({ anonymous: z.boolean(), items: z.array(VoteRecord) })),

@@ -8,7 +8,10 @@ import { deleteListing } from "../service";
 export class DeleteListing extends Endpoint {
   override schema = {
     tags: ["Pasar"],
-    summary: "Delete one's own listing and its photos",
+    summary: "Delete a listing",
+    description:
+      "Members, with the marketplace (`pasar`) switched on. The seller deletes their own listing " +
+      "(another's is 404) with its photos. Optional If-Match (412 `precondition_failed`).",
     request: { params: IdParam },
     responses: { 204: { description: "Deleted" }, ...tenantProblems },
   };

@@ -9,7 +9,11 @@ import { getListing } from "../service";
 export class GetListing extends Endpoint {
   override schema = {
     tags: ["Pasar"],
-    summary: "One listing, with the WhatsApp link to its seller while it is active",
+    summary: "Get a listing",
+    description:
+      "Members, with the marketplace (`pasar`) switched on. One listing with its photos and, while it " +
+      "is active, a WhatsApp link to its seller. A hidden listing is seen only by its seller and the " +
+      "secretary and admin (404 for others). ETag and 304 for If-None-Match.",
     request: { params: IdParam },
     responses: { 200: json(Listing), ...tenantProblems },
   };

@@ -9,7 +9,11 @@ import { listListings } from "../service";
 export class ListListings extends Endpoint {
   override schema = {
     tags: ["Pasar"],
-    summary: "Active listings, newest first; search in title and description, filter by category",
+    summary: "List marketplace listings",
+    description:
+      "Members, with the marketplace (`pasar`) switched on. Active listings, newest first, searched in " +
+      "title and description (`q`) and filtered by category, paged by `cursor`. Only the secretary and " +
+      "admin may ask for another `status` (hidden listings): 403 `forbidden_role` for anyone else.",
     request: { query: ListingListQuery },
     responses: { 200: json(listOf(Listing)), ...tenantProblems },
   };

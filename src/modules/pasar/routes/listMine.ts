@@ -10,7 +10,11 @@ import { listMyListings } from "../service";
 export class ListMyListings extends Endpoint {
   override schema = {
     tags: ["Pasar"],
-    summary: "The caller's own listings, every status, with the moderation reason on hidden ones",
+    summary: "List the caller's own listings",
+    description:
+      "Members, with the marketplace (`pasar`) switched on. The caller's listings in every status " +
+      "(aktif, terjual, disembunyikan), newest first, with the moderation reason on hidden ones, paged " +
+      "by `cursor`.",
     request: { query: ListQuery },
     responses: { 200: json(listOf(Listing)), ...tenantProblems },
   };

@@ -9,8 +9,11 @@ import { moderateListing } from "../service";
 export class ModerateListing extends Endpoint {
   override schema = {
     tags: ["Pasar"],
-    summary:
-      "Hide or restore a listing with a reason (sekretaris, admin); the seller sees it and gets a push",
+    summary: "Hide or restore a listing",
+    description:
+      "Secretary and admin, with `pasar` on. Hides a listing (→ disembunyikan) or restores it (→ aktif) " +
+      "with a reason; the seller sees the reason on the listing and gets a push. 409 " +
+      "`invalid_transition` when the listing is already in that state or changed meanwhile. Audited.",
     request: { params: IdParam, body: { content: { "application/json": { schema: ModerationInput } } } },
     responses: { 200: json(Listing), ...problems(400, 401, 403, 404, 409) },
   };

@@ -9,7 +9,12 @@ import { updateListing } from "../service";
 export class UpdateListing extends Endpoint {
   override schema = {
     tags: ["Pasar"],
-    summary: "Edit one's own listing or mark it terjual / aktif (not while the pengurus hide it)",
+    summary: "Edit a listing or mark it sold",
+    description:
+      "Members, with the marketplace (`pasar`) switched on. The seller edits their own listing " +
+      "(another's is 404) or moves it aktif ⇄ terjual. A listing the secretary or admin hid cannot be " +
+      "changed by its seller: 409 `listing_hidden`. 409 `file_in_use` for a photo on another listing. " +
+      "Optional If-Match (412 `precondition_failed`).",
     request: { params: IdParam, body: { content: { "application/json": { schema: UpdateListingInput } } } },
     responses: { 200: json(Listing), ...problems(400, 401, 403, 404, 409) },
   };

@@ -9,7 +9,10 @@ import { downloadPlatformArchive } from "../archives";
 export class DownloadPlatformArchive extends Endpoint {
   override schema = {
     tags: ["Platform: operations"],
-    summary: "Download any tenant's ready archive (409 while it is being built, 410 once expired)",
+    summary: "Download any community's archive as an operator",
+    description:
+      "Platform operators only. Streams any tenant's ready ZIP. 409 `archive_not_ready` while it is " +
+      "being built; 410 `archive_expired` once it has expired.",
     request: { params: IdParam },
     responses: archiveDownloadResponses,
   };

@@ -9,7 +9,10 @@ import { downloadTenantArchive } from "../archives";
 export class DownloadTenantArchive extends Endpoint {
   override schema = {
     tags: ["Arsip"],
-    summary: "Download a ready archive (409 while it is being built, 410 once expired)",
+    summary: "Download the community's archive",
+    description:
+      "Admin only, for this community's archives. Streams the ready ZIP. 409 `archive_not_ready` while " +
+      "it is being built; 410 `archive_expired` once it has expired (ask for a new one).",
     request: { params: IdParam },
     responses: archiveDownloadResponses,
   };

@@ -16,8 +16,12 @@ const Result = z.object({
 export class ErasePerson extends Endpoint {
   override schema = {
     tags: ["Platform: operations"],
-    summary:
-      "Erase one person's personal data from a tenant (UU 27/2022): records stay, with an anonymous reference; audited",
+    summary: "Erase one person's personal data from a community",
+    description:
+      "Platform operators only. Under UU 27/2022: every personal column the modules classify (names, " +
+      "NIKs, numbers, text the person wrote) is blanked for that person in the tenant's database; " +
+      "records stay, with an anonymous reference in their place, so books and logs still add up. " +
+      "Audited.",
     request: { params: Params, body: { content: { "application/json": { schema: Body } } } },
     responses: { 200: json(Result), ...problems(400, 401, 403, 404) },
   };

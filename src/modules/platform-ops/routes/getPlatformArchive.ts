@@ -9,7 +9,10 @@ import { ArchiveView } from "../schemas";
 export class GetPlatformArchive extends Endpoint {
   override schema = {
     tags: ["Platform: operations"],
-    summary: "Any tenant archive's status (export or import)",
+    summary: "Get any archive's status as an operator",
+    description:
+      "Platform operators only. Any tenant archive's status, export or import, with its size, checksums " +
+      "and, for an import, what it restored.",
     request: { params: IdParam },
     responses: { 200: json(ArchiveView), ...problems(401, 403, 404) },
   };

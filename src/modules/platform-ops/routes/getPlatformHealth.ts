@@ -9,8 +9,11 @@ import { platformHealth } from "../service";
 export class GetPlatformHealth extends Endpoint {
   override schema = {
     tags: ["Platform: operations"],
-    summary:
-      "Deep health: every tenant slot's migration and liveness, the notification backlog, dead letters and last failures, the tenant cache TTL",
+    summary: "Get the platform's deep health",
+    description:
+      "Platform operators only. Every tenant slot's migration level and liveness, the notification " +
+      "service's backlog, dead letters and last failures, and the tenant cache TTL: what an operator " +
+      "checks before and after a deploy or an incident.",
     responses: { 200: json(PlatformHealth), ...problems(401, 403) },
   };
 

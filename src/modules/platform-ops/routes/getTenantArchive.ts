@@ -9,7 +9,10 @@ import { ArchiveView } from "../schemas";
 export class GetTenantArchive extends Endpoint {
   override schema = {
     tags: ["Arsip"],
-    summary: "One archive's status; `downloadUrl` once it is ready, until `expiresAt`",
+    summary: "Get an archive's status",
+    description:
+      "Admin only, for this community's archives. The archive's status and size; `downloadUrl` once it " +
+      "is ready, until `expiresAt`.",
     request: { params: IdParam },
     responses: { 200: json(ArchiveView), ...tenantProblems },
   };

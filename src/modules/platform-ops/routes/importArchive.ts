@@ -10,8 +10,14 @@ import { ImportQuery, ImportResult } from "../schemas";
 export class ImportArchive extends Endpoint {
   override schema = {
     tags: ["Platform: operations"],
-    summary:
-      "Restore an archive into an EMPTY tenant (409 otherwise): every checksum and the schema version are checked first (422, nothing written)",
+    summary: "Restore an archive into an empty community",
+    description:
+      "Platform operators only. Restores an archive, uploaded as the `application/zip` body or named by " +
+      "`archiveId` (a ready export), into a tenant whose database is empty: 409 `tenant_not_empty` " +
+      "otherwise, or while another import into it runs; 409 `archive_not_ready` when `archiveId` is not " +
+      "a ready export. Every checksum, the signature and the schema version are checked first, and " +
+      "nothing is written when one fails: 422 `archive_checksum_mismatch`, `archive_signature_invalid`, " +
+      "`archive_schema_mismatch` or `archive_invalid`. Audited.",
     request: {
       params: IdParam,
       query: ImportQuery,

@@ -10,7 +10,10 @@ import { ArchiveList } from "../schemas";
 export class ListPlatformArchives extends Endpoint {
   override schema = {
     tags: ["Platform: operations"],
-    summary: "A tenant's archives (exports and imports), newest first",
+    summary: "List a community's archives as an operator",
+    description:
+      "Platform operators only. A tenant's archives, exports and imports, newest first, with their " +
+      "status, paged by `cursor`.",
     request: { params: IdParam, query: ListQuery },
     responses: { 200: json(ArchiveList), ...problems(400, 401, 403, 404) },
   };

@@ -10,7 +10,10 @@ import { ArchiveList } from "../schemas";
 export class ListTenantArchives extends Endpoint {
   override schema = {
     tags: ["Arsip"],
-    summary: "The community's archives (exports, and imports the operator made), newest first",
+    summary: "List the community's archives",
+    description:
+      "Admin only. The community's archives (its exports, and the imports an operator made into it), " +
+      "newest first, with their status (queued, running, ready, failed, expired), paged by `cursor`.",
     request: { query: ListQuery },
     responses: { 200: json(ArchiveList), ...tenantProblems },
   };

@@ -9,8 +9,10 @@ import { ArchiveRequested } from "../schemas";
 export class RequestPlatformExport extends Endpoint {
   override schema = {
     tags: ["Platform: operations"],
-    summary:
-      "Ask for a tenant's archive, built in the background (the operator's copy of what its admin can ask)",
+    summary: "Ask for a community's archive as an operator",
+    description:
+      "Platform operators only. The operator's copy of what a community's admin can ask: queues an " +
+      "archive of the tenant, built in the background (202 with its id). Audited.",
     request: { params: IdParam },
     responses: { 202: json(ArchiveRequested, "Queued"), ...problems(401, 403, 404) },
   };

@@ -9,8 +9,11 @@ import { ArchiveRequested } from "../schemas";
 export class RequestTenantExport extends Endpoint {
   override schema = {
     tags: ["Arsip"],
-    summary:
-      "Ask for the community's archive (ZIP of every table as JSON and every stored file, with a manifest of checksums), built in the background",
+    summary: "Ask for the community's archive",
+    description:
+      "Admin only. Queues an archive of the community: a ZIP of every table as JSON and every stored " +
+      "file, with a manifest of checksums, built in the background (202 with its id; poll `GET " +
+      "/api/archives/{id}`). Limited per community (429 `rate_limited`). Audited.",
     responses: {
       202: json(ArchiveRequested, "Queued; follow it at its status URL"),
       ...tenantProblems,

@@ -9,7 +9,10 @@ import { Application, ApplicationListQuery } from "../schemas";
 export class ListApplications extends Endpoint {
   override schema = {
     tags: ["Residents"],
-    summary: "Resident applications of the community, newest first",
+    summary: "List resident applications",
+    description:
+      "Secretary and admin, with `warga` on. The community's applications, newest first, filtered by " +
+      "status (menunggu, disetujui, ditolak), paged by `cursor`.",
     request: { query: ApplicationListQuery },
     responses: { 200: json(listOf(Application)), ...tenantProblems },
   };

@@ -9,7 +9,10 @@ import { Resident, ResidentListQuery } from "../schemas";
 export class ListResidents extends Endpoint {
   override schema = {
     tags: ["Residents"],
-    summary: "Resident accounts of the community",
+    summary: "List resident accounts",
+    description:
+      "Community staff (sekretaris, bendahara, admin), with `warga` on. The community's resident " +
+      "accounts with their housing unit and whether they have set a password, paged by `cursor`.",
     request: { query: ResidentListQuery },
     responses: { 200: json(listOf(Resident)), ...tenantProblems },
   };

@@ -9,7 +9,12 @@ import { CredentialsResetResult } from "../schemas";
 export class ResetCredentials extends Endpoint {
   override schema = {
     tags: ["Residents"],
-    summary: "Re-send a resident's set-password link (email, else WhatsApp)",
+    summary: "Send a resident a new set-password link",
+    description:
+      "Secretary and admin, with `warga` on. Sends the resident (by user id) a new set-password link, " +
+      "by email, else WhatsApp; earlier invitation and reset links stop working. Answers 202 with the " +
+      "channel used, never a token. 409 `no_contact` for a resident with neither email nor WhatsApp; " +
+      "404 for someone who is not a resident here. Audited.",
     request: { params: IdParam },
     responses: { 202: json(CredentialsResetResult, "Link issued"), ...problems(401, 403, 404, 409) },
   };

@@ -9,7 +9,14 @@ import { ApplicationAccepted, ApplicationInput, SlugParam } from "../schemas";
 export class SubmitApplication extends Endpoint {
   override schema = {
     tags: ["Residents"],
-    summary: "Apply to become a resident of a community (public form)",
+    summary: "Apply to become a resident",
+    description:
+      "Public, no sign-in: the community is named by its slug, with the registry (`warga`) switched on. " +
+      "Files an application (name, contact, block and house number) for the community's secretary and " +
+      "admin to decide. Always 202 with the same answer (a new application, a duplicate of one still " +
+      "waiting, or a bot caught by the honeypot), so the form reveals nothing about who applied. " +
+      "Limited per address and per contact (429 `rate_limited`); 403 for a suspended community or the " +
+      "registry switched off.",
     security: [],
     request: {
       params: SlugParam,

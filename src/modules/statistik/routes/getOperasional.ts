@@ -19,7 +19,11 @@ export function getOperasional(indicators: readonly Indicator[]) {
   return class GetOperasional extends Endpoint {
     override schema = {
       tags: ["Statistik"],
-      summary: "Dashboard indicators of the modules switched on for this community",
+      summary: "Get the staff dashboard indicators",
+      description:
+        "Community staff (sekretaris, bendahara, admin). The dashboard's numbers from every module " +
+        "switched on for this community (guests awaiting approval, letters to process, open complaints, " +
+        "active polls, dues arrears and the like); a module switched off contributes nothing.",
       responses: { 200: json(Operasional), ...tenantProblems },
     };
 

@@ -11,8 +11,12 @@ export class AppendInboundReply extends Endpoint {
   static override maxBodyBytes = 512 * 1024;
   override schema = {
     tags: ["Internal"],
-    summary:
-      "The ticket-mail Worker hands over an email reply (X-Service-Internal-Key); idempotent per Message-ID",
+    summary: "Hand over an email reply to a ticket",
+    description:
+      "Internal: the ticket-mail Worker only, by the `X-Service-Internal-Key` header (401 otherwise). " +
+      "Appends the reply an email brought to its ticket, found by the reply token in the address; " +
+      "idempotent per Message-ID (200 when already appended, 201 when added). 400 `empty_reply`; 404 " +
+      "for an unknown token.",
     request: { body: { content: { "application/json": { schema: InboundReplyInput } } } },
     responses: {
       201: json(InboundAppended, "Appended"),

@@ -9,8 +9,13 @@ import { createTicket } from "../tickets";
 export class CreateTicket extends Endpoint {
   override schema = {
     tags: ["Support"],
-    summary:
-      "Open a support ticket to the platform (starts as baru; the submitter and operators are emailed)",
+    summary: "Open a support ticket",
+    description:
+      "Admin only: the community's support channel to the platform team. Opens a ticket to the platform " +
+      "team with a subject, a category, the detail and an optional image (`attachment_url`) from `POST " +
+      "/api/uploads/resident-image` (400 `invalid_attachment` for any other URL). It starts as baru; " +
+      "the submitter is emailed a confirmation with a reply link and the operators are told. " +
+      "`notification_pending` says whether the submitter's email is still on its way.",
     request: { body: { content: { "application/json": { schema: CreateTicketInput } } } },
     responses: { 201: json(CreatedTicket, "Created"), ...problems(400, 401, 403) },
   };

@@ -9,7 +9,10 @@ import { serveFile } from "../files";
 export class GetSupportFile extends Endpoint {
   override schema = {
     tags: ["Support"],
-    summary: "A ticket image, for the ticket's tenant admins and for operators (others: 404)",
+    summary: "Get a support ticket image",
+    description:
+      "Signed-in users: the admins of the ticket's community and platform operators; anyone else gets " +
+      "404, as for an image that does not exist.",
     request: { params: IdParam },
     responses: {
       200: { description: "The image", content: { "image/*": { schema: z.string() } } },

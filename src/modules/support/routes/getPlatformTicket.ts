@@ -9,7 +9,10 @@ import { getPlatformTicket } from "../tickets";
 export class GetPlatformTicket extends Endpoint {
   override schema = {
     tags: ["Support (operators)"],
-    summary: "Any ticket with its whole thread",
+    summary: "Get any support ticket",
+    description:
+      "Platform operators only. Any ticket with its whole thread, its submitter's contact and whether " +
+      "an email to them is still pending.",
     request: { params: IdParam },
     responses: { 200: json(TicketWithThread), ...problems(401, 403, 404) },
   };

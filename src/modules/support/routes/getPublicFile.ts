@@ -10,7 +10,10 @@ import { PublicFileParams } from "../schemas";
 export class GetPublicFile extends Endpoint {
   override schema = {
     tags: ["Support (public)"],
-    summary: "An image of the ticket the reply token opens (no login)",
+    summary: "Get an image of the ticket a reply token opens",
+    description:
+      "Public, no sign-in: the reply token from the ticket's emails is the credential (not logged, not " +
+      "cached). An image of that ticket only; any other id is 404. 429 `rate_limited` per address.",
     security: [],
     request: { params: PublicFileParams },
     responses: {

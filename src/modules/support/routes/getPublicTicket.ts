@@ -9,7 +9,11 @@ import { PublicThread, ReplyTokenParam } from "../schemas";
 export class GetPublicTicket extends Endpoint {
   override schema = {
     tags: ["Support (public)"],
-    summary: "The thread a reply token opens (no login)",
+    summary: "Get the ticket a reply token opens",
+    description:
+      "Public, no sign-in: the reply token from the ticket's emails is the credential (not logged, not " +
+      "cached). The ticket's thread as its submitter sees it. 404 for an unknown token; 429 " +
+      "`rate_limited` per address.",
     security: [],
     request: { params: ReplyTokenParam },
     responses: { 200: json(PublicThread), ...problems(404, 429) },

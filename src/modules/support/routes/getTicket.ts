@@ -9,7 +9,10 @@ import { getTenantTicket } from "../tickets";
 export class GetTicket extends Endpoint {
   override schema = {
     tags: ["Support"],
-    summary: "One of the tenant's tickets with its whole thread",
+    summary: "Get a support ticket with its thread",
+    description:
+      "Admin only: the community's support channel to the platform team. One of the community's tickets " +
+      "with its whole thread of messages and images; another community's ticket is 404.",
     request: { params: IdParam },
     responses: { 200: json(TicketWithThread), ...tenantProblems },
   };

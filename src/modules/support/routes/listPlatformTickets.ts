@@ -9,8 +9,11 @@ import { listPlatformTickets } from "../tickets";
 export class ListPlatformTickets extends Endpoint {
   override schema = {
     tags: ["Support (operators)"],
-    summary:
-      "Every ticket by status, creation day (Asia/Jakarta, inclusive) and tenant slug, with summary counts under the same filters",
+    summary: "List every support ticket",
+    description:
+      "Platform operators only. Every ticket of every community and of the homepage contact form, " +
+      "newest first, filtered by status, creation day (`from`/`to`, Asia/Jakarta, inclusive) and tenant " +
+      "slug, with summary counts under the same filters, paged by `cursor`.",
     request: { query: PlatformTicketListQuery },
     responses: { 200: json(TicketList), ...problems(400, 401, 403) },
   };

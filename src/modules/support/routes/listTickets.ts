@@ -9,8 +9,11 @@ import { listTenantTickets } from "../tickets";
 export class ListTickets extends Endpoint {
   override schema = {
     tags: ["Support"],
-    summary:
-      "The tenant's own tickets by status and creation day (Asia/Jakarta, inclusive), with summary counts under the same filters",
+    summary: "List the community's support tickets",
+    description:
+      "Admin only: the community's support channel to the platform team. The community's own tickets, " +
+      "newest first, filtered by status (baru, diproses, selesai) and creation day (`from`/`to`, " +
+      "Asia/Jakarta, inclusive), with summary counts under the same filters, paged by `cursor`.",
     request: { query: TicketListQuery },
     responses: { 200: json(TicketList), ...tenantProblems },
   };

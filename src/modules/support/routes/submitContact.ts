@@ -9,8 +9,12 @@ import { ContactAccepted, ContactInput } from "../schemas";
 export class SubmitContact extends Endpoint {
   override schema = {
     tags: ["Support (public)"],
-    summary:
-      "The marketing site's contact form: becomes a homepage ticket; the team and the sender are emailed",
+    summary: "Send the marketing site's contact form",
+    description:
+      "Public, no sign-in, guarded by Cloudflare Turnstile (400 `turnstile_required` or " +
+      "`turnstile_failed`; 503 `turnstile_unavailable`). The message becomes a homepage ticket (202): " +
+      "the team is emailed, and the sender gets an automatic reply with a link to follow the ticket. " +
+      "Limited per address and per email (429 `rate_limited`).",
     security: [],
     request: { body: { content: { "application/json": { schema: ContactInput } } } },
     responses: { 202: json(ContactAccepted, "Received"), ...problems(400, 429, 503) },

@@ -23,7 +23,12 @@ import { ReplyTokenParam } from "../schemas";
 export class SubmitSupportReplyPage extends Endpoint {
   override schema = {
     tags: ["Pages"],
-    summary: "Submit the ticket page's reply form",
+    summary: "Submit the login-free ticket page's reply form",
+    description:
+      "Public, no sign-in: the reply token from the ticket's emails is the credential (not logged, not " +
+      "cached). The page's form post, with the rules of `POST " +
+      "/api/public/support-tickets/{reply_token}/messages`: redirects (303) back to the page with the " +
+      "reply added, or answers the page again with the reason (400, 413, 415, 429).",
     security: [],
     request: { params: ReplyTokenParam },
     responses: {

@@ -13,7 +13,12 @@ import { ReplyTokenParam } from "../schemas";
 export class SupportReplyPage extends Endpoint {
   override schema = {
     tags: ["Pages"],
-    summary: "The login-free ticket page: the thread and a reply form with an optional image",
+    summary: "Show the login-free ticket page",
+    description:
+      "Public, no sign-in: the reply token from the ticket's emails is the credential (not logged, not " +
+      "cached). An HTML page with the ticket's thread and a reply form with an optional image, posting " +
+      "to `POST /support/reply/{reply_token}`. In the language Accept-Language asks for; 404 page for " +
+      "an unknown token.",
     security: [],
     request: { params: ReplyTokenParam, query: z.object({ terkirim: z.string().max(1).optional() }) },
     responses: {

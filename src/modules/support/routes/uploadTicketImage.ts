@@ -10,7 +10,12 @@ import { multipartImage, Upload, UploadQuery } from "../schemas";
 export class UploadTicketImage extends Endpoint {
   override schema = {
     tags: ["Support"],
-    summary: "Upload an image (kind=support-ticket: a ticket's evidence); JPEG, PNG or WebP, at most 5 MB",
+    summary: "Upload an image for a support ticket",
+    description:
+      "Admin only: the community's support channel to the platform team. A multipart upload (`file`, " +
+      "`kind=support-ticket`): JPEG, PNG or WebP recognised by its bytes, at most 5 MB. Answers the " +
+      "image's URL for a ticket's or a reply's `attachment_url`. 415 `unsupported_image_type`; 413 " +
+      "`file_too_large`.",
     request: { query: UploadQuery, body: multipartImage },
     responses: { 201: json(Upload, "Stored"), ...problems(400, 401, 403, 413, 415) },
   };

@@ -9,7 +9,11 @@ import { cancelLetter } from "../service";
 export class CancelLetter extends Endpoint {
   override schema = {
     tags: ["Surat"],
-    summary: "Cancel one's own request before it is selesai",
+    summary: "Cancel a letter request",
+    description:
+      "Residents only, for their own letter (another's is 404), with `surat` on. Moves diajukan, " +
+      "diproses or perlu_perbaikan → dibatalkan, with an optional reason; a letter that is selesai, " +
+      "ditolak or already dibatalkan answers 409 `invalid_transition`.",
     request: { params: IdParam, body: { content: { "application/json": { schema: CancelLetterInput } } } },
     responses: { 200: json(Letter), ...problems(400, 401, 403, 404, 409) },
   };

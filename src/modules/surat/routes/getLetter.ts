@@ -9,7 +9,11 @@ import { getLetter } from "../service";
 export class GetLetter extends Endpoint {
   override schema = {
     tags: ["Surat"],
-    summary: "One letter request with its history (its resident or letter staff)",
+    summary: "Get a letter request",
+    description:
+      "With `surat` on: the resident who requested it, or the secretary and admin (another resident's " +
+      "letter is 404). Answers the request with its fields, status, number and date once set, the RW " +
+      "acknowledgement, and its history of moves. ETag and 304 for If-None-Match.",
     request: { params: IdParam },
     responses: { 200: json(Letter), ...tenantProblems },
   };

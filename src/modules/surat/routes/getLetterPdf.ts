@@ -9,8 +9,13 @@ import { letterPdf } from "../publish";
 export class GetLetterPdf extends Endpoint {
   override schema = {
     tags: ["Surat"],
-    summary:
-      "The official PDF (A4) of a finished letter: rendered once per version, then served from storage",
+    summary: "Download a finished letter as PDF",
+    description:
+      "Community staff and the resident who requested it (another resident's letter is 404), with " +
+      "`surat` on. The official A4 PDF with the letterhead, the subject's particulars, the signatory, a " +
+      "verification QR and, once acknowledged, the RW's Mengetahui; rendered once per version and then " +
+      "served from storage. 409 `letter_not_ready` until the letter is selesai with its number; 503 " +
+      "`pdf_renderer_unavailable` when the renderer cannot be reached.",
     request: { params: IdParam },
     responses: {
       200: { description: "The letter", content: { "application/pdf": { schema: z.string() } } },

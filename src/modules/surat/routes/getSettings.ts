@@ -9,7 +9,11 @@ import { getSettings } from "../settings";
 export class GetLetterSettings extends Endpoint {
   override schema = {
     tags: ["Surat"],
-    summary: "The letterhead, signatory and number format",
+    summary: "Get the letter settings",
+    description:
+      "Secretary and admin, with `surat` on. The letterhead, signatory, RT/RW numbers, number format " +
+      "and whether finished letters go to the linked RW for its acknowledgement, with what is still " +
+      "missing before letters can be numbered or finished. ETag and 304 for If-None-Match.",
 
     responses: { 200: json(LetterSettings), ...problems(401, 403) },
   };

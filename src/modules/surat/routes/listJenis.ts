@@ -8,7 +8,11 @@ import { listJenis } from "../service";
 export class ListJenis extends Endpoint {
   override schema = {
     tags: ["Surat"],
-    summary: "The 12 letter types with the form schema of their additional fields",
+    summary: "List the letter types",
+    description:
+      "Members, with the letters module (`surat`) switched on. The 12 letter types the spec names, each " +
+      "with its code, name and the form schema of the additional fields a request of that type carries " +
+      "(`fields`), so a client can build the request form.",
 
     responses: { 200: json(JenisList), ...problems(401, 403) },
   };

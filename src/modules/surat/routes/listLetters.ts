@@ -9,7 +9,11 @@ import { listLetters } from "../service";
 export class ListLetters extends Endpoint {
   override schema = {
     tags: ["Surat"],
-    summary: "Letter requests for staff: by status, type and request date (Asia/Jakarta days, inclusive)",
+    summary: "List letter requests for staff",
+    description:
+      "Community staff, with `surat` on. Every letter request of the community, newest first, filtered " +
+      "by status (diajukan, diproses, perlu_perbaikan, selesai, ditolak, dibatalkan), type and request " +
+      "date (`from`/`to`, Asia/Jakarta days, inclusive), paged by `cursor`.",
     request: { query: LetterListQuery },
     responses: { 200: json(listOf(Letter)), ...tenantProblems },
   };

@@ -10,7 +10,10 @@ import { listMyLetters } from "../service";
 export class ListMyLetters extends Endpoint {
   override schema = {
     tags: ["Surat"],
-    summary: "The caller's letter requests, newest first",
+    summary: "List the caller's letter requests",
+    description:
+      "Residents only, with `surat` on. The caller's own letter requests, newest first, with their " +
+      "status, paged by `cursor`.",
     request: { query: ListQuery },
     responses: { 200: json(listOf(Letter)), ...tenantProblems },
   };

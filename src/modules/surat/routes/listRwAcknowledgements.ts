@@ -9,8 +9,11 @@ import { RwAckItem, RwAckListQuery } from "../schemas";
 export class ListRwAcknowledgements extends Endpoint {
   override schema = {
     tags: ["Surat"],
-    summary:
-      "The RW's queue: its linked RTs' finished letters waiting for its Mengetahui (or, by status, those acknowledged or declined), newest first",
+    summary: "List the RW's queue of letters to acknowledge",
+    description:
+      "Secretary and admin of an RW community, with `surat` on (an RT's staff get 403 `not_rw_tenant`). " +
+      "The finished letters of its linked RTs waiting for the RW's Mengetahui, or by `status` those " +
+      "acknowledged or declined, newest first across every linked RT, paged by `cursor`.",
     request: { query: RwAckListQuery },
     responses: { 200: json(listOf(RwAckItem)), ...tenantProblems },
   };

@@ -9,7 +9,12 @@ import { NextNumber, NextNumberQuery } from "../schemas";
 export class GetNextNumber extends Endpoint {
   override schema = {
     tags: ["Surat"],
-    summary: "Suggest the next letter number (the tenant's format; the sequence restarts every year)",
+    summary: "Suggest the next letter number",
+    description:
+      "Secretary and admin, with `surat` on. Formats the next number of the year's sequence with the " +
+      "community's number format (the sequence restarts every year); nothing is reserved, the number is " +
+      "taken when a letter is saved with it. 409 `letter_settings_incomplete` until the admin has " +
+      "completed the letter settings.",
     request: { query: NextNumberQuery },
     // 409 letter_settings_incomplete: the number format or letterhead needs a setting that is unset.
     responses: { 200: json(NextNumber), ...tenantProblems, ...problems(409) },

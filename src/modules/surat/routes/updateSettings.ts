@@ -11,7 +11,13 @@ export class UpdateLetterSettings extends Endpoint {
   static override maxBodyBytes = 320 * 1024;
   override schema = {
     tags: ["Surat"],
-    summary: "Edit the letterhead, signatory and number format (fields left out keep their value)",
+    summary: "Update the letter settings",
+    description:
+      "Admin only, with `surat` on. Changes the letterhead, signatory, number format and RW " +
+      "acknowledgement switch; fields left out keep their value. Letters already finished keep the " +
+      "letterhead and signatory they were finished with. 400 `invalid_number_format` for a format " +
+      "without its sequence. Optional If-Match with the settings' ETag (412 `precondition_failed`). " +
+      "Audited.",
     request: { body: { content: { "application/json": { schema: LetterSettingsInput } } } },
     responses: { 200: json(LetterSettings), ...problems(400, 401, 403) },
   };

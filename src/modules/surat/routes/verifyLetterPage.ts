@@ -12,7 +12,13 @@ import { verifyLetter } from "../publish";
 export class VerifyLetterPage extends Endpoint {
   override schema = {
     tags: ["Pages"],
-    summary: "Public page the letter's QR opens: confirms number, type, date, community and validity",
+    summary: "Show the public verification page of a letter",
+    description:
+      "Public HTML page that a printed letter's QR code opens (the code is a credential: not logged, " +
+      "not cached). Confirms the number, type, date, community and validity of a finished letter, or " +
+      "says it was not found; it works with the letters module switched off, since an issued letter " +
+      "stays an official document. A suspended community answers 403. In the language Accept-Language " +
+      "asks for.",
     security: [],
     request: { params: z.object({ code: z.string().min(1).max(200) }) },
     responses: {

@@ -9,7 +9,10 @@ import { listTenants } from "../service";
 export class ListTenants extends Endpoint {
   override schema = {
     tags: ["Platform: tenants"],
-    summary: "List tenants, each with how many admins it has",
+    summary: "List communities",
+    description:
+      "Platform operators only. Every tenant with its status (provisioning, active, suspended, " +
+      "ditutup), type, flags, parent RW and how many admins it has, paged by `cursor`.",
     request: { query: TenantListQuery },
     responses: { 200: json(listOf(TenantListItem)), ...problems(400, 401, 403) },
   };

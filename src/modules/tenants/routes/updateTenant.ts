@@ -9,7 +9,13 @@ import { updateTenant } from "../service";
 export class UpdateTenant extends Endpoint {
   override schema = {
     tags: ["Platform: tenants"],
-    summary: "Rename a tenant, switch feature flags, suspend or reactivate, set or clear its parent RW",
+    summary: "Update a community",
+    description:
+      "Platform operators only. Renames a tenant, switches feature flags (merged over the current " +
+      "ones), suspends or reactivates it (active ⇄ suspended; a suspended community's members cannot " +
+      "sign in or call its routes) and sets or clears an RT's parent RW directly, without the RT's " +
+      "consent that an RW's link request waits for. 409 `invalid_transition` for a tenant still being " +
+      "provisioned; 410 `tenant_closed` for a closed one; 400 `invalid_parent`. Audited.",
     request: { params: IdParam, body: { content: { "application/json": { schema: UpdateTenantInput } } } },
     responses: { 200: json(Tenant), ...problems(400, 401, 403, 404, 409, 410) },
   };

@@ -9,7 +9,14 @@ import { passGate } from "../service";
 export class GateCheckIn extends Endpoint {
   override schema = {
     tags: ["Tamu"],
-    summary: "Check a guest in by the scanned pass (approved, inside its window, not yet in)",
+    summary: "Check a guest in by the scanned pass",
+    description:
+      "Community staff and the guard (satpam), with `tamu` on. Takes the QR string of the pass. The " +
+      "pass must be this community's (400 `invalid_pass`, `foreign_pass`) and inside its window (409 " +
+      "`pass_not_yet_valid`, `pass_expired`); the visit must be approved and not yet checked in (409 " +
+      "`not_approved`, `already_checked_in`, `pass_used`). Records the check-in and who made it in one " +
+      "conditional write, so two gates scanning at once record one; 404 when the visit no longer " +
+      "exists.",
     request: { body: { content: { "application/json": { schema: GateScanInput } } } },
     responses: { 200: json(GateResult), ...problems(400, 401, 403, 404, 409) },
   };

@@ -9,7 +9,13 @@ import { passGate } from "../service";
 export class GateCheckOut extends Endpoint {
   override schema = {
     tags: ["Tamu"],
-    summary: "Check a guest out by the scanned pass (after check-in)",
+    summary: "Check a guest out by the scanned pass",
+    description:
+      "Community staff and the guard (satpam), with `tamu` on. Takes the QR string of the pass; the " +
+      "guest must have been checked in and not yet out (409 `not_checked_in`, `already_checked_out`, " +
+      "`not_approved`). The pass is checked as at check-in (400 `invalid_pass`, `foreign_pass`; 409 " +
+      "`pass_not_yet_valid`, `pass_expired`). Records the check-out and who made it; 404 when the visit " +
+      "no longer exists.",
     request: { body: { content: { "application/json": { schema: GateScanInput } } } },
     responses: { 200: json(GateResult), ...problems(400, 401, 403, 404, 409) },
   };

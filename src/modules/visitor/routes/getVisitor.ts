@@ -9,7 +9,12 @@ import { getVisitor } from "../service";
 export class GetVisitor extends Endpoint {
   override schema = {
     tags: ["Tamu"],
-    summary: "One guest registration (its resident or staff), with its pass once approved",
+    summary: "Get a guest registration",
+    description:
+      "Members with `tamu` on: a resident sees only their own registrations (another's is 404), staff " +
+      "see any. Answers the registration with its status and, once approved, its pass window and QR " +
+      "string, and `notificationPending` while the resident has not yet been told of the approval. ETag " +
+      "and 304 for If-None-Match.",
     request: { params: IdParam },
     responses: { 200: json(Visitor), ...tenantProblems },
   };

@@ -8,7 +8,11 @@ import { visitorQrSvg } from "../service";
 export class GetVisitorQr extends Endpoint {
   override schema = {
     tags: ["Tamu"],
-    summary: "The pass as a QR code (SVG), for the resident to show at the gate",
+    summary: "Get a guest pass as a QR code",
+    description:
+      "Members with `tamu` on, for a registration they may read (a resident: their own; another's is " +
+      "404). Answers the approved pass as an SVG QR code to show at the gate, never cached. 409 " +
+      "`not_approved` until the request is approved.",
     request: { params: IdParam },
     responses: {
       200: { description: "QR code", content: { "image/svg+xml": { schema: { type: "string" as const } } } },

@@ -9,7 +9,10 @@ import { listMyVisitors } from "../service";
 export class ListMyVisitors extends Endpoint {
   override schema = {
     tags: ["Tamu"],
-    summary: "The caller's guest registrations, with the pass of approved ones",
+    summary: "List the caller's guest registrations",
+    description:
+      "Residents only, with `tamu` on. The caller's own registrations, newest first, each with its " +
+      "status and, once approved, its pass, paged by `cursor`.",
     request: { query: MineQuery },
     responses: { 200: json(listOf(Visitor)), ...tenantProblems },
   };

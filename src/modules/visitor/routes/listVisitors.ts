@@ -9,8 +9,11 @@ import { listVisitors } from "../service";
 export class ListVisitors extends Endpoint {
   override schema = {
     tags: ["Tamu"],
-    summary:
-      "Guest registrations for review: by status, visit date (Asia/Jakarta days, inclusive) or inside now",
+    summary: "List guest registrations for review",
+    description:
+      "Community staff and the guard (satpam), with `tamu` on. Every registration of the community, " +
+      "filtered by status (menunggu, disetujui, ditolak), by visit date (`from`/`to`, Asia/Jakarta " +
+      "days, inclusive) or to those inside the community now, paged by `cursor`.",
     request: { query: VisitorListQuery },
     responses: { 200: json(listOf(Visitor)), ...tenantProblems },
   };
