@@ -88,8 +88,11 @@ const acceptAll = async () => new Response(JSON.stringify({ accepted: true }), {
  * Serves a Worker config's bundle on workerd.
  * @param {{ config?: string, script?: string, bundle?: Awaited<ReturnType<typeof bundleWorker>>, vars?: Record<string,string>, persistTo?: string,
  *   durableObjects?: Record<string, string>, d1Databases?: Record<string, { id: string }>, onLine?: (line: string) => void,
- *   inspectorPort?: number }} opts
+ *   inspectorPort?: number, browser?: boolean }} opts
  *   `d1Databases` adds (or replaces) D1 bindings, e.g. more tenant slots than the config declares.
+ * `browser` keeps the config's Browser Rendering binding (letter PDFs): miniflare then launches the Chrome
+ * it finds under `$XDG_CACHE_HOME/.wrangler/chrome` (scripts/setup-chromium.sh's wrapper when that is the
+ * project's `.cache`), and would download one if none were there, so it is off unless asked for.
  * `inspectorPort` opens the DevTools inspector (CPU profiles: scripts/profile-route.mjs); never in a
  * measured run.
  */
@@ -99,7 +102,7 @@ export async function startWorkerd(opts = {}) {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(join(root, config));
   const {
     assets: _assets,
-    browserRendering: _browser,
+    browserRendering,
     cronTriggers: _crons,
     modulesRules: _rules,
     serviceBindings = {},
@@ -127,6 +130,7 @@ export async function startWorkerd(opts = {}) {
       workers: [
         {
           ...bindingOptions,
+          ...(opts.browser && browserRendering ? { browserRendering } : {}),
           name,
           rootPath: root,
           modules: true,

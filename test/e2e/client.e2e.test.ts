@@ -1,0 +1,133 @@
+import { execFile } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import openapiTS, { astToString } from "openapi-typescript";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+// @ts-expect-error: plain .mjs helpers shared with the benchmark scripts.
+import { declaredSlots, migrateAndSeed } from "../../scripts/bench/d1.mjs";
+// @ts-expect-error: a plain .mjs helper shared with the benchmark scripts.
+import { projectEnv, root } from "../../scripts/lib/dev-server.mjs";
+// @ts-expect-error: a plain .mjs helper shared with the benchmark scripts.
+import { startWorkerd, workerdAvailable } from "../../scripts/lib/workerd.mjs";
+
+/**
+ * The API as a client developer meets it (issue 42, item 6): a TypeScript client generated from the
+ * running server's `/openapi.json` with openapi-typescript, a small program written against it with
+ * openapi-fetch (test/e2e/client/program.ts) compiled with `tsc --strict`, then run against the server.
+ * The server is the deploy bundle on workerd, over fresh local databases migrated and given the demo
+ * seed (the benches' way: scripts/bench/d1.mjs); letter PDFs render when Chromium is installed
+ * (scripts/lib/chromium.mjs), otherwise the program downloads only the xlsx export.
+ */
+const run = promisify(execFile);
+const chromium = inject("chromium");
+const OUT = join(root, ".cache", "client");
+
+let server: { url: string; mf: unknown; stop: () => Promise<void> } | undefined;
+let persistTo: string | undefined;
+let unavailable: string | undefined;
+
+beforeAll(async () => {
+  if (!workerdAvailable()) {
+    unavailable = "workerd is not installed (npm install)";
+    return;
+  }
+  // Browser Rendering launches the Chrome wrapper scripts/setup-chromium.sh put in the project's cache.
+  process.env.XDG_CACHE_HOME = join(root, ".cache");
+  persistTo = mkdtempSync(join(tmpdir(), "warga-client-"));
+  try {
+    server = await startWorkerd({ persistTo, browser: chromium.ready, vars: { LOG_LEVEL: "warn" } });
+  } catch (error) {
+    unavailable = `the API could not start: ${error instanceof Error ? error.message : error}`;
+    return;
+  }
+  // A migration or the seed failing is a failure of the project, not of the machine: not a skip.
+  await migrateAndSeed((server as { mf: unknown }).mf, declaredSlots());
+}, 600_000);
+
+afterAll(async () => {
+  await server?.stop();
+  if (persistTo) {
+    rmSync(persistTo, { recursive: true, force: true });
+  }
+});
+
+/**
+ * openapi-typescript's own recipe for binary bodies: a string schema of `format: binary` (or, in OpenAPI
+ * 3.1's words, with a `contentMediaType`) is a `Blob`, as a browser or Node 22 sends and receives it. Its
+ * `transform` hook takes nodes of TypeScript 5's compiler API, the copy openapi-typescript itself loads
+ * (tools/client-check: the project compiles with TypeScript 7, which has no such API).
+ */
+async function generateTypes(document: unknown): Promise<string> {
+  const ts = createRequire(import.meta.resolve("openapi-typescript"))("typescript");
+  const blob = ts.factory.createTypeReferenceNode(ts.factory.createIdentifier("Blob"));
+  const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], {
+    transform(schema) {
+      const binary =
+        schema.type === "string" &&
+        (schema.format === "binary" ||
+          (typeof schema.contentMediaType === "string" && !schema.contentMediaType.endsWith("json")));
+      return binary ? blob : undefined;
+    },
+  });
+  return astToString(ast);
+}
+
+describe("a client generated from /openapi.json", () => {
+  it("compiles under tsc --strict and runs: a Blob upload, binary downloads, a list to its end, problems by code", async (t) => {
+    t.skip(unavailable !== undefined, unavailable);
+    const url = (server as { url: string }).url;
+    const document = await (await fetch(`${url}/openapi.json`)).json();
+
+    mkdirSync(OUT, { recursive: true });
+    writeFileSync(join(OUT, "schema.d.ts"), await generateTypes(document));
+    copyFileSync(join(root, "test", "e2e", "client", "program.ts"), join(OUT, "program.ts"));
+
+    // The project's TypeScript 7 (`npx tsc`), strict, with the DOM's fetch, Blob and FormData as a console has them.
+    const tsc = join(root, "node_modules", ".bin", "tsc");
+    const compiled = await run(
+      tsc,
+      [
+        // The file alone, not the project's tsconfig.json (TypeScript 7 refuses both unless told).
+        "--ignoreConfig",
+        "--strict",
+        "--noEmit",
+        "--target",
+        "es2022",
+        "--module",
+        "nodenext",
+        "--lib",
+        "es2023,dom",
+        "--types",
+        "node",
+        join(OUT, "program.ts"),
+      ],
+      { cwd: root, env: projectEnv() },
+    ).then(
+      () => "",
+      (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ""}${error.stderr ?? ""}`,
+    );
+    expect(compiled, "the program compiles against the generated types").toBe("");
+
+    // Node 22 (the project's pinned `node`) runs the TypeScript as written, its types stripped.
+    const { stdout } = await run(
+      "node",
+      ["--experimental-strip-types", "--no-warnings", join(OUT, "program.ts")],
+      {
+        cwd: root,
+        env: projectEnv({ WARGA_API_URL: url, WARGA_PDF: chromium.ready ? "1" : "0" }),
+        timeout: 120_000,
+      },
+    );
+    const seen = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}");
+    expect(seen.upload).toMatchObject({ status: 201, contentType: "image/png" });
+    expect(seen.xlsx.status).toBe(200);
+    if (chromium.ready) {
+      expect(seen.pdf.status).toBe(200);
+    }
+    expect(seen.paging.letters).toBeGreaterThan(2);
+    expect(seen.problems).toMatchObject({ 404: "not_found", 409: "letter_not_ready" });
+  }, 300_000);
+});
