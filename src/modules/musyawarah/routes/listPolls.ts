@@ -9,7 +9,11 @@ import { listPolls } from "../service";
 export class ListPolls extends Endpoint {
   override schema = {
     tags: ["Musyawarah"],
-    summary: "Polls: residents see open and closed ones with hasVoted; staff see all",
+    summary: "Polls: residents see the active ones with hasVoted; staff see all",
+    description:
+      "Staff (bendahara, sekretaris, admin) see every poll, drafts and closed ones included. Anyone else " +
+      "sees only the polls open for voting (`aktif`); a closed poll stays readable by its id " +
+      "(GET /api/musyawarah/{id}), with its results.",
     request: { query: PollListQuery },
     responses: { 200: json(listOf(Poll)), ...tenantProblems },
   };
