@@ -80,6 +80,8 @@ export async function gateFixture(base, staffAuth) {
       guestName: "Tamu Bench",
       purpose: "Benchmark",
       visitAt: new Date(Date.now() + 1_800_000).toISOString(),
+      vehiclePlate: "B 1234 XYZ",
+      identity: "KTP 3201010101800001",
     },
     { Authorization: `Bearer ${resident}` },
   );

@@ -172,6 +172,8 @@ export const CASES: Record<string, Case> = {
           guestName: "Andi Wijaya",
           purpose: "Silaturahmi",
           visitAt: new Date(Date.now() + 7_200_000).toISOString(),
+          vehiclePlate: "B 1234 XYZ",
+          identity: "KTP 3201010101800001",
         },
       });
       expect(res.status).toBe(201);

@@ -20,10 +20,12 @@ import type { FeatureFlag } from "../../src/core/flags";
  *   (bendahara, sekretaris, admin); an issue's "(staff)" means the same S.
  * - `satpam` (issue 27: "gate guard: today's guest list, pass check-in and check-out, nothing else")
  *   is in GATE and in no other line; a guard who also lives there reaches the R lines as a resident.
- * - Where the spec or an issue names narrower roles, those win: the registry is "opened by secretary and
- *   admin roles"; issue 5 gives poll management to sekretaris and admin; issue 8 gives the letter
- *   console to sekretaris and admin (and "staff" elsewhere in the letter section means those two);
- *   issue 7 gives support tickets to "the admin of a tenant"; issue 6 gives gate devices to admin.
+ * - Issue 42: an S row of the spec is every staff duty unless the spec's authentication section narrows
+ *   it, and only the registry is narrowed there ("opened by secretary and admin roles"). So poll
+ *   management, the letter console and PDFs, subscription billing and support tickets are S (issues 5,
+ *   7, 8 and 15 had narrowed them to sekretaris and admin, or to admin). Routes the spec does not list
+ *   keep their issue's roles: issue 6 gives gate devices to admin, issue 29 the RW's acknowledgement of
+ *   letters to the RW's sekretaris and admin.
  * - `/api/platform/*` is super_admin only (issue 3); P (public) routes need no login.
  * - Flags as the spec names them: pasar, tamu (guest book and its gate), musyawarah, surat (letters),
  *   warga (population registry plus resident accounts). Complaints, suggestions and proposals, the
@@ -49,7 +51,6 @@ export const R = ["warga"] as const;
 export const S = ["bendahara", "sekretaris", "admin"] as const;
 export const R_S = ["warga", "bendahara", "sekretaris", "admin"] as const;
 export const SEK_ADMIN = ["sekretaris", "admin"] as const;
-export const R_SEK_ADMIN = ["warga", "sekretaris", "admin"] as const;
 export const ADMIN = ["admin"] as const;
 export const FINANCE = ["bendahara", "admin"] as const;
 export const R_FINANCE = ["warga", "bendahara", "admin"] as const;

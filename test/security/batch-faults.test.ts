@@ -13,6 +13,7 @@ import { fakeGateways, midtransNotification, postCallback } from "../modules/bil
 import { CLEAN_PNG } from "../modules/galeri-pasar/images";
 import { readyExport } from "../modules/platform-ops/helpers";
 import { tenantWithAdmin } from "../modules/support/helpers";
+import { GUEST_PAPERS } from "../modules/visitor/factories";
 
 /**
  * Issue 12, faults: for every module with a multi-statement write, the batch's last statement is made to
@@ -433,7 +434,7 @@ describe("visitor", () => {
       const visitAt = new Date(Date.now() + 2 * 3_600_000).toISOString();
       const created = await callJson<VisitorBody>("/api/visitor", {
         token: warga.token,
-        body: { guestName: "Andi Wijaya", purpose: "Silaturahmi", visitAt },
+        body: { guestName: "Andi Wijaya", purpose: "Silaturahmi", visitAt, ...GUEST_PAPERS },
       });
       expect(created.status).toBe(201);
       const id = created.body.id;

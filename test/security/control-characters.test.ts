@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hasUnsafeText, Line, Paragraph } from "../../src/core/schemas";
 import { callJson, createTenant, expectProblem, operatorToken, unique } from "../helpers/harness";
+import { GUEST_PAPERS } from "../modules/visitor/factories";
 
 /**
  * Issue 12, fix 6: no text field stores a NUL, an ANSI escape, DEL or a bidi override, one-line fields
@@ -46,7 +47,7 @@ async function routes(): Promise<Route[]> {
       send: (value) =>
         callJson("/api/visitor", {
           token: warga.token,
-          body: { guestName: value, purpose: "Silaturahmi", visitAt: inHours(2) },
+          body: { guestName: value, purpose: "Silaturahmi", visitAt: inHours(2), ...GUEST_PAPERS },
         }),
       stored: async (res) => res.body.guestName,
     },

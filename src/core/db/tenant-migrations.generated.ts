@@ -364,5 +364,11 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
     "statements": [
       "CREATE INDEX `visitors_inside_now_idx` ON `visitors` (`id`) WHERE checked_in_at IS NOT NULL AND checked_out_at IS NULL;"
     ]
+  },
+  {
+    "name": "0026_visitor_settings.sql",
+    "statements": [
+      "CREATE TABLE `visitor_settings` (\n\t`id` integer PRIMARY KEY NOT NULL,\n\t`require_vehicle_plate` integer NOT NULL,\n\t`require_identity` integer NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`updated_by` text\n);"
+    ]
   }
 ];

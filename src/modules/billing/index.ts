@@ -13,7 +13,8 @@ import { ListPlatformPlans } from "./routes/listPlatformPlans";
 import { VoidOperatorInvoice } from "./routes/voidOperatorInvoice";
 import { BILLING_KIND, onInvoicePaid, onInvoiceReversed, runBillingDay } from "./service";
 
-const admin = tenantAccess(ROLES.ADMIN);
+// The community's subscription (spec: S creates and lists invoices; issue 42: every duty, the treasurer too).
+const staff = tenantAccess(ROLES.STAFF);
 const platform = { scope: "platform" } as const;
 
 export const billingModule = defineModule({
@@ -22,9 +23,9 @@ export const billingModule = defineModule({
   // Paying is how a lapsed community gets back: billing's writes stay open when it is `nonaktif`.
   writesWhenInactive: true,
   routes: [
-    { method: "post", path: "/api/billing/invoices", endpoint: IssueInvoice, access: admin },
-    { method: "get", path: "/api/billing/invoices", endpoint: ListInvoices, access: admin },
-    { method: "get", path: "/api/billing/plans", endpoint: ListPlans, access: admin },
+    { method: "post", path: "/api/billing/invoices", endpoint: IssueInvoice, access: staff },
+    { method: "get", path: "/api/billing/invoices", endpoint: ListInvoices, access: staff },
+    { method: "get", path: "/api/billing/plans", endpoint: ListPlans, access: staff },
     {
       method: "post",
       path: "/api/platform/tenants/:id/invoices",

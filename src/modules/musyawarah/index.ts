@@ -13,8 +13,9 @@ import { countActivePolls } from "./service";
 import { polls } from "./tables";
 
 const flag = "musyawarah" as const;
-// Polls are the secretariat's; residents vote; every member reads published polls (service.ts says how).
-const organisers = tenantAccess(ROLES.SECRETARIAT, flag);
+// Polls are run by the staff (spec: S creates, updates and deletes; issue 42: every duty); residents vote;
+// every member reads them (polls.ts and poll-reads.ts say what each sees).
+const organisers = tenantAccess(ROLES.STAFF, flag);
 const members = tenantAccess(ROLES.MEMBER, flag);
 const residents = tenantAccess(ROLES.RESIDENT, flag);
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { TenantCtx } from "../../core/context";
 import { afterCursor, keysetPage } from "../../core/db/paging";
 import { rowById } from "../../core/db/rows";
@@ -21,14 +21,16 @@ import { polls } from "./tables";
 /** Polls read: the list, one poll with its live count, its ballots, and the tally's card. */
 
 /**
- * One page of polls. For residents `hasVoted` comes from the mirror of who voted (ADR 0005), in the
+ * One page of polls. Staff see every poll; anyone else sees the ones open for voting (`aktif`) only (spec:
+ * "residents see active ones"): a closed poll stays readable by its id, its results shown as its
+ * `resultsVisibility` allows. For residents `hasVoted` comes from the mirror of who voted (ADR 0005), in the
  * page query itself for personal polls; household polls on the page add the member's unit read.
  */
 export async function listPolls({ ctx, input }: { ctx: TenantCtx; input: PollListQuery }) {
   const filters: SQL[] = [
     ...afterCursor(polls.id, input.cursor, "desc"),
     ...(input.status ? [eq(polls.status, input.status)] : []),
-    ...(isOrganiser(ctx) ? [] : [inArray(polls.status, ["aktif", "ditutup"])]),
+    ...(isOrganiser(ctx) ? [] : [eq(polls.status, "aktif")]),
   ];
   const voter = isVoter(ctx);
   const rows = await ctx.db

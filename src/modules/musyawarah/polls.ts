@@ -14,11 +14,11 @@ export type Option = PollOption;
 type PresentedRow = PollCard & Pick<PollRow, "status" | "results" | "ballots" | "closedAt">;
 
 /**
- * Polls belong to the secretariat (sekretaris, admin), as the route table says: they alone see drafts,
- * see results before closing and see who voted. Residents vote. Any other member (the bendahara) reads
- * published polls as a resident does, but holds no ballot, so gets no `hasVoted`.
+ * Polls belong to the staff (bendahara, sekretaris, admin; spec: S), as the route table says: they alone
+ * see drafts, every poll in the list, results before closing and who voted. Residents vote. A staff member
+ * who also lives here holds a ballot too, and gets `hasVoted`.
  */
-export const isOrganiser = (ctx: TenantCtx) => hasRole(ctx, ROLES.SECRETARIAT);
+export const isOrganiser = (ctx: TenantCtx) => hasRole(ctx, ROLES.STAFF);
 export const isVoter = (ctx: TenantCtx) => hasRole(ctx, ROLES.RESIDENT);
 
 export function tally(ctx: TenantCtx, pollId: string) {

@@ -52,7 +52,10 @@ export const VoteInput = z.object({ optionIds: z.array(z.string().min(1).max(64)
 export type VoteInput = z.infer<typeof VoteInput>;
 
 export const PollListQuery = ListQuery.extend({
-  status: z.enum(["draft", "aktif", "ditutup"]).optional(),
+  status: z
+    .enum(["draft", "aktif", "ditutup"])
+    .optional()
+    .describe("Anyone but staff sees only `aktif` polls, so another status gives them an empty page"),
 });
 export type PollListQuery = z.infer<typeof PollListQuery>;
 

@@ -39,7 +39,7 @@ async function store(
   return id;
 }
 
-/** A tenant admin's image, stored before the ticket or reply it will be attached to exists. */
+/** A tenant staff member's image, stored before the ticket or reply it will be attached to exists. */
 export async function uploadTenantImage({ ctx, input }: { ctx: TenantCtx; input: ImageUpload }) {
   const id = await store(
     ctx,
@@ -170,9 +170,12 @@ async function fileRow(ctx: PlatformCtx, id: string): Promise<FileRow> {
   return rowByIdOrNotFound(ctx.platform, supportFiles, id, "File");
 }
 
-/** The tenant a signed-in admin's token names, through the same checks as the guard; any refusal is null. */
-async function adminTenantId(ctx: PlatformCtx, tenantSlug: string | null): Promise<string | null> {
-  if (!tenantSlug || !hasRole(ctx, ROLES.ADMIN)) {
+/**
+ * The tenant a signed-in staff member's token names (the ticket routes' roles), through the same checks
+ * as the guard; any refusal is null.
+ */
+async function staffTenantId(ctx: PlatformCtx, tenantSlug: string | null): Promise<string | null> {
+  if (!tenantSlug || !hasRole(ctx, ROLES.STAFF)) {
     return null;
   }
   try {
@@ -187,7 +190,7 @@ async function adminTenantId(ctx: PlatformCtx, tenantSlug: string | null): Promi
 }
 
 /**
- * Operators see every ticket's files; a tenant admin sees the files of their tenant's tickets and
+ * Operators see every ticket's files; a tenant's staff see the files of their tenant's tickets and
  * their own tenant's uploads not attached yet. Anything else (a suspended tenant included) is 404,
  * not 403: the file route does not tell who else may see a file.
  */
@@ -197,7 +200,7 @@ export async function serveFile({ ctx, id }: { ctx: PlatformCtx; id: string }): 
   if (actor.roles.includes("super_admin")) {
     return objectResponse(ctx, file);
   }
-  const tenantId = await adminTenantId(ctx, actor.tenantSlug);
+  const tenantId = await staffTenantId(ctx, actor.tenantSlug);
   if (!tenantId) {
     throw new NotFound("File");
   }

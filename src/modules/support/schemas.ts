@@ -10,8 +10,49 @@ export type TicketStatus = z.infer<typeof TicketStatus>;
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD");
 const AttachmentUrl = z.string().trim().min(1).max(500);
 
+/**
+ * A ticket's category is chosen from a closed list (spec: "chosen at creation"), published with its labels
+ * at GET /api/support-tickets/categories. `kontak` is the contact form's, set by the server, never chosen.
+ * The column stays text and only writes are checked: tickets opened before the list existed keep their
+ * free-text category and still read.
+ */
+export const TICKET_CATEGORIES = [
+  { code: "teknis", label: "Masalah teknis", label_en: "Technical problem", choosable: true },
+  { code: "akun", label: "Akun dan akses", label_en: "Accounts and access", choosable: true },
+  { code: "data", label: "Data dan impor", label_en: "Data and imports", choosable: true },
+  { code: "tagihan", label: "Tagihan langganan", label_en: "Subscription billing", choosable: true },
+  { code: "saran", label: "Saran fitur", label_en: "Feature suggestion", choosable: true },
+  { code: "lainnya", label: "Lainnya", label_en: "Other", choosable: true },
+  { code: "kontak", label: "Formulir kontak", label_en: "Contact form", choosable: false },
+] as const;
+
+/** The codes a community may choose when it opens a ticket. */
+export const ChosenCategory = z.enum(["teknis", "akun", "data", "tagihan", "saran", "lainnya"]);
+export type ChosenCategory = z.infer<typeof ChosenCategory>;
+
+export const TicketCategoryList = z
+  .object({
+    items: z.array(
+      z.object({
+        code: z.string().describe("What a ticket's `category` holds"),
+        label: z.string().describe("Indonesian label"),
+        label_en: z.string().describe("English label"),
+        choosable: z
+          .boolean()
+          .describe("Whether staff may choose it when opening a ticket (`kontak` is the contact form's)"),
+      }),
+    ),
+  })
+  .openapi("SupportTicketCategories");
+
+const CategoryRead = z
+  .string()
+  .describe(
+    "One of GET /api/support-tickets/categories; tickets opened before that list existed keep their free text",
+  );
+
 export const CreateTicketInput = z.object({
-  category: Line(60, 2),
+  category: ChosenCategory.describe("A choosable code of GET /api/support-tickets/categories"),
   title: Line(200, 3),
   detail: Paragraph(5000, 3),
   attachment_url: AttachmentUrl.optional(),
@@ -117,7 +158,7 @@ export const Ticket = z
   .object({
     id: z.string(),
     number: z.number().int(),
-    category: z.string(),
+    category: CategoryRead,
     title: z.string(),
     detail: z.string(),
     status: TicketStatus,
@@ -159,7 +200,7 @@ export const TicketList = z
 export const PublicThread = z
   .object({
     number: z.number().int(),
-    category: z.string(),
+    category: CategoryRead,
     title: z.string(),
     detail: z.string(),
     status: TicketStatus,

@@ -16,7 +16,7 @@ type UrlCtx = Pick<PlatformCtx, "config" | "env">;
 
 const appUrl = (ctx: UrlCtx) => ctx.config.APP_URL.replace(/\/$/, "");
 
-/** The access-checked file route for signed-in viewers (the ticket's tenant admins, operators). */
+/** The access-checked file route for signed-in viewers (the ticket's tenant staff, operators). */
 export const fileUrl = (ctx: UrlCtx, id: string) => `${appUrl(ctx)}/api/support-files/${id}`;
 
 /** The same file for the login-free page: the reply token in the path is the credential. */

@@ -24,9 +24,12 @@ import { letterSettings, letters } from "./tables";
 
 const flag = "surat" as const;
 const resident = tenantAccess(ROLES.RESIDENT, flag);
-const staff = tenantAccess(ROLES.SECRETARIAT, flag);
+// The letter console is the staff's (spec: S lists, updates and downloads; issue 42: every duty).
+const staff = tenantAccess(ROLES.STAFF, flag);
 // A resident reaches only their own letters (loadLetter answers 404 for anyone else's).
-const ownerOrStaff = tenantAccess([...ROLES.RESIDENT, ...ROLES.SECRETARIAT], flag);
+const ownerOrStaff = tenantAccess([...ROLES.RESIDENT, ...ROLES.STAFF], flag);
+// The RW's Mengetahui is signed for the RW head: its admin and sekretaris (issue 29), not in the spec.
+const rwSignatories = tenantAccess(ROLES.SECRETARIAT, flag);
 const member = tenantAccess(ROLES.MEMBER, flag);
 const admin = tenantAccess(ROLES.ADMIN, flag);
 
@@ -110,19 +113,19 @@ export const suratModule = defineModule({
       method: "get",
       path: "/api/surat/rw-acknowledgements",
       endpoint: ListRwAcknowledgements,
-      access: staff,
+      access: rwSignatories,
     },
     {
       method: "post",
       path: "/api/surat/rw-acknowledgements/:letterId",
       endpoint: AcknowledgeLetter,
-      access: staff,
+      access: rwSignatories,
     },
     {
       method: "post",
       path: "/api/surat/rw-acknowledgements/:letterId/decline",
       endpoint: DeclineLetter,
-      access: staff,
+      access: rwSignatories,
     },
     { method: "get", path: "/api/surat/:id", endpoint: GetLetter, access: ownerOrStaff },
     { method: "put", path: "/api/surat/:id", endpoint: UpdateLetter, access: staff },

@@ -17,8 +17,8 @@ import { type LetterStatus, letterEvents, letters } from "./tables";
 
 export type LetterRow = typeof letters.$inferSelect;
 
-/** Letters are worked by the secretariat (the spec: sekretaris and admin), the same roles as the routes. */
-export const isLetterStaff = (ctx: TenantCtx) => hasRole(ctx, ROLES.SECRETARIAT);
+/** Letters are worked by the staff (spec: S, every duty), the same roles as the routes. */
+export const isLetterStaff = (ctx: TenantCtx) => hasRole(ctx, ROLES.STAFF);
 
 /**
  * The guard a compare-and-set write puts right after its UPDATE: `changes()` is the row count of that

@@ -8,8 +8,10 @@ import { GateCheckIn } from "./routes/gateCheckIn";
 import { GateCheckOut } from "./routes/gateCheckOut";
 import { GetVisitor } from "./routes/getVisitor";
 import { GetVisitorQr } from "./routes/getVisitorQr";
+import { GetVisitorSettings } from "./routes/getVisitorSettings";
 import { ListMyVisitors } from "./routes/listMyVisitors";
 import { ListVisitors } from "./routes/listVisitors";
+import { UpdateVisitorSettings } from "./routes/updateVisitorSettings";
 import { countAwaitingGuests } from "./service";
 import { visitors } from "./tables";
 
@@ -20,8 +22,9 @@ const resident = tenantAccess(ROLES.RESIDENT, flag);
 const staff = tenantAccess(ROLES.STAFF, flag);
 const gate = tenantAccess(ROLES.GATE, flag);
 const member = tenantAccess(ROLES.MEMBER, flag);
+const admin = tenantAccess(ROLES.ADMIN, flag);
 
-// Static paths before `/:id`, so `mine` and `gate/...` are never read as ids.
+// Static paths before `/:id`, so `mine`, `settings` and `gate/...` are never read as ids.
 export const visitorModule = defineModule({
   name: "visitor",
   errorCodes: VISITOR_ERROR_CODES,
@@ -49,10 +52,14 @@ export const visitorModule = defineModule({
         "updated_at",
       ],
     },
+    visitor_settings: { subjects: ["updated_by"], other: ["updated_at"] },
   },
   routes: [
     { method: "post", path: "/api/visitor", endpoint: CreateVisitor, access: resident },
     { method: "get", path: "/api/visitor/mine", endpoint: ListMyVisitors, access: resident },
+    // What a registration must give (issue 42): every member reads it (the resident's form), the admin sets it.
+    { method: "get", path: "/api/visitor/settings", endpoint: GetVisitorSettings, access: member },
+    { method: "put", path: "/api/visitor/settings", endpoint: UpdateVisitorSettings, access: admin },
     { method: "get", path: "/api/visitor", endpoint: ListVisitors, access: gate },
     { method: "post", path: "/api/visitor/gate/check-in", endpoint: GateCheckIn, access: gate },
     { method: "post", path: "/api/visitor/gate/check-out", endpoint: GateCheckOut, access: gate },

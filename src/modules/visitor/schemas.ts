@@ -14,10 +14,33 @@ export const CreateVisitorInput = z.object({
     .max(20)
     .transform(normalisePlate)
     .pipe(z.string().regex(/^[A-Z0-9 ]{1,15}$/, "letters, digits and spaces, at most 15"))
-    .optional(),
-  identity: Line(100).optional(),
+    .optional()
+    .describe(
+      "Required unless the community's setting says it does not record it (GET /api/visitor/settings " +
+        "`requireVehiclePlate`); left out where required: 400 `invalid_input` with a field error",
+    ),
+  identity: Line(100)
+    .optional()
+    .describe(
+      "What the guest identifies with (e.g. KTP number). Required unless the community's setting says it " +
+        "does not record it (GET /api/visitor/settings `requireIdentity`); left out where required: 400 " +
+        "`invalid_input` with a field error",
+    ),
 });
 export type CreateVisitorInput = z.infer<typeof CreateVisitorInput>;
+
+export const VisitorSettings = z
+  .object({
+    requireVehiclePlate: z.boolean().describe("A registration must give the guest's vehicle plate"),
+    requireIdentity: z.boolean().describe("A registration must give the guest's identity"),
+    updatedAt: z.string().nullable(),
+  })
+  .openapi("VisitorSettings");
+
+export const VisitorSettingsInput = z
+  .object({ requireVehiclePlate: z.boolean().optional(), requireIdentity: z.boolean().optional() })
+  .refine((v) => Object.keys(v).length > 0, { message: "nothing to change" });
+export type VisitorSettingsInput = z.infer<typeof VisitorSettingsInput>;
 
 export const DecideVisitorInput = z
   .object({

@@ -14,6 +14,7 @@ import { requireCompleteProfile, userNames } from "../identity/service";
 import { visitorQuota } from "./limits";
 import { defaultWindow, signPass } from "./pass";
 import type { CreateVisitorInput, DecideVisitorInput, VisitorListQuery } from "./schemas";
+import { requireRecordedFields } from "./settings";
 import { visitors } from "./tables";
 
 type VisitorRow = typeof visitors.$inferSelect;
@@ -89,6 +90,7 @@ export async function createVisitor({ ctx, input }: { ctx: TenantCtx; input: Cre
       { field: "visitAt", message: "more than 90 days ahead" },
     ]);
   }
+  await requireRecordedFields(ctx, input);
   await visitorQuota(ctx, "tamu-create:member");
   const [row] = await ctx.db
     .insert(visitors)

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { rowVersion } from "../../core/db/row-version";
 
 /**
@@ -47,3 +47,16 @@ export const visitors = sqliteTable(
       .where(sql`checked_in_at IS NOT NULL AND checked_out_at IS NULL`),
   ],
 );
+
+/**
+ * What a community asks of a guest at registration (issue 42): the spec lists the vehicle plate and the
+ * identity as given at registration, so both are required unless the community says it does not record
+ * them. One row (`id` 1); no row is the default, both required.
+ */
+export const visitorSettings = sqliteTable("visitor_settings", {
+  id: integer("id").primaryKey(),
+  requireVehiclePlate: integer("require_vehicle_plate", { mode: "boolean" }).notNull(),
+  requireIdentity: integer("require_identity", { mode: "boolean" }).notNull(),
+  updatedAt: text("updated_at").notNull(),
+  updatedBy: text("updated_by"),
+});

@@ -85,7 +85,13 @@ beforeAll(async () => {
   complaintId = complaint.body.id;
   const visitor = await callJson<{ id: string }>("/api/visitor", {
     token: h.warga.token,
-    body: { guestName: "Pak Joko", purpose: "Mengantar paket", visitAt: inMinutes(120) },
+    body: {
+      guestName: "Pak Joko",
+      purpose: "Mengantar paket",
+      visitAt: inMinutes(120),
+      vehiclePlate: "B 1234 XYZ",
+      identity: "KTP 3201010101800001",
+    },
   });
   expect(visitor.status).toBe(201);
   visitorId = visitor.body.id;

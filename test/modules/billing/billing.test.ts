@@ -73,6 +73,22 @@ async function pay(invoice: Invoice) {
   return (await res.json()) as { status: string };
 }
 
+describe("who pays the subscription", () => {
+  it("is every staff duty (spec: S): the bendahara sees the plans, issues and lists invoices; a resident may not", async () => {
+    const tenant = await createTenant();
+    const bendahara = await tenant.member("bendahara");
+    expect((await callJson("/api/billing/plans", { token: bendahara.token })).status).toBe(200);
+    const res = await issue(bendahara.token, { plan: "dasar", months: 1 });
+    expect(res.status).toBe(201);
+    expect(gw.sent[0]?.body).toMatchObject({ customer_details: { email: bendahara.email } });
+    const list = await callJson<InvoiceList>("/api/billing/invoices", { token: bendahara.token });
+    expect(list.body.items.map((i) => i.id)).toEqual([res.body.id]);
+    const resident = await tenant.member("warga");
+    expectProblem(await issue(resident.token), 403, "forbidden_role");
+    expectProblem(await callJson("/api/billing/invoices", { token: resident.token }), 403, "forbidden_role");
+  });
+});
+
 describe("the tenant admin's invoices", () => {
   let tenant: TestTenant;
   let admin: { token: string; email: string };

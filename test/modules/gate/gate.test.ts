@@ -34,6 +34,8 @@ async function approvedPass(tenant: TestTenant, token: string) {
       guestName: "Tamu Gerbang",
       purpose: "Antar paket",
       visitAt: new Date(Date.now() + 1_800_000).toISOString(),
+      vehiclePlate: "B 1234 XYZ",
+      identity: "KTP 3201010101800001",
     },
   });
   const approved = await callJson<{ id: string; pass: string }>(`/api/visitor/${created.body.id}`, {

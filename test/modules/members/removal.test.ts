@@ -19,6 +19,7 @@ import {
 import { queuedMessages } from "../../helpers/notify";
 import { tokenIn } from "../identity/helpers";
 import { finishedLetter, household, type LetterBody, request, sampleFields, update } from "../surat/helpers";
+import { GUEST_PAPERS } from "../visitor/factories";
 import { allMembers, invite, removeMember, setRoles, soleAdmin } from "./helpers";
 
 interface VisitorBody {
@@ -62,7 +63,7 @@ describe("removing a member", () => {
     const guest = (visitAt: string) =>
       callJson<VisitorBody>("/api/visitor", {
         token: h.warga.token,
-        body: { guestName: "Andi Wijaya", purpose: "Silaturahmi", visitAt },
+        body: { guestName: "Andi Wijaya", purpose: "Silaturahmi", visitAt, ...GUEST_PAPERS },
       });
     const approve = (id: string) =>
       callJson<VisitorBody>(`/api/visitor/${id}`, {

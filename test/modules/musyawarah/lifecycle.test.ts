@@ -32,15 +32,14 @@ describe("creating and editing polls", () => {
     }
   });
 
-  it("lets organisers only create polls", async () => {
+  it("lets every staff duty create polls (spec: S), and no resident", async () => {
     const tenant = await createTenant();
-    for (const role of ["warga", "bendahara"] as const) {
+    const body = { title: "X poll", options: ["a", "b"], startsAt: inMinutes(1), endsAt: inMinutes(9) };
+    const resident = await tenant.member("warga");
+    expectProblem(await callJson("/api/musyawarah", { token: resident.token, body }), 403, "forbidden_role");
+    for (const role of ["bendahara", "sekretaris", "admin"] as const) {
       const m = await tenant.member(role);
-      const res = await callJson("/api/musyawarah", {
-        token: m.token,
-        body: { title: "X poll", options: ["a", "b"], startsAt: inMinutes(1), endsAt: inMinutes(9) },
-      });
-      expectProblem(res, 403, "forbidden_role");
+      expect((await callJson("/api/musyawarah", { token: m.token, body })).status).toBe(201);
     }
   });
 
@@ -124,7 +123,7 @@ describe("creating and editing polls", () => {
 });
 
 describe("what residents see", () => {
-  it("hides drafts and shows open and closed polls with hasVoted", async () => {
+  it("hides drafts and shows open polls with hasVoted", async () => {
     const tenant = await createTenant();
     const sek = await tenant.member("sekretaris");
     const [resident] = await tenant.members("warga", 1);
@@ -147,6 +146,55 @@ describe("what residents see", () => {
 
     const staffList = await callJson<{ items: PollBody[] }>("/api/musyawarah", { token: sek.token });
     expect(staffList.body.items.map((p) => p.id).sort()).toEqual([draft.id, open.id].sort());
+  });
+
+  it("lists only active polls to a resident; a closed one stays readable by its id, with its results", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const [resident] = await tenant.members("warga", 1);
+    const token = resident?.token ?? "";
+    const draft = await newPoll(sek.token, { title: "Masih draf" });
+    const open = await newPoll(sek.token, { title: "Sedang dibuka", status: "aktif" });
+    const closed = await newPoll(sek.token, {
+      title: "Sudah ditutup",
+      status: "aktif",
+      resultsVisibility: "after_close",
+    });
+    expect((await vote(token, closed.id, [closed.options[0]?.id ?? ""])).status).toBe(200);
+    const close = await callJson(`/api/musyawarah/${closed.id}`, {
+      method: "PUT",
+      token: sek.token,
+      body: { status: "ditutup" },
+    });
+    expect(close.status).toBe(200);
+
+    const list = await callJson<{ items: PollBody[] }>("/api/musyawarah", { token });
+    expect(list.body.items.map((p) => p.id)).toEqual([open.id]);
+    for (const status of ["ditutup", "draft"]) {
+      const filtered = await callJson<{ items: PollBody[] }>(`/api/musyawarah?status=${status}`, { token });
+      expect(filtered.status).toBe(200);
+      expect(filtered.body.items).toEqual([]);
+    }
+    const result = await callJson<PollBody>(`/api/musyawarah/${closed.id}`, { token });
+    expect(result.status).toBe(200);
+    expect(result.body.status).toBe("ditutup");
+    expect(result.body.results?.find((r) => r.optionId === closed.options[0]?.id)?.count).toBe(1);
+    expect(result.body.hasVoted).toBe(true);
+
+    // Staff see every poll, whether or not they live here; a staff member who does also holds a ballot.
+    const sekWithHouse = await tenant.member("sekretaris", { unitId: "unit-staff-1" });
+    for (const staff of [sek, await tenant.member("bendahara"), sekWithHouse]) {
+      const all = await callJson<{ items: PollBody[] }>("/api/musyawarah", { token: staff.token });
+      expect(all.body.items.map((p) => p.id).sort()).toEqual([draft.id, open.id, closed.id].sort());
+      const onlyClosed = await callJson<{ items: PollBody[] }>("/api/musyawarah?status=ditutup", {
+        token: staff.token,
+      });
+      expect(onlyClosed.body.items.map((p) => p.id)).toEqual([closed.id]);
+    }
+    const withBallot = await callJson<{ items: PollBody[] }>("/api/musyawarah", {
+      token: sekWithHouse.token,
+    });
+    expect(withBallot.body.items.find((p) => p.id === open.id)?.hasVoted).toBe(false);
   });
 
   it("shows hasVoted in the list for personal and household polls alike", async () => {
@@ -194,7 +242,7 @@ describe("what residents see", () => {
     );
   });
 
-  it("gives the bendahara published polls as a resident sees them, without a ballot", async () => {
+  it("gives the bendahara the organisers' view (spec: S), but no ballot without a house", async () => {
     const tenant = await createTenant();
     const sek = await tenant.member("sekretaris");
     const bendahara = await tenant.member("bendahara");
@@ -203,15 +251,20 @@ describe("what residents see", () => {
     const token = bendahara.token;
 
     const list = await callJson<{ items: PollBody[] }>("/api/musyawarah", { token });
-    expect(list.body.items.map((p) => p.id)).toEqual([open.id]);
-    expect(list.body.items[0]).not.toHaveProperty("hasVoted");
-    expect(list.body.items[0]?.results).toBeNull();
-    expectProblem(await callJson(`/api/musyawarah/${draft.id}`, { token }), 404, "not_found");
+    expect(list.body.items.map((p) => p.id).sort()).toEqual([draft.id, open.id].sort());
+    expect(list.body.items.every((p) => !("hasVoted" in p))).toBe(true);
+    expect((await callJson(`/api/musyawarah/${draft.id}`, { token })).status).toBe(200);
     const one = await callJson<PollBody>(`/api/musyawarah/${open.id}`, { token });
-    expect(one.body.results).toBeNull();
+    expect(one.body.results).not.toBeNull();
     expect(one.body).not.toHaveProperty("hasVoted");
+    expect((await callJson(`/api/musyawarah/${open.id}/votes`, { token })).status).toBe(200);
+    const edited = await callJson<PollBody>(`/api/musyawarah/${draft.id}`, {
+      method: "PUT",
+      token,
+      body: { title: "Judul dari bendahara" },
+    });
+    expect(edited.status).toBe(200);
     expectProblem(await vote(token, open.id, [open.options[0]?.id ?? ""]), 403, "forbidden_role");
-    expectProblem(await callJson(`/api/musyawarah/${open.id}/votes`, { token }), 403, "forbidden_role");
   });
 
   it("answers 404 for another tenant's poll, even to its residents' tokens", async () => {

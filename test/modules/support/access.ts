@@ -1,14 +1,17 @@
-import { type AccessTable, ADMIN, platform, pub, user } from "../../helpers/access";
+import { type AccessTable, platform, pub, S, user } from "../../helpers/access";
 
 /** Who may call each route of the support module, and why (reading rules: test/helpers/access.ts). */
 export const ACCESS: AccessTable = {
-  // Support tickets (spec: between "community staff (tenant admins)" and operators; issue 7: the tenant
-  // side is the admin of a tenant). Files are served to whoever may see their ticket, decided per file.
-  "POST /api/uploads/resident-image": { who: ADMIN },
-  "POST /api/support-tickets": { who: ADMIN },
-  "GET /api/support-tickets": { who: ADMIN },
-  "GET /api/support-tickets/:id": { who: ADMIN },
-  "POST /api/support-tickets/:id/messages": { who: ADMIN },
+  // Support tickets (spec: S on every tenant-side ticket row and the evidence upload; issue 42: every staff
+  // duty, where issue 7 had said "the admin of a tenant"). Files are served to whoever may see their
+  // ticket, decided per file.
+  "POST /api/uploads/resident-image": { who: S },
+  "POST /api/support-tickets": { who: S },
+  "GET /api/support-tickets": { who: S },
+  // Issue 42: the closed list of categories a ticket is opened with, for any console's picker.
+  "GET /api/support-tickets/categories": pub,
+  "GET /api/support-tickets/:id": { who: S },
+  "POST /api/support-tickets/:id/messages": { who: S },
   "GET /api/support-files/:id": user,
   "POST /api/platform/uploads/support-image": platform,
   "GET /api/platform/support-tickets": platform,

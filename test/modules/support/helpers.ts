@@ -59,6 +59,7 @@ export interface TicketView {
   id: string;
   number: number;
   status: string;
+  category: string;
   /** Only in the creator's answer: later reads never carry it. */
   reply_token: string;
   tenant: string | null;
@@ -107,6 +108,8 @@ export async function insertTicket(opts: {
   tenant: { id: string; slug: string } | null;
   createdAt: string;
   status?: "baru" | "diproses" | "selesai";
+  /** Any text: tickets opened before the closed list of categories kept what was typed. */
+  category?: string;
 }) {
   const id = newId();
   const { token, hash } = await replyTokenOf({ config: loadConfig(bindings) }, id);
@@ -122,7 +125,7 @@ export async function insertTicket(opts: {
     tenantId: opts.tenant?.id ?? null,
     tenantSlug: opts.tenant?.slug ?? null,
     source: opts.tenant ? "tenant" : "homepage",
-    category: "teknis",
+    category: opts.category ?? "teknis",
     title: "Tiket uji",
     detail: "Detail uji",
     status: opts.status ?? "baru",

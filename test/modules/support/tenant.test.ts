@@ -59,14 +59,66 @@ describe("tenant side: creating and reading tickets", () => {
     expectProblem(res, 400, "invalid_input");
   });
 
-  it("is for the tenant's admin only", async () => {
-    const { tenant } = await tenantWithAdmin();
-    for (const role of ["sekretaris", "bendahara", "warga"] as const) {
-      const member = await tenant.member(role);
-      const res = await callJson("/api/support-tickets", { token: member.token });
-      expectProblem(res, 403, "forbidden_role");
+  it("takes a category from the closed list it publishes, and refuses any other with a field error", async () => {
+    const { admin } = await tenantWithAdmin();
+    const list = await callJson<{ items: { code: string; label: string; choosable: boolean }[] }>(
+      "/api/support-tickets/categories",
+    );
+    expect(list.status).toBe(200);
+    const choosable = list.body.items.filter((c) => c.choosable).map((c) => c.code);
+    expect(choosable).toEqual(["teknis", "akun", "data", "tagihan", "saran", "lainnya"]);
+    expect(list.body.items.find((c) => c.code === "kontak")).toMatchObject({
+      label: "Formulir kontak",
+      choosable: false,
+    });
+    expect(list.body.items.every((c) => c.label.length > 0)).toBe(true);
+    for (const code of choosable) {
+      expect((await openTicket(admin, { category: code })).category).toBe(code);
     }
+    for (const category of ["Pertanyaan umum", "kontak", "TEKNIS", ""]) {
+      const res = await callJson<{ errors?: { field: string }[] }>("/api/support-tickets", {
+        token: admin.token,
+        body: { category, title: "Laporan kas", detail: "Tombol unduh diam saja." },
+      });
+      expectProblem(res, 400, "invalid_input");
+      expect(res.body.errors?.map((e) => e.field)).toEqual(["category"]);
+    }
+  });
+
+  it("still reads a ticket opened with a free-text category before the list existed", async () => {
+    const { tenant, admin } = await tenantWithAdmin();
+    const old = await insertTicket({
+      tenant,
+      createdAt: new Date().toISOString(),
+      category: "Pertanyaan umum",
+    });
+    const one = await callJson<TicketView>(`/api/support-tickets/${old.id}`, {
+      token: admin.token,
+    });
+    expect(one.status).toBe(200);
+    expect(one.body.category).toBe("Pertanyaan umum");
+    const list = await callJson<ListBody>("/api/support-tickets", { token: admin.token });
+    expect(list.body.items.map((t) => t.id)).toContain(old.id);
+  });
+
+  it("is for every staff duty of the tenant (spec: S), not its residents", async () => {
+    const { tenant, admin } = await tenantWithAdmin();
+    const resident = await tenant.member("warga");
+    expectProblem(await callJson("/api/support-tickets", { token: resident.token }), 403, "forbidden_role");
     expectProblem(await callJson("/api/support-tickets"), 401, "unauthorized");
+    const byAdmin = await openTicket(admin);
+    for (const role of ["sekretaris", "bendahara"] as const) {
+      const member = await tenant.member(role);
+      const own = await openTicket(member, { title: `Pertanyaan dari ${role}` });
+      const list = await callJson<ListBody>("/api/support-tickets", { token: member.token });
+      expect(list.status).toBe(200);
+      expect(list.body.items.map((t) => t.id)).toEqual(expect.arrayContaining([byAdmin.id, own.id]));
+      const reply = await callJson(`/api/support-tickets/${byAdmin.id}/messages`, {
+        token: member.token,
+        body: { message: `Tambahan dari ${role}` },
+      });
+      expect(reply.status).toBe(201);
+    }
   });
 
   it("shows the whole thread, and another tenant's ticket is 404", async () => {

@@ -146,8 +146,8 @@ describe("image uploads", () => {
 });
 
 describe("attachments and the access-checked file route", () => {
-  it("attaches an own upload to a new ticket; the ticket's admins and operators see it, another tenant gets 404", async () => {
-    const { admin } = await tenantWithAdmin();
+  it("attaches an own upload to a new ticket; the ticket's staff and operators see it, another tenant gets 404", async () => {
+    const { tenant, admin } = await tenantWithAdmin();
     const other = await tenantWithAdmin();
     const up = await upload(TENANT_UPLOAD, {
       token: admin.token,
@@ -159,6 +159,9 @@ describe("attachments and the access-checked file route", () => {
     expect(ticket.attachment_url).toBe(up.body.url);
     const path = pathOf(String(up.body.url));
     expect((await call(path, { token: admin.token })).status).toBe(200);
+    // Every staff duty of the ticket's tenant (spec: S), and none of its residents.
+    expect((await call(path, { token: (await tenant.member("bendahara")).token })).status).toBe(200);
+    expectProblem(await callJson(path, { token: (await tenant.member("warga")).token }), 404, "not_found");
     expect((await call(path, { token: await operatorToken() })).status).toBe(200);
     expectProblem(await callJson(path, { token: other.admin.token }), 404, "not_found");
     const sekretaris = await (await tenantWithAdmin()).tenant.member("sekretaris");

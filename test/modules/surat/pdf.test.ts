@@ -163,6 +163,36 @@ describe("letter PDF", () => {
     },
   );
 
+  it("is the bendahara's as every staff duty's (spec: R, S): the letter list, its PDF and its status", async () => {
+    const h = await newTenantHousehold();
+    const bendahara = await h.tenant.member("bendahara");
+    const { body } = await request(h.warga.token, {
+      jenis: "belum_menikah",
+      onBehalfOf: "self",
+      keperluan: "Persyaratan kerja",
+      fields: {},
+    });
+    const list = await callJson<{ items: { id: string }[] }>("/api/surat", { token: bendahara.token });
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((l) => l.id)).toContain(body.id);
+    // The verb's own check knows the bendahara as letter staff: not ready (409), never "not found" (404).
+    expectProblem(
+      await callJson(`/api/surat/${body.id}/pdf`, { token: bendahara.token }),
+      409,
+      "letter_not_ready",
+    );
+    const changed = await update(bendahara.token, body.id, { status: "diproses" });
+    expect(changed.status).toBe(200);
+
+    const done = await finishedLetter(h, "B-1");
+    const key = `tenants/${h.tenant.slug}/surat/${done.id}/v${done.pdfVersion}.pdf`;
+    await env.FILES.put(key, "%PDF-1.4 stored copy", { httpMetadata: { contentType: "application/pdf" } });
+    const pdf = await call(`/api/surat/${done.id}/pdf`, { token: bendahara.token });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get("Content-Type")).toBe("application/pdf");
+    expect(await pdf.text()).toBe("%PDF-1.4 stored copy");
+  });
+
   it("answers 503 pdf_renderer_unavailable, saying how to enable it, when the browser cannot launch", async () => {
     const h = await newTenantHousehold();
     const done = await finishedLetter(h, "Q-1");

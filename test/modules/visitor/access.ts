@@ -1,4 +1,4 @@
-import { type AccessTable, GATE, R, R_S, S } from "../../helpers/access";
+import { type AccessTable, ADMIN, GATE, R, R_S, S } from "../../helpers/access";
 
 /** Who may call each route of the visitor module, and why (reading rules: test/helpers/access.ts). */
 export const ACCESS: AccessTable = {
@@ -6,6 +6,10 @@ export const ACCESS: AccessTable = {
   // single request and its QR for the owning resident and staff).
   "POST /api/visitor": { who: R, flag: "tamu" },
   "GET /api/visitor/mine": { who: R, flag: "tamu" },
+  // Issue 42: what a registration must give; the resident's form reads it, the admin sets it (as the
+  // letter settings).
+  "GET /api/visitor/settings": { who: R_S, flag: "tamu" },
+  "PUT /api/visitor/settings": { who: ADMIN, flag: "tamu" },
 
   // Issue 27: the guard works the gate and sees today's guests (the verb narrows the list for them).
   "GET /api/visitor": { who: GATE, flag: "tamu" },

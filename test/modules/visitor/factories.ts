@@ -1,6 +1,12 @@
 import { type FactoryTable, made, type World } from "../../helpers/factories";
 import { callJson } from "../../helpers/harness";
 
+/**
+ * What a registration gives about the guest besides name, purpose and time: the spec lists the plate and
+ * the identity as given at registration, and a community requires both unless it turned them off.
+ */
+export const GUEST_PAPERS = { vehiclePlate: "B 1234 XYZ", identity: "KTP 3201010101800001" } as const;
+
 const visitor = (w: World) =>
   w.once("visitor", async () => {
     const created = await made(
@@ -10,6 +16,7 @@ const visitor = (w: World) =>
           guestName: "Andi Wijaya",
           purpose: "Silaturahmi",
           visitAt: new Date(Date.now() + 2 * 3_600_000).toISOString(),
+          ...GUEST_PAPERS,
         },
       }),
       "visitor",

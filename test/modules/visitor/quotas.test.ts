@@ -33,6 +33,8 @@ function registerOne(token: string, at: Date) {
       guestName: "Tamu Arisan",
       purpose: "Arisan keluarga",
       visitAt: new Date(at.getTime() + 2 * 3_600_000).toISOString(),
+      vehiclePlate: "B 1234 XYZ",
+      identity: "KTP 3201010101800001",
     },
   });
 }
@@ -61,7 +63,13 @@ describe("the guest-pass quota (issue 35)", () => {
     // An invalid request is still refused for what it is wrong, not for the quota.
     const past = await callJson("/api/visitor", {
       token: warga.token,
-      body: { guestName: "Tamu", purpose: "Arisan", visitAt: addDays(day, -1).toISOString() },
+      body: {
+        guestName: "Tamu",
+        purpose: "Arisan",
+        visitAt: addDays(day, -1).toISOString(),
+        vehiclePlate: "B 1234 XYZ",
+        identity: "KTP 3201010101800001",
+      },
     });
     expectProblem(past, 400, "visit_in_past");
     const tomorrow = addDays(day, 1.01);

@@ -10,11 +10,13 @@ import {
   type TestTenant,
 } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
+import { GUEST_PAPERS } from "./factories";
 
 interface VisitorBody {
   id: string;
   status: string;
   vehiclePlate: string | null;
+  identity: string | null;
   pass?: string | null;
   passValidFrom: string | null;
   passValidUntil: string | null;
@@ -40,7 +42,13 @@ async function resident(tenant: TestTenant) {
 async function register(token: string, overrides: Record<string, unknown> = {}) {
   return callJson<VisitorBody>("/api/visitor", {
     token,
-    body: { guestName: "Andi Wijaya", purpose: "Silaturahmi", visitAt: inHours(2), ...overrides },
+    body: {
+      guestName: "Andi Wijaya",
+      purpose: "Silaturahmi",
+      visitAt: inHours(2),
+      ...GUEST_PAPERS,
+      ...overrides,
+    },
   });
 }
 
@@ -91,6 +99,76 @@ describe("registering guests", () => {
     expect((await register(warga.token, { visitAt: inHours(-0.5) })).status).toBe(201);
     expectProblem(await register(warga.token, { guestName: "" }), 400, "invalid_input");
     expectProblem(await register(warga.token, { vehiclePlate: "B-1234-XYZ" }), 400, "invalid_input");
+  });
+
+  it("requires the guest's plate and identity by default (spec: given at registration), a field error each", async () => {
+    const tenant = await createTenant();
+    const warga = await resident(tenant);
+    const settings = await callJson("/api/visitor/settings", { token: warga.token });
+    expect(settings.status).toBe(200);
+    expect(settings.body).toMatchObject({
+      requireVehiclePlate: true,
+      requireIdentity: true,
+      updatedAt: null,
+    });
+    const fieldsOf = (res: { body: unknown }) =>
+      ((res.body as { errors?: { field: string }[] }).errors ?? []).map((e) => e.field).sort();
+    const cases: [Record<string, unknown>, string[]][] = [
+      [{ vehiclePlate: undefined }, ["vehiclePlate"]],
+      [{ identity: undefined }, ["identity"]],
+      [{ vehiclePlate: undefined, identity: undefined }, ["identity", "vehiclePlate"]],
+      [{ identity: "   " }, ["identity"]],
+    ];
+    for (const [overrides, fields] of cases) {
+      const res = await register(warga.token, overrides);
+      expectProblem(res, 400, "invalid_input");
+      expect(fieldsOf(res)).toEqual(fields);
+    }
+    const mine = await callJson<{ items: unknown[] }>("/api/visitor/mine", { token: warga.token });
+    expect(mine.body.items).toEqual([]);
+  });
+
+  it("lets a community's admin stop recording them, for that community only", async () => {
+    const tenant = await createTenant();
+    const other = await createTenant();
+    const warga = await resident(tenant);
+    const outsider = await resident(other);
+    const admin = await tenant.member("admin");
+    const put = (token: string, body: unknown) =>
+      callJson<{ requireVehiclePlate: boolean; requireIdentity: boolean }>("/api/visitor/settings", {
+        method: "PUT",
+        token,
+        body,
+      });
+    expectProblem(await put(warga.token, { requireVehiclePlate: false }), 403, "forbidden_role");
+    expectProblem(
+      await put((await tenant.member("sekretaris")).token, { requireVehiclePlate: false }),
+      403,
+      "forbidden_role",
+    );
+    expectProblem(await put(admin.token, {}), 400, "invalid_input");
+    expectProblem(await put(admin.token, { requireIdentity: "tidak" }), 400, "invalid_input");
+
+    const changed = await put(admin.token, { requireVehiclePlate: false });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ requireVehiclePlate: false, requireIdentity: true });
+    const onFoot = await register(warga.token, { vehiclePlate: undefined });
+    expect(onFoot.status).toBe(201);
+    expect(onFoot.body.vehiclePlate).toBeNull();
+    expectProblem(await register(warga.token, { identity: undefined }), 400, "invalid_input");
+
+    expect((await put(admin.token, { requireIdentity: false })).body).toMatchObject({
+      requireVehiclePlate: false,
+      requireIdentity: false,
+    });
+    const bare = await register(warga.token, { vehiclePlate: undefined, identity: undefined });
+    expect(bare.status).toBe(201);
+    expect(bare.body.identity).toBeNull();
+
+    // Another community keeps the spec's default.
+    expectProblem(await register(outsider.token, { vehiclePlate: undefined }), 400, "invalid_input");
+    const theirs = await callJson("/api/visitor/settings", { token: outsider.token });
+    expect(theirs.body).toMatchObject({ requireVehiclePlate: true, requireIdentity: true });
   });
 
   it("shows a resident only their own requests", async () => {

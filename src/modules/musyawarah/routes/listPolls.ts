@@ -11,10 +11,11 @@ export class ListPolls extends Endpoint {
     tags: ["Musyawarah"],
     summary: "List polls",
     description:
-      "Members, with `musyawarah` switched on. The secretary and admin see every poll, filtered by " +
-      "`status` (draft, aktif, ditutup); other members see the polls that are active (residents with " +
-      "`hasVoted`), and reach a closed poll's results through `GET /api/musyawarah/{id}` where its " +
-      "`resultsVisibility` allows. Newest first, paged by `cursor`.",
+      "Members, with `musyawarah` switched on. Staff (bendahara, sekretaris, admin) see every poll, " +
+      "drafts and closed ones included, filtered by `status` (draft, aktif, ditutup); anyone else sees " +
+      "only the polls open for voting (`aktif`, residents with `hasVoted`), and reaches a closed poll's " +
+      "results through `GET /api/musyawarah/{id}` where its `resultsVisibility` allows. Newest first, " +
+      "paged by `cursor`.",
     request: { query: PollListQuery },
     responses: { 200: json(listOf(Poll)), ...tenantProblems },
   };

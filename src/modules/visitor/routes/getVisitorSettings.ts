@@ -1,0 +1,22 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { json, tenantProblems } from "../../../core/http/openapi";
+import { VisitorSettings } from "../schemas";
+import { getVisitorSettings } from "../settings";
+
+export class GetVisitorSettings extends Endpoint {
+  override schema = {
+    tags: ["Visitor"],
+    summary: "What this community asks of a guest at registration (vehicle plate, identity)",
+    description:
+      "Both are required by default (the spec: given at registration); a community that does not record " +
+      "them turns them off with PUT /api/visitor/settings. A resident's form reads this to mark the fields.",
+    responses: { 200: json(VisitorSettings), ...tenantProblems },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    return c.json(await getVisitorSettings({ ctx: tenantCtx(c) }));
+  }
+}
