@@ -10,7 +10,7 @@ export class GetPlatformHealth extends Endpoint {
   override schema = {
     tags: ["Platform: operations"],
     summary:
-      "Deep health: every tenant slot's migration and liveness, the notification backlog, dead letters and last failures, the tenant cache TTL",
+      "Deep health: every tenant slot's migration and liveness, the notification backlog, dead letters, last failures and delivery alerts, the tenant cache TTL",
     responses: { 200: json(PlatformHealth), ...problems(401, 403) },
   };
 
