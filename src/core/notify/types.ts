@@ -38,6 +38,8 @@ export interface SendEmailInput {
   data: Record<string, unknown>;
   locale?: string;
   replyTo?: string;
+  /** What the email is about: `deliverySummary(reference)` then tells whether it was delivered. */
+  reference?: string;
   idempotencyKey?: string;
 }
 
@@ -48,6 +50,7 @@ export interface SendRawEmailInput {
   text?: string;
   replyTo?: string;
   headers?: Record<string, string>;
+  reference?: string;
   idempotencyKey?: string;
 }
 
@@ -110,6 +113,24 @@ export interface DeliveryStats {
   deadLetters: number;
   failed: number;
   lastFailures: { email: DeliveryFailure[]; push: DeliveryFailure[]; whatsapp: DeliveryFailure[] };
+  /** Operator alerts of the last 24 hours, newest first (workers/notify services/alerts.ts). */
+  alerts?: DeliveryAlert[];
+}
+
+/** Delivery trouble counted per cause and UTC hour; the operators are emailed once per cause per hour. */
+export interface DeliveryAlert {
+  cause: string;
+  hour: string;
+  channel: "email" | "push" | "whatsapp";
+  provider: string;
+  kind: string;
+  status: "retrying" | "failed" | "dead";
+  error: string;
+  count: number;
+  firstAt: string;
+  lastAt: string;
+  lastMessageId: string;
+  emailed: boolean;
 }
 
 export interface NotificationPreferences {

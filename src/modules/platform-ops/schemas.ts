@@ -8,6 +8,21 @@ const Failure = z.object({
   at: z.string(),
 });
 
+const DeliveryAlert = z.object({
+  cause: z.string().describe("channel|provider|template (or raw)|the error with ids and numbers taken out"),
+  hour: z.string().describe("UTC hour counted, YYYY-MM-DDTHH"),
+  channel: z.enum(["email", "push", "whatsapp"]),
+  provider: z.string(),
+  kind: z.string().describe("The template code, or raw"),
+  status: z.enum(["retrying", "failed", "dead"]),
+  error: z.string(),
+  count: z.number().int(),
+  firstAt: z.string(),
+  lastAt: z.string(),
+  lastMessageId: z.string(),
+  emailed: z.boolean().describe("Whether the operators' inbox was emailed about this cause this hour"),
+});
+
 export const PlatformHealth = z.object({
   status: z.enum(["ok", "degraded"]),
   version: z.string(),
@@ -54,6 +69,12 @@ export const PlatformHealth = z.object({
     lastFailures: z
       .object({ email: z.array(Failure), push: z.array(Failure), whatsapp: z.array(Failure) })
       .optional(),
+    alerts: z
+      .array(DeliveryAlert)
+      .optional()
+      .describe(
+        "Delivery alerts of the last 24 hours, newest first: a message still retrying after its second attempt, refused, or out of retries, counted per cause and hour; the operators' inbox is emailed once per cause per hour. One in the last hour makes the report degraded",
+      ),
   }),
   tenantsWithoutAdmin: z
     .array(z.object({ id: z.string(), slug: z.string(), name: z.string(), status: z.string() }))

@@ -22,9 +22,12 @@ async function timed<T>(
   }
 }
 
+/** How long a delivery alert keeps the health report degraded after its last occurrence. */
+const ALERT_FRESH_MS = 60 * 60 * 1000;
+
 /**
  * The operator's deep health view: every tenant slot (whether it answers, its migration, which tenant
- * holds it), the notification pipeline's backlog, dead letters and last failures, the communities
+ * holds it), the notification pipeline's backlog, dead letters, last failures and delivery alerts, the communities
  * without an admin, and the tenant cache TTL in force. Unlike `/api/health` it touches every database,
  * so it is for operators only.
  */
@@ -57,7 +60,10 @@ export async function platformHealth({ ctx }: { ctx: PlatformCtx }) {
   const used = items.filter((s) => s.tenant).length;
   // A free slot is migrated when it is claimed; a used one behind this build's migrations is a problem.
   const slotProblems = items.filter((s) => !s.answers || (s.tenant && s.behind > 0)).length;
-  const degraded = !platformDb.ok || !notify.ok || slotProblems > 0;
+  // Delivery trouble of the last hour (an alert the notification service raised) is not "ok" either.
+  const since = ctx.now().getTime() - ALERT_FRESH_MS;
+  const alerting = notify.ok && (notify.value.alerts ?? []).some((a) => Date.parse(a.lastAt) >= since);
+  const degraded = !platformDb.ok || !notify.ok || slotProblems > 0 || alerting;
   return {
     status: degraded ? ("degraded" as const) : ("ok" as const),
     version: ctx.config.VERSION,

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { PlatformCtx, ServiceEnv } from "../../core/context";
 import { tenants } from "../../core/db/platform-schema";
 import { log } from "../../core/http/log";
@@ -31,9 +31,17 @@ async function tenantName(ctx: PlatformCtx, ticket: TicketRow): Promise<string> 
 }
 
 /**
- * Hands every email to the notification service. A service that is down must not lose the ticket or
- * the message that caused the email: that write has committed already, so a failure is logged and the
- * ticket marked `notification_pending` for the operators to see.
+ * Every email about a ticket carries this reference, so the notification service's delivery summary
+ * (`GET /v1/fanout/summary?reference=`) says what became of all of them.
+ */
+export const ticketReference = (ticketId: string) => `support-ticket:${ticketId}`;
+
+/**
+ * Hands every email to the notification service. Handing over is not delivering: the ticket is marked
+ * `notification_pending` until the service reports every email sent (`withDeliveryState`). A service that
+ * is down must not lose the ticket or the message that caused the email: that write has committed
+ * already, so a failure is logged and the ticket marked `notification_failed` too, since nothing will
+ * send that email.
  */
 async function deliver(
   ctx: PlatformCtx,
@@ -41,22 +49,63 @@ async function deliver(
   event: string,
   sends: (() => Promise<unknown>)[],
 ): Promise<boolean> {
-  const results = await Promise.allSettled(sends.map((send) => send()));
-  const failed = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
-  if (failed.length === 0) {
+  if (sends.length === 0) {
     return true;
   }
-  log("warn", "support_notify_failed", {
-    requestId: ctx.requestId,
-    ticket: ticket.id,
-    event,
-    errors: failed.map((f) => String(f.reason)),
-  });
+  const results = await Promise.allSettled(sends.map((send) => send()));
+  const failed = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed.length > 0) {
+    log("warn", "support_notify_failed", {
+      requestId: ctx.requestId,
+      ticket: ticket.id,
+      event,
+      errors: failed.map((f) => String(f.reason)),
+    });
+  }
   await ctx.platform
     .update(supportTickets)
-    .set({ notificationPending: true })
+    .set(
+      failed.length > 0
+        ? { notificationPending: true, notificationFailed: true }
+        : { notificationPending: true },
+    )
     .where(eq(supportTickets.id, ticket.id));
-  return false;
+  return failed.length === 0;
+}
+
+/**
+ * The ticket's notification state as the notification service knows it. While the ticket says an email
+ * is pending (and none has failed yet), the service's delivery summary for the ticket decides: all sent
+ * clears `notification_pending`; any failed or dead sets `notification_failed` (the service has alerted
+ * the operators). The answer is stored, so lists show it and a settled ticket is never asked about again.
+ * A service that cannot be asked leaves the ticket as it was: pending stays pending.
+ */
+export async function withDeliveryState(ctx: PlatformCtx, ticket: TicketRow): Promise<TicketRow> {
+  if (!ticket.notificationPending || ticket.notificationFailed) {
+    return ticket;
+  }
+  let email: { total: number; queued: number; failed: number };
+  try {
+    email = (await notifyFor(ctx.env).deliverySummary(ticketReference(ticket.id))).channels.email;
+  } catch (error) {
+    log("warn", "support_delivery_state_unknown", {
+      requestId: ctx.requestId,
+      ticket: ticket.id,
+      error: String(error),
+    });
+    return ticket;
+  }
+  const failed = email.failed > 0;
+  const pending = failed || email.queued > 0 || email.total === 0;
+  if (pending === ticket.notificationPending && !failed) {
+    return ticket;
+  }
+  // Guarded by the state read, so a newer email handed over meanwhile (pending again) is not cleared.
+  await ctx.platform
+    .update(supportTickets)
+    .set({ notificationPending: pending, notificationFailed: failed })
+    .where(and(eq(supportTickets.id, ticket.id), eq(supportTickets.notificationFailed, false)));
+  return { ...ticket, notificationPending: pending, notificationFailed: failed };
 }
 
 export async function notifyTicketCreated(ctx: PlatformCtx, ticket: TicketRow) {
@@ -81,6 +130,7 @@ export async function notifyTicketCreated(ctx: PlatformCtx, ticket: TicketRow) {
           message: ticket.detail,
         },
         replyTo: replyTo(ctx.env),
+        reference: ticketReference(ticket.id),
         idempotencyKey: `support-ticket:${ticket.id}:created`,
       }),
     );
@@ -94,6 +144,7 @@ export async function notifyTicketCreated(ctx: PlatformCtx, ticket: TicketRow) {
           300,
         ),
         text: `${ticket.submitterName} (${name}) membuat tiket #${ticket.number}.\n\nKategori: ${ticket.category}\nJudul: ${ticket.title}\n\n${ticket.detail}\n\nBuka tiket: ${operatorTicketUrl(ctx, ticket.id)}`,
+        reference: ticketReference(ticket.id),
         idempotencyKey: `support-ticket:${ticket.id}:operators-new`,
       }),
     );
@@ -127,6 +178,7 @@ export async function notifySubmitterReplied(
           ticketUrl: operatorTicketUrl(ctx, ticket.id),
           tenantName: name,
         },
+        reference: ticketReference(ticket.id),
         idempotencyKey: `support-ticket:${ticket.id}:replied:${reply.messageId}`,
       }),
   ]);
@@ -159,6 +211,7 @@ export async function notifyResponded(
           responderName: response.responderName,
         },
         replyTo: replyTo(ctx.env),
+        reference: ticketReference(ticket.id),
         idempotencyKey: `support-ticket:${ticket.id}:responded:${response.writeId}`,
       }),
   ]);
@@ -180,6 +233,7 @@ export async function notifyContact(ctx: PlatformCtx, ticket: TicketRow) {
           phone: ticket.submitterPhone ?? "-",
           message: `${ticket.title}\n\n${ticket.detail}`,
         },
+        reference: ticketReference(ticket.id),
         idempotencyKey: `contact:${ticket.id}:inquiry`,
       }),
     );
@@ -198,6 +252,7 @@ export async function notifyContact(ctx: PlatformCtx, ticket: TicketRow) {
           ticketUrl: replyPageUrl(ctx, token),
         },
         replyTo: replyTo(ctx.env),
+        reference: ticketReference(ticket.id),
         idempotencyKey: `contact:${ticket.id}:auto-reply`,
       }),
     );

@@ -32,8 +32,17 @@ export const supportTickets = sqliteTable(
     submitterName: text("submitter_name").notNull(),
     submitterEmail: text("submitter_email"),
     submitterPhone: text("submitter_phone"),
-    /** Set when an email about this ticket could not be handed to the notification service. */
+    /**
+     * True while an email about this ticket is not known to be delivered: set when one is handed to the
+     * notification service (or could not be), cleared when the service reports every one sent
+     * (notifications.ts `withDeliveryState`).
+     */
     notificationPending: integer("notification_pending", { mode: "boolean" }).notNull().default(false),
+    /**
+     * An email about this ticket was given up on: the notification service marked it failed or dead, or
+     * it could not be handed over at all. Stays set: the operators have been alerted and look at it.
+     */
+    notificationFailed: integer("notification_failed", { mode: "boolean" }).notNull().default(false),
     /** Random per write: a batch's guard checks that its own write is the one that landed. */
     writeId: text("write_id").notNull(),
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),

@@ -170,7 +170,16 @@ export const Ticket = z
     submitter_name: z.string(),
     submitter_email: z.string().nullable(),
     submitter_phone: z.string().nullable(),
-    notification_pending: z.boolean(),
+    notification_pending: z
+      .boolean()
+      .describe(
+        "An email about this ticket is not yet known to be delivered (queued, being retried, or failed); false once the notification service reports every one sent",
+      ),
+    notification_failed: z
+      .boolean()
+      .describe(
+        "An email about this ticket was given up on (refused, out of retries, or never handed over); the operators have been alerted",
+      ),
     created_at: z.string(),
     updated_at: z.string(),
   })

@@ -9,7 +9,7 @@ import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { userContact } from "../identity/service";
 import { attachmentLost, attachStatements } from "./files";
-import { notifyTicketCreated } from "./notifications";
+import { notifyTicketCreated, withDeliveryState } from "./notifications";
 import { supportFiles, supportTicketMessages, supportTickets } from "./platform-tables";
 import type { CreateTicketInput, PlatformTicketListQuery, TicketListQuery } from "./schemas";
 import {
@@ -49,6 +49,7 @@ export function presentTicket(row: TicketRow, urlFor: UrlFor) {
     submitter_email: row.submitterEmail,
     submitter_phone: row.submitterPhone,
     notification_pending: row.notificationPending,
+    notification_failed: row.notificationFailed,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };
@@ -70,7 +71,8 @@ export function presentMessage(row: MessageRow, files: FileRow[], urlFor: UrlFor
 }
 
 /** The ticket with its messages in order, each with the images attached to it. */
-export async function threadOf(ctx: PlatformCtx, ticket: TicketRow, urlFor: UrlFor) {
+export async function threadOf(ctx: PlatformCtx, current: TicketRow, urlFor: UrlFor) {
+  const ticket = await withDeliveryState(ctx, current);
   const [messages, files] = await ctx.platform.batch([
     ctx.platform
       .select()
@@ -230,8 +232,10 @@ async function listTickets(ctx: PlatformCtx, scope: ListScope, input: TicketList
   ]);
   const page = keysetPageBy(rows, input.limit, TICKET_ORDER);
   const urls = consoleUrls(ctx);
+  // Only tickets still waiting on an email ask the notification service; settled ones are stored as such.
+  const items = await Promise.all(page.items.map((row) => withDeliveryState(ctx, row)));
   return {
-    items: page.items.map((row) => presentTicket(row, urls)),
+    items: items.map((row) => presentTicket(row, urls)),
     nextCursor: page.nextCursor,
     summary: summary[0] ?? { total: 0, baru: 0, diproses: 0, selesai: 0 },
   };

@@ -89,6 +89,47 @@ describe("GET /api/platform/health", () => {
     }
   });
 
+  it("shows the notification service's delivery alerts; one in the last hour makes the report degraded", async () => {
+    // Written as the notify consumer writes it (workers/notify/test/alerts.test.ts raises real ones).
+    const lastAt = new Date().toISOString();
+    const cause = `email|cloudflare|SUPPORT_TICKET_CREATED|health-test ${lastAt}`;
+    await env.NOTIFY_DB_TEST.prepare(
+      "INSERT INTO operator_alerts (cause, hour, channel, provider, kind, status, error, count, first_at, last_at, last_message_id, email_message_id) VALUES (?1, ?2, 'email', 'cloudflare', 'SUPPORT_TICKET_CREATED', 'retrying', 'health-test', 3, ?3, ?3, '01HEALTHALERT0000000000000', '01HEALTHALERTMAIL000000000')",
+    )
+      .bind(cause, lastAt.slice(0, 13), lastAt)
+      .run();
+    try {
+      const base = systemPlatformCtx(bindings, "test");
+      const soon = await platformHealth({
+        ctx: { ...base, now: () => new Date(Date.parse(lastAt) + 30 * 60_000) },
+      });
+      const alertsOf = (report: typeof soon) =>
+        "alerts" in report.notify ? (report.notify.alerts ?? []) : [];
+      const alert = alertsOf(soon).find((a) => a.cause === cause);
+      expect(alert).toMatchObject({
+        status: "retrying",
+        count: 3,
+        emailed: true,
+        kind: "SUPPORT_TICKET_CREATED",
+      });
+      expect(soon.status).toBe("degraded");
+      // Two hours on, the alert is still listed (the last day's) but no longer degrades the report.
+      const later = await platformHealth({
+        ctx: { ...base, now: () => new Date(Date.parse(lastAt) + 2 * 3_600_000) },
+      });
+      expect(alertsOf(later).some((a) => a.cause === cause)).toBe(true);
+      expect(later.status).toBe(later.slots.problems === 0 && later.platformDb.answers ? "ok" : "degraded");
+      // The HTTP view carries the same list.
+      const { body } = await callJson<Health & { notify: { alerts?: { cause: string }[] } }>(
+        "/api/platform/health",
+        { token: await operatorToken() },
+      );
+      expect(body.notify.alerts?.some((a) => a.cause === cause)).toBe(true);
+    } finally {
+      await env.NOTIFY_DB_TEST.prepare("DELETE FROM operator_alerts WHERE cause = ?1").bind(cause).run();
+    }
+  });
+
   it("reports the notification service as not answering instead of failing", async () => {
     const down = { fetch: async () => new Response("down", { status: 503 }) };
     const ctx = systemPlatformCtx({ ...bindings, NOTIFY: down } as unknown as typeof bindings, "test");

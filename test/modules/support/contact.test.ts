@@ -156,6 +156,8 @@ describe("notification failures", () => {
     await submitContact({ ctx: ctxWith(down, "192.0.2.30"), input: contact(email) as never });
     const [ticket] = await ticketsFrom(email);
     expect(ticket?.notificationPending).toBe(true);
+    // Nothing will send an email that was never handed over: failed, not merely pending.
+    expect(ticket?.notificationFailed).toBe(true);
 
     const { tenant, admin } = await tenantWithAdmin();
     const base: PlatformCtx = { ...ctxWith({}), env: serviceEnv(bindings) };
@@ -174,5 +176,6 @@ describe("notification failures", () => {
     });
     expect(created.status).toBe("baru");
     expect(created.notification_pending).toBe(true);
+    expect(created.notification_failed).toBe(true);
   });
 });

@@ -66,6 +66,7 @@ export interface TicketView {
   tenant_slug: string | null;
   attachment_url: string | null;
   notification_pending: boolean;
+  notification_failed: boolean;
   source: string;
   messages: {
     id: string;

@@ -19,7 +19,9 @@ describe("tenant side: creating and reading tickets", () => {
       tenant: `Tenant ${tenant.slug}`,
       tenant_slug: tenant.slug,
       attachment_url: null,
-      notification_pending: false,
+      // Handed to the notification service, not yet delivered (delivery-state.test.ts).
+      notification_pending: true,
+      notification_failed: false,
       messages: [],
     });
     expect(ticket.reply_token).toMatch(/^[A-Za-z0-9_-]{43}$/);

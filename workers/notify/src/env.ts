@@ -32,6 +32,8 @@ export interface AppEnv extends Secrets {
   BRAND_NAME: string;
   BRAND_LOGO_URL: string;
   APP_URL: string;
+  /** The operators' inbox, comma-separated: the same setting as the API's, for delivery alerts. */
+  SUPPORT_OPERATOR_EMAILS?: string;
 }
 
 export type EmailConfig =
@@ -63,6 +65,8 @@ export interface Config {
   /** The deadline of one delivery attempt's provider calls; at most half the claim's lease (ADR 0031). */
   providerTimeoutMs: number;
   brand: { name: string; logoUrl: string; appUrl: string };
+  /** Where delivery alerts are emailed (SUPPORT_OPERATOR_EMAILS); none configured means shown only. */
+  operatorEmails: string[];
 }
 
 export class ConfigError extends Error {
@@ -174,6 +178,10 @@ export function loadConfig(env: AppEnv): Config {
     retryMaxSeconds: nums.data.RETRY_MAX_SECONDS,
     providerTimeoutMs: Math.round(nums.data.PROVIDER_TIMEOUT_SECONDS * 1000),
     brand: { name: env.BRAND_NAME || "Warga", logoUrl: env.BRAND_LOGO_URL || "", appUrl: env.APP_URL || "" },
+    operatorEmails: (env.SUPPORT_OPERATOR_EMAILS ?? "")
+      .split(",")
+      .map((a) => a.trim().toLowerCase())
+      .filter((a) => z.email().safeParse(a).success),
   };
   cache.set(env, config);
   return config;

@@ -6,6 +6,7 @@ import { buildProviders } from "./providers";
 import type { QueueBody } from "./queue/body";
 import { consumeBatch } from "./queue/consumer";
 import { consumeDeadLetters, DEAD_LETTER_QUEUE } from "./queue/deadLetter";
+import { raiseAlert } from "./services/alerts";
 
 // workerd rejects any named export of the entry module that is not a handler or a class, so constants
 // live elsewhere.
@@ -26,11 +27,23 @@ export default {
     rememberSecrets(secretsOf(env));
     const db = createDb(env.NOTIFY_DB);
     const now = () => new Date();
+    const config = loadConfig(env);
+    const providers = buildProviders(config);
+    const queue = env.NOTIFY_QUEUE;
     if (batch.queue === DEAD_LETTER_QUEUE) {
-      await consumeDeadLetters(batch, db, now);
+      await consumeDeadLetters(batch, db, now, (row) =>
+        raiseAlert(
+          { db, config, queue, now },
+          {
+            message: row,
+            provider: providers[row.channel]?.name ?? "none",
+            status: "dead",
+            error: row.lastError ?? "retries exhausted (dead-letter queue)",
+          },
+        ).then(() => undefined),
+      );
       return;
     }
-    const config = loadConfig(env);
-    await consumeBatch(batch, { db, config, providers: buildProviders(config), now });
+    await consumeBatch(batch, { db, config, providers, now, queue });
   },
 } satisfies ExportedHandler<AppEnv, QueueBody>;

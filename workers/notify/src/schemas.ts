@@ -35,6 +35,12 @@ const HeaderValue = z
   .max(998)
   .regex(/^[^\r\n]*$/, "header values must be one line");
 
+const EmailReference = z
+  .string()
+  .min(1)
+  .max(200)
+  .describe("What the email is about (e.g. support-ticket:<id>): GET /v1/fanout/summary counts its delivery");
+
 export const SendEmailBody = z.object({
   template: z.string().regex(/^[A-Z0-9_]{2,64}$/),
   to: z.union([EmailAddress, z.array(EmailAddress).min(1).max(50)]),
@@ -44,6 +50,7 @@ export const SendEmailBody = z.object({
     .regex(/^[a-z]{2}(-[A-Z]{2})?$/)
     .optional(),
   replyTo: EmailAddress.optional(),
+  reference: EmailReference.optional(),
   idempotencyKey: IdempotencyKey.optional(),
 });
 
@@ -59,6 +66,7 @@ export const RawEmailBody = z
     text: z.string().min(1).max(500_000).optional(),
     replyTo: EmailAddress.optional(),
     headers: z.record(HeaderName, HeaderValue).optional(),
+    reference: EmailReference.optional(),
     idempotencyKey: IdempotencyKey.optional(),
   })
   .refine((b) => b.html !== undefined || b.text !== undefined, {

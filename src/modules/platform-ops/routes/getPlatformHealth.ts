@@ -12,8 +12,9 @@ export class GetPlatformHealth extends Endpoint {
     summary: "Get the platform's deep health",
     description:
       "Platform operators only. Every tenant slot's migration level and liveness, the notification " +
-      "service's backlog, dead letters and last failures, and the tenant cache TTL: what an operator " +
-      "checks before and after a deploy or an incident.",
+      "service's backlog, dead letters, last failures and delivery alerts (a message still retrying " +
+      "after its second attempt, or failed, in the last hour makes the report `degraded`), and the " +
+      "tenant cache TTL: what an operator checks before and after a deploy or an incident.",
     responses: { 200: json(PlatformHealth), ...problems(401, 403) },
   };
 

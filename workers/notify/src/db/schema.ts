@@ -154,3 +154,34 @@ export const preferences = sqliteTable("preferences", {
   quietEnd: text("quiet_end").notNull(),
   updatedAt: text("updated_at").notNull(),
 });
+
+/**
+ * Delivery trouble an operator must hear about (docs/adr/0039): a message still `retrying` after its
+ * second attempt, or given up on (`failed`, `dead`). One row per cause and UTC hour: the primary key makes
+ * "first of this cause this hour" an atomic fact of the insert, so exactly one consumer emails the
+ * operators however many messages fail at once. The cause is the channel, provider, template (or `raw`)
+ * and the error with its ids and numbers taken out.
+ */
+export const operatorAlerts = sqliteTable(
+  "operator_alerts",
+  {
+    cause: text("cause").notNull(),
+    // `YYYY-MM-DDTHH` (UTC) of the first occurrence counted in this row.
+    hour: text("hour").notNull(),
+    channel: text("channel", { enum: channels }).notNull(),
+    provider: text("provider").notNull(),
+    // The template code, or `raw` for a message sent without one.
+    kind: text("kind").notNull(),
+    // What the message was left as when the alert was raised: `retrying`, `failed` or `dead`.
+    status: text("status").notNull(),
+    error: text("error").notNull(),
+    count: integer("count").notNull().default(1),
+    firstAt: text("first_at").notNull(),
+    lastAt: text("last_at").notNull(),
+    lastMessageId: text("last_message_id").notNull(),
+    // The operator email about it; null when none was sent (no inbox configured, or the message that
+    // failed was itself an alert email: those are shown in the health view only, never emailed).
+    emailMessageId: text("email_message_id"),
+  },
+  (t) => [primaryKey({ columns: [t.cause, t.hour] }), index("operator_alerts_last_idx").on(t.lastAt)],
+);

@@ -12,6 +12,7 @@ import type {
   PushProvider,
   WhatsAppProvider,
 } from "../providers/types";
+import { alertStatusOf, raiseAlert } from "../services/alerts";
 import { deactivateDevice } from "../services/devices";
 import { backoffSeconds } from "./backoff";
 import type { QueueBody } from "./body";
@@ -24,6 +25,8 @@ export interface ConsumerDeps {
   random?: () => number;
   /** The deadline of one attempt's provider calls; AbortSignal.timeout unless a test hands in its own. */
   deadline?: (ms: number) => AbortSignal;
+  /** Where an operator alert's email is queued; without it an alert is counted but not emailed. */
+  queue?: Queue<QueueBody>;
 }
 
 export type Verdict =
@@ -174,6 +177,9 @@ export async function processMessage(
     // A fact about the token, true whoever holds the message now.
     await deactivateDevice(db, claimed.recipient, "UNREGISTERED", finished);
   }
+  if (kept.held) {
+    await alertIfDue(deps, claimed, outcome, result, finished);
+  }
   if (!kept.held) {
     // Another consumer took the message over (our lease ran out mid-call): it owns the message and its
     // own queue copy. If nobody has yet, the message needs a new owner, which a redelivery will be.
@@ -201,6 +207,36 @@ export async function processMessage(
     case "dead":
       // Retrying on the last attempt is what moves the message to the dead-letter queue.
       return { action: "retry", delaySeconds: 0, reason: "retries exhausted" };
+  }
+}
+
+/**
+ * Raises the operator alert an outcome calls for (services/alerts.ts). The outcome is already written;
+ * trouble with the alert itself is logged, never allowed to change what happens to the message.
+ */
+async function alertIfDue(
+  deps: ConsumerDeps,
+  claimed: MessageRow,
+  outcome: Outcome,
+  result: DeliveryResult,
+  at: Date,
+): Promise<void> {
+  const status = alertStatusOf(outcome, claimed.attempts, result);
+  if (!status || result.ok) {
+    return;
+  }
+  try {
+    await raiseAlert(
+      { db: deps.db, config: deps.config, queue: deps.queue, now: () => at },
+      {
+        message: claimed,
+        provider: providerOf(claimed, deps.providers)?.name ?? "none",
+        status,
+        error: result.error,
+      },
+    );
+  } catch (err) {
+    console.error(`[notify] operator alert for ${claimed.id} not raised:`, err);
   }
 }
 

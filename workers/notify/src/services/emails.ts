@@ -12,6 +12,7 @@ export interface SendTemplateEmailInput {
   data: Record<string, unknown>;
   locale?: string;
   replyTo?: string;
+  reference?: string;
   idempotencyKey?: string;
 }
 
@@ -42,6 +43,7 @@ export async function sendTemplateEmail(
           template: input.template,
           subject: parts.subject,
           payload,
+          ...(input.reference ? { reference: input.reference } : {}),
         };
       });
     },
@@ -55,6 +57,7 @@ export interface SendRawEmailInput {
   text?: string;
   replyTo?: string;
   headers?: Record<string, string>;
+  reference?: string;
   idempotencyKey?: string;
 }
 
@@ -67,9 +70,15 @@ export async function sendRawEmail(ctx: ServiceContext, input: SendRawEmailInput
     request,
     build: () =>
       recipientsOf(input.to).map((to) => {
-        const { to: _to, ...rest } = request;
+        const { to: _to, reference, ...rest } = request;
         const payload: EmailPayload = { to, ...rest };
-        return { channel: "email" as const, recipient: to, subject: input.subject, payload };
+        return {
+          channel: "email" as const,
+          recipient: to,
+          subject: input.subject,
+          payload,
+          ...(reference ? { reference } : {}),
+        };
       }),
   });
 }

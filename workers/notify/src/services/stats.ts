@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Channel, channels } from "../db/schema";
+import { type AlertView, recentAlerts } from "./alerts";
 import type { ServiceContext } from "./context";
 
 /** How many of the last failures per channel the stats carry. */
@@ -20,6 +21,8 @@ export interface Stats {
   /** Messages a provider refused for good (no retry). */
   failed: number;
   lastFailures: Record<Channel, Failure[]>;
+  /** Operator alerts of the last 24 hours, newest first (services/alerts.ts). */
+  alerts: AlertView[];
 }
 
 /**
@@ -29,7 +32,7 @@ export interface Stats {
  * Recipients stay out: an operator sees what failed and why, not to whom.
  */
 export async function deliveryStats(ctx: ServiceContext): Promise<Stats> {
-  const [counts, oldest, failures] = await Promise.all([
+  const [counts, oldest, failures, alerts] = await Promise.all([
     ctx.db.all<{ status: string; n: number }>(
       sql`SELECT status, count(*) AS n FROM messages WHERE status IN ('queued', 'sending', 'retrying', 'failed', 'dead') GROUP BY status`,
     ),
@@ -50,6 +53,7 @@ export async function deliveryStats(ctx: ServiceContext): Promise<Stats> {
             FROM messages WHERE status IN ('failed', 'dead'))
           WHERE rn <= ${LAST_FAILURES} ORDER BY channel, at DESC, id DESC`,
     ),
+    recentAlerts(ctx),
   ]);
   const count = (status: string) => counts.find((r) => r.status === status)?.n ?? 0;
   const lastFailures = Object.fromEntries(channels.map((ch) => [ch, [] as Failure[]])) as Record<
@@ -79,5 +83,6 @@ export async function deliveryStats(ctx: ServiceContext): Promise<Stats> {
     deadLetters: count("dead"),
     failed: count("failed"),
     lastFailures,
+    alerts,
   };
 }

@@ -1,5 +1,6 @@
 import { guardedFetch, isTransientStatus, parseJson, readSnippet, retryAfterSeconds } from "../http";
 import type { DeliveryFailure, EmailProvider, FetchFn } from "../types";
+import { checkHeader, formatMailbox, parseMailbox } from "./address";
 
 // Resend's documented error names (api-reference/errors and the idempotency-keys guide) whose answer is
 // "try again later" although the status alone would say otherwise.
@@ -24,8 +25,11 @@ export function classifyResend(status: number, text: string, retryAfter?: number
 }
 
 // Resend's POST /emails: JSON { from, to[], subject, html, text, reply_to, headers }, Bearer API key,
-// answers 200 { id }. Its Idempotency-Key (kept 24 hours) makes a resend after a lost answer a replay of
-// the first answer, which is why a timed-out call here is simply retried with the same key.
+// answers 200 { id }. `from` and `reply_to` are RFC 5322 mailboxes ("Name <addr>") that Resend copies into
+// the headers, so they are parsed and re-written by the same rules as the send_email provider's, and a
+// value that could break a header is refused here rather than by the provider. Its Idempotency-Key (kept
+// 24 hours) makes a resend after a lost answer a replay of the first answer, which is why a timed-out
+// call here is simply retried with the same key.
 export function createResendProvider(
   config: { url: string; apiKey: string },
   fetchFn: FetchFn,
@@ -34,15 +38,27 @@ export function createResendProvider(
     name: "resend",
     idempotent: true,
     async send(email) {
-      const body: Record<string, unknown> = { from: email.from, to: [email.to], subject: email.subject };
+      const body: Record<string, unknown> = {};
+      try {
+        body.from = formatMailbox(parseMailbox(email.from));
+        body.to = [parseMailbox(email.to).addr];
+        body.subject = email.subject.replace(/[\r\n]+/g, " ");
+        if (email.replyTo) {
+          body.reply_to = formatMailbox(parseMailbox(email.replyTo));
+        }
+        for (const [name, value] of Object.entries(email.headers ?? {})) {
+          checkHeader(name, value);
+        }
+      } catch (err) {
+        // The same payload would be refused the same way on every attempt: failed, not retried.
+        const reason = err instanceof Error ? err.message : String(err);
+        return { ok: false, retryable: false, error: `message not built: ${reason}` };
+      }
       if (email.html !== undefined) {
         body.html = email.html;
       }
       if (email.text !== undefined) {
         body.text = email.text;
-      }
-      if (email.replyTo) {
-        body.reply_to = email.replyTo;
       }
       if (email.headers && Object.keys(email.headers).length > 0) {
         body.headers = email.headers;
