@@ -12,7 +12,7 @@ export class ExchangeOAuthCode extends Endpoint {
     summary: "Turn the one-time code from the OAuth callback into a session",
     security: [],
     request: { body: { content: { "application/json": { schema: ExchangeInput } } } },
-    responses: { 200: json(LoginResult), ...problems(400, 401, 403, 429) },
+    responses: { 200: json(LoginResult), ...problems(400, 401, 403, 410, 429) },
   };
 
   override async handle(c: Context<HonoEnv>) {

@@ -13,7 +13,7 @@ export class Login extends Endpoint {
     summary: "Sign in with email (or WhatsApp number) and password",
     security: [],
     request: { body: { content: { "application/json": { schema: LoginInput } } } },
-    responses: { 200: json(LoginResult), ...problems(400, 401, 403, 429) },
+    responses: { 200: json(LoginResult), ...problems(400, 401, 403, 410, 429) },
   };
 
   override async handle(c: Context<HonoEnv>) {

@@ -11,7 +11,7 @@ export class SwitchTenant extends Endpoint {
     tags: ["Auth"],
     summary: "Move to another of the caller's communities: ends this session, opens one there",
     request: { body: { content: { "application/json": { schema: SwitchTenantInput } } } },
-    responses: { 200: json(LoginResult), ...problems(400, 401, 403) },
+    responses: { 200: json(LoginResult), ...problems(400, 401, 403, 410) },
   };
 
   override async handle(c: Context<HonoEnv>) {

@@ -12,7 +12,7 @@ export class VerifyMagicLink extends Endpoint {
     summary: "Exchange a sign-in link's token (single use, 15 minutes) for a session",
     security: [],
     request: { body: { content: { "application/json": { schema: TokenInput } } } },
-    responses: { 200: json(LoginResult), ...problems(400, 401, 403, 429) },
+    responses: { 200: json(LoginResult), ...problems(400, 401, 403, 410, 429) },
   };
 
   override async handle(c: Context<HonoEnv>) {
