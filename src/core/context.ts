@@ -58,7 +58,8 @@ export interface TenantInfo {
   slot: number;
   /**
    * `ditutup` only in the one context core builds for a closed community that still holds its slot
-   * (its final archive, `closedTenantCtx`); every other way in answers 410 for a closed tenant.
+   * (its final archive and its letters' verification records, `closedTenantCtx`); every other way in
+   * answers 410 for a closed tenant.
    */
   status: "provisioning" | "active" | "suspended" | "ditutup";
   /** Written by billing; `nonaktif` makes the tenant read-only (402 on writes). */

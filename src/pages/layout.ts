@@ -4,14 +4,25 @@ import { escapeHtml } from "../core/html";
 import { type Language, pickLanguage } from "../core/i18n";
 
 /**
- * The language of a page (issue 30 item 3): Indonesian when `Accept-Language` asks for it, English
- * otherwise, said in `Content-Language`; `Vary` keeps a cache from handing one language to the other.
+ * The language of a page (issue 30 item 3, issue 42): Indonesian, as the emails that link to the pages
+ * are; English only when the caller asks, by `?lang=en` (a link can carry it) or by an
+ * `Accept-Language` that puts English before Indonesian. `?lang=id` asks for Indonesian whatever the
+ * header says. Said in `Content-Language`; `Vary` keeps a cache from handing one language to the other.
  */
 export function pageLanguage(c: Context<HonoEnv>): Language {
-  const lang = pickLanguage(c.req.header("Accept-Language"));
+  const asked = c.req.query("lang");
+  const lang = asked === "en" || asked === "id" ? asked : pickLanguage(c.req.header("Accept-Language"), "id");
   c.header("Content-Language", lang);
   c.header("Vary", "Accept-Language");
   return lang;
+}
+
+/**
+ * What a page's own links and form actions append so the next page keeps the language the caller chose:
+ * `?lang=en` for English, nothing for Indonesian (the default).
+ */
+export function langQuery(lang: Language, joiner: "?" | "&" = "?"): string {
+  return lang === "en" ? `${joiner}lang=en` : "";
 }
 
 /**

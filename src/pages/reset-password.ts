@@ -7,7 +7,7 @@
 import type { ErrorCode } from "../core/errors";
 import { escapeHtml } from "../core/html";
 import type { Language } from "../core/i18n";
-import { htmlPage } from "./layout";
+import { htmlPage, langQuery } from "./layout";
 
 const PAGE_STYLES = `
     label { display: block; margin-top: 1rem; font-size: 1.05rem; }
@@ -57,7 +57,7 @@ export function resetPasswordForm(token: string, lang: Language, error?: string)
     `<h1>${t.title}</h1>
 <p>${t.intro}</p>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
-<form method="post" action="/reset-password">
+<form method="post" action="/reset-password${langQuery(lang)}">
   <input type="hidden" name="token" value="${escapeHtml(token)}">
   <label for="password">${t.password}</label>
   <input id="password" name="password" type="password" minlength="8" maxlength="200" required autocomplete="new-password">

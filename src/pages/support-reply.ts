@@ -7,7 +7,7 @@
 import type { ErrorCode } from "../core/errors";
 import { escapeHtml } from "../core/html";
 import type { Language } from "../core/i18n";
-import { htmlPage } from "./layout";
+import { htmlPage, langQuery } from "./layout";
 
 const TEXT = {
   id: {
@@ -131,7 +131,7 @@ export function supportReplyPage(
 ${messages}
 ${noticeHtml}
 <h2>${t.reply}</h2>
-<form method="post" action="/support/reply/${encodeURIComponent(token)}" enctype="multipart/form-data">
+<form method="post" action="/support/reply/${encodeURIComponent(token)}${langQuery(lang)}" enctype="multipart/form-data">
   <label for="message">${t.message}</label>
   <textarea id="message" name="message" maxlength="5000" required></textarea>
   <label for="file">${t.image}</label>

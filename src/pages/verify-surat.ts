@@ -1,9 +1,10 @@
 /**
  * The public page a letter's QR code opens (`/verify/surat/:code`). It confirms the number, type,
  * date and community, the signatories (the RT's and, once given, the RW's Mengetahui), and that the
- * letter is valid; of the subject's personal data it shows only the name. Plain
- * HTML without scripts: the API's CSP allows none, and it opens on any phone's camera app. Indonesian or
- * English by the browser's Accept-Language (`pageLanguage`); the letter's own words (its type, the
+ * letter is valid; of the subject's personal data it shows only the name. A closed community's letter
+ * says that the community has closed, and until when the letter stays on record. Plain
+ * HTML without scripts: the API's CSP allows none, and it opens on any phone's camera app. Indonesian,
+ * or English when the caller asks (`pageLanguage`); the letter's own words (its type, the
  * signatory's title) stay as written.
  */
 import { escapeHtml } from "../core/html";
@@ -14,6 +15,7 @@ const PAGE_STYLES = `
     dl { display: grid; grid-template-columns: max-content 1fr; gap: .4rem 1rem; }
     dt { color: #4b5563; }
     dd { margin: 0; font-weight: 600; }
+    .closed { background: #fffbeb; border-left: 4px solid #b45309; padding: .8rem; }
 `;
 
 const TEXT = {
@@ -30,6 +32,8 @@ const TEXT = {
     acknowledged: "Mengetahui",
     awaiting: "Menunggu diketahui Ketua RW",
     compare: "Pastikan isi surat yang Anda pegang sama dengan data di atas.",
+    closed: (tenant: string, until: string) =>
+      `${tenant} sudah ditutup dan tidak lagi memakai layanan ini. Surat ini diterbitkan sebelum penutupan dan tetap tercatat sah sampai ${until}.`,
     unknown: "Surat tidak ditemukan",
     unknownNote:
       "<strong>Surat tidak ditemukan.</strong> Kode verifikasi ini tidak cocok dengan surat mana pun yang sah. Hubungi pengurus RT yang tercantum pada surat.",
@@ -50,6 +54,8 @@ const TEXT = {
     acknowledged: "Acknowledged",
     awaiting: "Awaiting the RW head's acknowledgement",
     compare: "Make sure the letter you hold matches the details above.",
+    closed: (tenant: string, until: string) =>
+      `${tenant} has closed and no longer uses this service. This letter was issued before it closed and stays on record as valid until ${until}.`,
     unknown: "Letter not found",
     unknownNote:
       "<strong>Letter not found.</strong> This verification code matches no valid letter. Contact the RT officers named on the letter.",
@@ -73,6 +79,8 @@ export interface VerifiedLetter {
   signatory: { name: string; title: string };
   /** The linked RW's Mengetahui: given, awaited, or none asked (null). */
   rw: { status: "diketahui"; name: string; title: string; tanggal: string } | { status: "menunggu" } | null;
+  /** The community has closed: the letter is vouched for from the platform's copy, until this day. */
+  closed?: { validUntil: string };
 }
 
 function rwRow(lang: Language, rw: VerifiedLetter["rw"]): string {
@@ -94,7 +102,11 @@ export function verifiedLetterPage(letter: VerifiedLetter, lang: Language): stri
     lang,
     t.valid,
     `<h1>${t.heading}</h1>
-<p class="ok" role="status">${t.validNote(escapeHtml(letter.tenantName))}</p>
+<p class="ok" role="status">${t.validNote(escapeHtml(letter.tenantName))}</p>${
+      letter.closed
+        ? `\n<p class="closed" role="note">${escapeHtml(t.closed(letter.tenantName, letter.closed.validUntil))}</p>`
+        : ""
+    }
 <dl>
   <dt>${t.number}</dt><dd>${escapeHtml(letter.nomorSurat)}</dd>
   <dt>${t.type}</dt><dd>${escapeHtml(letter.jenisName)}</dd>

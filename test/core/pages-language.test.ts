@@ -23,18 +23,31 @@ function expectLanguage(p: Awaited<ReturnType<typeof page>>, lang: "id" | "en") 
   expect(p.html).toContain(`<html lang="${lang}">`);
 }
 
-/** Issue 30 item 3: the three HTML pages speak Indonesian when asked, English otherwise. */
+/**
+ * Issue 30 item 3, issue 42: the HTML pages speak Indonesian, as the emails that link to them do;
+ * English only when the caller asks (`?lang=en`, or an Accept-Language that puts English first).
+ */
 describe("the HTML pages' language", () => {
-  it("the reset page: Indonesian for id, English without the header or when English comes first", async () => {
-    const id = await page("/reset-password?token=abc", INDONESIAN);
-    expectLanguage(id, "id");
-    expect(id.html).toContain("Atur kata sandi");
-    for (const header of [undefined, ENGLISH_FIRST, "fr-FR"]) {
-      const en = await page("/reset-password?token=abc", header);
+  it("the reset page: Indonesian by default, English when English comes first or ?lang=en", async () => {
+    for (const header of [INDONESIAN, undefined, "fr-FR", "*"]) {
+      const id = await page("/reset-password?token=abc", header);
+      expectLanguage(id, "id");
+      expect(id.html).toContain("Atur kata sandi");
+      expect(id.html).toContain('action="/reset-password"');
+    }
+    for (const [path, header] of [
+      ["/reset-password?token=abc", ENGLISH_FIRST],
+      ["/reset-password?token=abc&lang=en", undefined],
+      ["/reset-password?token=abc&lang=en", INDONESIAN],
+    ] as const) {
+      const en = await page(path, header);
       expectLanguage(en, "en");
       expect(en.html).toContain("Set your password");
       expect(en.html).not.toContain("Kata sandi");
+      // The form keeps the language it was shown in.
+      expect(en.html).toContain('action="/reset-password?lang=en"');
     }
+    expectLanguage(await page("/reset-password?token=abc&lang=id", ENGLISH_FIRST), "id");
     const form = (lang?: string) =>
       page("/reset-password", lang, {
         method: "POST",
@@ -45,10 +58,10 @@ describe("the HTML pages' language", () => {
           confirm: "kata-sandi-2",
         }).toString(),
       });
-    const mismatchEn = await form();
+    const mismatchEn = await form(ENGLISH_FIRST);
     expect(mismatchEn.status).toBe(400);
     expect(mismatchEn.html).toContain("The two passwords are not the same.");
-    expect((await form("id")).html).toContain("Kedua kata sandi tidak sama.");
+    expect((await form()).html).toContain("Kedua kata sandi tidak sama.");
     const badToken = (lang?: string) =>
       page("/reset-password", lang, {
         method: "POST",
@@ -59,27 +72,28 @@ describe("the HTML pages' language", () => {
           confirm: "kata-sandi-1",
         }).toString(),
       });
-    const refusedEn = await badToken();
+    const refusedEn = await badToken("en");
     expectLanguage(refusedEn, "en");
     expect(refusedEn.html).toContain("This link is not valid");
-    expect((await badToken("id")).html).toContain("Tautan ini tidak berlaku");
+    expect((await badToken()).html).toContain("Tautan ini tidak berlaku");
   });
 
   it("the ticket reply page: the thread's frame and the not-found page in both languages", async () => {
     const { token } = await insertTicket({ tenant: null, createdAt: new Date().toISOString() });
-    const id = await page(`/support/reply/${token}?terkirim=1`, INDONESIAN);
+    const id = await page(`/support/reply/${token}?terkirim=1`);
     expectLanguage(id, "id");
     expect(id.html).toContain("Balas tiket");
     expect(id.html).toContain("Balasan Anda sudah terkirim.");
     expect(id.html).toContain("Tiket uji");
-    const en = await page(`/support/reply/${token}?terkirim=1`);
+    const en = await page(`/support/reply/${token}?terkirim=1&lang=en`);
     expectLanguage(en, "en");
+    expect(en.html).toContain(`action="/support/reply/${token}?lang=en"`);
     expect(en.html).toContain("Reply to this ticket");
     expect(en.html).toContain("Your reply has been sent.");
     expect(en.html).toContain(">New</span>");
     // The ticket's own words stay as written.
     expect(en.html).toContain("Tiket uji");
-    const empty = await page(`/support/reply/${token}`, undefined, {
+    const empty = await page(`/support/reply/${token}`, ENGLISH_FIRST, {
       method: "POST",
       headers: { "Content-Type": "text/plain" },
       body: "message=halo",
@@ -87,19 +101,19 @@ describe("the HTML pages' language", () => {
     expect(empty.status).toBe(415);
     expectLanguage(empty, "en");
     expect(empty.html).toContain("The form is incomplete");
-    const missing = await page(`/support/reply/${"E".repeat(43)}`);
+    const missing = await page(`/support/reply/${"E".repeat(43)}`, "en");
     expect(missing.status).toBe(404);
     expect(missing.html).toContain("Ticket not found");
-    expect((await page(`/support/reply/${"E".repeat(43)}`, "id")).html).toContain("Tiket tidak ditemukan");
+    expect((await page(`/support/reply/${"E".repeat(43)}`)).html).toContain("Tiket tidak ditemukan");
   });
 
   it("the letter verification page: an unknown code in both languages, a valid letter's labels in both", async () => {
     const code = `${unique("rt")}.ABCDEFGH`;
-    const en = await page(`/verify/surat/${code}`);
+    const en = await page(`/verify/surat/${code}?lang=en`);
     expect(en.status).toBe(404);
     expectLanguage(en, "en");
     expect(en.html).toContain("Letter not found");
-    const id = await page(`/verify/surat/${code}`, INDONESIAN);
+    const id = await page(`/verify/surat/${code}`);
     expectLanguage(id, "id");
     expect(id.html).toContain("Surat tidak ditemukan");
 
@@ -120,5 +134,20 @@ describe("the HTML pages' language", () => {
     const indonesian = verifiedLetterPage(letter, "id");
     expect(indonesian).toContain("Surat ini sah (valid)");
     expect(indonesian).toContain("Menunggu diketahui Ketua RW");
+  });
+
+  it("the guest pass page: an unknown pass in Indonesian by default, English when asked", async () => {
+    const id = await page("/tamu/bukan-kartu");
+    expect(id.status).toBe(404);
+    expectLanguage(id, "id");
+    expect(id.html).toContain("Kartu tamu tidak ditemukan");
+    for (const [path, header] of [
+      ["/tamu/bukan-kartu?lang=en", undefined],
+      ["/tamu/bukan-kartu", ENGLISH_FIRST],
+    ] as const) {
+      const en = await page(path, header);
+      expectLanguage(en, "en");
+      expect(en.html).toContain("Guest pass not found");
+    }
   });
 });

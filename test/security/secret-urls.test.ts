@@ -133,6 +133,12 @@ const secretCases: {
     run: () => call("/verify/surat/kodeVerifikasiRahasia0123456789"),
   },
   {
+    name: "GET /tamu/:pass",
+    secret: () => "kartuTamuRahasia0123456789.abc.def",
+    logged: () => "/tamu/{pass}",
+    run: () => call("/tamu/kartuTamuRahasia0123456789.abc.def"),
+  },
+  {
     name: "GET /api/auth/oauth/:provider/callback?code=&state=",
     secret: () => "kodeOAuthRahasia0123456789",
     logged: () => "/api/auth/oauth/google/callback?code={redacted}&state={redacted}",

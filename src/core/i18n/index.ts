@@ -9,11 +9,12 @@ export type Language = "id" | "en";
 
 /**
  * The best of `id` and `en` by the header's q-values (RFC 9110 §12.5.4): `id`, `id-ID` (and the old
- * `in`) are Indonesian, `en-*` English, `*` leaves English; ties go to the one listed first.
+ * `in`) are Indonesian, `en-*` English; a header that names neither (none, `*`, `fr`) leaves
+ * `fallback` (English for problems; the HTML pages pass Indonesian); ties go to the one listed first.
  */
-export function pickLanguage(header: string | null | undefined): Language {
+export function pickLanguage(header: string | null | undefined, fallback: Language = "en"): Language {
   if (!header) {
-    return "en";
+    return fallback;
   }
   let best: { lang: Language; q: number } | null = null;
   for (const part of header.split(",")) {
@@ -30,7 +31,7 @@ export function pickLanguage(header: string | null | undefined): Language {
       best = { lang, q };
     }
   }
-  return best?.lang ?? "en";
+  return best?.lang ?? fallback;
 }
 
 /** The catalogue: one Indonesian title per code, core's below and each module's from its errors.ts. */

@@ -179,9 +179,9 @@ export async function operatorTenantCtx(
 }
 
 /**
- * A closed community (status `ditutup`) that still holds its slot: its database, for the one reader
- * that needs it after the close, the final archive written before the slot is emptied (ADR 0026,
- * `tenants/closing.ts`). The actor is `system`. The row is read here by id, so no caller names a slot;
+ * A closed community (status `ditutup`) that still holds its slot: its database, for the two readers
+ * that need it after the close, both before the slot is emptied (`tenants/closing.ts`): the final
+ * archive (ADR 0026) and the copy of its letters' verification records (`surat/kept.ts`, issue 42). The actor is `system`. The row is read here by id, so no caller names a slot;
  * a tenant that is not closed is 404, and one whose slot went back to the pool is 410.
  */
 export async function closedTenantCtx(base: PlatformCtx, id: string): Promise<TenantCtx> {

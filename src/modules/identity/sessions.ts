@@ -6,7 +6,7 @@ import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from "../../core/auth/token
 import type { Duty, PlatformCtx } from "../../core/context";
 import { sessions, users } from "../../core/db/platform-schema";
 import { rowById } from "../../core/db/rows";
-import { Forbidden, Unauthorized } from "../../core/errors";
+import { Forbidden, Gone, Unauthorized } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
 import { newId, randomToken, sha256Hex } from "../../core/ids";
@@ -84,7 +84,8 @@ async function openSession(ctx: PlatformCtx, user: UserRow, standing: Standing, 
 
 /**
  * Where a verified person lands: the tenant they asked for, else their first community that is not
- * suspended; an operator asking for no tenant gets the platform session. Every sign-in method (password,
+ * suspended; an operator asking for no tenant gets the platform session. A closed community is never
+ * landed in: asked for by name, or the only ones the person has, it is 410 `tenant_closed`. Every sign-in method (password,
  * magic link, OIDC) ends here, so the rules are the same for all of them.
  */
 export async function signIn(ctx: PlatformCtx, user: UserRow, tenantSlug?: string | null) {
@@ -100,6 +101,14 @@ export async function signIn(ctx: PlatformCtx, user: UserRow, tenantSlug?: strin
     ? open.find((m) => m.tenant.slug === tenantSlug)
     : (open.find((m) => m.tenant.status !== "suspended") ?? open[0]);
   if (!chosen) {
+    // Issue 42: a member of a community that has closed hears that it closed (410, as its routes and
+    // public pages say), not that they never belonged; a membership elsewhere that is open signed in above.
+    const closed = all.some(
+      (m) => m.tenant.status === "ditutup" && (!tenantSlug || m.tenant.slug === tenantSlug),
+    );
+    if (closed) {
+      throw new Gone("tenant_closed", "This community has been closed and no longer uses the service.");
+    }
     throw new Forbidden("no_membership", "This account has no membership in that community.");
   }
   if (chosen.tenant.status === "suspended") {

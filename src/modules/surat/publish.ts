@@ -3,10 +3,12 @@ import type { PlatformCtx, TenantCtx } from "../../core/context";
 import { Conflict, DomainError } from "../../core/errors";
 import { publicTenantCtx } from "../../core/tenancy/contexts";
 import { jakartaDay } from "../../core/time";
+import type { VerifiedLetter } from "../../pages/verify-surat";
 import { householdMembers, personById, unitsByIds } from "../kependudukan/service";
 import { letterHtml, tanggalIndonesia } from "./document";
 import { identityValues, type RegistryPerson } from "./identity";
 import { jenisOf } from "./jenis";
+import { keptLetter } from "./kept";
 import { pdfRendering } from "./pdf";
 import { type LetterRow, loadLetter, verificationUrl } from "./service";
 import { effectiveSettings, issuedAs } from "./settings";
@@ -92,9 +94,16 @@ export async function letterPdf({ ctx, id }: { ctx: TenantCtx; id: string }) {
  * The tenant passes the same checks as on every route, except the `surat` flag: a letter already
  * issued is an official document in someone's hands, and switching the module off later must not
  * make it look forged to whoever scans it. A suspended community is refused (403): the platform no
- * longer vouches for what it issued.
+ * longer vouches for what it issued. A closed one's letters answer from the copy its close kept, for
+ * as long as each is valid, and the page says the community has closed (issue 42).
  */
-export async function verifyLetter({ ctx, input }: { ctx: PlatformCtx; input: { code: string } }) {
+export async function verifyLetter({
+  ctx,
+  input,
+}: {
+  ctx: PlatformCtx;
+  input: { code: string };
+}): Promise<VerifiedLetter | null> {
   const { code } = input;
   const dot = code.indexOf(".");
   if (dot < 3 || code.length > 120) {
@@ -107,6 +116,10 @@ export async function verifyLetter({ ctx, input }: { ctx: PlatformCtx; input: { 
     // A slug that names no community is one more unknown code, not a different answer.
     if (error instanceof DomainError && error.code === "tenant_not_found") {
       return null;
+    }
+    // A closed community's letters answer from what the close kept of them (kept.ts), while valid.
+    if (error instanceof DomainError && error.code === "tenant_closed") {
+      return closedCommunityLetter(ctx, code);
     }
     throw error;
   }
@@ -138,5 +151,33 @@ export async function verifyLetter({ ctx, input }: { ctx: PlatformCtx; input: { 
         : row.rwAckStatus === "menunggu"
           ? { status: "menunggu" as const }
           : null,
+  };
+}
+
+/** A closed community's letter, from the platform's copy: the same page, saying the community closed. */
+async function closedCommunityLetter(ctx: PlatformCtx, code: string): Promise<VerifiedLetter | null> {
+  const kept = await keptLetter(ctx, code);
+  if (!kept) {
+    return null;
+  }
+  return {
+    tenantName: kept.tenantName,
+    nomorSurat: kept.nomorSurat,
+    jenisName: kept.jenisName,
+    tanggalSurat: tanggalIndonesia(kept.tanggalSurat),
+    subjectName: kept.subjectName,
+    signatory: { name: kept.signatoryName, title: kept.signatoryTitle },
+    rw:
+      kept.rwStatus === "diketahui" && kept.rwName && kept.rwTitle && kept.rwDay
+        ? {
+            status: "diketahui",
+            name: kept.rwName,
+            title: kept.rwTitle,
+            tanggal: tanggalIndonesia(kept.rwDay),
+          }
+        : kept.rwStatus === "menunggu"
+          ? { status: "menunggu" }
+          : null,
+    closed: { validUntil: tanggalIndonesia(kept.validUntil) },
   };
 }

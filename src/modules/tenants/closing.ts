@@ -6,7 +6,7 @@ import { tenants } from "../../core/db/platform-schema";
 import { Conflict, Invalid } from "../../core/errors";
 import { log } from "../../core/http/log";
 import type { After } from "../../core/sharedCalls";
-import { forgetTenant, tenantRowById } from "../../core/tenancy/contexts";
+import { closedTenantCtx, forgetTenant, tenantRowById } from "../../core/tenancy/contexts";
 import { emptyClosedSlot } from "../../core/tenancy/wipe";
 import { nowIso } from "../../core/time";
 import { endCommunitySessions, forgetEndedSessions } from "../identity/service";
@@ -17,6 +17,7 @@ import {
   isArchiveUnderWay,
   runExport,
 } from "../platform-ops/service";
+import { dropLapsedVerifications, keepLetterVerifications } from "../surat/kept";
 import { tenantClosed } from "./admins";
 import type { CloseTenantInput } from "./schemas";
 import { presentTenant } from "./service";
@@ -27,7 +28,9 @@ import { presentTenant } from "./service";
  * 1. One platform batch: the tenant becomes `ditutup` (its routes, public pages and sign-in answer 410
  *    from then on), it leaves its parent RW and its RTs leave it, every session in it is revoked, its
  *    final archive is queued, and the closing is audited.
- * 2. The archive is built (platform-ops' export, through core's one way into a closed tenant's database).
+ * 2. Its finished letters' verification records are copied to the platform database (surat/kept.ts),
+ *    then the archive is built (platform-ops' export, through core's one way into a closed tenant's
+ *    database).
  * 3. Only once the archive is ready: the slot is emptied (core, tenancy/wipe.ts) and returned to the pool
  *    (slot null, audited). Until then the row keeps its slot, so no new tenant can claim it.
  *
@@ -165,6 +168,9 @@ export async function finishClosing(
   if (tenant.status !== "ditutup" || tenant.slot === null) {
     return "nothing";
   }
+  // Its letters stay verifiable (issue 42): copied out before anything else, so a scan right after the
+  // close finds them, and before the wipe, which never runs until this has succeeded.
+  await keepLetterVerifications(await closedTenantCtx(ctx, id), ctx.platform);
   let archive = await exportSince(ctx, id, tenant.closedAt ?? tenant.updatedAt);
   if (!archive || archive.status === "failed" || archive.status === "expired") {
     archive = await exportAgain(ctx, tenant, archive?.requestedBy ?? "system");
@@ -201,7 +207,10 @@ export async function finishClosing(
   return "released";
 }
 
-/** The hourly job: every closed tenant still holding a slot (a crash, a failed wipe) is finished. */
+/**
+ * The hourly job: every closed tenant still holding a slot (a crash, a failed wipe) is finished, and
+ * kept letter verifications past their validity are dropped.
+ */
 export async function closingJob(ctx: PlatformCtx, scheduledAt: Date) {
   const pending = await ctx.platform
     .select({ id: tenants.id })
@@ -209,7 +218,12 @@ export async function closingJob(ctx: PlatformCtx, scheduledAt: Date) {
     .where(and(eq(tenants.status, "ditutup"), isNotNull(tenants.slot)))
     .orderBy(tenants.id)
     .limit(5);
-  const report = { released: 0, waiting: 0, failed: 0 };
+  const report = {
+    released: 0,
+    waiting: 0,
+    failed: 0,
+    lettersLapsed: await dropLapsedVerifications(ctx, scheduledAt),
+  };
   for (const { id } of pending) {
     try {
       const outcome = await finishClosing(ctx, id, scheduledAt);

@@ -9,6 +9,7 @@ import { GateCheckOut } from "./routes/gateCheckOut";
 import { GetVisitor } from "./routes/getVisitor";
 import { GetVisitorQr } from "./routes/getVisitorQr";
 import { GetVisitorSettings } from "./routes/getVisitorSettings";
+import { GuestPassPage } from "./routes/guestPassPage";
 import { ListMyVisitors } from "./routes/listMyVisitors";
 import { ListVisitors } from "./routes/listVisitors";
 import { UpdateVisitorSettings } from "./routes/updateVisitorSettings";
@@ -66,6 +67,15 @@ export const visitorModule = defineModule({
     { method: "get", path: "/api/visitor/:id", endpoint: GetVisitor, access: member },
     { method: "get", path: "/api/visitor/:id/qr", endpoint: GetVisitorQr, access: member },
     { method: "put", path: "/api/visitor/:id", endpoint: DecideVisitor, access: staff },
+    // Public: the approval email's pass link, forwarded to the guest. The signed pass is the link's
+    // secret (pass-link.ts); the web app takes this path over once it exists.
+    {
+      method: "get",
+      path: "/tamu/:pass",
+      endpoint: GuestPassPage,
+      access: { scope: "public" },
+      secret: { params: ["pass"] },
+    },
   ],
   indicators: [
     { key: "guestsAwaitingApproval", label: "Guests awaiting approval", flag, compute: countAwaitingGuests },

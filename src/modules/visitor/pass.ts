@@ -1,4 +1,11 @@
-import { decodeProtectedHeader, type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import {
+  decodeJwt,
+  decodeProtectedHeader,
+  type JWTPayload,
+  errors as joseErrors,
+  jwtVerify,
+  SignJWT,
+} from "jose";
 import { currentSecret, firstVerified, secretsFor } from "../../core/auth/keyring";
 import { derivedHmacKey } from "../../core/auth/keys";
 import type { Config } from "../../core/env";
@@ -83,4 +90,38 @@ export async function verifyPass(
     throw new Invalid("foreign_pass", "This pass belongs to another community.");
   }
   return payload.sub;
+}
+
+/**
+ * The pass behind a pass link (`/tamu/:pass`, issue 42): whose it is, by signature, issuer and audience
+ * alone. Its window is not checked here: the page shows an expired or not-yet-valid pass as such, and
+ * only the gate (`verifyPass`) refuses it. The time checks are done at the pass's own `nbf`, which the
+ * signature covers. Anything that is not a pass of ours (malformed, forged, another key's) is null.
+ */
+export async function readPass(
+  config: Config,
+  token: string,
+): Promise<{ tenant: string; visitorId: string; validFrom: Date; validUntil: Date } | null> {
+  try {
+    const { nbf } = decodeJwt(token);
+    if (typeof nbf !== "number") {
+      return null;
+    }
+    const payload = await verifiedPass(config, token, new Date(nbf * 1000));
+    if (
+      typeof payload.tenant !== "string" ||
+      typeof payload.sub !== "string" ||
+      typeof payload.exp !== "number"
+    ) {
+      return null;
+    }
+    return {
+      tenant: payload.tenant,
+      visitorId: payload.sub,
+      validFrom: new Date(nbf * 1000),
+      validUntil: new Date(payload.exp * 1000),
+    };
+  } catch {
+    return null;
+  }
 }

@@ -13,6 +13,7 @@ import { addDays, jakartaDay, nowIso } from "../../core/time";
 import { requireCompleteProfile, userNames } from "../identity/service";
 import { visitorQuota } from "./limits";
 import { defaultWindow, signPass } from "./pass";
+import { guestPassUrl } from "./pass-link";
 import type { CreateVisitorInput, DecideVisitorInput, VisitorListQuery } from "./schemas";
 import { requireRecordedFields } from "./settings";
 import { visitors } from "./tables";
@@ -174,7 +175,12 @@ const DATE_FORMAT = new Intl.DateTimeFormat("id-ID", {
 /** Tells the resident; a notification service that is down leaves `notifiedAt` null, not a lost approval. */
 async function notifyApproval(ctx: TenantCtx, row: VisitorRow): Promise<VisitorRow> {
   const visitDate = `${DATE_FORMAT.format(new Date(row.visitAt))} WIB`;
-  const visitUrl = `${ctx.config.APP_URL}/tamu/${row.id}`;
+  const pass = await passOf(ctx, row);
+  if (!pass) {
+    return row;
+  }
+  // The pass link opens the pass page (pass-link.ts): the signed pass, not the guessable request id.
+  const visitUrl = guestPassUrl(ctx.config, pass);
   const told = await tellResident(ctx, row.residentId, {
     template: "VISITOR_APPROVED",
     data: { visitorName: row.guestName, visitDate, visitUrl },

@@ -103,17 +103,18 @@ describe("DELETE /api/platform/tenants/:id", () => {
       410,
       "tenant_closed",
     );
+    // Issue 42: its members hear that the community closed (410), not that they never belonged.
     expectProblem(
       await callJson("/api/auth/login", {
         body: { email: warga.email, password: PASSWORD, tenant: tenant.slug },
       }),
-      403,
-      "no_membership",
+      410,
+      "tenant_closed",
     );
     expectProblem(
       await callJson("/api/auth/login", { body: { email: admin.email, password: PASSWORD } }),
-      403,
-      "no_membership",
+      410,
+      "tenant_closed",
     );
     const refreshed = await callJson("/api/auth/refresh", {
       body: { refreshToken: session.body.refreshToken },

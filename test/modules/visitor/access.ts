@@ -1,4 +1,4 @@
-import { type AccessTable, ADMIN, GATE, R, R_S, S } from "../../helpers/access";
+import { type AccessTable, ADMIN, GATE, pub, R, R_S, S } from "../../helpers/access";
 
 /** Who may call each route of the visitor module, and why (reading rules: test/helpers/access.ts). */
 export const ACCESS: AccessTable = {
@@ -18,4 +18,6 @@ export const ACCESS: AccessTable = {
   "GET /api/visitor/:id": { who: R_S, flag: "tamu" },
   "GET /api/visitor/:id/qr": { who: R_S, flag: "tamu" },
   "PUT /api/visitor/:id": { who: S, flag: "tamu" },
+  // Issue 42: the approval email's pass link, forwarded to the guest; the signed pass is its secret.
+  "GET /tamu/:pass": pub,
 };

@@ -22,8 +22,8 @@ const visitor = (w: World) =>
       "visitor",
     );
     // Approved, so that its QR exists for the owner to read back.
-    await made(
-      callJson(`/api/visitor/${created.id}`, {
+    const approved = await made(
+      callJson<{ pass: string }>(`/api/visitor/${created.id}`, {
         method: "PUT",
         token: w.a.as.sekretaris.token,
         body: { status: "disetujui" },
@@ -31,7 +31,7 @@ const visitor = (w: World) =>
       "visitor approval",
       200,
     );
-    return created;
+    return { ...created, pass: approved.pass };
   });
 
 /** One factory per id-bearing path of its routes, for the isolation walk (test/helpers/factories.ts). */
@@ -44,6 +44,15 @@ export const FACTORIES: FactoryTable = {
       ownerRole: "warga",
       residentOwned: true,
     }),
+  },
+  // The pass link: another community's pass, or a forged one, opens nothing.
+  "/tamu/:pass": {
+    kind: "public",
+    make: async (w) => {
+      const pass = (await visitor(w)).pass;
+      const [header, payload] = pass.split(".");
+      return { params: { pass }, foreign: { pass: `${header}.${payload}.${"A".repeat(43)}` } };
+    },
   },
   "/api/visitor/:id/qr": {
     kind: "tenant",

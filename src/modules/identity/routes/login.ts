@@ -22,7 +22,7 @@ export class Login extends Endpoint {
       "being guessed.",
     security: [],
     request: { body: { content: { "application/json": { schema: LoginInput } } } },
-    responses: { 200: json(LoginResult), ...problems(400, 401, 403, 429) },
+    responses: { 200: json(LoginResult), ...problems(400, 401, 403, 410, 429) },
   };
 
   override async handle(c: Context<HonoEnv>) {

@@ -16,7 +16,7 @@ export class SwitchTenant extends Endpoint {
       "shape as sign-in. 403 `no_membership` when the caller has no open membership there, 403 " +
       "`tenant_suspended` or `account_disabled`; 401 `session_ended` when the account no longer exists.",
     request: { body: { content: { "application/json": { schema: SwitchTenantInput } } } },
-    responses: { 200: json(LoginResult), ...problems(400, 401, 403) },
+    responses: { 200: json(LoginResult), ...problems(400, 401, 403, 410) },
   };
 
   override async handle(c: Context<HonoEnv>) {

@@ -17,7 +17,7 @@ export class VerifyMagicLink extends Endpoint {
       "`no_membership` or `tenant_suspended`; 429 `rate_limited` per address.",
     security: [],
     request: { body: { content: { "application/json": { schema: TokenInput } } } },
-    responses: { 200: json(LoginResult), ...problems(400, 401, 403, 429) },
+    responses: { 200: json(LoginResult), ...problems(400, 401, 403, 410, 429) },
   };
 
   override async handle(c: Context<HonoEnv>) {

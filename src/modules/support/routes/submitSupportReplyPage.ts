@@ -6,7 +6,7 @@ import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { htmlAnswer } from "../../../core/http/openapi";
 import { type Language, problemText } from "../../../core/i18n";
-import { pageLanguage } from "../../../pages/layout";
+import { langQuery, pageLanguage } from "../../../pages/layout";
 import {
   REPLY_PAGE_MESSAGES,
   replyPageText,
@@ -74,7 +74,7 @@ export class SubmitSupportReplyPage extends Endpoint {
       }
       throw error;
     }
-    return c.redirect(`/support/reply/${encodeURIComponent(token)}?terkirim=1`, 303);
+    return c.redirect(`/support/reply/${encodeURIComponent(token)}?terkirim=1${langQuery(lang, "&")}`, 303);
   }
 
   private async again(
