@@ -1,5 +1,6 @@
 import type { CoreErrorCode, ErrorCode } from "../errors";
 import { CORE_TITLES_ID } from "./core-titles";
+import { indonesianFieldMessage } from "./field-messages";
 
 /**
  * The two languages problems speak (issue 30 item 3, ADR 0034): `Accept-Language` picks `id` or `en`;
@@ -88,12 +89,7 @@ export function problemText(
   return { title, detail: `${title}.` };
 }
 
-/** Field messages that core itself writes, in Indonesian (zod's own come from its `id` locale). */
-const FIELD_MESSAGES_ID: Record<string, string> = {
-  "must not contain control characters": "tidak boleh berisi karakter kontrol",
-  "must be 1 to 255 visible ASCII characters": "harus 1 sampai 255 karakter ASCII yang terlihat",
-};
-
+/** A field message in `lang`: the code's English, or its line in the catalogue (./field-messages.ts). */
 export function fieldMessage(lang: Language, message: string): string {
-  return lang === "id" ? (FIELD_MESSAGES_ID[message] ?? message) : message;
+  return lang === "id" ? indonesianFieldMessage(message) : message;
 }
