@@ -144,6 +144,11 @@ export const FIELD_MESSAGES_ID: Readonly<Record<string, string>> = {
   "barang_bekas is bekas": "barang_bekas harus berkondisi bekas",
   "the last turn must be the user's": "giliran terakhir harus dari pengguna",
   "at most {} characters in all turns together": "paling banyak {} karakter untuk semua giliran",
+  // the notification service (workers/notify)
+  "{} is not used by the template": "{} tidak dipakai oleh templat",
+  "required by the template": "wajib menurut templat",
+  "1 to 200 characters": "1 sampai 200 karakter",
+  "differs from the Idempotency-Key header": "berbeda dengan header Idempotency-Key",
 };
 
 /** Each template as an anchored pattern: `{}` takes any text, everything else is literal. */

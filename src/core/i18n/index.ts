@@ -12,9 +12,9 @@ export type Language = "id" | "en";
  * The best of `id` and `en` by the header's q-values (RFC 9110 §12.5.4): `id`, `id-ID` (and the old
  * `in`) are Indonesian, `en-*` English, `*` leaves English; ties go to the one listed first.
  */
-export function pickLanguage(header: string | null | undefined): Language {
+export function pickLanguage(header: string | null | undefined, fallback: Language = "en"): Language {
   if (!header) {
-    return "en";
+    return fallback;
   }
   let best: { lang: Language; q: number } | null = null;
   for (const part of header.split(",")) {
@@ -31,7 +31,7 @@ export function pickLanguage(header: string | null | undefined): Language {
       best = { lang, q };
     }
   }
-  return best?.lang ?? "en";
+  return best?.lang ?? fallback;
 }
 
 /** The catalogue: one Indonesian title per code, core's below and each module's from its errors.ts. */
@@ -51,6 +51,28 @@ export function defineIndonesianTitles<C extends ErrorCode>(titles: Readonly<Rec
 export function indonesianTitle(code: ErrorCode): string | undefined {
   return titlesId.get(code);
 }
+
+/**
+ * A problem's English title: the status phrase (RFC 9110). Both Workers use it, so one code has one title
+ * in the API and in the notification service.
+ */
+export const STATUS_TITLES_EN: Readonly<Record<number, string>> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  402: "Payment Required",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  410: "Gone",
+  412: "Precondition Failed",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Content",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
 
 /** Status phrases in Indonesian, for a code the catalogue lacks (never in a tested build). */
 const STATUS_TITLES_ID: Record<number, string> = {
@@ -76,16 +98,17 @@ const STATUS_TITLES_ID: Record<number, string> = {
  * own detail; Indonesian says the code's catalogue sentence as the title, and as the detail (the
  * thrower's English detail may hold specifics that the catalogue does not repeat).
  */
-export function problemText(
+export function problemText<C extends string = ErrorCode>(
   lang: Language,
   status: number,
-  code: ErrorCode,
+  code: C,
   english: { title: string; detail: string },
+  titleOf: (code: C) => string | undefined = indonesianTitle as (code: C) => string | undefined,
 ): { title: string; detail: string } {
   if (lang === "en") {
     return english;
   }
-  const title = indonesianTitle(code) ?? STATUS_TITLES_ID[status] ?? "Kesalahan";
+  const title = titleOf(code) ?? STATUS_TITLES_ID[status] ?? "Kesalahan";
   return { title, detail: `${title}.` };
 }
 
