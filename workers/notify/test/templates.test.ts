@@ -146,6 +146,8 @@ describe("templates", () => {
       body: { name: "x", subject: "s", html: "<p>h</p>", text: "t", variables: ["ghost"] },
       headers: { "accept-language": "en" },
     });
-    expect(english.body.errors).toEqual([{ field: "variables", message: "ghost is not used by the template" }]);
+    expect(english.body.errors).toEqual([
+      { field: "variables", message: "ghost is not used by the template" },
+    ]);
   });
 });
