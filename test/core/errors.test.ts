@@ -304,12 +304,12 @@ describe("one problem type base for both Workers", () => {
     expect(NOTIFY_PROBLEM_TYPE_BASE).toBe(PROBLEM_TYPE_BASE);
     const notify = (await notifyProblemResponse({
       status: 404,
-      code: "not_found",
-      title: "Not found",
+      code: "route_not_found",
       detail: "Nothing.",
+      lang: "en",
     }).json()) as { type: string };
-    expect(notify.type).toBe(problemBody(404, "not_found", "Nothing.").type);
-    expect(notify.type).toBe("https://warga.id/problems/not_found");
+    expect(notify.type).toBe(problemBody(404, "route_not_found", "Nothing.").type);
+    expect(notify.type).toBe("https://warga.id/problems/route_not_found");
   });
 });
 

@@ -1,17 +1,22 @@
 import type { MiddlewareHandler } from "hono";
+import { z } from "zod";
 import type { HonoEnv } from "../env";
 import { IDEMPOTENCY_HEADER } from "../idempotency/middleware";
 import type { RouteDef } from "./access";
 import type { VersionedResource } from "./conditional";
+import { ACCESS_EXTENSION, operationIdOf, WargaAccess, wargaAccess } from "./openapi-access";
 import { declareBookmarkHeader } from "./openapi-bookmark";
 import { PROBLEM_CONTENT_TYPE, problemRef } from "./problem";
 
 type Operation = {
+  operationId?: string;
+  [ACCESS_EXTENSION]?: WargaAccess;
   parameters?: { name: string; in: string }[];
   responses?: Record<string, { headers?: Record<string, unknown> } & Record<string, unknown>>;
 };
 type Document = {
-  info: Record<string, unknown>;
+  info: Record<string, unknown> & { description?: string };
+  "x-warga-extensions"?: Record<string, { description: string; schema: unknown }>;
   servers?: { url: string; description?: string }[];
   paths?: Record<string, Record<string, Operation>>;
 };
@@ -36,6 +41,52 @@ export const idempotencyKeyParameter = {
 /** Whether a route runs the idempotency middleware for some caller (src/app.ts: POSTs; users and devices). */
 export function honoursIdempotencyKey(route: Pick<RouteDef, "method" | "access">): boolean {
   return route.method === "post" && route.access.scope !== "public" && route.access.scope !== "service";
+}
+
+/**
+ * The names the spec writes in snake_case and the API keeps as written; everything else is camelCase.
+ * test/core/openapi-contract.test.ts allows exactly these outside camelCase.
+ */
+export const SPEC_WIRE_NAMES_NOTE =
+  "Field names are English camelCase, with one exception the specification makes: the support ticket " +
+  "resource (`/api/support-tickets`, `/api/platform/support-tickets`, `/api/public/support-tickets`) uses " +
+  "the spec's own wire names `reply_token`, `attachment_url` and `lampiran_url`, and so keeps snake_case " +
+  "throughout (`created_at`, `author_name`, …), so that one resource does not mix two styles.";
+
+const ACCESS_NOTE =
+  `Each operation's \`${ACCESS_EXTENSION}\` says who may call it, from the same access line the server ` +
+  "enforces: `scope` (`tenant`, `public`, `public-tenant`, `user`, `platform`, `device`, `service`), and " +
+  "for `tenant` the `duties` that admit the caller and whether residency (`residents`) suffices, plus the " +
+  "community's feature `flag` that must be on. Its schema is under the root's `x-warga-extensions`.";
+
+/**
+ * Who may call each operation (`x-warga-access`, from the route's access line) and its operationId
+ * (from its endpoint class), with the root's note on both. Every route of the table is an operation.
+ */
+function declareOperations(doc: Document, routes: readonly RouteDef[]): void {
+  for (const route of routes) {
+    const op = doc.paths?.[route.path.replace(/:(\w+)/g, "{$1}")]?.[route.method];
+    if (!op) {
+      throw new Error(`${route.method} ${route.path} is in the route table but not in the document`);
+    }
+    op.operationId = operationIdOf(route);
+    op[ACCESS_EXTENSION] = wargaAccess(route.access);
+  }
+  doc.info.description = [doc.info.description, ACCESS_NOTE, SPEC_WIRE_NAMES_NOTE]
+    .filter(Boolean)
+    .join("\n\n");
+  doc["x-warga-extensions"] = {
+    [ACCESS_EXTENSION]: {
+      description: "On every operation: who may call it.",
+      schema: wargaAccessJsonSchema(),
+    },
+  };
+}
+
+let accessSchema: unknown;
+function wargaAccessJsonSchema(): unknown {
+  accessSchema ??= z.toJSONSchema(WargaAccess, { target: "draft-2020-12" });
+  return accessSchema;
 }
 
 /**
@@ -79,6 +130,7 @@ export function completeDocument(
   }
   // X-D1-Bookmark on every operation that reads a community (ADR 0036).
   declareBookmarkHeader(doc, routes);
+  declareOperations(doc, routes);
   return doc;
 }
 

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { DEPENDENCY_RETRY_AFTER, dependencyUnavailable, isDependencyFailure } from "../dependency";
 import type { HonoEnv } from "../env";
 import { DomainError, type ErrorCode, type FieldError, statusOfKind } from "../errors";
-import { fieldMessage, pickLanguage, problemText } from "../i18n";
+import { fieldMessage, pickLanguage, problemText, STATUS_TITLES_EN } from "../i18n";
 import { log } from "./log";
 import { loggedPath } from "./secret";
 
@@ -15,24 +15,6 @@ export const PROBLEM_CONTENT_TYPE = "application/problem+json";
  * literal because it may not import from here); ADR 0002 says why this base.
  */
 export const PROBLEM_TYPE_BASE = "https://warga.id/problems/";
-
-const TITLES: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  402: "Payment Required",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  409: "Conflict",
-  410: "Gone",
-  412: "Precondition Failed",
-  413: "Content Too Large",
-  415: "Unsupported Media Type",
-  422: "Unprocessable Content",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  503: "Service Unavailable",
-};
 
 export interface Problem {
   type: string;
@@ -47,7 +29,7 @@ export interface Problem {
 export function problemBody(status: number, code: ErrorCode, detail: string, errors?: FieldError[]): Problem {
   return {
     type: `${PROBLEM_TYPE_BASE}${code}`,
-    title: TITLES[status] ?? "Error",
+    title: STATUS_TITLES_EN[status] ?? "Error",
     status,
     detail,
     code,

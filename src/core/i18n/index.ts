@@ -1,5 +1,6 @@
 import type { CoreErrorCode, ErrorCode } from "../errors";
 import { CORE_TITLES_ID } from "./core-titles";
+import { indonesianFieldMessage } from "./field-messages";
 
 /**
  * The two languages problems speak (issue 30 item 3, ADR 0034): `Accept-Language` picks `id` or `en`;
@@ -52,6 +53,28 @@ export function indonesianTitle(code: ErrorCode): string | undefined {
   return titlesId.get(code);
 }
 
+/**
+ * A problem's English title: the status phrase (RFC 9110). Both Workers use it, so one code has one title
+ * in the API and in the notification service.
+ */
+export const STATUS_TITLES_EN: Readonly<Record<number, string>> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  402: "Payment Required",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  410: "Gone",
+  412: "Precondition Failed",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Content",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
 /** Status phrases in Indonesian, for a code the catalogue lacks (never in a tested build). */
 const STATUS_TITLES_ID: Record<number, string> = {
   400: "Permintaan tidak valid",
@@ -76,25 +99,21 @@ const STATUS_TITLES_ID: Record<number, string> = {
  * own detail; Indonesian says the code's catalogue sentence as the title, and as the detail (the
  * thrower's English detail may hold specifics that the catalogue does not repeat).
  */
-export function problemText(
+export function problemText<C extends string = ErrorCode>(
   lang: Language,
   status: number,
-  code: ErrorCode,
+  code: C,
   english: { title: string; detail: string },
+  titleOf: (code: C) => string | undefined = indonesianTitle as (code: C) => string | undefined,
 ): { title: string; detail: string } {
   if (lang === "en") {
     return english;
   }
-  const title = indonesianTitle(code) ?? STATUS_TITLES_ID[status] ?? "Kesalahan";
+  const title = titleOf(code) ?? STATUS_TITLES_ID[status] ?? "Kesalahan";
   return { title, detail: `${title}.` };
 }
 
-/** Field messages that core itself writes, in Indonesian (zod's own come from its `id` locale). */
-const FIELD_MESSAGES_ID: Record<string, string> = {
-  "must not contain control characters": "tidak boleh berisi karakter kontrol",
-  "must be 1 to 255 visible ASCII characters": "harus 1 sampai 255 karakter ASCII yang terlihat",
-};
-
+/** A field message in `lang`: the code's English, or its line in the catalogue (./field-messages.ts). */
 export function fieldMessage(lang: Language, message: string): string {
-  return lang === "id" ? (FIELD_MESSAGES_ID[message] ?? message) : message;
+  return lang === "id" ? indonesianFieldMessage(message) : message;
 }

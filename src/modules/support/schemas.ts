@@ -51,17 +51,28 @@ const CategoryRead = z
     "One of GET /api/support-tickets/categories; tickets opened before that list existed keep their free text",
   );
 
+/**
+ * What the document says of the three names the spec writes in snake_case (the rest of the resource
+ * follows them; /openapi.json's info.description says the same).
+ */
+const specName = (what: string) =>
+  `${what} Written \`snake_case\` as the specification names it: the support ticket resource keeps the ` +
+  "spec's wire names (`reply_token`, `attachment_url`, `lampiran_url`) and so snake_case throughout.";
+const ATTACHMENT_URL = specName("The ticket's first evidence image (an upload's `url`).");
+const LAMPIRAN_URL = specName("An image attached to this message (an upload's `url`).");
+const REPLY_TOKEN = specName("The login-free reply credential of this ticket (shown once).");
+
 export const CreateTicketInput = z.object({
   category: ChosenCategory.describe("A choosable code of GET /api/support-tickets/categories"),
   title: Line(200, 3),
   detail: Paragraph(5000, 3),
-  attachment_url: AttachmentUrl.optional(),
+  attachment_url: AttachmentUrl.optional().describe(ATTACHMENT_URL),
 });
 export type CreateTicketInput = z.infer<typeof CreateTicketInput>;
 
 export const ReplyInput = z.object({
   message: Paragraph(5000),
-  lampiran_url: AttachmentUrl.optional(),
+  lampiran_url: AttachmentUrl.optional().describe(LAMPIRAN_URL),
 });
 export type ReplyInput = z.infer<typeof ReplyInput>;
 
@@ -69,7 +80,7 @@ export const RespondInput = z
   .object({
     message: Paragraph(5000).optional(),
     status: TicketStatus.optional(),
-    lampiran_url: AttachmentUrl.optional(),
+    lampiran_url: AttachmentUrl.optional().describe(LAMPIRAN_URL),
   })
   .refine((v) => v.message !== undefined || v.status !== undefined, {
     message: "message or status is required",
@@ -96,7 +107,7 @@ export type PlatformTicketListQuery = z.infer<typeof PlatformTicketListQuery>;
 
 export const UploadQuery = z.object({ kind: z.enum(["support-ticket"]) });
 
-export const ReplyTokenParam = z.object({ reply_token: z.string().min(1).max(128) });
+export const ReplyTokenParam = z.object({ reply_token: z.string().min(1).max(128).describe(REPLY_TOKEN) });
 export const PublicFileParams = ReplyTokenParam.extend({ id: z.string().min(1).max(64) });
 
 export const ContactInput = z.object({
@@ -146,7 +157,7 @@ export const TicketMessage = z
     via: z.enum(["console", "public", "email"]),
     author_name: z.string(),
     message: z.string(),
-    lampiran_url: z.string().nullable(),
+    lampiran_url: z.string().nullable().describe(LAMPIRAN_URL),
     /** Every image of the message (an email may carry several); `lampiran_url` is the first. */
     lampiran_urls: z.array(z.string()),
     status_change: TicketStatus.nullable(),
@@ -166,7 +177,7 @@ export const Ticket = z
     /** `Tenant {slug}`, from the ticket itself; null for contact-form tickets. */
     tenant: z.string().nullable(),
     tenant_slug: z.string().nullable(),
-    attachment_url: z.string().nullable(),
+    attachment_url: z.string().nullable().describe(ATTACHMENT_URL),
     submitter_name: z.string(),
     submitter_email: z.string().nullable(),
     submitter_phone: z.string().nullable(),
@@ -190,9 +201,9 @@ export const TicketWithThread = Ticket.extend({ messages: z.array(TicketMessage)
 );
 
 /** The creator's answer, the only one that carries the login-free `reply_token` (it is stored hashed). */
-export const CreatedTicket = TicketWithThread.extend({ reply_token: z.string() }).openapi(
-  "SupportTicketCreated",
-);
+export const CreatedTicket = TicketWithThread.extend({
+  reply_token: z.string().describe(REPLY_TOKEN),
+}).openapi("SupportTicketCreated");
 
 export const Summary = z.object({
   total: z.number().int(),
@@ -213,7 +224,7 @@ export const PublicThread = z
     title: z.string(),
     detail: z.string(),
     status: TicketStatus,
-    attachment_url: z.string().nullable(),
+    attachment_url: z.string().nullable().describe(ATTACHMENT_URL),
     created_at: z.string(),
     messages: z.array(TicketMessage.omit({ via: true })),
   })

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { handleError } from "./http/errorHandler";
 import type { HonoEnv } from "./http/honoEnv";
 import { jsonBodyGuard, requestContext, requireInternalKey } from "./http/middleware";
-import { problemResponse } from "./http/problem";
+import { languageOf, problemResponse } from "./http/problem";
 import { RegisterDevice } from "./routes/devices/registerDevice";
 import { UnregisterDevice } from "./routes/devices/unregisterDevice";
 import { SendEmail } from "./routes/emails/sendEmail";
@@ -73,9 +73,9 @@ export function createApp() {
   app.notFound((c) =>
     problemResponse({
       status: 404,
-      code: "not_found",
-      title: "Not found",
+      code: "route_not_found",
       detail: `No route for ${c.req.method} ${c.req.path}.`,
+      lang: languageOf(c.req.header("Accept-Language")),
       requestId: c.get("requestId"),
     }),
   );

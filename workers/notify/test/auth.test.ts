@@ -39,10 +39,11 @@ describe("internal key", () => {
     expect(res.status).toBe(401);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     expect(await res.json()).toMatchObject({
-      type: "https://warga.id/problems/unauthorized",
-      title: "Unauthorized",
+      type: "https://warga.id/problems/invalid_service_key",
+      // Indonesian when the caller names no language, the API's title for the API's code.
+      title: "Kunci layanan tidak valid",
       status: 401,
-      code: "unauthorized",
+      code: "invalid_service_key",
       detail: expect.any(String),
     });
   });
@@ -76,14 +77,14 @@ describe("request errors are problem+json", () => {
     );
     expect(res.status).toBe(400);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
-    expect(res.body.code).toBe("validation_failed");
+    expect(res.body.code).toBe("invalid_input");
     expect(res.body.errors.map((e) => e.field).sort()).toEqual(["message", "to"]);
   });
 
-  it("answers 400 invalid_json for a malformed body instead of treating it as {}", async () => {
+  it("answers 400 malformed_json for a malformed body instead of treating it as {}", async () => {
     const res = await callJson("POST", "/v1/templates/WELCOME/preview", { body: "{not json" });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: "invalid_json" });
+    expect(res.body).toMatchObject({ code: "malformed_json" });
   });
 
   it("answers 415 for a body that is not JSON", async () => {
@@ -98,8 +99,9 @@ describe("request errors are problem+json", () => {
   it("answers 404 problem+json for an unknown route, never a stack trace", async () => {
     const res = await callJson("GET", "/v1/nothing-here");
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ code: "not_found", status: 404 });
-    expect(JSON.stringify(res.body)).not.toContain("at ");
+    expect(res.body).toMatchObject({ code: "route_not_found", status: 404 });
+    // No stack frame (`    at fn (file:line)`); "Alamat tidak ditemukan" is fine.
+    expect(JSON.stringify(res.body)).not.toMatch(/\s{2,}at\s|stack/);
   });
 
   it("serves an OpenAPI 3.1 document describing every route with the problem schema", async () => {

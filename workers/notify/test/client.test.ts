@@ -94,7 +94,7 @@ describe("NotifyClient against the notify Worker", () => {
       unauthorized.sendRawEmail({ to: "a@example.com", subject: "x", text: "y" }),
     ).rejects.toMatchObject({
       status: 401,
-      code: "unauthorized",
+      code: "invalid_service_key",
     });
   });
 

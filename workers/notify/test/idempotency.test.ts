@@ -45,15 +45,15 @@ describe("idempotency", () => {
     expect(await countFor("idem-2@example.com")).toBe(1);
   });
 
-  it("answers 409 when a key is reused with a different request", async () => {
+  it("answers 422 idempotency_key_reused (as the API does) when a key is reused with a different request", async () => {
     const headers = { "idempotency-key": "wa-77" };
     await callJson("POST", "/v1/whatsapp/send", { body: { to: "081277700001", message: "a" }, headers });
     const res = await callJson("POST", "/v1/whatsapp/send", {
       body: { to: "081277700001", message: "b" },
       headers,
     });
-    expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ code: "idempotency_conflict" });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ code: "idempotency_key_reused" });
   });
 
   it("answers 400 when the header and the body field disagree", async () => {

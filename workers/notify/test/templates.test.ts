@@ -140,6 +140,14 @@ describe("templates", () => {
       body: { name: "x", subject: "s", html: "<p>h</p>", text: "t", variables: ["ghost"] },
     });
     expect(res.status).toBe(400);
-    expect(res.body.errors).toEqual([{ field: "variables", message: "ghost is not used by the template" }]);
+    // Indonesian when the caller names no language (issue 42); the English one under Accept-Language: en.
+    expect(res.body.errors).toEqual([{ field: "variables", message: "ghost tidak dipakai oleh templat" }]);
+    const english = await callJson<{ errors: unknown[] }>("PUT", "/v1/templates/BROKEN", {
+      body: { name: "x", subject: "s", html: "<p>h</p>", text: "t", variables: ["ghost"] },
+      headers: { "accept-language": "en" },
+    });
+    expect(english.body.errors).toEqual([
+      { field: "variables", message: "ghost is not used by the template" },
+    ]);
   });
 });

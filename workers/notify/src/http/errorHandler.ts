@@ -4,7 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import { ConfigError } from "../env";
 import { ServiceError } from "../errors";
 import type { HonoEnv } from "./honoEnv";
-import { problemResponse } from "./problem";
+import { languageOf, problemResponse } from "./problem";
 
 function fieldOf(path: unknown): string {
   if (!Array.isArray(path)) {
@@ -25,12 +25,13 @@ function validationErrors(err: ApiException): { field: string; message: string }
 
 export function handleError(err: Error, c: Context<HonoEnv>): Response {
   const requestId = c.get("requestId");
+  const lang = languageOf(c.req.header("Accept-Language"));
   if (err instanceof ServiceError) {
     return problemResponse({
       status: err.status,
       code: err.code,
-      title: err.title,
       detail: err.message,
+      lang,
       requestId,
       errors: err.errors,
     });
@@ -38,9 +39,9 @@ export function handleError(err: Error, c: Context<HonoEnv>): Response {
   if (err instanceof ApiException && err.status === 400) {
     return problemResponse({
       status: 400,
-      code: "validation_failed",
-      title: "Invalid request",
-      detail: "The request does not match the schema.",
+      code: "invalid_input",
+      detail: "The request is not valid.",
+      lang,
       requestId,
       errors: validationErrors(err),
     });
@@ -48,9 +49,9 @@ export function handleError(err: Error, c: Context<HonoEnv>): Response {
   if (err instanceof HTTPException && err.status < 500) {
     return problemResponse({
       status: err.status,
-      code: "validation_failed",
-      title: "Invalid request",
+      code: err.status === 415 ? "unsupported_media_type" : "invalid_input",
       detail: err.message || "The request could not be processed.",
+      lang,
       requestId,
     });
   }
@@ -59,7 +60,7 @@ export function handleError(err: Error, c: Context<HonoEnv>): Response {
     return problemResponse({
       status: 500,
       code: "service_unconfigured",
-      title: "Service misconfigured",
+      lang,
       detail: "The notification service configuration is invalid.",
       requestId,
     });
@@ -68,8 +69,8 @@ export function handleError(err: Error, c: Context<HonoEnv>): Response {
   return problemResponse({
     status: 500,
     code: "internal_error",
-    title: "Internal error",
-    detail: "Unexpected error.",
+    detail: "Something went wrong on our side.",
+    lang,
     requestId,
   });
 }

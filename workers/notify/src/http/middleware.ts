@@ -36,7 +36,7 @@ export const requireInternalKey: MiddlewareHandler<HonoEnv> = async (c, next) =>
   }
   const given = c.req.header(INTERNAL_KEY_HEADER) ?? "";
   if (!(await constantTimeEqual(given, expected))) {
-    throw new ServiceError(401, "unauthorized", "Unauthorized", `Missing or wrong ${INTERNAL_KEY_HEADER}.`);
+    throw new ServiceError(401, "invalid_service_key", `Missing or wrong ${INTERNAL_KEY_HEADER}.`);
   }
   return next();
 };
@@ -54,18 +54,13 @@ export const jsonBodyGuard: MiddlewareHandler<HonoEnv> = async (c, next) => {
   }
   const type = raw.headers.get("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
-    throw new ServiceError(
-      415,
-      "unsupported_media_type",
-      "Unsupported media type",
-      "Send the body as application/json.",
-    );
+    throw new ServiceError(415, "unsupported_media_type", "Send the body as application/json.");
   }
   const text = new TextDecoder().decode(bytes);
   try {
     JSON.parse(text);
   } catch {
-    throw new ServiceError(400, "invalid_json", "Invalid request", "The body is not valid JSON.");
+    throw new ServiceError(400, "malformed_json", "The body is not valid JSON.");
   }
   return next();
 };

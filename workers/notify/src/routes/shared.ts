@@ -28,12 +28,12 @@ export const IDEMPOTENCY_NOTE =
 export function idempotencyKeyOf(c: AppContext, fromBody: string | undefined): string | undefined {
   const header = c.req.header("idempotency-key");
   if (header !== undefined && (header.length === 0 || header.length > 200)) {
-    throw invalid("validation_failed", "Idempotency-Key must be 1 to 200 characters.", [
+    throw invalid("invalid_input", "Idempotency-Key must be 1 to 200 characters.", [
       { field: "Idempotency-Key", message: "1 to 200 characters" },
     ]);
   }
   if (header !== undefined && fromBody !== undefined && header !== fromBody) {
-    throw invalid("validation_failed", "Idempotency-Key header and idempotencyKey field differ.", [
+    throw invalid("invalid_input", "Idempotency-Key header and idempotencyKey field differ.", [
       { field: "idempotencyKey", message: "differs from the Idempotency-Key header" },
     ]);
   }

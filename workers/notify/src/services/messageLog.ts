@@ -114,7 +114,7 @@ export async function retryDeadMessage(ctx: ServiceContext, id: string): Promise
       .update(messages)
       .set({ status: "dead", updatedAt: ctx.now().toISOString() })
       .where(eq(messages.id, id));
-    throw unavailable("queue_unavailable", "The delivery queue is unavailable; the message stays dead.");
+    throw unavailable("dependency_unavailable", "The delivery queue is unavailable; the message stays dead.");
   }
   return { messageIds: [id] };
 }

@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import type { Channel, SkipReason } from "../db/schema";
 import { idempotencyKeys, messages } from "../db/schema";
-import { conflict, unavailable } from "../errors";
+import { keyReused, unavailable } from "../errors";
 import { currentRequestId } from "../http/requestId";
 import { newId } from "../ids";
 import type { Payload } from "../payloads";
@@ -100,7 +100,7 @@ async function findReplay(
     return null;
   }
   if (existing.requestHash !== hash) {
-    throw conflict("idempotency_conflict", "This idempotency key was already used with a different request.");
+    throw keyReused("This idempotency key was already used with a different request.");
   }
   return { messageIds: JSON.parse(existing.messageIds) as string[], replayed: true };
 }
@@ -221,7 +221,7 @@ async function dispatch(ctx: ServiceContext, all: Row[], now: Date, scopeKey: st
       await statement;
     }
     throw unavailable(
-      "queue_unavailable",
+      "dependency_unavailable",
       "The delivery queue is unavailable; nothing was sent. Retry later.",
     );
   }

@@ -107,7 +107,7 @@ export async function putTemplate(
   const unknown = (input.variables ?? []).filter((v) => !used.has(v));
   if (unknown.length > 0) {
     throw invalid(
-      "validation_failed",
+      "invalid_input",
       "Every required variable must appear in the subject, html or text.",
       unknown.map((v) => ({ field: "variables", message: `${v} is not used by the template` })),
     );

@@ -20,7 +20,7 @@ export class SendEmail extends OpenAPIRoute {
     request: { body: jsonBody(SendEmailBody) },
     responses: {
       "202": jsonContent("Written to the delivery log and queued", SendAccepted),
-      ...problemResponses(400, 404, 409, 415, 503),
+      ...problemResponses(400, 404, 415, 422, 503),
     },
   };
 

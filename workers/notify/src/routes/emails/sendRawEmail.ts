@@ -20,7 +20,7 @@ export class SendRawEmail extends OpenAPIRoute {
     request: { body: jsonBody(RawEmailBody) },
     responses: {
       "202": jsonContent("Written to the delivery log and queued", SendAccepted),
-      ...problemResponses(400, 409, 415, 503),
+      ...problemResponses(400, 415, 422, 503),
     },
   };
 

@@ -20,7 +20,7 @@ export class SendFanout extends OpenAPIRoute {
     request: { body: jsonBody(FanoutBody) },
     responses: {
       "202": jsonContent("Written to the delivery log (queued or skipped rows) and queued", SendAccepted),
-      ...problemResponses(400, 409, 415, 503),
+      ...problemResponses(400, 415, 422, 503),
     },
   };
 

@@ -20,7 +20,7 @@ export class SendPush extends OpenAPIRoute {
     request: { body: jsonBody(SendPushBody) },
     responses: {
       "202": jsonContent("Written to the delivery log and queued, one message per device", SendAccepted),
-      ...problemResponses(400, 409, 415, 503),
+      ...problemResponses(400, 415, 422, 503),
     },
   };
 

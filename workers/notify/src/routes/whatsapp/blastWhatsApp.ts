@@ -20,7 +20,7 @@ export class BlastWhatsApp extends OpenAPIRoute {
     request: { body: jsonBody(WhatsAppBlastBody) },
     responses: {
       "202": jsonContent("Written to the delivery log (one entry per recipient) and queued", SendAccepted),
-      ...problemResponses(400, 409, 415, 503),
+      ...problemResponses(400, 415, 422, 503),
     },
   };
 
