@@ -250,6 +250,22 @@ describe("cursors: opaque, bound to the list that gave them", () => {
     expect(failures.slice(0, 20)).toEqual([]);
   }, 300_000);
 
+  it("says so in the caller's language, Indonesian first", async () => {
+    const op = lists[0] as Operation;
+    const res = await call(`${await baseUrl(op)}&cursor=bukan-kursor`, {
+      ...caller(op),
+      headers: { ...caller(op).headers, "Accept-Language": "id" },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      code: "invalid_cursor",
+      title: "Kursor halaman tidak valid",
+      errors: [
+        { field: "cursor", message: "bukan kursor yang diberikan daftar ini; mulai lagi tanpa kursor" },
+      ],
+    });
+  });
+
   it("refuses an over-long cursor by the schema's own bound", async () => {
     const op = lists[0] as Operation;
     const res = await get(op, `cursor=${"A".repeat(MAX_CURSOR_LENGTH + 1)}`);

@@ -92,6 +92,7 @@ export function problemText(
 const FIELD_MESSAGES_ID: Record<string, string> = {
   "must not contain control characters": "tidak boleh berisi karakter kontrol",
   "must be 1 to 255 visible ASCII characters": "harus 1 sampai 255 karakter ASCII yang terlihat",
+  "unknown cursor": "bukan kursor yang diberikan daftar ini; mulai lagi tanpa kursor",
 };
 
 export function fieldMessage(lang: Language, message: string): string {
