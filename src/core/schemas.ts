@@ -11,6 +11,9 @@ export const Slug = z.string().regex(SLUG_RE, "3 to 48 lowercase letters, digits
 export const IndonesianMobile = z
   .string()
   .max(32)
+  .describe(
+    "An Indonesian mobile number: 08…, +62… or 62… (spaces, dots, dashes and brackets are ignored), then 8 and 9 to 11 more digits; landlines and foreign numbers are refused",
+  )
   .transform((value, ctx) => {
     const normalised = normaliseIndonesianMobile(value);
     if (!normalised) {
@@ -19,6 +22,13 @@ export const IndonesianMobile = z
     }
     return normalised;
   });
+
+/**
+ * What a vehicle plate field says in /openapi.json (the registry's and the guest book's): the rule its
+ * normalised form keeps, which a pattern on the text as sent cannot state.
+ */
+export const PLATE_RULE =
+  "Letters, digits and spaces: at most 15 once trimmed, upper-cased and single-spaced (`b 1234  xyz` is `B 1234 XYZ`)";
 
 /** Blocks and house numbers are compared as written on the gate: trimmed, upper case, single spaces. */
 export const normaliseBlock = (v: string) => v.trim().toUpperCase().replace(/\s+/g, " ");
@@ -60,10 +70,16 @@ export const Line = (max: number, min = 1) =>
     .max(max)
     .refine((v) => !hasUnsafeText(v) && !hasLineBreak(v), "must not contain control characters");
 
-/** A multi-line text field (a description, a message): line breaks kept (CRLF becomes LF), no other controls. */
+/**
+ * A multi-line text field (a description, a message): line breaks kept (CRLF becomes LF), no other
+ * controls. The bounds stand on the text as sent too, so /openapi.json states them (a transform hides
+ * the checks piped after it from the schema; issue 42), and again on the trimmed text.
+ */
 export const Paragraph = (max: number, min = 1) =>
   z
     .string()
+    .min(min)
+    .max(max)
     .transform((v) => v.replace(/\r\n?/g, "\n").trim())
     .pipe(
       z
@@ -77,4 +93,6 @@ export const Paragraph = (max: number, min = 1) =>
 export const Email = z
   .email()
   .max(254)
+  // The pattern zod checks, stated so /openapi.json refuses what the run time refuses (issue 42).
+  .openapi({ pattern: z.regexes.email.source })
   .transform((v) => v.trim().toLowerCase());

@@ -49,7 +49,11 @@ function validString(schema: JsonSchema): fc.Arbitrary<string> {
   const min = schema.minLength ?? 0;
   const max = Math.min(schema.maxLength ?? 60, Math.max(min, 60));
   if (schema.format === "email") {
-    return fc.emailAddress().filter((e) => e.length <= (schema.maxLength ?? 254));
+    // The address's own pattern too, where the schema states one (the API's: zod's, issue 42).
+    const pattern = schema.pattern ? new RegExp(schema.pattern) : undefined;
+    return fc
+      .emailAddress()
+      .filter((e) => e.length <= (schema.maxLength ?? 254) && (!pattern || pattern.test(e)));
   }
   if (schema.format === "date") {
     return fc

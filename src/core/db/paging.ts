@@ -1,7 +1,7 @@
 import { and, eq, gt, gte, lt, or, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
-import { Invalid } from "../errors";
+import { invalidCursor, MAX_CURSOR_LENGTH } from "../http/cursor";
 import { jakartaDayRange } from "../time";
 
 /**
@@ -23,12 +23,22 @@ export function jakartaDayFilters(column: SQLiteColumn, from?: string, to?: stri
 }
 
 /**
- * The query every list takes: `?limit=` (1–100, default 20) and `?cursor=` (the last id of the previous
- * page). A module's list adds its own filters with `ListQuery.extend({ … })`.
+ * The query every list takes: `?limit=` (1–100, default 20) and `?cursor=` (the `nextCursor` of the
+ * previous page). A module's list adds its own filters with `ListQuery.extend({ … })`.
+ *
+ * On the wire the cursor is opaque and bound to the list that gave it (core/http/cursor.ts, ADR 0040):
+ * the endpoint opens it before the verb runs, so a verb's `input.cursor` is the inner key its own
+ * `keysetPage`/`keysetPageBy` wrote (the last id, or `{value}~{id}`).
  */
 export const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(64).optional(),
+  cursor: z
+    .string()
+    .max(MAX_CURSOR_LENGTH)
+    .optional()
+    .describe(
+      "The `nextCursor` of the previous page of this same list, passed back unchanged. Cursors are opaque: a cursor this list did not give (mangled, truncated, another list's) is 400 `invalid_cursor`; start again without one.",
+    ),
 });
 export type ListQuery = z.infer<typeof ListQuery>;
 
@@ -76,9 +86,7 @@ export function afterKeyset<T>(keyset: Keyset<T>, cursor: string | undefined): S
   const parts = cursor.split("~");
   const [value, id] = parts;
   if (parts.length !== 2 || !value || !id) {
-    throw new Invalid("invalid_cursor", "The cursor is not one this list gave.", [
-      { field: "cursor", message: "unknown cursor" },
-    ]);
+    throw invalidCursor();
   }
   const [column, idColumn] = keyset.columns;
   const beyond = keyset.order === "desc" ? lt : gt;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { Invalid } from "../errors";
 import { pickLanguage } from "../i18n";
 import { DEFAULT_JSON_LIMIT, readJsonBody, unsafeTextPaths } from "./body";
+import { openCursor, sealCursor } from "./cursor";
 import { problems } from "./openapi";
 
 const bodyProblems = problems(413, 415);
@@ -15,6 +16,8 @@ const bodyProblems = problems(413, 415);
  */
 const validators = new WeakMap<object, Map<boolean, z.ZodType>>();
 const zodIndonesian = z.locales.id().localeError;
+/** Whether a route's query has `cursor` (a list): its cursors are opened and sealed here (ADR 0040). */
+const cursorRoutes = new WeakMap<object, boolean>();
 
 export abstract class Endpoint extends OpenAPIRoute {
   /** The most a JSON body of this route may hold; a route with a larger body (a logo) raises it. */
@@ -97,16 +100,60 @@ export abstract class Endpoint extends OpenAPIRoute {
     return validator;
   }
 
+  /** A list route: its query takes `cursor`. */
+  private takesCursor(): boolean {
+    let takes = cursorRoutes.get(this.constructor);
+    if (takes === undefined) {
+      const query = this.getSchemaZod().request?.query;
+      takes = query instanceof z.ZodObject && "cursor" in query.shape;
+      cursorRoutes.set(this.constructor, takes);
+    }
+    return takes;
+  }
+
+  /**
+   * A list's answer leaves with its `nextCursor` sealed to this route (core/http/cursor.ts): the verbs
+   * page by their inner keys, and only the wire sees the opaque cursor.
+   */
+  override async execute(...args: Parameters<OpenAPIRoute["execute"]>) {
+    const response: unknown = await super.execute(...args);
+    if (
+      !(response instanceof Response) ||
+      response.status !== 200 ||
+      !this.takesCursor() ||
+      !response.headers.get("Content-Type")?.includes("application/json")
+    ) {
+      return response;
+    }
+    const body = (await response.json()) as { nextCursor?: unknown };
+    if (typeof body.nextCursor === "string") {
+      body.nextCursor = sealCursor(this.params.route, body.nextCursor);
+    }
+    const headers = new Headers(response.headers);
+    headers.delete("Content-Length");
+    return new Response(JSON.stringify(body), {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    });
+  }
+
   override async validateRequest(request: Request) {
     const method = request.method.toLowerCase();
     const data = await this.getUnvalidatedData();
     try {
       // Field messages in the caller's language: zod's own Indonesian locale for `id` (core/i18n).
       const indonesian = pickLanguage(request.headers.get("Accept-Language")) === "id";
-      return await this.validator(method !== "get" && method !== "head").parseAsync(
+      const valid = await this.validator(method !== "get" && method !== "head").parseAsync(
         data,
         indonesian ? { error: zodIndonesian } : undefined,
       );
+      // The verb gets the inner key of a cursor this very list gave, or the caller 400 invalid_cursor.
+      const query = (valid as { query?: { cursor?: unknown } }).query;
+      if (this.takesCursor() && query && typeof query.cursor === "string") {
+        query.cursor = openCursor(this.params.route, query.cursor);
+      }
+      return valid;
     } catch (error) {
       if (error instanceof z.ZodError) {
         throw new MultiException(

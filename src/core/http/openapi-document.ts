@@ -8,11 +8,16 @@ import { ACCESS_EXTENSION, operationIdOf, WargaAccess, wargaAccess } from "./ope
 import { declareBookmarkHeader } from "./openapi-bookmark";
 import { PROBLEM_CONTENT_TYPE, problemRef } from "./problem";
 
+type Content = Record<string, { schema?: Record<string, unknown> }>;
 type Operation = {
   operationId?: string;
   [ACCESS_EXTENSION]?: WargaAccess;
   parameters?: { name: string; in: string }[];
-  responses?: Record<string, { headers?: Record<string, unknown> } & Record<string, unknown>>;
+  requestBody?: { content?: Content };
+  responses?: Record<
+    string,
+    { headers?: Record<string, unknown>; content?: Content } & Record<string, unknown>
+  >;
 };
 type Document = {
   info: Record<string, unknown> & { description?: string };
@@ -115,6 +120,10 @@ export function completeDocument(
       if (typeof op !== "object" || op === null || !op.responses) {
         continue;
       }
+      declareBinary(op.requestBody?.content);
+      for (const response of Object.values(op.responses)) {
+        declareBinary(response.content);
+      }
       if (versionedPaths.has(path) && ["get", "put", "patch", "delete"].includes(method)) {
         declareConditional(method, op);
       }
@@ -132,6 +141,41 @@ export function completeDocument(
   declareBookmarkHeader(doc, routes);
   declareOperations(doc, routes);
   return doc;
+}
+
+/**
+ * Media types whose body is text a client reads as such: JSON of any kind, and the HTML pages. Every
+ * other body but a form is bytes (PDF, xlsx, zip, images, CSV downloads).
+ */
+export function isTextMediaType(mediaType: string): boolean {
+  return (
+    mediaType === "application/json" ||
+    mediaType.endsWith("+json") ||
+    mediaType === "text/html" ||
+    mediaType.startsWith("multipart/") ||
+    mediaType === "application/x-www-form-urlencoded"
+  );
+}
+
+/**
+ * A body of bytes is `type: string, format: binary` (what generators such as openapi-typescript turn
+ * into a Blob), with OpenAPI 3.1's `contentMediaType` naming its type when it is a single one. The
+ * route schemas write these bodies as plain strings with a description; this is the one place that
+ * types them, so a new download cannot be left typed as text (test/core/openapi-binary.test.ts).
+ */
+function declareBinary(content: Content | undefined): void {
+  for (const [mediaType, media] of Object.entries(content ?? {})) {
+    if (isTextMediaType(mediaType)) {
+      continue;
+    }
+    const description = media.schema?.description;
+    media.schema = {
+      type: "string",
+      format: "binary",
+      ...(mediaType.includes("*") ? {} : { contentMediaType: mediaType }),
+      ...(typeof description === "string" ? { description } : {}),
+    };
+  }
 }
 
 const etagHeader = {

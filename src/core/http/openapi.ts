@@ -38,6 +38,14 @@ export function json<T extends z.ZodType>(schema: T, description = "Success") {
   return { description, content: { "application/json": { schema } } };
 }
 
+/**
+ * A file part of a multipart body (`type: string, format: binary`), so a client generated from
+ * /openapi.json sends a Blob or File there rather than text.
+ */
+export function binaryPart(description: string) {
+  return z.string().openapi({ type: "string", format: "binary", description });
+}
+
 export const IdParam = z.object({ id: z.string().min(1).max(64) });
 
 function pageOf<T extends z.ZodType>(item: T) {

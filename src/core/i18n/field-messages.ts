@@ -23,7 +23,7 @@ export const FIELD_MESSAGES_ID: Readonly<Record<string, string>> = {
   "a month YYYY-MM": "bulan berformat YYYY-MM",
   "use HH:MM (24-hour, Asia/Jakarta)": "gunakan HH:MM (24 jam, Asia/Jakarta)",
   "one of {}": "salah satu dari {}",
-  "unknown cursor": "kursor tidak dikenal",
+  "unknown cursor": "bukan kursor yang diberikan daftar ini; mulai lagi tanpa kursor",
   "unreadable multipart body": "isi multipart tidak dapat dibaca",
   "missing or too large": "tidak ada atau terlalu besar",
   "purpose is {}": "keperluannya {}",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { binaryPart } from "../http/openapi";
 import { FILE_PURPOSES } from "./purposes";
 
 export const FilePurposeSchema = z.enum(FILE_PURPOSES);
@@ -28,9 +29,7 @@ export const multipartFile = {
   content: {
     "multipart/form-data": {
       schema: z.object({
-        file: z
-          .string()
-          .describe("JPEG, PNG or WebP image, at most 5 MB; EXIF and other metadata are removed"),
+        file: binaryPart("JPEG, PNG or WebP image, at most 5 MB; EXIF and other metadata are removed"),
         purpose: FilePurposeSchema.describe(
           "bukti_bayar (any member), nota and lampiran_kas (bendahara, admin), sampul (staff), pengaduan (any member), pasar (any member)",
         ),

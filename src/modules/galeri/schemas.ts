@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
+import { binaryPart } from "../../core/http/openapi";
 import { Line, Paragraph } from "../../core/schemas";
 
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD");
@@ -52,7 +53,7 @@ export const multipartPhoto = {
   content: {
     "multipart/form-data": {
       schema: z.object({
-        file: z.string().describe("JPEG, PNG or WebP image, at most 5 MB; EXIF (GPS position) is stripped"),
+        file: binaryPart("JPEG, PNG or WebP image, at most 5 MB; EXIF (GPS position) is stripped"),
         caption: z.string().max(300).optional(),
       }),
     },

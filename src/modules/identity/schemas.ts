@@ -75,7 +75,13 @@ export const ExchangeInput = z.object({ code: Secret });
 
 export const ForgotPasswordInput = z.object({ email: Email });
 /** Length is checked by the service, which answers the spec's `password_too_short`. */
-export const ResetPasswordInput = z.object({ token: Secret, password: z.string().max(200) });
+export const ResetPasswordInput = z.object({
+  token: Secret,
+  password: z
+    .string()
+    .max(200)
+    .describe("The new password: at least 8 characters (400 `password_too_short` otherwise), at most 200"),
+});
 
 export const Accepted = z.object({ status: z.literal("accepted") }).openapi("Accepted");
 

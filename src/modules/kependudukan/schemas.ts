@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
-import { Block, HouseNumber, Line, Paragraph } from "../../core/schemas";
+import { Block, HouseNumber, Line, Paragraph, PLATE_RULE } from "../../core/schemas";
 import {
   EDUCATIONS,
   KK_STATUSES,
@@ -13,8 +13,8 @@ import {
   VEHICLE_KINDS,
 } from "./tables";
 
-const Latitude = z.number().min(-90).max(90);
-const Longitude = z.number().min(-180).max(180);
+const Latitude = z.number().min(-90).max(90).describe("Given together with longitude, or not at all");
+const Longitude = z.number().min(-180).max(180).describe("Given together with latitude, or not at all");
 
 export const Unit = z
   .object({
@@ -93,7 +93,10 @@ const Digits16 = (what: string) =>
   z
     .string()
     .trim()
-    .regex(/^\d{16}$/, `${what} is 16 digits`);
+    .regex(/^\d{16}$/, `${what} is 16 digits`)
+    .describe(
+      `${what}: 16 digits whose region, date and (for a NIK) sex codes must hold and agree with the person (400 \`invalid_nik\` or \`invalid_kk_number\` otherwise)`,
+    );
 const Day = z.iso.date();
 
 /** The KK fields of a person, shared by create, update, the import and the mutasi. */
@@ -223,6 +226,7 @@ export const normalisePlate = (v: string) => v.trim().toUpperCase().replace(/\s+
 export const Plate = z
   .string()
   .max(20)
+  .describe(PLATE_RULE)
   .transform(normalisePlate)
   .pipe(z.string().regex(/^[A-Z0-9 ]{1,15}$/, "letters, digits and spaces, at most 15"));
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, sql } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/sqlite-core";
 import type { TenantCtx } from "../../core/context";
-import { Invalid } from "../../core/errors";
+import { invalidCursor } from "../../core/http/cursor";
 import { unitsByIds } from "../kependudukan/service";
 import { daysSincePeriodStart, periodOf, previousPeriod } from "./periods";
 import type { ArrearsQuery } from "./schemas";
@@ -120,9 +120,7 @@ function parseCursor(cursor: string | undefined) {
   }
   const m = /^(\d{1,15})~([^~]+)$/.exec(cursor);
   if (!m) {
-    throw new Invalid("invalid_cursor", "The cursor is not one this list gave.", [
-      { field: "cursor", message: "unknown cursor" },
-    ]);
+    throw invalidCursor();
   }
   return { owed: Number(m[1]), unitId: m[2] as string };
 }

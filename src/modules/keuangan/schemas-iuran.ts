@@ -67,7 +67,7 @@ export const Bill = z
 export const PaymentInput = z.object({
   amount: Rupiah,
   method: z.enum(["tunai", "transfer"]),
-  paidAt: z.iso.datetime({ offset: true }),
+  paidAt: z.iso.datetime({ offset: true }).describe("Not in the future (400 `invalid_date` otherwise)"),
   proofFileId: FileId.optional().describe(
     "An uploaded proof of payment (POST /api/files, purpose bukti_bayar)",
   ),

@@ -10,7 +10,7 @@ export const CashEntryInput = z.object({
   kind: z.enum(["masuk", "keluar"]),
   category: Category,
   amount: Rupiah,
-  date: Day,
+  date: Day.describe("Not in the future, Asia/Jakarta (400 `invalid_date` otherwise)"),
   note: Paragraph(500, 2),
   attachmentFileId: FileId.optional().describe("An uploaded scan (POST /api/files, purpose lampiran_kas)"),
 });
@@ -80,7 +80,7 @@ export const Budget = z
 export const ExpenseInput = z.object({
   category: Category,
   amount: Rupiah,
-  date: Day,
+  date: Day.describe("Not in the future, Asia/Jakarta (400 `invalid_date` otherwise)"),
   description: Paragraph(1000, 3),
   receiptFileId: FileId.optional().describe("An uploaded receipt (POST /api/files, purpose nota)"),
 });

@@ -153,7 +153,7 @@ export const CreateAgendaInput = z
     description: Paragraph(5000, 0).default(""),
     place: Line(200, 2),
     start: Instant,
-    end: Instant,
+    end: Instant.describe("After start"),
   })
   .refine((v) => Date.parse(v.end) > Date.parse(v.start), {
     message: "end must be after start",

@@ -23,7 +23,7 @@ const pollFields = {
       message: "options must be distinct",
     }),
   startsAt: Instant,
-  endsAt: Instant,
+  endsAt: Instant.describe("After startsAt (400 `invalid_schedule` otherwise)"),
   quorum: Quorum.nullable().optional(),
   anonymous: z.boolean().optional(),
   multipleChoice: z.boolean().optional(),

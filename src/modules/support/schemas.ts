@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
+import { binaryPart } from "../../core/http/openapi";
 import { Line, Paragraph } from "../../core/schemas";
 
 /** The support ticket resource keeps the spec's snake_case names throughout (ARCHITECTURE.md). */
@@ -8,7 +9,12 @@ export const TicketStatus = z.enum(TICKET_STATUSES);
 export type TicketStatus = z.infer<typeof TicketStatus>;
 
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD");
-const AttachmentUrl = z.string().trim().min(1).max(500);
+const AttachmentUrl = z
+  .string()
+  .trim()
+  .min(1)
+  .max(500)
+  .describe("The `url` an image upload of this ticket answered; any other value is 400 `invalid_attachment`");
 
 /**
  * A ticket's category is chosen from a closed list (spec: "chosen at creation"), published with its labels
@@ -115,6 +121,7 @@ export const ContactInput = z.object({
   email: z
     .email()
     .max(254)
+    .openapi({ pattern: z.regexes.email.source })
     .transform((v) => v.trim().toLowerCase()),
   phone: z
     .string()
@@ -240,7 +247,7 @@ export const InboundDuplicate = z.object({ duplicate: z.literal(true) });
 export const multipartImage = {
   content: {
     "multipart/form-data": {
-      schema: z.object({ file: z.string().describe("JPEG, PNG or WebP image, at most 5 MB") }),
+      schema: z.object({ file: binaryPart("JPEG, PNG or WebP image, at most 5 MB") }),
     },
   },
 };

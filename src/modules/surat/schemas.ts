@@ -152,7 +152,12 @@ export const LetterSettingsInput = z.object({
     .optional(),
   headName: Short(120),
   headTitle: Short(120),
-  numberFormat: Line(120, 5).nullable().optional(),
+  numberFormat: Line(120, 5)
+    .describe(
+      "The letter number format: {seq} (or {seq:3}) exactly once and {year}; also {code}, {rt}, {rw}, {month} and {monthRoman}. Another placeholder is 400 `invalid_number_format`",
+    )
+    .nullable()
+    .optional(),
   rwAcknowledgement: z
     .boolean()
     .nullable()

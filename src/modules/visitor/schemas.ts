@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
-import { Line, Paragraph } from "../../core/schemas";
+import { Line, Paragraph, PLATE_RULE } from "../../core/schemas";
 
 /** "b 1234  xyz" and "B 1234 XYZ" are the same plate. */
 export const normalisePlate = (v: string) => v.trim().toUpperCase().replace(/\s+/g, " ");
@@ -12,6 +12,7 @@ export const CreateVisitorInput = z.object({
   vehiclePlate: z
     .string()
     .max(20)
+    .describe(PLATE_RULE)
     .transform(normalisePlate)
     .pipe(z.string().regex(/^[A-Z0-9 ]{1,15}$/, "letters, digits and spaces, at most 15"))
     .optional()
@@ -46,8 +47,14 @@ export const DecideVisitorInput = z
   .object({
     status: z.enum(["disetujui", "ditolak"]),
     note: Paragraph(500, 0).optional(),
-    validFrom: z.iso.datetime({ offset: true }).optional(),
-    validUntil: z.iso.datetime({ offset: true }).optional(),
+    validFrom: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe("Given together with validUntil, or not at all"),
+    validUntil: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe("Given together with validFrom, or not at all"),
   })
   .refine((v) => (v.validFrom === undefined) === (v.validUntil === undefined), {
     message: "validFrom and validUntil go together",

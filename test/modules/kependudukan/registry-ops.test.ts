@@ -1,6 +1,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { TENANT_MIGRATIONS } from "../../../src/core/db/tenant-migrations.generated";
+import { openCursor } from "../../../src/core/http/cursor";
 import { readWorkbook, toCsv, writeWorkbook } from "../../../src/core/spreadsheet";
 import worker from "../../../src/index";
 import { billingTargets } from "../../../src/modules/kependudukan/service";
@@ -375,7 +376,7 @@ describe("registry edits, vehicles and units", () => {
       token: sek.token,
     });
     expect(page.body.items).toHaveLength(1);
-    expect(page.body.nextCursor).toBe(page.body.items[0]?.id);
+    expect(openCursor("/api/kependudukan/kk", page.body.nextCursor ?? "")).toBe(page.body.items[0]?.id);
     const rest = await callJson<{ items: Card[] }>(`${base}/kk?limit=1&cursor=${page.body.nextCursor}`, {
       token: sek.token,
     });

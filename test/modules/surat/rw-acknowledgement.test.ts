@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { openCursor } from "../../../src/core/http/cursor";
 import { letterDocumentHtml } from "../../../src/modules/surat/publish";
 import { loadLetter } from "../../../src/modules/surat/service";
 import { jakartaTime, setNow } from "../../helpers/clock";
@@ -198,7 +199,7 @@ describe("the RW's acknowledgement", () => {
     ];
     const first = await queue(rw.admin.token, "?limit=2");
     expect(first.body.items.map((i) => i.letterId)).toEqual([ids[2], ids[1]]);
-    expect(first.body.nextCursor).toBe(ids[1]);
+    expect(openCursor("/api/surat/rw-acknowledgements", first.body.nextCursor ?? "")).toBe(ids[1]);
     const rest = await queue(rw.admin.token, `?limit=2&cursor=${first.body.nextCursor}`);
     expect(rest.body.items.map((i) => i.letterId)).toEqual([ids[0]]);
     expect(rest.body.nextCursor).toBeNull();

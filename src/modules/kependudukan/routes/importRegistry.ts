@@ -5,7 +5,7 @@ import { Invalid, TooLarge } from "../../../core/errors";
 import { checkMultipart, readForm } from "../../../core/files";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
-import { json, problems } from "../../../core/http/openapi";
+import { binaryPart, json, problems } from "../../../core/http/openapi";
 import { looksLikeXlsx } from "../../../core/spreadsheet";
 import { importRegistry, readRegistryFile } from "../exchange";
 import { ImportQuery, ImportReport } from "../schemas";
@@ -30,7 +30,7 @@ export class ImportRegistry extends Endpoint {
       body: {
         content: {
           "multipart/form-data": {
-            schema: z.object({ file: z.string().describe(".xlsx or .csv, at most 5 MB") }),
+            schema: z.object({ file: binaryPart(".xlsx or .csv, at most 5 MB") }),
           },
         },
       },

@@ -1,10 +1,11 @@
 import type { Context } from "hono";
+import { z } from "zod";
 import type { HonoEnv } from "../../../core/env";
 import { DomainError, type StatusOfKind, statusOfKind } from "../../../core/errors";
 import { checkMultipart, type ImageUpload, imageFromFile, readForm } from "../../../core/files";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
-import { htmlAnswer } from "../../../core/http/openapi";
+import { binaryPart, htmlAnswer } from "../../../core/http/openapi";
 import { type Language, problemText } from "../../../core/i18n";
 import { langQuery, pageLanguage } from "../../../pages/layout";
 import {
@@ -30,7 +31,19 @@ export class SubmitSupportReplyPage extends Endpoint {
       "/api/public/support-tickets/{reply_token}/messages`: redirects (303) back to the page with the " +
       "reply added, or answers the page again with the reason (400, 413, 415, 429).",
     security: [],
-    request: { params: ReplyTokenParam },
+    request: {
+      params: ReplyTokenParam,
+      body: {
+        content: {
+          "multipart/form-data": {
+            schema: z.object({
+              message: z.string().describe("The reply (required; cut at 5,000 characters)"),
+              file: binaryPart("An optional JPEG, PNG or WebP image, at most 5 MB").optional(),
+            }),
+          },
+        },
+      },
+    },
     responses: {
       303: { description: "Sent; back to the page" },
       400: htmlAnswer("The page again, with the reason"),
