@@ -9,6 +9,7 @@ import { defaultTemplates } from "../../workers/notify/src/templates/defaults";
 import { renderTemplate } from "../../workers/notify/src/templates/render";
 import { bindings, call, callJson, createTenant } from "../helpers/harness";
 import { insertTicket } from "../modules/support/helpers";
+import { GUEST_PAPERS } from "../modules/visitor/factories";
 
 /**
  * Issue 42 item 3: every link in every email leads somewhere. Each template of the notification
@@ -58,6 +59,7 @@ describe("links in emails", () => {
       body: {
         guestName: "Tamu Tautan",
         purpose: "Bertamu",
+        ...GUEST_PAPERS,
         visitAt: new Date(Date.now() + 1_800_000).toISOString(),
       },
     });

@@ -143,6 +143,8 @@ const SUPPORT_TICKET_NAMES = [
   "submitter_email",
   "submitter_phone",
   "notification_pending",
+  "notification_failed",
+  "label_en",
 ];
 const ALLOWED: { where: RegExp; names: readonly string[] }[] = [
   {

@@ -14,7 +14,7 @@ export class ExchangeOAuthCode extends Endpoint {
       "Public: the one-time code from the callback redirect is the credential (single use, 2 minutes). " +
       "Opens a session by the same rules as password sign-in and answers the same shape. 401 " +
       "`token_invalid` for an unknown, used or expired code; 403 `account_disabled`, `no_membership` or " +
-      "`tenant_suspended`; 429 `rate_limited` per address.",
+      "`tenant_suspended`; 410 `tenant_closed` when the community has closed; 429 `rate_limited` per address.",
     security: [],
     request: { body: { content: { "application/json": { schema: ExchangeInput } } } },
     responses: { 200: json(LoginResult), ...problems(400, 401, 403, 410, 429) },

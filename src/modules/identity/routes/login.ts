@@ -17,7 +17,8 @@ export class Login extends Endpoint {
       "suspended, and an operator gets a platform session. Answers an access token (`expiresIn` " +
       "seconds) and a refresh token (30 days). An unknown account and a wrong password both answer 401 " +
       "`invalid_credentials`; 403 `account_disabled`, `no_membership` (no open membership, or none in " +
-      "the named community) or `tenant_suspended`. Failed attempts are limited per address and per " +
+      "the named community) or `tenant_suspended`; 410 `tenant_closed` when the named community, or every " +
+      "community of the account, has closed (a member of another open community lands there). Failed attempts are limited per address and per " +
       "account (429 `rate_limited` with Retry-After), and the owner is emailed when their account is " +
       "being guessed.",
     security: [],

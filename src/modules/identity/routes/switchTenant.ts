@@ -14,7 +14,7 @@ export class SwitchTenant extends Endpoint {
       "Any signed-in user. Opens a session in the community named by `tenant` (a slug the caller is a " +
       "member of) and ends the current session, so its refresh token no longer works. Answers the same " +
       "shape as sign-in. 403 `no_membership` when the caller has no open membership there, 403 " +
-      "`tenant_suspended` or `account_disabled`; 401 `session_ended` when the account no longer exists.",
+      "`tenant_suspended` or `account_disabled`; 410 `tenant_closed` when that community has closed; 401 `session_ended` when the account no longer exists.",
     request: { body: { content: { "application/json": { schema: SwitchTenantInput } } } },
     responses: { 200: json(LoginResult), ...problems(400, 401, 403, 410) },
   };

@@ -14,7 +14,7 @@ export class VerifyMagicLink extends Endpoint {
       "Public: the token from the emailed link is the credential. Spends it (single use, 15 minutes) " +
       "and opens a session in the community the link was asked for, by the same rules as password " +
       "sign-in. 401 `token_invalid`, `token_expired` or `token_used`; 403 `account_disabled`, " +
-      "`no_membership` or `tenant_suspended`; 429 `rate_limited` per address.",
+      "`no_membership` or `tenant_suspended`; 410 `tenant_closed` when the community has closed; 429 `rate_limited` per address.",
     security: [],
     request: { body: { content: { "application/json": { schema: TokenInput } } } },
     responses: { 200: json(LoginResult), ...problems(400, 401, 403, 410, 429) },

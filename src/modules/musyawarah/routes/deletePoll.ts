@@ -10,7 +10,7 @@ export class DeletePoll extends Endpoint {
     tags: ["Musyawarah"],
     summary: "Delete a poll",
     description:
-      "Secretary and admin, with `musyawarah` on. Deletes a draft, or a published poll nobody has voted " +
+      "Staff (bendahara, sekretaris, admin), with `musyawarah` on. Deletes a draft, or a published poll nobody has voted " +
       "in; a poll with ballots answers 409 `poll_has_ballots` (close it instead). Optional If-Match " +
       "(412 `precondition_failed`). Audited.",
     request: { params: IdParam },

@@ -11,9 +11,9 @@ export class GetPoll extends Endpoint {
     tags: ["Musyawarah"],
     summary: "Get a poll with its results",
     description:
-      "Members, with `musyawarah` on (only the secretary and admin read a draft; others get 404). The " +
+      "Members, with `musyawarah` on (only staff read a draft; others get 404). The " +
       "poll with its turnout, quorum reached or not, and the count per option when its " +
-      "`resultsVisibility` allows (`always`, or `after_close` once ditutup; the secretary and admin " +
+      "`resultsVisibility` allows (`always`, or `after_close` once ditutup; staff " +
       "always see them), and for residents whether they have voted. ETag and 304 for If-None-Match.",
     request: { params: IdParam },
     responses: { 200: json(Poll), ...tenantProblems },

@@ -12,7 +12,7 @@ export class ListVotes extends Endpoint {
     tags: ["Musyawarah"],
     summary: "List who voted in a poll",
     description:
-      "Secretary and admin, with `musyawarah` on. Every ballot of a poll (none for a draft): who voted " +
+      "Staff (bendahara, sekretaris, admin), with `musyawarah` on. Every ballot of a poll (none for a draft): who voted " +
       "and when, and what they chose unless the poll is anonymous (anonymous polls record who voted, " +
       "never what).",
     request: { params: IdParam },

@@ -11,7 +11,7 @@ export class UpdatePoll extends Endpoint {
     tags: ["Musyawarah"],
     summary: "Edit, publish or close a poll",
     description:
-      "Secretary and admin, with `musyawarah` on. Edits a draft, publishes it (draft → aktif: opens the " +
+      "Staff (bendahara, sekretaris, admin), with `musyawarah` on. Edits a draft, publishes it (draft → aktif: opens the " +
       "tally with the voters eligible now; its options are frozen from then on) or closes it (aktif → " +
       "ditutup, final). 409 `invalid_transition` for closing a draft, editing a published poll, any " +
       "change to a closed one, or a draft published or deleted meanwhile; 400 `invalid_schedule` or " +

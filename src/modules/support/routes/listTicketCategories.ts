@@ -7,10 +7,11 @@ import { TICKET_CATEGORIES, TicketCategoryList } from "../schemas";
 export class ListTicketCategories extends Endpoint {
   override schema = {
     tags: ["Support"],
-    summary: "The ticket categories, with Indonesian and English labels, for a console's picker",
+    summary: "List the support ticket categories",
     description:
-      "A new ticket's `category` is one of the `choosable` codes; any other value is 400 `invalid_input` " +
-      "with a field error on `category`. `kontak` marks the contact form's tickets. Public: the list is " +
+      "The codes a console's picker offers, with Indonesian and English labels. A new ticket's `category` " +
+      "is one of the `choosable` codes; POST /api/support-tickets refuses any other with a field error on " +
+      "`category`. `kontak` marks the contact form's tickets. Public: the list is " +
       "the same for everyone.",
     security: [],
     responses: { 200: json(TicketCategoryList) },

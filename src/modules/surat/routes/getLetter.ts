@@ -11,7 +11,7 @@ export class GetLetter extends Endpoint {
     tags: ["Surat"],
     summary: "Get a letter request",
     description:
-      "With `surat` on: the resident who requested it, or the secretary and admin (another resident's " +
+      "With `surat` on: the resident who requested it, or any staff duty (bendahara, sekretaris, admin) (another resident's " +
       "letter is 404). Answers the request with its fields, status, number and date once set, the RW " +
       "acknowledgement, and its history of moves. ETag and 304 for If-None-Match.",
     request: { params: IdParam },

@@ -11,7 +11,7 @@ export class GetLetterSettings extends Endpoint {
     tags: ["Surat"],
     summary: "Get the letter settings",
     description:
-      "Secretary and admin, with `surat` on. The letterhead, signatory, RT/RW numbers, number format " +
+      "Staff (bendahara, sekretaris, admin), with `surat` on. The letterhead, signatory, RT/RW numbers, number format " +
       "and whether finished letters go to the linked RW for its acknowledgement, with what is still " +
       "missing before letters can be numbered or finished. ETag and 304 for If-None-Match.",
 

@@ -11,7 +11,7 @@ export class GetNextNumber extends Endpoint {
     tags: ["Surat"],
     summary: "Suggest the next letter number",
     description:
-      "Secretary and admin, with `surat` on. Formats the next number of the year's sequence with the " +
+      "Staff (bendahara, sekretaris, admin), with `surat` on. Formats the next number of the year's sequence with the " +
       "community's number format (the sequence restarts every year); nothing is reserved, the number is " +
       "taken when a letter is saved with it. 409 `letter_settings_incomplete` until the admin has " +
       "completed the letter settings.",

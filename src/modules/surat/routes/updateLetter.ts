@@ -11,7 +11,7 @@ export class UpdateLetter extends Endpoint {
     tags: ["Surat"],
     summary: "Move a letter or set its number and date",
     description:
-      "Secretary and admin, with `surat` on. Moves diajukan → diproses → selesai, or diajukan/diproses " +
+      "Staff (bendahara, sekretaris, admin), with `surat` on. Moves diajukan → diproses → selesai, or diajukan/diproses " +
       "→ perlu_perbaikan (the resident corrects and resubmits) or ditolak, and sets the number " +
       "(`nomorSurat`) and date; the resident is told of perlu_perbaikan, ditolak and selesai. A reason " +
       "in `note` is required for ditolak and perlu_perbaikan (400 `note_required`). Finishing needs the " +

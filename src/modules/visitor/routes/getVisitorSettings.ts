@@ -8,8 +8,8 @@ import { getVisitorSettings } from "../settings";
 
 export class GetVisitorSettings extends Endpoint {
   override schema = {
-    tags: ["Visitor"],
-    summary: "What this community asks of a guest at registration (vehicle plate, identity)",
+    tags: ["Tamu"],
+    summary: "Get what this community asks of a guest at registration",
     description:
       "Both are required by default (the spec: given at registration); a community that does not record " +
       "them turns them off with PUT /api/visitor/settings. A resident's form reads this to mark the fields.",

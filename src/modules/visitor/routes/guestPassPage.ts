@@ -12,10 +12,9 @@ import { guestPass } from "../pass-link";
 export class GuestPassPage extends Endpoint {
   override schema = {
     tags: ["Pages"],
-    summary:
-      "Public page the approval email's pass link opens: the guest's QR, name, visit, community and state",
+    summary: "Show a guest's pass: the QR, name, visit, community and state",
     description:
-      "The link carries the signed pass itself (the QR's content), never the request's id, so it cannot be guessed; it is a secret URL part (kept out of logs, answered `no-store`). The page shows the QR only while the pass is valid; a used, expired or declined pass says so. Indonesian unless `?lang=en` or an `Accept-Language` that puts English first.",
+      "The link carries the signed pass itself (the QR's content), never the request's id, so it cannot be guessed; it is a secret URL part (kept out of logs, answered `no-store`). The page shows the QR only while the pass is valid; a used, expired or declined pass says so. An unknown or forged pass is a 404 page, the guest book switched off a 403 page, and a closed community a 410 `tenant_closed` page. Indonesian unless `?lang=en` or an `Accept-Language` that puts English first.",
     security: [],
     request: {
       params: z.object({ pass: z.string().min(1).max(2000) }),

@@ -8,9 +8,12 @@ import { updateVisitorSettings } from "../settings";
 
 export class UpdateVisitorSettings extends Endpoint {
   override schema = {
-    tags: ["Visitor"],
-    summary: "Choose whether registrations must give the guest's vehicle plate and identity (admin)",
-    description: "Fields left out keep their value. Audited as `visitor.settings`.",
+    tags: ["Tamu"],
+    summary: "Choose whether a guest's vehicle plate and identity are required",
+    description:
+      "Admin only, with the guest book (`tamu`) on. Both are required at registration by default (the " +
+      "spec: given at registration); a community that does not record them turns either off here. Fields " +
+      "left out keep their value. Audited as `visitor.settings`.",
     request: { body: { content: { "application/json": { schema: VisitorSettingsInput } } } },
     responses: { 200: json(VisitorSettings), ...problems(400, 401, 403) },
   };
