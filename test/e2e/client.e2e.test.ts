@@ -3,8 +3,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "nod
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import openapiTS, { astToString } from "openapi-typescript";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 // @ts-expect-error: plain .mjs helpers shared with the benchmark scripts.
 import { declaredSlots, migrateAndSeed } from "../../scripts/bench/d1.mjs";
@@ -61,7 +61,15 @@ afterAll(async () => {
  * (tools/client-check: the project compiles with TypeScript 7, which has no such API).
  */
 async function generateTypes(document: unknown): Promise<string> {
-  const ts = createRequire(import.meta.resolve("openapi-typescript"))("typescript");
+  // openapi-typescript is installed in its own workspace (tools/client-check, package.json `workspaces`)
+  // beside the TypeScript 5 it declares as a peer; the root has TypeScript 7.
+  const entry = createRequire(join(root, "tools/client-check/package.json")).resolve(
+    "openapi-typescript/dist/index.mjs",
+  );
+  const { default: openapiTS, astToString }: typeof import("openapi-typescript") = await import(
+    pathToFileURL(entry).href
+  );
+  const ts = createRequire(entry)("typescript");
   const blob = ts.factory.createTypeReferenceNode(ts.factory.createIdentifier("Blob"));
   const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], {
     transform(schema) {

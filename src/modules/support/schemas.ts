@@ -64,8 +64,9 @@ const CategoryRead = z
 const specName = (what: string) =>
   `${what} Written \`snake_case\` as the specification names it: the support ticket resource keeps the ` +
   "spec's wire names (`reply_token`, `attachment_url`, `lampiran_url`) and so snake_case throughout.";
-const ATTACHMENT_URL = specName("The ticket's first evidence image (an upload's `url`).");
-const LAMPIRAN_URL = specName("An image attached to this message (an upload's `url`).");
+const UPLOAD_RULE = "the `url` an image upload of this ticket answered; any other value is 400";
+const ATTACHMENT_URL = specName(`The ticket's first evidence image: ${UPLOAD_RULE} \`invalid_attachment\`.`);
+const LAMPIRAN_URL = specName(`An image attached to this message: ${UPLOAD_RULE} \`invalid_input\`.`);
 const REPLY_TOKEN = specName("The login-free reply credential of this ticket (shown once).");
 
 export const CreateTicketInput = z.object({

@@ -17,8 +17,9 @@ export const CreateVisitorInput = z.object({
     .pipe(z.string().regex(/^[A-Z0-9 ]{1,15}$/, "letters, digits and spaces, at most 15"))
     .optional()
     .describe(
-      "Required unless the community's setting says it does not record it (GET /api/visitor/settings " +
-        "`requireVehiclePlate`); left out where required: 400 `invalid_input` with a field error",
+      `${PLATE_RULE}. Required unless the community's setting says it does not record it (GET ` +
+        "/api/visitor/settings `requireVehiclePlate`); left out where required: 400 `invalid_input` with a " +
+        "field error",
     ),
   identity: Line(100)
     .optional()

@@ -13,6 +13,7 @@ import {
   type TestTenant,
 } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
+import { GUEST_PAPERS } from "./factories";
 
 /** Issue 42 item 3: the approval email's "Kode QR" link opens the guest's pass. */
 
@@ -36,6 +37,7 @@ async function approved(tenant: TestTenant, decision: Record<string, unknown> = 
     body: {
       guestName: "Andi Wijaya",
       purpose: "Arisan keluarga",
+      ...GUEST_PAPERS,
       visitAt: inHours(0.5),
       vehiclePlate: "B 1234 XYZ",
     },
