@@ -17,7 +17,7 @@ function refreshCookies(headers: Headers): string[] {
   return headers.getSetCookie().filter((c) => c.startsWith("warga_refresh="));
 }
 
-const valueOf = (setCookie: string) => setCookie.slice("warga_refresh=".length).split(";")[0] ?? "";
+const cookieValue = (setCookie: string) => setCookie.slice("warga_refresh=".length).split(";")[0] ?? "";
 
 async function webSignIn() {
   const tenant = await createTenant();
@@ -28,7 +28,7 @@ async function webSignIn() {
   });
   expect(res.status).toBe(200);
   const cookies = refreshCookies(res.headers);
-  return { tenant, member, res, cookie: `warga_refresh=${valueOf(cookies[0] ?? "")}` };
+  return { tenant, member, res, cookie: `warga_refresh=${cookieValue(cookies[0] ?? "")}` };
 }
 
 describe("the web app's refresh cookie", () => {
@@ -43,7 +43,7 @@ describe("the web app's refresh cookie", () => {
       expect(cookie).toContain("Secure");
       expect(cookie).toContain("SameSite=Strict");
       expect(cookie).toMatch(/Max-Age=2592000/);
-      expect(valueOf(cookie).length).toBeGreaterThanOrEqual(43);
+      expect(cookieValue(cookie).length).toBeGreaterThanOrEqual(43);
     }
     // The page reads the body: no refresh token in it, the access token and the person are there.
     expect(res.body.refreshToken).toBeUndefined();
@@ -70,7 +70,7 @@ describe("the web app's refresh cookie", () => {
     expect(next.body.user.id).toBe(member.id);
     const rotated = refreshCookies(next.headers);
     expect(rotated).toHaveLength(2);
-    expect(`warga_refresh=${valueOf(rotated[0] ?? "")}`).not.toBe(cookie);
+    expect(`warga_refresh=${cookieValue(rotated[0] ?? "")}`).not.toBe(cookie);
     expect((await callJson("/api/user/me", { token: next.body.accessToken })).status).toBe(200);
 
     const reused = await callJson("/api/auth/refresh", { headers: { ...WEB, Cookie: cookie }, body: {} });
@@ -89,7 +89,7 @@ describe("the web app's refresh cookie", () => {
     const cleared = refreshCookies(out.headers);
     expect(cleared).toHaveLength(2);
     for (const c of cleared) {
-      expect(valueOf(c)).toBe("");
+      expect(cookieValue(c)).toBe("");
       expect(c).toContain("Max-Age=0");
     }
     const after = await callJson("/api/auth/refresh", { headers: { ...WEB, Cookie: cookie }, body: {} });
@@ -170,7 +170,7 @@ describe("the web app's refresh cookie", () => {
       (await callJson("/api/auth/refresh", { headers: { ...WEB, Cookie: cookie }, body: {} })).status,
     ).toBe(401);
     const again = await callJson<Session>("/api/auth/refresh", {
-      headers: { ...WEB, Cookie: `warga_refresh=${valueOf(fresh[0] ?? "")}` },
+      headers: { ...WEB, Cookie: `warga_refresh=${cookieValue(fresh[0] ?? "")}` },
       body: {},
     });
     expect(again.status).toBe(200);
