@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -46,13 +47,20 @@ beforeAll(async () => {
     only: ["PLATFORM_DB", "TENANT_DB_01", "TENANT_DB_02", "TENANT_DB_03", "NOTIFY_DB"],
   });
   await seed({ slots: slotCountFromConfig() });
-  [server, browser] = await Promise.all([
-    startDevServer({ persistTo: STATE, vars: { LOG_LEVEL: "warn" } }),
-    playwright.launch({
-      executablePath: "chromium",
-      // Every host but loopback resolves nowhere: the app must need nothing from outside.
-      args: ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
+  // Both started together; each is kept as soon as it is up, so afterAll stops it even if the other failed.
+  await Promise.all([
+    startDevServer({ persistTo: STATE, vars: { LOG_LEVEL: "warn" } }).then((s: typeof server) => {
+      server = s;
     }),
+    playwright
+      .launch({
+        executablePath: execFileSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).trim(),
+        // Every host but loopback resolves nowhere: the app must need nothing from outside.
+        args: ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
+      })
+      .then((b) => {
+        browser = b;
+      }),
   ]);
 }, SETUP_MS);
 
