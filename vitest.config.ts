@@ -14,6 +14,7 @@ export default defineConfig({
       "./test/vitest.config.ts",
       "./test/e2e/vitest.config.ts",
       "./test/scripts/vitest.config.mjs",
+      "./web/vitest.config.ts",
       "./workers/*/vitest.config.ts",
     ],
   },

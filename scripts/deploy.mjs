@@ -1,11 +1,12 @@
 // Provisioning and deploy from an empty Cloudflare account (docs/operations.md).
 //   npm run deploy -- --plan    what exists and what would change (D1, R2, queues, migrations, Durable
 //                               Object migrations, Workers, secrets); changes nothing
-//   npm run deploy              creates what is missing, records database ids in the configs, migrates
+//   npm run deploy              builds the web app into the API's static assets (public/), creates what is missing, records database ids in the configs, migrates
 //                               every database, deploys the Workers in binding order. A second run
 //                               changes nothing. Missing secrets stop it first, with the command for each.
 //   npm run deploy -- --check   offline (CI): `wrangler deploy --dry-run` for every Worker and its gzip
 //                               bundle size against the budget
+import { buildWeb } from "./build-web.mjs";
 import { root } from "./lib/dev-server.mjs";
 import {
   apply,
@@ -63,7 +64,13 @@ export async function deploy(argv, run = wrangler, dir = root, log = console.log
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
-    await deploy(process.argv.slice(2));
+    const argv = process.argv.slice(2);
+    // The app is part of the API Worker's upload (its static assets): built from this checkout's web/
+    // before anything is deployed (the bundle checks and the plan do not need it).
+    if (!argv.includes("--check") && !argv.includes("--plan")) {
+      await buildWeb();
+    }
+    await deploy(argv);
   } catch (error) {
     console.error(error.stderr ? `${error.message}\n${error.stderr}` : error.message);
     process.exit(1);

@@ -1,6 +1,8 @@
-// `npm run dev`: local secrets, migrations on every database, demo data, then all Workers in one
-// wrangler process on http://127.0.0.1:8787.
+// `npm run dev`: local secrets, migrations on every database, demo data, the web app built (and rebuilt
+// while its sources change), then all Workers in one wrangler process on http://127.0.0.1:8787, which
+// serves the app at / and the API under /api.
 import { spawn } from "node:child_process";
+import { buildWeb } from "./build-web.mjs";
 import { migrateAll } from "./db-migrate.mjs";
 import { projectEnv, root } from "./lib/dev-server.mjs";
 import { ensureDevVars } from "./lib/dev-vars.mjs";
@@ -15,6 +17,11 @@ console.log("applying migrations…");
 await migrateAll({ quiet: true });
 const seeded = await seed({ slots: slotCountFromConfig() });
 console.log(`demo data ready: ${seeded.tenants.map((t) => t.slug).join(", ")} (password warga-demo-2026)`);
+
+// The first build before wrangler starts (it serves public/ as it finds it); then vite watches web/ and
+// rebuilds into public/, which wrangler dev picks up without a restart.
+console.log("building the web app…");
+const watcher = await buildWeb({ watch: true });
 
 const args = [
   "dev",
@@ -34,7 +41,10 @@ const child = spawn(WRANGLER, [...args, ...process.argv.slice(2)], {
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => child.kill(signal));
 }
-child.on("exit", (code) => process.exit(code ?? 0));
+child.on("exit", async (code) => {
+  await watcher.close?.();
+  process.exit(code ?? 0);
+});
 
 // Demo data that only the API can write (a poll is opened in its Durable Object when published): once
 // the API answers, through its own routes. A failure is reported; the dev server keeps running.

@@ -11,4 +11,6 @@ for worker in workers/*/; do
     npx tsc --noEmit -p "$worker/tsconfig.json"
   fi
 done
+# The web app (web/): browser types, no Worker bindings.
+npx tsc --noEmit -p web/tsconfig.json
 echo "typecheck: clean"

@@ -146,8 +146,8 @@ export function buildApp() {
   app.notFound(notFound);
   app.use("/openapi.json", openapiDocument(routeTable, versionedResources));
 
+  // Its files (/swagger-ui/*) are static assets, served without the Worker (wrangler.toml [assets]).
   app.get("/swagger", (c) => c.html(swaggerPage()));
-  app.get("/swagger-ui/*", (c) => c.env.ASSETS.fetch(c.req.raw));
   // The local payment simulator's checkout (ENVIRONMENT=local without gateway keys; 404 elsewhere).
   app.get("/dev/payments/:orderId", devPaymentPage);
   app.post(

@@ -20,6 +20,11 @@ export type Bindings = Env & {
   PASSWORD_PEPPER: string;
   /** Signs tenant archives (platform-ops/signature.ts): an import takes only what this platform exported. */
   ARCHIVE_SIGNING_KEY: string;
+  /**
+   * Where the links the system sends open, for a client hosted apart from this Worker; unset, they open
+   * the web app this Worker serves at APP_URL (`clientUrl`).
+   */
+  CLIENT_URL?: string;
   /** Local only: the WhatsApp gateway the notification client falls back to when the service is down. */
   WHATSAPP_GATEWAY_URL?: string;
   WHATSAPP_GATEWAY_TOKEN?: string;
@@ -44,6 +49,11 @@ export type Bindings = Env & {
   /** The verification token Xendit sends in `x-callback-token` (its dashboard's "Callback token"). */
   XENDIT_CALLBACK_TOKEN?: string;
 };
+
+/** The base of every link into the client (`/join`, `/auth/magic-link`, `/login`): CLIENT_URL, else APP_URL. */
+export function clientUrl(env: { APP_URL: string; CLIENT_URL?: string }): string {
+  return (env.CLIENT_URL || env.APP_URL).replace(/\/$/, "");
+}
 
 export type PlatformDb = DrizzleD1Database<typeof platformSchema>;
 

@@ -65,6 +65,15 @@ export function jakartaDate(instant: Date | string, language: Language = "id"): 
   return calendarDate(jakartaDay(instant), language);
 }
 
+/**
+ * The Jakarta calendar day of an instant with the month's first three letters, "29 Nov 2026" ("29 Agu
+ * 2026" in Indonesian): where space is short, as in the web app's lists.
+ */
+export function jakartaShortDate(instant: Date | string, language: Language = "id"): string {
+  const [y, m, d] = jakartaDay(instant).split("-").map(Number) as [number, number, number];
+  return `${d} ${monthName(m, language).slice(0, 3)} ${y}`;
+}
+
 /** A billing period (YYYY-MM) as "November 2026". */
 export function periodName(period: string, language: Language = "id"): string {
   const [year, month] = period.split("-").map(Number) as [number, number];

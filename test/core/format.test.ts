@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { calendarDate, jakartaDate, monthName, periodName, rupiah } from "../../src/core/format";
+import {
+  calendarDate,
+  jakartaDate,
+  jakartaShortDate,
+  monthName,
+  periodName,
+  rupiah,
+} from "../../src/core/format";
 
 describe("how amounts and dates are written", () => {
   it("writes rupiah with dots between thousands and no space", () => {
@@ -23,5 +30,12 @@ describe("how amounts and dates are written", () => {
     // 17:30 UTC on 30 November is already 1 December in Jakarta (UTC+7).
     expect(jakartaDate("2026-11-30T17:30:00Z")).toBe("1 Desember 2026");
     expect(jakartaDate(new Date("2026-11-30T16:59:00Z"))).toBe("30 November 2026");
+  });
+
+  it("writes the short form with the month's first three letters, in Jakarta's day", () => {
+    expect(jakartaShortDate("2026-11-29T03:00:00Z")).toBe("29 Nov 2026");
+    expect(jakartaShortDate("2026-08-17T00:00:00+07:00")).toBe("17 Agu 2026");
+    expect(jakartaShortDate("2026-10-31T17:00:00Z", "en")).toBe("1 Nov 2026");
+    expect(jakartaShortDate("2026-05-02T12:00:00Z")).toBe("2 Mei 2026");
   });
 });

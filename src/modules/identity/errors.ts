@@ -8,6 +8,8 @@ export const IDENTITY_ERROR_CODES = [
   "invalid_credentials",
   "invalid_refresh_token",
   "refresh_token_reused",
+  // A cookie sign-in request from another origin (ADR 0041).
+  "origin_refused",
   "session_ended",
   "account_disabled",
   "no_membership",
@@ -41,6 +43,7 @@ defineIndonesianTitles<(typeof IDENTITY_ERROR_CODES)[number]>({
   invalid_credentials: "Email atau kata sandi salah",
   invalid_refresh_token: "Token penyegaran tidak valid",
   refresh_token_reused: "Token penyegaran sudah pernah dipakai; silakan masuk lagi",
+  origin_refused: "Permintaan dari situs lain ditolak",
   session_ended: "Sesi sudah berakhir; silakan masuk lagi",
   account_disabled: "Akun dinonaktifkan",
   no_membership: "Anda bukan anggota komunitas ini",

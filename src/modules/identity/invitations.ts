@@ -1,4 +1,5 @@
 import type { Duty, TenantCtx } from "../../core/context";
+import { clientUrl } from "../../core/env";
 import { log } from "../../core/http/log";
 import { notifyFor } from "../../core/notifier";
 import { resetPasswordUrl } from "./passwordReset";
@@ -52,7 +53,7 @@ export async function deliverInvitation(
   const tenantName = ctx.tenant.name;
   const as = dutyPhrase(input.roles);
   const channel = invitationChannel(input.target);
-  const url = input.token ? resetPasswordUrl(env, input.token) : `${env.CLIENT_URL.replace(/\/$/, "")}/login`;
+  const url = input.token ? resetPasswordUrl(env, input.token) : `${clientUrl(env)}/login`;
   try {
     if (channel === "email" && input.target.email) {
       await notifyFor(env).sendEmail({
@@ -86,8 +87,8 @@ export async function deliverInvitation(
 }
 
 /** Where a join link points: the client's page, which asks the person and posts the token to the API. */
-export function joinUrl(env: { CLIENT_URL: string }, token: string): string {
-  return `${env.CLIENT_URL.replace(/\/$/, "")}/join?token=${encodeURIComponent(token)}`;
+export function joinUrl(env: { APP_URL: string; CLIENT_URL?: string }, token: string): string {
+  return `${clientUrl(env)}/join?token=${encodeURIComponent(token)}`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { and, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { PlatformCtx } from "../../core/context";
 import { oneTimeTokens } from "../../core/db/platform-schema";
+import { clientUrl } from "../../core/env";
 import { newId, randomToken, sha256Hex } from "../../core/ids";
 import { DAY_MS } from "../../core/time";
 
@@ -23,8 +24,8 @@ export const TOKEN_TTL_SECONDS: Record<TokenPurpose, number> = {
 };
 
 /** Where a sign-in link points: the web portal, which posts the token to the verify route. */
-export function magicLinkUrl(env: { CLIENT_URL: string }, token: string): string {
-  return `${env.CLIENT_URL.replace(/\/$/, "")}/auth/magic-link?token=${encodeURIComponent(token)}`;
+export function magicLinkUrl(env: { APP_URL: string; CLIENT_URL?: string }, token: string): string {
+  return `${clientUrl(env)}/auth/magic-link?token=${encodeURIComponent(token)}`;
 }
 
 export type TokenData = NonNullable<(typeof oneTimeTokens.$inferSelect)["data"]>;

@@ -28,7 +28,12 @@ const Standing = { roles: Roles, resident: z.boolean() };
 export const LoginResult = z
   .object({
     accessToken: z.string(),
-    refreshToken: z.string(),
+    refreshToken: z
+      .string()
+      .optional()
+      .describe(
+        "Always present for API clients; absent for the web app (`X-Warga-Client: web`), which gets it as an HttpOnly cookie",
+      ),
     expiresIn: z.number().int(),
     user: z.object({
       id: z.string(),
@@ -60,9 +65,10 @@ export const Me = z
 /** Opaque one-time secrets: 32 random bytes in base64url are 43 characters. */
 const Secret = z.string().min(20).max(200);
 
-export const RefreshInput = z.object({ refreshToken: Secret });
+/** `refreshToken` is required of every client but the web app, whose token is its cookie (ADR 0041). */
+export const RefreshInput = z.object({ refreshToken: Secret.optional() });
 export const LogoutInput = z.object({
-  refreshToken: Secret,
+  refreshToken: Secret.optional(),
   /** The device's FCM token, unregistered from push so a signed-out phone stops getting notifications. */
   pushToken: z.string().min(1).max(4096).optional(),
 });

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { derivedHmacKey } from "../../core/auth/keys";
 import type { PlatformCtx } from "../../core/context";
 import { rowById } from "../../core/db/rows";
-import type { Config } from "../../core/env";
+import { type Config, clientUrl } from "../../core/env";
 import { NotFound } from "../../core/errors";
 import { base64url, sha256Hex, timingSafeEqualText } from "../../core/ids";
 import { type supportFiles, type supportTicketMessages, supportTickets } from "./platform-tables";
@@ -28,7 +28,7 @@ export const replyPageUrl = (ctx: UrlCtx, token: string) =>
 
 /** Where the operators' console shows a ticket (the web client at CLIENT_URL). */
 export const operatorTicketUrl = (ctx: UrlCtx, id: string) =>
-  `${ctx.env.CLIENT_URL.replace(/\/$/, "")}/platform/support-tickets/${id}`;
+  `${clientUrl(ctx.env)}/platform/support-tickets/${id}`;
 
 export async function loadTicket(ctx: PlatformCtx, id: string): Promise<TicketRow | undefined> {
   return rowById(ctx.platform, supportTickets, id);

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { PlatformCtx, ServiceEnv } from "../../../core/context";
 import { oauthStates, users } from "../../../core/db/platform-schema";
 import { rowById } from "../../../core/db/rows";
+import { clientUrl } from "../../../core/env";
 import { Unauthorized } from "../../../core/errors";
 import { log } from "../../../core/http/log";
 import { base64url, newId, randomToken, sha256Hex, timingSafeEqualText } from "../../../core/ids";
@@ -30,8 +31,11 @@ export function callbackUrl(env: Pick<ServiceEnv, "APP_URL">, provider: string):
   return `${env.APP_URL.replace(/\/$/, "")}/api/auth/oauth/${provider}/callback`;
 }
 
-function clientUrl(env: Pick<ServiceEnv, "CLIENT_URL">, params: Record<string, string>): string {
-  const url = new URL(`${env.CLIENT_URL.replace(/\/$/, "")}/auth/callback`);
+function clientCallbackUrl(
+  env: Pick<ServiceEnv, "APP_URL" | "CLIENT_URL">,
+  params: Record<string, string>,
+): string {
+  const url = new URL(`${clientUrl(env)}/auth/callback`);
   for (const [key, value] of Object.entries(params)) {
     url.searchParams.set(key, value);
   }
@@ -206,15 +210,15 @@ export async function finishOAuth({
       data: { tenant: flow.tenant },
     });
     await db.batch([issued.insert]);
-    return clientUrl(ctx.env, { code: issued.token });
+    return clientCallbackUrl(ctx.env, { code: issued.token });
   } catch (error) {
     if (error instanceof CallbackFailure) {
       log("warn", "oauth_callback_refused", { requestId: ctx.requestId, provider: name, reason: error.code });
-      return clientUrl(ctx.env, { error: error.code });
+      return clientCallbackUrl(ctx.env, { error: error.code });
     }
     if (error instanceof Error && "code" in error && typeof error.code === "string") {
       // Domain errors (unknown or unconfigured provider) still end at the client, not in a JSON page.
-      return clientUrl(ctx.env, { error: error.code });
+      return clientCallbackUrl(ctx.env, { error: error.code });
     }
     throw error;
   }

@@ -6,6 +6,7 @@ import { json, problems } from "../../../core/http/openapi";
 import { deferFor } from "../background";
 import { LoginInput, LoginResult } from "../schemas";
 import { login } from "../sessions";
+import { answerSession, isWebClient, WebClientHeaders } from "../webClient";
 
 export class Login extends Endpoint {
   override schema = {
@@ -20,14 +21,16 @@ export class Login extends Endpoint {
       "the named community) or `tenant_suspended`; 410 `tenant_closed` when the named community, or every " +
       "community of the account, has closed (a member of another open community lands there). Failed attempts are limited per address and per " +
       "account (429 `rate_limited` with Retry-After), and the owner is emailed when their account is " +
-      "being guessed.",
+      "being guessed. " +
+      "With `X-Warga-Client: web` (the first-party app, from its own origin: 403 `origin_refused` otherwise) the refresh token is not in the body but set as an HttpOnly cookie on the refresh and sign-out paths.",
     security: [],
-    request: { body: { content: { "application/json": { schema: LoginInput } } } },
+    request: { headers: WebClientHeaders, body: { content: { "application/json": { schema: LoginInput } } } },
     responses: { 200: json(LoginResult), ...problems(400, 401, 403, 410, 429) },
   };
 
   override async handle(c: Context<HonoEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await login({ ctx: platformCtx(c), input: body, defer: deferFor(c) }));
+    const web = isWebClient(c);
+    return answerSession(c, web, await login({ ctx: platformCtx(c), input: body, defer: deferFor(c) }));
   }
 }

@@ -1,10 +1,18 @@
 import type { Context } from "hono";
+import { getCookie } from "hono/cookie";
 import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { problems } from "../../../core/http/openapi";
 import { LogoutInput } from "../schemas";
 import { logout } from "../sessions";
+import {
+  clearRefreshCookie,
+  isWebClient,
+  presentedRefreshToken,
+  REFRESH_COOKIE,
+  WebClientHeaders,
+} from "../webClient";
 
 export class Logout extends Endpoint {
   override schema = {
@@ -16,7 +24,13 @@ export class Logout extends Endpoint {
       "notifications when given (a notification service outage does not stop the sign-out). Always 204, " +
       "also for an unknown refresh token, for which nothing is unregistered.",
     security: [],
-    request: { body: { content: { "application/json": { schema: LogoutInput } } } },
+    description:
+      "API clients send `refreshToken` in the body. The web app sends `X-Warga-Client: web`: the session " +
+      "is the cookie's, and the cookie is cleared.",
+    request: {
+      headers: WebClientHeaders,
+      body: { content: { "application/json": { schema: LogoutInput } } },
+    },
     responses: {
       204: { description: "Signed out (also for an unknown or already ended session)" },
       ...problems(400),
@@ -25,7 +39,20 @@ export class Logout extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
-    await logout({ ctx: platformCtx(c), input: body });
+    const web = isWebClient(c);
+    if (web) {
+      // Signed out on this browser whatever the session's state: no cookie is the same as an unknown one.
+      const refreshToken = getCookie(c, REFRESH_COOKIE);
+      if (refreshToken) {
+        await logout({ ctx: platformCtx(c), input: { ...body, refreshToken } });
+      }
+      clearRefreshCookie(c);
+      return c.body(null, 204);
+    }
+    await logout({
+      ctx: platformCtx(c),
+      input: { ...body, refreshToken: presentedRefreshToken(c, web, body) },
+    });
     return c.body(null, 204);
   }
 }

@@ -5,6 +5,7 @@ import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { LoginResult, RefreshInput } from "../schemas";
 import { refresh } from "../sessions";
+import { answerSession, isWebClient, presentedRefreshToken, WebClientHeaders } from "../webClient";
 
 export class Refresh extends Endpoint {
   override schema = {
@@ -16,14 +17,20 @@ export class Refresh extends Endpoint {
       "of duties takes effect here. Presenting a token that was already spent ends the whole session " +
       "(401 `refresh_token_reused`): whoever holds a copy must sign in again. 401 " +
       "`invalid_refresh_token` for an unknown, expired or revoked token, 401 `session_ended` when the " +
-      "membership or the account is gone, 403 `tenant_suspended` when the community is suspended.",
+      "membership or the account is gone, 403 `tenant_suspended` when the community is suspended. " +
+      "With `X-Warga-Client: web` (the first-party app, from its own origin: 403 `origin_refused` otherwise) the body carries no token: the refresh token is read from its HttpOnly cookie and the next one set there.",
     security: [],
-    request: { body: { content: { "application/json": { schema: RefreshInput } } } },
+    request: {
+      headers: WebClientHeaders,
+      body: { content: { "application/json": { schema: RefreshInput } } },
+    },
     responses: { 200: json(LoginResult), ...problems(400, 401, 403) },
   };
 
   override async handle(c: Context<HonoEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await refresh({ ctx: platformCtx(c), input: body }));
+    const web = isWebClient(c);
+    const refreshToken = presentedRefreshToken(c, web, body);
+    return answerSession(c, web, await refresh({ ctx: platformCtx(c), input: { refreshToken } }));
   }
 }

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import { clientUrl, type HonoEnv } from "../../../core/env";
 import { DomainError, statusOfKind } from "../../../core/errors";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
@@ -53,6 +53,6 @@ export class SubmitResetPasswordPage extends Endpoint {
       }
       throw error;
     }
-    return c.html(resetPasswordDone(`${ctx.env.CLIENT_URL.replace(/\/$/, "")}/login`, lang));
+    return c.html(resetPasswordDone(`${clientUrl(ctx.env)}/login`, lang));
   }
 }

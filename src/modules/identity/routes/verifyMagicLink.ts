@@ -5,6 +5,7 @@ import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { verifyMagicLink } from "../magicLink";
 import { LoginResult, TokenInput } from "../schemas";
+import { answerSession, isWebClient, WebClientHeaders } from "../webClient";
 
 export class VerifyMagicLink extends Endpoint {
   override schema = {
@@ -14,14 +15,16 @@ export class VerifyMagicLink extends Endpoint {
       "Public: the token from the emailed link is the credential. Spends it (single use, 15 minutes) " +
       "and opens a session in the community the link was asked for, by the same rules as password " +
       "sign-in. 401 `token_invalid`, `token_expired` or `token_used`; 403 `account_disabled`, " +
-      "`no_membership` or `tenant_suspended`; 410 `tenant_closed` when the community has closed; 429 `rate_limited` per address.",
+      "`no_membership` or `tenant_suspended`; 410 `tenant_closed` when the community has closed; 429 `rate_limited` per address. " +
+      "With `X-Warga-Client: web` (the first-party app, from its own origin: 403 `origin_refused` otherwise) the refresh token is not in the body but set as an HttpOnly cookie on the refresh and sign-out paths.",
     security: [],
-    request: { body: { content: { "application/json": { schema: TokenInput } } } },
+    request: { headers: WebClientHeaders, body: { content: { "application/json": { schema: TokenInput } } } },
     responses: { 200: json(LoginResult), ...problems(400, 401, 403, 410, 429) },
   };
 
   override async handle(c: Context<HonoEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await verifyMagicLink({ ctx: platformCtx(c), input: body }));
+    const web = isWebClient(c);
+    return answerSession(c, web, await verifyMagicLink({ ctx: platformCtx(c), input: body }));
   }
 }

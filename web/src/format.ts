@@ -1,0 +1,9 @@
+import { jakartaShortDate, rupiah } from "../../src/core/format";
+import { language } from "./i18n";
+
+/**
+ * The app's one formatter for money and dates: the API's own rules (src/core/format.ts), so a bill reads
+ * the same in the app, the letter and the WhatsApp reminder. Rp25.000; 29 Nov 2026 in Asia/Jakarta.
+ */
+export const money = (amount: number): string => rupiah(amount);
+export const date = (instant: string | Date): string => jakartaShortDate(instant, language());

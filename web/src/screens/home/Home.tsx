@@ -1,0 +1,165 @@
+import { api } from "../../api/client";
+import { date, money } from "../../format";
+import { type MessageKey, t, useLanguage } from "../../i18n";
+import { type SessionUser, useSession } from "../../session";
+import { Empty, Show, useResource } from "../../ui/states";
+
+interface Bill {
+  id: string;
+  typeName: string;
+  period: string;
+  outstanding: number;
+  status: "belum" | "sebagian" | "lunas";
+}
+interface MyDues {
+  items: Bill[];
+  totals: { outstanding: number; unpaidBills: number };
+}
+interface Letter {
+  id: string;
+  jenisName: string;
+  status: string;
+  createdAt: string;
+}
+interface Poll {
+  id: string;
+  title: string;
+  endsAt: string;
+  hasVoted?: boolean;
+}
+interface Announcement {
+  id: string;
+  title: string;
+  urgent: boolean;
+  publishedAt: string | null;
+}
+interface Page<T> {
+  items: T[];
+}
+
+const OPEN_LETTERS = new Set(["diajukan", "diproses", "perlu_perbaikan", "selesai"]);
+
+/** `/`: what needs the resident now, from the documented resident routes, each block on its own. */
+export function Home() {
+  useLanguage();
+  const session = useSession();
+  if (session.status !== "signedIn") {
+    return null;
+  }
+  const user = session.user;
+  return (
+    <section aria-labelledby="home-title">
+      <h1 id="home-title">{t("home.greeting", { name: user.name })}</h1>
+      <p class="muted">{user.tenant?.name}</p>
+      <h2 class="sr-only">{t("home.needs")}</h2>
+      {user.resident ? <ResidentBlocks /> : <p class="card">{t("home.notResident")}</p>}
+      <Announcements user={user} />
+    </section>
+  );
+}
+
+function ResidentBlocks() {
+  const dues = useResource(() => api.get<MyDues>("/api/iuran/mine"));
+  const letters = useResource(() => api.get<Page<Letter>>("/api/surat/mine", { query: { limit: 10 } }));
+  const polls = useResource(() =>
+    api.get<Page<Poll>>("/api/musyawarah", { query: { status: "aktif", limit: 5 } }),
+  );
+  return (
+    <div class="blocks">
+      <article class="card" aria-labelledby="bills-title">
+        <h3 id="bills-title">{t("home.bills")}</h3>
+        <Show resource={dues}>
+          {(d) => {
+            const unpaid = d.items.filter((b) => b.status !== "lunas");
+            return unpaid.length === 0 ? (
+              <Empty>{t("home.billsNone")}</Empty>
+            ) : (
+              <>
+                <ul class="rows">
+                  {unpaid.map((b) => (
+                    <li key={b.id}>
+                      <span>
+                        {b.typeName} · {b.period}
+                      </span>
+                      <strong>{money(b.outstanding)}</strong>
+                    </li>
+                  ))}
+                </ul>
+                <p class="total">{t("home.billsTotal", { amount: money(d.totals.outstanding) })}</p>
+              </>
+            );
+          }}
+        </Show>
+      </article>
+      <article class="card" aria-labelledby="letters-title">
+        <h3 id="letters-title">{t("home.letters")}</h3>
+        <Show resource={letters}>
+          {(page) => {
+            const open = page.items.filter((l) => OPEN_LETTERS.has(l.status));
+            return open.length === 0 ? (
+              <Empty>{t("home.lettersNone")}</Empty>
+            ) : (
+              <ul class="rows">
+                {open.map((l) => (
+                  <li key={l.id}>
+                    <span>{l.jenisName}</span>
+                    <span class={`badge badge-${l.status}`}>{t(`letter.${l.status}` as MessageKey)}</span>
+                  </li>
+                ))}
+              </ul>
+            );
+          }}
+        </Show>
+      </article>
+      <article class="card" aria-labelledby="polls-title">
+        <h3 id="polls-title">{t("home.polls")}</h3>
+        <Show resource={polls}>
+          {(page) =>
+            page.items.length === 0 ? (
+              <Empty>{t("home.pollsNone")}</Empty>
+            ) : (
+              <ul class="rows">
+                {page.items.map((p) => (
+                  <li key={p.id}>
+                    <span>{p.title}</span>
+                    <span class="muted">{t("home.pollCloses", { date: date(p.endsAt) })}</span>
+                  </li>
+                ))}
+              </ul>
+            )
+          }
+        </Show>
+      </article>
+    </div>
+  );
+}
+
+function Announcements({ user }: { user: SessionUser }) {
+  const news = useResource(
+    () => api.get<Page<Announcement>>("/api/pengumuman", { query: { limit: 3 } }),
+    [user.tenant?.slug],
+  );
+  return (
+    <article class="card" aria-labelledby="news-title">
+      <h3 id="news-title">{t("home.news")}</h3>
+      <Show resource={news} lines={3}>
+        {(page) =>
+          page.items.length === 0 ? (
+            <Empty>{t("home.newsNone")}</Empty>
+          ) : (
+            <ul class="rows">
+              {page.items.map((a) => (
+                <li key={a.id}>
+                  <span>
+                    {a.urgent && <span class="badge badge-urgent">!</span>} {a.title}
+                  </span>
+                  {a.publishedAt && <span class="muted">{date(a.publishedAt)}</span>}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Show>
+    </article>
+  );
+}

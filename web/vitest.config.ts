@@ -1,0 +1,17 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+/** The web app's unit and component tests, in Node with happy-dom: no workerd, no browser, no network. */
+export default defineConfig({
+  oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
+  test: {
+    name: "web",
+    // Two files at a time, the same in every project (vitest.config.ts).
+    maxWorkers: 2,
+    root,
+    include: ["web/test/**/*.test.{ts,tsx}"],
+    environment: "happy-dom",
+  },
+});
