@@ -22,11 +22,10 @@ export class Logout extends Endpoint {
       "Public: the refresh token is the credential (the access token may have expired). Ends that " +
       "token's session, so neither token of it works any longer, and unregisters `pushToken` from push " +
       "notifications when given (a notification service outage does not stop the sign-out). Always 204, " +
-      "also for an unknown refresh token, for which nothing is unregistered.",
+      "also for an unknown refresh token, for which nothing is unregistered. API clients send `refreshToken` " +
+      "in the body. The web app sends `X-Warga-Client: web`: the session is the cookie's, and the cookie is " +
+      "cleared.",
     security: [],
-    description:
-      "API clients send `refreshToken` in the body. The web app sends `X-Warga-Client: web`: the session " +
-      "is the cookie's, and the cookie is cleared.",
     request: {
       headers: WebClientHeaders,
       body: { content: { "application/json": { schema: LogoutInput } } },
