@@ -2,8 +2,8 @@ import { execFile } from "node:child_process";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import openapiTS, { astToString } from "openapi-typescript";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 // @ts-expect-error: a plain .mjs helper shared with the benchmark scripts.
 import { projectEnv, root } from "../../scripts/lib/dev-server.mjs";
@@ -36,13 +36,27 @@ afterAll(async () => {
 });
 
 /**
+ * openapi-typescript from its own workspace (tools/client-check), where npm installs it beside the
+ * TypeScript 5 it declares as a peer (package-lock.json: tools/client-check/node_modules/openapi-typescript,
+ * not hoisted), so a bare import from here finds nothing. Resolved from there, it is found either way.
+ */
+async function loadOpenapiTS() {
+  const entry = createRequire(join(root, "tools", "client-check", "package.json")).resolve(
+    "openapi-typescript",
+  );
+  const mod: typeof import("openapi-typescript") = await import(pathToFileURL(entry).href);
+  return { openapiTS: mod.default, astToString: mod.astToString, entry };
+}
+
+/**
  * openapi-typescript's own recipe for binary bodies: a string schema of `format: binary` (or, in OpenAPI
  * 3.1's words, with a `contentMediaType`) is a `Blob`, as a browser or Node 22 sends and receives it. Its
  * `transform` hook takes nodes of TypeScript 5's compiler API, the copy openapi-typescript itself loads
  * (tools/client-check: the project compiles with TypeScript 7, which has no such API).
  */
 async function generateTypes(document: unknown): Promise<string> {
-  const ts = createRequire(import.meta.resolve("openapi-typescript"))("typescript");
+  const { openapiTS, astToString, entry } = await loadOpenapiTS();
+  const ts = createRequire(entry)("typescript");
   const blob = ts.factory.createTypeReferenceNode(ts.factory.createIdentifier("Blob"));
   const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], {
     transform(schema) {
