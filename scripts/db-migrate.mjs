@@ -25,22 +25,17 @@ function fingerprint(jobs) {
   return hash.digest("hex");
 }
 
-/**
- * @param {{ remote?: boolean, quiet?: boolean, only?: string[] }} [opts] `only`: the bindings to migrate
- *   (local only; the browser journeys need the demo tenants' slots, not all of them), else every one
- */
-export async function migrateAll({ remote = false, quiet = false, only } = {}) {
-  const jobs = workerConfigs()
-    .flatMap((config) =>
-      migratedDatabases(config).map((db) => ({
-        config,
-        name: db.database_name,
-        binding: db.binding,
-        id: db.database_id,
-        dir: db.migrations_dir,
-      })),
-    )
-    .filter((job) => remote || !only || only.includes(job.binding));
+/** @param {{ remote?: boolean, quiet?: boolean }} [opts] */
+export async function migrateAll({ remote = false, quiet = false } = {}) {
+  const jobs = workerConfigs().flatMap((config) =>
+    migratedDatabases(config).map((db) => ({
+      config,
+      name: db.database_name,
+      binding: db.binding,
+      id: db.database_id,
+      dir: db.migrations_dir,
+    })),
+  );
   const digest = fingerprint(jobs);
   if (!remote && existsSync(STAMP) && readFileSync(STAMP, "utf8") === digest) {
     return 0;

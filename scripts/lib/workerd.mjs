@@ -88,8 +88,12 @@ const acceptAll = async () => new Response(JSON.stringify({ accepted: true }), {
  * Serves a Worker config's bundle on workerd.
  * @param {{ config?: string, script?: string, bundle?: Awaited<ReturnType<typeof bundleWorker>>, vars?: Record<string,string>, persistTo?: string,
  *   durableObjects?: Record<string, string>, d1Databases?: Record<string, { id: string }>, onLine?: (line: string) => void,
- *   inspectorPort?: number, browser?: boolean }} opts
+ *   inspectorPort?: number, browser?: boolean, assets?: boolean }} opts
  *   `d1Databases` adds (or replaces) D1 bindings, e.g. more tenant slots than the config declares.
+ * `assets` serves the config's static assets as a deploy does (the web app and Swagger UI's files in
+ * public/, which must be built: scripts/build-web.mjs): Miniflare's asset router in front of the Worker,
+ * with the config's `not_found_handling` (the app's index.html for a page load) and `run_worker_first`
+ * paths, and public/_headers. Off, the benches measure the Worker alone and `ASSETS` accepts and drops.
  * `browser` keeps the config's Browser Rendering binding (letter PDFs): miniflare then launches the Chrome
  * it finds under `$XDG_CACHE_HOME/.wrangler/chrome` (scripts/setup-chromium.sh's wrapper when that is the
  * project's `.cache`), and would download one if none were there, so it is off unless asked for.
@@ -101,7 +105,7 @@ export async function startWorkerd(opts = {}) {
   const bundle = opts.bundle ?? (await bundleWorker(config, { script: opts.script }));
   const { workerOptions } = unstable_getMiniflareWorkerOptions(join(root, config));
   const {
-    assets: _assets,
+    assets,
     browserRendering,
     cronTriggers: _crons,
     modulesRules: _rules,
@@ -131,6 +135,7 @@ export async function startWorkerd(opts = {}) {
         {
           ...bindingOptions,
           ...(opts.browser && browserRendering ? { browserRendering } : {}),
+          ...(opts.assets && assets ? { assets } : {}),
           name,
           rootPath: root,
           modules: true,
@@ -146,7 +151,7 @@ export async function startWorkerd(opts = {}) {
           d1Databases: { ...bindingOptions.d1Databases, ...(opts.d1Databases ?? {}) },
           serviceBindings: {
             ...Object.fromEntries(Object.keys(serviceBindings).map((k) => [k, acceptAll])),
-            ASSETS: acceptAll,
+            ...(opts.assets && assets ? {} : { ASSETS: acceptAll }),
           },
           unsafeDirectSockets: [{ host: "127.0.0.1", port: 0, proxy: false }],
           ...(opts.inspectorPort ? { unsafeInspectorProxy: true } : {}),

@@ -1,58 +1,52 @@
 import { execFile } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-// @ts-expect-error: plain .mjs helpers shared with the benchmark scripts.
-import { declaredSlots, migrateAndSeed } from "../../scripts/bench/d1.mjs";
 // @ts-expect-error: a plain .mjs helper shared with the benchmark scripts.
 import { projectEnv, root } from "../../scripts/lib/dev-server.mjs";
-// @ts-expect-error: a plain .mjs helper shared with the benchmark scripts.
-import { startWorkerd, workerdAvailable } from "../../scripts/lib/workerd.mjs";
+import { type E2eServer, startSeededServer } from "./server";
 
 /**
  * The API as a client developer meets it (issue 42, item 6): a TypeScript client generated from the
  * running server's `/openapi.json` with openapi-typescript, a small program written against it with
  * openapi-fetch (test/e2e/client/program.ts) compiled with `tsc --strict`, then run against the server.
  * The server is the deploy bundle on workerd, over fresh local databases migrated and given the demo
- * seed (the benches' way: scripts/bench/d1.mjs); letter PDFs render when Chromium is installed
+ * seed (test/e2e/server.ts, shared with the web journeys); letter PDFs render when Chromium is installed
  * (scripts/lib/chromium.mjs), otherwise the program downloads only the xlsx export.
  */
 const run = promisify(execFile);
 const chromium = inject("chromium");
 const OUT = join(root, ".cache", "client");
 
-let server: { url: string; mf: unknown; stop: () => Promise<void> } | undefined;
-let persistTo: string | undefined;
+let server: E2eServer | undefined;
 let unavailable: string | undefined;
 
 beforeAll(async () => {
-  if (!workerdAvailable()) {
-    unavailable = "workerd is not installed (npm install)";
-    return;
-  }
   // Browser Rendering launches the Chrome wrapper scripts/setup-chromium.sh put in the project's cache.
   process.env.XDG_CACHE_HOME = join(root, ".cache");
-  persistTo = mkdtempSync(join(tmpdir(), "warga-client-"));
-  try {
-    server = await startWorkerd({ persistTo, browser: chromium.ready, vars: { LOG_LEVEL: "warn" } });
-  } catch (error) {
-    unavailable = `the API could not start: ${error instanceof Error ? error.message : error}`;
-    return;
-  }
-  // A migration or the seed failing is a failure of the project, not of the machine: not a skip.
-  await migrateAndSeed((server as { mf: unknown }).mf, declaredSlots());
+  // No skip when a migration or the seed fails: that throws here, a failure of the project.
+  ({ server, unavailable } = await startSeededServer({ browser: chromium.ready }));
 }, 600_000);
 
 afterAll(async () => {
   await server?.stop();
-  if (persistTo) {
-    rmSync(persistTo, { recursive: true, force: true });
-  }
 });
+
+/**
+ * openapi-typescript from its own workspace (tools/client-check), where npm installs it beside the
+ * TypeScript 5 it declares as a peer (package-lock.json: tools/client-check/node_modules/openapi-typescript,
+ * not hoisted), so a bare import from here finds nothing. Resolved from there, it is found either way.
+ */
+async function loadOpenapiTS() {
+  const entry = createRequire(join(root, "tools", "client-check", "package.json")).resolve(
+    "openapi-typescript",
+  );
+  const mod: typeof import("openapi-typescript") = await import(pathToFileURL(entry).href);
+  return { openapiTS: mod.default, astToString: mod.astToString, entry };
+}
 
 /**
  * openapi-typescript's own recipe for binary bodies: a string schema of `format: binary` (or, in OpenAPI
@@ -61,14 +55,7 @@ afterAll(async () => {
  * (tools/client-check: the project compiles with TypeScript 7, which has no such API).
  */
 async function generateTypes(document: unknown): Promise<string> {
-  // openapi-typescript is installed in its own workspace (tools/client-check, package.json `workspaces`)
-  // beside the TypeScript 5 it declares as a peer; the root has TypeScript 7.
-  const entry = createRequire(join(root, "tools/client-check/package.json")).resolve(
-    "openapi-typescript/dist/index.mjs",
-  );
-  const { default: openapiTS, astToString }: typeof import("openapi-typescript") = await import(
-    pathToFileURL(entry).href
-  );
+  const { openapiTS, astToString, entry } = await loadOpenapiTS();
   const ts = createRequire(entry)("typescript");
   const blob = ts.factory.createTypeReferenceNode(ts.factory.createIdentifier("Blob"));
   const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], {

@@ -10,7 +10,10 @@ if (!chromium.ready) {
   console.warn(`e2e: the Swagger browser test will be skipped: ${chromium.reason}`);
 }
 
-/** Tests that drive the running Worker from outside (wrangler dev + headless Chromium), in Node. */
+/**
+ * Tests that drive the running Worker from outside, in Node: the deploy bundle on workerd over seeded
+ * databases (test/e2e/server.ts) or `wrangler dev`, with headless Chromium.
+ */
 export default defineConfig({
   test: {
     name: "e2e",

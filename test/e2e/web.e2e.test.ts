@@ -7,50 +7,40 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 // @ts-expect-error: a plain .mjs helper shared with npm run dev and deploy.
 import { buildWeb } from "../../scripts/build-web.mjs";
 // @ts-expect-error: a plain .mjs helper shared with the benchmark scripts.
-import { root, startDevServer } from "../../scripts/lib/dev-server.mjs";
+import { root } from "../../scripts/lib/dev-server.mjs";
+import { type E2eServer, startSeededServer } from "./server";
 
 /**
  * The web app in a real Chromium (Debian's, driven by playwright-core: nothing downloaded) against the
  * real local API with the demo data (ADR 0041): the journeys a person makes, an axe-core check of each
- * screen, and screenshots for the README.
+ * screen, and screenshots for the README. The server (test/e2e/server.ts) is the deploy bundle on
+ * workerd serving public/ as a deploy does (the app's index.html for any page path, the Worker first
+ * for wrangler.toml's `run_worker_first` paths, public/_headers), over fresh databases with the demo seed.
  */
 const chromium = inject("chromium");
 const DEMO = { email: "warga1.rt01@warga.test", password: "warga-demo-2026" };
 const SCREENSHOTS = join(root, "docs", "screenshots");
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
-/**
- * The journeys' own local state, kept between runs: migrating every database through wrangler is the
- * slow part (minutes on a busy 2-core machine), and db-migrate skips it while no migration changed. The
- * demo seed is idempotent and runs every time. Never `npm run dev`'s state, which may be open.
- */
-const STATE = join(root, ".wrangler", "web-e2e-state");
-// Migrations and seed on a fresh clone, then wrangler dev's start: far past the project's 120 s default.
-const SETUP_MS = 600_000;
+// The app's build, the bundle, workerd's start, migrations and seed: about half a minute on a quiet
+// 2-core machine; the margin is for one shared with other test files.
+const SETUP_MS = 300_000;
 
-let server: { url: string; stop: () => Promise<void> } | undefined;
+let server: E2eServer | undefined;
+let unavailable: string | undefined = chromium.ready ? undefined : chromium.reason;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  if (!chromium.ready) {
+  if (unavailable) {
     return;
   }
-  // The app as its sources are now, and the state with migrations and the demo data.
+  // The app as its sources are now, built before the server lists public/.
   await buildWeb();
-  process.env.WARGA_STATE_DIR = STATE;
-  const { migrateAll } = await import("../../scripts/db-migrate.mjs");
-  const { seed } = await import("../../scripts/seed-dev.mjs");
-  const { slotCountFromConfig } = await import("../../scripts/tenant-slots.mjs");
-  // The demo seed puts its three communities in the first three slots of a fresh state.
-  await migrateAll({
-    quiet: true,
-    only: ["PLATFORM_DB", "TENANT_DB_01", "TENANT_DB_02", "TENANT_DB_03", "NOTIFY_DB"],
-  });
-  await seed({ slots: slotCountFromConfig() });
   // Both started together; each is kept as soon as it is up, so afterAll stops it even if the other failed.
   await Promise.all([
-    startDevServer({ persistTo: STATE, vars: { LOG_LEVEL: "warn" } }).then((s: typeof server) => {
-      server = s;
+    startSeededServer({ assets: true }).then((started) => {
+      server = started.server;
+      unavailable ??= started.unavailable;
     }),
     playwright
       .launch({
@@ -104,10 +94,31 @@ async function signIn(page: Page) {
 const JOURNEY_MS = 240_000;
 
 describe("the web app in a browser", () => {
+  it("is served as a deploy serves it: the app for page paths, the Worker first for its own paths", async (t) => {
+    t.skip(unavailable !== undefined, unavailable);
+    const url = (server as E2eServer).url;
+    // A browser's page load (what the assets' single-page-application handling answers with index.html).
+    const load = (path: string) =>
+      fetch(`${url}${path}`, { headers: { accept: "text/html", "sec-fetch-mode": "navigate" } });
+    for (const path of ["/", "/tidak-ada-di-sini"]) {
+      const res = await load(path);
+      expect(res.status, path).toBe(200);
+      expect(await res.text(), path).toContain('<html lang="id">');
+      // public/_headers, as the assets serve it.
+      expect(res.headers.get("content-security-policy"), path).toContain("connect-src 'self'");
+    }
+    // Paths in wrangler.toml's run_worker_first reach the Worker even on a page load: its problem, not the app.
+    const api = await load("/api/tidak-ada-di-sini");
+    expect(api.status).toBe(404);
+    expect(api.headers.get("content-type")).toContain("application/problem+json");
+    const health = await (await fetch(`${url}/api/health`)).json();
+    expect(health).toMatchObject({ status: "ok" });
+  });
+
   it(
     "a resident signs in, sees home with their data, reloads and stays signed in, holds no readable token, signs out",
     async (t) => {
-      t.skip(!chromium.ready, chromium.reason);
+      t.skip(unavailable !== undefined, unavailable);
       const context = await (browser as Browser).newContext({ viewport: { width: 360, height: 640 } });
       const page = await context.newPage();
       const errors: string[] = [];
@@ -166,7 +177,7 @@ describe("the web app in a browser", () => {
   it(
     "lays out home on a desktop screen too",
     async (t) => {
-      t.skip(!chromium.ready, chromium.reason);
+      t.skip(unavailable !== undefined, unavailable);
       const context = await (browser as Browser).newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();
       await page.goto(`${(server as { url: string }).url}/login`);

@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+// @ts-expect-error: plain .mjs helpers shared with the benchmark scripts.
+import { declaredSlots, migrateAndSeed } from "../../scripts/bench/d1.mjs";
+// @ts-expect-error: a plain .mjs helper shared with the benchmark scripts.
+import { startWorkerd, workerdAvailable } from "../../scripts/lib/workerd.mjs";
+
+/**
+ * The API the e2e files drive: the deploy bundle (`wrangler deploy --dry-run`) on workerd through
+ * Miniflare, over fresh local databases in a temporary directory, migrated and given the demo seed
+ * (README's demo accounts) through the server's own bindings (scripts/bench/d1.mjs). One workerd for all
+ * of it, where `wrangler d1 migrations apply` and `wrangler dev` start one per command: tens of seconds
+ * on a busy 2-core machine, not minutes.
+ */
+export interface E2eServer {
+  url: string;
+  /** The Miniflare instance: its bindings (`getD1Database`) for a test that reads or writes directly. */
+  mf: unknown;
+  /** Stops workerd and removes the databases. */
+  stop: () => Promise<void>;
+}
+
+export interface E2eServerOptions {
+  /**
+   * Serve public/ as a deploy does (the web app, Swagger UI's files): the asset router in front of the
+   * Worker with wrangler.toml's `not_found_handling` and `run_worker_first`, and public/_headers. The
+   * app must be built first (scripts/build-web.mjs).
+   */
+  assets?: boolean;
+  /** Keep the Browser Rendering binding (letter PDFs); only when Chromium is installed. */
+  browser?: boolean;
+}
+
+/**
+ * Starts the seeded server. The answer is the server, or why this machine cannot run one (workerd not
+ * installed, the runtime not starting): a reason to skip. A migration or the seed failing is a failure of
+ * the project, not of the machine: it throws, the server already stopped.
+ */
+export async function startSeededServer(
+  opts: E2eServerOptions = {},
+): Promise<{ server: E2eServer; unavailable?: undefined } | { server?: undefined; unavailable: string }> {
+  if (!workerdAvailable()) {
+    return { unavailable: "workerd is not installed (npm install)" };
+  }
+  const persistTo = mkdtempSync(join(tmpdir(), "warga-e2e-"));
+  const remove = () => rmSync(persistTo, { recursive: true, force: true });
+  let started: { url: string; mf: unknown; stop: () => Promise<void> };
+  try {
+    started = await startWorkerd({
+      persistTo,
+      assets: opts.assets ?? false,
+      browser: opts.browser ?? false,
+      vars: { LOG_LEVEL: "warn" },
+    });
+  } catch (error) {
+    remove();
+    return { unavailable: `the API could not start: ${error instanceof Error ? error.message : error}` };
+  }
+  const server: E2eServer = {
+    url: started.url,
+    mf: started.mf,
+    stop: async () => {
+      await started.stop();
+      remove();
+    },
+  };
+  try {
+    await migrateAndSeed(started.mf, declaredSlots());
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return { server };
+}
