@@ -70,7 +70,7 @@ export function presentedRefreshToken(
   }
   if (!body.refreshToken) {
     throw new Invalid("invalid_input", "refreshToken is required.", [
-      { field: "refreshToken", message: "Required" },
+      { field: "refreshToken", message: "required" },
     ]);
   }
   return body.refreshToken;
