@@ -167,7 +167,9 @@ export function buildApp() {
         version: "0.1.0",
         description:
           "System of record for Indonesian neighbourhood associations (RT/RW). Errors are RFC 9457 " +
-          "application/problem+json with a stable `code`.",
+          "application/problem+json with a stable `code`; their `title`, `detail` and field messages are " +
+          "in the caller's language, Indonesian unless `Accept-Language` ranks English above it " +
+          "(`Content-Language` says which, `code` never changes).",
       },
       security: [{ bearerAuth: [] }],
     },

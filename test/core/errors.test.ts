@@ -136,8 +136,8 @@ describe("the headers of every answer (built once per isolate, ADR 0015)", () =>
       "content-type": "application/json",
     });
     const missing = await call("/api/nope");
-    // A problem also says its language (issue 30 item 3), which the caller's Accept-Language chose.
-    const problem = { "content-language": "en", vary: "Accept-Language, Origin" };
+    // A problem also says its language (issue 30 item 3): Indonesian, as no Accept-Language was sent (issue 42).
+    const problem = { "content-language": "id", vary: "Accept-Language, Origin" };
     expect(headerTable(missing)).toEqual({
       ...SECURITY_HEADERS,
       ...cors,

@@ -9,6 +9,7 @@ import { jakartaTime, setNow } from "../helpers/clock";
 import {
   bindings,
   createTenant,
+  ENGLISH,
   expectProblem,
   login,
   type Member,
@@ -30,13 +31,14 @@ function pngOf(size: number): Uint8Array {
   return bytes;
 }
 
-const upload = (token: string, size: number, purpose = "pengaduan") =>
+const upload = (token: string, size: number, purpose = "pengaduan", headers?: Record<string, string>) =>
   postFile("/api/files", {
     token,
     bytes: pngOf(size),
     name: "bukti.png",
     type: "image/png",
     fields: { purpose },
+    headers,
   });
 
 /** Uploads `n` images of the largest size allowed (5 MiB); returns the statuses. */
@@ -62,7 +64,9 @@ describe("the upload quota: 50 MB a member a day (issue 35)", () => {
     const tenant = await createTenant();
     const warga = await tenant.member("warga");
     expect(await fullUploads(warga.token, 10)).toEqual(Array(10).fill(201));
-    const refused = await upload(warga.token, 1000);
+    expectProblem(await upload(warga.token, 1000), 429, "rate_limited");
+    // The English detail names the quota (the Indonesian one, the default, says the code's sentence).
+    const refused = await upload(warga.token, 1000, "pengaduan", ENGLISH);
     expectProblem(refused, 429, "rate_limited");
     const detail = (refused.body as { detail: string }).detail;
     expect(detail).toContain("50 MB of uploads per member per day");
@@ -102,13 +106,17 @@ describe("the upload quota: 50 MB a member a day (issue 35)", () => {
 });
 
 describe("the letter-request quota: 10 a member a day (issue 35)", () => {
-  const ask = (token: string) =>
-    request(token, {
-      jenis: "domisili",
-      onBehalfOf: "self",
-      keperluan: "Melamar pekerjaan",
-      fields: sampleFields("domisili"),
-    });
+  const ask = (token: string, headers?: Record<string, string>) =>
+    request(
+      token,
+      {
+        jenis: "domisili",
+        onBehalfOf: "self",
+        keperluan: "Melamar pekerjaan",
+        fields: sampleFields("domisili"),
+      },
+      headers,
+    );
 
   it("the eleventh request is 429 naming the quota; a day later there is room again", async () => {
     const day = jakartaTime("2026-12-24", 9);
@@ -119,7 +127,8 @@ describe("the letter-request quota: 10 a member a day (issue 35)", () => {
       statuses.push((await ask(h.warga.token)).status);
     }
     expect(statuses).toEqual(Array(10).fill(201));
-    const refused = await ask(h.warga.token);
+    expectProblem(await ask(h.warga.token), 429, "rate_limited");
+    const refused = await ask(h.warga.token, ENGLISH);
     expectProblem(refused, 429, "rate_limited");
     expect((refused.body as unknown as { detail: string }).detail).toContain(
       "10 letter requests per member per day",

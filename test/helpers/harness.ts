@@ -29,7 +29,20 @@ export interface CallInit {
 
 let ipSeq = 1;
 
-/** Calls the main API Worker's real fetch handler, as a client would. */
+/**
+ * What a test sends to read a problem in English: `{ headers: ENGLISH }`.
+ *
+ * `call` adds no Accept-Language of its own, on purpose (issue 42): the API answers Indonesian to a
+ * caller that names no language, and a test client that declared English by default would hide that
+ * default from the whole suite (and from the HTML pages' tests, which check it). A test asserts an
+ * English title, detail or field message only by sending this header, which says why it expects
+ * English; most tests assert the problem's `code`, which no language changes. The English detail is
+ * the thrower's own sentence (it may name a quota or a field); the Indonesian one is the code's
+ * catalogue sentence (core/i18n `problemText`).
+ */
+export const ENGLISH: Readonly<Record<string, string>> = { "Accept-Language": "en" };
+
+/** Calls the main API Worker's real fetch handler, as a client would (no Accept-Language unless given). */
 export async function call(path: string, init: CallInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   // Outside Cloudflare every request without CF-Connecting-IP shares one per-IP bucket (core/rateLimit):

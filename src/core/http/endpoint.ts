@@ -1,7 +1,7 @@
 import { InputValidationException, MultiException, OpenAPIRoute } from "chanfana";
 import { z } from "zod";
 import { Invalid } from "../errors";
-import { pickLanguage } from "../i18n";
+import { DEFAULT_LANGUAGE, pickLanguage } from "../i18n";
 import { DEFAULT_JSON_LIMIT, readJsonBody, unsafeTextPaths } from "./body";
 import { openCursor, sealCursor } from "./cursor";
 import { problems } from "./openapi";
@@ -142,8 +142,9 @@ export abstract class Endpoint extends OpenAPIRoute {
     const method = request.method.toLowerCase();
     const data = await this.getUnvalidatedData();
     try {
-      // Field messages in the caller's language: zod's own Indonesian locale for `id` (core/i18n).
-      const indonesian = pickLanguage(request.headers.get("Accept-Language")) === "id";
+      // Field messages in the caller's language, as problemResponse picks it: zod's own Indonesian locale
+      // for `id`, the default (core/i18n).
+      const indonesian = pickLanguage(request.headers.get("Accept-Language"), DEFAULT_LANGUAGE) === "id";
       const valid = await this.validator(method !== "get" && method !== "head").parseAsync(
         data,
         indonesian ? { error: zodIndonesian } : undefined,

@@ -78,7 +78,7 @@ export function htmlAnswer(description: string) {
     headers: z.object({
       "Content-Language": z
         .enum(["id", "en"])
-        .describe("`id` when Accept-Language asks for Indonesian, otherwise `en`."),
+        .describe("`en` when `?lang=en` or Accept-Language ranks English above Indonesian, otherwise `id`."),
     }),
     content: { "text/html": { schema: z.string() } },
   };

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { DEPENDENCY_RETRY_AFTER, dependencyUnavailable, isDependencyFailure } from "../dependency";
 import type { HonoEnv } from "../env";
 import { DomainError, type ErrorCode, type FieldError, statusOfKind } from "../errors";
-import { fieldMessage, pickLanguage, problemText, STATUS_TITLES_EN } from "../i18n";
+import { DEFAULT_LANGUAGE, fieldMessage, pickLanguage, problemText, STATUS_TITLES_EN } from "../i18n";
 import { log } from "./log";
 import { loggedPath } from "./secret";
 
@@ -47,8 +47,9 @@ export function problemResponse(
   detail: string,
   extra: { errors?: FieldError[]; retryAfter?: number } = {},
 ): Response {
-  // The caller's language for title, detail and field messages; `code` stays (core/i18n).
-  const lang = pickLanguage(c.req.header("Accept-Language"));
+  // The caller's language for title, detail and field messages, Indonesian unless Accept-Language puts
+  // English first (core/i18n); `code` stays. `Vary` keeps a cache from handing one language to the other.
+  const lang = pickLanguage(c.req.header("Accept-Language"), DEFAULT_LANGUAGE);
   const english = problemBody(status, code, detail, extra.errors);
   const body: Problem = {
     ...english,

@@ -3,21 +3,29 @@ import { CORE_TITLES_ID } from "./core-titles";
 import { indonesianFieldMessage } from "./field-messages";
 
 /**
- * The two languages problems speak (issue 30 item 3, ADR 0034): `Accept-Language` picks `id` or `en`;
- * English when it asks for neither. Only `title`, `detail` and field messages change: `code` never does.
+ * The two languages problems and pages speak (issue 30 item 3, ADR 0034): `Accept-Language` picks `id` or
+ * `en`; Indonesian when it asks for neither (issue 42: the spec's users are Indonesian, and the emails that
+ * lead to the API are). Only `title`, `detail` and field messages change: `code` never does.
  */
 export type Language = "id" | "en";
 
+/** The language of a caller that names neither `id` nor `en`: the API's problems, its pages, notify's problems. */
+export const DEFAULT_LANGUAGE: Language = "id";
+
 /**
  * The best of `id` and `en` by the header's q-values (RFC 9110 §12.5.4): `id`, `id-ID` (and the old
- * `in`) are Indonesian, `en-*` English; a header that names neither (none, `*`, `fr`) leaves
- * `fallback` (English for problems; the HTML pages pass Indonesian); ties go to the one listed first.
+ * `in`) are Indonesian, `en-*` English; ties go to the one listed first. A header that names neither
+ * (none, `*`, `fr`) leaves `fallback`, unless it refuses the fallback (`id;q=0`) and so leaves the other.
  */
-export function pickLanguage(header: string | null | undefined, fallback: Language = "en"): Language {
+export function pickLanguage(
+  header: string | null | undefined,
+  fallback: Language = DEFAULT_LANGUAGE,
+): Language {
   if (!header) {
     return fallback;
   }
   let best: { lang: Language; q: number } | null = null;
+  const refused = new Set<Language>();
   for (const part of header.split(",")) {
     const [range = "", ...params] = part.trim().toLowerCase().split(";");
     const primary = range.trim().split("-")[0];
@@ -28,11 +36,17 @@ export function pickLanguage(header: string | null | undefined, fallback: Langua
     }
     const qParam = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
     const q = qParam ? Number(qParam.slice(2)) : 1;
-    if (Number.isFinite(q) && q > 0 && (!best || q > best.q)) {
+    if (q === 0) {
+      refused.add(lang);
+    } else if (Number.isFinite(q) && q > 0 && (!best || q > best.q)) {
       best = { lang, q };
     }
   }
-  return best?.lang ?? fallback;
+  if (best) {
+    return best.lang;
+  }
+  const other: Language = fallback === "id" ? "en" : "id";
+  return refused.has(fallback) && !refused.has(other) ? other : fallback;
 }
 
 /** The catalogue: one Indonesian title per code, core's below and each module's from its errors.ts. */

@@ -11,6 +11,7 @@ import {
   bindings,
   callJson,
   createTenant,
+  ENGLISH,
   expectProblem,
   login,
   type Member,
@@ -23,17 +24,20 @@ const complaint = (n: number) => ({
   description: "Air meluap ke jalan setiap hujan",
   category: "infrastruktur",
 });
-const complain = (token: string, n = 0) =>
-  callJson<{ id: string }>("/api/pengaduan", { token, body: complaint(n) });
-const suggest = (token: string) =>
+type RequestHeaders = Record<string, string>;
+const complain = (token: string, n = 0, headers?: RequestHeaders) =>
+  callJson<{ id: string }>("/api/pengaduan", { token, body: complaint(n), headers });
+const suggest = (token: string, headers?: RequestHeaders) =>
   callJson("/api/saran", {
     token,
     body: { body: "Jadwal ronda mohon diumumkan lebih awal", anonymous: true },
+    headers,
   });
-const propose = (token: string) =>
+const propose = (token: string, headers?: RequestHeaders) =>
   callJson<{ id: string }>("/api/usulan", {
     token,
     body: { title: "Pasang CCTV di gerbang", description: "Untuk keamanan malam hari" },
+    headers,
   });
 
 /** Sends `n` requests one after another and returns their statuses. */
@@ -45,12 +49,20 @@ async function times(n: number, send: (i: number) => Promise<{ status: number }>
   return statuses;
 }
 
-/** The problem a quota answers: 429, Retry-After in seconds, and a detail naming the quota. */
-function expectQuota(
-  res: { status: number; headers: Headers; body: unknown },
+/**
+ * The problem a quota answers: 429, Retry-After in seconds, and a detail naming the quota. `send` is
+ * called twice: with no Accept-Language (Indonesian, the default: the code's sentence) and in English,
+ * whose detail names the quota.
+ */
+async function expectQuota(
+  send: (headers?: RequestHeaders) => Promise<{ status: number; headers: Headers; body: unknown }>,
   quota: string,
   policy: string,
-): number {
+): Promise<number> {
+  const indonesian = await send();
+  expectProblem(indonesian, 429, "rate_limited");
+  expect(indonesian.headers.get("Content-Language")).toBe("id");
+  const res = await send(ENGLISH);
   expectProblem(res, 429, "rate_limited");
   const detail = (res.body as { detail: string }).detail;
   expect(detail).toContain(quota);
@@ -76,8 +88,11 @@ describe("quotas on what one member creates (issue 35)", () => {
     const tenant = await createTenant();
     const warga = await tenant.member("warga");
     expect(await times(20, (i) => complain(warga.token, i))).toEqual(Array(20).fill(201));
-    const refused = await complain(warga.token, 21);
-    const retryAfter = expectQuota(refused, "20 complaints per member per day", "pengaduan-create:member");
+    const retryAfter = await expectQuota(
+      (headers) => complain(warga.token, 21, headers),
+      "20 complaints per member per day",
+      "pengaduan-create:member",
+    );
     // The window slides from the first complaint: it reopens when that one is a day old.
     expect(retryAfter).toBeGreaterThan(86_400 - 120);
     const stored = await tenantD1(tenant)
@@ -99,10 +114,18 @@ describe("quotas on what one member creates (issue 35)", () => {
     const tenant = await createTenant();
     const warga = await tenant.member("warga");
     expect(await times(20, () => suggest(warga.token))).toEqual(Array(20).fill(201));
-    expectQuota(await suggest(warga.token), "20 suggestions per member per day", "saran-create:member");
+    await expectQuota(
+      (headers) => suggest(warga.token, headers),
+      "20 suggestions per member per day",
+      "saran-create:member",
+    );
     // Anonymous or not, the suggestion stores no sender; the quota kept none either.
     expect(await times(10, () => propose(warga.token))).toEqual(Array(10).fill(201));
-    expectQuota(await propose(warga.token), "10 proposals per member per day", "usulan-create:member");
+    await expectQuota(
+      (headers) => propose(warga.token, headers),
+      "10 proposals per member per day",
+      "usulan-create:member",
+    );
     // Complaints are counted apart: none sent yet.
     expect((await complain(warga.token)).status).toBe(201);
   });
@@ -122,11 +145,11 @@ describe("quotas on what one member creates (issue 35)", () => {
           .bind(id, author.id, new Date().toISOString()),
       ),
     );
-    const endorse = (id: string) =>
-      callJson(`/api/usulan/${id}/dukung`, { method: "POST", token: warga.token });
+    const endorse = (id: string, headers?: RequestHeaders) =>
+      callJson(`/api/usulan/${id}/dukung`, { method: "POST", token: warga.token, headers });
     expect(await times(60, (i) => endorse(ids[i] as string))).toEqual(Array(60).fill(200));
-    expectQuota(
-      await endorse(ids[60] as string),
+    await expectQuota(
+      (headers) => endorse(ids[60] as string, headers),
       "60 endorsements per member per day",
       "usulan-endorse:member",
     );

@@ -21,6 +21,7 @@ export async function postFile(
     type: string;
     field?: string;
     fields?: Record<string, string>;
+    headers?: Record<string, string>;
   },
 ) {
   const form = new FormData();
@@ -28,7 +29,7 @@ export async function postFile(
   for (const [key, value] of Object.entries(opts.fields ?? {})) {
     form.set(key, value);
   }
-  const res = await call(path, { token: opts.token, body: form });
+  const res = await call(path, { token: opts.token, body: form, headers: opts.headers });
   const text = await res.text();
   return {
     status: res.status,

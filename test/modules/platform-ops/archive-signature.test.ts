@@ -9,6 +9,7 @@ import {
   call,
   callJson,
   createTenant,
+  ENGLISH,
   expectProblem,
   operatorToken,
   type TestTenant,
@@ -101,7 +102,8 @@ describe("tenant archives and other tenants' storage keys", () => {
     const unsigned = { ...entries };
     delete unsigned[SIGNATURE_PATH];
     expectProblem(await importZip(target, zipSync(unsigned)), 422, "archive_signature_invalid");
-    const foreignKey = await importZip(target, await pointFilesAt(entries, victim.key, true));
+    // The English detail names the offending column (the default, Indonesian, says the code's sentence).
+    const foreignKey = await importZip(target, await pointFilesAt(entries, victim.key, true), ENGLISH);
     expectProblem(foreignKey, 422, "archive_invalid");
     expect(JSON.stringify(foreignKey.body)).toContain("r2_key");
     const none = await tenantD1(target).prepare("SELECT COUNT(*) AS n FROM files").first<{ n: number }>();

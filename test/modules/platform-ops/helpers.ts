@@ -51,11 +51,12 @@ export async function readyExport(adminToken: string): Promise<string> {
 }
 
 /** Imports an archive into `target` as the operator: the status, headers and parsed body. */
-export async function importZip(target: TestTenant, zip: Uint8Array) {
+export async function importZip(target: TestTenant, zip: Uint8Array, headers: Record<string, string> = {}) {
   const res = await exports.default.fetch(
     new Request(`http://api.test/api/platform/tenants/${target.id}/imports`, {
       method: "POST",
       headers: {
+        ...headers,
         Authorization: `Bearer ${await operatorToken()}`,
         "Content-Type": "application/zip",
         "CF-Connecting-IP": "198.18.250.2",

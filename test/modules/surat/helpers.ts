@@ -219,8 +219,8 @@ export async function newTenantHousehold() {
   return household(await createTenant());
 }
 
-export function request(token: string, body: Record<string, unknown>) {
-  return callJson<LetterBody>("/api/surat", { token, body });
+export function request(token: string, body: Record<string, unknown>, headers?: Record<string, string>) {
+  return callJson<LetterBody>("/api/surat", { token, body, headers });
 }
 
 export function update(token: string, id: string, body: Record<string, unknown>) {

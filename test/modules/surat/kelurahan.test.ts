@@ -6,7 +6,7 @@ import { letterDocumentHtml } from "../../../src/modules/surat/publish";
 import { createLetter, loadLetter } from "../../../src/modules/surat/service";
 import { updateLetter } from "../../../src/modules/surat/workflow";
 import { memberCtx } from "../../helpers/contexts";
-import { callJson, createTenant, expectProblem } from "../../helpers/harness";
+import { callJson, createTenant, ENGLISH, expectProblem } from "../../helpers/harness";
 import {
   household,
   type LetterBody,
@@ -133,12 +133,12 @@ describe("registry record required", () => {
     );
     expect(bare.status).toBe(201);
     const sariId = bare.body.members.find((m) => m.name === "Sari Santoso")?.id ?? "";
-    const refused = await request(h.warga.token, {
-      jenis: "belum_menikah",
-      onBehalfOf: sariId,
-      keperluan: "Persyaratan kerja",
-      fields: {},
-    });
+    // In English the detail names what to enter (the default, Indonesian, says the code's sentence).
+    const refused = await request(
+      h.warga.token,
+      { jenis: "belum_menikah", onBehalfOf: sariId, keperluan: "Persyaratan kerja", fields: {} },
+      ENGLISH,
+    );
     expectProblem(refused, 409, "registry_record_required");
     const problem = refused.body as unknown as { detail: string; errors: { field: string }[] };
     expect(problem.detail).toContain("Agama");
@@ -210,7 +210,7 @@ describe("letter settings complete before use", () => {
 
     const next = await callJson<{ errors: { field: string }[]; detail: string }>(
       "/api/surat/next-number?jenis=domisili&tanggal=2026-11-20",
-      { token: sek.token },
+      { token: sek.token, headers: ENGLISH },
     );
     expectProblem(next, 409, "letter_settings_incomplete");
     expect(next.body.errors.map((e) => e.field)).toEqual(settings.body.missing);

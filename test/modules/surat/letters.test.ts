@@ -4,7 +4,7 @@ import { platformDb } from "../../../src/core/db/platform";
 import { memberships, users } from "../../../src/core/db/platform-schema";
 import { JENIS } from "../../../src/modules/surat/jenis";
 import { jakartaTime, setNow } from "../../helpers/clock";
-import { bindings, callJson, createTenant, expectProblem } from "../../helpers/harness";
+import { bindings, callJson, createTenant, ENGLISH, expectProblem } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
 import { household, type LetterBody, newTenantHousehold, request, sampleFields, update } from "./helpers";
 
@@ -222,13 +222,12 @@ describe("requests", () => {
 });
 
 describe("letters for oneself: the account's link to its person", () => {
-  const forSelf = (token: string) =>
-    request(token, {
-      jenis: "belum_menikah",
-      onBehalfOf: "self",
-      keperluan: "Persyaratan kerja",
-      fields: {},
-    });
+  const forSelf = (token: string, headers?: Record<string, string>) =>
+    request(
+      token,
+      { jenis: "belum_menikah", onBehalfOf: "self", keperluan: "Persyaratan kerja", fields: {} },
+      headers,
+    );
   const linkOf = (userId: string, tenantId: string, personId: string | null) =>
     platformDb(bindings)
       .update(memberships)
@@ -240,7 +239,7 @@ describe("letters for oneself: the account's link to its person", () => {
     // Lives at the same house and bears the head's name, but the account is linked to nobody.
     const unlinked = await h.tenant.member("warga", { unitId: h.unitId, whatsapp: "6281399900001" });
     await platformDb(bindings).update(users).set({ name: "Budi Santoso" }).where(eq(users.id, unlinked.id));
-    const refused = await forSelf(unlinked.token);
+    const refused = await forSelf(unlinked.token, ENGLISH);
     expectProblem(refused, 409, "person_not_linked");
     expect((refused.body as unknown as { detail: string }).detail).toContain("secretariat");
     // A household member can still be named.

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, inject, it, vi } from "vitest";
 import { browserRenderer, pdfRendering } from "../../../src/modules/surat/pdf";
-import { call, callJson, createTenant, expectProblem, operatorToken } from "../../helpers/harness";
+import { call, callJson, createTenant, ENGLISH, expectProblem, operatorToken } from "../../helpers/harness";
 import { finishedLetter, household, newTenantHousehold, request, settledRw, update } from "./helpers";
 import { pdfText } from "./pdfText";
 
@@ -198,7 +198,10 @@ describe("letter PDF", () => {
     const done = await finishedLetter(h, "Q-1");
     const noChrome = { fetch: async () => new Response("Chrome is not installed", { status: 500 }) };
     vi.spyOn(pdfRendering, "create").mockImplementation(() => browserRenderer(noChrome as never));
-    const res = await callJson<{ detail: string }>(`/api/surat/${done.id}/pdf`, { token: h.warga.token });
+    const res = await callJson<{ detail: string }>(`/api/surat/${done.id}/pdf`, {
+      token: h.warga.token,
+      headers: ENGLISH,
+    });
     expectProblem(res, 503, "pdf_renderer_unavailable");
     expect(res.body.detail).toContain("apt-get install chromium");
     expect(

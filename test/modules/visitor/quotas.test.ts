@@ -8,6 +8,7 @@ import {
   bindings,
   callJson,
   createTenant,
+  ENGLISH,
   expectProblem,
   login,
   type TestTenant,
@@ -26,9 +27,10 @@ function resident(tenant: TestTenant, duties: ("satpam" | "sekretaris")[] = []) 
 }
 
 /** Registers one guest, two hours ahead of `at` (the clock the test set). */
-function registerOne(token: string, at: Date) {
+function registerOne(token: string, at: Date, headers?: Record<string, string>) {
   return callJson("/api/visitor", {
     token,
+    headers,
     body: {
       guestName: "Tamu Arisan",
       purpose: "Arisan keluarga",
@@ -55,7 +57,9 @@ describe("the guest-pass quota (issue 35)", () => {
     const tenant = await createTenant();
     const warga = await resident(tenant);
     expect(await register(warga.token, day, 30)).toEqual(Array(30).fill(201));
-    const refused = await registerOne(warga.token, day);
+    expectProblem(await registerOne(warga.token, day), 429, "rate_limited");
+    // The English detail names the quota (the Indonesian one, the default, says the code's sentence).
+    const refused = await registerOne(warga.token, day, ENGLISH);
     expectProblem(refused, 429, "rate_limited");
     expect((refused.body as { detail: string }).detail).toContain("30 guest passes per member per day");
     expect((refused.body as { detail: string }).detail).toContain("tamu-create:member");
