@@ -1,51 +1,15 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
-import { api } from "../../api/client";
 import { t } from "../../i18n";
 import { signInWithMagicLink } from "../../session";
-import { Field, FormError, Submit, useSubmit } from "../../ui/forms";
 import { problemText } from "../../ui/problem";
 import { Loading } from "../../ui/states";
 import { afterSignIn } from "./after";
+import { EmailLinkForm } from "./EmailLinkForm";
 
 /** `/login/link`: asks for a sign-in link by email (the answer never says whether the email exists). */
 export function MagicLinkRequest() {
-  const [email, setEmail] = useState("");
-  const [sent, setSent] = useState(false);
-  const form = useSubmit(() => api.post<{ status: string }>("/api/auth/magic-link", { email: email.trim() }));
-  const onSubmit = async (event: Event) => {
-    // The API answers 202 whether or not the email is known; undefined means the request failed.
-    if ((await form.submit(event)) !== undefined) {
-      setSent(true);
-    }
-  };
-  return (
-    <section class="card narrow" aria-labelledby="magic-title">
-      <h1 id="magic-title">{t("magic.title")}</h1>
-      {sent ? (
-        <p role="status">{t("magic.sent")}</p>
-      ) : (
-        <form onSubmit={onSubmit}>
-          <p>{t("magic.intro")}</p>
-          <Field
-            label={t("signIn.email")}
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            onInput={setEmail}
-            error={form.fields.email}
-          />
-          <FormError error={form.error} />
-          <Submit busy={form.busy}>{t("magic.submit")}</Submit>
-        </form>
-      )}
-      <p>
-        <a href="/login">{t("forgot.back")}</a>
-      </p>
-    </section>
-  );
+  return <EmailLinkForm kind="magic" path="/api/auth/magic-link" />;
 }
 
 /** `/auth/magic-link?token=`: where the emailed link lands; the token is spent once, then home. */

@@ -173,7 +173,7 @@ export const operatorAlerts = sqliteTable(
     // The template code, or `raw` for a message sent without one.
     kind: text("kind").notNull(),
     // What the message was left as when the alert was raised: `retrying`, `failed` or `dead`.
-    status: text("status").notNull(),
+    status: text("status").$type<"retrying" | "failed" | "dead">().notNull(),
     error: text("error").notNull(),
     count: integer("count").notNull().default(1),
     firstAt: text("first_at").notNull(),

@@ -1,4 +1,5 @@
 import { desc, gte, sql } from "drizzle-orm";
+import type { DeliveryAlert } from "../../../../src/core/notify/types";
 import { type Channel, type messages, operatorAlerts } from "../db/schema";
 import type { DeliveryResult } from "../providers/types";
 import type { ServiceContext } from "./context";
@@ -177,20 +178,8 @@ export async function raiseAlert(ctx: AlertContext, input: AlertInput): Promise<
   return { cause, hour, first, emailed: messageIds };
 }
 
-export interface AlertView {
-  cause: string;
-  hour: string;
-  channel: Channel;
-  provider: string;
-  kind: string;
-  status: string;
-  error: string;
-  count: number;
-  firstAt: string;
-  lastAt: string;
-  lastMessageId: string;
-  emailed: boolean;
-}
+/** One alert as the stats answer it: the wire shape the API reads (src/core/notify/types.ts). */
+export type AlertView = DeliveryAlert;
 
 /** How far back the stats show alerts. */
 export const ALERT_WINDOW_HOURS = 24;
