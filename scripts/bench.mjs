@@ -45,6 +45,7 @@ const suites = {
   registry: () => import("./bench/registry.mjs").then((m) => m.run()),
   hierarchy: () => import("./bench/hierarchy.mjs").then((m) => m.run()),
   "read-path": () => import("./bench/read-path.mjs").then((m) => m.run()),
+  web: () => import("./bench/web-bundle.mjs").then((m) => m.run()),
 };
 for (const dir of readdirSync(join(root, "workers"), { withFileTypes: true })) {
   const bench = join(root, "workers", dir.name, "bench");

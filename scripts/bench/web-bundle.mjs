@@ -1,0 +1,62 @@
+// `npm run bench -- web`: the web app's JavaScript per screen, gzip, from a fresh production build
+// (issue 43: ≤ 70 KB for the first screen, ≤ 30 KB more for any further screen). Sizes, not times, so
+// one build is the measurement. Lighthouse scores are not measured yet: that part of issue 43 is open.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { buildWeb } from "../build-web.mjs";
+import { root } from "../lib/dev-server.mjs";
+
+const FIRST_SCREEN_BUDGET = 70 * 1024;
+const FURTHER_SCREEN_BUDGET = 30 * 1024;
+const app = join(root, "public", "app");
+
+const gzipped = (file) => gzipSync(readFileSync(join(app, file)), { level: 9 }).length;
+
+/** The chunk and every chunk it imports statically (what loading it costs), by file name. */
+function closure(file, seen = new Set()) {
+  if (seen.has(file)) {
+    return seen;
+  }
+  seen.add(file);
+  const code = readFileSync(join(app, file), "utf8");
+  for (const [, dep] of code.matchAll(/(?:from|import)\s*["'`]\.\/([\w.-]+\.js)["'`]/g)) {
+    closure(dep, seen);
+  }
+  return seen;
+}
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+export async function run() {
+  await buildWeb();
+  const html = readFileSync(join(root, "public", "index.html"), "utf8");
+  const entry = /<script[^>]+src="\/app\/([\w.-]+\.js)"/.exec(html)?.[1];
+  if (!entry) {
+    throw new Error("public/index.html names no entry script");
+  }
+  const shell = closure(entry);
+  const files = readdirSync(app).filter((f) => f.endsWith(".js"));
+  // Screens are the lazily loaded chunks named after their component (web/src/app.tsx).
+  const screens = files.filter((f) => /^[A-Z]/.test(f)).sort();
+  const extra = (screen) => [...closure(screen)].filter((f) => !shell.has(f));
+  const sum = (list) => list.reduce((total, f) => total + gzipped(f), 0);
+  const shellBytes = sum([...shell]);
+
+  const rows = [];
+  const signIn = screens.find((f) => f.startsWith("SignIn-"));
+  const first = shellBytes + (signIn ? sum(extra(signIn)) : 0);
+  rows.push(["first screen: shell + sign-in", first, FIRST_SCREEN_BUDGET]);
+  for (const screen of screens) {
+    rows.push([`+ ${screen.replace(/-.*\.js$/, "")}`, sum(extra(screen)), FURTHER_SCREEN_BUDGET]);
+  }
+  console.log(`\nweb app JavaScript, gzip -9 (shell ${kb(shellBytes)} in ${shell.size} chunks)`);
+  console.log(`${"what".padEnd(34)}${"size".padStart(10)}${"budget".padStart(10)}  goal`);
+  for (const [what, bytes, budget] of rows) {
+    console.log(
+      `${what.padEnd(34)}${kb(bytes).padStart(10)}${kb(budget).padStart(10)}  ${bytes <= budget ? "met" : "NOT met"}`,
+    );
+  }
+  const over = rows.filter(([, bytes, budget]) => bytes > budget).length;
+  console.log(`${rows.length - over} goals met, ${over} not met; Lighthouse: not measured yet (issue 43)`);
+}
