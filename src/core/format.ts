@@ -1,4 +1,4 @@
-import { jakartaDay } from "./time";
+import { JAKARTA_OFFSET_MINUTES, jakartaDay } from "./time";
 
 /**
  * How amounts and dates are written for people: rupiah the Indonesian way ("Rp49.000") and calendar
@@ -72,6 +72,19 @@ export function jakartaDate(instant: Date | string, language: Language = "id"): 
 export function jakartaShortDate(instant: Date | string, language: Language = "id"): string {
   const [y, m, d] = jakartaDay(instant).split("-").map(Number) as [number, number, number];
   return `${d} ${monthName(m, language).slice(0, 3)} ${y}`;
+}
+
+/**
+ * An instant as its Jakarta day and time, "29 November 2026, 14.30 WIB" ("…, 14:30 WIB" in English: each
+ * language's time separator), where a person needs the hour too (a guest's visit).
+ */
+export function jakartaDateTime(instant: Date | string, language: Language = "id"): string {
+  const at = typeof instant === "string" ? new Date(instant) : instant;
+  const [hh, mm] = new Date(at.getTime() + JAKARTA_OFFSET_MINUTES * 60_000)
+    .toISOString()
+    .slice(11, 16)
+    .split(":");
+  return `${jakartaDate(at, language)}, ${hh}${language === "id" ? "." : ":"}${mm} WIB`;
 }
 
 /** A billing period (YYYY-MM) as "November 2026". */

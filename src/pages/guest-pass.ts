@@ -5,6 +5,7 @@
  * (valid, used, expired, declined). Plain HTML without scripts; Indonesian unless the caller asks for
  * English (`pageLanguage`). The web app takes this path over once it exists.
  */
+import { jakartaDateTime } from "../core/format";
 import { escapeHtml } from "../core/html";
 import type { Language } from "../core/i18n";
 import type { GuestPass, PassState } from "../modules/visitor/pass-link";
@@ -18,11 +19,7 @@ const PAGE_STYLES = `
     dd { margin: 0; font-weight: 600; }
 `;
 
-const WHEN: Record<Language, Intl.DateTimeFormat> = {
-  id: new Intl.DateTimeFormat("id-ID", { dateStyle: "full", timeStyle: "short", timeZone: "Asia/Jakarta" }),
-  en: new Intl.DateTimeFormat("en-GB", { dateStyle: "full", timeStyle: "short", timeZone: "Asia/Jakarta" }),
-};
-const when = (lang: Language, iso: string) => `${WHEN[lang].format(new Date(iso))} WIB`;
+const when = (lang: Language, iso: string) => jakartaDateTime(iso, lang);
 
 const TEXT = {
   id: {

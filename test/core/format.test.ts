@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   calendarDate,
   jakartaDate,
+  jakartaDateTime,
   jakartaShortDate,
   monthName,
   periodName,
@@ -37,5 +38,10 @@ describe("how amounts and dates are written", () => {
     expect(jakartaShortDate("2026-08-17T00:00:00+07:00")).toBe("17 Agu 2026");
     expect(jakartaShortDate("2026-10-31T17:00:00Z", "en")).toBe("1 Nov 2026");
     expect(jakartaShortDate("2026-05-02T12:00:00Z")).toBe("2 Mei 2026");
+  });
+  it("writes an instant's Jakarta day and time, each language with its own time separator", () => {
+    // 17:30 UTC on the 28th is 00:30 on the 29th in Jakarta.
+    expect(jakartaDateTime("2026-11-28T17:30:00Z")).toBe("29 November 2026, 00.30 WIB");
+    expect(jakartaDateTime(new Date("2026-11-28T07:05:00Z"), "en")).toBe("28 November 2026, 14:05 WIB");
   });
 });
