@@ -1,9 +1,8 @@
-import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { routeTable } from "../../src/app";
 import type { TenantRole } from "../../src/core/context";
 import { pdfRendering } from "../../src/core/pdf";
+import { admittedCaller } from "../helpers/callers";
 import { call, createTenant, operatorToken } from "../helpers/harness";
 import { type JsonSchema, validOf } from "../helpers/openapi-arbitrary";
 
@@ -94,24 +93,11 @@ function resolve(schema: (JsonSchema & { $ref?: string; description?: string }) 
   return schema;
 }
 
+/** A caller the route admits: its admin where the line names one, else the last duty it names. */
 function callerHeaders(op: Operation): Record<string, string> {
-  const colon = op.path.replace(/\{(\w+)\}/g, ":$1");
-  const access = routeTable.find((r) => r.method === op.method && r.path === colon)?.access;
-  switch (access?.scope) {
-    case "tenant": {
-      const roles = access.roles as readonly string[];
-      const role = roles.includes("admin") ? "admin" : (roles[roles.length - 1] ?? "admin");
-      return { Authorization: `Bearer ${tokens.get(role)}` };
-    }
-    case "user":
-      return { Authorization: `Bearer ${tokens.get("warga")}` };
-    case "platform":
-      return { Authorization: `Bearer ${tokens.get("super_admin")}` };
-    case "service":
-      return { "X-Service-Internal-Key": env.INTERNAL_API_KEY };
-    default:
-      return {};
-  }
+  return admittedCaller(op.method, op.path, tokens, (roles) =>
+    roles.includes("admin") ? "admin" : (roles[roles.length - 1] ?? "admin"),
+  );
 }
 
 interface Edge {

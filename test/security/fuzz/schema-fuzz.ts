@@ -1,9 +1,9 @@
 import { env, exports } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { routeTable } from "../../../src/app";
 import type { TenantRole } from "../../../src/core/context";
 import { pdfRendering } from "../../../src/core/pdf";
+import { admittedCaller } from "../../helpers/callers";
 import { call, createTenant, operatorToken } from "../../helpers/harness";
 import { check, type Schema } from "../../helpers/json-schema";
 import { invalidBodyOf, type JsonSchema, queryOf, validOf } from "../../helpers/openapi-arbitrary";
@@ -71,26 +71,9 @@ function operations(): Operation[] {
   return out;
 }
 
-function routeOf(op: Operation) {
-  const colon = op.path.replace(/\{(\w+)\}/g, ":$1");
-  return routeTable.find((r) => r.method === op.method && r.path === colon);
-}
-
 /** A caller the route admits, so requests get past the guard into validation and the verb. */
 function callerHeaders(op: Operation): Record<string, string> {
-  const access = routeOf(op)?.access;
-  switch (access?.scope) {
-    case "tenant":
-      return { Authorization: `Bearer ${tokens.get(access.roles[access.roles.length - 1] ?? "admin")}` };
-    case "user":
-      return { Authorization: `Bearer ${tokens.get("warga")}` };
-    case "platform":
-      return { Authorization: `Bearer ${tokens.get("super_admin")}` };
-    case "service":
-      return { "X-Service-Internal-Key": env.INTERNAL_API_KEY };
-    default:
-      return {};
-  }
+  return admittedCaller(op.method, op.path, tokens);
 }
 
 function urlOf(op: Operation, query: Record<string, unknown>): string {
