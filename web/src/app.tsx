@@ -1,7 +1,7 @@
 import type { ComponentType } from "preact";
 import { useEffect } from "preact/hooks";
 import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from "preact-iso";
-import { setLanguage, t, useLanguage } from "./i18n";
+import { type MessageKey, setLanguage, t, useLanguage } from "./i18n";
 import { signOut, useSession } from "./session";
 import { Loading } from "./ui/states";
 
@@ -14,6 +14,21 @@ const Join = lazy(() => import("./screens/auth/Join").then((m) => m.Join));
 const Choose = lazy(() => import("./screens/auth/Choose").then((m) => m.Choose));
 const Home = lazy(() => import("./screens/home/Home").then((m) => m.Home));
 const NotFound = lazy(() => import("./screens/NotFound").then((m) => m.NotFound));
+// The resident's screens and the gate's: each area owns the paths under its own (a nested Router).
+const Iuran = lazy(() => import("./screens/iuran").then((m) => m.Iuran));
+const Surat = lazy(() => import("./screens/surat").then((m) => m.Surat));
+const Tamu = lazy(() => import("./screens/tamu").then((m) => m.Tamu));
+const Satpam = lazy(() => import("./screens/satpam").then((m) => m.Satpam));
+const Musyawarah = lazy(() => import("./screens/musyawarah").then((m) => m.Musyawarah));
+const Aspirasi = lazy(() => import("./screens/aspirasi").then((m) => m.Aspirasi));
+const Berita = lazy(() => import("./screens/konten").then((m) => m.Berita));
+const Pengumuman = lazy(() => import("./screens/konten").then((m) => m.Pengumuman));
+const Agenda = lazy(() => import("./screens/konten").then((m) => m.Agenda));
+const Galeri = lazy(() => import("./screens/konten").then((m) => m.Galeri));
+const Pasar = lazy(() => import("./screens/pasar").then((m) => m.Pasar));
+const Asisten = lazy(() => import("./screens/asisten").then((m) => m.Asisten));
+const Profil = lazy(() => import("./screens/profil").then((m) => m.Profil));
+const Menu = lazy(() => import("./screens/menu").then((m) => m.Menu));
 
 /** Moves to `to` once rendered (a redirect inside the app). */
 function Redirect({ to }: { to: string }) {
@@ -49,6 +64,23 @@ function signedOut(Screen: ComponentType) {
 }
 
 const HomeScreen = signedIn(Home);
+const signedInScreens: [string, ComponentType][] = [
+  ["/iuran", Iuran],
+  ["/surat", Surat],
+  ["/tamu", Tamu],
+  ["/satpam", Satpam],
+  ["/musyawarah", Musyawarah],
+  ["/aspirasi", Aspirasi],
+  ["/berita", Berita],
+  ["/pengumuman", Pengumuman],
+  ["/agenda", Agenda],
+  ["/galeri", Galeri],
+  ["/pasar", Pasar],
+  ["/asisten", Asisten],
+  ["/profil", Profil],
+  ["/menu", Menu],
+];
+const areaRoutes = signedInScreens.map(([path, Screen]) => [path, signedIn(Screen)] as const);
 const ChooseScreen = signedIn(Choose);
 const SignInScreen = signedOut(SignIn);
 const MagicRequestScreen = signedOut(MagicLinkRequest);
@@ -89,6 +121,42 @@ function Header() {
   );
 }
 
+type Tab = { path: string; key: MessageKey };
+const HOME: Tab = { path: "/", key: "nav.home" };
+const MORE: Tab = { path: "/menu", key: "nav.menu" };
+/** The four places a resident goes most, one thumb away; the rest under "Lainnya" (/menu). */
+const RESIDENT_TABS: Tab[] = [
+  HOME,
+  { path: "/iuran", key: "nav.iuran" },
+  { path: "/surat", key: "nav.surat" },
+  { path: "/tamu", key: "nav.tamu" },
+  MORE,
+];
+/** A guard who lives elsewhere has one screen of their own: the gate. */
+const GUARD_TABS: Tab[] = [HOME, { path: "/satpam", key: "nav.satpam" }, MORE];
+
+function BottomNav() {
+  const session = useSession();
+  const { path } = useLocation();
+  if (session.status !== "signedIn") {
+    return null;
+  }
+  const user = session.user;
+  const tabs = user.resident ? RESIDENT_TABS : user.roles.includes("satpam") ? GUARD_TABS : [HOME, MORE];
+  return (
+    <nav class="tabs" aria-label={t("nav.main")}>
+      {tabs.map((tab) => {
+        const here = tab.path === "/" ? path === "/" : path === tab.path || path.startsWith(`${tab.path}/`);
+        return (
+          <a key={tab.path} href={tab.path} aria-current={here ? "page" : undefined}>
+            {t(tab.key)}
+          </a>
+        );
+      })}
+    </nav>
+  );
+}
+
 export function App() {
   useLanguage();
   return (
@@ -107,10 +175,15 @@ export function App() {
             <Route path="/forgot-password" component={ForgotScreen} />
             <Route path="/join" component={Join} />
             <Route path="/communities" component={ChooseScreen} />
+            {areaRoutes.flatMap(([path, Screen]) => [
+              <Route key={path} path={path} component={Screen} />,
+              <Route key={`${path}/*`} path={`${path}/*`} component={Screen} />,
+            ])}
             <Route default component={NotFound} />
           </Router>
         </ErrorBoundary>
       </main>
+      <BottomNav />
     </LocationProvider>
   );
 }

@@ -37,6 +37,7 @@ export class NetworkError extends Error {}
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface RequestOptions {
+  /** JSON, or a FormData for a multipart upload (a photo, an attachment). */
   body?: unknown;
   query?: Record<string, string | number | boolean | undefined>;
   /** The ETag of the version being edited: sent as If-Match, so a stale edit answers 412. */
@@ -44,6 +45,8 @@ export interface RequestOptions {
   /** Kept by the caller across its own retries of the same write; a new one is made otherwise. */
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /** Read the answer as a Blob (a PDF, a spreadsheet, a zip) instead of JSON or text. */
+  binary?: boolean;
 }
 
 export interface Answer<T> {
@@ -110,11 +113,12 @@ export async function request<T>(
   opts: RequestOptions = {},
 ): Promise<Answer<T>> {
   const headers: Record<string, string> = {
-    Accept: "application/json",
+    Accept: opts.binary ? "*/*" : "application/json",
     "Accept-Language": credentials.language(),
     [CLIENT_HEADER]: "web",
   };
-  if (opts.body !== undefined) {
+  const multipart = typeof FormData !== "undefined" && opts.body instanceof FormData;
+  if (opts.body !== undefined && !multipart) {
     headers["Content-Type"] = "application/json";
   }
   if (method === "POST") {
@@ -132,7 +136,12 @@ export async function request<T>(
       res = await fetch(url, {
         method,
         headers: token ? { ...headers, Authorization: `Bearer ${token}` } : headers,
-        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        body:
+          opts.body === undefined
+            ? undefined
+            : multipart
+              ? (opts.body as FormData)
+              : JSON.stringify(opts.body),
         credentials: "same-origin",
         signal: opts.signal,
       });
@@ -166,7 +175,9 @@ export async function request<T>(
       return { data: undefined as T, status: res.status, etag };
     }
     const type = res.headers.get("Content-Type") ?? "";
-    const data = (type.includes("json") ? await res.json() : await res.text()) as T;
+    const data = (
+      opts.binary ? await res.blob() : type.includes("json") ? await res.json() : await res.text()
+    ) as T;
     return { data, status: res.status, etag };
   }
 }
@@ -182,4 +193,22 @@ export const api = {
   patch: <T>(path: string, body: unknown, ifMatch: string | null, opts?: RequestOptions) =>
     request<T>("PATCH", path, { ...opts, body, ifMatch }),
   del: (path: string, ifMatch?: string | null) => request<void>("DELETE", path, { ifMatch }),
+  /** A multipart write: `form` as the browser builds it (files as Blobs); the key as for `post`. */
+  upload: <T>(path: string, form: FormData, opts?: RequestOptions) =>
+    request<T>("POST", path, { ...opts, body: form }).then((a) => a.data),
+  /** A binary answer (PDF, xlsx, zip) as a Blob; the bearer token goes with it as with any read. */
+  blob: (path: string, opts?: RequestOptions) =>
+    request<Blob>("GET", path, { ...opts, binary: true }).then((a) => a.data),
 };
+
+/** Saves a Blob the API answered under `filename` (the browser's own download). */
+export function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

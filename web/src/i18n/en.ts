@@ -9,6 +9,21 @@ export const en: Messages = {
   "app.offline": "You are offline",
   "nav.home": "Home",
   "nav.signOut": "Sign out",
+  "nav.main": "Main menu",
+  "nav.menu": "More",
+  "nav.iuran": "Dues",
+  "nav.surat": "Letters",
+  "nav.tamu": "Guests",
+  "nav.satpam": "Gate",
+  "nav.musyawarah": "Polls",
+  "nav.aspirasi": "Feedback",
+  "nav.berita": "News",
+  "nav.pengumuman": "Announcements",
+  "nav.agenda": "Events",
+  "nav.galeri": "Gallery",
+  "nav.pasar": "Market",
+  "nav.asisten": "Assistant",
+  "nav.profil": "Profile",
   "nav.switch": "Switch community",
   "common.loading": "Loading…",
   "common.retry": "Try again",
@@ -16,6 +31,7 @@ export const en: Messages = {
   "common.network": "Cannot reach the server. Check your connection, then try again.",
   "common.required": "Required.",
   "common.sending": "Sending…",
+  "common.more": "Load more",
   "common.back": "Back to home",
   "signIn.title": "Sign in to Warga",
   "signIn.email": "Email",
@@ -75,4 +91,28 @@ export const en: Messages = {
   "notFound.title": "Page not found",
   "notFound.body": "This address is not part of the Warga app.",
   "signOut.done": "You are signed out.",
+
+  // iuran: strings of web/src/screens/iuran
+
+  // surat: strings of web/src/screens/surat
+
+  // tamu: strings of web/src/screens/tamu
+
+  // satpam: strings of web/src/screens/satpam
+
+  // musyawarah: strings of web/src/screens/musyawarah
+
+  // aspirasi: strings of web/src/screens/aspirasi
+
+  // konten: strings of web/src/screens/konten
+
+  // pasar: strings of web/src/screens/pasar
+
+  // asisten: strings of web/src/screens/asisten
+
+  // profil: strings of web/src/screens/profil
+
+  // pwa: strings of the installed app (web/src/pwa)
+
+  // auth: strings of the later sign-in screens (web/src/screens/auth)
 };

@@ -7,6 +7,21 @@ export const id = {
   "app.offline": "Anda sedang offline",
   "nav.home": "Beranda",
   "nav.signOut": "Keluar",
+  "nav.main": "Menu utama",
+  "nav.menu": "Lainnya",
+  "nav.iuran": "Iuran",
+  "nav.surat": "Surat",
+  "nav.tamu": "Tamu",
+  "nav.satpam": "Pos Satpam",
+  "nav.musyawarah": "Musyawarah",
+  "nav.aspirasi": "Aspirasi",
+  "nav.berita": "Berita",
+  "nav.pengumuman": "Pengumuman",
+  "nav.agenda": "Agenda",
+  "nav.galeri": "Galeri",
+  "nav.pasar": "Pasar",
+  "nav.asisten": "Asisten",
+  "nav.profil": "Profil",
   "nav.switch": "Ganti komunitas",
   "common.loading": "Memuat…",
   "common.retry": "Coba lagi",
@@ -14,6 +29,7 @@ export const id = {
   "common.network": "Tidak dapat menghubungi server. Periksa koneksi Anda, lalu coba lagi.",
   "common.required": "Wajib diisi.",
   "common.sending": "Mengirim…",
+  "common.more": "Muat lagi",
   "common.back": "Kembali ke beranda",
   "signIn.title": "Masuk ke Warga",
   "signIn.email": "Email",
@@ -73,6 +89,30 @@ export const id = {
   "notFound.title": "Halaman tidak ditemukan",
   "notFound.body": "Alamat ini tidak ada di aplikasi Warga.",
   "signOut.done": "Anda sudah keluar.",
+
+  // iuran: strings of web/src/screens/iuran
+
+  // surat: strings of web/src/screens/surat
+
+  // tamu: strings of web/src/screens/tamu
+
+  // satpam: strings of web/src/screens/satpam
+
+  // musyawarah: strings of web/src/screens/musyawarah
+
+  // aspirasi: strings of web/src/screens/aspirasi
+
+  // konten: strings of web/src/screens/konten
+
+  // pasar: strings of web/src/screens/pasar
+
+  // asisten: strings of web/src/screens/asisten
+
+  // profil: strings of web/src/screens/profil
+
+  // pwa: strings of the installed app (web/src/pwa)
+
+  // auth: strings of the later sign-in screens (web/src/screens/auth)
 } as const;
 
 export type MessageKey = keyof typeof id;

@@ -91,3 +91,84 @@ export function Submit({ busy, children }: { busy: boolean; children: ComponentC
     </button>
   );
 }
+
+interface TextAreaProps {
+  label: string;
+  name: string;
+  value: string;
+  onInput: (value: string) => void;
+  required?: boolean;
+  minLength?: number;
+  maxLength?: number;
+  rows?: number;
+  error?: string;
+}
+
+/** A labelled multi-line input, with its error read out as for `Field`. */
+export function TextArea(props: TextAreaProps) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <textarea
+        id={id}
+        name={props.name}
+        rows={props.rows ?? 4}
+        value={props.value}
+        onInput={(e) => props.onInput((e.currentTarget as HTMLTextAreaElement).value)}
+        required={props.required}
+        minLength={props.minLength}
+        maxLength={props.maxLength}
+        aria-invalid={props.error ? "true" : undefined}
+        aria-describedby={props.error ? errorId : undefined}
+      />
+      {props.error && (
+        <p id={errorId} class="field-error">
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+interface SelectProps {
+  label: string;
+  name: string;
+  value: string;
+  onInput: (value: string) => void;
+  options: { value: string; label: string }[];
+  required?: boolean;
+  error?: string;
+}
+
+/** A labelled choice from a short closed list. */
+export function Select(props: SelectProps) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <select
+        id={id}
+        name={props.name}
+        value={props.value}
+        onInput={(e) => props.onInput((e.currentTarget as HTMLSelectElement).value)}
+        required={props.required}
+        aria-invalid={props.error ? "true" : undefined}
+        aria-describedby={props.error ? errorId : undefined}
+      >
+        {props.options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {props.error && (
+        <p id={errorId} class="field-error">
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -69,3 +69,93 @@ export function Show<T>(props: {
   }
   return <>{props.children(r.data)}</>;
 }
+
+/** A page of a list as every list route answers it (the cursor is opaque: send it back as it came). */
+export interface Page<T> {
+  items: T[];
+  nextCursor?: string | null;
+}
+
+export type Paged<T> =
+  | { state: "loading" }
+  | { state: "error"; error: unknown; retry: () => void }
+  | {
+      state: "ready";
+      items: T[];
+      /** Loads the next page and appends it; absent at the end of the list. */
+      more?: () => void;
+      loadingMore: boolean;
+      moreError: unknown;
+      reload: () => void;
+    };
+
+/** A list read page by page (`limit` and `cursor`), with "load more" instead of numbered pages. */
+export function usePaged<T>(load: (cursor?: string) => Promise<Page<T>>, deps: unknown[] = []): Paged<T> {
+  const first = useResource(() => load(), deps);
+  const [extra, setExtra] = useState<{ items: T[]; cursor?: string | null; busy: boolean; error: unknown }>({
+    items: [],
+    busy: false,
+    error: null,
+  });
+  useEffect(() => setExtra({ items: [], busy: false, error: null }), [first]);
+  if (first.state !== "ready") {
+    return first;
+  }
+  const cursor = extra.cursor === undefined ? first.data.nextCursor : extra.cursor;
+  const more = cursor
+    ? () => {
+        if (extra.busy) {
+          return;
+        }
+        setExtra((e) => ({ ...e, busy: true, error: null }));
+        load(cursor).then(
+          (page) =>
+            setExtra((e) => ({
+              items: [...e.items, ...page.items],
+              cursor: page.nextCursor ?? null,
+              busy: false,
+              error: null,
+            })),
+          (error: unknown) => setExtra((e) => ({ ...e, busy: false, error })),
+        );
+      }
+    : undefined;
+  return {
+    state: "ready",
+    items: [...first.data.items, ...extra.items],
+    more,
+    loadingMore: extra.busy,
+    moreError: extra.error,
+    reload: first.reload,
+  };
+}
+
+/** Renders a paged list: placeholder, problem with retry, empty text, or the rows and "load more". */
+export function ShowPaged<T>(props: {
+  paged: Paged<T>;
+  empty: ComponentChildren;
+  lines?: number;
+  children: (items: T[]) => ComponentChildren;
+}) {
+  const p = props.paged;
+  if (p.state === "loading") {
+    return <Loading lines={props.lines} />;
+  }
+  if (p.state === "error") {
+    return <Failed error={p.error} retry={p.retry} />;
+  }
+  if (p.items.length === 0) {
+    return <Empty>{props.empty}</Empty>;
+  }
+  return (
+    <>
+      {props.children(p.items)}
+      {p.moreError ? <Failed error={p.moreError} retry={() => p.more?.()} /> : null}
+      {p.more && (
+        <button type="button" class="more" onClick={p.more} disabled={p.loadingMore}>
+          {p.loadingMore ? t("common.loading") : t("common.more")}
+        </button>
+      )}
+    </>
+  );
+}

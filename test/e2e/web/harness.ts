@@ -1,0 +1,186 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { type Browser, type BrowserContext, type Page, chromium as playwright } from "playwright-core";
+// @ts-expect-error: a plain .mjs helper shared with npm run dev and deploy.
+import { buildWeb } from "../../../scripts/build-web.mjs";
+// @ts-expect-error: a plain .mjs helper shared with the benchmark scripts.
+import { root } from "../../../scripts/lib/dev-server.mjs";
+import { type E2eServer, startSeededServer } from "../server";
+
+/**
+ * What every browser journey of the web app shares (test/e2e/web.e2e.test.ts runs them all against one
+ * server and one Chromium): the app built from its sources, the deploy bundle on workerd over fresh
+ * databases with the demo seed (test/e2e/server.ts), Debian's Chromium driven by playwright-core
+ * (nothing downloaded), axe-core, and where screenshots go.
+ */
+export const DEMO_PASSWORD = "warga-demo-2026";
+
+/** A journey: one thing a person does with the app, start to end. */
+export interface Journey {
+  name: string;
+  run: (app: WebApp) => Promise<void>;
+}
+
+export interface WebApp {
+  url: string;
+  browser: Browser;
+  server: E2eServer;
+  /** A fresh browser profile (no cookies), 360 × 640 unless told; closed after the journey. */
+  context: (viewport?: { width: number; height: number }) => Promise<BrowserContext>;
+  /** A page of a fresh context; an uncaught error in it fails the journey. */
+  page: (viewport?: { width: number; height: number }) => Promise<Page>;
+  /** Signs in on the sign-in screen and waits for home. */
+  signIn: (page: Page, email: string, password?: string) => Promise<void>;
+  /** axe-core's serious and critical findings on the page as it is now. */
+  seriousViolations: (page: Page) => Promise<string[]>;
+  /** Waits until no loading placeholder is left on the page. */
+  settled: (page: Page) => Promise<void>;
+  /** Saves a full-page screenshot as `name`.png (docs/screenshots with WARGA_SCREENSHOTS=docs). */
+  screenshot: (page: Page, name: string) => Promise<void>;
+  /** The API as `email` (bearer contract, as another client would call it): for the other side of a journey. */
+  apiAs: (email: string, password?: string) => Promise<ApiCaller>;
+}
+
+export type ApiCaller = (method: string, path: string, body?: unknown) => Promise<Response>;
+
+// The README's screenshots are refreshed on request (WARGA_SCREENSHOTS=docs); an ordinary run writes them
+// under .cache, so `npm test` leaves the work tree as it found it.
+const SCREENSHOTS =
+  process.env.WARGA_SCREENSHOTS === "docs"
+    ? join(root, "docs", "screenshots")
+    : join(root, ".cache", "screenshots");
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** Starts everything; the answer is the app, or why this machine cannot run it (a reason to skip). */
+export async function startWebApp(chromiumReady: boolean): Promise<{
+  app?: WebApp;
+  unavailable?: string;
+  /** Closes the browser profiles the last journey opened; answers the uncaught errors its pages threw. */
+  endJourney: () => Promise<string[]>;
+  stop: () => Promise<void>;
+}> {
+  let server: E2eServer | undefined;
+  let browser: Browser | undefined;
+  let unavailable: string | undefined;
+  const contexts = new Set<BrowserContext>();
+  const pageErrors: string[] = [];
+  const stop = async () => {
+    await browser?.close();
+    await server?.stop();
+  };
+  // The app as its sources are now, built before the server lists public/.
+  await buildWeb();
+  // Both started together; each is kept as soon as it is up, so stop() ends it even if the other failed.
+  await Promise.all([
+    startSeededServer({ assets: true, browser: chromiumReady }).then((started) => {
+      server = started.server;
+      unavailable ??= started.unavailable;
+    }),
+    playwright
+      .launch({
+        executablePath: execFileSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).trim(),
+        // Every host but loopback resolves nowhere: the app must need nothing from outside.
+        args: ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
+      })
+      .then((b) => {
+        browser = b;
+      }),
+  ]);
+  if (unavailable || !server || !browser) {
+    return { unavailable: unavailable ?? "the browser did not start", endJourney: async () => [], stop };
+  }
+  const url = server.url;
+  const b = browser;
+  const context = async (viewport = { width: 360, height: 640 }) => {
+    const c = await b.newContext({ viewport });
+    contexts.add(c);
+    return c;
+  };
+  const app: WebApp = {
+    url,
+    browser: b,
+    server,
+    context,
+    page: async (viewport) => {
+      const page = await (await context(viewport)).newPage();
+      page.on("pageerror", (e) => pageErrors.push(e.message));
+      return page;
+    },
+    signIn: async (page, email, password = DEMO_PASSWORD) => {
+      if (!new URL(page.url()).pathname.startsWith("/login")) {
+        await page.goto(`${url}/login`);
+      }
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Kata sandi").fill(password);
+      await page.getByRole("button", { name: "Masuk", exact: true }).click();
+      await page.getByRole("heading", { level: 1, name: /^Halo, / }).waitFor();
+    },
+    seriousViolations: async (page) => {
+      await page.evaluate(axeSource);
+      const found = await page.evaluate(async () => {
+        const axe = (
+          window as unknown as {
+            axe: {
+              run: (
+                c: Document,
+              ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+            };
+          }
+        ).axe;
+        const result = await axe.run(document);
+        return result.violations.map((v) => ({
+          id: v.id,
+          impact: v.impact,
+          where: v.nodes.map((n) => n.target.join(" ")),
+        }));
+      });
+      return found
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.impact} ${v.id}: ${v.where.join(", ")}`);
+    },
+    settled: async (page) => {
+      await page.waitForFunction(() => document.querySelectorAll("[role=status] .skeleton").length === 0);
+    },
+    screenshot: async (page, name) => {
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    },
+    apiAs: async (email, password = DEMO_PASSWORD) => {
+      const res = await fetch(`${url}/api/auth/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email, password }),
+      });
+      if (!res.ok) {
+        throw new Error(`sign-in as ${email}: ${res.status} ${await res.text()}`);
+      }
+      const { accessToken } = (await res.json()) as { accessToken: string };
+      return (method, path, body) =>
+        fetch(`${url}${path}`, {
+          method,
+          headers: {
+            Authorization: `Bearer ${accessToken}`,
+            ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+            ...(method === "POST" ? { "Idempotency-Key": crypto.randomUUID() } : {}),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+    },
+  };
+  const endJourney = async () => {
+    for (const c of contexts) {
+      await c.close().catch(() => undefined);
+    }
+    contexts.clear();
+    return pageErrors.splice(0);
+  };
+  return {
+    app,
+    endJourney,
+    stop: async () => {
+      await endJourney();
+      await stop();
+    },
+  };
+}
