@@ -7,12 +7,12 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 // Provided like the api project's answer, so both skip for the same reason in the same words.
 const chromium: { ready: boolean; reason?: string } = chromiumStatus(root);
 if (!chromium.ready) {
-  console.warn(`e2e: the Swagger browser test will be skipped: ${chromium.reason}`);
+  console.warn(`e2e: the browser journeys (web app, Swagger) will be skipped: ${chromium.reason}`);
 }
 
 /**
  * Tests that drive the running Worker from outside, in Node: the deploy bundle on workerd over seeded
- * databases (test/e2e/server.ts) or `wrangler dev`, with headless Chromium.
+ * databases (test/e2e/server.ts), with headless Chromium for the browser journeys.
  */
 export default defineConfig({
   test: {
