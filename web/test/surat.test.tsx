@@ -145,7 +145,7 @@ describe("requesting a letter", () => {
         ? {
             status: 400,
             body: {
-              ...problem(400, "invalid_fields", "Isian surat belum benar").body,
+              ...(problem(400, "invalid_fields", "Isian surat belum benar").body as object),
               errors: [{ field: "fields.sejak", message: "Tanggal tidak valid" }],
             },
           }
