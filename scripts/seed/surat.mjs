@@ -1,7 +1,11 @@
-// Demo letter requests per RT: a domicile letter just submitted and an SKCK cover letter staff are working
-// on, each for the resident themself (the person on the family card their account is linked to, whose
-// registry name is their account's), each with its history as the routes write it. Neither is finished: a finished letter needs a number
-// from the tenant's sequence, a verification code and a rendered PDF, which only the workflow produces.
+// Demo letter requests per RT, one or two for each demo resident, each for the resident themself (the
+// person on the family card their account is linked to, whose registry name is their account's), each
+// with its history as the routes write it: a domicile letter just submitted (warga2), an SKCK cover
+// letter staff are working on (warga1), and for warga3 a loss report sent back for correction with the
+// secretary's note and a finished "belum menikah" letter to download. The finished one carries a number
+// outside the year's sequence (next-number skips numbers in use), a fixed verification code and no
+// stored PDF: the PDF route renders it on first download, as for any letter finished before its
+// letterhead was kept.
 
 // Every demo community's letter settings (issue 29): the administrative chain a kelurahan desk expects on
 // the letterhead, and the heads who sign. A row from an earlier seed keeps what an admin set and gains
@@ -46,7 +50,7 @@ function settingsSql(q, now, key) {
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
-export function tenantSql({ now: nowIso, q, rt, resident }) {
+export function tenantSql({ now: nowIso, q, rt, resident, tenant }) {
   if (!rt) {
     return settingsSql(q, nowIso, "rw");
   }
@@ -76,14 +80,49 @@ export function tenantSql({ now: nowIso, q, rt, resident }) {
       created: 2 * DAY,
       events: [{ status: "diproses", note: null, ago: DAY }],
     },
+    {
+      key: "kehilangan",
+      by: resident(3),
+      jenis: "kehilangan",
+      keperluan: "Laporan kehilangan ke Polsek",
+      fields: {
+        barang: "Dompet berisi KTP-el dan SIM C",
+        keterangan: "Dompet kulit cokelat",
+        tanggalHilang: "2026-01-10",
+        tempatHilang: "Pasar Cibinong",
+      },
+      created: 3 * DAY,
+      events: [
+        {
+          status: "perlu_perbaikan",
+          note: "Mohon tuliskan nomor KTP-el dan nomor SIM yang hilang di keterangan.",
+          ago: 2 * DAY,
+        },
+      ],
+    },
+    {
+      key: "belum-menikah",
+      by: resident(3),
+      jenis: "belum_menikah",
+      keperluan: "Persyaratan melamar kerja",
+      fields: {},
+      created: 6 * DAY,
+      events: [
+        { status: "diproses", note: null, ago: 5 * DAY },
+        { status: "selesai", note: null, ago: 4 * DAY },
+      ],
+      // Finished: its number (outside the year's sequence) and its verification code (which names the tenant).
+      finished: { nomor: `CONTOH-01/SKBM/${rt.toUpperCase()}`, code: `${tenant.slug}.seedskbm${rt}` },
+    },
   ];
 
   const lines = [settingsSql(q, nowIso, rt)];
   for (const l of letters) {
     const id = `seed-surat-${rt}-${l.key}`;
     const last = l.events.at(-1);
+    const done = l.finished && last ? at(last.ago) : null;
     lines.push(`INSERT OR IGNORE INTO letters (id, resident_id, unit_id, jenis, on_behalf_of, subject_name, keperluan, fields, status, nomor_surat, tanggal_surat, note, verification_code, revision, pdf_version, decided_by, finished_at, created_at, updated_at)
-VALUES (${q(id)}, ${q(l.by.id)}, ${q(l.by.unit.id)}, ${q(l.jenis)}, ${q(l.by.personId)}, ${q(l.by.name)}, ${q(l.keperluan)}, ${q(JSON.stringify(l.fields))}, ${q(last?.status ?? "diajukan")}, NULL, NULL, NULL, NULL, ${l.events.length + 1}, 1, ${q(last ? staff : null)}, NULL, ${q(at(l.created))}, ${q(at(last?.ago ?? l.created))});`);
+VALUES (${q(id)}, ${q(l.by.id)}, ${q(l.by.unit.id)}, ${q(l.jenis)}, ${q(l.by.personId)}, ${q(l.by.name)}, ${q(l.keperluan)}, ${q(JSON.stringify(l.fields))}, ${q(last?.status ?? "diajukan")}, ${q(l.finished?.nomor)}, ${q(done?.slice(0, 10))}, ${q(last?.note)}, ${q(l.finished?.code)}, ${l.events.length + 1}, 1, ${q(last ? staff : null)}, ${q(done)}, ${q(at(l.created))}, ${q(at(last?.ago ?? l.created))});`);
     lines.push(`INSERT OR IGNORE INTO letter_events (id, letter_id, status, note, actor_id, created_at)
 VALUES (${q(`${id}-e0`)}, ${q(id)}, 'diajukan', NULL, ${q(l.by.id)}, ${q(at(l.created))});`);
     l.events.forEach((e, i) => {

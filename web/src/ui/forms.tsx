@@ -40,7 +40,9 @@ interface FieldProps {
   name: string;
   value: string;
   onInput: (value: string) => void;
-  type?: "text" | "email" | "password" | "tel";
+  type?: "text" | "email" | "password" | "tel" | "date" | "datetime-local" | "number";
+  /** The phone's keyboard: `numeric` for amounts and counts typed as text. */
+  inputMode?: "text" | "numeric" | "tel" | "email";
   autoComplete?: string;
   required?: boolean;
   minLength?: number;
@@ -57,8 +59,9 @@ export function Field(props: FieldProps) {
       <input
         id={id}
         name={props.name}
-        // Preact 11 types each input type's attributes apart; these four share the same ones.
+        // Preact 11 types each input type's attributes apart; those used here share the same ones.
         type={(props.type ?? "text") as "text"}
+        inputMode={props.inputMode}
         value={props.value}
         onInput={(e) => props.onInput((e.currentTarget as HTMLInputElement).value)}
         autoComplete={props.autoComplete}

@@ -1,11 +1,20 @@
-import { t, useLanguage } from "../../i18n";
+import { Route, Router } from "preact-iso";
+import { useLanguage } from "../../i18n";
+import { ComplaintDetail } from "./ComplaintDetail";
+import { NewProposal, NewSuggestion } from "./NewAspiration";
+import { NewComplaint } from "./NewComplaint";
+import { Overview } from "./Overview";
 
-/** `/aspirasi`: the aspirasi screens (a placeholder until they are built). */
+/** `/aspirasi`: my complaints and the proposals; a complaint with a photo, a suggestion, a proposal. */
 export function Aspirasi() {
   useLanguage();
   return (
-    <section aria-labelledby="aspirasi-title">
-      <h1 id="aspirasi-title">{t("nav.aspirasi")}</h1>
-    </section>
+    <Router>
+      <Route path="/" component={Overview} />
+      <Route path="/pengaduan/baru" component={NewComplaint} />
+      <Route path="/pengaduan/:id" component={ComplaintDetail} />
+      <Route path="/usulan/baru" component={NewProposal} />
+      <Route path="/saran" component={NewSuggestion} />
+    </Router>
   );
 }

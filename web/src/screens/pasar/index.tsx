@@ -1,11 +1,20 @@
-import { t, useLanguage } from "../../i18n";
+import { Route, Router } from "preact-iso";
+import { useLanguage } from "../../i18n";
+import { Browse } from "./Browse";
+import { ListingDetail } from "./Detail";
+import { ListingForm } from "./ListingForm";
+import { MyListings } from "./Mine";
 
-/** `/pasar`: the pasar screens (a placeholder until they are built). */
+/** `/pasar`: neighbours' listings; `/pasar/saya` mine; `/pasar/baru` to sell; `/pasar/:id` one listing. */
 export function Pasar() {
   useLanguage();
   return (
-    <section aria-labelledby="pasar-title">
-      <h1 id="pasar-title">{t("nav.pasar")}</h1>
-    </section>
+    <Router>
+      <Route path="/" component={Browse} />
+      <Route path="/saya" component={MyListings} />
+      <Route path="/baru" component={ListingForm} />
+      <Route path="/:id/ubah" component={ListingForm} />
+      <Route path="/:id" component={ListingDetail} />
+    </Router>
   );
 }

@@ -1,11 +1,17 @@
-import { t, useLanguage } from "../../i18n";
+import { Route, Router } from "preact-iso";
+import { useLanguage } from "../../i18n";
+import { LetterDetail } from "./Detail";
+import { MyLetters } from "./List";
+import { RequestLetter } from "./Request";
 
-/** `/surat`: the surat screens (a placeholder until they are built). */
+/** `/surat`: my letters; `/surat/baru` to request one; `/surat/:id` its status, PDF, cancel or correct. */
 export function Surat() {
   useLanguage();
   return (
-    <section aria-labelledby="surat-title">
-      <h1 id="surat-title">{t("nav.surat")}</h1>
-    </section>
+    <Router>
+      <Route path="/" component={MyLetters} />
+      <Route path="/baru" component={RequestLetter} />
+      <Route path="/:id" component={LetterDetail} />
+    </Router>
   );
 }

@@ -1,0 +1,28 @@
+import { type MessageKey, t } from "../../i18n";
+import { ApiImage } from "../../ui/ApiImage";
+import { type Listing, priceText } from "./types";
+
+/** One listing in a grid: its first photo (or a plain tile), title, price; the whole card is the link. */
+export function ListingCard({ listing, showStatus }: { listing: Listing; showStatus?: boolean }) {
+  const photo = listing.photos[0];
+  return (
+    <li class="pasar-card">
+      <a href={`/pasar/${listing.id}`}>
+        {photo ? (
+          <ApiImage url={photo.url} alt="" class="pasar-thumb" />
+        ) : (
+          <span class="pasar-thumb pasar-nophoto" aria-hidden="true">
+            {t(`pasar.category.${listing.category}` as MessageKey)}
+          </span>
+        )}
+        <span class="pasar-title">{listing.title}</span>
+        <strong class="pasar-price">{priceText(listing.price)}</strong>
+        {showStatus && listing.status !== "aktif" && (
+          <span class={`badge badge-${listing.status}`}>
+            {t(`pasar.status.${listing.status}` as MessageKey)}
+          </span>
+        )}
+      </a>
+    </li>
+  );
+}
