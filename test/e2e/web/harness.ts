@@ -144,7 +144,12 @@ export async function startWebApp(chromiumReady: boolean): Promise<{
       await page.waitForFunction(() => document.querySelectorAll("[role=status] .skeleton").length === 0);
     },
     screenshot: async (page, name) => {
-      await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+      // The whole page; the bottom bar (fixed to the viewport on a phone) drawn once, at the page's end.
+      await page.screenshot({
+        path: join(SCREENSHOTS, `${name}.png`),
+        fullPage: true,
+        style: "nav.tabs { position: static !important; }",
+      });
     },
     apiAs: async (email, password = DEMO_PASSWORD) => {
       const res = await fetch(`${url}/api/auth/login`, {
