@@ -101,10 +101,57 @@ export const en: Messages = {
   // satpam: strings of web/src/screens/satpam
 
   // musyawarah: strings of web/src/screens/musyawarah
+  "musyawarah.intro": "Polls open for voting now.",
+  "musyawarah.none": "No poll is open right now.",
+  "musyawarah.voted": "Voted",
+  "musyawarah.notVoted": "Not voted yet",
+  "musyawarah.opens": "Voting opens {at}.",
+  "musyawarah.closes": "Closes {at}",
+  "musyawarah.ended": "Voting time is over.",
+  "musyawarah.closed": "This poll is closed.",
+  "musyawarah.closedAt": "This poll closed {at}.",
+  "musyawarah.back": "← All polls",
+  "musyawarah.window": "Voting time",
+  "musyawarah.how": "How to vote",
+  "musyawarah.single": "Choose one",
+  "musyawarah.multiple": "Choose up to {n}",
+  "musyawarah.perPerson": "one vote per resident",
+  "musyawarah.perHousehold": "one vote per household",
+  "musyawarah.anonymous": "secret ballot",
+  "musyawarah.chooseOne": "Your choice (choose one)",
+  "musyawarah.chooseMany": "Your choices (at most {n})",
+  "musyawarah.chooseFirst": "Choose an option first.",
+  "musyawarah.submit": "Cast vote",
+  "musyawarah.refresh": "Reload the poll",
+  "musyawarah.youVoted": "You have voted. A vote cannot be changed.",
+  "musyawarah.results": "Results",
+  "musyawarah.resultsLater": "Results are shown once the poll closes.",
+  "musyawarah.count": "{n} votes ({pct}%)",
+  "musyawarah.turnout": "{n} votes cast",
+  "musyawarah.turnoutOf": "{n} of {of} voters have voted",
+  "musyawarah.quorumPercent": "Quorum: {n}% of voters",
+  "musyawarah.quorumCount": "Quorum: {n} votes",
+  "musyawarah.quorumMet": "quorum reached",
+  "musyawarah.quorumNotMet": "quorum not reached yet",
 
   // aspirasi: strings of web/src/screens/aspirasi
 
   // konten: strings of web/src/screens/konten
+  "konten.pengumumanNone": "No announcements yet.",
+  "konten.beritaNone": "No news yet.",
+  "konten.agendaNone": "No upcoming events.",
+  "konten.galeriNone": "No albums yet.",
+  "konten.urgent": "Important",
+  "konten.backPengumuman": "← All announcements",
+  "konten.backBerita": "← All news",
+  "konten.backGaleri": "← All albums",
+  "konten.coverOf": "Cover image: {title}",
+  "konten.place": "Place: {place}",
+  "konten.addToCalendar": "Add to calendar",
+  "konten.addToCalendarOf": "Add to calendar: {title}",
+  "konten.photoCount": "{n} photos",
+  "konten.albumEmpty": "This album has no photos yet.",
+  "konten.photoAlt": "Photo {n} of {of}, album {album}",
 
   // pasar: strings of web/src/screens/pasar
 

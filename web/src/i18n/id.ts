@@ -99,10 +99,57 @@ export const id = {
   // satpam: strings of web/src/screens/satpam
 
   // musyawarah: strings of web/src/screens/musyawarah
+  "musyawarah.intro": "Musyawarah yang sedang dibuka untuk pemungutan suara.",
+  "musyawarah.none": "Tidak ada musyawarah yang sedang dibuka.",
+  "musyawarah.voted": "Sudah memilih",
+  "musyawarah.notVoted": "Belum memilih",
+  "musyawarah.opens": "Pemungutan suara dimulai {at}.",
+  "musyawarah.closes": "Ditutup {at}",
+  "musyawarah.ended": "Waktu pemungutan suara sudah berakhir.",
+  "musyawarah.closed": "Musyawarah ini sudah ditutup.",
+  "musyawarah.closedAt": "Musyawarah ini ditutup {at}.",
+  "musyawarah.back": "← Semua musyawarah",
+  "musyawarah.window": "Waktu memilih",
+  "musyawarah.how": "Cara memilih",
+  "musyawarah.single": "Pilih satu",
+  "musyawarah.multiple": "Boleh pilih sampai {n}",
+  "musyawarah.perPerson": "satu suara per warga",
+  "musyawarah.perHousehold": "satu suara per KK",
+  "musyawarah.anonymous": "rahasia",
+  "musyawarah.chooseOne": "Pilihan Anda (pilih satu)",
+  "musyawarah.chooseMany": "Pilihan Anda (paling banyak {n})",
+  "musyawarah.chooseFirst": "Pilih dulu salah satu pilihan.",
+  "musyawarah.submit": "Kirim suara",
+  "musyawarah.refresh": "Muat ulang musyawarah",
+  "musyawarah.youVoted": "Anda sudah memilih. Suara tidak dapat diubah.",
+  "musyawarah.results": "Hasil",
+  "musyawarah.resultsLater": "Hasil ditampilkan setelah musyawarah ditutup.",
+  "musyawarah.count": "{n} suara ({pct}%)",
+  "musyawarah.turnout": "{n} suara masuk",
+  "musyawarah.turnoutOf": "{n} dari {of} pemilih sudah memilih",
+  "musyawarah.quorumPercent": "Kuorum: {n}% pemilih",
+  "musyawarah.quorumCount": "Kuorum: {n} suara",
+  "musyawarah.quorumMet": "kuorum tercapai",
+  "musyawarah.quorumNotMet": "kuorum belum tercapai",
 
   // aspirasi: strings of web/src/screens/aspirasi
 
   // konten: strings of web/src/screens/konten
+  "konten.pengumumanNone": "Belum ada pengumuman.",
+  "konten.beritaNone": "Belum ada berita.",
+  "konten.agendaNone": "Belum ada agenda yang akan datang.",
+  "konten.galeriNone": "Belum ada album.",
+  "konten.urgent": "Penting",
+  "konten.backPengumuman": "← Semua pengumuman",
+  "konten.backBerita": "← Semua berita",
+  "konten.backGaleri": "← Semua album",
+  "konten.coverOf": "Gambar sampul: {title}",
+  "konten.place": "Tempat: {place}",
+  "konten.addToCalendar": "Tambahkan ke kalender",
+  "konten.addToCalendarOf": "Tambahkan ke kalender: {title}",
+  "konten.photoCount": "{n} foto",
+  "konten.albumEmpty": "Album ini belum berisi foto.",
+  "konten.photoAlt": "Foto {n} dari {of}, album {album}",
 
   // pasar: strings of web/src/screens/pasar
 
