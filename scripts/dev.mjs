@@ -7,6 +7,7 @@ import { migrateAll } from "./db-migrate.mjs";
 import { projectEnv, root } from "./lib/dev-server.mjs";
 import { ensureDevVars } from "./lib/dev-vars.mjs";
 import { STATE_DIR, WRANGLER, workerConfigs } from "./lib/wrangler.mjs";
+import { seedPhotos } from "./seed/api/galeri.mjs";
 import { seedPolls } from "./seed/api/musyawarah.mjs";
 import { seed } from "./seed-dev.mjs";
 import { slotCountFromConfig } from "./tenant-slots.mjs";
@@ -46,7 +47,8 @@ child.on("exit", async (code) => {
   process.exit(code ?? 0);
 });
 
-// Demo data that only the API can write (a poll is opened in its Durable Object when published): once
+// Demo data that only the API can write (a poll is opened in its Durable Object when published, a photo
+// goes to R2): once
 // the API answers, through its own routes. A failure is reported; the dev server keeps running.
 const base = "http://127.0.0.1:8787";
 for (let waited = 0; waited < 120_000; waited += 500) {
@@ -60,6 +62,12 @@ for (let waited = 0; waited < 120_000; waited += 500) {
       console.log(`demo polls ready (${created} created)`);
     } catch (error) {
       console.error(`demo polls not seeded: ${error instanceof Error ? error.message : error}`);
+    }
+    try {
+      const added = await seedPhotos(base);
+      console.log(`demo photos ready (${added} added)`);
+    } catch (error) {
+      console.error(`demo photos not seeded: ${error instanceof Error ? error.message : error}`);
     }
     break;
   }
