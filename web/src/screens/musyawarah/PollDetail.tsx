@@ -181,7 +181,7 @@ function Ballot({ poll, onVoted, reload }: { poll: Poll; onVoted: (p: Poll) => v
 function Results({ poll }: { poll: Poll }) {
   const { ballots, eligibleVoters } = poll.turnout;
   return (
-    <article class="card" aria-labelledby="poll-results">
+    <article class="card poll-results" aria-labelledby="poll-results">
       <h2 id="poll-results">{t("musyawarah.results")}</h2>
       {poll.results ? (
         <ul class="results">
