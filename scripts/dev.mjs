@@ -8,6 +8,7 @@ import { projectEnv, root } from "./lib/dev-server.mjs";
 import { ensureDevVars } from "./lib/dev-vars.mjs";
 import { STATE_DIR, WRANGLER, workerConfigs } from "./lib/wrangler.mjs";
 import { seedPhotos } from "./seed/api/galeri.mjs";
+import { seedCovers } from "./seed/api/konten.mjs";
 import { seedPolls } from "./seed/api/musyawarah.mjs";
 import { seed } from "./seed-dev.mjs";
 import { slotCountFromConfig } from "./tenant-slots.mjs";
@@ -65,7 +66,8 @@ for (let waited = 0; waited < 120_000; waited += 500) {
     }
     try {
       const added = await seedPhotos(base);
-      console.log(`demo photos ready (${added} added)`);
+      const covers = await seedCovers(base);
+      console.log(`demo photos ready (${added} added, ${covers} news covers set)`);
     } catch (error) {
       console.error(`demo photos not seeded: ${error instanceof Error ? error.message : error}`);
     }

@@ -1,6 +1,8 @@
 import { expect } from "vitest";
 // @ts-expect-error: a plain .mjs helper shared with npm run dev's demo photos.
 import { uploadDemoPhoto } from "../../../../scripts/seed/api/galeri.mjs";
+// @ts-expect-error: as above, npm run dev's demo news covers.
+import { setDemoCover } from "../../../../scripts/seed/api/konten.mjs";
 import { DEMO_PASSWORD, type Journey } from "../harness";
 
 // The only accounts these journeys change anything as: the resident votes, the admin runs the poll and
@@ -67,7 +69,7 @@ export const communityJourneys: Journey[] = [
   {
     name: "a resident reads the announcements, a news article, the agenda and a gallery album",
     run: async (app) => {
-      // A photo in the demo album (photos reach R2 only through the API; the SQL seed makes the album).
+      // Photos in the demo album and a cover on a demo article: pictures reach R2 only through the API.
       const login = await fetch(`${app.url}/api/auth/login`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
@@ -83,6 +85,12 @@ export const communityJourneys: Journey[] = [
         "Warga bergotong royong",
       );
       await uploadDemoPhoto(app.url, { Authorization: `Bearer ${accessToken}` }, album, 30, null);
+      await setDemoCover(
+        app.url,
+        { Authorization: `Bearer ${accessToken}` },
+        "seed-berita-rt-02-sukamaju-kerja-bakti",
+        190,
+      );
 
       const page = await app.page();
       await page.goto(`${app.url}/login?next=/pengumuman`);
@@ -105,12 +113,27 @@ export const communityJourneys: Journey[] = [
 
       // A news article, reached from the list.
       await page.goto(`${app.url}/berita`);
+      await page.getByRole("heading", { level: 1, name: "Berita" }).waitFor();
+      await app.settled(page);
+      await page.waitForFunction(
+        () => (document.querySelector<HTMLImageElement>(".thumb img")?.naturalWidth ?? 0) > 0,
+      );
+      expect(await app.seriousViolations(page), "berita list: axe serious/critical").toEqual([]);
+      await app.screenshot(page, "berita-list-360");
       await page.getByRole("link", { name: "Kerja bakti membersihkan saluran air berhasil" }).click();
       await page
         .getByRole("heading", { level: 1, name: "Kerja bakti membersihkan saluran air berhasil" })
         .waitFor();
       await app.settled(page);
       expect(await page.locator(".prose").textContent()).toContain("42 warga");
+      // Its cover, read through the API with the token and drawn in a box sized before it came.
+      const cover = page.getByRole("img", {
+        name: "Gambar sampul: Kerja bakti membersihkan saluran air berhasil",
+      });
+      await cover.waitFor();
+      await page.waitForFunction(
+        () => (document.querySelector<HTMLImageElement>("article img")?.naturalWidth ?? 0) > 0,
+      );
       expect(await app.seriousViolations(page), "berita: axe serious/critical").toEqual([]);
       await app.screenshot(page, "berita-360");
 
@@ -125,6 +148,13 @@ export const communityJourneys: Journey[] = [
 
       // The gallery: albums, then one album's photos, read through the API with the token.
       await page.goto(`${app.url}/galeri`);
+      await page.getByRole("heading", { level: 1, name: "Galeri" }).waitFor();
+      await app.settled(page);
+      await page.waitForFunction(
+        () => (document.querySelector<HTMLImageElement>(".album img")?.naturalWidth ?? 0) > 0,
+      );
+      expect(await app.seriousViolations(page), "albums: axe serious/critical").toEqual([]);
+      await app.screenshot(page, "galeri-albums-360");
       await page.getByRole("link", { name: "Kerja bakti saluran air" }).click();
       await page.getByRole("heading", { level: 1, name: "Kerja bakti saluran air" }).waitFor();
       const photo = page.getByRole("img", { name: "Warga bergotong royong" });
