@@ -201,6 +201,17 @@ describe("a poll", () => {
     expect(screen.getByText("kuorum tercapai")).toBeTruthy();
   });
 
+  it("says of a household poll that the household has voted", async () => {
+    await signedInAs();
+    fake.routes["GET /api/musyawarah/p1"] = { status: 200, body: poll({ voterScope: "kk", hasVoted: true }) };
+    open("/musyawarah/p1");
+    expect(
+      await screen.findByText("Keluarga Anda (satu KK) sudah memilih. Suara tidak dapat diubah."),
+    ).toBeTruthy();
+    expect(screen.getByText(/satu suara per KK/)).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Kirim suara" })).toBeNull();
+  });
+
   it("gives no ballot to a member who is not a resident", async () => {
     await signedInAs({ ...resident, resident: false, roles: ["bendahara"] });
     fake.routes["GET /api/musyawarah/p1"] = { status: 200, body: { ...poll(), hasVoted: undefined } };

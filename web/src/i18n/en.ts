@@ -124,6 +124,7 @@ export const en: Messages = {
   "musyawarah.submit": "Cast vote",
   "musyawarah.refresh": "Reload the poll",
   "musyawarah.youVoted": "You have voted. A vote cannot be changed.",
+  "musyawarah.householdVoted": "Your household has voted. A vote cannot be changed.",
   "musyawarah.results": "Results",
   "musyawarah.resultsLater": "Results are shown once the poll closes.",
   "musyawarah.count": "{n} votes ({pct}%)",
@@ -150,6 +151,7 @@ export const en: Messages = {
   "konten.addToCalendar": "Add to calendar",
   "konten.addToCalendarOf": "Add to calendar: {title}",
   "konten.photoCount": "{n} photos",
+  "konten.noPhoto": "No photos yet",
   "konten.albumEmpty": "This album has no photos yet.",
   "konten.photoAlt": "Photo {n} of {of}, album {album}",
 

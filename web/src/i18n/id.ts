@@ -122,6 +122,7 @@ export const id = {
   "musyawarah.submit": "Kirim suara",
   "musyawarah.refresh": "Muat ulang musyawarah",
   "musyawarah.youVoted": "Anda sudah memilih. Suara tidak dapat diubah.",
+  "musyawarah.householdVoted": "Keluarga Anda (satu KK) sudah memilih. Suara tidak dapat diubah.",
   "musyawarah.results": "Hasil",
   "musyawarah.resultsLater": "Hasil ditampilkan setelah musyawarah ditutup.",
   "musyawarah.count": "{n} suara ({pct}%)",
@@ -148,6 +149,7 @@ export const id = {
   "konten.addToCalendar": "Tambahkan ke kalender",
   "konten.addToCalendarOf": "Tambahkan ke kalender: {title}",
   "konten.photoCount": "{n} foto",
+  "konten.noPhoto": "Belum ada foto",
   "konten.albumEmpty": "Album ini belum berisi foto.",
   "konten.photoAlt": "Foto {n} dari {of}, album {album}",
 

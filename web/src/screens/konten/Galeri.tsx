@@ -35,7 +35,10 @@ export function AlbumList() {
                 {a.cover ? (
                   <AuthImage src={a.cover.url} alt="" width={400} height={300} />
                 ) : (
-                  <span class="auth-image no-photo" style="aspect-ratio: 4 / 3" aria-hidden="true" />
+                  // The count below says it to a screen reader; the box says it to the eye.
+                  <span class="auth-image no-photo" style="aspect-ratio: 4 / 3" aria-hidden="true">
+                    {t("konten.noPhoto")}
+                  </span>
                 )}
                 <h2>
                   <a href={`/galeri/${a.id}`}>{a.title}</a>

@@ -64,7 +64,7 @@ function PollView({ poll, onVoted, reload }: { poll: Poll; onVoted: (p: Poll) =>
       )}
       {poll.hasVoted && (
         <p class="poll-voted" role="status">
-          {t("musyawarah.youVoted")}
+          {poll.voterScope === "kk" ? t("musyawarah.householdVoted") : t("musyawarah.youVoted")}
         </p>
       )}
       <Results poll={poll} />
