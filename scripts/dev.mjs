@@ -7,6 +7,8 @@ import { migrateAll } from "./db-migrate.mjs";
 import { projectEnv, root } from "./lib/dev-server.mjs";
 import { ensureDevVars } from "./lib/dev-vars.mjs";
 import { STATE_DIR, WRANGLER, workerConfigs } from "./lib/wrangler.mjs";
+import { seedPhotos } from "./seed/api/galeri.mjs";
+import { seedCovers } from "./seed/api/konten.mjs";
 import { seedPolls } from "./seed/api/musyawarah.mjs";
 import { seed } from "./seed-dev.mjs";
 import { slotCountFromConfig } from "./tenant-slots.mjs";
@@ -46,7 +48,8 @@ child.on("exit", async (code) => {
   process.exit(code ?? 0);
 });
 
-// Demo data that only the API can write (a poll is opened in its Durable Object when published): once
+// Demo data that only the API can write (a poll is opened in its Durable Object when published, a photo
+// goes to R2): once
 // the API answers, through its own routes. A failure is reported; the dev server keeps running.
 const base = "http://127.0.0.1:8787";
 for (let waited = 0; waited < 120_000; waited += 500) {
@@ -60,6 +63,13 @@ for (let waited = 0; waited < 120_000; waited += 500) {
       console.log(`demo polls ready (${created} created)`);
     } catch (error) {
       console.error(`demo polls not seeded: ${error instanceof Error ? error.message : error}`);
+    }
+    try {
+      const added = await seedPhotos(base);
+      const covers = await seedCovers(base);
+      console.log(`demo photos ready (${added} added, ${covers} news covers set)`);
+    } catch (error) {
+      console.error(`demo photos not seeded: ${error instanceof Error ? error.message : error}`);
     }
     break;
   }

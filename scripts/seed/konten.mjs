@@ -1,4 +1,4 @@
-// Demo content per RT tenant: news (two published, one draft), announcements and upcoming events.
+// Demo content per RT tenant: news (two published, one draft), announcements (one urgent) and upcoming events.
 // Seeded rows count as already sent (notified_version = version): demo data pushes nobody.
 import MarkdownIt from "markdown-it";
 
@@ -30,6 +30,14 @@ const BERITA = [
 ];
 
 const PENGUMUMAN = [
+  {
+    key: "fogging",
+    title: "Fogging DBD Jumat sore",
+    body: "Petugas puskesmas melakukan **fogging** Jumat pukul 15.00. Tutup makanan dan minuman, keluarkan hewan peliharaan dari rumah.",
+    urgent: true,
+    channels: { push: true, whatsapp: true, email: false },
+    daysAgo: 3,
+  },
   {
     key: "air-mati",
     title: "Pemadaman air PAM Sabtu pagi",

@@ -57,6 +57,7 @@ describe("demo seed", () => {
       "berita",
       "pengumuman",
       "agenda",
+      "gallery_albums",
       "pasar_listings",
       "asisten_info",
       "visitors",

@@ -7,5 +7,5 @@ import { language } from "./i18n";
  */
 export const money = (amount: number): string => rupiah(amount);
 export const date = (instant: string | Date): string => jakartaShortDate(instant, language());
-/** An instant with its hour, "29 November 2026, 14.30 WIB": where the time of day matters (a letter's history). */
+/** A moment with its hour, "29 November 2026, 19.00 WIB": an event's start, a poll's close. */
 export const dateTime = (instant: string | Date): string => jakartaDateTime(instant, language());

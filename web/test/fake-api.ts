@@ -53,6 +53,9 @@ export function useFakeApi(): void {
             headers: { "Content-Type": type },
           });
     });
+    // happy-dom has no layout, so nothing is ever "near the screen": images the API serves
+    // (ui/AuthImage) are read at once, as in a browser without IntersectionObserver.
+    vi.stubGlobal("IntersectionObserver", undefined);
     await setLanguage("id");
   });
   afterEach(() => {

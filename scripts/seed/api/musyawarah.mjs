@@ -19,7 +19,7 @@ async function signIn(base, email) {
 
 const DAY = 86_400_000;
 
-/** One RT's demo polls: an open one with a few ballots and one still to come. */
+/** One RT's demo polls: an open one with a few ballots, an open one nobody has voted in, one still to come. */
 function pollsOf(now) {
   return [
     {
@@ -41,6 +41,21 @@ function pollsOf(now) {
         ["warga2", 0],
         ["warga3", 1],
       ],
+    },
+    {
+      // Open to every resident: nobody has voted yet, so each sees the ballot; results after closing.
+      poll: {
+        title: "Kegiatan 17 Agustus tahun ini",
+        description: "Pilih paling banyak dua lomba yang ingin diadakan panitia tahun ini.",
+        options: ["Balap karung", "Tarik tambang", "Makan kerupuk", "Panjat pinang"],
+        startsAt: new Date(now - DAY).toISOString(),
+        endsAt: new Date(now + 10 * DAY).toISOString(),
+        multipleChoice: true,
+        maxChoices: 2,
+        resultsVisibility: "after_close",
+        status: "aktif",
+      },
+      ballots: [],
     },
     {
       poll: {

@@ -1,7 +1,7 @@
 import { api } from "../../api/client";
 import { date, dateTime } from "../../format";
 import { type MessageKey, t } from "../../i18n";
-import { ApiImage } from "../../ui/ApiImage";
+import { AuthImage } from "../../ui/AuthImage";
 import { Show, useResource } from "../../ui/states";
 import type { Complaint } from "./types";
 
@@ -27,7 +27,13 @@ export function ComplaintDetail({ params }: { params: { id: string } }) {
               <p class="prewrap">{c.description}</p>
               {c.location && <p class="muted">{t("aspirasi.at", { location: c.location })}</p>}
               {c.photo && (
-                <ApiImage url={c.photo} alt={t("aspirasi.photoOf", { title: c.title })} class="photo-wide" />
+                <AuthImage
+                  src={c.photo}
+                  alt={t("aspirasi.photoOf", { title: c.title })}
+                  width={4}
+                  height={3}
+                  class="photo-wide"
+                />
               )}
             </div>
             <h2 id="complaint-thread">{t("aspirasi.thread")}</h2>

@@ -1,22 +1,49 @@
-import { t, useLanguage } from "../../i18n";
+import { Route, Router } from "preact-iso";
+import { NotFound } from "../NotFound";
+import { AgendaList } from "./Agenda";
+import { AlbumList, AlbumView } from "./Galeri";
+import { Announcement, AnnouncementList, Article, ArticleList } from "./Tulisan";
 
-/** `/berita`, `/pengumuman`, `/agenda`, `/galeri`: the community's news and pictures (placeholders until built). */
-export function Berita() {
-  useLanguage();
-  return <h1>{t("nav.berita")}</h1>;
+/**
+ * The community's news and pictures, one area per list, each owning its paths: `/pengumuman[/:id]`,
+ * `/berita[/:id]`, `/agenda`, `/galeri[/:id]`. Read-only for residents; the secretariat writes them
+ * (its console is part 2).
+ */
+export function Pengumuman() {
+  return (
+    <Router>
+      <Route path="/" component={AnnouncementList} />
+      <Route path="/:id" component={Announcement} />
+      <Route default component={NotFound} />
+    </Router>
+  );
 }
 
-export function Pengumuman() {
-  useLanguage();
-  return <h1>{t("nav.pengumuman")}</h1>;
+export function Berita() {
+  return (
+    <Router>
+      <Route path="/" component={ArticleList} />
+      <Route path="/:id" component={Article} />
+      <Route default component={NotFound} />
+    </Router>
+  );
 }
 
 export function Agenda() {
-  useLanguage();
-  return <h1>{t("nav.agenda")}</h1>;
+  return (
+    <Router>
+      <Route path="/" component={AgendaList} />
+      <Route default component={NotFound} />
+    </Router>
+  );
 }
 
 export function Galeri() {
-  useLanguage();
-  return <h1>{t("nav.galeri")}</h1>;
+  return (
+    <Router>
+      <Route path="/" component={AlbumList} />
+      <Route path="/:id" component={AlbumView} />
+      <Route default component={NotFound} />
+    </Router>
+  );
 }

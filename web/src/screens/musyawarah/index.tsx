@@ -1,11 +1,15 @@
-import { t, useLanguage } from "../../i18n";
+import { Route, Router } from "preact-iso";
+import { NotFound } from "../NotFound";
+import { PollDetail } from "./PollDetail";
+import { PollList } from "./PollList";
 
-/** `/musyawarah`: the musyawarah screens (a placeholder until they are built). */
+/** `/musyawarah` (the polls open for voting) and `/musyawarah/:id` (one poll: vote, results). */
 export function Musyawarah() {
-  useLanguage();
   return (
-    <section aria-labelledby="musyawarah-title">
-      <h1 id="musyawarah-title">{t("nav.musyawarah")}</h1>
-    </section>
+    <Router>
+      <Route path="/" component={PollList} />
+      <Route path="/:id" component={PollDetail} />
+      <Route default component={NotFound} />
+    </Router>
   );
 }

@@ -1,5 +1,5 @@
 import { type MessageKey, t } from "../../i18n";
-import { ApiImage } from "../../ui/ApiImage";
+import { AuthImage } from "../../ui/AuthImage";
 import { type Listing, priceText } from "./types";
 
 /** One listing in a grid: its first photo (or a plain tile), title, price; the whole card is the link. */
@@ -9,7 +9,7 @@ export function ListingCard({ listing, showStatus }: { listing: Listing; showSta
     <li class="pasar-card">
       <a href={`/pasar/${listing.id}`}>
         {photo ? (
-          <ApiImage url={photo.url} alt="" class="pasar-thumb" />
+          <AuthImage src={photo.url} alt="" width={1} height={1} class="pasar-thumb" />
         ) : (
           <span class="pasar-thumb pasar-nophoto" aria-hidden="true">
             {t(`pasar.category.${listing.category}` as MessageKey)}

@@ -4,7 +4,7 @@ import { api } from "../../api/client";
 import { date } from "../../format";
 import { type MessageKey, t } from "../../i18n";
 import { useSession } from "../../session";
-import { ApiImage } from "../../ui/ApiImage";
+import { AuthImage } from "../../ui/AuthImage";
 import { FormError, useSubmit } from "../../ui/forms";
 import { Show, useResource } from "../../ui/states";
 import { type Listing, priceText } from "./types";
@@ -49,8 +49,10 @@ function ListingView({
         <ul class="pasar-photos">
           {listing.photos.map((p, i) => (
             <li key={p.id}>
-              <ApiImage
-                url={p.url}
+              <AuthImage
+                src={p.url}
+                width={4}
+                height={3}
                 alt={t("pasar.photoOf", { title: listing.title, n: i + 1 })}
                 class="photo-wide"
               />

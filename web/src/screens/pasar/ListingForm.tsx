@@ -3,7 +3,7 @@ import { useLocation } from "preact-iso";
 import { api } from "../../api/client";
 import { useUploader } from "../../api/uploads";
 import { type MessageKey, t } from "../../i18n";
-import { ApiImage } from "../../ui/ApiImage";
+import { AuthImage } from "../../ui/AuthImage";
 import { Field, FormError, Select, Submit, TextArea, useSubmit } from "../../ui/forms";
 import { PhotoPicker } from "../../ui/PhotoPicker";
 import { Show, useResource } from "../../ui/states";
@@ -134,7 +134,13 @@ function Editor({ listing, etag }: { listing: Listing | null; etag: string | nul
         <ul class="photo-previews">
           {kept.map((p, i) => (
             <li key={p.id}>
-              <ApiImage url={p.url} alt={t("photo.preview", { n: i + 1 })} />
+              <AuthImage
+                src={p.url}
+                alt={t("photo.preview", { n: i + 1 })}
+                width={1}
+                height={1}
+                class="photo-thumb"
+              />
               <button
                 type="button"
                 onClick={() => setKept(kept.filter((k) => k.id !== p.id))}
