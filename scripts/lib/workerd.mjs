@@ -85,10 +85,26 @@ function childWorkerdPids() {
 const acceptAll = async () => new Response(JSON.stringify({ accepted: true }), { status: 202 });
 
 /**
+ * The same stand-in that also keeps what it was sent, for browser journeys that follow an emailed link:
+ * each request's service, method, path and JSON body, in order. Kept in this Node process's memory.
+ */
+function keepingStandIn(service, outbox) {
+  return async (request) => {
+    const text = await request.text();
+    let body = text;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {}
+    outbox.push({ service, method: request.method, path: new URL(request.url).pathname, body });
+    return acceptAll();
+  };
+}
+
+/**
  * Serves a Worker config's bundle on workerd.
  * @param {{ config?: string, script?: string, bundle?: Awaited<ReturnType<typeof bundleWorker>>, vars?: Record<string,string>, persistTo?: string,
  *   durableObjects?: Record<string, string>, d1Databases?: Record<string, { id: string }>, onLine?: (line: string) => void,
- *   inspectorPort?: number, browser?: boolean, assets?: boolean }} opts
+ *   inspectorPort?: number, browser?: boolean, assets?: boolean, outbox?: boolean }} opts
  *   `d1Databases` adds (or replaces) D1 bindings, e.g. more tenant slots than the config declares.
  * `assets` serves the config's static assets as a deploy does (the web app and Swagger UI's files in
  * public/, which must be built: scripts/build-web.mjs): Miniflare's asset router in front of the Worker,
@@ -97,6 +113,8 @@ const acceptAll = async () => new Response(JSON.stringify({ accepted: true }), {
  * `browser` keeps the config's Browser Rendering binding (letter PDFs): miniflare then launches the Chrome
  * it finds under `$XDG_CACHE_HOME/.wrangler/chrome` (scripts/setup-chromium.sh's wrapper when that is the
  * project's `.cache`), and would download one if none were there, so it is off unless asked for.
+ * `outbox` makes the service stand-ins keep what they were sent (`outbox()` on the answer): the emails and
+ * WhatsApp messages the Worker sends, with their links. Off, they drop it, as the benches expect.
  * `inspectorPort` opens the DevTools inspector (CPU profiles: scripts/profile-route.mjs); never in a
  * measured run.
  */
@@ -125,6 +143,8 @@ export async function startWorkerd(opts = {}) {
   if (persistRoot) {
     mkdirSync(persistRoot, { recursive: true });
   }
+  const outbox = [];
+  const standIn = (service) => (opts.outbox ? keepingStandIn(service, outbox) : acceptAll);
   const before = new Set(childWorkerdPids());
   const mf = new Miniflare(
     convertV4MiniflareOptions({
@@ -150,7 +170,7 @@ export async function startWorkerd(opts = {}) {
           durableObjects: { ...bindingOptions.durableObjects, ...(opts.durableObjects ?? {}) },
           d1Databases: { ...bindingOptions.d1Databases, ...(opts.d1Databases ?? {}) },
           serviceBindings: {
-            ...Object.fromEntries(Object.keys(serviceBindings).map((k) => [k, acceptAll])),
+            ...Object.fromEntries(Object.keys(serviceBindings).map((k) => [k, standIn(k)])),
             ...(opts.assets && assets ? {} : { ASSETS: acceptAll }),
           },
           unsafeDirectSockets: [{ host: "127.0.0.1", port: 0, proxy: false }],
@@ -177,6 +197,8 @@ export async function startWorkerd(opts = {}) {
     /** CPU seconds the workerd process has used so far. */
     cpu: () => cpuSeconds(pid),
     logLines: () => lines,
+    /** What the service stand-ins were sent so far (empty unless started with `outbox`). */
+    outbox: () => [...outbox],
     stop: async () => {
       await mf.dispose();
       bundle.cleanup();

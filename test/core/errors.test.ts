@@ -336,32 +336,6 @@ describe("HTML pages answer with the same kind → status map", () => {
     expect(res.headers.get("Content-Type")).toContain("text/html");
   });
 
-  it("answers the reset page's rate limit as 429 with Retry-After", async () => {
-    const ip = "198.51.100.29";
-    const headers = { "CF-Connecting-IP": ip };
-    // Sign-in links share the reset page's per-IP budget and cost no password hash to spend it.
-    let spent = 0;
-    while (
-      (await call("/api/auth/magic-link/verify", { headers, body: { token: "x".repeat(43) } })).status !== 429
-    ) {
-      spent += 1;
-      expect(spent).toBeLessThan(200);
-    }
-    const res = await call("/reset-password", {
-      method: "POST",
-      headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded", "Accept-Language": "id" },
-      body: new URLSearchParams({
-        token: "x",
-        password: "kata-sandi-baru",
-        confirm: "kata-sandi-baru",
-      }).toString(),
-    });
-    expect(res.status).toBe(429);
-    expect(res.headers.get("Content-Type")).toContain("text/html");
-    expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect(await res.text()).toContain("Terlalu banyak percobaan");
-  });
-
   it("answers the letter page as HTML with the status of the domain error's kind", async () => {
     const slug = unique("rt");
     const now = new Date().toISOString();

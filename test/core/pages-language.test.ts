@@ -3,7 +3,6 @@ import { verifiedLetterPage } from "../../src/pages/verify-surat";
 import { type CallInit, call, unique } from "../helpers/harness";
 import { insertTicket } from "../modules/support/helpers";
 
-const INDONESIAN = "id-ID,id;q=0.9,en;q=0.8";
 const ENGLISH_FIRST = "en-US,en;q=0.9,id;q=0.5";
 
 async function page(path: string, acceptLanguage?: string, init: CallInit = {}) {
@@ -28,56 +27,6 @@ function expectLanguage(p: Awaited<ReturnType<typeof page>>, lang: "id" | "en") 
  * English only when the caller asks (`?lang=en`, or an Accept-Language that puts English first).
  */
 describe("the HTML pages' language", () => {
-  it("the reset page: Indonesian by default, English when English comes first or ?lang=en", async () => {
-    for (const header of [INDONESIAN, undefined, "fr-FR", "*"]) {
-      const id = await page("/reset-password?token=abc", header);
-      expectLanguage(id, "id");
-      expect(id.html).toContain("Atur kata sandi");
-      expect(id.html).toContain('action="/reset-password"');
-    }
-    for (const [path, header] of [
-      ["/reset-password?token=abc", ENGLISH_FIRST],
-      ["/reset-password?token=abc&lang=en", undefined],
-      ["/reset-password?token=abc&lang=en", INDONESIAN],
-    ] as const) {
-      const en = await page(path, header);
-      expectLanguage(en, "en");
-      expect(en.html).toContain("Set your password");
-      expect(en.html).not.toContain("Kata sandi");
-      // The form keeps the language it was shown in.
-      expect(en.html).toContain('action="/reset-password?lang=en"');
-    }
-    expectLanguage(await page("/reset-password?token=abc&lang=id", ENGLISH_FIRST), "id");
-    const form = (lang?: string) =>
-      page("/reset-password", lang, {
-        method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          token: "x",
-          password: "kata-sandi-1",
-          confirm: "kata-sandi-2",
-        }).toString(),
-      });
-    const mismatchEn = await form(ENGLISH_FIRST);
-    expect(mismatchEn.status).toBe(400);
-    expect(mismatchEn.html).toContain("The two passwords are not the same.");
-    expect((await form()).html).toContain("Kedua kata sandi tidak sama.");
-    const badToken = (lang?: string) =>
-      page("/reset-password", lang, {
-        method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          token: "x",
-          password: "kata-sandi-1",
-          confirm: "kata-sandi-1",
-        }).toString(),
-      });
-    const refusedEn = await badToken("en");
-    expectLanguage(refusedEn, "en");
-    expect(refusedEn.html).toContain("This link is not valid");
-    expect((await badToken()).html).toContain("Tautan ini tidak berlaku");
-  });
-
   it("the ticket reply page: the thread's frame and the not-found page in both languages", async () => {
     const { token } = await insertTicket({ tenant: null, createdAt: new Date().toISOString() });
     const id = await page(`/support/reply/${token}?terkirim=1`);

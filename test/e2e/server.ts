@@ -19,6 +19,18 @@ export interface E2eServer {
   mf: unknown;
   /** Stops workerd and removes the databases. */
   stop: () => Promise<void>;
+  /** What the notification service was sent so far (only with `outbox`; else always empty). */
+  outbox: () => OutboxMessage[];
+}
+
+/** One request the Worker made to the notification service's stand-in (scripts/lib/workerd.mjs). */
+export interface OutboxMessage {
+  service: string;
+  method: string;
+  /** e.g. `/v1/email`, `/v1/whatsapp`. */
+  path: string;
+  /** The JSON it sent: `to`, `template` and `data` (with the links) for an email, and so on. */
+  body: unknown;
 }
 
 export interface E2eServerOptions {
@@ -30,6 +42,8 @@ export interface E2eServerOptions {
   assets?: boolean;
   /** Keep the Browser Rendering binding (letter PDFs); only when Chromium is installed. */
   browser?: boolean;
+  /** Keep what the notification service is sent, to follow an emailed link (`outbox()`). */
+  outbox?: boolean;
 }
 
 /**
@@ -45,12 +59,13 @@ export async function startSeededServer(
   }
   const persistTo = mkdtempSync(join(tmpdir(), "warga-e2e-"));
   const remove = () => rmSync(persistTo, { recursive: true, force: true });
-  let started: { url: string; mf: unknown; stop: () => Promise<void> };
+  let started: { url: string; mf: unknown; stop: () => Promise<void>; outbox: () => OutboxMessage[] };
   try {
     started = await startWorkerd({
       persistTo,
       assets: opts.assets ?? false,
       browser: opts.browser ?? false,
+      outbox: opts.outbox ?? false,
       vars: { LOG_LEVEL: "warn" },
     });
   } catch (error) {
@@ -60,6 +75,7 @@ export async function startSeededServer(
   const server: E2eServer = {
     url: started.url,
     mf: started.mf,
+    outbox: started.outbox,
     stop: async () => {
       await started.stop();
       remove();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startWebApp, type WebApp } from "./web/harness";
+import { authJourneys } from "./web/journeys/auth";
 import { communityJourneys } from "./web/journeys/community";
 import { lettersJourneys } from "./web/journeys/letters";
 import { shellJourneys } from "./web/journeys/shell";
@@ -12,7 +13,13 @@ import { swaggerJourneys } from "./web/journeys/swagger";
  * each journey has its own browser profile and, where it changes data, its own demo account.
  * `npx vitest run --project e2e test/e2e/web.e2e.test.ts -t <words of a journey's name>` runs some.
  */
-const journeys = [...shellJourneys, ...lettersJourneys, ...communityJourneys, ...swaggerJourneys];
+const journeys = [
+  ...shellJourneys,
+  ...lettersJourneys,
+  ...communityJourneys,
+  ...authJourneys,
+  ...swaggerJourneys,
+];
 
 const chromium = inject("chromium");
 // The app's build, the bundle, workerd's start, migrations and seed: about half a minute on a quiet

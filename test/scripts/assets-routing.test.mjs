@@ -41,6 +41,8 @@ describe("static assets and the Worker share the origin (ADR 0041)", () => {
       "/auth/magic-link",
       "/auth/callback",
       "/forgot-password",
+      "/reset-password",
+      "/daftar/rt-01-sukamaju",
       "/communities",
       "/tidak-ada",
     ]) {

@@ -74,8 +74,8 @@ describe("malformed percent-encoding (N3)", () => {
     it(`never answers 500 for ${bad} in a secret route's query or path`, async () => {
       const lines = logged();
       for (const path of [
-        `/reset-password?x=${bad}`,
-        `/reset-password?token=${bad}`,
+        `/api/auth/oauth/google/callback?x=${bad}`,
+        `/api/auth/oauth/google/callback?code=${bad}`,
         `/api/public/support-tickets/${bad}`,
         `/api/auth/oauth/google/callback?code=a&state=${bad}`,
         `/api/kependudukan/kk?limit=${bad}`,

@@ -111,22 +111,6 @@ const secretCases: {
     },
   },
   {
-    name: "GET /reset-password?token=",
-    secret: () => "tokenResetRahasia0123456789abcdefABCDEF",
-    logged: () => "/reset-password?token={redacted}",
-    run: () => call("/reset-password?token=tokenResetRahasia0123456789abcdefABCDEF"),
-  },
-  {
-    name: "POST /reset-password?token=",
-    secret: () => "tokenResetPost0123456789abcdefABCDEFgh",
-    logged: () => "/reset-password?token={redacted}",
-    run: () => {
-      const form = new FormData();
-      form.set("token", "x");
-      return call("/reset-password?token=tokenResetPost0123456789abcdefABCDEFgh", { body: form });
-    },
-  },
-  {
     name: "GET /verify/surat/:code",
     secret: () => "kodeVerifikasiRahasia0123456789",
     logged: () => "/verify/surat/{code}",

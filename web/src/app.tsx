@@ -11,6 +11,9 @@ const MagicLinkRequest = lazy(() => import("./screens/auth/MagicLink").then((m) 
 const MagicLinkLanding = lazy(() => import("./screens/auth/MagicLink").then((m) => m.MagicLinkLanding));
 const Forgot = lazy(() => import("./screens/auth/Forgot").then((m) => m.Forgot));
 const Join = lazy(() => import("./screens/auth/Join").then((m) => m.Join));
+const Reset = lazy(() => import("./screens/auth/Reset").then((m) => m.Reset));
+const OAuthCallback = lazy(() => import("./screens/auth/OAuthCallback").then((m) => m.OAuthCallback));
+const Daftar = lazy(() => import("./screens/auth/Daftar").then((m) => m.Daftar));
 const Choose = lazy(() => import("./screens/auth/Choose").then((m) => m.Choose));
 const Home = lazy(() => import("./screens/home/Home").then((m) => m.Home));
 const NotFound = lazy(() => import("./screens/NotFound").then((m) => m.NotFound));
@@ -174,6 +177,9 @@ export function App() {
             <Route path="/auth/magic-link" component={MagicLinkLanding} />
             <Route path="/forgot-password" component={ForgotScreen} />
             <Route path="/join" component={Join} />
+            <Route path="/reset-password" component={Reset} />
+            <Route path="/auth/callback" component={OAuthCallback} />
+            <Route path="/daftar/:slug" component={Daftar} />
             <Route path="/communities" component={ChooseScreen} />
             {areaRoutes.flatMap(([path, Screen]) => [
               <Route key={path} path={path} component={Screen} />,

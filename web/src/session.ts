@@ -112,12 +112,23 @@ export async function restore(): Promise<void> {
   }
 }
 
-export async function signIn(input: { email: string; password: string; tenant?: string }) {
+/** Email and password; a resident invited over WhatsApp without an email signs in with the number. */
+export async function signIn(input: {
+  email?: string;
+  whatsapp?: string;
+  password: string;
+  tenant?: string;
+}) {
   return accept(await api.post<SignedIn>("/api/auth/login", input));
 }
 
 export async function signInWithMagicLink(token: string) {
   return accept(await api.post<SignedIn>("/api/auth/magic-link/verify", { token }));
+}
+
+/** The one-time code an OpenID Connect sign-in returns with (`/auth/callback?code=`). */
+export async function signInWithOAuthCode(code: string) {
+  return accept(await api.post<SignedIn>("/api/auth/oauth/exchange", { code }));
 }
 
 export async function switchCommunity(tenant: string) {

@@ -6,17 +6,17 @@ import { ExchangeOAuthCode } from "./routes/exchangeOAuthCode";
 import { ForgotPassword } from "./routes/forgotPassword";
 import { GetMe } from "./routes/getMe";
 import { GetNotificationPreferences } from "./routes/getNotificationPreferences";
+import { ListAuthProviders } from "./routes/listAuthProviders";
 import { Login } from "./routes/login";
 import { Logout } from "./routes/logout";
 import { OAuthCallback } from "./routes/oauthCallback";
+import { PreviewInvitation } from "./routes/previewInvitation";
 import { PutNotificationPreferences } from "./routes/putNotificationPreferences";
 import { Refresh } from "./routes/refresh";
 import { RegisterPushToken } from "./routes/registerPushToken";
 import { RequestMagicLink } from "./routes/requestMagicLink";
 import { ResetPassword } from "./routes/resetPassword";
-import { ResetPasswordPage } from "./routes/resetPasswordPage";
 import { StartOAuth } from "./routes/startOAuth";
-import { SubmitResetPasswordPage } from "./routes/submitResetPasswordPage";
 import { SwitchTenant } from "./routes/switchTenant";
 import { UnregisterPushToken } from "./routes/unregisterPushToken";
 import { UpdateProfile } from "./routes/updateProfile";
@@ -42,6 +42,8 @@ export const identityModule = defineModule({
     { method: "post", path: "/api/auth/forgot-password", endpoint: ForgotPassword, access: pub },
     { method: "post", path: "/api/auth/reset-password", endpoint: ResetPassword, access: pub },
     { method: "post", path: "/api/auth/join/accept", endpoint: AcceptJoin, access: pub },
+    { method: "post", path: "/api/auth/join/preview", endpoint: PreviewInvitation, access: pub },
+    { method: "get", path: "/api/auth/providers", endpoint: ListAuthProviders, access: pub },
     { method: "get", path: "/api/auth/oauth/:provider", endpoint: StartOAuth, access: pub },
     {
       method: "get",
@@ -82,20 +84,6 @@ export const identityModule = defineModule({
       path: "/api/user/notification-preferences",
       endpoint: PutNotificationPreferences,
       access: user,
-    },
-    {
-      method: "get",
-      path: "/reset-password",
-      endpoint: ResetPasswordPage,
-      access: pub,
-      secret: { query: ["token"] },
-    },
-    {
-      method: "post",
-      path: "/reset-password",
-      endpoint: SubmitResetPasswordPage,
-      access: pub,
-      secret: { query: ["token"] },
     },
   ],
 });

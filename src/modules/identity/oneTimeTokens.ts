@@ -113,3 +113,31 @@ export async function consumeOneTimeToken(
   }
   return { ok: false, reason: row.usedAt ? "token_used" : "token_expired" };
 }
+
+/**
+ * Reads a token without spending it (a link's landing page shows what it is for before the person
+ * acts): the row when it could still be spent, otherwise why not, classified as `consumeOneTimeToken` does.
+ */
+export async function peekOneTimeToken(
+  ctx: TokenCtx,
+  purposes: TokenPurpose[],
+  token: string,
+): Promise<
+  { ok: true; userId: string; purpose: TokenPurpose; data: TokenData } | { ok: false; reason: ConsumeFailure }
+> {
+  const row = await ctx.platform
+    .select()
+    .from(oneTimeTokens)
+    .where(eq(oneTimeTokens.tokenHash, await sha256Hex(token)))
+    .get();
+  if (!row || !purposes.includes(row.purpose)) {
+    return { ok: false, reason: "token_invalid" };
+  }
+  if (row.usedAt) {
+    return { ok: false, reason: "token_used" };
+  }
+  if (row.expiresAt <= ctx.now().toISOString()) {
+    return { ok: false, reason: "token_expired" };
+  }
+  return { ok: true, userId: row.userId, purpose: row.purpose, data: row.data ?? {} };
+}

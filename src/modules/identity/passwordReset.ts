@@ -3,6 +3,7 @@ import { forgetSession } from "../../core/auth/liveness";
 import { hashPassword } from "../../core/auth/password";
 import type { PlatformCtx } from "../../core/context";
 import { sessions, users } from "../../core/db/platform-schema";
+import { clientUrl } from "../../core/env";
 import { Invalid } from "../../core/errors";
 import { notifyFor } from "../../core/notifier";
 import type { Defer } from "./background";
@@ -11,9 +12,12 @@ import { consumeOneTimeToken, newOneTimeToken, retireTokens, TOKEN_TTL_SECONDS }
 
 export const MIN_PASSWORD_LENGTH = 8;
 
-/** The spec's reset page, served by this API: `{APP_URL}/reset-password?token=…`. Invitations use it too. */
-export function resetPasswordUrl(env: { APP_URL: string }, token: string): string {
-  return `${env.APP_URL.replace(/\/$/, "")}/reset-password?token=${encodeURIComponent(token)}`;
+/**
+ * The spec's reset page: the web app's `/reset-password?token=…` (ADR 0041), which posts the token to
+ * `POST /api/auth/reset-password`. Set-password invitations use it too.
+ */
+export function resetPasswordUrl(env: { APP_URL: string; CLIENT_URL?: string }, token: string): string {
+  return `${clientUrl(env)}/reset-password?token=${encodeURIComponent(token)}`;
 }
 
 /** Always accepted; the account lookup and the email happen after the answer (see background.ts). */

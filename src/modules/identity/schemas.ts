@@ -109,6 +109,38 @@ export const OAuthCallbackQuery = z.object({
 
 export const JoinAccepted = z.object({ tenant: TenantRef, ...Standing }).openapi("JoinAccepted");
 
+export const InvitationPreview = z
+  .object({
+    kind: z
+      .enum(["invitation", "join"])
+      .describe(
+        "`invitation`: a set-password link (`POST /api/auth/reset-password`); `join`: an existing account's join link (`POST /api/auth/join/accept`)",
+      ),
+    hasAccount: z
+      .boolean()
+      .describe("Whether the account already has a password: false for a new account, which sets one now"),
+    name: z.string().describe("The account holder's name"),
+    signInWith: z
+      .object({ email: z.string().nullable(), whatsapp: z.string().nullable() })
+      .nullable()
+      .describe(
+        "For an `invitation`: the account's sign-in name (email, or WhatsApp number without one), to sign in with the password just set; null for a `join` link",
+      ),
+    tenant: TenantRef,
+    ...Standing,
+  })
+  .openapi("InvitationPreview");
+
+export const AuthProviders = z
+  .object({
+    providers: z
+      .array(
+        z.object({ name: z.string().describe("The provider's name in `GET /api/auth/oauth/:provider`") }),
+      )
+      .describe("Configured providers only: named in OIDC_PROVIDERS and with their client secret set"),
+  })
+  .openapi("AuthProviders");
+
 export const PushTokenInput = z.object({
   /** The FCM registration token of this app install. */
   token: z

@@ -7,7 +7,7 @@ import { type Browser, type BrowserContext, type Page, chromium as playwright } 
 import { buildWeb } from "../../../scripts/build-web.mjs";
 // @ts-expect-error: a plain .mjs helper shared with the benchmark scripts.
 import { root } from "../../../scripts/lib/dev-server.mjs";
-import { type E2eServer, startSeededServer } from "../server";
+import { type E2eServer, type OutboxMessage, startSeededServer } from "../server";
 
 /**
  * What every browser journey of the web app shares (test/e2e/web.e2e.test.ts runs them all against one
@@ -41,6 +41,14 @@ export interface WebApp {
   screenshot: (page: Page, name: string) => Promise<void>;
   /** The API as `email` (bearer contract, as another client would call it): for the other side of a journey. */
   apiAs: (email: string, password?: string) => Promise<ApiCaller>;
+  /** Everything the Worker has sent through the notification service so far, oldest first. */
+  outbox: () => OutboxMessage[];
+  /**
+   * The newest link to `path` (e.g. `/join`) in what was sent to `to` after the first `since` messages
+   * (`outbox().length` before the action), waiting for it to be sent (the API sends some emails after
+   * it has answered). Throws when none arrives within a few seconds.
+   */
+  linkSentTo: (to: string, path: string, since?: number) => Promise<string>;
 }
 
 export type ApiCaller = (method: string, path: string, body?: unknown) => Promise<Response>;
@@ -52,6 +60,27 @@ const SCREENSHOTS =
     ? join(root, "docs", "screenshots")
     : join(root, ".cache", "screenshots");
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** Every string in a message's JSON body (its address, its template data, its text). */
+function textsOf(value: unknown): string[] {
+  if (typeof value === "string") {
+    return [value];
+  }
+  if (value && typeof value === "object") {
+    return Object.values(value).flatMap(textsOf);
+  }
+  return [];
+}
+
+/** The links with a `token` to `path` (e.g. `/join`) in a text. */
+function linksTo(text: string, path: string): string[] {
+  return [...text.matchAll(/https?:\/\/[^\s"'<>]+/g)]
+    .map((m) => m[0])
+    .filter((link) => {
+      const u = new URL(link);
+      return u.pathname === path && u.searchParams.has("token");
+    });
+}
 
 /** Starts everything; the answer is the app, or why this machine cannot run it (a reason to skip). */
 export async function startWebApp(chromiumReady: boolean): Promise<{
@@ -74,7 +103,7 @@ export async function startWebApp(chromiumReady: boolean): Promise<{
   await buildWeb();
   // Both started together; each is kept as soon as it is up, so stop() ends it even if the other failed.
   await Promise.all([
-    startSeededServer({ assets: true, browser: chromiumReady }).then((started) => {
+    startSeededServer({ assets: true, browser: chromiumReady, outbox: true }).then((started) => {
       server = started.server;
       unavailable ??= started.unavailable;
     }),
@@ -92,6 +121,7 @@ export async function startWebApp(chromiumReady: boolean): Promise<{
     return { unavailable: unavailable ?? "the browser did not start", endJourney: async () => [], stop };
   }
   const url = server.url;
+  const started = server;
   const b = browser;
   const context = async (viewport = { width: 360, height: 640 }) => {
     const c = await b.newContext({ viewport });
@@ -150,6 +180,22 @@ export async function startWebApp(chromiumReady: boolean): Promise<{
         fullPage: true,
         style: "nav.tabs { position: static !important; }",
       });
+    },
+    outbox: () => started.outbox(),
+    linkSentTo: async (to, path, since = 0) => {
+      for (let waited = 0; waited < 10_000; waited += 100) {
+        const links = started
+          .outbox()
+          .slice(since)
+          .map((m) => textsOf(m.body))
+          .filter((texts) => texts.includes(to))
+          .flatMap((texts) => texts.flatMap((text) => linksTo(text, path)));
+        if (links.length > 0) {
+          return links[links.length - 1] as string;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`no ${path} link was sent to ${to}`);
     },
     apiAs: async (email, password = DEMO_PASSWORD) => {
       const res = await fetch(`${url}/api/auth/login`, {

@@ -16,6 +16,9 @@ export const ACCESS: AccessTable = {
   "POST /api/auth/forgot-password": pub,
   "POST /api/auth/reset-password": pub,
   "POST /api/auth/join/accept": pub,
+  // Issue 43: the web app's landing of an invitation or join link, and its provider buttons.
+  "POST /api/auth/join/preview": pub,
+  "GET /api/auth/providers": pub,
   "GET /api/auth/oauth/:provider": pub,
   "GET /api/auth/oauth/:provider/callback": pub,
   "POST /api/auth/oauth/exchange": pub,
@@ -24,8 +27,6 @@ export const ACCESS: AccessTable = {
   // Spec: PUT /api/user/profile, R ("Resident profile"). Staff are residents of their RT too: they
   // complete the same profile (name, WhatsApp, house), so every member may (settled in issue 11).
   "PUT /api/user/profile": { who: R_S },
-  "GET /reset-password": pub,
-  "POST /reset-password": pub,
 
   // Content and notifications (issue 16): everyone in the tenant reads, the secretariat writes; each
   // user manages their own devices and preferences.

@@ -286,6 +286,49 @@ export const id = {
   // pwa: strings of the installed app (web/src/pwa)
 
   // auth: strings of the later sign-in screens (web/src/screens/auth)
+  "auth.duty.admin": "ketua/admin",
+  "auth.duty.sekretaris": "sekretaris",
+  "auth.duty.bendahara": "bendahara",
+  "auth.duty.satpam": "petugas keamanan (satpam)",
+  "auth.and": " dan ",
+  "auth.invited": "Halo {name}, Anda diundang bergabung:",
+  "auth.community": "Komunitas",
+  "auth.asWhat": "Sebagai",
+  "auth.asResident": "warga",
+  "auth.newPasswordIntro": "Buat kata sandi baru untuk akun Anda.",
+  "auth.signInName": "Anda masuk dengan:",
+  "auth.resetTitle": "Buat kata sandi baru",
+  "auth.resetIntro":
+    "Ketik kata sandi baru Anda dua kali. Setelah itu, semua perangkat yang masuk dengan akun ini akan keluar.",
+  "auth.resetMissing": "Tautan ini tidak lengkap. Minta tautan baru.",
+  "auth.newPassword": "Kata sandi baru (minimal 8 karakter)",
+  "auth.newPasswordAgain": "Ulangi kata sandi baru",
+  "auth.passwordMismatch": "Kedua kata sandi tidak sama.",
+  "auth.resetSubmit": "Simpan kata sandi",
+  "auth.resetAgain": "Minta tautan baru",
+  "auth.resetDone": "Kata sandi sudah diganti. Masuk dengan kata sandi baru Anda.",
+  "auth.oauthTitle": "Masuk dengan Google",
+  "auth.oauth.access_denied": "Masuk dengan Google dibatalkan.",
+  "auth.oauth.account_not_found":
+    "Email Google ini belum terdaftar di Warga. Minta pengurus RT mendaftarkan Anda, atau masuk dengan email dan kata sandi.",
+  "auth.oauth.email_not_verified": "Email akun Google ini belum terverifikasi.",
+  "auth.oauth.failed":
+    "Masuk dengan Google tidak berhasil. Coba lagi, atau masuk dengan email dan kata sandi.",
+  "auth.daftar.title": "Daftar sebagai warga",
+  "auth.daftar.community": "Komunitas: {slug}",
+  "auth.daftar.intro": "Isi data Anda. Pengurus RT akan memeriksanya sebelum akun Anda dibuat.",
+  "auth.daftar.fullName": "Nama lengkap",
+  "auth.daftar.whatsapp": "Nomor WhatsApp",
+  "auth.daftar.email": "Email (boleh dikosongkan)",
+  "auth.daftar.block": "Blok",
+  "auth.daftar.houseNumber": "Nomor rumah",
+  "auth.daftar.kkNumber": "Nomor KK, 16 angka (boleh dikosongkan)",
+  "auth.daftar.note": "Catatan untuk pengurus (boleh dikosongkan)",
+  "auth.daftar.submit": "Kirim pendaftaran",
+  "auth.daftar.sent": "Pendaftaran Anda sudah kami terima.",
+  "auth.daftar.next":
+    "Pengurus RT akan memeriksanya. Jika disetujui, Anda menerima tautan lewat email atau WhatsApp untuk membuat kata sandi, lalu bisa masuk.",
+  "auth.daftar.toSignIn": "Ke halaman masuk",
 } as const;
 
 export type MessageKey = keyof typeof id;

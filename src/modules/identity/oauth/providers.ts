@@ -61,6 +61,14 @@ export function providerFor(env: ServiceEnv, name: string): OidcProvider {
   return { ...config, name, clientSecret: secret };
 }
 
+/** The providers sign-in works with here: configured, and with their client secret set. */
+export function configuredProviders(env: ServiceEnv): string[] {
+  return [...configured(env).keys()].filter((name) => {
+    const secret = (env as unknown as Record<string, unknown>)[secretName(name)];
+    return typeof secret === "string" && secret !== "";
+  });
+}
+
 /**
  * One key set per JWKS URL per isolate: jose caches the keys and refetches only on an unknown `kid`
  * (after a cooldown), so a provider's key rotation is picked up without fetching on every sign-in.

@@ -13,7 +13,7 @@ export class ForgotPassword extends Endpoint {
     summary: "Email a password reset link",
     description:
       "Public. Always 202, whether or not the email has an account. An active account is emailed a link " +
-      "to the reset page (`{APP_URL}/reset-password?token=…`, single use, valid 1 hour); asking again " +
+      "to the reset page (the web app's `{CLIENT_URL}/reset-password?token=…`, single use, valid 1 hour); asking again " +
       "retires the earlier link. Limited per email and per address: 429 `rate_limited` with " +
       "Retry-After.",
     security: [],

@@ -1,6 +1,6 @@
 import { EmailLinkForm } from "./EmailLinkForm";
 
-/** `/forgot-password`: sends the reset link (the API's reset page sets the password, then back to /login). */
+/** `/forgot-password`: sends the reset link, which opens the app's `/reset-password` (Reset.tsx). */
 export function Forgot() {
   return <EmailLinkForm kind="forgot" path="/api/auth/forgot-password" />;
 }
