@@ -1,4 +1,4 @@
-import { jakartaShortDate, rupiah } from "../../src/core/format";
+import { jakartaDateTime, jakartaShortDate, rupiah } from "../../src/core/format";
 import { language } from "./i18n";
 
 /**
@@ -7,3 +7,5 @@ import { language } from "./i18n";
  */
 export const money = (amount: number): string => rupiah(amount);
 export const date = (instant: string | Date): string => jakartaShortDate(instant, language());
+/** 29 November 2026, 14.30 WIB: where the hour matters too. */
+export const dateTime = (instant: string | Date): string => jakartaDateTime(instant, language());

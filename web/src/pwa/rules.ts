@@ -92,7 +92,9 @@ const SCREENS: Record<string, (id: string) => string> = {
 export function pathOfPush(data: { screen?: unknown; id?: unknown } | null | undefined): string {
   const screen = typeof data?.screen === "string" ? data.screen : "";
   const id = typeof data?.id === "string" && /^[\w-]{1,128}$/.test(data.id) ? data.id : "";
-  const to: ((id: string) => string) | undefined = Object.hasOwn(SCREENS, screen) ? SCREENS[screen] : undefined;
+  const to: ((id: string) => string) | undefined = Object.hasOwn(SCREENS, screen)
+    ? SCREENS[screen]
+    : undefined;
   // A kind with an id, or a list screen (the id is not needed); anything else opens home.
   return to && (id || screen === "tamu" || screen === "iuran") ? to(id) : "/";
 }
