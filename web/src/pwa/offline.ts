@@ -62,9 +62,12 @@ export async function clearCachedReads(): Promise<void> {
   }
 }
 
-/** After the first paint, never before it: the worker's install downloads the shell once more. */
+/**
+ * After the first paint, never before it: the worker's install downloads the shell once more. The app is
+ * always served built (npm run dev too), so there is no dev server whose files the worker could pin.
+ */
 export function registerServiceWorker(): void {
-  if (!("serviceWorker" in navigator) || !import.meta.env.PROD) {
+  if (!("serviceWorker" in navigator)) {
     return;
   }
   const register = () => {
