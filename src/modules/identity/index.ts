@@ -6,6 +6,7 @@ import { ExchangeOAuthCode } from "./routes/exchangeOAuthCode";
 import { ForgotPassword } from "./routes/forgotPassword";
 import { GetMe } from "./routes/getMe";
 import { GetNotificationPreferences } from "./routes/getNotificationPreferences";
+import { GetVapidKey } from "./routes/getVapidKey";
 import { Login } from "./routes/login";
 import { Logout } from "./routes/logout";
 import { OAuthCallback } from "./routes/oauthCallback";
@@ -64,6 +65,7 @@ export const identityModule = defineModule({
       endpoint: RegisterPushToken,
       access: tenantAccess(ROLES.MEMBER),
     },
+    { method: "get", path: "/api/user/push-tokens/vapid-key", endpoint: GetVapidKey, access: user },
     {
       method: "delete",
       path: "/api/user/push-tokens/:token",
