@@ -1,11 +1,13 @@
-import { render, screen, waitFor } from "@testing-library/preact";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api } from "../src/api/client";
 import { OfflineBanner } from "../src/pwa/OfflineBanner";
 import { noteAnswer } from "../src/pwa/offline";
+import { PushToggle } from "../src/pwa/PushToggle";
+import { webPushToken } from "../src/pwa/push";
 import { DATA_CACHE, keepable, OFFLINE_HEADER, pathOfPush, stamped, strategyFor } from "../src/pwa/rules";
 import { restore, sessionState, signOut } from "../src/session";
-import { fake, resident, signedInAs, useFakeApi } from "./fake-api";
+import { fake, problem, resident, signedInAs, useFakeApi } from "./fake-api";
 
 const ORIGIN = "http://localhost:3000";
 // wrangler.toml's run_worker_first, as the build writes it into the worker.
@@ -165,4 +167,121 @@ describe("the session without a network", () => {
     await restore();
     expect(sessionState()).toEqual({ status: "signedOut" });
   }, 10_000);
+});
+
+describe("the switch for notifications on this device", () => {
+  useFakeApi();
+  const KEY = "BP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A8";
+  const SUB = {
+    endpoint: "https://fcm.googleapis.com/fcm/send/abc",
+    keys: {
+      p256dh: "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4",
+      auth: "BTBZMqHH6r4Tts7J_aSIgg",
+    },
+  };
+  let current: { toJSON: () => unknown; unsubscribe: () => Promise<boolean> } | null;
+  let permission: NotificationPermission;
+  let unsubscribed: number;
+  beforeEach(async () => {
+    current = null;
+    permission = "default";
+    unsubscribed = 0;
+    const made = () => ({
+      toJSON: () => ({ ...SUB, expirationTime: null }),
+      unsubscribe: async () => {
+        unsubscribed += 1;
+        current = null;
+        return true;
+      },
+    });
+    const registration = {
+      pushManager: {
+        getSubscription: async () => current,
+        subscribe: async (options: { applicationServerKey: Uint8Array }) => {
+          expect(options.applicationServerKey).toHaveLength(65);
+          current = made();
+          return current;
+        },
+      },
+    };
+    Object.defineProperty(navigator, "serviceWorker", {
+      value: { ready: Promise.resolve(registration) },
+      configurable: true,
+    });
+    vi.stubGlobal("PushManager", class {});
+    vi.stubGlobal("Notification", {
+      get permission() {
+        return permission;
+      },
+      requestPermission: async () => {
+        permission = "granted";
+        return permission;
+      },
+    });
+    await signedInAs();
+    fake.routes["/api/user/push-tokens/vapid-key"] = { status: 200, body: { publicKey: KEY } };
+  });
+
+  it("subscribes with the API's key and registers the subscription; a failed registration keeps its key for the retry", async () => {
+    // The notification service is down: the client tries three times, then the person sees why.
+    let attempts = 0;
+    fake.routes["POST /api/user/push-tokens"] = () =>
+      ++attempts <= 3
+        ? problem(503, "notification_unavailable", "Layanan notifikasi sedang tidak tersedia.")
+        : { status: 200, body: { token: "t", platform: "web", registeredAt: "2026-11-29T00:00:00Z" } };
+    render(<PushToggle />);
+    const toggle = await screen.findByRole("switch", { name: "Notifikasi di perangkat ini" });
+    await waitFor(() => expect((toggle as HTMLInputElement).disabled).toBe(false));
+    expect((toggle as HTMLInputElement).checked).toBe(false);
+
+    fireEvent.click(toggle);
+    expect((await screen.findByRole("alert", {}, { timeout: 8000 })).textContent).toBe(
+      "Layanan notifikasi sedang tidak tersedia.",
+    );
+    expect((toggle as HTMLInputElement).checked).toBe(false);
+    fireEvent.click(toggle);
+    await waitFor(() => expect((toggle as HTMLInputElement).checked).toBe(true));
+    const posts = fake.seen.filter((s) => s.method === "POST" && s.path === "/api/user/push-tokens");
+    expect(posts).toHaveLength(4);
+    expect(JSON.parse(posts[3]?.body as string)).toEqual({ platform: "web", subscription: SUB });
+    expect(new Set(posts.map((p) => p.headers.get("Idempotency-Key"))).size).toBe(1);
+  }, 15_000);
+
+  it("switching off unregisters this device's token, then drops the subscription", async () => {
+    current = {
+      toJSON: () => SUB,
+      unsubscribe: async () => {
+        unsubscribed += 1;
+        return true;
+      },
+    };
+    permission = "granted";
+    const token = webPushToken(SUB);
+    fake.routes[`DELETE /api/user/push-tokens/${token}`] = { status: 204, body: null };
+    render(<PushToggle />);
+    const toggle = (await screen.findByRole("switch")) as HTMLInputElement;
+    await waitFor(() => expect(toggle.checked).toBe(true));
+    fireEvent.click(toggle);
+    await waitFor(() => expect(toggle.checked).toBe(false));
+    expect(fake.seen.some((s) => s.method === "DELETE" && s.path === `/api/user/push-tokens/${token}`)).toBe(
+      true,
+    );
+    expect(unsubscribed).toBe(1);
+    // The token is the API's documented one.
+    expect(atob(token.replace(/-/g, "+").replace(/_/g, "/"))).toBe(
+      `${SUB.endpoint} ${SUB.keys.p256dh} ${SUB.keys.auth}`,
+    );
+  });
+
+  it("says what to do when notifications are blocked, and is not offered where Web Push is not set up", async () => {
+    permission = "denied";
+    render(<PushToggle />);
+    await screen.findByText(/Notifikasi diblokir di browser ini/);
+    expect((screen.getByRole("switch") as HTMLInputElement).disabled).toBe(true);
+    cleanup();
+    fake.routes["/api/user/push-tokens/vapid-key"] = { status: 200, body: { publicKey: null } };
+    const { container } = render(<PushToggle />);
+    await waitFor(() => expect(fake.seen.filter((s) => s.path.endsWith("/vapid-key"))).toHaveLength(2));
+    await waitFor(() => expect(container.textContent).toBe(""));
+  });
 });
