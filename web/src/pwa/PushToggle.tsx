@@ -35,6 +35,7 @@ export function PushToggle() {
           type="checkbox"
           role="switch"
           checked={state === "on"}
+          aria-checked={state === "on"}
           disabled={!usable || toggle.busy}
           aria-describedby={`${id}-hint`}
           onChange={() => void toggle.submit()}
