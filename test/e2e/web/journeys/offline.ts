@@ -93,4 +93,20 @@ export const offlineJourneys: Journey[] = [
       expect(await page.evaluate(() => localStorage.getItem("warga.lastUser"))).toBeNull();
     },
   },
+  {
+    name: "the menu offers notifications on this device, unswitched, as a labelled switch",
+    run: async (app) => {
+      const page = await app.page();
+      await page.goto(`${app.url}/login`);
+      await app.signIn(page, RESIDENT);
+      await page.getByRole("link", { name: "Lainnya" }).click();
+      const toggle = page.getByRole("switch", { name: "Notifikasi di perangkat ini" });
+      await toggle.waitFor();
+      expect(await toggle.isChecked()).toBe(false);
+      expect(await toggle.isEnabled()).toBe(true);
+      await page.getByText("Pengumuman, berita, surat dan tamu muncul di perangkat ini").waitFor();
+      expect(await app.seriousViolations(page)).toEqual([]);
+      await app.screenshot(page, "pwa-menu-push-360");
+    },
+  },
 ];
