@@ -109,4 +109,51 @@ export const offlineJourneys: Journey[] = [
       await app.screenshot(page, "pwa-menu-push-360");
     },
   },
+  {
+    name: "a push arriving at the installed app shows its notification, leading to the screen it is about",
+    run: async (app) => {
+      const page = await app.page();
+      const context = page.context();
+      await context.grantPermissions(["notifications"], { origin: app.url });
+      await page.goto(`${app.url}/login`);
+      await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, undefined, {
+        timeout: 30_000,
+      });
+      // The push service's side, as Chromium's DevTools deliver it to the worker (what Web Push decrypts to).
+      const cdp = await context.newCDPSession(page);
+      const registration = new Promise<string>((resolve) => {
+        cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
+          const ours = registrations.find((r) => r.scopeURL === `${app.url}/` && !r.isDeleted);
+          if (ours) {
+            resolve(ours.registrationId);
+          }
+        });
+      });
+      await cdp.send("ServiceWorker.enable");
+      await cdp.send("ServiceWorker.deliverPushMessage", {
+        origin: app.url,
+        registrationId: await registration,
+        data: JSON.stringify({
+          title: "Pengumuman",
+          body: "Kerja bakti Minggu pagi",
+          data: { screen: "pengumuman", id: "01JD0000000000000000000001" },
+        }),
+      });
+      const shown = () =>
+        page.evaluate(async () =>
+          (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({
+            title: n.title,
+            body: n.body,
+            data: n.data as unknown,
+          })),
+        );
+      await expect.poll(shown, { timeout: 10_000 }).toEqual([
+        {
+          title: "Pengumuman",
+          body: "Kerja bakti Minggu pagi",
+          data: { path: "/pengumuman/01JD0000000000000000000001" },
+        },
+      ]);
+    },
+  },
 ];
