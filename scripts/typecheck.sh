@@ -13,4 +13,5 @@ for worker in workers/*/; do
 done
 # The web app (web/): browser types, no Worker bindings.
 npx tsc --noEmit -p web/tsconfig.json
+npx tsc --noEmit -p web/tsconfig.sw.json
 echo "typecheck: clean"

@@ -88,6 +88,9 @@ export default defineConfig(async () => {
             }),
             OIDC_GOOGLE_CLIENT_SECRET: "test-google-client-secret",
             CLIENT_URL: "http://app.test",
+            // Web Push's public key (RFC 8291's example point): the app subscribes with it.
+            VAPID_PUBLIC_KEY:
+              "BP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A8",
             // Support tickets: two operator inboxes, and the ticket-mail Worker's inbound address.
             SUPPORT_OPERATOR_EMAILS: "ops-a@warga.test, ops-b@warga.test",
             SUPPORT_REPLY_TO: "balas@support.warga.test",

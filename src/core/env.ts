@@ -92,6 +92,14 @@ const configSchema = z.object({
   AI_API_KEY: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
   AI_DAILY_REQUESTS: z.coerce.number().int().min(1).default(50),
   AI_DAILY_TOKENS: z.coerce.number().int().min(1).default(100_000),
+  /** Web Push: the VAPID public key the web app subscribes with (an uncompressed P-256 point, base64url). */
+  VAPID_PUBLIC_KEY: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .string()
+      .regex(/^B[A-Za-z0-9_-]{86}$/, "VAPID_PUBLIC_KEY must be a P-256 public key, base64url (65 bytes)")
+      .optional(),
+  ),
 });
 
 type RawAi = "AI_BASE_URL" | "AI_MODEL" | "AI_API_KEY" | "AI_DAILY_REQUESTS" | "AI_DAILY_TOKENS";
@@ -157,6 +165,7 @@ function fingerprint(env: Bindings): string {
     env.AI_API_KEY,
     env.AI_DAILY_REQUESTS,
     env.AI_DAILY_TOKENS,
+    env.VAPID_PUBLIC_KEY,
   ].join("\u0000");
 }
 

@@ -66,7 +66,12 @@ export async function startSeededServer(
       assets: opts.assets ?? false,
       browser: opts.browser ?? false,
       outbox: opts.outbox ?? false,
-      vars: { LOG_LEVEL: "warn" },
+      // A Web Push key, so the app offers notifications on the device (RFC 8291's example public key).
+      vars: {
+        LOG_LEVEL: "warn",
+        VAPID_PUBLIC_KEY:
+          "BP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A8",
+      },
     });
   } catch (error) {
     remove();

@@ -3,6 +3,7 @@ import { startWebApp, type WebApp } from "./web/harness";
 import { authJourneys } from "./web/journeys/auth";
 import { communityJourneys } from "./web/journeys/community";
 import { lettersJourneys } from "./web/journeys/letters";
+import { offlineJourneys } from "./web/journeys/offline";
 import { shellJourneys } from "./web/journeys/shell";
 import { swaggerJourneys } from "./web/journeys/swagger";
 
@@ -18,6 +19,7 @@ const journeys = [
   ...lettersJourneys,
   ...communityJourneys,
   ...authJourneys,
+  ...offlineJourneys,
   ...swaggerJourneys,
 ];
 

@@ -2,6 +2,7 @@ import type { ComponentType } from "preact";
 import { useEffect } from "preact/hooks";
 import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from "preact-iso";
 import { type MessageKey, setLanguage, t, useLanguage } from "./i18n";
+import { OfflineBanner } from "./pwa/OfflineBanner";
 import { signOut, useSession } from "./session";
 import { Loading } from "./ui/states";
 
@@ -168,6 +169,7 @@ export function App() {
         {t("app.skip")}
       </a>
       <Header />
+      <OfflineBanner />
       <main id="main" tabIndex={-1}>
         <ErrorBoundary>
           <Router>

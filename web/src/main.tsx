@@ -1,6 +1,7 @@
 import { render } from "preact";
 import { App } from "./app";
 import { initLanguage } from "./i18n";
+import { registerServiceWorker } from "./pwa/offline";
 import { restore } from "./session";
 import "./styles.css";
 
@@ -8,3 +9,4 @@ import "./styles.css";
 void restore();
 await initLanguage();
 render(<App />, document.getElementById("app") as HTMLElement);
+registerServiceWorker();

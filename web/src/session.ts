@@ -1,12 +1,17 @@
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, api, useCredentials } from "./api/client";
+import { ApiError, api, NetworkError, useCredentials } from "./api/client";
 import { language } from "./i18n";
+import { clearCachedReads } from "./pwa/offline";
 
 /**
  * The session, the app's only global state besides the language (ADR 0041). The access token lives in
  * this module's memory only; the refresh token is an HttpOnly cookie the page never sees, sent by the
  * browser to /api/auth/refresh and /api/auth/logout alone. A reload starts by asking refresh for a new
  * access token: the cookie is the whole of "stay signed in".
+ *
+ * Without a network that question cannot be asked. The installed app then opens as the last person who
+ * used it here (LAST_USER: who they are, never a token), reading the screens the service worker kept,
+ * and asks again as soon as the network is back.
  */
 export interface TenantRef {
   slug: string;
@@ -60,10 +65,43 @@ export function useSession(): SessionState {
   return current;
 }
 
+/** Who was signed in here last: name, community and duties to open the app offline; no token, no email. */
+const LAST_USER = "warga.lastUser";
+
+function remember(user: SessionUser | null): void {
+  try {
+    if (user) {
+      localStorage.setItem(LAST_USER, JSON.stringify({ ...user, email: null }));
+    } else {
+      localStorage.removeItem(LAST_USER);
+    }
+  } catch {
+    // Storage refused (private mode): the app just cannot open offline.
+  }
+}
+
+function lastUser(): SessionUser | null {
+  try {
+    const stored = localStorage.getItem(LAST_USER);
+    return stored ? (JSON.parse(stored) as SessionUser) : null;
+  } catch {
+    return null;
+  }
+}
+
 function accept(result: SignedIn): SessionUser {
   accessToken = result.accessToken;
+  remember(result.user);
   set({ status: "signedIn", user: result.user });
   return result.user;
+}
+
+/** The session is over: no token here, and nothing kept of what this person read. */
+function ended(): Promise<void> {
+  accessToken = null;
+  remember(null);
+  set({ status: "signedOut" });
+  return clearCachedReads();
 }
 
 /**
@@ -78,8 +116,7 @@ async function refreshOnce(): Promise<SessionUser | null> {
     return accept(await api.post<SignedIn>("/api/auth/refresh", {}));
   } catch (error) {
     if (error instanceof ApiError && (error.status === 401 || error.status === 400 || error.status === 403)) {
-      accessToken = null;
-      set({ status: "signedOut" });
+      void ended();
       return null;
     }
     throw error;
@@ -103,13 +140,31 @@ useCredentials({
   language,
 });
 
-/** At start-up: signed in again from the cookie, or signed out. A network failure counts as signed out. */
+/**
+ * At start-up: signed in again from the cookie, or signed out. Without a network, the last person signed
+ * in here sees what the app kept (read-only: no token, so nothing can be written), until the network is
+ * back and the cookie is asked again.
+ */
 export async function restore(): Promise<void> {
+  const last = lastUser();
+  if (last && typeof navigator !== "undefined" && navigator.onLine === false) {
+    openOffline(last);
+    return;
+  }
   try {
     await refresh();
-  } catch {
+  } catch (error) {
+    if (error instanceof NetworkError && last) {
+      openOffline(last);
+      return;
+    }
     set({ status: "signedOut" });
   }
+}
+
+function openOffline(user: SessionUser): void {
+  set({ status: "signedIn", user });
+  window.addEventListener("online", () => void refresh().catch(() => undefined), { once: true });
 }
 
 /** Email and password; a resident invited over WhatsApp without an email signs in with the number. */
@@ -140,7 +195,6 @@ export async function signOut(): Promise<void> {
   try {
     await api.post<void>("/api/auth/logout", {});
   } finally {
-    accessToken = null;
-    set({ status: "signedOut" });
+    await ended();
   }
 }

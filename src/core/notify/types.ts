@@ -83,7 +83,7 @@ export interface BlastWhatsAppInput {
 export interface RegisterDeviceInput {
   userId: string;
   tenant: string;
-  platform: "ios" | "android";
+  platform: "ios" | "android" | "web";
   token: string;
 }
 
@@ -91,7 +91,7 @@ export interface Device {
   token: string;
   userId: string;
   tenant: string;
-  platform: "ios" | "android";
+  platform: "ios" | "android" | "web";
   active: boolean;
   deactivatedAt: string | null;
   deactivationReason: string | null;

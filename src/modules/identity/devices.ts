@@ -3,7 +3,7 @@ import { NotFound, Unavailable } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { notifyFor } from "../../core/notifier";
 import { NotifyUnavailable } from "../../core/notify";
-import type { NotificationPreferences, PushTokenInput } from "./schemas";
+import type { NotificationPreferences, PushTokenInput, WebPushSubscription } from "./schemas";
 
 /**
  * Device push tokens and notification preferences live in the notification service (it sends to
@@ -25,6 +25,21 @@ export async function viaNotify<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * A browser's subscription as the notification service's device token: base64url of
+ * `<endpoint> <p256dh> <auth>`, keys without padding (workers/notify providers/push/webSubscription.ts
+ * reads it). One string, like an FCM token: stored, moved and unregistered the same way.
+ */
+export function webPushToken(sub: WebPushSubscription): string {
+  const bare = (key: string) => key.replace(/=+$/, "");
+  const text = `${sub.endpoint} ${bare(sub.keys.p256dh)} ${bare(sub.keys.auth)}`;
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) {
+    binary += String.fromCharCode(byte);
+  }
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/**
  * Registers this app install for the caller in the current tenant. A token registered before (by
  * another account on the same phone, or in another tenant) moves to the caller.
  */
@@ -35,7 +50,7 @@ export async function registerPushToken({ ctx, input }: { ctx: TenantCtx; input:
       userId: user.userId,
       tenant: ctx.tenant.slug,
       platform: input.platform,
-      token: input.token,
+      token: input.platform === "web" ? webPushToken(input.subscription) : input.token,
     }),
   );
   return { token: device.token, platform: device.platform, registeredAt: device.updatedAt };

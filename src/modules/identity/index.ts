@@ -6,6 +6,7 @@ import { ExchangeOAuthCode } from "./routes/exchangeOAuthCode";
 import { ForgotPassword } from "./routes/forgotPassword";
 import { GetMe } from "./routes/getMe";
 import { GetNotificationPreferences } from "./routes/getNotificationPreferences";
+import { GetVapidKey } from "./routes/getVapidKey";
 import { ListAuthProviders } from "./routes/listAuthProviders";
 import { Login } from "./routes/login";
 import { Logout } from "./routes/logout";
@@ -66,6 +67,7 @@ export const identityModule = defineModule({
       endpoint: RegisterPushToken,
       access: tenantAccess(ROLES.MEMBER),
     },
+    { method: "get", path: "/api/user/push-tokens/vapid-key", endpoint: GetVapidKey, access: user },
     {
       method: "delete",
       path: "/api/user/push-tokens/:token",

@@ -141,22 +141,59 @@ export const AuthProviders = z
   })
   .openapi("AuthProviders");
 
-export const PushTokenInput = z.object({
-  /** The FCM registration token of this app install. */
-  token: z
-    .string()
-    .min(1)
-    .max(4096)
-    .regex(/^[A-Za-z0-9_:.-]+$/, "an FCM or APNs token: letters, digits, _ : . -"),
-  platform: z.enum(["android", "ios"]),
-});
+/** A browser's push subscription (PushSubscription.toJSON(): its endpoint and keys; RFC 8030, 8291). */
+export const WebPushSubscription = z
+  .object({
+    endpoint: z
+      .url({ protocol: /^https$/, error: "the push service's https URL" })
+      .max(2048)
+      .describe("The push service's URL for this browser (https)"),
+    keys: z.object({
+      p256dh: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{87}=?$/, "the browser's P-256 public key, base64url (65 bytes)"),
+      auth: z.string().regex(/^[A-Za-z0-9_-]{22}(==)?$/, "the browser's auth secret, base64url (16 bytes)"),
+    }),
+  })
+  .openapi("WebPushSubscription");
+export type WebPushSubscription = z.infer<typeof WebPushSubscription>;
+
+export const PushTokenInput = z
+  .discriminatedUnion("platform", [
+    z.object({
+      /** The FCM registration token of this app install. */
+      token: z
+        .string()
+        .min(1)
+        .max(4096)
+        .regex(/^[A-Za-z0-9_:.-]+$/, "an FCM or APNs token: letters, digits, _ : . -"),
+      platform: z.enum(["android", "ios"]),
+    }),
+    z.object({
+      platform: z.literal("web"),
+      subscription: WebPushSubscription,
+    }),
+  ])
+  .describe(
+    "The Android and iOS apps send their FCM `token`; the web app sends its Web Push `subscription`, " +
+      "whose device token (answered, and used to unregister) is base64url of `<endpoint> <p256dh> <auth>`.",
+  );
 export type PushTokenInput = z.infer<typeof PushTokenInput>;
 
 export const PushTokenParam = z.object({ token: z.string().min(1).max(4096) });
 
 export const PushDevice = z
-  .object({ token: z.string(), platform: z.enum(["android", "ios"]), registeredAt: z.string() })
+  .object({ token: z.string(), platform: z.enum(["android", "ios", "web"]), registeredAt: z.string() })
   .openapi("PushDevice");
+
+export const VapidKey = z
+  .object({
+    publicKey: z
+      .string()
+      .nullable()
+      .describe("The VAPID public key to subscribe with (base64url); null: Web Push is not set up here"),
+  })
+  .openapi("VapidKey");
 
 const ClockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "use HH:MM (24-hour, Asia/Jakarta)");
 

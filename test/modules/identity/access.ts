@@ -32,6 +32,8 @@ export const ACCESS: AccessTable = {
   // user manages their own devices and preferences.
   "POST /api/user/push-tokens": { who: R_S },
   "DELETE /api/user/push-tokens/:token": { who: R_S },
+  // Issue 43: the web app's Web Push key, public and the same for everyone signed in.
+  "GET /api/user/push-tokens/vapid-key": user,
   "GET /api/user/notification-preferences": user,
   "PUT /api/user/notification-preferences": user,
 

@@ -78,6 +78,12 @@ export const CLIENT_HEADER = "X-Warga-Client";
 
 export const newIdempotencyKey = (): string => crypto.randomUUID();
 
+/** Observers of every answer the API gives (the offline banner reads the service worker's mark). */
+const answerWatchers = new Set<(res: Response) => void>();
+export function watchAnswers(watcher: (res: Response) => void): void {
+  answerWatchers.add(watcher);
+}
+
 const RETRIES = 2;
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -156,7 +162,11 @@ export async function request<T>(
       }
       throw new NetworkError(error instanceof Error ? error.message : String(error));
     }
-    if (res.status === 401 && token && !renewed) {
+    for (const watcher of answerWatchers) {
+      watcher(res);
+    }
+    // Not for the sign-in routes themselves: a refusal of the refresh would wait on its own renewal.
+    if (res.status === 401 && token && !renewed && !path.startsWith("/api/auth/")) {
       renewed = true;
       if (await credentials.renew()) {
         continue;

@@ -286,6 +286,13 @@ export const en: Messages = {
   // profil: strings of web/src/screens/profil
 
   // pwa: strings of the installed app (web/src/pwa)
+  "pwa.offlineSince": "You are offline — data last seen {time}",
+  "pwa.push": "Notifications on this device",
+  "pwa.pushHint":
+    "Announcements, news, letters and guests appear on this device even when the app is closed.",
+  "pwa.pushBlocked":
+    "Notifications are blocked in this browser. Allow them in the site settings, then try again.",
+  "pwa.pushUnsupported": "This browser does not support notifications.",
 
   // auth: strings of the later sign-in screens (web/src/screens/auth)
   "auth.duty.admin": "head/admin",

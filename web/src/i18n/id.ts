@@ -284,6 +284,11 @@ export const id = {
   // profil: strings of web/src/screens/profil
 
   // pwa: strings of the installed app (web/src/pwa)
+  "pwa.offlineSince": "Anda sedang offline — data terakhir dilihat {time}",
+  "pwa.push": "Notifikasi di perangkat ini",
+  "pwa.pushHint": "Pengumuman, berita, surat dan tamu muncul di perangkat ini walau aplikasi tertutup.",
+  "pwa.pushBlocked": "Notifikasi diblokir di browser ini. Izinkan lewat pengaturan situs, lalu coba lagi.",
+  "pwa.pushUnsupported": "Browser ini tidak mendukung notifikasi.",
 
   // auth: strings of the later sign-in screens (web/src/screens/auth)
   "auth.duty.admin": "ketua/admin",

@@ -6,6 +6,8 @@ export interface Secrets {
   INTERNAL_API_KEY?: string;
   EMAIL_HTTP_API_KEY?: string;
   FCM_SERVICE_ACCOUNT?: string;
+  /** Web Push: the VAPID private key, base64url of its 32 bytes (with VAPID_PUBLIC_KEY, a var). */
+  VAPID_PRIVATE_KEY?: string;
   WHATSAPP_CLOUD_TOKEN?: string;
   WHATSAPP_GATEWAY_TOKEN?: string;
 }
@@ -29,6 +31,10 @@ export interface AppEnv extends Secrets {
   RETRY_BASE_SECONDS: string;
   RETRY_MAX_SECONDS: string;
   PROVIDER_TIMEOUT_SECONDS?: string;
+  /** Web Push: the VAPID public key, base64url of the uncompressed P-256 point (65 bytes). */
+  VAPID_PUBLIC_KEY?: string;
+  /** Web Push: who runs this sender, for push services to write to (mailto: or https:). */
+  VAPID_SUBJECT?: string;
   BRAND_NAME: string;
   BRAND_LOGO_URL: string;
   APP_URL: string;
@@ -48,6 +54,13 @@ export interface FcmConfig {
   tokenUri: string;
 }
 
+/** Web Push with VAPID (RFC 8292): keys base64url, as the web-push tools print them. */
+export interface WebPushConfig {
+  publicKey: string;
+  privateKey: string;
+  subject: string;
+}
+
 export type WhatsAppConfig =
   | { provider: "cloud"; phoneNumberId: string; token: string; apiVersion: string }
   | { provider: "gateway"; url: string; token: string };
@@ -56,7 +69,10 @@ export interface Config {
   environment: string;
   internalApiKey: string | undefined;
   email: EmailConfig | null;
+  /** FCM: the Android and iOS apps. */
   push: FcmConfig | null;
+  /** Web Push: the installed web app. Either push provider alone makes the push channel available. */
+  webPush: WebPushConfig | null;
   whatsapp: WhatsAppConfig | null;
   whatsappRatePerMinute: number;
   maxAttempts: number;
@@ -133,6 +149,26 @@ function pushConfig(env: AppEnv): FcmConfig | null {
   };
 }
 
+const base64urlBytes = (text: string, bytes: number) =>
+  /^[A-Za-z0-9_-]+$/.test(text) && Math.floor((text.length * 3) / 4) === bytes;
+
+function webPushConfig(env: AppEnv): WebPushConfig | null {
+  if (!present(env.VAPID_PRIVATE_KEY)) {
+    return null;
+  }
+  const publicKey = env.VAPID_PUBLIC_KEY ?? "";
+  if (!base64urlBytes(env.VAPID_PRIVATE_KEY, 32) || !base64urlBytes(publicKey, 65)) {
+    throw new ConfigError(
+      "VAPID_PRIVATE_KEY needs VAPID_PUBLIC_KEY: base64url keys of 32 and 65 bytes (P-256)",
+    );
+  }
+  const subject = present(env.VAPID_SUBJECT) ? env.VAPID_SUBJECT : "";
+  if (!/^(mailto:|https:\/\/)/.test(subject)) {
+    throw new ConfigError("VAPID_SUBJECT must be a mailto: or https: address push services can reach");
+  }
+  return { publicKey, privateKey: env.VAPID_PRIVATE_KEY, subject };
+}
+
 function whatsappConfig(env: AppEnv): WhatsAppConfig | null {
   if (env.WHATSAPP_PROVIDER === "cloud") {
     return present(env.WHATSAPP_CLOUD_PHONE_NUMBER_ID) && present(env.WHATSAPP_CLOUD_TOKEN)
@@ -171,6 +207,7 @@ export function loadConfig(env: AppEnv): Config {
     internalApiKey: present(env.INTERNAL_API_KEY) ? env.INTERNAL_API_KEY : undefined,
     email: emailConfig(env),
     push: pushConfig(env),
+    webPush: webPushConfig(env),
     whatsapp: whatsappConfig(env),
     whatsappRatePerMinute: nums.data.WHATSAPP_RATE_PER_MINUTE,
     maxAttempts: nums.data.MAX_ATTEMPTS,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { attemptOutcomes, channels, messageStatuses, platforms } from "./db/schema";
 import { normalizeMsisdn } from "./phone";
+import { decodeWebToken } from "./providers/push/webSubscription";
 
 export const IdempotencyKey = z.string().min(1).max(200);
 
@@ -169,12 +170,17 @@ export const PreviewBody = z.object({
 
 export const Rendered = z.object({ subject: z.string(), html: z.string(), text: z.string() });
 
-export const RegisterDeviceBody = z.object({
-  userId: z.string().min(1).max(128),
-  tenant: z.string().min(1).max(128),
-  platform: z.enum(platforms),
-  token: z.string().min(1).max(4096),
-});
+export const RegisterDeviceBody = z
+  .object({
+    userId: z.string().min(1).max(128),
+    tenant: z.string().min(1).max(128),
+    platform: z.enum(platforms),
+    token: z.string().min(1).max(4096),
+  })
+  .refine((d) => d.platform !== "web" || decodeWebToken(d.token) !== null, {
+    path: ["token"],
+    message: "a web device's token is base64url of '<https endpoint> <p256dh> <auth>'",
+  });
 
 export const Device = z.object({
   token: z.string(),

@@ -11,9 +11,10 @@ export class RegisterPushToken extends Endpoint {
     tags: ["User"],
     summary: "Register this device for push notifications",
     description:
-      "Any member of the community. Registers the device's FCM token for the caller; a token registered " +
-      "to another account moves to this one. 503 `notification_unavailable` when the notification " +
-      "service cannot be reached.",
+      "Any member of the community. Registers the device's FCM token (Android, iOS) or the web app's Web " +
+      "Push subscription (`platform: web`, subscribed with the key of GET /api/user/push-tokens/vapid-key) " +
+      "for the caller; a device registered to another account moves to this one. The answer's `token` " +
+      "unregisters it. 503 `notification_unavailable` when the notification service cannot be reached.",
     request: { body: { content: { "application/json": { schema: PushTokenInput } } } },
     responses: { 200: json(PushDevice, "Registered"), ...problems(400, 401, 403, 503) },
   };

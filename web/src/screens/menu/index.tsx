@@ -1,4 +1,5 @@
 import { type MessageKey, t, useLanguage } from "../../i18n";
+import { PushToggle } from "../../pwa/PushToggle";
 import { useSession } from "../../session";
 
 /** Every screen the person may open, the bottom bar's "Lainnya" (more) page. */
@@ -37,6 +38,7 @@ export function Menu() {
           </li>
         ))}
       </ul>
+      <PushToggle />
     </section>
   );
 }

@@ -19,7 +19,8 @@ export type MessageStatus = (typeof messageStatuses)[number];
 export const attemptOutcomes = ["sent", "retrying", "failed", "dead", "unknown", "claim_lost"] as const;
 export type AttemptOutcome = (typeof attemptOutcomes)[number];
 
-export const platforms = ["ios", "android"] as const;
+// "web": a browser's push subscription (providers/push/webSubscription.ts), delivered by Web Push.
+export const platforms = ["ios", "android", "web"] as const;
 export type Platform = (typeof platforms)[number];
 
 export const templates = sqliteTable(

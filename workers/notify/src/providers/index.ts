@@ -3,7 +3,8 @@ import { withRequestIdHeader } from "../http/requestId";
 import { createCloudflareEmailProvider } from "./email/cloudflare";
 import { createResendProvider } from "./email/resend";
 import { createFcmProvider } from "./push/fcm";
-import type { FetchFn, Providers } from "./types";
+import { createWebPushProvider } from "./push/webpush";
+import type { FetchFn, Providers, PushProvider } from "./types";
 import { createWhatsAppCloudProvider } from "./whatsapp/cloud";
 import { createGatewayProvider } from "./whatsapp/gateway";
 
@@ -15,8 +16,33 @@ function tracing(fetchFn: FetchFn): FetchFn {
   return (input, init) => fetchFn(input, withRequestIdHeader(init));
 }
 
+/**
+ * One push provider to the consumer: a web device's message goes by Web Push, any other by FCM (which
+ * reaches Android and, through APNs, iOS). A device whose provider is not configured here waits, as any
+ * message of an unconfigured channel does.
+ */
+function pushByPlatform(fcm: PushProvider | null, web: PushProvider | null): PushProvider | null {
+  if (!fcm && !web) {
+    return null;
+  }
+  return {
+    name: [fcm?.name, web?.name].filter(Boolean).join("+"),
+    idempotent: false,
+    send(push) {
+      const provider = push.platform === "web" ? web : fcm;
+      return provider
+        ? provider.send(push)
+        : Promise.resolve({
+            ok: false,
+            retryable: true,
+            error: `no push provider configured for ${push.platform ?? "this"} device`,
+          });
+    },
+  };
+}
+
 export function buildProviders(config: Config, untraced: FetchFn = globalFetch): Providers {
-  const { email, push, whatsapp } = config;
+  const { email, push, webPush, whatsapp } = config;
   const fetchFn = tracing(untraced);
   return {
     email: !email
@@ -24,7 +50,10 @@ export function buildProviders(config: Config, untraced: FetchFn = globalFetch):
       : email.provider === "http"
         ? createResendProvider(email, fetchFn)
         : createCloudflareEmailProvider(email.binding),
-    push: push ? createFcmProvider(push, fetchFn) : null,
+    push: pushByPlatform(
+      push ? createFcmProvider(push, fetchFn) : null,
+      webPush ? createWebPushProvider(webPush, fetchFn) : null,
+    ),
     whatsapp: !whatsapp
       ? null
       : whatsapp.provider === "cloud"

@@ -3,8 +3,8 @@ import { unavailable } from "../errors";
 import type { ServiceContext } from "./context";
 
 export function channelConfigured(ctx: Pick<ServiceContext, "config">, channel: Channel): boolean {
-  const { email, push, whatsapp } = ctx.config;
-  return { email, push, whatsapp }[channel] !== null;
+  const { email, push, webPush, whatsapp } = ctx.config;
+  return { email, push: push ?? webPush, whatsapp }[channel] !== null;
 }
 
 // Refuse at the door rather than queue messages no provider can deliver.

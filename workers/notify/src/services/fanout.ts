@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { type Channel, devices, messages, type SkipReason } from "../db/schema";
+import { type Channel, devices, messages, type Platform, type SkipReason } from "../db/schema";
 import type { Payload } from "../payloads";
 import { normalizeMsisdn } from "../phone";
 import { channelConfigured } from "./channels";
@@ -51,7 +51,7 @@ export async function fanout(ctx: ServiceContext, input: FanoutInput): Promise<E
   });
 }
 
-type DeviceToken = { token: string; platform: "ios" | "android" };
+type DeviceToken = { token: string; platform: Platform };
 
 /** The active push devices of these users in this tenant, by user id. */
 async function activeDeviceTokens(
