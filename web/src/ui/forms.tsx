@@ -40,7 +40,7 @@ interface FieldProps {
   name: string;
   value: string;
   onInput: (value: string) => void;
-  type?: "text" | "email" | "password" | "tel";
+  type?: "text" | "email" | "password" | "tel" | "datetime-local";
   autoComplete?: string;
   required?: boolean;
   minLength?: number;
@@ -57,7 +57,7 @@ export function Field(props: FieldProps) {
       <input
         id={id}
         name={props.name}
-        // Preact 11 types each input type's attributes apart; these four share the same ones.
+        // Preact 11 types each input type's attributes apart; these share the ones used here.
         type={(props.type ?? "text") as "text"}
         value={props.value}
         onInput={(e) => props.onInput((e.currentTarget as HTMLInputElement).value)}
