@@ -125,6 +125,7 @@ export const en: Messages = {
   "tamu.checkedOutAt": "Checked out",
   "tamu.shareText":
     "Hello {guest}, here is your QR code to enter {community} on {time}. Show it to the guard at the gate: {link}",
+  "tamu.pass.code": "Code if the QR will not scan:",
   "tamu.pass.title": "Guest's QR code",
   "tamu.pass.qrLabel": "QR code for {guest}",
   "tamu.pass.valid": "Valid from {from} until {until}.",

@@ -123,6 +123,7 @@ export const id = {
   "tamu.checkedOutAt": "Keluar",
   "tamu.shareText":
     "Halo {guest}, ini kode QR untuk masuk ke {community} pada {time}. Tunjukkan kepada satpam di gerbang: {link}",
+  "tamu.pass.code": "Kode jika QR tidak terbaca:",
   "tamu.pass.title": "Kode QR tamu",
   "tamu.pass.qrLabel": "Kode QR untuk {guest}",
   "tamu.pass.valid": "Berlaku {from} sampai {until}.",

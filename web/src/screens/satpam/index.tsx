@@ -56,8 +56,10 @@ function Gate() {
   // A retry of the same scan (after no answer) keeps its Idempotency-Key; another scan gets its own.
   const lastScan = useRef<{ signature: string; key: string } | null>(null);
 
-  const send = async (qr: string, dir: Direction) => {
-    const signature = `${dir} ${qr}`;
+  const send = async (scanned: string, dir: Direction) => {
+    // A QR carries the signed pass (a JWT, with dots); what a person types is the pass's short code.
+    const body = scanned.includes(".") ? { qr: scanned } : { code: scanned };
+    const signature = `${dir} ${scanned}`;
     if (lastScan.current?.signature !== signature) {
       lastScan.current = { signature, key: newIdempotencyKey() };
     }
@@ -65,7 +67,7 @@ function Gate() {
     setBusy(true);
     try {
       const path = dir === "in" ? "/api/visitor/gate/check-in" : "/api/visitor/gate/check-out";
-      const result = await api.post<GateResult>(path, { qr }, { idempotencyKey: key });
+      const result = await api.post<GateResult>(path, body, { idempotencyKey: key });
       lastScan.current = null;
       const host =
         guests.state === "ready" ? guests.data.items.find((v) => v.id === result.visitorId) : undefined;
@@ -78,7 +80,7 @@ function Gate() {
         ok: false,
         direction: dir,
         error,
-        retry: error instanceof NetworkError ? () => send(qr, dir) : undefined,
+        retry: error instanceof NetworkError ? () => send(scanned, dir) : undefined,
       });
     } finally {
       setBusy(false);

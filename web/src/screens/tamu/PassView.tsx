@@ -88,6 +88,11 @@ function Pass({ visitor: v, pass }: { visitor: Visitor; pass: string }) {
     <article class="card tamu-pass" aria-labelledby="tamu-pass-title">
       <h2 id="tamu-pass-title">{t("tamu.pass.title")}</h2>
       <QrImage id={v.id} label={t("tamu.pass.qrLabel", { guest: v.guestName })} />
+      {v.passCode && (
+        <p class="tamu-code">
+          {t("tamu.pass.code")} <strong>{v.passCode}</strong>
+        </p>
+      )}
       {v.passValidFrom && v.passValidUntil && (
         <p class="muted">
           {t("tamu.pass.valid", { from: dateTime(v.passValidFrom), until: dateTime(v.passValidUntil) })}

@@ -16,6 +16,8 @@ export interface Visitor {
   passValidUntil: string | null;
   /** The signed pass the QR carries: the resident's own approved registrations only. */
   pass?: string | null;
+  /** The pass's short code, for the guard to type when the QR will not scan (with `pass`). */
+  passCode?: string | null;
   checkedInAt: string | null;
   checkedOutAt: string | null;
   inside: boolean;
