@@ -15,6 +15,14 @@ interface DetectorClass {
   getSupportedFormats?: () => Promise<string[]>;
 }
 
+/**
+ * jsqr is CommonJS marked `__esModule`; the bundler's interop (Node's rule) hands over `module.exports`,
+ * whose own `default` is the function, while the tests' mocks hand over the function itself.
+ */
+function unwrapDefault<F extends (...args: never[]) => unknown>(value: F | { default: F }): F {
+  return typeof value === "function" ? value : value.default;
+}
+
 let chosen: Promise<{ kind: "native" | "jsqr"; decode: Decoder }> | undefined;
 
 async function choose(): Promise<{ kind: "native" | "jsqr"; decode: Decoder }> {
@@ -30,7 +38,7 @@ async function choose(): Promise<{ kind: "native" | "jsqr"; decode: Decoder }> {
       };
     }
   }
-  const jsQR = (await import("jsqr")).default;
+  const jsQR = unwrapDefault((await import("jsqr")).default);
   return {
     kind: "jsqr",
     decode: async (canvas) => {
@@ -60,21 +68,29 @@ export function forgetDecoder(): void {
 
 /** The largest side a picture is read at: a phone photo scaled down decodes faster and as well. */
 const MAX_SIDE = 1024;
+/**
+ * The smallest side a photo is read at: a small picture of a dense pass (a few pixels per module) is
+ * scaled up with smoothing first, which jsqr's binariser reads where it misses the original.
+ */
+const MIN_PHOTO_SIDE = 800;
 
-/** Draws `source` (a video frame, a photo) on `canvas`, scaled down to at most MAX_SIDE. */
+/** Draws `source` (a video frame, a photo) on `canvas`, its longer side between `minSide` and MAX_SIDE. */
 export function drawScaled(
   canvas: HTMLCanvasElement,
   source: CanvasImageSource,
   width: number,
   height: number,
+  minSide = 0,
 ): boolean {
-  const scale = Math.min(1, MAX_SIDE / Math.max(width, height));
+  const longer = Math.max(width, height);
+  const scale = Math.min(MAX_SIDE / longer, Math.max(1, minSide / longer));
   canvas.width = Math.max(1, Math.round(width * scale));
   canvas.height = Math.max(1, Math.round(height * scale));
   const context = canvas.getContext("2d", { willReadFrequently: true });
   if (!context || width === 0 || height === 0) {
     return false;
   }
+  context.imageSmoothingQuality = "high";
   context.drawImage(source, 0, 0, canvas.width, canvas.height);
   return true;
 }
@@ -84,7 +100,7 @@ export async function decodePhoto(file: Blob): Promise<string | null> {
   const bitmap = await createImageBitmap(file);
   try {
     const canvas = document.createElement("canvas");
-    if (!drawScaled(canvas, bitmap, bitmap.width, bitmap.height)) {
+    if (!drawScaled(canvas, bitmap, bitmap.width, bitmap.height, MIN_PHOTO_SIDE)) {
       return null;
     }
     return (await qrDecoder()).decode(canvas);

@@ -16,10 +16,11 @@ const QUARTER_MS = 15 * 60_000;
 
 /**
  * The visit's time as a `datetime-local` value in Asia/Jakarta (the community's clock, as every time the
- * app shows): the next quarter hour, an hour from now.
+ * app shows): the next quarter hour, so a guest at the door now has a pass that is valid at once (a pass
+ * opens an hour before the visit).
  */
 function soonInJakarta(now = Date.now()): string {
-  const at = Math.ceil((now + 3_600_000) / QUARTER_MS) * QUARTER_MS;
+  const at = Math.ceil(now / QUARTER_MS) * QUARTER_MS;
   return new Date(at + JAKARTA_MS).toISOString().slice(0, 16);
 }
 

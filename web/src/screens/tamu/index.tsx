@@ -31,7 +31,7 @@ function MyGuests() {
     api.get<Page<Visitor>>("/api/visitor/mine", { query: { cursor, limit: 20 } }),
   );
   return (
-    <section aria-labelledby="tamu-title">
+    <section class="tamu-list" aria-labelledby="tamu-title">
       <h1 id="tamu-title">{t("tamu.title")}</h1>
       <p>
         <a class="button primary" href="/tamu?baru">
