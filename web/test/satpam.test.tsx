@@ -129,6 +129,8 @@ describe("the gate", () => {
     expect(await screen.findByText("MASUK")).toBeTruthy();
     expect(screen.getByText("Agus Setiawan, tamu Budi Santoso")).toBeTruthy();
     expect(JSON.parse(String(gateWrites()[0]?.body))).toEqual({ code: "k7qx 2m9d" });
+    // Ready for the next guest.
+    expect((screen.getByLabelText("Ketik kode pass") as HTMLInputElement).value).toBe("");
   });
 
   it("checks out when the guard chooses Keluar, and shows a refusal with the API's reason", async () => {
@@ -147,6 +149,8 @@ describe("the gate", () => {
     expect(gateWrites()[0]?.path).toBe("/api/visitor/gate/check-out");
     // A pasted pass (it has dots) goes as the QR it is.
     expect(JSON.parse(String(gateWrites()[0]?.body))).toEqual({ qr: "header.payload.sig" });
+    // Kept, to correct it.
+    expect((screen.getByLabelText("Ketik kode pass") as HTMLInputElement).value).toBe("header.payload.sig");
   });
 
   it("after no answer at all offers a retry that sends the same Idempotency-Key", async () => {

@@ -75,6 +75,7 @@ function Gate() {
       if (guests.state === "ready") {
         guests.reload();
       }
+      return true;
     } catch (error) {
       setOutcome({
         ok: false,
@@ -82,6 +83,7 @@ function Gate() {
         error,
         retry: error instanceof NetworkError ? () => send(scanned, dir) : undefined,
       });
+      return false;
     } finally {
       setBusy(false);
     }
@@ -163,7 +165,8 @@ function Controls(props: {
   direction: Direction;
   onDirection: (d: Direction) => void;
   busy: boolean;
-  onScan: (qr: string) => void;
+  /** Answers whether the guest went through. */
+  onScan: (qr: string) => Promise<boolean>;
 }) {
   const [camera, setCamera] = useState(false);
   const [code, setCode] = useState("");
@@ -183,10 +186,11 @@ function Controls(props: {
       setPhotoError(t("satpam.noQr"));
     }
   };
-  const onCode = (event: Event) => {
+  const onCode = async (event: Event) => {
     event.preventDefault();
-    if (code.trim()) {
-      props.onScan(code.trim());
+    // Cleared once the guest went through, ready for the next; kept after a refusal, to correct it.
+    if (code.trim() && (await props.onScan(code.trim()))) {
+      setCode("");
     }
   };
   return (
