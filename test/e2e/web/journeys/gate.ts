@@ -1,8 +1,5 @@
-import { join } from "node:path";
 import { expect } from "vitest";
 import type { Journey } from "../harness";
-// @ts-expect-error: a plain .mjs helper shared with the benchmark scripts.
-import { root } from "../../../../scripts/lib/dev-server.mjs";
 
 // The only accounts this journey changes data of: the resident who registers, the guard who checks in.
 const RESIDENT = "warga1.rt01@warga.test";
@@ -68,9 +65,7 @@ export const gateJourneys: Journey[] = [
       expect(await app.seriousViolations(home), "tamu pass: axe serious/critical").toEqual([]);
       await app.screenshot(home, "tamu-pass-360");
       // The picture the guard's camera would take: the QR as the resident's phone shows it.
-      const photo = await home
-        .locator(".tamu-qr")
-        .screenshot({ path: join(root, ".cache", "screenshots", "gate-qr.png") });
+      const photo = await home.locator(".tamu-qr").screenshot();
 
       // A second guest, registered and approved through the API, for the code typed by hand.
       const resident = await app.apiAs(RESIDENT);
