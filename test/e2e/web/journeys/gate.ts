@@ -119,7 +119,10 @@ export const gateJourneys: Journey[] = [
       await gate.getByRole("button", { name: "Periksa" }).click();
       await gate.locator(".satpam-ok").waitFor();
       expect(await verdict.textContent()).toMatch(/^✓ MASUKCitra Lestari, tamu /);
+      // The field is cleared for the next guest; at the exit the code is typed again.
+      expect(await gate.getByLabel("Ketik kode pass").inputValue()).toBe("");
       await gate.getByLabel("Keluar", { exact: true }).check();
+      await gate.getByLabel("Ketik kode pass").fill(other.passCode ?? "");
       await gate.getByRole("button", { name: "Periksa" }).click();
       await gate.locator(".satpam-ok", { hasText: "KELUAR" }).waitFor();
       expect(await verdict.textContent()).toMatch(/^✓ KELUARCitra Lestari, tamu /);
