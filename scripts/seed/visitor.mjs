@@ -1,5 +1,6 @@
-// Demo guest book (buku tamu) per RT: a guest awaiting approval, one approved for today, one refused, and
-// one who came yesterday and has checked in and out. The QR pass is signed at read time from the approval
+// Demo guest book (buku tamu) per RT: every resident (warga1..3) has a guest approved for today, whose pass
+// is already valid (the gate's list and the resident's pass show something), and one from an earlier day
+// who checked in and out; warga1 also has one awaiting approval and one refused. The QR pass is signed at read time from the approval
 // (visitor/pass.ts), so only its window is stored: the same window the approval route computes.
 
 const HOUR = 3_600_000;
@@ -23,9 +24,31 @@ function passWindow(visitAt) {
 }
 
 const GUESTS = {
-  rt01: ["Rina Marlina", "Dedi Kurniawan (kurir JNE)", "Yusuf Hidayat", "Hendro Saputra"],
-  rt02: ["Wulan Sari", "Fajar Nugroho (kurir SiCepat)", "Bambang Irawan", "Lestari Handayani"],
+  rt01: {
+    waiting: "Rina Marlina",
+    today: ["Agus Setiawan", "Dedi Kurniawan (kurir JNE)", "Sri Wahyuni"],
+    past: ["Joko Prasetyo", "Maya Anggraini", "Yusuf Hidayat"],
+    refused: "Hendro Saputra",
+  },
+  rt02: {
+    waiting: "Wulan Sari",
+    today: ["Rudi Hartono", "Fajar Nugroho (kurir SiCepat)", "Nur Aisyah"],
+    past: ["Teguh Santoso", "Dewi Lestari", "Bambang Irawan"],
+    refused: "Lestari Handayani",
+  },
 };
+const PURPOSES = {
+  today: ["Arisan keluarga", "Antar paket", "Les privat anak"],
+  past: ["Memperbaiki atap", "Kunjungan keluarga", "Servis AC"],
+};
+const PLATES = {
+  rt01: ["B 4821 KZT", "B 6612 UJK", "B 3390 WRA", "B 7712 TKP", "B 5098 NMC", "B 2764 QRS", "B 1945 TKA"],
+  rt02: ["B 3317 PQR", "B 6612 UJL", "B 2281 DFE", "B 9043 GHS", "B 4470 KLM", "B 8135 VWX", "B 1946 TKB"],
+};
+// Earlier seeds' keys are kept for the rows they already named, so a dev database seeded before keeps one
+// copy of each guest.
+const TODAY_KEYS = ["hari-ini-1", "disetujui", "hari-ini-3"];
+const PAST_KEYS = ["lalu-1", "lalu-2", "selesai"];
 
 export function tenantSql({ now: nowIso, q, rt, resident }) {
   if (!rt) {
@@ -36,54 +59,58 @@ export function tenantSql({ now: nowIso, q, rt, resident }) {
   const admin = `seed-user-admin-${rt}`;
   // RT 01 has a gate guard (satpam); in RT 02 the secretary checks guests in.
   const guard = rt === "rt01" ? "seed-user-satpam-rt01" : `seed-user-sekretaris-${rt}`;
-  const [g1, g2, g3, g4] = GUESTS[rt];
-  const plate = rt === "rt01" ? "B 4821 KZT" : "B 3317 PQR";
-
-  // Approved for today: a visit two hours from now (if that crosses midnight, the window follows it).
-  const todayVisit = iso(Math.floor((now.getTime() + 2 * HOUR) / 60_000) * 60_000);
-  const yesterdayVisit = jakartaAt(now, -1, 16);
+  const guests = GUESTS[rt];
+  const plates = PLATES[rt];
+  // Today's visits within the hour, so their passes (valid from an hour before the visit) work at once;
+  // never past the end of today in Jakarta, so they stay on today's list.
+  const lastMinuteToday = Date.parse(jakartaAt(now, 1, 0)) - 60_000;
+  const todayAt = (minutes) =>
+    iso(Math.min(Math.floor((now.getTime() + minutes * 60_000) / 60_000) * 60_000, lastMinuteToday));
   const rows = [
     {
       key: "menunggu",
       host: resident(1),
-      guest: g1,
+      guest: guests.waiting,
       purpose: "Kunjungan keluarga",
       visitAt: jakartaAt(now, 1, 10),
-      plate,
+      plate: plates[0],
       identity: "KTP",
       status: "menunggu",
       createdAt: iso(now.getTime() - 3 * HOUR),
     },
-    {
-      key: "disetujui",
-      host: resident(2),
-      guest: g2,
-      purpose: "Antar paket",
-      visitAt: todayVisit,
-      plate: "B 6612 UJK",
-      identity: "0812-7788-1203",
+    ...[1, 2, 3].map((n) => ({
+      key: TODAY_KEYS[n - 1],
+      host: resident(n),
+      guest: guests.today[n - 1],
+      purpose: PURPOSES.today[n - 1],
+      visitAt: todayAt(15 * n),
+      plate: plates[n],
+      identity: n === 2 ? "0812-7788-1203" : "KTP",
       status: "disetujui",
       decidedAt: iso(now.getTime() - 30 * 60_000),
       createdAt: iso(now.getTime() - 2 * HOUR),
-    },
-    {
-      key: "selesai",
-      host: resident(3),
-      guest: g3,
-      purpose: "Servis AC",
-      visitAt: yesterdayVisit,
-      plate: "B 1945 TKA",
-      identity: "KTP",
-      status: "disetujui",
-      decidedAt: iso(Date.parse(yesterdayVisit) - 5 * HOUR),
-      checkedInAt: iso(Date.parse(yesterdayVisit) + 5 * 60_000),
-      checkedOutAt: iso(Date.parse(yesterdayVisit) + 150 * 60_000),
-      createdAt: iso(Date.parse(yesterdayVisit) - 6 * HOUR),
-    },
+    })),
+    ...[1, 2, 3].map((n) => {
+      const visitAt = jakartaAt(now, -n, 16);
+      return {
+        key: PAST_KEYS[n - 1],
+        host: resident(n),
+        guest: guests.past[n - 1],
+        purpose: PURPOSES.past[n - 1],
+        visitAt,
+        plate: plates[n + 3],
+        identity: "KTP",
+        status: "disetujui",
+        decidedAt: iso(Date.parse(visitAt) - 5 * HOUR),
+        checkedInAt: iso(Date.parse(visitAt) + 5 * 60_000),
+        checkedOutAt: iso(Date.parse(visitAt) + 150 * 60_000),
+        createdAt: iso(Date.parse(visitAt) - 6 * HOUR),
+      };
+    }),
     {
       key: "ditolak",
       host: resident(1),
-      guest: g4,
+      guest: guests.refused,
       purpose: "Penawaran produk asuransi",
       visitAt: jakartaAt(now, 0, 13),
       // The spec: plate and identity are given at registration (issue 42); the community requires both.

@@ -14,6 +14,8 @@ import { htmlPage } from "./layout";
 const PAGE_STYLES = `
     .qr { margin: 1rem auto; max-width: 22rem; background: #fff; padding: .5rem; border: 1px solid #e5e7eb; }
     .qr svg { display: block; width: 100%; height: auto; }
+    .code { text-align: center; }
+    .code strong { display: block; font-size: 2rem; letter-spacing: .1em; font-family: ui-monospace, monospace; }
     dl { display: grid; grid-template-columns: max-content 1fr; gap: .4rem 1rem; }
     dt { color: #4b5563; }
     dd { margin: 0; font-weight: 600; }
@@ -38,6 +40,7 @@ const TEXT = {
     stateShort: { valid: "Berlaku", used: "Sudah dipakai", expired: "Kedaluwarsa", declined: "Ditolak" },
     until: "s.d.",
     qrAlt: "Kode QR kartu tamu",
+    code: "Jika kode QR tidak terbaca, sebutkan kode ini kepada petugas:",
     notFound: "Kartu tamu tidak ditemukan",
     notFoundNote:
       "Tautan ini tidak cocok dengan kartu tamu mana pun. Minta tautan yang baru kepada warga yang mengundang Anda.",
@@ -60,6 +63,7 @@ const TEXT = {
     stateShort: { valid: "Valid", used: "Used", expired: "Expired", declined: "Declined" },
     until: "to",
     qrAlt: "Guest pass QR code",
+    code: "If the QR code will not scan, tell the guard this code:",
     notFound: "Guest pass not found",
     notFoundNote: "This link matches no guest pass. Ask the resident who invited you for a new link.",
     unavailable: "Guest pass unavailable",
@@ -71,6 +75,7 @@ export function guestPassPage(pass: GuestPass, lang: Language): string {
   const t = TEXT[lang];
   const tone = pass.state === "valid" ? "ok" : "bad";
   const qr = pass.qrSvg ? `<div class="qr" role="img" aria-label="${t.qrAlt}">${pass.qrSvg}</div>` : "";
+  const code = pass.code ? `<p class="code">${t.code} <strong>${escapeHtml(pass.code)}</strong></p>` : "";
   return htmlPage({
     title: `${t.heading}: ${t.stateShort[pass.state]}`,
     width: "30rem",
@@ -79,6 +84,7 @@ export function guestPassPage(pass: GuestPass, lang: Language): string {
     body: `<h1>${t.heading}</h1>
 <p class="${tone}" role="status" data-state="${pass.state}">${t.states[pass.state]}</p>
 ${qr}
+${code}
 <dl>
   <dt>${t.guest}</dt><dd>${escapeHtml(pass.guestName)}</dd>
   <dt>${t.visit}</dt><dd>${escapeHtml(when(lang, pass.visitAt))}</dd>

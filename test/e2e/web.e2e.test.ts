@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startWebApp, type WebApp } from "./web/harness";
 import { authJourneys } from "./web/journeys/auth";
 import { communityJourneys } from "./web/journeys/community";
+import { gateJourneys } from "./web/journeys/gate";
 import { lettersJourneys } from "./web/journeys/letters";
 import { offlineJourneys } from "./web/journeys/offline";
 import { shellJourneys } from "./web/journeys/shell";
@@ -20,6 +21,7 @@ const journeys = [
   ...communityJourneys,
   ...authJourneys,
   ...offlineJourneys,
+  ...gateJourneys,
   ...swaggerJourneys,
 ];
 

@@ -84,7 +84,24 @@ describe("demo seed", () => {
            FROM visitors v JOIN units u ON u.id = v.unit_id ORDER BY v.id`,
         ),
         id,
-      ).toEqual(["disetujui 0 0 1", "ditolak 0 0 0", "menunggu 0 0 0", "disetujui 1 1 1"]);
+      ).toEqual([
+        "disetujui 0 0 1",
+        "ditolak 0 0 0",
+        "disetujui 0 0 1",
+        "disetujui 0 0 1",
+        "disetujui 1 1 1",
+        "disetujui 1 1 1",
+        "menunggu 0 0 0",
+        "disetujui 1 1 1",
+      ]);
+      // Every demo resident has a guest expected today (the gate's list, the pass) and one who has been.
+      expect(
+        states(
+          `SELECT sum(status = 'disetujui' AND checked_in_at IS NULL), sum(checked_out_at IS NOT NULL)
+           FROM visitors GROUP BY resident_id ORDER BY resident_id`,
+        ),
+        id,
+      ).toEqual(["1 1", "1 1", "1 1"]);
       expect(states("SELECT status, revision FROM complaints ORDER BY id"), id).toEqual([
         "selesai 3",
         "baru 1",

@@ -9,3 +9,10 @@ export const money = (amount: number): string => rupiah(amount);
 export const date = (instant: string | Date): string => jakartaShortDate(instant, language());
 /** A moment with its hour, "29 November 2026, 19.00 WIB": an event's start, a poll's close. */
 export const dateTime = (instant: string | Date): string => jakartaDateTime(instant, language());
+/** The Asia/Jakarta calendar day (YYYY-MM-DD) of an instant: "today" as the community counts it. */
+export { jakartaDay } from "../../src/core/time";
+/** The time of day in Asia/Jakarta, "14.30 WIB" ("14:30 WIB"): where the day goes without saying. */
+export function time(instant: string | Date): string {
+  const at = new Date(new Date(instant).getTime() + 7 * 3_600_000).toISOString().slice(11, 16);
+  return `${language() === "id" ? at.replace(":", ".") : at} WIB`;
+}

@@ -124,6 +124,7 @@ export const FIELD_MESSAGES_ID: Readonly<Record<string, string>> = {
   "The CSV is not UTF-8 text.": "CSV bukan teks UTF-8.",
   // visitor, musyawarah, surat
   "validFrom and validUntil go together": "validFrom dan validUntil harus diisi bersama",
+  "give either qr or code": "isi qr atau code, salah satu saja",
   "a percentage is at most 100": "persentase paling banyak 100",
   "options must be distinct": "pilihan tidak boleh sama",
   "not a valid choice for this poll": "bukan pilihan yang sah untuk musyawarah ini",

@@ -4,7 +4,7 @@ import { rowById } from "../../core/db/rows";
 import type { Config } from "../../core/env";
 import { DomainError } from "../../core/errors";
 import { publicTenantCtx } from "../../core/tenancy/contexts";
-import { readPass } from "./pass";
+import { passCode, readPass } from "./pass";
 import { visitors } from "./tables";
 
 /**
@@ -30,6 +30,8 @@ export interface GuestPass {
   validUntil: string;
   /** The QR the gate scans, only while the pass is valid. */
   qrSvg: string | null;
+  /** The pass's short code to tell the guard when the QR will not scan, only while the pass is valid. */
+  code: string | null;
 }
 
 /**
@@ -83,6 +85,7 @@ export async function guestPass({
     validFrom: claims.validFrom.toISOString(),
     validUntil: claims.validUntil.toISOString(),
     qrSvg: state === "valid" ? inlineQr(pass) : null,
+    code: state === "valid" ? await passCode(ctx.config, pass) : null,
   };
 }
 

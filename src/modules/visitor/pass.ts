@@ -50,6 +50,47 @@ export async function signPass(
     .sign(await derivedHmacKey(secret, PURPOSE));
 }
 
+const CODE_PURPOSE = "warga visitor pass code v1";
+/** Crockford's base 32: no I, L, O or U, so a code read aloud or typed from a screen is not misread. */
+const CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+const CODE_LENGTH = 8;
+
+/**
+ * The pass's short code, for a guard to type when the QR cannot be scanned: 8 characters (40 bits) of a
+ * MAC of the pass under a key kept for this purpose, shown as `ABCD-EFGH`. It is derived, never stored:
+ * the same pass always has the same code, and a code is as unguessable as 40 bits against a gate that
+ * only staff and the guard can call. A guard's list of guests never carries passes, so it cannot make one.
+ */
+export async function passCode(config: Config, pass: string): Promise<string> {
+  const { secret } = await currentSecret(config);
+  const mac = new Uint8Array(
+    await crypto.subtle.sign(
+      "HMAC",
+      await derivedHmacKey(secret, CODE_PURPOSE),
+      new TextEncoder().encode(pass),
+    ),
+  );
+  let bits = 0n;
+  for (const byte of mac.subarray(0, 5)) {
+    bits = (bits << 8n) | BigInt(byte);
+  }
+  let code = "";
+  for (let i = CODE_LENGTH - 1; i >= 0; i--) {
+    code += CODE_ALPHABET[Number((bits >> BigInt(i * 5)) & 31n)];
+  }
+  return `${code.slice(0, 4)}-${code.slice(4)}`;
+}
+
+/** A code as typed ("abcd efgh", "ABCD-EFGH", an O for a zero) written as `passCode` writes it. */
+export function normalisePassCode(typed: string): string {
+  const plain = typed
+    .toUpperCase()
+    .replace(/[^0-9A-Z]/g, "")
+    .replace(/O/g, "0")
+    .replace(/[IL]/g, "1");
+  return plain.length === CODE_LENGTH ? `${plain.slice(0, 4)}-${plain.slice(4)}` : plain;
+}
+
 /** With the secret the header's `kid` names; a pass without one is tried against each secret held. */
 async function verifiedPass(config: Config, token: string, now: Date): Promise<JWTPayload> {
   return firstVerified(await secretsFor(config, decodeProtectedHeader(token).kid), async (secret) => {

@@ -63,7 +63,23 @@ export const DecideVisitorInput = z
   });
 export type DecideVisitorInput = z.infer<typeof DecideVisitorInput>;
 
-export const GateScanInput = z.object({ qr: z.string().min(10).max(2000) });
+export const GateScanInput = z
+  .object({
+    qr: z.string().min(10).max(2000).optional().describe("The pass as its QR carries it"),
+    code: z
+      .string()
+      .min(8)
+      .max(20)
+      .optional()
+      .describe(
+        "The pass's short code (`passCode`, e.g. `K7QX-2M9D`; case, spaces and dashes do not matter), typed " +
+          "by the guard when the QR cannot be scanned",
+      ),
+  })
+  .refine((v) => (v.qr === undefined) !== (v.code === undefined), {
+    message: "give either qr or code",
+    path: ["qr"],
+  });
 
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD");
 export const VisitorListQuery = ListQuery.extend({
@@ -94,6 +110,8 @@ export const Visitor = z
     passValidUntil: z.string().nullable(),
     /** The signed pass the QR carries, for apps that draw their own QR (approved requests only). */
     pass: z.string().nullable().optional(),
+    /** The pass's short code, for the guard to type when the QR cannot be scanned (with `pass`). */
+    passCode: z.string().nullable().optional(),
     notificationPending: z.boolean(),
     checkedInAt: z.string().nullable(),
     checkedOutAt: z.string().nullable(),

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
 import QRCode from "qrcode-svg";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
@@ -9,10 +9,11 @@ import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { tellResident } from "../../core/notifier";
-import { addDays, jakartaDay, nowIso } from "../../core/time";
+import { addDays, DAY_MS, jakartaDay, nowIso } from "../../core/time";
 import { requireCompleteProfile, userNames } from "../identity/service";
+import { type GateDirection, type GatePassed, passGate } from "./gate-pass";
 import { visitorQuota } from "./limits";
-import { defaultWindow, signPass } from "./pass";
+import { defaultWindow, normalisePassCode, passCode, signPass } from "./pass";
 import { guestPassUrl } from "./pass-link";
 import type { CreateVisitorInput, DecideVisitorInput, VisitorListQuery } from "./schemas";
 import { requireRecordedFields } from "./settings";
@@ -38,6 +39,11 @@ async function passOf(ctx: TenantCtx, row: VisitorRow): Promise<string | null> {
   });
 }
 
+async function passWithCode(ctx: TenantCtx, row: VisitorRow) {
+  const pass = await passOf(ctx, row);
+  return { pass, passCode: pass ? await passCode(ctx.config, pass) : null };
+}
+
 export async function presentVisitor(
   ctx: TenantCtx,
   row: VisitorRow,
@@ -58,7 +64,7 @@ export async function presentVisitor(
     decidedAt: row.decidedAt,
     passValidFrom: row.passValidFrom,
     passValidUntil: row.passValidUntil,
-    ...(opts.withPass ? { pass: await passOf(ctx, row) } : {}),
+    ...(opts.withPass ? await passWithCode(ctx, row) : {}),
     notificationPending: row.status === "disetujui" && row.notifiedAt === null,
     checkedInAt: row.checkedInAt,
     checkedOutAt: row.checkedOutAt,
@@ -131,6 +137,45 @@ export async function listMyVisitors({ ctx, input }: { ctx: TenantCtx; input: Li
     items: await Promise.all(page.items.map((row) => presentVisitor(ctx, row, { withPass: true }))),
     nextCursor: page.nextCursor,
   };
+}
+
+/**
+ * The pass a typed code stands for: among this community's approved passes whose window is within a day
+ * of now (a code is typed at the gate, on the visit's day), the one whose code it is. A mistyped code is
+ * `invalid_pass`, as a garbled QR is; the pass itself then meets every check a scanned one does.
+ */
+async function passByCode(ctx: TenantCtx, typed: string): Promise<string> {
+  const code = normalisePassCode(typed);
+  const now = ctx.now().getTime();
+  const rows = await ctx.db
+    .select()
+    .from(visitors)
+    .where(
+      and(
+        eq(visitors.status, "disetujui"),
+        gte(visitors.passValidUntil, new Date(now - DAY_MS).toISOString()),
+        lte(visitors.passValidFrom, new Date(now + DAY_MS).toISOString()),
+      ),
+    );
+  for (const row of rows) {
+    const pass = await passOf(ctx, row);
+    if (pass && (await passCode(ctx.config, pass)) === code) {
+      return pass;
+    }
+  }
+  throw new Invalid("invalid_pass", "No pass of this community has that code.");
+}
+
+/** The staff's and the guard's gate: a pass scanned (its QR) or typed (its code), checked in or out. */
+export async function checkGate({
+  ctx,
+  input,
+}: {
+  ctx: TenantCtx;
+  input: { qr?: string; code?: string; direction: GateDirection };
+}): Promise<GatePassed> {
+  const qr = input.qr ?? (await passByCode(ctx, input.code ?? ""));
+  return passGate({ ctx, input: { qr, direction: input.direction } });
 }
 
 /**

@@ -20,6 +20,7 @@ import { GUEST_PAPERS } from "./factories";
 interface VisitorBody {
   id: string;
   pass: string | null;
+  passCode: string | null;
 }
 
 const inHours = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
@@ -49,7 +50,13 @@ async function approved(tenant: TestTenant, decision: Record<string, unknown> = 
     body: { status: "disetujui", ...decision },
   });
   expect(decided.status).toBe(200);
-  return { warga, sek, id: decided.body.id, pass: decided.body.pass ?? "" };
+  return {
+    warga,
+    sek,
+    id: decided.body.id,
+    pass: decided.body.pass ?? "",
+    passCode: decided.body.passCode ?? "",
+  };
 }
 
 async function page(path: string, headers: Record<string, string> = {}) {
@@ -67,7 +74,7 @@ const passPath = (pass: string) => `/tamu/${encodeURIComponent(pass)}`;
 describe("the guest's pass link", () => {
   it("is the signed pass, not the request id, and opens a page with the QR, guest, visit, community and state", async () => {
     const tenant = await createTenant();
-    const { warga, id, pass } = await approved(tenant);
+    const { warga, id, pass, passCode } = await approved(tenant);
     const [email] = await queuedMessages({ recipient: warga.email, template: "VISITOR_APPROVED" });
     const links = JSON.stringify(email?.payload).match(/https?:\/\/[^\s"<\\]+\/tamu\/[^\s"<\\]+/g) ?? [];
     const link = guestPassUrl(loadConfig(bindings), pass);
@@ -84,6 +91,9 @@ describe("the guest's pass link", () => {
     expect(res.html).toContain('data-state="valid"');
     expect(res.html).toContain("tunjukkan kode QR ini");
     expect(res.html).toMatch(/<div class="qr"[^>]*><svg/);
+    // The short code the guest tells the guard when the QR will not scan (the resident's app shows it too).
+    expect(passCode).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+    expect(res.html).toContain(`<strong>${passCode}</strong>`);
     expect(res.html).toContain("Andi Wijaya");
     expect(res.html).toContain("RT Uji");
     expect(res.html).toContain("WIB");
@@ -112,6 +122,7 @@ describe("the guest's pass link", () => {
     expect(usedPage.html).toContain('data-state="used"');
     expect(usedPage.html).toContain("Sudah dipakai");
     expect(usedPage.html).not.toContain("<svg");
+    expect(usedPage.html).not.toContain(used.passCode);
 
     const expired = await approved(tenant, { validFrom: inHours(-5), validUntil: inHours(-1) });
     const expiredPage = await page(passPath(expired.pass));

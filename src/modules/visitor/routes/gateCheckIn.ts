@@ -4,14 +4,15 @@ import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { GateResult, GateScanInput } from "../schemas";
-import { passGate } from "../service";
+import { checkGate } from "../service";
 
 export class GateCheckIn extends Endpoint {
   override schema = {
     tags: ["Tamu"],
     summary: "Check a guest in by the scanned pass",
     description:
-      "Community staff and the guard (satpam), with `tamu` on. Takes the QR string of the pass. The " +
+      "Community staff and the guard (satpam), with `tamu` on. Takes the QR string of the pass (`qr`), or " +
+      "its short code as typed (`code`, the registration's `passCode`; an unknown code is 400 `invalid_pass`). The " +
       "pass must be this community's (400 `invalid_pass`, `foreign_pass`) and inside its window (409 " +
       "`pass_not_yet_valid`, `pass_expired`); the visit must be approved and not yet checked in (409 " +
       "`not_approved`, `already_checked_in`, `pass_used`). Records the check-in and who made it in one " +
@@ -23,6 +24,6 @@ export class GateCheckIn extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await passGate({ ctx: tenantCtx(c), input: { qr: body.qr, direction: "in" } }));
+    return c.json(await checkGate({ ctx: tenantCtx(c), input: { ...body, direction: "in" } }));
   }
 }

@@ -4,14 +4,15 @@ import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { GateResult, GateScanInput } from "../schemas";
-import { passGate } from "../service";
+import { checkGate } from "../service";
 
 export class GateCheckOut extends Endpoint {
   override schema = {
     tags: ["Tamu"],
     summary: "Check a guest out by the scanned pass",
     description:
-      "Community staff and the guard (satpam), with `tamu` on. Takes the QR string of the pass; the " +
+      "Community staff and the guard (satpam), with `tamu` on. Takes the QR string of the pass (`qr`) or " +
+      "its short code as typed (`code`, the registration's `passCode`); the " +
       "guest must have been checked in and not yet out (409 `not_checked_in`, `already_checked_out`, " +
       "`not_approved`). The pass is checked as at check-in (400 `invalid_pass`, `foreign_pass`; 409 " +
       "`pass_not_yet_valid`, `pass_expired`). Records the check-out and who made it; 404 when the visit " +
@@ -22,6 +23,6 @@ export class GateCheckOut extends Endpoint {
 
   override async handle(c: Context<HonoEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
-    return c.json(await passGate({ ctx: tenantCtx(c), input: { qr: body.qr, direction: "out" } }));
+    return c.json(await checkGate({ ctx: tenantCtx(c), input: { ...body, direction: "out" } }));
   }
 }

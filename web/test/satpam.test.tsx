@@ -1,0 +1,186 @@
+import { fireEvent, render, screen, waitFor } from "@testing-library/preact";
+import { LocationProvider } from "preact-iso";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { Satpam } from "../src/screens/satpam";
+import { forgetDecoder, qrDecoder } from "../src/screens/satpam/scanner";
+import type { Visitor } from "../src/screens/tamu/visitor";
+import { fake, problem, resident, signedInAs, useFakeApi } from "./fake-api";
+
+const jsQR = vi.hoisted(() => vi.fn());
+vi.mock("jsqr", () => ({ default: jsQR }));
+
+useFakeApi();
+
+const guard = { ...resident, id: "g1", name: "Pak Slamet", resident: false, roles: ["satpam"] };
+const visitor = (over: Partial<Visitor>): Visitor => ({
+  id: "v1",
+  residentName: "Budi Santoso",
+  guestName: "Agus Setiawan",
+  purpose: "Arisan",
+  visitAt: new Date().toISOString(),
+  vehiclePlate: "B 6612 UJK",
+  identity: "KTP",
+  status: "disetujui",
+  note: null,
+  passValidFrom: null,
+  passValidUntil: null,
+  checkedInAt: null,
+  checkedOutAt: null,
+  inside: false,
+  ...over,
+});
+const now = new Date().toISOString();
+const TODAY = [
+  visitor({}),
+  visitor({ id: "v2", guestName: "Sri Wahyuni", checkedInAt: now, inside: true }),
+  visitor({ id: "v3", guestName: "Joko", checkedInAt: now, checkedOutAt: now }),
+];
+
+function open() {
+  history.replaceState(null, "", "/satpam");
+  return render(
+    <LocationProvider>
+      <Satpam />
+    </LocationProvider>,
+  );
+}
+
+const gateWrites = () => fake.seen.filter((s) => s.path.startsWith("/api/visitor/gate/"));
+
+describe("the QR decoder", () => {
+  afterEach(() => {
+    forgetDecoder();
+    jsQR.mockReset();
+  });
+
+  it("is the browser's BarcodeDetector where it reads QR codes, and jsqr is never loaded then", async () => {
+    const detect = vi.fn(async () => [{ rawValue: "a.b.c" }]);
+    vi.stubGlobal(
+      "BarcodeDetector",
+      Object.assign(
+        class {
+          detect = detect;
+        },
+        { getSupportedFormats: async () => ["ean_13", "qr_code"] },
+      ),
+    );
+    const decoder = await qrDecoder();
+    expect(decoder.kind).toBe("native");
+    const canvas = {} as HTMLCanvasElement;
+    expect(await decoder.decode(canvas)).toBe("a.b.c");
+    expect(detect).toHaveBeenCalledWith(canvas);
+    expect(jsQR).not.toHaveBeenCalled();
+  });
+
+  it("is jsqr where there is no detector, or one that reads no QR, reading the canvas's pixels", async () => {
+    vi.stubGlobal(
+      "BarcodeDetector",
+      Object.assign(class {}, { getSupportedFormats: async () => [] as string[] }),
+    );
+    jsQR.mockReturnValue({ data: "x.y.z" });
+    const pixels = new Uint8ClampedArray(4 * 2 * 3);
+    const canvas = {
+      width: 2,
+      height: 3,
+      getContext: () => ({ getImageData: () => ({ data: pixels, width: 2, height: 3 }) }),
+    } as unknown as HTMLCanvasElement;
+    const decoder = await qrDecoder();
+    expect(decoder.kind).toBe("jsqr");
+    expect(await decoder.decode(canvas)).toBe("x.y.z");
+    expect(jsQR).toHaveBeenCalledWith(pixels, 2, 3, expect.anything());
+
+    vi.unstubAllGlobals();
+    forgetDecoder();
+    jsQR.mockReturnValue(null);
+    expect((await qrDecoder()).kind).toBe("jsqr");
+    expect(await (await qrDecoder()).decode(canvas)).toBeNull();
+  });
+});
+
+describe("the gate", () => {
+  beforeEach(async () => {
+    await signedInAs(guard);
+    fake.routes["GET /api/visitor"] = { status: 200, body: { items: TODAY, nextCursor: null } };
+  });
+
+  it("lists today's guests: expected, inside and gone, asking for today only", async () => {
+    open();
+    expect(await screen.findByText("Hari ini: 1 ditunggu · 1 di dalam · 1 sudah keluar")).toBeTruthy();
+    const expected = screen.getByRole("heading", { name: "Ditunggu (1)" }).closest("article");
+    expect(expected?.textContent).toContain("Agus Setiawan");
+    expect(expected?.textContent).toContain("tamu Budi Santoso");
+    expect(screen.getByRole("heading", { name: "Di dalam (1)" }).closest("article")?.textContent).toContain(
+      "Sri Wahyuni",
+    );
+    const list = fake.seen.find((s) => s.path === "/api/visitor");
+    expect(list?.query.get("from")).toBe(list?.query.get("to"));
+    expect(list?.query.get("from")).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it("checks a guest in by the typed code and says so in big words, with whom the guest visits", async () => {
+    fake.routes["POST /api/visitor/gate/check-in"] = {
+      status: 200,
+      body: { visitorId: "v1", guestName: "Agus Setiawan", checkedInAt: now, checkedOutAt: null },
+    };
+    open();
+    await screen.findByText(/1 ditunggu/);
+    fireEvent.input(screen.getByLabelText("Ketik kode pass"), { target: { value: "k7qx 2m9d" } });
+    fireEvent.click(screen.getByRole("button", { name: "Periksa" }));
+    expect(await screen.findByText("MASUK")).toBeTruthy();
+    expect(screen.getByText("Agus Setiawan, tamu Budi Santoso")).toBeTruthy();
+    expect(JSON.parse(String(gateWrites()[0]?.body))).toEqual({ code: "k7qx 2m9d" });
+    // Ready for the next guest.
+    expect((screen.getByLabelText("Ketik kode pass") as HTMLInputElement).value).toBe("");
+  });
+
+  it("checks out when the guard chooses Keluar, and shows a refusal with the API's reason", async () => {
+    fake.routes["POST /api/visitor/gate/check-out"] = problem(
+      409,
+      "not_checked_in",
+      "Tamu ini belum tercatat masuk.",
+    );
+    open();
+    await screen.findByText(/1 ditunggu/);
+    fireEvent.click(screen.getByLabelText("Keluar"));
+    fireEvent.input(screen.getByLabelText("Ketik kode pass"), { target: { value: "header.payload.sig" } });
+    fireEvent.click(screen.getByRole("button", { name: "Periksa" }));
+    expect(await screen.findByText("TIDAK BISA KELUAR")).toBeTruthy();
+    expect(screen.getByText("Tamu ini belum tercatat masuk.")).toBeTruthy();
+    expect(gateWrites()[0]?.path).toBe("/api/visitor/gate/check-out");
+    // A pasted pass (it has dots) goes as the QR it is.
+    expect(JSON.parse(String(gateWrites()[0]?.body))).toEqual({ qr: "header.payload.sig" });
+    // Kept, to correct it.
+    expect((screen.getByLabelText("Ketik kode pass") as HTMLInputElement).value).toBe("header.payload.sig");
+  });
+
+  it("after no answer at all offers a retry that sends the same Idempotency-Key", async () => {
+    let fail = true;
+    fake.routes["POST /api/visitor/gate/check-in"] = () => {
+      if (fail) {
+        throw new TypeError("Failed to fetch");
+      }
+      return {
+        status: 200,
+        body: { visitorId: "v1", guestName: "Agus Setiawan", checkedInAt: now, checkedOutAt: null },
+      };
+    };
+    open();
+    await screen.findByText(/1 ditunggu/);
+    fireEvent.input(screen.getByLabelText("Ketik kode pass"), { target: { value: "K7QX-2M9D" } });
+    fireEvent.click(screen.getByRole("button", { name: "Periksa" }));
+    expect(await screen.findByText("TIDAK BOLEH MASUK", {}, { timeout: 5000 })).toBeTruthy();
+    fail = false;
+    fireEvent.click(screen.getByRole("button", { name: "Coba lagi" }));
+    expect(await screen.findByText("MASUK")).toBeTruthy();
+    const keys = new Set(gateWrites().map((s) => s.headers.get("Idempotency-Key")));
+    expect(gateWrites().length).toBeGreaterThan(1);
+    expect(keys.size).toBe(1);
+  });
+
+  it("is not for a resident without gate duty", async () => {
+    await signedInAs(resident);
+    open();
+    expect(screen.getByText(/untuk satpam dan pengurus/)).toBeTruthy();
+    await waitFor(() => expect(fake.seen.some((s) => s.path === "/api/visitor")).toBe(false));
+  });
+});
