@@ -316,6 +316,25 @@ export async function logout({
 }
 
 /**
+ * "Sign out everywhere": every session of the caller's account ends, in every community and on every
+ * device (a lost phone, a shared computer). Their access tokens stop at once (liveness), and no refresh
+ * token of theirs mints another. Answers how many sign-ins were ended.
+ */
+export async function logoutEverywhere({ ctx }: { ctx: PlatformCtx }): Promise<number> {
+  const actor = requireUser(ctx);
+  const ended = await ctx.platform
+    .update(sessions)
+    .set({ revokedAt: ctx.now().toISOString() })
+    .where(and(eq(sessions.userId, actor.userId), isNull(sessions.revokedAt)))
+    .returning({ familyId: sessions.familyId });
+  const families = new Set(ended.map((r) => r.familyId));
+  for (const familyId of families) {
+    forgetSession(familyId);
+  }
+  return families.size;
+}
+
+/**
  * Moves the caller to another of their communities: the current session is ended and a new one opened
  * in the target tenant, so the old refresh token can no longer mint tokens for the first tenant.
  */

@@ -178,3 +178,51 @@ describe("the web app's refresh cookie", () => {
     expect(again.body.user.tenant?.slug).not.toBe(tenant.slug);
   });
 });
+
+describe("signing out everywhere", () => {
+  it("ends every session of the account (web and mobile, all communities), clears the cookie, and no other account's", async () => {
+    const { member, res, cookie } = await webSignIn();
+    const mobile = await callJson<Session>("/api/auth/login", {
+      body: { email: member.email, password: PASSWORD },
+    });
+    const neighbour = await (await createTenant()).member("warga");
+    const other = await callJson<Session>("/api/auth/login", {
+      body: { email: neighbour.email, password: PASSWORD },
+    });
+
+    const out = await callJson("/api/auth/logout/all", {
+      method: "POST",
+      token: res.body.accessToken,
+      headers: { ...WEB, Cookie: cookie },
+    });
+    expect(out.status).toBe(204);
+    for (const c of refreshCookies(out.headers)) {
+      expect(c).toContain("Max-Age=0");
+    }
+    expect(refreshCookies(out.headers)).toHaveLength(2);
+    for (const token of [res.body.accessToken, mobile.body.accessToken]) {
+      expectProblem(await callJson("/api/user/me", { token }), 401, "session_revoked");
+    }
+    expect(
+      (await callJson("/api/auth/refresh", { headers: { ...WEB, Cookie: cookie }, body: {} })).status,
+    ).toBe(401);
+    expect(
+      (await callJson("/api/auth/refresh", { body: { refreshToken: mobile.body.refreshToken } })).status,
+    ).toBe(401);
+    // Another person's sign-in is untouched.
+    expect((await callJson("/api/user/me", { token: other.body.accessToken })).status).toBe(200);
+  });
+
+  it("needs a live sign-in, and refuses the web app's header from another origin", async () => {
+    expectProblem(await callJson("/api/auth/logout/all", { method: "POST" }), 401, "unauthorized");
+    const { res } = await webSignIn();
+    const foreign = await callJson("/api/auth/logout/all", {
+      method: "POST",
+      token: res.body.accessToken,
+      headers: { ...WEB, Origin: "https://evil.example" },
+    });
+    expectProblem(foreign, 403, "origin_refused");
+    // Refused before anything ended: the sign-in still works.
+    expect((await callJson("/api/user/me", { token: res.body.accessToken })).status).toBe(200);
+  });
+});
