@@ -1,4 +1,4 @@
-import { jakartaShortDate, rupiah } from "../../src/core/format";
+import { jakartaDateTime, jakartaShortDate, periodName, rupiah } from "../../src/core/format";
 import { language } from "./i18n";
 
 /**
@@ -7,3 +7,7 @@ import { language } from "./i18n";
  */
 export const money = (amount: number): string => rupiah(amount);
 export const date = (instant: string | Date): string => jakartaShortDate(instant, language());
+/** "29 November 2026, 14.30 WIB": where the hour matters too (a payment on a receipt). */
+export const dateTime = (instant: string | Date): string => jakartaDateTime(instant, language());
+/** A billing period (YYYY-MM) as "November 2026". */
+export const period = (yyyyMm: string): string => periodName(yyyyMm, language());
