@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startWebApp, type WebApp } from "./web/harness";
+import { residentJourneys } from "./web/journeys/resident";
 import { shellJourneys } from "./web/journeys/shell";
 
 /**
@@ -9,7 +10,7 @@ import { shellJourneys } from "./web/journeys/shell";
  * each journey has its own browser profile and, where it changes data, its own demo account.
  * `npx vitest run --project e2e test/e2e/web.e2e.test.ts -t <words of a journey's name>` runs some.
  */
-const journeys = [...shellJourneys];
+const journeys = [...shellJourneys, ...residentJourneys];
 
 const chromium = inject("chromium");
 // The app's build, the bundle, workerd's start, migrations and seed: about half a minute on a quiet

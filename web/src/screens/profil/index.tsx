@@ -336,7 +336,16 @@ function PreferencesForm() {
     <article class="card" aria-labelledby="profil-notif-title">
       <h2 id="profil-notif-title">{t("profil.notifications")}</h2>
       <Show resource={prefs} lines={4}>
-        {(p) => <PreferenceFields initial={p} />}
+        {(p) =>
+          // An answer not in the documented shape is a failure to show, not a screen to break.
+          p?.quietHours ? (
+            <PreferenceFields initial={p} />
+          ) : (
+            <p class="alert" role="alert">
+              {t("common.error")}
+            </p>
+          )
+        }
       </Show>
     </article>
   );
