@@ -8,7 +8,7 @@ import { GetMe } from "./routes/getMe";
 import { GetNotificationPreferences } from "./routes/getNotificationPreferences";
 import { Login } from "./routes/login";
 import { Logout } from "./routes/logout";
-import { LogoutEverywhere } from "./routes/logoutEverywhere";
+import { LogoutOthers } from "./routes/logoutOthers";
 import { OAuthCallback } from "./routes/oauthCallback";
 import { PutNotificationPreferences } from "./routes/putNotificationPreferences";
 import { Refresh } from "./routes/refresh";
@@ -37,8 +37,7 @@ export const identityModule = defineModule({
     { method: "post", path: "/api/auth/login", endpoint: Login, access: pub },
     { method: "post", path: "/api/auth/refresh", endpoint: Refresh, access: pub },
     { method: "post", path: "/api/auth/logout", endpoint: Logout, access: pub },
-    // Under the sign-out route's path, so the web app's refresh cookie reaches it and can be cleared.
-    { method: "post", path: "/api/auth/logout/all", endpoint: LogoutEverywhere, access: user },
+    { method: "post", path: "/api/auth/logout/others", endpoint: LogoutOthers, access: user },
     { method: "post", path: "/api/auth/switch-tenant", endpoint: SwitchTenant, access: user },
     { method: "post", path: "/api/auth/magic-link", endpoint: RequestMagicLink, access: pub },
     { method: "post", path: "/api/auth/magic-link/verify", endpoint: VerifyMagicLink, access: pub },

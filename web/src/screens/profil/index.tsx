@@ -439,17 +439,19 @@ function DataExport() {
   );
 }
 
-/** Ends every sign-in of the account (a lost phone); asks once more before doing it. */
+/**
+ * Ends every sign-in of the account (a lost phone): the others by the API's "everywhere else", then this
+ * one by the ordinary sign-out, which also clears this browser's cookie. Asks once more before doing it.
+ */
 function SignOutEverywhere() {
   const { route } = useLocation();
   const [asking, setAsking] = useState(false);
   const out = useSubmit(async (key) => {
-    await api.post<void>("/api/auth/logout/all", undefined, { idempotencyKey: key });
+    await api.post<{ ended: number }>("/api/auth/logout/others", undefined, { idempotencyKey: key });
     return true;
   });
   const confirm = async () => {
     if (await out.submit()) {
-      // This browser's session ended with the others: forget it here too.
       await signOut().catch(() => undefined);
       route("/login");
     }
