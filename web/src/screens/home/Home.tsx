@@ -1,6 +1,6 @@
 import { jakartaDay } from "../../../../src/core/time";
 import { api } from "../../api/client";
-import { date, dateTime, money } from "../../format";
+import { date, dateTime, money, period } from "../../format";
 import { type MessageKey, t, useLanguage } from "../../i18n";
 import { type SessionUser, useSession } from "../../session";
 import { Empty, Show, useResource } from "../../ui/states";
@@ -96,7 +96,7 @@ function ResidentBlocks() {
                   {unpaid.map((b) => (
                     <li key={b.id}>
                       <span>
-                        {b.typeName} · {b.period}
+                        {b.typeName} · {period(b.period)}
                       </span>
                       <strong>{money(b.outstanding)}</strong>
                     </li>
@@ -172,16 +172,16 @@ function ResidentBlocks() {
                 {shown.map((g) => (
                   <li key={g.id}>
                     <span>
-                      {g.guestName}
+                      {g.guestName}{" "}
+                      <span class="badge">
+                        {g.status === "menunggu"
+                          ? t("home.guestWaiting")
+                          : g.checkedInAt
+                            ? t("home.guestInside")
+                            : t("home.guestExpected")}
+                      </span>
                       <br />
                       <span class="muted">{dateTime(g.visitAt)}</span>
-                    </span>
-                    <span class="badge">
-                      {g.status === "menunggu"
-                        ? t("home.guestWaiting")
-                        : g.checkedInAt
-                          ? t("home.guestInside")
-                          : t("home.guestExpected")}
                     </span>
                   </li>
                 ))}
