@@ -1,5 +1,6 @@
 // Demo finance for each RT: two dues types, three months of bills for the demo houses (some paid, one
-// partly, one owed, one bounced transfer reversed), the cash book those payments posted to, an opening
+// partly, one owed, one bounced transfer reversed) and this month's social fund owed by every house (so
+// each demo resident has a bill to pay in the app), the cash book those payments posted to, an opening
 // balance, an approved expense and the head's own waiting for the treasurer, this year's budget and a
 // campaign with a confirmed donation and the treasurer's own pledge; the kept dues balances. Fixed ids:
 // every run is a no-op after the first. Amounts are whole rupiah.
@@ -77,6 +78,17 @@ VALUES (${q(`${billId}-pay`)}, ${q(billId)}, ${paid}, ${q(hi === 0 ? "transfer" 
       });
     });
   }
+
+  // This month's social fund, owed by every house: each demo resident has a bill to pay online in the
+  // app (issue 43), the first house included.
+  const social = { id: `seed-dues-${rt}-sosial`, name: "Iuran sosial", amount: 20_000 };
+  lines.push(`INSERT OR IGNORE INTO dues_types (id, name, basis, start_period, active, rates, exempt_unit_ids, updated_at)
+VALUES (${q(social.id)}, ${q(social.name)}, 'unit', ${q(periods[2])}, 1, ${q(JSON.stringify([{ from: periods[2], amount: social.amount }]))}, '[]', ${q(iso)});`);
+  homes.forEach((unitId, hi) => {
+    const billId = `seed-bill-${rt}-sosial-${periods[2]}-${hi + 1}`;
+    lines.push(`INSERT OR IGNORE INTO dues_bills (id, type_id, type_name, period, basis, target_id, unit_id, family_id, amount, paid_amount, status, last_payment_id, updated_at)
+VALUES (${q(billId)}, ${q(social.id)}, ${q(social.name)}, ${q(periods[2])}, 'unit', ${q(unitId)}, ${q(unitId)}, NULL, ${social.amount}, 0, 'belum', NULL, ${q(iso)});`);
+  });
 
   // Last month's security dues of the third house: a transfer the bank bounced, recorded and then
   // reversed by the treasurer. The bill stays unpaid; the cash book keeps the payment's entry and its

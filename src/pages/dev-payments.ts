@@ -8,11 +8,11 @@
  */
 import type { Context } from "hono";
 import { rowById } from "../core/db/rows";
-import { type HonoEnv, isLoopbackHost } from "../core/env";
+import { clientUrl, type HonoEnv, isLoopbackHost } from "../core/env";
 import { escapeHtml } from "../core/html";
 import { platformCtx } from "../core/http/access";
 import { notFound } from "../core/http/problem";
-import { simulateResult, simulation, simulatorEnabled } from "../core/payments/simulator";
+import { RETURN_PARAM, simulateResult, simulation, simulatorEnabled } from "../core/payments/simulator";
 import { paymentOrders } from "../core/payments/tables";
 import { htmlPage } from "./layout";
 
@@ -25,6 +25,7 @@ const STYLES = `
     .pay { background: #0f766e; color: #fff; }
     .fail { background: #e5e7eb; color: #111827; }
     .note { color: #6b7280; font-size: .9rem; }
+    .back { display: inline-block; margin-top: 1.2rem; font-weight: 600; }
 `;
 
 const rupiah = (amount: number) => `Rp${amount.toLocaleString("id-ID")}`;
@@ -47,16 +48,22 @@ async function load(c: Context<HonoEnv>) {
   if (order?.gateway !== "simulator") {
     return null;
   }
-  return { ctx, order, sim: await simulation(ctx, orderId) };
+  // Where Snap would send the payer when done: only a page of this service's own client (no open redirect).
+  const back = c.req.query(RETURN_PARAM);
+  const home = `${clientUrl(ctx.env)}/`;
+  const returnUrl = back?.startsWith(home) ? back : null;
+  return { ctx, order, sim: await simulation(ctx, orderId), returnUrl };
 }
 
 function page(
   order: typeof paymentOrders.$inferSelect,
   simStatus: string | undefined,
+  returnUrl: string | null,
   message?: { ok: boolean; text: string },
 ) {
   const open = order.status === "pending" || order.status === "failed";
-  const action = `/dev/payments/${encodeURIComponent(order.id)}`;
+  const back = returnUrl ? `?${RETURN_PARAM}=${encodeURIComponent(returnUrl)}` : "";
+  const action = `/dev/payments/${encodeURIComponent(order.id)}${back}`;
   return htmlPage({
     title: "Simulator pembayaran",
     styles: STYLES,
@@ -75,7 +82,8 @@ ${
     ? `<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="result" value="settlement"><button class="pay" type="submit">Bayar</button></form>
 <form method="post" action="${escapeHtml(action)}"><input type="hidden" name="result" value="deny"><button class="fail" type="submit">Gagal</button></form>`
     : ""
-}`,
+}
+${returnUrl ? `<p><a class="back" href="${escapeHtml(returnUrl)}">Kembali ke aplikasi</a></p>` : ""}`,
   });
 }
 
@@ -84,7 +92,7 @@ export async function devPaymentPage(c: Context<HonoEnv>): Promise<Response> {
   if (!found) {
     return notFound(c);
   }
-  return c.html(page(found.order, found.sim?.transactionStatus));
+  return c.html(page(found.order, found.sim?.transactionStatus, found.returnUrl));
 }
 
 /** `dispatch` hands a request to the API itself, so the notification passes the real callback route. */
@@ -98,7 +106,10 @@ export function devPaymentSubmit(dispatch: (request: Request, c: Context<HonoEnv
     const result = form.result === "settlement" ? "settlement" : form.result === "deny" ? "deny" : null;
     if (!result) {
       return c.html(
-        page(found.order, found.sim?.transactionStatus, { ok: false, text: "Pilih Bayar atau Gagal." }),
+        page(found.order, found.sim?.transactionStatus, found.returnUrl, {
+          ok: false,
+          text: "Pilih Bayar atau Gagal.",
+        }),
         400,
       );
     }
@@ -122,7 +133,7 @@ export function devPaymentSubmit(dispatch: (request: Request, c: Context<HonoEnv
           ? "Pembayaran gagal (disimulasikan). Notifikasi terkirim dan diterima."
           : `Notifikasi ditolak oleh API (HTTP ${answer.status}).`;
     return c.html(
-      page(after?.order ?? found.order, after?.sim?.transactionStatus, {
+      page(after?.order ?? found.order, after?.sim?.transactionStatus, found.returnUrl, {
         ok: answer.ok && result === "settlement",
         text,
       }),

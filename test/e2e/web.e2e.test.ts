@@ -5,6 +5,7 @@ import { communityJourneys } from "./web/journeys/community";
 import { gateJourneys } from "./web/journeys/gate";
 import { lettersJourneys } from "./web/journeys/letters";
 import { offlineJourneys } from "./web/journeys/offline";
+import { residentJourneys } from "./web/journeys/resident";
 import { shellJourneys } from "./web/journeys/shell";
 import { swaggerJourneys } from "./web/journeys/swagger";
 
@@ -22,6 +23,7 @@ const journeys = [
   ...authJourneys,
   ...offlineJourneys,
   ...gateJourneys,
+  ...residentJourneys,
   ...swaggerJourneys,
 ];
 

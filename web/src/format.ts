@@ -1,4 +1,4 @@
-import { jakartaDateTime, jakartaShortDate, rupiah } from "../../src/core/format";
+import { jakartaDateTime, jakartaShortDate, periodName, rupiah } from "../../src/core/format";
 import { language } from "./i18n";
 
 /**
@@ -16,3 +16,5 @@ export function time(instant: string | Date): string {
   const at = new Date(new Date(instant).getTime() + 7 * 3_600_000).toISOString().slice(11, 16);
   return `${language() === "id" ? at.replace(":", ".") : at} WIB`;
 }
+/** A billing period (YYYY-MM) as "November 2026". */
+export const period = (yyyyMm: string): string => periodName(yyyyMm, language());

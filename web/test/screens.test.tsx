@@ -106,6 +106,8 @@ describe("the home screen", () => {
       body: { items: [{ id: "p1", title: "Kerja bakti", endsAt: "2026-11-29T10:00:00Z" }] },
     };
     routes["/api/pengumuman"] = { status: 200, body: { items: [] } };
+    routes["/api/visitor/mine"] = { status: 200, body: { items: [] } };
+    routes["/api/berita"] = { status: 200, body: { items: [] } };
     render(<Home />);
     expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Halo, Budi Santoso");
     expect(await screen.findByText("Rp25.000")).toBeTruthy();
@@ -126,6 +128,8 @@ describe("the home screen", () => {
     routes["/api/surat/mine"] = { status: 200, body: { items: [] } };
     routes["/api/musyawarah"] = { status: 200, body: { items: [] } };
     routes["/api/pengumuman"] = { status: 200, body: { items: [] } };
+    routes["/api/visitor/mine"] = { status: 200, body: { items: [] } };
+    routes["/api/berita"] = { status: 200, body: { items: [] } };
     vi.useFakeTimers({ toFake: ["setTimeout"] });
     render(<Home />);
     expect(screen.getAllByRole("status").length).toBeGreaterThan(0);
@@ -145,11 +149,83 @@ describe("the home screen", () => {
     routes["/api/surat/mine"] = { status: 200, body: { items: [] } };
     routes["/api/musyawarah"] = { status: 200, body: { items: [] } };
     routes["/api/pengumuman"] = { status: 200, body: { items: [] } };
+    routes["/api/visitor/mine"] = { status: 200, body: { items: [] } };
+    routes["/api/berita"] = { status: 200, body: { items: [] } };
     await setLanguage("en");
     render(<Home />);
     expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Hello, Budi Santoso");
     expect(await screen.findByText("No unpaid dues.")).toBeTruthy();
     expect(Object.keys(en).sort()).toEqual(Object.keys(id).sort());
     await waitFor(() => expect(seen.some((s) => s.headers.get("Accept-Language") === "en")).toBe(true));
+  });
+
+  it("shows guests waiting or expected today, polls not yet voted, the latest news, each block linking to its screen", async () => {
+    await signedIn();
+    const now = new Date();
+    const yesterday = new Date(now.getTime() - 86_400_000).toISOString();
+    routes["/api/iuran/mine"] = { status: 200, body: { unitId: "n", items: [], totals: { outstanding: 0 } } };
+    routes["/api/surat/mine"] = { status: 200, body: { items: [] } };
+    routes["/api/musyawarah"] = {
+      status: 200,
+      body: {
+        items: [
+          { id: "p1", title: "Kerja bakti", endsAt: "2026-11-29T10:00:00Z", hasVoted: true },
+          { id: "p2", title: "Pos ronda baru", endsAt: "2026-11-30T10:00:00Z", hasVoted: false },
+        ],
+      },
+    };
+    routes["/api/pengumuman"] = { status: 200, body: { items: [] } };
+    routes["/api/visitor/mine"] = {
+      status: 200,
+      body: {
+        items: [
+          {
+            id: "v1",
+            guestName: "Pak Rahmat",
+            visitAt: now.toISOString(),
+            status: "menunggu",
+            checkedInAt: null,
+            checkedOutAt: null,
+          },
+          {
+            id: "v2",
+            guestName: "Bu Sari",
+            visitAt: now.toISOString(),
+            status: "disetujui",
+            checkedInAt: null,
+            checkedOutAt: null,
+          },
+          {
+            id: "v3",
+            guestName: "Kemarin",
+            visitAt: yesterday,
+            status: "disetujui",
+            checkedInAt: null,
+            checkedOutAt: null,
+          },
+        ],
+      },
+    };
+    routes["/api/berita"] = {
+      status: 200,
+      body: { items: [{ id: "n1", title: "Lomba 17 Agustus", publishedAt: "2026-11-20T01:00:00Z" }] },
+    };
+    render(<Home />);
+    expect(await screen.findByText("Pak Rahmat")).toBeTruthy();
+    expect(screen.getByText("menunggu persetujuan")).toBeTruthy();
+    expect(screen.getByText("datang hari ini")).toBeTruthy();
+    expect(screen.queryByText("Kemarin")).toBeNull();
+    expect(await screen.findByText("Pos ronda baru")).toBeTruthy();
+    expect(screen.queryByText("Kerja bakti")).toBeNull();
+    expect(await screen.findByText("Lomba 17 Agustus")).toBeTruthy();
+    for (const [name, href] of [
+      ["Iuran belum dibayar", "/iuran"],
+      ["Surat", "/surat"],
+      ["Tamu hari ini", "/tamu"],
+      ["Musyawarah yang dibuka", "/musyawarah"],
+      ["Berita terbaru", "/berita"],
+    ]) {
+      expect(screen.getByRole("link", { name }).getAttribute("href")).toBe(href);
+    }
   });
 });

@@ -109,6 +109,7 @@ function snapTransactionBody(request: CheckoutRequest): Record<string, unknown> 
       ...(request.customer.phone ? { phone: request.customer.phone } : {}),
     },
     expiry: { start_time: snapTime(startsAt), unit: "minutes", duration: minutes },
+    ...(request.returnUrl ? { callbacks: { finish: request.returnUrl } } : {}),
   };
 }
 

@@ -29,6 +29,8 @@ export interface CreatePaymentOrderInput {
   customer: PaymentCustomer;
   /** When the checkout stops accepting payment; 24 hours from now unless given. */
   expiresAt?: Date;
+  /** Where the gateway sends the payer back when done (a page of the app), given the order's id. */
+  returnUrl?: (orderId: string) => string;
 }
 
 export interface StartedPayment {
@@ -96,6 +98,7 @@ export async function createPaymentOrder(
     description: input.description,
     customer: input.customer,
     expiresAt,
+    returnUrl: input.returnUrl?.(orderId),
   });
   // Recorded once the gateway has accepted it: nobody can pay before the URL is handed out, so no
   // callback can arrive before this row exists.

@@ -32,6 +32,9 @@ export async function simulatorServerKey(env: Pick<PlatformCtx["env"], "INTERNAL
   return `SIM-server-${await sha256Hex(`warga-payment-simulator:${env.INTERNAL_API_KEY}`)}`;
 }
 
+/** The simulator page's query parameter carrying where the payer goes back to (Snap's `callbacks.finish`). */
+export const RETURN_PARAM = "kembali";
+
 const STATUS_CODES: Record<string, string> = {
   settlement: "200",
   capture: "200",
@@ -72,6 +75,7 @@ export function simulatorFetch(platform: PlatformDb, appUrl: string, serverKey: 
     if (init?.method === "POST" && url.pathname === "/snap/v1/transactions") {
       const body = JSON.parse(String(init.body)) as {
         transaction_details: { order_id: string; gross_amount: number };
+        callbacks?: { finish?: string };
       };
       const orderId = body.transaction_details.order_id;
       await platform
@@ -84,9 +88,12 @@ export function simulatorFetch(platform: PlatformDb, appUrl: string, serverKey: 
           updatedAt: nowIso(),
         })
         .onConflictDoNothing();
+      // Snap sends the payer to `callbacks.finish` when done; the simulator's page offers it as a link.
+      const page = `${appUrl.replace(/\/$/, "")}/dev/payments/${encodeURIComponent(orderId)}`;
+      const finish = body.callbacks?.finish;
       return json(201, {
         token: `sim-${orderId}`,
-        redirect_url: `${appUrl.replace(/\/$/, "")}/dev/payments/${encodeURIComponent(orderId)}`,
+        redirect_url: finish ? `${page}?${RETURN_PARAM}=${encodeURIComponent(finish)}` : page,
       });
     }
     const status = /^\/v2\/([^/]+)\/status$/.exec(url.pathname);

@@ -15,6 +15,8 @@ export interface CheckoutRequest {
   description: string;
   customer: PaymentCustomer;
   expiresAt: Date;
+  /** Where the payer is sent back after paying or giving up (Snap's `callbacks.finish`). */
+  returnUrl?: string;
 }
 
 export interface PaymentCustomer {

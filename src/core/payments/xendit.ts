@@ -80,6 +80,9 @@ export function xenditAdapter(options: XenditOptions): GatewayAdapter {
             ...(request.customer.phone ? { mobile_number: request.customer.phone } : {}),
           },
           ...(request.customer.email ? { payer_email: request.customer.email } : {}),
+          ...(request.returnUrl
+            ? { success_redirect_url: request.returnUrl, failure_redirect_url: request.returnUrl }
+            : {}),
         }),
       });
       const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;

@@ -10,6 +10,7 @@ import { GetVapidKey } from "./routes/getVapidKey";
 import { ListAuthProviders } from "./routes/listAuthProviders";
 import { Login } from "./routes/login";
 import { Logout } from "./routes/logout";
+import { LogoutOthers } from "./routes/logoutOthers";
 import { OAuthCallback } from "./routes/oauthCallback";
 import { PreviewInvitation } from "./routes/previewInvitation";
 import { PutNotificationPreferences } from "./routes/putNotificationPreferences";
@@ -37,6 +38,7 @@ export const identityModule = defineModule({
     { method: "post", path: "/api/auth/login", endpoint: Login, access: pub },
     { method: "post", path: "/api/auth/refresh", endpoint: Refresh, access: pub },
     { method: "post", path: "/api/auth/logout", endpoint: Logout, access: pub },
+    { method: "post", path: "/api/auth/logout/others", endpoint: LogoutOthers, access: user },
     { method: "post", path: "/api/auth/switch-tenant", endpoint: SwitchTenant, access: user },
     { method: "post", path: "/api/auth/magic-link", endpoint: RequestMagicLink, access: pub },
     { method: "post", path: "/api/auth/magic-link/verify", endpoint: VerifyMagicLink, access: pub },

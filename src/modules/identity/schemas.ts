@@ -67,6 +67,11 @@ const Secret = z.string().min(20).max(200);
 
 /** `refreshToken` is required of every client but the web app, whose token is its cookie (ADR 0041). */
 export const RefreshInput = z.object({ refreshToken: Secret.optional() });
+/** What signing out everywhere else ended. */
+export const LoggedOutOthers = z
+  .object({ ended: z.number().int().describe("How many other sessions of the account were ended") })
+  .openapi("LoggedOutOthers");
+
 export const LogoutInput = z.object({
   refreshToken: Secret.optional(),
   /** The device's FCM token, unregistered from push so a signed-out phone stops getting notifications. */

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, ne } from "drizzle-orm";
 import { platformAudit } from "../../core/audit";
 import { forgetSession } from "../../core/auth/liveness";
 import { hashPassword, verifyPassword } from "../../core/auth/password";
@@ -313,6 +313,32 @@ export async function logout({
       });
     }
   }
+}
+
+/**
+ * "Sign out everywhere else": every other session of the caller's account ends, in every community and
+ * on every device (a lost phone, a shared computer); their access tokens stop at once (liveness) and
+ * their refresh tokens mint nothing more. The caller's own session is kept, to end by the ordinary
+ * sign-out (which also clears the web app's cookie). Answers how many sessions were ended.
+ */
+export async function logoutOthers({ ctx }: { ctx: PlatformCtx }): Promise<number> {
+  const actor = requireUser(ctx);
+  const ended = await ctx.platform
+    .update(sessions)
+    .set({ revokedAt: ctx.now().toISOString() })
+    .where(
+      and(
+        eq(sessions.userId, actor.userId),
+        ne(sessions.familyId, actor.sessionId),
+        isNull(sessions.revokedAt),
+      ),
+    )
+    .returning({ familyId: sessions.familyId });
+  const families = new Set(ended.map((r) => r.familyId));
+  for (const familyId of families) {
+    forgetSession(familyId);
+  }
+  return families.size;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, ne, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, ne, type SQL, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted, isUniqueViolation } from "../../core/db/errors";
@@ -56,6 +56,18 @@ export function presentPayment(ctx: TenantCtx, row: PaymentRow) {
             cashEntryId: row.reversalEntryId,
           }
         : null,
+  };
+}
+
+/** A payment as the household sees it: no cash-book or staff details. */
+function presentOwnPayment(row: PaymentRow) {
+  return {
+    id: row.id,
+    amount: row.amount,
+    method: row.method,
+    paidAt: row.paidAt,
+    orderId: row.gatewayOrderId,
+    reversed: row.reversedAt !== null,
   };
 }
 
@@ -249,7 +261,7 @@ export async function applyGatewayPayment(
 const PAID_SHOWN = 12;
 
 async function duesOfUnit(ctx: TenantCtx, unitId: string) {
-  const [unpaid, paid, [totals]] = await ctx.db.batch([
+  const [unpaid, paid, [totals], payments] = await ctx.db.batch([
     ctx.db
       .select()
       .from(duesBills)
@@ -268,12 +280,27 @@ async function duesOfUnit(ctx: TenantCtx, unitId: string) {
       })
       .from(duesBills)
       .where(eq(duesBills.unitId, unitId)),
+    // The household's payments, for its history and receipts (an online one names its gateway order).
+    ctx.db
+      .select()
+      .from(duesPayments)
+      .where(
+        inArray(
+          duesPayments.billId,
+          ctx.db.select({ id: duesBills.id }).from(duesBills).where(eq(duesBills.unitId, unitId)),
+        ),
+      )
+      .orderBy(asc(duesPayments.id)),
   ]);
   const billed = Number(totals?.billed ?? 0);
   const paidSum = Number(totals?.paid ?? 0);
+  const bills = [...unpaid, ...paid];
   return {
     unitId,
-    items: [...unpaid, ...paid].map(presentBill),
+    items: bills.map((bill) => ({
+      ...presentBill(bill),
+      payments: payments.filter((p) => p.billId === bill.id).map(presentOwnPayment),
+    })),
     totals: { billed, paid: paidSum, outstanding: billed - paidSum, unpaidBills: unpaid.length },
   };
 }

@@ -1,4 +1,5 @@
 import type { TenantCtx } from "../../core/context";
+import { clientUrl } from "../../core/env";
 import { Conflict, DomainError, NotFound } from "../../core/errors";
 import { log } from "../../core/http/log";
 import { createPaymentOrder, type PaymentOrder, paymentOrdersFor } from "../../core/payments";
@@ -47,6 +48,8 @@ export async function payOnline({ ctx, id }: { ctx: TenantCtx; id: string }) {
       email: contact?.email ?? null,
       phone: contact?.whatsapp ?? null,
     },
+    // Back to the app's dues screen, which shows this order's receipt once the callback has landed.
+    returnUrl: (orderId) => `${clientUrl(ctx.env)}/iuran?bayar=${encodeURIComponent(orderId)}`,
   });
   return {
     orderId: started.orderId,

@@ -107,10 +107,22 @@ export const ReversalInput = z.object({
 });
 export type ReversalInput = z.infer<typeof ReversalInput>;
 
+/** A payment of the caller's own household: what a receipt shows. */
+export const OwnPayment = z
+  .object({
+    id: z.string(),
+    amount: z.number().int(),
+    method: z.enum(["tunai", "transfer", "online"]),
+    paidAt: z.string(),
+    orderId: z.string().nullable().describe("The gateway order it came from (`iuran-…`), for an online one"),
+    reversed: z.boolean().describe("Reversed by the treasurer: it no longer counts"),
+  })
+  .openapi("DuesOwnPayment");
+
 export const MyDues = z
   .object({
     unitId: z.string(),
-    items: z.array(Bill),
+    items: z.array(Bill.extend({ payments: z.array(OwnPayment) })),
     totals: z.object({
       billed: z.number().int(),
       paid: z.number().int(),

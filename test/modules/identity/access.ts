@@ -10,6 +10,8 @@ export const ACCESS: AccessTable = {
   "POST /api/auth/login": pub,
   "POST /api/auth/refresh": pub,
   "POST /api/auth/logout": pub,
+  // The web app's "sign out everywhere" (issue 43): a person ends every other session of their account.
+  "POST /api/auth/logout/others": user,
   "POST /api/auth/switch-tenant": user,
   "POST /api/auth/magic-link": pub,
   "POST /api/auth/magic-link/verify": pub,

@@ -178,3 +178,49 @@ describe("the web app's refresh cookie", () => {
     expect(again.body.user.tenant?.slug).not.toBe(tenant.slug);
   });
 });
+
+describe("signing out everywhere else", () => {
+  it("ends every other session of the account (web and mobile, any community), keeps the caller's, and no one else's", async () => {
+    const { member, res, cookie } = await webSignIn();
+    const mobile = await callJson<Session>("/api/auth/login", {
+      body: { email: member.email, password: PASSWORD },
+    });
+    const here = await callJson<Session>("/api/auth/login", {
+      headers: WEB,
+      body: { email: member.email, password: PASSWORD },
+    });
+    const neighbour = await (await createTenant()).member("warga");
+    const other = await callJson<Session>("/api/auth/login", {
+      body: { email: neighbour.email, password: PASSWORD },
+    });
+
+    const out = await callJson<{ ended: number }>("/api/auth/logout/others", {
+      method: "POST",
+      token: here.body.accessToken,
+    });
+    expect(out.status).toBe(200);
+    // The factory's own sign-in of the member, the first web one and the mobile one.
+    expect(out.body).toEqual({ ended: 3 });
+    for (const token of [res.body.accessToken, mobile.body.accessToken]) {
+      expectProblem(await callJson("/api/user/me", { token }), 401, "session_revoked");
+    }
+    expect(
+      (await callJson("/api/auth/refresh", { headers: { ...WEB, Cookie: cookie }, body: {} })).status,
+    ).toBe(401);
+    expect(
+      (await callJson("/api/auth/refresh", { body: { refreshToken: mobile.body.refreshToken } })).status,
+    ).toBe(401);
+    // The caller's own sign-in goes on (ended next by the ordinary sign-out); another person's is untouched.
+    expect((await callJson("/api/user/me", { token: here.body.accessToken })).status).toBe(200);
+    expect((await callJson("/api/user/me", { token: other.body.accessToken })).status).toBe(200);
+    const again = await callJson<{ ended: number }>("/api/auth/logout/others", {
+      method: "POST",
+      token: here.body.accessToken,
+    });
+    expect(again.body).toEqual({ ended: 0 });
+  });
+
+  it("needs a signed-in caller", async () => {
+    expectProblem(await callJson("/api/auth/logout/others", { method: "POST" }), 401, "unauthorized");
+  });
+});

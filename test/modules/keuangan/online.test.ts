@@ -1,5 +1,8 @@
+import { createExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { callJson, createTenant, expectProblem } from "../../helpers/harness";
+import { buildApp } from "../../../src/app";
+import type { Bindings } from "../../../src/core/env";
+import { bindings, callJson, createTenant, expectProblem } from "../../helpers/harness";
 import { fakeGateways, midtransNotification, postCallback } from "../billing/gateway";
 import { household } from "../surat/helpers";
 
@@ -126,5 +129,78 @@ describe("paying dues online", () => {
       409,
       "bill_paid",
     );
+  });
+
+  it("sends the payer back to the app's dues screen, and lists the payment as the household's receipt", async () => {
+    const gw = fakeGateways();
+    const { home, bill } = await billedHousehold();
+    const started = await callJson<{ orderId: string }>(`/api/iuran/tagihan/${bill.id}/bayar-online`, {
+      method: "POST",
+      token: home.warga.token,
+    });
+    const orderId = started.body.orderId;
+    const snap = gw.sent.find((s) => s.url.endsWith("/snap/v1/transactions"));
+    const finish = ((snap?.body ?? {}) as { callbacks?: { finish?: string } }).callbacks?.finish ?? "";
+    expect(new URL(finish).pathname).toBe("/iuran");
+    expect(new URL(finish).searchParams.get("bayar")).toBe(orderId);
+
+    gw.midtrans.set(orderId, { transaction_status: "settlement", gross_amount: "50000.00" });
+    const body = await midtransNotification(orderId, {
+      transaction_status: "settlement",
+      gross_amount: "50000.00",
+    });
+    expect((await postCallback(body)).status).toBe(200);
+    const mine = await callJson<{ items: (Bill & { payments: unknown[] })[] }>("/api/iuran/mine", {
+      token: home.warga.token,
+    });
+    expect(mine.body.items.find((b) => b.id === bill.id)?.payments).toEqual([
+      {
+        id: expect.any(String),
+        amount: 50_000,
+        method: "online",
+        paidAt: expect.any(String),
+        orderId,
+        reversed: false,
+      },
+    ]);
+  });
+
+  it("the local simulator's page links back to the app, and to nowhere else", async () => {
+    const { home, bill } = await billedHousehold();
+    const local = {
+      ...bindings,
+      ENVIRONMENT: "local",
+      APP_URL: "http://127.0.0.1:8787",
+      CLIENT_URL: undefined,
+      MIDTRANS_SERVER_KEY: undefined,
+      XENDIT_SECRET_KEY: undefined,
+      XENDIT_CALLBACK_TOKEN: undefined,
+    } as unknown as Bindings;
+    const app = buildApp();
+    const at = (path: string, init: RequestInit = {}) =>
+      app.fetch(new Request(`http://127.0.0.1:8787${path}`, init), local, createExecutionContext());
+    const res = await at(`/api/iuran/tagihan/${bill.id}/bayar-online`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${home.warga.token}`, "Idempotency-Key": crypto.randomUUID() },
+    });
+    expect(res.status).toBe(200);
+    const { orderId, paymentUrl } = (await res.json()) as { orderId: string; paymentUrl: string };
+    const url = new URL(paymentUrl);
+    expect(url.searchParams.get("kembali")).toBe(`http://127.0.0.1:8787/iuran?bayar=${orderId}`);
+    const page = await (await at(`${url.pathname}${url.search}`)).text();
+    expect(page).toContain(`href="http://127.0.0.1:8787/iuran?bayar=${orderId}"`);
+    expect(page).toContain("Kembali ke aplikasi");
+    // Paying keeps the way back; a link elsewhere is never offered.
+    const paid = await at(`${url.pathname}${url.search}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "result=settlement",
+    });
+    expect(await paid.text()).toContain("Kembali ke aplikasi");
+    const foreign = await at(`${url.pathname}?kembali=${encodeURIComponent("https://evil.example/iuran")}`);
+    const text = await foreign.text();
+    expect(foreign.status).toBe(200);
+    expect(text).not.toContain("evil.example");
+    expect(text).not.toContain("Kembali ke aplikasi");
   });
 });

@@ -1,5 +1,6 @@
+import { jakartaDay } from "../../../../src/core/time";
 import { api } from "../../api/client";
-import { date, money } from "../../format";
+import { date, dateTime, money, period } from "../../format";
 import { type MessageKey, t, useLanguage } from "../../i18n";
 import { type SessionUser, useSession } from "../../session";
 import { Empty, Show, useResource } from "../../ui/states";
@@ -26,6 +27,19 @@ interface Poll {
   title: string;
   endsAt: string;
   hasVoted?: boolean;
+}
+interface Guest {
+  id: string;
+  guestName: string;
+  visitAt: string;
+  status: "menunggu" | "disetujui" | "ditolak";
+  checkedInAt: string | null;
+  checkedOutAt: string | null;
+}
+interface News {
+  id: string;
+  title: string;
+  publishedAt: string | null;
 }
 interface Announcement {
   id: string;
@@ -62,12 +76,15 @@ function ResidentBlocks() {
   const dues = useResource(() => api.get<MyDues>("/api/iuran/mine"));
   const letters = useResource(() => api.get<Page<Letter>>("/api/surat/mine", { query: { limit: 10 } }));
   const polls = useResource(() =>
-    api.get<Page<Poll>>("/api/musyawarah", { query: { status: "aktif", limit: 5 } }),
+    api.get<Page<Poll>>("/api/musyawarah", { query: { status: "aktif", limit: 10 } }),
   );
+  const guests = useResource(() => api.get<Page<Guest>>("/api/visitor/mine", { query: { limit: 20 } }));
   return (
     <div class="blocks">
       <article class="card" aria-labelledby="bills-title">
-        <h3 id="bills-title">{t("home.bills")}</h3>
+        <h3 id="bills-title">
+          <a href="/iuran">{t("home.bills")}</a>
+        </h3>
         <Show resource={dues}>
           {(d) => {
             const unpaid = d.items.filter((b) => b.status !== "lunas");
@@ -79,7 +96,7 @@ function ResidentBlocks() {
                   {unpaid.map((b) => (
                     <li key={b.id}>
                       <span>
-                        {b.typeName} · {b.period}
+                        {b.typeName} · {period(b.period)}
                       </span>
                       <strong>{money(b.outstanding)}</strong>
                     </li>
@@ -92,7 +109,9 @@ function ResidentBlocks() {
         </Show>
       </article>
       <article class="card" aria-labelledby="letters-title">
-        <h3 id="letters-title">{t("home.letters")}</h3>
+        <h3 id="letters-title">
+          <a href="/surat">{t("home.letters")}</a>
+        </h3>
         <Show resource={letters}>
           {(page) => {
             const open = page.items.filter((l) => OPEN_LETTERS.has(l.status));
@@ -112,22 +131,63 @@ function ResidentBlocks() {
         </Show>
       </article>
       <article class="card" aria-labelledby="polls-title">
-        <h3 id="polls-title">{t("home.polls")}</h3>
+        <h3 id="polls-title">
+          <a href="/musyawarah">{t("home.polls")}</a>
+        </h3>
         <Show resource={polls}>
-          {(page) =>
-            page.items.length === 0 ? (
+          {(page) => {
+            const open = page.items.filter((p) => !p.hasVoted);
+            return open.length === 0 ? (
               <Empty>{t("home.pollsNone")}</Empty>
             ) : (
               <ul class="rows">
-                {page.items.map((p) => (
+                {open.map((p) => (
                   <li key={p.id}>
                     <span>{p.title}</span>
                     <span class="muted">{t("home.pollCloses", { date: date(p.endsAt) })}</span>
                   </li>
                 ))}
               </ul>
-            )
-          }
+            );
+          }}
+        </Show>
+      </article>
+      <article class="card" aria-labelledby="guests-title">
+        <h3 id="guests-title">
+          <a href="/tamu">{t("home.guests")}</a>
+        </h3>
+        <Show resource={guests}>
+          {(page) => {
+            const today = jakartaDay(new Date());
+            // Waiting for the committee's approval, or expected today and not gone yet.
+            const shown = page.items.filter(
+              (g) =>
+                g.status === "menunggu" ||
+                (g.status === "disetujui" && jakartaDay(new Date(g.visitAt)) === today && !g.checkedOutAt),
+            );
+            return shown.length === 0 ? (
+              <Empty>{t("home.guestsNone")}</Empty>
+            ) : (
+              <ul class="rows">
+                {shown.map((g) => (
+                  <li key={g.id}>
+                    <span>
+                      {g.guestName}{" "}
+                      <span class="badge">
+                        {g.status === "menunggu"
+                          ? t("home.guestWaiting")
+                          : g.checkedInAt
+                            ? t("home.guestInside")
+                            : t("home.guestExpected")}
+                      </span>
+                      <br />
+                      <span class="muted">{dateTime(g.visitAt)}</span>
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            );
+          }}
         </Show>
       </article>
     </div>
@@ -140,20 +200,55 @@ function Announcements({ user }: { user: SessionUser }) {
     [user.tenant?.slug],
   );
   return (
-    <article class="card" aria-labelledby="news-title">
-      <h3 id="news-title">{t("home.news")}</h3>
+    <div class="blocks">
+      <article class="card" aria-labelledby="news-title">
+        <h3 id="news-title">
+          <a href="/pengumuman">{t("home.news")}</a>
+        </h3>
+        <Show resource={news} lines={3}>
+          {(page) =>
+            page.items.length === 0 ? (
+              <Empty>{t("home.newsNone")}</Empty>
+            ) : (
+              <ul class="rows">
+                {page.items.map((a) => (
+                  <li key={a.id}>
+                    <span>
+                      {a.urgent && <span class="badge badge-urgent">!</span>} {a.title}
+                    </span>
+                    {a.publishedAt && <span class="muted">{date(a.publishedAt)}</span>}
+                  </li>
+                ))}
+              </ul>
+            )
+          }
+        </Show>
+      </article>
+      <LatestNews user={user} />
+    </div>
+  );
+}
+
+function LatestNews({ user }: { user: SessionUser }) {
+  const news = useResource(
+    () => api.get<Page<News>>("/api/berita", { query: { limit: 3 } }),
+    [user.tenant?.slug],
+  );
+  return (
+    <article class="card" aria-labelledby="berita-title">
+      <h3 id="berita-title">
+        <a href="/berita">{t("home.berita")}</a>
+      </h3>
       <Show resource={news} lines={3}>
         {(page) =>
           page.items.length === 0 ? (
-            <Empty>{t("home.newsNone")}</Empty>
+            <Empty>{t("home.beritaNone")}</Empty>
           ) : (
             <ul class="rows">
-              {page.items.map((a) => (
-                <li key={a.id}>
-                  <span>
-                    {a.urgent && <span class="badge badge-urgent">!</span>} {a.title}
-                  </span>
-                  {a.publishedAt && <span class="muted">{date(a.publishedAt)}</span>}
+              {page.items.map((n) => (
+                <li key={n.id}>
+                  <span>{n.title}</span>
+                  {n.publishedAt && <span class="muted">{date(n.publishedAt)}</span>}
                 </li>
               ))}
             </ul>

@@ -1,0 +1,170 @@
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/preact";
+import { LocationProvider } from "preact-iso";
+import { describe, expect, it, vi } from "vitest";
+import * as client from "../src/api/client";
+import { Profil } from "../src/screens/profil";
+import { sessionState } from "../src/session";
+import { fake, problem, signedInAs, useFakeApi } from "./fake-api";
+
+useFakeApi();
+
+const me = {
+  id: "u1",
+  name: "Budi Santoso",
+  email: "budi@warga.test",
+  whatsapp: "6281234560001",
+  unit: { id: "n1", block: "A", number: "1" },
+  profileComplete: true,
+};
+const household = {
+  unitId: "n1",
+  unit: { id: "n1", block: "A", number: "1" },
+  personId: "m1",
+  members: [
+    { id: "m1", name: "Budi Santoso", nik: "3201********0001", relationship: "kepala_keluarga", isMe: true },
+    { id: "m2", name: "Ani Santoso", nik: "3201********0002", relationship: "istri", isMe: false },
+  ],
+};
+const prefs = { push: true, whatsapp: false, email: true, quietHours: { start: "22:00", end: "06:00" } };
+
+function routes() {
+  fake.routes["GET /api/user/me"] = { status: 200, body: me };
+  fake.routes["/api/kependudukan/household"] = { status: 200, body: household };
+  fake.routes["GET /api/kependudukan/household/corrections"] = { status: 200, body: { items: [] } };
+  fake.routes["GET /api/user/notification-preferences"] = { status: 200, body: prefs };
+}
+
+const open = () =>
+  render(
+    <LocationProvider>
+      <Profil />
+    </LocationProvider>,
+  );
+
+describe("the profil screen", () => {
+  it("saves the profile; a refused WhatsApp number is shown beside its field and what was typed stays", async () => {
+    await signedInAs();
+    routes();
+    let refuse = true;
+    fake.routes["PUT /api/user/profile"] = () =>
+      refuse
+        ? {
+            status: 400,
+            body: {
+              ...(problem(400, "invalid_input", "Data tidak valid").body as object),
+              errors: [{ field: "whatsapp", message: "Nomor WhatsApp tidak valid" }],
+            },
+          }
+        : { status: 200, body: { ...me, name: "Budi S." } };
+    open();
+    const name = (await screen.findByLabelText("Nama lengkap")) as HTMLInputElement;
+    fireEvent.input(name, { target: { value: "Budi S." } });
+    fireEvent.input(screen.getByLabelText("Nomor WhatsApp"), { target: { value: "0812" } });
+    fireEvent.click(screen.getByRole("button", { name: "Simpan profil" }));
+    const wa = screen.getByLabelText("Nomor WhatsApp") as HTMLInputElement;
+    await waitFor(() => expect(wa.getAttribute("aria-invalid")).toBe("true"));
+    expect(document.getElementById(wa.getAttribute("aria-describedby") ?? "")?.textContent).toBe(
+      "Nomor WhatsApp tidak valid",
+    );
+    expect(name.value).toBe("Budi S.");
+    expect(wa.value).toBe("0812");
+    refuse = false;
+    fireEvent.click(screen.getByRole("button", { name: "Simpan profil" }));
+    expect(await screen.findByText("Profil tersimpan.")).toBeTruthy();
+    const sent = fake.seen.filter((s) => s.method === "PUT" && s.path === "/api/user/profile");
+    expect(JSON.parse(sent[1]?.body as string)).toEqual({
+      fullName: "Budi S.",
+      whatsapp: "0812",
+      block: "A",
+      houseNumber: "1",
+    });
+  });
+
+  it("shows the household with the caller marked, and sends a correction with the same key when retried", async () => {
+    await signedInAs();
+    routes();
+    let fail = true;
+    fake.routes["POST /api/kependudukan/household/corrections"] = () =>
+      fail
+        ? problem(500, "internal", "Sedang sibuk")
+        : {
+            status: 201,
+            body: { id: "c1", memberName: "Ani Santoso", field: "name", value: "Ani S.", status: "diajukan" },
+          };
+    open();
+    const card = await screen.findByRole("article", { name: "Keluarga saya" });
+    expect(await within(card).findByText("Anda")).toBeTruthy();
+    expect(within(card).getByText("Ani Santoso")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Minta perbaikan data keluarga" }));
+    fireEvent.input(screen.getByLabelText("Anggota keluarga"), { target: { value: "m2" } });
+    fireEvent.input(screen.getByLabelText("Seharusnya"), { target: { value: "Ani S." } });
+    fireEvent.click(screen.getByRole("button", { name: "Kirim permintaan" }));
+    expect((await within(card).findByRole("alert")).textContent).toBe("Sedang sibuk");
+    expect((screen.getByLabelText("Seharusnya") as HTMLInputElement).value).toBe("Ani S.");
+    fail = false;
+    fireEvent.click(screen.getByRole("button", { name: "Kirim permintaan" }));
+    expect(await screen.findByText(/Permintaan terkirim/)).toBeTruthy();
+    const sent = fake.seen.filter((s) => s.method === "POST" && s.path.endsWith("/household/corrections"));
+    const keys = new Set(sent.map((s) => s.headers.get("Idempotency-Key")));
+    expect(keys.size).toBe(1);
+    expect(JSON.parse(sent.at(-1)?.body as string)).toEqual({
+      memberId: "m2",
+      field: "name",
+      value: "Ani S.",
+    });
+  });
+
+  it("without a complete profile says the household comes after it", async () => {
+    await signedInAs();
+    routes();
+    fake.routes["/api/kependudukan/household"] = problem(409, "profile_incomplete", "Lengkapi profil");
+    open();
+    expect(await screen.findByText("Data keluarga muncul setelah profil Anda lengkap.")).toBeTruthy();
+  });
+
+  it("saves the notification channels as toggled", async () => {
+    await signedInAs();
+    routes();
+    fake.routes["PUT /api/user/notification-preferences"] = (sent) => ({
+      status: 200,
+      body: JSON.parse(sent.body as string),
+    });
+    open();
+    const whatsapp = (await screen.findByRole("checkbox", { name: "WhatsApp" })) as HTMLInputElement;
+    expect(whatsapp.checked).toBe(false);
+    fireEvent.click(whatsapp);
+    fireEvent.click(screen.getByRole("button", { name: "Simpan notifikasi" }));
+    expect(await screen.findByText("Pengaturan notifikasi tersimpan.")).toBeTruthy();
+    const sent = fake.seen.find((s) => s.method === "PUT" && s.path === "/api/user/notification-preferences");
+    expect(JSON.parse(sent?.body as string)).toEqual({ ...prefs, whatsapp: true });
+  });
+
+  it("downloads the personal data export as a file", async () => {
+    await signedInAs();
+    routes();
+    fake.routes["/api/user/data-export"] = { status: 200, body: { account: { id: "u1" } } };
+    const saved = vi.spyOn(client, "saveBlob").mockImplementation(() => {});
+    open();
+    fireEvent.click(await screen.findByRole("button", { name: "Unduh data saya" }));
+    await waitFor(() => expect(saved).toHaveBeenCalled());
+    expect(saved.mock.calls[0]?.[1]).toBe("warga-data-saya.json");
+    saved.mockRestore();
+  });
+
+  it("signs out everywhere after asking once more, and the session here ends too", async () => {
+    await signedInAs();
+    routes();
+    fake.routes["POST /api/auth/logout/others"] = { status: 200, body: { ended: 1 } };
+    fake.routes["POST /api/auth/logout"] = { status: 204, body: null };
+    open();
+    fireEvent.click(await screen.findByRole("button", { name: "Keluar dari semua perangkat" }));
+    expect(fake.seen.some((s) => s.path.startsWith("/api/auth/logout"))).toBe(false);
+    fireEvent.click(screen.getByRole("button", { name: "Ya, keluar dari semua perangkat" }));
+    await waitFor(() => expect(sessionState().status).toBe("signedOut"));
+    // The others first, then this one (whose sign-out clears the cookie).
+    expect(fake.seen.filter((s) => s.path.startsWith("/api/auth/logout")).map((s) => s.path)).toEqual([
+      "/api/auth/logout/others",
+      "/api/auth/logout",
+    ]);
+  });
+});
