@@ -28,9 +28,9 @@ export interface WebApp {
   browser: Browser;
   server: E2eServer;
   /** A fresh browser profile (no cookies), 360 × 640 unless told; closed after the journey. */
-  context: (viewport?: { width: number; height: number }) => Promise<BrowserContext>;
+  context: (viewport?: Viewport, opts?: ProfileOptions) => Promise<BrowserContext>;
   /** A page of a fresh context; an uncaught error in it fails the journey. */
-  page: (viewport?: { width: number; height: number }) => Promise<Page>;
+  page: (viewport?: Viewport, opts?: ProfileOptions) => Promise<Page>;
   /** Signs in on the sign-in screen and waits for home. */
   signIn: (page: Page, email: string, password?: string) => Promise<void>;
   /** axe-core's serious and critical findings on the page as it is now. */
@@ -49,6 +49,15 @@ export interface WebApp {
    * it has answered). Throws when none arrives within a few seconds.
    */
   linkSentTo: (to: string, path: string, since?: number) => Promise<string>;
+}
+
+export type Viewport = { width: number; height: number };
+export interface ProfileOptions {
+  /**
+   * "block" for a journey that answers some API route in the browser itself (page.route): the app's
+   * service worker would otherwise fetch it past the interception (Playwright does not see its requests).
+   */
+  serviceWorkers?: "allow" | "block";
 }
 
 export type ApiCaller = (method: string, path: string, body?: unknown) => Promise<Response>;
@@ -123,8 +132,8 @@ export async function startWebApp(chromiumReady: boolean): Promise<{
   const url = server.url;
   const started = server;
   const b = browser;
-  const context = async (viewport = { width: 360, height: 640 }) => {
-    const c = await b.newContext({ viewport });
+  const context = async (viewport: Viewport = { width: 360, height: 640 }, opts: ProfileOptions = {}) => {
+    const c = await b.newContext({ viewport, serviceWorkers: opts.serviceWorkers ?? "allow" });
     contexts.add(c);
     return c;
   };
@@ -133,8 +142,8 @@ export async function startWebApp(chromiumReady: boolean): Promise<{
     browser: b,
     server,
     context,
-    page: async (viewport) => {
-      const page = await (await context(viewport)).newPage();
+    page: async (viewport, opts) => {
+      const page = await (await context(viewport, opts)).newPage();
       page.on("pageerror", (e) => pageErrors.push(e.message));
       return page;
     },

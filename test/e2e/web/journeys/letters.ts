@@ -144,6 +144,8 @@ export const lettersJourneys: Journey[] = [
       await app.settled(page);
       const card = page.getByRole("link", { name: new RegExp(title) });
       await card.waitFor();
+      // Photos are read when they come near the screen (ui/AuthImage).
+      await card.scrollIntoViewIfNeeded();
       await card.locator("img").waitFor();
     },
   },

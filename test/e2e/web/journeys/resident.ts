@@ -92,7 +92,8 @@ export const residentJourneys: Journey[] = [
   {
     name: "a resident edits their profile, sees their household, downloads their data and changes a notification",
     run: async (app) => {
-      const page = await app.page();
+      // The preferences are answered in the browser (keepPreferences), out of the service worker's way.
+      const page = await app.page(undefined, { serviceWorkers: "block" });
       await keepPreferences(page, app.url);
       await app.signIn(page, RESIDENT);
       await page.goto(`${app.url}/profil`);
@@ -163,7 +164,8 @@ export const residentJourneys: Journey[] = [
     run: async (app) => {
       const other = await app.page();
       await app.signIn(other, RESIDENT);
-      const page = await app.page();
+      // The preferences are answered in the browser (keepPreferences), out of the service worker's way.
+      const page = await app.page(undefined, { serviceWorkers: "block" });
       await keepPreferences(page, app.url);
       await app.signIn(page, RESIDENT);
       await page.goto(`${app.url}/profil`);

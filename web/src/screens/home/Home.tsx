@@ -143,7 +143,7 @@ function ResidentBlocks() {
               <ul class="rows">
                 {open.map((p) => (
                   <li key={p.id}>
-                    <span>{p.title}</span>
+                    <a href={`/musyawarah/${p.id}`}>{p.title}</a>
                     <span class="muted">{t("home.pollCloses", { date: date(p.endsAt) })}</span>
                   </li>
                 ))}
@@ -214,7 +214,8 @@ function Announcements({ user }: { user: SessionUser }) {
                 {page.items.map((a) => (
                   <li key={a.id}>
                     <span>
-                      {a.urgent && <span class="badge badge-urgent">!</span>} {a.title}
+                      {a.urgent && <span class="badge badge-urgent">!</span>}{" "}
+                      <a href={`/pengumuman/${a.id}`}>{a.title}</a>
                     </span>
                     {a.publishedAt && <span class="muted">{date(a.publishedAt)}</span>}
                   </li>
@@ -247,7 +248,7 @@ function LatestNews({ user }: { user: SessionUser }) {
             <ul class="rows">
               {page.items.map((n) => (
                 <li key={n.id}>
-                  <span>{n.title}</span>
+                  <a href={`/berita/${n.id}`}>{n.title}</a>
                   {n.publishedAt && <span class="muted">{date(n.publishedAt)}</span>}
                 </li>
               ))}

@@ -3,6 +3,7 @@ import { useLocation } from "preact-iso";
 import { ApiError, api, saveBlob } from "../../api/client";
 import { date } from "../../format";
 import { type MessageKey, t, useLanguage } from "../../i18n";
+import { PushToggle } from "../../pwa/PushToggle";
 import { signOut } from "../../session";
 import { Field, FormError, Select, Submit, TextArea, useSubmit } from "../../ui/forms";
 import { Empty, Show, useResource } from "../../ui/states";
@@ -335,6 +336,7 @@ function PreferencesForm() {
   return (
     <article class="card" aria-labelledby="profil-notif-title">
       <h2 id="profil-notif-title">{t("profil.notifications")}</h2>
+      <PushToggle />
       <Show resource={prefs} lines={4}>
         {(p) =>
           // An answer not in the documented shape is a failure to show, not a screen to break.
