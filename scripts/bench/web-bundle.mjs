@@ -25,8 +25,14 @@ export async function run() {
   }
   const shell = closure(entry);
   const files = readdirSync(app).filter((f) => f.endsWith(".js"));
-  // Screens are the lazily loaded chunks named after their component (web/src/app.tsx).
-  const screens = files.filter((f) => /^[A-Z]/.test(f)).sort();
+  // Screens are the chunks the entry loads lazily, one per screen or area (web/src/app.tsx's lazy()s).
+  const entrySource = readFileSync(join(app, entry), "utf8");
+  const lazy = new Set(
+    [...entrySource.matchAll(/import\(`\.\/([\w.-]+\.js)`\)|import\("\.\/([\w.-]+\.js)"\)/g)].map(
+      (m) => m[1] ?? m[2],
+    ),
+  );
+  const screens = files.filter((f) => lazy.has(f)).sort();
   const extra = (screen) => [...closure(screen)].filter((f) => !shell.has(f));
   const sum = (list) => list.reduce((total, f) => total + gzipped(f), 0);
   const shellBytes = sum([...shell]);
