@@ -125,7 +125,8 @@ describe("demo seed", () => {
            JOIN letter_events e ON e.letter_id = l.id WHERE l.nomor_surat IS NULL GROUP BY l.id ORDER BY l.id`,
         ),
         id,
-      ).toEqual(["domisili diajukan 1", "pengantar_skck diproses 2"]);
+        // warga3's letter sent back for correction, beside warga1's and warga2's in progress.
+      ).toEqual(["domisili diajukan 1", "kehilangan perlu_perbaikan 2", "pengantar_skck diproses 2"]);
     }
     // Each approved pass window covers its visit (an hour before it, to the end of that Jakarta day).
     for (const v of rt01.prepare("SELECT * FROM visitors WHERE status = 'disetujui'").all()) {

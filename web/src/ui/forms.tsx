@@ -35,47 +35,73 @@ export function useSubmit<T>(action: (idempotencyKey: string) => Promise<T>) {
   return { submit, busy, error, fields: fieldErrors(error) };
 }
 
-interface FieldProps {
+/** What every labelled control shares: its label, its value as text, and its error. */
+interface ControlProps {
   label: string;
   name: string;
   value: string;
   onInput: (value: string) => void;
-  type?: "text" | "email" | "password" | "tel" | "date" | "datetime-local" | "number";
-  /** The phone's keyboard: `numeric` for amounts and counts typed as text. */
-  inputMode?: "text" | "numeric" | "tel" | "email";
-  autoComplete?: string;
   required?: boolean;
-  minLength?: number;
   error?: string;
 }
 
-/** A labelled input; its error (from the API or the browser) is read out with it. */
-export function Field(props: FieldProps) {
+/**
+ * The frame of a labelled control: the label tied to it, and its error (from the API or the browser)
+ * beside it and read out with it. `control` gets the id and the ARIA attributes to put on the element.
+ */
+function Labelled(props: {
+  label: string;
+  error?: string;
+  control: (aria: { id: string; "aria-invalid"?: "true"; "aria-describedby"?: string }) => ComponentChildren;
+}) {
   const id = useId();
   const errorId = `${id}-error`;
   return (
     <div class="field">
       <label for={id}>{props.label}</label>
-      <input
-        id={id}
-        name={props.name}
-        // Preact 11 types each input type's attributes apart; those used here share the same ones.
-        type={(props.type ?? "text") as "text"}
-        inputMode={props.inputMode}
-        value={props.value}
-        onInput={(e) => props.onInput((e.currentTarget as HTMLInputElement).value)}
-        autoComplete={props.autoComplete}
-        required={props.required}
-        minLength={props.minLength}
-        aria-invalid={props.error ? "true" : undefined}
-        aria-describedby={props.error ? errorId : undefined}
-      />
+      {props.control({
+        id,
+        "aria-invalid": props.error ? "true" : undefined,
+        "aria-describedby": props.error ? errorId : undefined,
+      })}
       {props.error && (
         <p id={errorId} class="field-error">
           {props.error}
         </p>
       )}
     </div>
+  );
+}
+
+interface FieldProps extends ControlProps {
+  type?: "text" | "email" | "password" | "tel" | "date" | "datetime-local" | "number";
+  /** The phone's keyboard: `numeric` for amounts and counts typed as text. */
+  inputMode?: "text" | "numeric" | "tel" | "email";
+  autoComplete?: string;
+  minLength?: number;
+}
+
+/** A labelled input. */
+export function Field(props: FieldProps) {
+  return (
+    <Labelled
+      label={props.label}
+      error={props.error}
+      control={(aria) => (
+        <input
+          {...aria}
+          name={props.name}
+          // Preact 11 types each input type's attributes apart; those used here share the same ones.
+          type={(props.type ?? "text") as "text"}
+          inputMode={props.inputMode}
+          value={props.value}
+          onInput={(e) => props.onInput((e.currentTarget as HTMLInputElement).value)}
+          autoComplete={props.autoComplete}
+          required={props.required}
+          minLength={props.minLength}
+        />
+      )}
+    />
   );
 }
 
@@ -95,83 +121,59 @@ export function Submit({ busy, children }: { busy: boolean; children: ComponentC
   );
 }
 
-interface TextAreaProps {
-  label: string;
-  name: string;
-  value: string;
-  onInput: (value: string) => void;
-  required?: boolean;
+interface TextAreaProps extends ControlProps {
   minLength?: number;
   maxLength?: number;
   rows?: number;
-  error?: string;
 }
 
-/** A labelled multi-line input, with its error read out as for `Field`. */
+/** A labelled multi-line input. */
 export function TextArea(props: TextAreaProps) {
-  const id = useId();
-  const errorId = `${id}-error`;
   return (
-    <div class="field">
-      <label for={id}>{props.label}</label>
-      <textarea
-        id={id}
-        name={props.name}
-        rows={props.rows ?? 4}
-        value={props.value}
-        onInput={(e) => props.onInput((e.currentTarget as HTMLTextAreaElement).value)}
-        required={props.required}
-        minLength={props.minLength}
-        maxLength={props.maxLength}
-        aria-invalid={props.error ? "true" : undefined}
-        aria-describedby={props.error ? errorId : undefined}
-      />
-      {props.error && (
-        <p id={errorId} class="field-error">
-          {props.error}
-        </p>
+    <Labelled
+      label={props.label}
+      error={props.error}
+      control={(aria) => (
+        <textarea
+          {...aria}
+          name={props.name}
+          rows={props.rows ?? 4}
+          value={props.value}
+          onInput={(e) => props.onInput((e.currentTarget as HTMLTextAreaElement).value)}
+          required={props.required}
+          minLength={props.minLength}
+          maxLength={props.maxLength}
+        />
       )}
-    </div>
+    />
   );
 }
 
-interface SelectProps {
-  label: string;
-  name: string;
-  value: string;
-  onInput: (value: string) => void;
+interface SelectProps extends ControlProps {
   options: { value: string; label: string }[];
-  required?: boolean;
-  error?: string;
 }
 
 /** A labelled choice from a short closed list. */
 export function Select(props: SelectProps) {
-  const id = useId();
-  const errorId = `${id}-error`;
   return (
-    <div class="field">
-      <label for={id}>{props.label}</label>
-      <select
-        id={id}
-        name={props.name}
-        value={props.value}
-        onInput={(e) => props.onInput((e.currentTarget as HTMLSelectElement).value)}
-        required={props.required}
-        aria-invalid={props.error ? "true" : undefined}
-        aria-describedby={props.error ? errorId : undefined}
-      >
-        {props.options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {props.error && (
-        <p id={errorId} class="field-error">
-          {props.error}
-        </p>
+    <Labelled
+      label={props.label}
+      error={props.error}
+      control={(aria) => (
+        <select
+          {...aria}
+          name={props.name}
+          value={props.value}
+          onInput={(e) => props.onInput((e.currentTarget as HTMLSelectElement).value)}
+          required={props.required}
+        >
+          {props.options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
       )}
-    </div>
+    />
   );
 }
