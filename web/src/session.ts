@@ -89,7 +89,15 @@ function lastUser(): SessionUser | null {
   }
 }
 
+/**
+ * Counts the sessions this page has accepted. A refresh refused after a sign-in that started later had
+ * succeeded (the page's start-up refresh racing a magic link's landing, on a slow network) must not end
+ * that newer session: what it refused was the old cookie.
+ */
+let accepted = 0;
+
 function accept(result: SignedIn): SessionUser {
+  accepted += 1;
   accessToken = result.accessToken;
   remember(result.user);
   set({ status: "signedIn", user: result.user });
@@ -112,10 +120,14 @@ function ended(): Promise<void> {
 let inFlight: Promise<SessionUser | null> | null = null;
 
 async function refreshOnce(): Promise<SessionUser | null> {
+  const before = accepted;
   try {
     return accept(await api.post<SignedIn>("/api/auth/refresh", {}));
   } catch (error) {
     if (error instanceof ApiError && (error.status === 401 || error.status === 400 || error.status === 403)) {
+      if (accepted !== before && state.status === "signedIn") {
+        return state.user;
+      }
       void ended();
       return null;
     }
@@ -151,9 +163,13 @@ export async function restore(): Promise<void> {
     openOffline(last);
     return;
   }
+  const before = accepted;
   try {
     await refresh();
   } catch (error) {
+    if (accepted !== before) {
+      return;
+    }
     if (error instanceof NetworkError && last) {
       openOffline(last);
       return;
