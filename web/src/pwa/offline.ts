@@ -66,6 +66,9 @@ export async function clearCachedReads(): Promise<void> {
  * After the first paint, never before it: the worker's install downloads the shell once more. The app is
  * always served built (npm run dev too), so there is no dev server whose files the worker could pin.
  */
+/** How long after the page's load the worker is installed (a first screen's reads are done by then). */
+const REGISTER_AFTER_MS = 4000;
+
 export function registerServiceWorker(): void {
   if (!("serviceWorker" in navigator)) {
     return;
@@ -75,9 +78,19 @@ export function registerServiceWorker(): void {
       // No worker (a private window that refuses it): the app works as before, only not offline.
     });
   };
+  // Installing the worker (it fetches the shell to keep) is work the first screen does not need: it waits
+  // until the page has loaded, its screen's data has arrived, and the browser is idle.
+  const later = () =>
+    setTimeout(() => {
+      if ("requestIdleCallback" in window) {
+        requestIdleCallback(register, { timeout: 5000 });
+      } else {
+        register();
+      }
+    }, REGISTER_AFTER_MS);
   if (document.readyState === "complete") {
-    register();
+    later();
   } else {
-    window.addEventListener("load", register, { once: true });
+    window.addEventListener("load", later, { once: true });
   }
 }

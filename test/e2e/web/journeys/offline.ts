@@ -47,7 +47,7 @@ export const offlineJourneys: Journey[] = [
       const context = page.context();
       await page.goto(`${app.url}/login`);
       await app.signIn(page, RESIDENT);
-      // The worker registers after the first paint and takes this page over once installed.
+      // The worker registers a few seconds after the page has loaded and takes it over once installed.
       await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, undefined, {
         timeout: 30_000,
       });
