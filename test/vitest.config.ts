@@ -71,6 +71,8 @@ export default defineConfig(async () => {
         miniflare: {
           bindings: {
             ENVIRONMENT: "test",
+            // A client hosted elsewhere (a Vite dev server), for the CORS tests; wrangler.toml lists none.
+            CORS_ORIGINS: "http://localhost:5173,http://127.0.0.1:5173",
             LOG_LEVEL: "warn",
             JWT_SECRET: "test-jwt-secret-that-is-long-enough-0123456789",
             PASSWORD_PEPPER: "test-password-pepper-that-is-long-enough-0123",

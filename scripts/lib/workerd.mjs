@@ -88,7 +88,7 @@ const acceptAll = async () => new Response(JSON.stringify({ accepted: true }), {
  * The same stand-in that also keeps what it was sent, for browser journeys that follow an emailed link:
  * each request's service, method, path and JSON body, in order. Kept in this Node process's memory.
  */
-function keepingStandIn(service, outbox) {
+function keepingStandIn(service, outbox, arrivals) {
   return async (request) => {
     const text = await request.text();
     let body = text;
@@ -96,6 +96,10 @@ function keepingStandIn(service, outbox) {
       body = text ? JSON.parse(text) : undefined;
     } catch {}
     outbox.push({ service, method: request.method, path: new URL(request.url).pathname, body });
+    for (const arrived of arrivals) {
+      arrived();
+    }
+    arrivals.clear();
     return acceptAll();
   };
 }
@@ -144,7 +148,8 @@ export async function startWorkerd(opts = {}) {
     mkdirSync(persistRoot, { recursive: true });
   }
   const outbox = [];
-  const standIn = (service) => (opts.outbox ? keepingStandIn(service, outbox) : acceptAll);
+  const arrivals = new Set();
+  const standIn = (service) => (opts.outbox ? keepingStandIn(service, outbox, arrivals) : acceptAll);
   const before = new Set(childWorkerdPids());
   const mf = new Miniflare(
     convertV4MiniflareOptions({
@@ -199,6 +204,8 @@ export async function startWorkerd(opts = {}) {
     logLines: () => lines,
     /** What the service stand-ins were sent so far (empty unless started with `outbox`). */
     outbox: () => [...outbox],
+    /** Resolves when the stand-ins are sent their next request (a test awaits the work, not the clock). */
+    nextArrival: () => new Promise((resolve) => arrivals.add(resolve)),
     stop: async () => {
       await mf.dispose();
       bundle.cleanup();

@@ -21,6 +21,8 @@ export interface E2eServer {
   stop: () => Promise<void>;
   /** What the notification service was sent so far (only with `outbox`; else always empty). */
   outbox: () => OutboxMessage[];
+  /** Resolves when the notification service is sent its next request. */
+  nextArrival: () => Promise<void>;
 }
 
 /** One request the Worker made to the notification service's stand-in (scripts/lib/workerd.mjs). */
@@ -59,7 +61,13 @@ export async function startSeededServer(
   }
   const persistTo = mkdtempSync(join(tmpdir(), "warga-e2e-"));
   const remove = () => rmSync(persistTo, { recursive: true, force: true });
-  let started: { url: string; mf: unknown; stop: () => Promise<void>; outbox: () => OutboxMessage[] };
+  let started: {
+    url: string;
+    mf: unknown;
+    stop: () => Promise<void>;
+    outbox: () => OutboxMessage[];
+    nextArrival: () => Promise<void>;
+  };
   try {
     started = await startWorkerd({
       persistTo,
@@ -81,6 +89,7 @@ export async function startSeededServer(
     url: started.url,
     mf: started.mf,
     outbox: started.outbox,
+    nextArrival: started.nextArrival,
     stop: async () => {
       await started.stop();
       remove();
