@@ -2,16 +2,26 @@ import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
- * The browser journeys first. The pool runs two files at a time in the order given, and vitest's order
- * (longest last time, else largest file) would put the small e2e files last on a fresh clone, where no
- * timings are cached: the web app's journeys (minutes, one file) would then run alone at the end. Started
- * first, they run beside everything else.
+ * The order the two slots take files in (vitest's own order is longest-last-time first, else largest
+ * first, which on a fresh clone, with no timings cached, put the small projects last: each then started
+ * its own runtime with nothing else running, a minute and more of one idle core at the end):
+ * 1. the web app's browser journeys (minutes in one file, mostly waiting on the browser), so they run
+ *    beside everything else;
+ * 2. the other end-to-end file and the small projects (web, scripts, notify, ticket-mail), whose
+ *    start-ups overlap the journeys;
+ * 3. the api project, largest first, so the last files to finish are short ones.
  */
-class JourneysFirst extends BaseSequencer {
+class SlotOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const e2e = (spec: TestSpecification) => spec.project.name === "e2e";
-    return [...sorted.filter(e2e), ...sorted.filter((spec) => !e2e(spec))];
+    const rank = (spec: TestSpecification) => {
+      if (spec.project.name === "e2e") {
+        return spec.moduleId.endsWith("web.e2e.test.ts") ? 0 : 1;
+      }
+      return spec.project.name === "api" ? 3 : 2;
+    };
+    // Array.prototype.sort is stable: within a rank, vitest's order stands.
+    return sorted.sort((a, b) => rank(a) - rank(b));
   }
 }
 
@@ -21,7 +31,7 @@ class JourneysFirst extends BaseSequencer {
  */
 export default defineConfig({
   test: {
-    sequence: { sequencer: JourneysFirst },
+    sequence: { sequencer: SlotOrder },
     // Projects named by path do not inherit options from here, so each sets `maxWorkers: 2` itself
     // (the same value everywhere: vitest runs every project's files in one pool). vitest's default is
     // cores - 1, one file at a time on a 2-core machine; the tests spend much of their time waiting on

@@ -105,7 +105,12 @@ export default defineConfig(async () => {
             PLATFORM_MIGRATIONS: platformMigrations,
             NOTIFY_MIGRATIONS: notifyMigrations,
           },
-          d1Databases: { ...d1Databases(), NOTIFY_DB_TEST: "warga-notify" },
+          d1Databases: {
+            ...d1Databases(),
+            NOTIFY_DB_TEST: "warga-notify",
+            // A tenant database's schema as migrated, which test/helpers/setup.ts compares slots against.
+            SCHEMA_REFERENCE_DB: "warga-schema-reference",
+          },
           serviceBindings: { NOTIFY: "warga-notify" },
           workers: [
             {

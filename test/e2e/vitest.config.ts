@@ -23,7 +23,12 @@ export default defineConfig({
     include: ["test/e2e/**/*.e2e.test.ts"],
     environment: "node",
     provide: { chromium },
+    // The web journeys run two at a time (web.e2e.test.ts says why).
+    maxConcurrency: 2,
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // A journey's expect.poll waits for the page, not for vitest's 1 s default: on a 2-core machine
+    // busy with other tests a screen can take longer; the journey's own time limit bounds the whole.
+    expect: { poll: { timeout: 60_000 } },
   },
 });

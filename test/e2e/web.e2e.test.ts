@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startWebApp, type WebApp } from "./web/harness";
+import { type Journey, type JourneyScope, startWebApp } from "./web/harness";
 import { authJourneys } from "./web/journeys/auth";
 import { communityJourneys } from "./web/journeys/community";
 import { gateJourneys } from "./web/journeys/gate";
@@ -16,16 +16,26 @@ import { swaggerJourneys } from "./web/journeys/swagger";
  * each journey has its own browser profile and, where it changes data, its own demo account.
  * `npx vitest run --project e2e test/e2e/web.e2e.test.ts -t <words of a journey's name>` runs some.
  */
-const journeys = [
-  ...shellJourneys,
-  ...lettersJourneys,
-  ...communityJourneys,
-  ...authJourneys,
-  ...offlineJourneys,
-  ...gateJourneys,
-  ...residentJourneys,
-  ...swaggerJourneys,
+const chains: Journey[][] = [
+  shellJourneys,
+  lettersJourneys,
+  communityJourneys,
+  authJourneys,
+  offlineJourneys,
+  gateJourneys,
+  residentJourneys,
+  swaggerJourneys,
 ];
+
+/**
+ * Two journeys at a time (the e2e project's `maxConcurrency`): a journey mostly waits on the browser and
+ * the server, so two side by side take little more than one. Each module's journeys stay in order, one
+ * after another (they share demo accounts, and one signs its account out everywhere); modules are
+ * interleaved, so the pair running is usually from two modules, which use different accounts.
+ */
+const journeys = Array.from({ length: Math.max(...chains.map((c) => c.length)) }, (_, i) =>
+  chains.flatMap((chain, module) => (chain[i] ? [{ journey: chain[i], module }] : [])),
+).flat();
 
 const chromium = inject("chromium");
 // The app's build, the bundle, workerd's start, migrations and seed: about half a minute on a quiet
@@ -33,9 +43,8 @@ const chromium = inject("chromium");
 const SETUP_MS = 300_000;
 const JOURNEY_MS = 240_000;
 
-let app: WebApp | undefined;
+let journey: (() => JourneyScope) | undefined;
 let unavailable: string | undefined = chromium.ready ? undefined : chromium.reason;
-let endJourney = async (): Promise<string[]> => [];
 let stop = async () => {};
 
 beforeAll(async () => {
@@ -44,26 +53,37 @@ beforeAll(async () => {
   }
   const started = await startWebApp(true);
   stop = started.stop;
-  endJourney = started.endJourney;
-  app = started.app;
+  journey = started.journey;
   unavailable ??= started.unavailable;
 }, SETUP_MS);
 
 afterAll(() => stop());
 
-describe("the web app in a browser", () => {
-  for (const journey of journeys) {
+describe.concurrent("the web app in a browser", () => {
+  // Each module's turn: a journey waits for the one of its module that started before it (taken when
+  // the journey starts, so one left out by `-t` holds nothing up).
+  const turns = new Map<number, Promise<void>>();
+  for (const { journey: j, module } of journeys) {
     it(
-      journey.name,
+      j.name,
       async (t) => {
-        t.skip(unavailable !== undefined, unavailable);
-        let errors: string[];
+        const before = turns.get(module);
+        let done = () => {};
+        turns.set(module, new Promise<void>((resolve) => (done = resolve)));
         try {
-          await journey.run(app as WebApp);
+          await before;
+          t.skip(unavailable !== undefined, unavailable);
+          const scope = (journey as () => JourneyScope)();
+          let errors: string[];
+          try {
+            await j.run(scope.app);
+          } finally {
+            errors = await scope.end();
+          }
+          expect(errors, "uncaught errors in the app's pages").toEqual([]);
         } finally {
-          errors = await endJourney();
+          done();
         }
-        expect(errors, "uncaught errors in the app's pages").toEqual([]);
       },
       JOURNEY_MS,
     );

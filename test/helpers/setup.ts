@@ -1,6 +1,8 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterAll, afterEach, vi } from "vitest";
+import { applyMigrations } from "../../src/core/db/migrate";
+import { TENANT_MIGRATIONS } from "../../src/core/db/tenant-migrations.generated";
 import { resetClock } from "./clock";
 import { resetHarness } from "./harness";
 
@@ -8,8 +10,9 @@ import { resetHarness } from "./harness";
  * One runtime serves every test file of the project (`isolate: false` in test/vitest.config.ts: starting
  * workerd and loading the app once instead of once per file is most of the suite's time). So that each
  * file still starts from nothing, this runs before each file: the platform and notification databases
- * are dropped and migrated again, the tenant databases the previous file claimed are dropped so the
- * next tenant on that slot is migrated afresh, and the file store is cleared. Durable
+ * are dropped and migrated again, the tenant databases the previous file claimed are emptied (or dropped,
+ * when a test changed their schema) so the next tenant on that slot starts from nothing, and the file
+ * store is cleared. Durable
  * Objects keep their state, but every test names its own (a poll's id, a fresh address or account for
  * rate limits).
  */
@@ -17,6 +20,7 @@ const bindings = env as unknown as Record<string, D1Database | R2Bucket | undefi
   PLATFORM_DB: D1Database;
   NOTIFY_DB_TEST: D1Database;
   FILES: R2Bucket;
+  SCHEMA_REFERENCE_DB: D1Database;
   PLATFORM_MIGRATIONS: Parameters<typeof applyD1Migrations>[1];
   NOTIFY_MIGRATIONS: Parameters<typeof applyD1Migrations>[1];
 };
@@ -39,6 +43,46 @@ async function dropTables(db: D1Database) {
   }
 }
 
+const SCHEMA =
+  "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY type, name";
+
+async function schemaOf(db: D1Database): Promise<string> {
+  return JSON.stringify((await db.prepare(SCHEMA).all()).results);
+}
+
+/**
+ * A tenant database's schema as the migrations leave it: a database of its own (test/vitest.config.ts),
+ * migrated once per runtime and kept on the runtime's global, which outlives each file's module state.
+ */
+const runtime = globalThis as { tenantSchema?: Promise<string> };
+function tenantSchema(): Promise<string> {
+  runtime.tenantSchema ??= applyMigrations(bindings.SCHEMA_REFERENCE_DB, TENANT_MIGRATIONS).then(() =>
+    schemaOf(bindings.SCHEMA_REFERENCE_DB),
+  );
+  return runtime.tenantSchema;
+}
+
+/**
+ * A claimed tenant database made as a freshly migrated one is: emptied when its schema is the migrations'
+ * (a new tenant's database holds no row but the ledger's), so the next tenant on the slot skips the
+ * migrations (most of a tenant's creation time); dropped when a test changed the schema (a renamed
+ * table, an added trigger), to be migrated again. Delete triggers keep tallies, so a second pass clears
+ * what the first one's triggers wrote.
+ */
+async function resetTenantDb(db: D1Database) {
+  const [schema, reference] = await Promise.all([schemaOf(db), tenantSchema()]);
+  if (schema !== reference) {
+    return dropTables(db);
+  }
+  const tables = (await tablesOf(db)).filter((t) => t !== "d1_migrations");
+  for (let pass = 0; pass < 2; pass++) {
+    await db.batch([
+      db.prepare("PRAGMA defer_foreign_keys = on"),
+      ...tables.map((t) => db.prepare(`DELETE FROM "${t}"`)),
+    ]);
+  }
+}
+
 async function emptyBucket(bucket: R2Bucket) {
   for (;;) {
     const page = await bucket.list({ limit: 1000 });
@@ -57,7 +101,7 @@ async function freshStorage() {
     await Promise.all(
       claimed.results.map(({ slot }) => {
         const db = bindings[`TENANT_DB_${String(slot).padStart(2, "0")}`] as D1Database | undefined;
-        return db ? dropTables(db) : undefined;
+        return db ? resetTenantDb(db) : undefined;
       }),
     );
     // Dropped and migrated again rather than emptied: migrations also write reference rows (templates).

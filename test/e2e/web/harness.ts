@@ -37,7 +37,7 @@ export interface WebApp {
   seriousViolations: (page: Page) => Promise<string[]>;
   /** Waits until no loading placeholder is left on the page. */
   settled: (page: Page) => Promise<void>;
-  /** Saves a full-page screenshot as `name`.png (docs/screenshots with WARGA_SCREENSHOTS=docs). */
+  /** Saves a full-page screenshot as `name`.png when WARGA_SCREENSHOTS asks for them (see SCREENSHOTS). */
   screenshot: (page: Page, name: string) => Promise<void>;
   /** The API as `email` (bearer contract, as another client would call it): for the other side of a journey. */
   apiAs: (email: string, password?: string) => Promise<ApiCaller>;
@@ -62,12 +62,21 @@ export interface ProfileOptions {
 
 export type ApiCaller = (method: string, path: string, body?: unknown) => Promise<Response>;
 
-// The README's screenshots are refreshed on request (WARGA_SCREENSHOTS=docs); an ordinary run writes them
-// under .cache, so `npm test` leaves the work tree as it found it.
+// Screenshots are taken on request: WARGA_SCREENSHOTS=1 into .cache/screenshots (to look at the screens),
+// WARGA_SCREENSHOTS=docs into docs/screenshots (the README's). An ordinary run takes none: 32 full-page
+// captures were seconds of every `npm test`, and it leaves the work tree as it found it.
 const SCREENSHOTS =
   process.env.WARGA_SCREENSHOTS === "docs"
     ? join(root, "docs", "screenshots")
-    : join(root, ".cache", "screenshots");
+    : process.env.WARGA_SCREENSHOTS
+      ? join(root, ".cache", "screenshots")
+      : undefined;
+/**
+ * How long one step (a wait for an element, a navigation) may take before the journey fails. Playwright's
+ * 30 s default is minutes too short on a 2-core machine that is also running other tests (Swagger UI's
+ * first render timed out there); the journey's own time limit (web.e2e.test.ts) still bounds the whole.
+ */
+const STEP_MS = 120_000;
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 /** Every string in a message's JSON body (its address, its template data, its text). */
@@ -91,20 +100,28 @@ function linksTo(text: string, path: string): string[] {
     });
 }
 
+/** One journey's view of the app: its browser profiles and its pages' errors are its own. */
+export interface JourneyScope {
+  app: WebApp;
+  /** Closes the profiles the journey opened; answers the uncaught errors its pages threw. */
+  end: () => Promise<string[]>;
+}
+
 /** Starts everything; the answer is the app, or why this machine cannot run it (a reason to skip). */
 export async function startWebApp(chromiumReady: boolean): Promise<{
-  app?: WebApp;
+  /** A scope for the next journey (journeys may run side by side: web.e2e.test.ts). */
+  journey?: () => JourneyScope;
   unavailable?: string;
-  /** Closes the browser profiles the last journey opened; answers the uncaught errors its pages threw. */
-  endJourney: () => Promise<string[]>;
   stop: () => Promise<void>;
 }> {
   let server: E2eServer | undefined;
   let browser: Browser | undefined;
   let unavailable: string | undefined;
-  const contexts = new Set<BrowserContext>();
-  const pageErrors: string[] = [];
+  const open = new Set<JourneyScope>();
   const stop = async () => {
+    for (const scope of open) {
+      await scope.end();
+    }
     await browser?.close();
     await server?.stop();
   };
@@ -127,13 +144,38 @@ export async function startWebApp(chromiumReady: boolean): Promise<{
       }),
   ]);
   if (unavailable || !server || !browser) {
-    return { unavailable: unavailable ?? "the browser did not start", endJourney: async () => [], stop };
+    return { unavailable: unavailable ?? "the browser did not start", stop };
   }
-  const url = server.url;
   const started = server;
   const b = browser;
+  const journey = (): JourneyScope => {
+    const contexts = new Set<BrowserContext>();
+    const pageErrors: string[] = [];
+    const scope: JourneyScope = {
+      app: webApp(started, b, contexts, pageErrors),
+      end: async () => {
+        open.delete(scope);
+        for (const c of contexts) {
+          await c.close().catch(() => undefined);
+        }
+        contexts.clear();
+        return pageErrors.splice(0);
+      },
+    };
+    open.add(scope);
+    return scope;
+  };
+  return { journey, stop };
+}
+
+/** The harness as one journey sees it, recording its profiles and its pages' errors in the sets given. */
+function webApp(server: E2eServer, b: Browser, contexts: Set<BrowserContext>, pageErrors: string[]): WebApp {
+  const url = server.url;
+  const started = server;
   const context = async (viewport: Viewport = { width: 360, height: 640 }, opts: ProfileOptions = {}) => {
     const c = await b.newContext({ viewport, serviceWorkers: opts.serviceWorkers ?? "allow" });
+    c.setDefaultTimeout(STEP_MS);
+    c.setDefaultNavigationTimeout(STEP_MS);
     contexts.add(c);
     return c;
   };
@@ -183,6 +225,9 @@ export async function startWebApp(chromiumReady: boolean): Promise<{
       await page.waitForFunction(() => document.querySelectorAll("[role=status] .skeleton").length === 0);
     },
     screenshot: async (page, name) => {
+      if (!SCREENSHOTS) {
+        return;
+      }
       // The whole page; the bottom bar (fixed to the viewport on a phone) drawn once, at the page's end.
       await page.screenshot({
         path: join(SCREENSHOTS, `${name}.png`),
@@ -230,19 +275,5 @@ export async function startWebApp(chromiumReady: boolean): Promise<{
         });
     },
   };
-  const endJourney = async () => {
-    for (const c of contexts) {
-      await c.close().catch(() => undefined);
-    }
-    contexts.clear();
-    return pageErrors.splice(0);
-  };
-  return {
-    app,
-    endJourney,
-    stop: async () => {
-      await endJourney();
-      await stop();
-    },
-  };
+  return app;
 }
