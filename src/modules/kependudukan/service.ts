@@ -209,7 +209,7 @@ export async function unitsByIds({ ctx, ids }: { ctx: Pick<TenantCtx, "db">; ids
 // Registry of family cards and their members (families.ts); letters read households through these.
 export { householdAt, householdMembers, maskNik } from "./families";
 // One registry person, what an account links to (identity's memberships.person_id).
-export { personById } from "./persons";
+export { isPersonAt, personById } from "./persons";
 
 /** First day of a `YYYY-MM` period. */
 function periodStart(period: string): string {
@@ -244,3 +244,5 @@ export async function billingTargets({ ctx, period }: { ctx: Pick<TenantCtx, "db
   ]);
   return { units: unitRows, families: familyRows };
 }
+// A member's request for a house (issue 44), filed by identity's profile and shown on it.
+export { latestUnitRequest, requestUnit } from "./unit-requests";
