@@ -157,9 +157,10 @@ export async function unitsGeoJson({ ctx, block }: { ctx: TenantCtx; block?: str
 }
 
 /**
- * The unit a resident names in their profile or application, created on first use (not audited: it
- * is part of the resident's own change, which its caller records). Insert-or-ignore then read, in
- * one batch, so two residents of one house naming it at once share a single row.
+ * The unit a resident asked for (a `rumah` request or an application), created on first use when staff
+ * grant it: only staff create units (issue 44), never the resident's own profile. Not audited here: it
+ * is part of the staff decision, which its caller records. Insert-or-ignore then read, in one batch, so
+ * two decisions naming one house at once share a single row.
  */
 export async function findOrCreateUnit({
   ctx,
