@@ -1,8 +1,8 @@
 /**
  * Demo registry (issue 13): one family card per resident's house plus a dozen more households on
  * the same street, then the officers' own houses (issue 27: the ketua, sekretaris and bendahara live in
- * the RT), with wives, children, vehicles, coordinates for the map, a few life events and one pending
- * resident correction. Each demo account with a house is one person on its card (`account.home`,
+ * the RT), with wives, children, vehicles, coordinates for the map, a few life events, one pending
+ * resident correction and, in RT 01, one pending request for a house (issue 44). Each demo account with a house is one person on its card (`account.home`,
  * `account.personId`: seed-dev.mjs links the membership to it). Fixed `seed-…` ids, INSERT OR IGNORE:
  * safe to run on every start.
  */
@@ -185,5 +185,12 @@ export function tenantSql({ accounts, tenant, now, q, rt }) {
     `INSERT OR IGNORE INTO mutations (id, kind, date, family_card_id, member_id, person_name, place) VALUES (${q(`seed-mut-${rt}-born`)}, 'lahir', '2026-10-12', ${q(`seed-kk-${rt}-2`)}, ${q(`seed-km-${rt}-2-3`)}, ${q(`${FIRST_MEN[5]} ${houses[1]?.head.split(" ").slice(-1)[0]}`)}, 'RSUD Kota Bandung');`,
     `INSERT OR IGNORE INTO corrections (id, user_id, unit_id, member_id, field, value, note) VALUES (${q(`seed-corr-${rt}`)}, ${q(`seed-user-warga1-${rt}`)}, ${q(houses[0]?.unit.id)}, ${q(`seed-km-${rt}-1-2`)}, 'occupation', 'Wiraswasta', 'Istri saya sudah membuka warung sejak Agustus');`,
   );
+  if (rt === "rt01") {
+    // Issue 44: a house is granted, not claimed. warga2 asks to be registered at a house the registry does
+    // not hold yet (they bought the empty lot's new house); the RT 01 secretary sees it waiting.
+    lines.push(
+      `INSERT OR IGNORE INTO corrections (id, user_id, unit_id, field, value, note) VALUES ('seed-corr-rumah-rt01', 'seed-user-warga2-rt01', ${q(houses[1]?.unit.id)}, 'rumah', '{"block":"D","number":"12"}', 'Kami pindah ke rumah baru di Blok D sejak November');`,
+    );
+  }
   return lines.join("\n");
 }

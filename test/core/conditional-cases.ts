@@ -235,6 +235,17 @@ export const CASES: Record<string, Case> = {
       bodies: (w) => [{ personId: w.a.household.childMemberId }, { personId: null }],
     },
   },
+  // Issue 44: the house the secretariat grants (a treasurer may live elsewhere, so null is a change).
+  "/api/members/:userId/unit": {
+    read: "sekretaris",
+    make: freshMember,
+    at: (p) => memberAt(p, `/api/members/${p.userId}/unit`),
+    write: {
+      method: "PUT",
+      as: "sekretaris",
+      bodies: (w) => [{ unitId: null }, { unitId: w.a.household.unitId }],
+    },
+  },
 };
 
 export const TAG = /^"(\d+)-[0-9a-f]{16}"$/;

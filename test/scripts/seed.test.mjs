@@ -128,6 +128,15 @@ describe("demo seed", () => {
         // warga3's letter sent back for correction, beside warga1's and warga2's in progress.
       ).toEqual(["domisili diajukan 1", "kehilangan perlu_perbaikan 2", "pengantar_skck diproses 2"]);
     }
+    // Issue 44: one request for a house waits for the RT 01 secretary (a house not in the registry yet).
+    expect(
+      rt01.prepare("SELECT user_id, status, value FROM corrections WHERE field = 'rumah'").all(),
+    ).toEqual([
+      { user_id: "seed-user-warga2-rt01", status: "diajukan", value: '{"block":"D","number":"12"}' },
+    ]);
+    expect(rt01.prepare("SELECT count(*) AS n FROM units WHERE block = 'D' AND number = '12'").get().n).toBe(
+      0,
+    );
     // Each approved pass window covers its visit (an hour before it, to the end of that Jakarta day).
     for (const v of rt01.prepare("SELECT * FROM visitors WHERE status = 'disetujui'").all()) {
       expect(Date.parse(v.visit_at) - Date.parse(v.pass_valid_from)).toBe(3_600_000);

@@ -89,10 +89,10 @@ describe("identity", () => {
   /** Issue 12, faults: a D1 batch failing half way leaves nothing written. */
 
   describe("a profile change whose batch fails at its last statement", () => {
-    it("changes neither the account nor the membership's unit, and answers an error", async () => {
+    it("changes neither the account nor the membership's unit, asks for no house, and answers an error", async () => {
       const tenant = await createTenant();
       const warga = await tenant.member("warga");
-      // The audit record closes the batch, after the account and the membership.
+      // The audit record closes the batch, after the account; the house request (issue 44) comes after it.
       const res = await withTrigger(
         bindings.PLATFORM_DB,
         `fail_profile_${tenant.slug.replaceAll("-", "_")}`,

@@ -80,6 +80,50 @@ describe("the profil screen", () => {
     });
   });
 
+  it("asks for a house instead of setting it: the waiting request is shown and prefilled", async () => {
+    await signedInAs();
+    routes();
+    const newcomer = {
+      ...me,
+      unit: null,
+      profileComplete: false,
+      unitRequest: { id: "c9", block: "B", number: "2", status: "diajukan", reason: null },
+    };
+    fake.routes["GET /api/user/me"] = { status: 200, body: newcomer };
+    fake.routes["PUT /api/user/profile"] = (sent) => {
+      const body = JSON.parse(sent.body as string) as { block: string; houseNumber: string };
+      return {
+        status: 200,
+        body: { ...newcomer, unitRequest: { ...newcomer.unitRequest, block: body.block, number: "3" } },
+      };
+    };
+    open();
+    expect(await screen.findByText("Menunggu persetujuan sekretaris: Blok B No. 2")).toBeTruthy();
+    expect(screen.getByText("Belum ada rumah yang tercatat untuk Anda.")).toBeTruthy();
+    const number = screen.getByLabelText("Nomor rumah") as HTMLInputElement;
+    expect(number.value).toBe("2");
+    fireEvent.input(number, { target: { value: "3" } });
+    fireEvent.click(screen.getByRole("button", { name: "Simpan profil" }));
+    expect(await screen.findByText("Menunggu persetujuan sekretaris: Blok B No. 3")).toBeTruthy();
+    const sent = fake.seen.find((s) => s.method === "PUT" && s.path === "/api/user/profile");
+    expect(JSON.parse(sent?.body as string)).toMatchObject({ block: "B", houseNumber: "3" });
+  });
+
+  it("shows a declined house request with its reason", async () => {
+    await signedInAs();
+    routes();
+    fake.routes["GET /api/user/me"] = {
+      status: 200,
+      body: {
+        ...me,
+        unitRequest: { id: "c8", block: "C", number: "4", status: "ditolak", reason: "Bukan penghuni" },
+      },
+    };
+    open();
+    expect(await screen.findByText("Permintaan Blok C No. 4 ditolak: Bukan penghuni")).toBeTruthy();
+    expect(screen.getByText("Rumah tercatat: Blok A No. 1")).toBeTruthy();
+  });
+
   it("shows the household with the caller marked, and sends a correction with the same key when retried", async () => {
     await signedInAs();
     routes();

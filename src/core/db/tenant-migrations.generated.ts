@@ -370,5 +370,18 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
     "statements": [
       "CREATE TABLE `visitor_settings` (\n\t`id` integer PRIMARY KEY NOT NULL,\n\t`require_vehicle_plate` integer NOT NULL,\n\t`require_identity` integer NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`updated_by` text\n);"
     ]
+  },
+  {
+    "name": "0027_happy_captain_britain.sql",
+    "statements": [
+      "PRAGMA foreign_keys=OFF;",
+      "CREATE TABLE `__new_corrections` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`unit_id` text,\n\t`member_id` text,\n\t`field` text NOT NULL,\n\t`value` text NOT NULL,\n\t`note` text,\n\t`status` text DEFAULT 'diajukan' NOT NULL,\n\t`reason` text,\n\t`decided_by` text,\n\t`decided_at` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL\n);",
+      "INSERT INTO `__new_corrections`(\"id\", \"user_id\", \"unit_id\", \"member_id\", \"field\", \"value\", \"note\", \"status\", \"reason\", \"decided_by\", \"decided_at\", \"created_at\") SELECT \"id\", \"user_id\", \"unit_id\", \"member_id\", \"field\", \"value\", \"note\", \"status\", \"reason\", \"decided_by\", \"decided_at\", \"created_at\" FROM `corrections`;",
+      "DROP TABLE `corrections`;",
+      "ALTER TABLE `__new_corrections` RENAME TO `corrections`;",
+      "PRAGMA foreign_keys=ON;",
+      "CREATE INDEX `corrections_status_idx` ON `corrections` (`status`,`id`);",
+      "CREATE INDEX `corrections_user_idx` ON `corrections` (`user_id`,`id`);"
+    ]
   }
 ];

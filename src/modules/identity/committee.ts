@@ -311,10 +311,13 @@ export async function setMemberPerson({
   ctx,
   id,
   personId,
+  override = false,
 }: {
   ctx: TenantCtx;
   id: string;
   personId: string | null;
+  /** An admin linked a person who is not on a card of the member's house (issue 44): recorded. */
+  override?: boolean;
 }): Promise<CommitteeMember> {
   const current = await requireMemberRow(ctx, id);
   if (current.personId === personId) {
@@ -328,13 +331,65 @@ export async function setMemberPerson({
         action: personId ? "member.person_link" : "member.person_unlink",
         targetType: "user",
         targetId: id,
-        detail: { from: current.personId, to: personId },
+        detail: { from: current.personId, to: personId, ...(override ? { override: true } : {}) },
       }),
     ]);
   } catch (error) {
     if (isPersonTaken(error)) {
       throw personTaken();
     }
+    if (isBatchAborted(error)) {
+      throw new NotFound("Member");
+    }
+    throw error;
+  }
+  return getMember({ ctx, id });
+}
+
+/**
+ * Sets the house a member lives at (issue 44: a house is granted by staff, never claimed): the
+ * secretariat's direct edit, or an accepted `rumah` request (`via`). The unit was checked against the
+ * registry by the caller, and so was `keepPerson`: whether the member's linked person is on a card at
+ * the new house; otherwise the link goes with the old house (a person link is always one of the
+ * member's own household). Null moves a member out of the registry's houses: only one who keeps a duty
+ * (409 `not_resident`, as for duties). Audited; residency that follows arrives with the next refresh.
+ */
+export async function setMemberUnit({
+  ctx,
+  id,
+  unitId,
+  keepPerson,
+  via,
+}: {
+  ctx: TenantCtx;
+  id: string;
+  unitId: string | null;
+  keepPerson: boolean;
+  via: "staff" | "request";
+}): Promise<CommitteeMember> {
+  const current = await requireMemberRow(ctx, id);
+  if (current.unitId === unitId) {
+    return presentMember(current);
+  }
+  if (unitId === null && current.roles.length === 0) {
+    throw new Conflict(
+      "not_resident",
+      "This member has no duty: without a house they would not belong here. Remove the member instead.",
+    );
+  }
+  const personId = keepPerson ? current.personId : null;
+  try {
+    await ctx.platform.batch([
+      ctx.platform.update(memberships).set({ unitId, personId }).where(eq(memberships.id, current.id)),
+      abortBatchUnless(ctx.platform, memberships, current.id, sql`changes() = 1`),
+      platformAudit(ctx, {
+        action: "member.unit",
+        targetType: "user",
+        targetId: id,
+        detail: { from: current.unitId, to: unitId, via, personUnlinked: current.personId !== personId },
+      }),
+    ]);
+  } catch (error) {
     if (isBatchAborted(error)) {
       throw new NotFound("Member");
     }

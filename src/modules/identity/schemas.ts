@@ -57,6 +57,23 @@ export const Me = z
     /** The caller's own person on a family card of the current community's registry, when linked. */
     personId: z.string().nullable(),
     unit: z.object({ id: z.string(), block: z.string(), number: z.string() }).nullable().optional(),
+    /**
+     * The caller's newest request for a house in the current community (issue 44: a house is granted
+     * by the secretariat, never claimed): `diajukan` while it waits, then `diterima` or `ditolak` with
+     * the reason. Null when they never asked.
+     */
+    unitRequest: z
+      .object({
+        id: z.string(),
+        block: z.string(),
+        number: z.string(),
+        status: z.enum(["diajukan", "diterima", "ditolak"]),
+        reason: z.string().nullable(),
+        createdAt: z.string(),
+        decidedAt: z.string().nullable(),
+      })
+      .nullable()
+      .optional(),
     profileComplete: z.boolean(),
     memberships: z.array(z.object({ tenant: TenantRef, ...Standing })),
   })
@@ -96,12 +113,18 @@ export const ResetPasswordInput = z.object({
 
 export const Accepted = z.object({ status: z.literal("accepted") }).openapi("Accepted");
 
-export const ProfileInput = z.object({
-  fullName: Line(120, 2),
-  whatsapp: IndonesianMobile,
-  block: Block,
-  houseNumber: HouseNumber,
-});
+export const ProfileInput = z
+  .object({
+    fullName: Line(120, 2),
+    whatsapp: IndonesianMobile,
+    /** With `houseNumber`: the house the caller asks to be registered at (staff grant it). */
+    block: Block.optional(),
+    houseNumber: HouseNumber.optional(),
+  })
+  .refine((v) => (v.block === undefined) === (v.houseNumber === undefined), {
+    message: "block and house number go together",
+    path: ["houseNumber"],
+  });
 export type ProfileInput = z.infer<typeof ProfileInput>;
 
 export const ProviderParam = z.object({ provider: z.string().regex(/^[a-z0-9-]{1,32}$/) });

@@ -44,6 +44,7 @@ export {
   type MemberStatus,
   setMemberPerson,
   setMemberRoles,
+  setMemberUnit,
 } from "./committee";
 
 export {

@@ -10,14 +10,18 @@ import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { Line } from "../../core/schemas";
-import { householdMembers, maskNik, registryConflict } from "./families";
+import { getMember, setMemberUnit } from "../identity/service";
+import { houseOf, present } from "./correction-view";
+import { householdMembers, registryConflict } from "./families";
 import { memberUpdateStatements } from "./family-members";
+import { isPersonAt } from "./persons";
 import type {
   CorrectionInput,
   CorrectionListQuery,
   DecideCorrectionInput,
   UpdateMemberInput,
 } from "./schemas";
+import { findOrCreateUnit } from "./service";
 import {
   corrections,
   EDUCATIONS,
@@ -55,23 +59,6 @@ function parsedValue(field: CorrectionInput["field"], value: string): UpdateMemb
     ]);
   }
   return { [field]: result.data } as UpdateMemberInput;
-}
-
-function present(row: CorrectionRow, memberName: string | null, whole: boolean) {
-  return {
-    id: row.id,
-    userId: row.userId,
-    unitId: row.unitId,
-    memberId: row.memberId,
-    memberName,
-    field: row.field,
-    value: row.field === "nik" && !whole ? maskNik(row.value) : row.value,
-    note: row.note,
-    status: row.status,
-    reason: row.reason,
-    decidedAt: row.decidedAt,
-    createdAt: row.createdAt,
-  };
 }
 
 async function memberNames(ctx: TenantCtx, rows: CorrectionRow[]) {
@@ -141,6 +128,9 @@ export async function listCorrections({ ctx, input }: { ctx: TenantCtx; input: C
   if (input.status) {
     filters.push(eq(corrections.status, input.status));
   }
+  if (input.field) {
+    filters.push(eq(corrections.field, input.field));
+  }
   const rows = await ctx.db
     .select()
     .from(corrections)
@@ -178,7 +168,24 @@ export async function decideCorrection({
   }
   const statements: BatchItem<"sqlite">[] = [];
   let memberName: string | null = null;
-  if (input.status === "diterima" && row.field !== "lainnya" && row.memberId) {
+  const house = houseOf(row);
+  // An accepted `rumah` request: the member must still belong here; the unit is the registry's, created
+  // now if new (by staff, the only ones who create units).
+  let grant: { unitId: string; keepPerson: boolean } | null = null;
+  if (input.status === "diterima" && house) {
+    const member = await getMember({ ctx, id: row.userId }).catch((error: unknown) => {
+      if (error instanceof NotFound) {
+        throw new Conflict("invalid_transition", "The resident who asked is no longer a member here.");
+      }
+      throw error;
+    });
+    const unit = await findOrCreateUnit({ ctx, input: house });
+    grant = {
+      unitId: unit.id,
+      keepPerson: await isPersonAt({ ctx, personId: member.personId, unitId: unit.id }),
+    };
+  }
+  if (input.status === "diterima" && row.field !== "lainnya" && row.field !== "rumah" && row.memberId) {
     const member = await rowById(ctx.db, familyMembers, row.memberId);
     if (!member) {
       throw new Conflict(
@@ -200,7 +207,7 @@ export async function decideCorrection({
       action: input.status === "diterima" ? "kk.correction.accept" : "kk.correction.reject",
       targetType: "correction",
       targetId: id,
-      detail: { field: row.field, memberId: row.memberId },
+      detail: { field: row.field, memberId: row.memberId, ...(grant ? { unitId: grant.unitId } : {}) },
     }),
   );
   try {
@@ -210,6 +217,11 @@ export async function decideCorrection({
       throw new Conflict("invalid_transition", "This correction was decided meanwhile.");
     }
     registryConflict(error);
+  }
+  if (grant) {
+    // The platform's membership after the tenant's decision: a failure here leaves an accepted request
+    // the secretariat can grant by hand (PUT /api/members/:userId/unit), never a house without a decision.
+    await setMemberUnit({ ctx, id: row.userId, ...grant, via: "request" });
   }
   const updated = await rowById(ctx.db, corrections, id);
   if (!updated) {

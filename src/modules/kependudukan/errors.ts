@@ -15,6 +15,8 @@ export const KEPENDUDUKAN_ERROR_CODES = [
   "kk_head_required",
   "household_member_not_found",
   "person_not_found",
+  // A person link must be someone on a card of the member's own house (issue 44).
+  "person_not_in_household",
 ] as const;
 
 declare module "../../core/errors" {
@@ -36,4 +38,5 @@ defineIndonesianTitles<(typeof KEPENDUDUKAN_ERROR_CODES)[number]>({
   kk_head_required: "Kartu keluarga wajib memiliki kepala keluarga",
   household_member_not_found: "Anggota keluarga tidak ditemukan",
   person_not_found: "Data warga tidak ditemukan",
+  person_not_in_household: "Data warga ini tidak tercatat di kartu keluarga rumah anggota tersebut",
 });

@@ -16,3 +16,19 @@ export async function personById({ ctx, id }: { ctx: Pick<TenantCtx, "db">; id: 
     .get();
   return row ? { ...row.person, unitId: row.unitId, kkNumber: row.kkNumber } : undefined;
 }
+
+/** Whether the person is on an active card of the unit: a person link survives a move only then. */
+export async function isPersonAt({
+  ctx,
+  personId,
+  unitId,
+}: {
+  ctx: Pick<TenantCtx, "db">;
+  personId: string | null;
+  unitId: string | null;
+}): Promise<boolean> {
+  if (personId === null || unitId === null) {
+    return false;
+  }
+  return (await personById({ ctx, id: personId }))?.unitId === unitId;
+}

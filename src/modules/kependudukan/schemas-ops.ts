@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
 import { Line, Paragraph } from "../../core/schemas";
-import { CORRECTION_FIELDS } from "./tables";
+import { CORRECTION_FIELDS, MEMBER_CORRECTION_FIELDS } from "./tables";
 
 /** The registry's statistics, its spreadsheet exchange and residents' correction requests. */
 const Tally = z.array(z.object({ key: z.string(), count: z.number().int() }));
@@ -56,7 +56,8 @@ export const ImportReport = z
 export const CorrectionInput = z
   .object({
     memberId: z.string().min(1).max(64).optional(),
-    field: z.enum(CORRECTION_FIELDS),
+    /** A member's field or `lainnya`; the house (`rumah`) is asked for through the profile. */
+    field: z.enum(MEMBER_CORRECTION_FIELDS),
     value: Line(200),
     note: Paragraph(1000).optional(),
   })
@@ -78,12 +79,16 @@ export const Correction = z
   .object({
     id: z.string(),
     userId: z.string(),
-    unitId: z.string(),
+    /** The resident's house when they asked; null for a newcomer's `rumah` request. */
+    unitId: z.string().nullable(),
     memberId: z.string().nullable(),
     memberName: z.string().nullable(),
+    /** A member's field, `lainnya`, or `rumah`: the house the resident asks to be registered at. */
     field: z.enum(CORRECTION_FIELDS),
-    /** A proposed NIK is masked for everyone but the secretary and admin. */
+    /** A proposed NIK is masked for everyone but the secretary and admin; `rumah`: "Blok B No. 12". */
     value: z.string(),
+    /** The house asked for, on a `rumah` request only. */
+    house: z.object({ block: z.string(), number: z.string() }).nullable(),
     note: z.string().nullable(),
     status: z.enum(["diajukan", "diterima", "ditolak"]),
     reason: z.string().nullable(),
@@ -94,5 +99,6 @@ export const Correction = z
 
 export const CorrectionListQuery = ListQuery.extend({
   status: z.enum(["diajukan", "diterima", "ditolak"]).optional(),
+  field: z.enum(CORRECTION_FIELDS).optional(),
 });
 export type CorrectionListQuery = z.infer<typeof CorrectionListQuery>;

@@ -157,9 +157,10 @@ export async function unitsGeoJson({ ctx, block }: { ctx: TenantCtx; block?: str
 }
 
 /**
- * The unit a resident names in their profile or application, created on first use (not audited: it
- * is part of the resident's own change, which its caller records). Insert-or-ignore then read, in
- * one batch, so two residents of one house naming it at once share a single row.
+ * The unit a resident asked for (a `rumah` request or an application), created on first use when staff
+ * grant it: only staff create units (issue 44), never the resident's own profile. Not audited here: it
+ * is part of the staff decision, which its caller records. Insert-or-ignore then read, in one batch, so
+ * two decisions naming one house at once share a single row.
  */
 export async function findOrCreateUnit({
   ctx,
@@ -209,7 +210,7 @@ export async function unitsByIds({ ctx, ids }: { ctx: Pick<TenantCtx, "db">; ids
 // Registry of family cards and their members (families.ts); letters read households through these.
 export { householdAt, householdMembers, maskNik } from "./families";
 // One registry person, what an account links to (identity's memberships.person_id).
-export { personById } from "./persons";
+export { isPersonAt, personById } from "./persons";
 
 /** First day of a `YYYY-MM` period. */
 function periodStart(period: string): string {
@@ -244,3 +245,5 @@ export async function billingTargets({ ctx, period }: { ctx: Pick<TenantCtx, "db
   ]);
   return { units: unitRows, families: familyRows };
 }
+// A member's request for a house (issue 44), filed by identity's profile and shown on it.
+export { latestUnitRequest, requestUnit } from "./unit-requests";

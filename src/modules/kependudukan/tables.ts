@@ -100,7 +100,7 @@ export const RESIDENCE_STATUSES = ["tetap", "kontrak", "kos"] as const;
 export const VEHICLE_KINDS = ["motor", "mobil", "lainnya"] as const;
 export const MUTATION_KINDS = ["lahir", "meninggal", "pindah_masuk", "pindah_keluar"] as const;
 /** What a resident may ask to correct on a household member (`lainnya`: anything else, by hand). */
-export const CORRECTION_FIELDS = [
+export const MEMBER_CORRECTION_FIELDS = [
   "name",
   "nik",
   "sex",
@@ -114,6 +114,13 @@ export const CORRECTION_FIELDS = [
   "residenceStatus",
   "lainnya",
 ] as const;
+/**
+ * Every kind of request a resident files with the secretariat: a member's field, or `rumah`, the house
+ * the resident asks to be registered at (issue 44: a house is granted, not claimed). A `rumah` row's
+ * value is the JSON `{"block","number"}` asked for, its `unit_id` the house the resident had then (none
+ * for a newcomer).
+ */
+export const CORRECTION_FIELDS = [...MEMBER_CORRECTION_FIELDS, "rumah"] as const;
 
 export const RELATIONSHIPS = [
   "kepala_keluarga",
@@ -272,7 +279,8 @@ export const corrections = sqliteTable(
   {
     id: text("id").primaryKey(),
     userId: text("user_id").notNull(),
-    unitId: text("unit_id").notNull(),
+    /** The resident's house when they asked; null only for a `rumah` request of someone with none. */
+    unitId: text("unit_id"),
     memberId: text("member_id"),
     field: text("field", { enum: CORRECTION_FIELDS }).notNull(),
     value: text("value").notNull(),

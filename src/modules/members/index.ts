@@ -7,6 +7,7 @@ import { LinkMemberPerson } from "./routes/linkMemberPerson";
 import { ListMembers } from "./routes/listMembers";
 import { RemoveMember } from "./routes/removeMember";
 import { SetMemberRoles } from "./routes/setMemberRoles";
+import { SetMemberUnit } from "./routes/setMemberUnit";
 
 // Issue 27: the committee is the admin's; every officer may read who is on it (contact masked for those
 // who are not admins); the secretariat keeps the link between accounts and the registry. No feature
@@ -23,6 +24,7 @@ export const membersModule = defineModule({
     versionedMembership("/api/members/:userId"),
     versionedMembership("/api/members/:userId/roles"),
     versionedMembership("/api/members/:userId/person"),
+    versionedMembership("/api/members/:userId/unit"),
   ],
   routes: [
     { method: "get", path: "/api/members", endpoint: ListMembers, access: staff },
@@ -30,6 +32,8 @@ export const membersModule = defineModule({
     { method: "post", path: "/api/members/invitations", endpoint: InviteMember, access: admin },
     { method: "put", path: "/api/members/:userId/roles", endpoint: SetMemberRoles, access: admin },
     { method: "put", path: "/api/members/:userId/person", endpoint: LinkMemberPerson, access: secretariat },
+    // Issue 44: a house is granted by the secretariat (or by accepting a resident's `rumah` request).
+    { method: "put", path: "/api/members/:userId/unit", endpoint: SetMemberUnit, access: secretariat },
     { method: "delete", path: "/api/members/:userId", endpoint: RemoveMember, access: admin },
   ],
 });

@@ -45,8 +45,19 @@ export type InvitationInput = z.infer<typeof InvitationInput>;
 export const PersonInput = z.object({
   /** Their own person on a family card (`family_members.id`); null unlinks. */
   personId: z.string().min(1).max(64).nullable(),
+  /**
+   * Admins only: link a person who is not on a card of the member's house (a registry not yet up to
+   * date). Recorded in the audit log; without it such a link is 409 `person_not_in_household`.
+   */
+  override: z.boolean().optional(),
 });
 export type PersonInput = z.infer<typeof PersonInput>;
+
+export const UnitInput = z.object({
+  /** A house of the registry (`GET /api/kependudukan/units`); null: the member lives elsewhere. */
+  unitId: z.string().min(1).max(64).nullable(),
+});
+export type UnitInput = z.infer<typeof UnitInput>;
 
 export const Member = z
   .object({

@@ -1,6 +1,6 @@
 import { platformAudit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
-import { Conflict, NotFound } from "../../core/errors";
+import { Conflict, Forbidden, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import {
   type CommitteeMember,
@@ -14,12 +14,13 @@ import {
   personTaken,
   setMemberPerson,
   setMemberRoles,
+  setMemberUnit,
 } from "../identity/service";
-import { personById, unitsByIds } from "../kependudukan/service";
+import { isPersonAt, personById, unitsByIds } from "../kependudukan/service";
 import { cancelLettersOf } from "../surat/service";
 import { revokePassesOf } from "../visitor/service";
 import { memberRateLimit as rateLimit } from "./limits";
-import type { InvitationInput, MemberListQuery, PersonInput, RolesInput } from "./schemas";
+import type { InvitationInput, MemberListQuery, PersonInput, RolesInput, UnitInput } from "./schemas";
 
 /**
  * The committee (issue 27): who belongs to the community and with which duties. Memberships are
@@ -139,10 +140,46 @@ export async function removeMember({ ctx, id }: { ctx: TenantCtx; id: string }) 
   await endMembership({ ctx, id });
 }
 
-/** Links a member's account to their own person on a family card of this registry, or unlinks it. */
+/**
+ * Links a member's account to their own person on a family card of this registry, or unlinks it. The
+ * person must be on a card of the member's house (issue 44, P11: the link decides whose identity prints
+ * on the member's own letters and fills their data export): 409 `person_not_in_household` otherwise,
+ * unless an admin says `override` (403 for anyone else), which the audit record keeps.
+ */
 export async function linkPerson({ ctx, id, input }: { ctx: TenantCtx; id: string; input: PersonInput }) {
-  if (input.personId !== null && !(await personById({ ctx, id: input.personId }))) {
+  if (input.personId === null) {
+    return presentOne(ctx, await setMemberPerson({ ctx, id, personId: null }));
+  }
+  const person = await personById({ ctx, id: input.personId });
+  if (!person) {
     throw new NotFound("Person", "person_not_found");
   }
-  return presentOne(ctx, await setMemberPerson({ ctx, id, personId: input.personId }));
+  const member = await getMember({ ctx, id });
+  const own = member.unitId !== null && person.unitId === member.unitId;
+  if (!own) {
+    if (!input.override) {
+      throw new Conflict(
+        "person_not_in_household",
+        "This person is not on a family card of the member's house. Set the member's house first.",
+      );
+    }
+    if (!hasRole(ctx, ROLES.ADMIN)) {
+      throw new Forbidden("forbidden", "Only an admin may link a person of another household.");
+    }
+  }
+  return presentOne(ctx, await setMemberPerson({ ctx, id, personId: input.personId, override: !own }));
+}
+
+/**
+ * The secretariat sets the house a member lives at (issue 44: a house is granted by staff, never
+ * claimed by the resident). The unit must be the registry's (404 `unit_not_found`); the member's person
+ * link stays only if that person is on a card of the new house. Audited by identity.
+ */
+export async function setUnit({ ctx, id, input }: { ctx: TenantCtx; id: string; input: UnitInput }) {
+  const member = await getMember({ ctx, id });
+  if (input.unitId !== null && !(await unitsByIds({ ctx, ids: [input.unitId] })).has(input.unitId)) {
+    throw new NotFound("Unit", "unit_not_found");
+  }
+  const keepPerson = await isPersonAt({ ctx, personId: member.personId, unitId: input.unitId });
+  return presentOne(ctx, await setMemberUnit({ ctx, id, unitId: input.unitId, keepPerson, via: "staff" }));
 }

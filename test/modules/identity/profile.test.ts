@@ -3,18 +3,54 @@ import { normaliseIndonesianMobile } from "../../../src/core/phone";
 import { forgetTenant } from "../../../src/core/tenancy/registry";
 import { requireCompleteProfile } from "../../../src/modules/identity/service";
 import { memberCtx } from "../../helpers/contexts";
-import { callJson, createTenant, expectProblem, setTenantStatus } from "../../helpers/harness";
+import {
+  callJson,
+  createTenant,
+  expectProblem,
+  type Member,
+  setTenantStatus,
+  type TestTenant,
+} from "../../helpers/harness";
+import { openPoll, vote } from "../musyawarah/helpers";
+import { household } from "../surat/helpers";
 
 interface MeBody {
   name: string;
   whatsapp: string | null;
   unitId: string | null;
   unit: { id: string; block: string; number: string } | null;
+  unitRequest: {
+    id: string;
+    block: string;
+    number: string;
+    status: string;
+    reason: string | null;
+  } | null;
   profileComplete: boolean;
 }
 
 const put = (token: string, body: Record<string, unknown>) =>
   callJson<MeBody>("/api/user/profile", { method: "PUT", token, body });
+
+const decide = (token: string, id: string, body: Record<string, unknown>) =>
+  callJson<{ status: string; reason: string | null }>(`/api/kependudukan/corrections/${id}`, {
+    method: "PUT",
+    token,
+    body,
+  });
+
+/** The profile with a house asked for, and the secretariat's acceptance of it: what a house takes now. */
+async function granted(tenant: TestTenant, member: Member, body: Record<string, unknown>) {
+  const asked = await put(member.token, body);
+  expect(asked.status).toBe(200);
+  const sek = await tenant.member("sekretaris");
+  expect((await decide(sek.token, asked.body.unitRequest?.id ?? "", { status: "diterima" })).status).toBe(
+    200,
+  );
+  const me = await callJson<MeBody>("/api/user/me", { token: member.token });
+  expect(me.body.unitId).toEqual(expect.any(String));
+  return me;
+}
 
 describe("WhatsApp numbers", () => {
   it("normalises 08…, +62… and 62… to the same E.164 digits", () => {
@@ -45,7 +81,7 @@ describe("WhatsApp numbers", () => {
 });
 
 describe("PUT /api/user/profile", () => {
-  it("sets name, number and unit, and profileComplete follows exactly those three", async () => {
+  it("sets name and number, only asks for the house, and profileComplete waits for the granted house", async () => {
     const tenant = await createTenant();
     const warga = await tenant.member("warga");
     const before = await callJson<MeBody>("/api/user/me", { token: warga.token });
@@ -61,36 +97,31 @@ describe("PUT /api/user/profile", () => {
     expect(res.body).toMatchObject({
       name: "Siti Aminah",
       whatsapp: "6281211112222",
-      unit: { block: "B", number: "12A" },
-      profileComplete: true,
+      unitId: null,
+      unit: null,
+      unitRequest: { block: "B", number: "12A", status: "diajukan", reason: null },
+      profileComplete: false,
     });
+    const sek = await tenant.member("sekretaris");
+    expect((await decide(sek.token, res.body.unitRequest?.id ?? "", { status: "diterima" })).status).toBe(
+      200,
+    );
     const me = await callJson<MeBody>("/api/user/me", { token: warga.token });
-    expect(me.body.profileComplete).toBe(true);
-    expect(me.body.unitId).toBe(res.body.unitId);
-  });
-
-  it("creates a unit on first use and links the next resident of the same house to it", async () => {
-    const tenant = await createTenant();
-    const a = await tenant.member("warga");
-    const b = await tenant.member("warga");
-    const first = await put(a.token, {
-      fullName: "Pak Ahmad",
-      whatsapp: "081200000101",
-      block: "C",
-      houseNumber: "7",
+    expect(me.body).toMatchObject({
+      profileComplete: true,
+      unit: { block: "B", number: "12A" },
+      unitRequest: { status: "diterima" },
     });
-    const second = await put(b.token, {
-      fullName: "Bu Ahmad",
-      whatsapp: "+6281200000102",
-      block: "c",
-      houseNumber: "7",
+    // Saving the profile again with the granted house asks for nothing.
+    const again = await put(warga.token, {
+      fullName: "Siti",
+      whatsapp: "081211112222",
+      block: "B",
+      houseNumber: "12A",
     });
-    expect(second.body.unitId).toBe(first.body.unitId);
-    const admin = await tenant.member("admin");
-    const units = await callJson<{ items: { id: string }[] }>("/api/kependudukan/units?block=C", {
-      token: admin.token,
-    });
-    expect(units.body.items.map((u) => u.id)).toEqual([first.body.unitId]);
+    expect(again.body).toMatchObject({ unitId: me.body.unitId, unitRequest: { status: "diterima" } });
+    // Name and number alone are a valid profile save.
+    expect((await put(warga.token, { fullName: "Siti A.", whatsapp: "081211112222" })).status).toBe(200);
   });
 
   it("rejects a number that is not an Indonesian mobile, and missing fields", async () => {
@@ -101,11 +132,13 @@ describe("PUT /api/user/profile", () => {
       { whatsapp: "+14155552671" },
       { fullName: "" },
       { block: "" },
+      // Block and number go together.
+      { block: undefined },
     ]) {
       const res = await put(warga.token, { ...base, ...patch });
       expectProblem(res, 400, "invalid_input");
     }
-    const { houseNumber: _, ...missing } = base;
+    const { fullName: _, ...missing } = base;
     expectProblem(await put(warga.token, missing), 400, "invalid_input");
   });
 
@@ -147,25 +180,34 @@ describe("GET /api/user/me", () => {
     const warga = await tenant.member("warga");
     const before = await callJson<MeBody>("/api/user/me", { token: warga.token });
     expect(before.body).toMatchObject({ unitId: null, unit: null });
-    const updated = await put(warga.token, {
+    const me = await granted(tenant, warga, {
       fullName: "Wati",
       whatsapp: "081277770011",
       block: "e",
       houseNumber: "5",
     });
-    const me = await callJson<MeBody>("/api/user/me", { token: warga.token });
-    expect(me.body.unit).toEqual({ id: updated.body.unitId, block: "E", number: "5" });
+    expect(me.body.unit).toEqual({ id: me.body.unitId, block: "E", number: "5" });
   });
 
   it("still answers for a suspended community, without the unit its closed database holds", async () => {
     const tenant = await createTenant();
     const warga = await tenant.member("warga");
-    await put(warga.token, { fullName: "Yono", whatsapp: "081277770012", block: "F", houseNumber: "6" });
+    await granted(tenant, warga, {
+      fullName: "Yono",
+      whatsapp: "081277770012",
+      block: "F",
+      houseNumber: "6",
+    });
     await setTenantStatus(tenant.slug, "suspended");
     forgetTenant(tenant.slug);
     const me = await callJson<MeBody & { memberships: unknown[] }>("/api/user/me", { token: warga.token });
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ name: "Yono", unitId: expect.any(String), unit: null });
+    expect(me.body).toMatchObject({
+      name: "Yono",
+      unitId: expect.any(String),
+      unit: null,
+      unitRequest: null,
+    });
     expect(me.body.memberships).toHaveLength(1);
   });
 });
@@ -179,7 +221,7 @@ describe("modules that need a unit identity", () => {
       code: "profile_incomplete",
       kind: "conflict",
     });
-    const me = await put(warga.token, {
+    const me = await granted(tenant, warga, {
       fullName: "Rina",
       whatsapp: "081277770001",
       block: "D",
@@ -189,6 +231,131 @@ describe("modules that need a unit identity", () => {
     await expect(requireCompleteProfile({ ctx })).resolves.toEqual({
       unitId: me.body.unitId,
       personId: null,
+    });
+  });
+});
+
+describe("a house is granted, not claimed (issue 44, P2)", () => {
+  it("gives a resident who declares a neighbour's house none of its bills nor its household ballot", async () => {
+    const tenant = await createTenant();
+    const home = await household(tenant);
+    const bendahara = await tenant.member("bendahara");
+    const dues = await callJson("/api/iuran/jenis", {
+      token: bendahara.token,
+      body: { name: "Iuran kebersihan", amount: 25_000, basis: "unit", startPeriod: "2026-01" },
+    });
+    expect(dues.status).toBe(201);
+    expect(
+      (await callJson("/api/iuran/tagihan/generate", { token: bendahara.token, body: { period: "2026-04" } }))
+        .status,
+    ).toBe(200);
+    const unit = await callJson<{ block: string; number: string }>(`/api/kependudukan/units/${home.unitId}`, {
+      token: home.sek.token,
+    });
+    const intruder = await tenant.member("warga");
+    const claimed = await put(intruder.token, {
+      fullName: "Tetangga Nakal",
+      whatsapp: "081244440001",
+      block: unit.body.block,
+      houseNumber: unit.body.number,
+    });
+    expect(claimed.status).toBe(200);
+    expect(claimed.body).toMatchObject({ unitId: null, unitRequest: { status: "diajukan" } });
+    expectProblem(await callJson("/api/iuran/mine", { token: intruder.token }), 409, "profile_incomplete");
+    expectProblem(
+      await callJson("/api/kependudukan/household", { token: intruder.token }),
+      409,
+      "profile_incomplete",
+    );
+    const { poll } = await openPoll(tenant, { voterScope: "kk" });
+    const option = poll.options[0]?.id ?? "";
+    expectProblem(await vote(intruder.token, poll.id, [option]), 409, "profile_incomplete");
+    // The household's own ballot is still theirs to cast.
+    expect((await vote(home.warga.token, poll.id, [option])).status).toBe(200);
+    const mine = await callJson<{ items: unknown[] }>("/api/iuran/mine", { token: home.warga.token });
+    expect(mine.body.items).toHaveLength(1);
+  });
+
+  it("creates no unit for a made-up house; a newer request replaces the waiting one", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const warga = await tenant.member("warga");
+    const body = { fullName: "Budi", whatsapp: "081244440002" };
+    await put(warga.token, { ...body, block: "ZZ", houseNumber: "999" });
+    const second = await put(warga.token, { ...body, block: "ZZ", houseNumber: "998" });
+    const units = await callJson<{ items: unknown[] }>("/api/kependudukan/units?block=ZZ", {
+      token: sek.token,
+    });
+    expect(units.body.items).toEqual([]);
+    const waiting = await callJson<{ items: { id: string; field: string; house: unknown; value: string }[] }>(
+      "/api/kependudukan/corrections?field=rumah&status=diajukan",
+      { token: sek.token },
+    );
+    expect(waiting.body.items).toEqual([
+      expect.objectContaining({
+        id: second.body.unitRequest?.id,
+        field: "rumah",
+        house: { block: "ZZ", number: "998" },
+        value: "Blok ZZ No. 998",
+      }),
+    ]);
+    // A house is asked for through the profile only, never as a member correction.
+    expectProblem(
+      await callJson("/api/kependudukan/household/corrections", {
+        token: warga.token,
+        body: { field: "rumah", value: "ZZ/1" },
+      }),
+      400,
+      "invalid_input",
+    );
+  });
+
+  it("grants the house when the secretariat accepts, keeps a decline's reason, and stays in its community", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const admin = await tenant.member("admin");
+    const newcomer = await tenant.member("warga");
+    const asked = await put(newcomer.token, {
+      fullName: "Pendatang",
+      whatsapp: "081244440003",
+      block: "D",
+      houseNumber: "7",
+    });
+    const id = asked.body.unitRequest?.id ?? "";
+    // Another community's secretary does not reach it.
+    const other = await (await createTenant()).member("sekretaris");
+    expectProblem(await decide(other.token, id, { status: "diterima" }), 404, "not_found");
+    // A resident cannot decide their own request.
+    expect((await decide(newcomer.token, id, { status: "diterima" })).status).toBe(403);
+    expect((await decide(sek.token, id, { status: "diterima" })).status).toBe(200);
+    expectProblem(await decide(sek.token, id, { status: "ditolak", reason: "x" }), 409, "invalid_transition");
+    const me = await callJson<MeBody>("/api/user/me", { token: newcomer.token });
+    expect(me.body).toMatchObject({ profileComplete: true, unit: { block: "D", number: "7" } });
+    expect((await callJson("/api/iuran/mine", { token: newcomer.token })).status).toBe(200);
+    const audit = await callJson<{ items: { targetId: string; detail: unknown }[] }>(
+      "/api/audit?action=member.unit",
+      { token: admin.token },
+    );
+    expect(audit.body.items).toEqual([
+      expect.objectContaining({ targetId: newcomer.id, detail: expect.objectContaining({ via: "request" }) }),
+    ]);
+
+    const declined = await tenant.member("warga");
+    const second = await put(declined.token, {
+      fullName: "Penumpang",
+      whatsapp: "081244440004",
+      block: "D",
+      houseNumber: "7",
+    });
+    const secondId = second.body.unitRequest?.id ?? "";
+    expectProblem(await decide(sek.token, secondId, { status: "ditolak" }), 400, "invalid_input");
+    expect((await decide(sek.token, secondId, { status: "ditolak", reason: "Bukan penghuni" })).status).toBe(
+      200,
+    );
+    const after = await callJson<MeBody>("/api/user/me", { token: declined.token });
+    expect(after.body).toMatchObject({
+      unitId: null,
+      unitRequest: { status: "ditolak", reason: "Bukan penghuni" },
     });
   });
 });

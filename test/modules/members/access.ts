@@ -12,4 +12,6 @@ export const ACCESS: AccessTable = {
   "PUT /api/members/:userId/roles": { who: ADMIN },
   "DELETE /api/members/:userId": { who: ADMIN },
   "PUT /api/members/:userId/person": { who: SEK_ADMIN },
+  // Issue 44: a house is granted by the secretariat (the registry's keepers), never claimed.
+  "PUT /api/members/:userId/unit": { who: SEK_ADMIN },
 };

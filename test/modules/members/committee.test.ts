@@ -13,6 +13,7 @@ import {
   invite,
   linkPerson,
   listMembers,
+  type MemberBody,
   nextPhone,
   removeMember,
   setRoles,
@@ -338,7 +339,8 @@ describe("linking an account to its registry person", () => {
     expect(linked.body).toMatchObject({ userId: spouse.id, personId: h.childMemberId });
     // The resident of the household holds its head already.
     expectProblem(await linkPerson(h.admin.token, spouse.id, h.headMemberId), 409, "person_taken");
-    expectProblem(await linkPerson(h.sek.token, h.sek.id, h.childMemberId), 409, "person_taken");
+    const lodger = await tenant.member("warga", { unitId: h.unitId });
+    expectProblem(await linkPerson(h.sek.token, lodger.id, h.childMemberId), 409, "person_taken");
     expectProblem(await linkPerson(h.sek.token, spouse.id, newId()), 404, "person_not_found");
     expect((await allMembers(h.admin.token)).find((m) => m.userId === spouse.id)?.personId).toBe(
       h.childMemberId,
@@ -346,9 +348,9 @@ describe("linking an account to its registry person", () => {
 
     const unlinked = await linkPerson(h.sek.token, spouse.id, null);
     expect(unlinked.body.personId).toBeNull();
-    expect((await linkPerson(h.sek.token, h.sek.id, h.childMemberId)).body.personId).toBe(h.childMemberId);
+    expect((await linkPerson(h.sek.token, lodger.id, h.childMemberId)).body.personId).toBe(h.childMemberId);
     const trail = await auditTrail(h.admin.token, "action=member.person_link");
-    expect(trail.map((e) => e.targetId)).toEqual([spouse.id, h.sek.id]);
+    expect(trail.map((e) => e.targetId)).toEqual([spouse.id, lodger.id]);
     expect(await auditTrail(h.admin.token, "action=member.person_unlink")).toHaveLength(1);
   });
 
@@ -365,6 +367,74 @@ describe("linking an account to its registry person", () => {
       .where(eq(memberships.userId, hA.sek.id))
       .get();
     expect(row?.personId).toBeNull();
+  });
+});
+
+describe("a person link and a house are the household's (issue 44, P11 and P2)", () => {
+  it("links only a person on a card of the member's house; an admin's override is audited", async () => {
+    const tenant = await createTenant();
+    const h = await household(tenant);
+    const neighbour = await household(tenant, { sek: h.sek, admin: h.admin });
+    const lodger = await tenant.member("warga", { unitId: h.unitId });
+    const override = (token: string, flag: unknown) =>
+      callJson<MemberBody>(`/api/members/${lodger.id}/person`, {
+        method: "PUT",
+        token,
+        body: { personId: neighbour.childMemberId, override: flag },
+      });
+    expectProblem(
+      await linkPerson(h.sek.token, lodger.id, neighbour.childMemberId),
+      409,
+      "person_not_in_household",
+    );
+    expectProblem(
+      await linkPerson(h.admin.token, lodger.id, neighbour.childMemberId),
+      409,
+      "person_not_in_household",
+    );
+    // A member with no house has no household's person to link.
+    const treasurer = await tenant.member("bendahara");
+    expectProblem(
+      await linkPerson(h.sek.token, treasurer.id, h.childMemberId),
+      409,
+      "person_not_in_household",
+    );
+    expectProblem(await override(h.sek.token, true), 403, "forbidden");
+    expectProblem(await override(h.admin.token, "yes"), 400, "invalid_input");
+    expect(await auditTrail(h.admin.token, "action=member.person_link")).toEqual([]);
+    const forced = await override(h.admin.token, true);
+    expect(forced.status).toBe(200);
+    expect(forced.body.personId).toBe(neighbour.childMemberId);
+    const trail = await auditTrail(h.admin.token, "action=member.person_link");
+    expect(trail).toEqual([
+      expect.objectContaining({ targetId: lodger.id, detail: expect.objectContaining({ override: true }) }),
+    ]);
+  });
+
+  it("lets the secretariat set a member's house; a move drops a person link of the old house", async () => {
+    const tenant = await createTenant();
+    const h = await household(tenant);
+    const neighbour = await household(tenant, { sek: h.sek, admin: h.admin });
+    const spouse = await tenant.member("warga", { unitId: h.unitId });
+    expect((await linkPerson(h.sek.token, spouse.id, h.childMemberId)).status).toBe(200);
+    const setUnit = (token: string, userId: string, unitId: string | null) =>
+      callJson<MemberBody>(`/api/members/${userId}/unit`, { method: "PUT", token, body: { unitId } });
+    expectProblem(await setUnit(h.sek.token, spouse.id, newId()), 404, "unit_not_found");
+    expectProblem(await setUnit(h.sek.token, spouse.id, null), 409, "not_resident");
+    const otherSek = await (await createTenant()).member("sekretaris");
+    expectProblem(await setUnit(otherSek.token, spouse.id, neighbour.unitId), 404, "not_found");
+    const treasurer = await tenant.member("bendahara");
+    expectProblem(await setUnit(treasurer.token, spouse.id, neighbour.unitId), 403, "forbidden_role");
+    const moved = await setUnit(h.sek.token, spouse.id, neighbour.unitId);
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ unitId: neighbour.unitId, personId: null });
+    const trail = await auditTrail(h.admin.token, "action=member.unit");
+    expect(trail).toEqual([
+      expect.objectContaining({
+        targetId: spouse.id,
+        detail: { from: h.unitId, to: neighbour.unitId, via: "staff", personUnlinked: true },
+      }),
+    ]);
   });
 });
 

@@ -14,6 +14,13 @@ export const FACTORIES: FactoryTable = {
     kind: "tenant",
     make: async (w) => ({ params: { userId: (await memberOfA(w)).id }, body: { put: { personId: null } } }),
   },
+  "/api/members/:userId/unit": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { userId: (await memberOfA(w)).id },
+      body: { put: { unitId: w.a.household.unitId } },
+    }),
+  },
   "/api/members/:userId": {
     kind: "tenant",
     make: async (w) => ({ params: { userId: (await memberOfA(w)).id } }),

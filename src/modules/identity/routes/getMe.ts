@@ -4,7 +4,8 @@ import type { HonoEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { unitsByIds } from "../../kependudukan/service";
+import { latestUnitRequest, unitsByIds } from "../../kependudukan/service";
+import { unitRequestView } from "../profile";
 import { Me } from "../schemas";
 import { me, ownCommunityCtx } from "../service";
 
@@ -13,18 +14,25 @@ import { me, ownCommunityCtx } from "../service";
  * context for the token's tenant claim: identity's `me()` stays free of tenant data, and no cycle
  * joins identity and kependudukan (kependudukan asks identity for profiles).
  */
-async function unitOf(ctx: PlatformCtx, profile: { unitId: string | null; tenant: { slug: string } | null }) {
-  if (!profile.unitId || !profile.tenant) {
-    return null;
+async function houseOf(
+  ctx: PlatformCtx,
+  profile: { id: string; unitId: string | null; tenant: { slug: string } | null },
+) {
+  if (!profile.tenant) {
+    return { unit: null, unitRequest: null };
   }
   // The profile's tenant is the token's. Null while it is suspended: the account and its list of
   // memberships are still the person's own, and they need them to switch to another community.
   const tenant = await ownCommunityCtx({ ctx });
   if (!tenant) {
-    return null;
+    return { unit: null, unitRequest: null };
   }
   const unitId = profile.unitId;
-  return (await unitsByIds({ ctx: tenant, ids: [unitId] })).get(unitId) ?? null;
+  const [units, request] = await Promise.all([
+    unitId ? unitsByIds({ ctx: tenant, ids: [unitId] }) : null,
+    latestUnitRequest({ ctx: tenant, userId: profile.id }),
+  ]);
+  return { unit: (unitId && units?.get(unitId)) || null, unitRequest: unitRequestView(request) };
 }
 
 export class GetMe extends Endpoint {
@@ -33,7 +41,8 @@ export class GetMe extends Endpoint {
     summary: "Get the signed-in user",
     description:
       "Any signed-in user (an operator too). Answers the caller's account, the community and duties of " +
-      "this session, whether they are a resident, their housing unit there, and every membership they " +
+      "this session, whether they are a resident, their housing unit there (and their newest request " +
+      "for one, `unitRequest`), and every membership they " +
       "hold, so a client can offer a community switch. 404 when the account no longer exists.",
     responses: { 200: json(Me), ...problems(401, 404) },
   };
@@ -41,6 +50,6 @@ export class GetMe extends Endpoint {
   override async handle(c: Context<HonoEnv>) {
     const ctx = platformCtx(c);
     const profile = await me({ ctx });
-    return c.json({ ...profile, unit: await unitOf(ctx, profile) });
+    return c.json({ ...profile, ...(await houseOf(ctx, profile)) });
   }
 }

@@ -14,7 +14,9 @@ export class DecideCorrection extends Endpoint {
       "Secretary and admin, with the registry (`warga`) switched on. Moves diajukan → diterima (the " +
       "value is applied to the member at once, by the same rules as a staff edit) or ditolak with a " +
       "reason, once: 409 `invalid_transition` when already decided; 409 `nik_taken` when an accepted " +
-      "NIK belongs to another person. Audited.",
+      "NIK belongs to another person. Accepting a `rumah` request grants the resident that house (the " +
+      "unit is created if the registry lacks it; the member's person link stays only if that person is " +
+      "on a card there; 409 `invalid_transition` when they are no longer a member). Audited.",
     request: {
       params: IdParam,
       body: { content: { "application/json": { schema: DecideCorrectionInput } } },

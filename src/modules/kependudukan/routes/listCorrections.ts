@@ -15,8 +15,9 @@ export class ListCorrections extends Endpoint {
       "With the registry (`warga`) switched on, on two paths with one answer shape: the secretary and " +
       "admin read every correction residents proposed (`/corrections`, values whole), a resident reads " +
       "the ones they proposed themselves (`/household/corrections`, a proposed NIK masked). Newest " +
-      "first, filtered by status (diajukan, diterima, ditolak), with the staff's reason once decided, " +
-      "paged by `cursor`.",
+      "first, filtered by status (diajukan, diterima, ditolak) and `field`, with the staff's reason once " +
+      "decided, paged by `cursor`. `rumah` rows are residents' requests for a house (issue 44: a house " +
+      "is granted, not claimed), filed through the profile, with the house asked for in `house`.",
     request: { query: CorrectionListQuery },
     responses: { 200: json(listOf(Correction)), ...problems(400, 401, 403) },
   };

@@ -12,7 +12,9 @@ export class LinkMemberPerson extends Endpoint {
     summary: "Link a member's account to their person in the registry",
     description:
       "Secretary and admin. Links the account to the member's own person on a family card of this " +
-      "registry (`personId`), or unlinks it with null. One account per person: 409 `person_taken`; 404 " +
+      "registry (`personId`), or unlinks it with null. The person must be on a card of the member's " +
+      "house: 409 `person_not_in_household` otherwise, unless an admin sends `override: true` (403 for " +
+      "the secretary), which the audit record keeps. One account per person: 409 `person_taken`; 404 " +
       "`person_not_found` for an id the registry does not hold, 404 for someone not a member here. " +
       "Optional If-Match with the member's ETag (412 `precondition_failed`).",
     request: {

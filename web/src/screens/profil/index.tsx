@@ -14,6 +14,14 @@ interface Me {
   email: string | null;
   whatsapp: string | null;
   unit?: { id: string; block: string; number: string } | null;
+  /** The newest request for a house: a house is granted by the secretariat, never claimed. */
+  unitRequest?: {
+    id: string;
+    block: string;
+    number: string;
+    status: "diajukan" | "diterima" | "ditolak";
+    reason: string | null;
+  } | null;
   profileComplete: boolean;
 }
 interface Member {
@@ -90,12 +98,22 @@ function ProfileForm() {
 function ProfileFields({ me, etag }: { me: Me; etag: string | null }) {
   const [fullName, setFullName] = useState(me.name);
   const [whatsapp, setWhatsapp] = useState(me.whatsapp ?? "");
-  const [block, setBlock] = useState(me.unit?.block ?? "");
-  const [houseNumber, setHouseNumber] = useState(me.unit?.number ?? "");
+  // The house asked for while it waits, else the granted one: saving it unchanged asks for nothing.
+  const waiting = me.unitRequest?.status === "diajukan" ? me.unitRequest : null;
+  const [block, setBlock] = useState(waiting?.block ?? me.unit?.block ?? "");
+  const [houseNumber, setHouseNumber] = useState(waiting?.number ?? me.unit?.number ?? "");
   const [saved, setSaved] = useState<Me | null>(null);
   const [version, setVersion] = useState(etag);
   const form = useSubmit(() =>
-    api.put<Me>("/api/user/profile", { fullName: fullName.trim(), whatsapp, block, houseNumber }, version),
+    api.put<Me>(
+      "/api/user/profile",
+      {
+        fullName: fullName.trim(),
+        whatsapp,
+        ...(block.trim() || houseNumber.trim() ? { block, houseNumber } : {}),
+      },
+      version,
+    ),
   );
   const onSubmit = async (event: Event) => {
     setSaved(null);
@@ -106,6 +124,8 @@ function ProfileFields({ me, etag }: { me: Me; etag: string | null }) {
     }
   };
   const complete = saved?.profileComplete ?? me.profileComplete;
+  const unit = saved ? saved.unit : me.unit;
+  const request = saved ? saved.unitRequest : me.unitRequest;
   return (
     <form onSubmit={onSubmit}>
       <p class={complete ? "muted" : "profil-incomplete"}>
@@ -135,24 +155,45 @@ function ProfileFields({ me, etag }: { me: Me; etag: string | null }) {
         onInput={setWhatsapp}
         error={form.fields.whatsapp}
       />
-      <div class="profil-house">
-        <Field
-          label={t("profil.block")}
-          name="block"
-          required
-          value={block}
-          onInput={setBlock}
-          error={form.fields.block}
-        />
-        <Field
-          label={t("profil.houseNumber")}
-          name="houseNumber"
-          required
-          value={houseNumber}
-          onInput={setHouseNumber}
-          error={form.fields.houseNumber}
-        />
-      </div>
+      <fieldset>
+        <legend>{t("profil.house")}</legend>
+        <p class="muted">
+          {unit
+            ? t("profil.houseGranted", { block: unit.block, number: unit.number })
+            : t("profil.houseNone")}
+        </p>
+        {request?.status === "diajukan" && (
+          <p class="profil-incomplete" role="status">
+            {t("profil.housePending", { block: request.block, number: request.number })}
+          </p>
+        )}
+        {request?.status === "ditolak" && (
+          <p class="muted">
+            {t("profil.houseDeclined", {
+              block: request.block,
+              number: request.number,
+              reason: request.reason ?? "",
+            })}
+          </p>
+        )}
+        <p class="muted">{t("profil.houseHint")}</p>
+        <div class="profil-house">
+          <Field
+            label={t("profil.block")}
+            name="block"
+            value={block}
+            onInput={setBlock}
+            error={form.fields.block}
+          />
+          <Field
+            label={t("profil.houseNumber")}
+            name="houseNumber"
+            value={houseNumber}
+            onInput={setHouseNumber}
+            error={form.fields.houseNumber}
+          />
+        </div>
+      </fieldset>
       <FormError error={form.error} />
       {saved && (
         <p class="profil-saved" role="status">

@@ -1,0 +1,72 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { TenantCtx } from "../../core/context";
+import { requireUser } from "../../core/http/access";
+import { newId } from "../../core/ids";
+import { normaliseBlock, normaliseHouseNumber } from "../../core/schemas";
+import { present } from "./correction-view";
+import { corrections, units } from "./tables";
+
+/**
+ * A member asks to be registered at a house (issue 44: a house is granted, not claimed). Nothing
+ * changes, and no unit is created, until the secretariat accepts it: until then the member has no
+ * unit-bound access (the house's dues, its household ballot, its family cards). One request waits per
+ * member: a new one replaces the one still waiting (it had changed nothing). Asking for the house one
+ * already has withdraws a waiting request and answers null. Not audited, as a correction proposal.
+ */
+export async function requestUnit({
+  ctx,
+  currentUnitId,
+  input,
+}: {
+  ctx: TenantCtx;
+  currentUnitId: string | null;
+  input: { block: string; number: string };
+}) {
+  const actor = requireUser(ctx);
+  const house = { block: normaliseBlock(input.block), number: normaliseHouseNumber(input.number) };
+  const withdraw = ctx.db
+    .delete(corrections)
+    .where(
+      and(
+        eq(corrections.userId, actor.userId),
+        eq(corrections.field, "rumah"),
+        eq(corrections.status, "diajukan"),
+      ),
+    );
+  const current = currentUnitId
+    ? await ctx.db.select().from(units).where(eq(units.id, currentUnitId)).get()
+    : undefined;
+  if (current && current.block === house.block && current.number === house.number) {
+    await withdraw;
+    return null;
+  }
+  const [, [row]] = await ctx.db.batch([
+    withdraw,
+    ctx.db
+      .insert(corrections)
+      .values({
+        id: newId(),
+        userId: actor.userId,
+        unitId: currentUnitId,
+        field: "rumah",
+        value: JSON.stringify(house),
+      })
+      .returning(),
+  ]);
+  if (!row) {
+    throw new Error("insert returned no row");
+  }
+  return present(row, null, false);
+}
+
+/** The member's newest `rumah` request (waiting or decided), for their profile; null when none. */
+export async function latestUnitRequest({ ctx, userId }: { ctx: Pick<TenantCtx, "db">; userId: string }) {
+  const row = await ctx.db
+    .select()
+    .from(corrections)
+    .where(and(eq(corrections.userId, userId), eq(corrections.field, "rumah")))
+    .orderBy(desc(corrections.id))
+    .limit(1)
+    .get();
+  return row ? present(row, null, false) : null;
+}
