@@ -81,6 +81,8 @@ export async function insertUser(opts: {
   email?: string;
   name?: string;
   whatsapp?: string | null;
+  /** Whether the number is proven (issue 44): true unless a test needs a merely claimed one. */
+  whatsappVerified?: boolean;
   platformRole?: "super_admin";
 }): Promise<{ id: string; email: string }> {
   const id = newId();
@@ -92,6 +94,8 @@ export async function insertUser(opts: {
       email,
       name: opts.name ?? "Pengguna Uji",
       whatsapp: opts.whatsapp ?? null,
+      whatsappVerifiedAt: opts.whatsapp && opts.whatsappVerified !== false ? new Date().toISOString() : null,
+      emailVerifiedAt: new Date().toISOString(),
       passwordHash: await sharedHash(),
       platformRole: opts.platformRole ?? null,
       updatedAt: new Date().toISOString(),
@@ -156,6 +160,8 @@ interface MemberOpts {
   /** Their own person on a family card of the tenant's registry (`family_members.id`). */
   personId?: string;
   whatsapp?: string;
+  /** False for a number the member merely typed on their profile (proven by default). */
+  whatsappVerified?: boolean;
   /** Duties held besides `role` (a ketua who is also the bendahara). */
   duties?: Duty[];
 }
@@ -196,7 +202,10 @@ export async function createTenant(opts: { type?: "RT" | "RW"; parentSlug?: stri
     slot,
     invitedAdmin,
     async member(role, memberOpts = {}) {
-      const user = await insertUser({ whatsapp: memberOpts.whatsapp });
+      const user = await insertUser({
+        whatsapp: memberOpts.whatsapp,
+        whatsappVerified: memberOpts.whatsappVerified,
+      });
       await platformDb(bindings)
         .insert(memberships)
         .values({

@@ -14,8 +14,9 @@ export class UpdateProfile extends Endpoint {
       "Any member of the community. Sets the full name and WhatsApp number (the person's, seen by all " +
       "their communities) and the housing unit in this community (block and house number; a unit not " +
       "yet registered is created). A complete profile is what guest registrations, letter requests and " +
-      "the like require (409 `profile_incomplete` there). 409 `whatsapp_taken` when the number belongs " +
-      "to another account. Audited.",
+      "the like require (409 `profile_incomplete` there). A new number is unverified until its owner " +
+      "proves it (`POST /api/user/contacts/verify/request`); 409 `whatsapp_taken` when another account " +
+      "has proven it. Audited.",
     request: { body: { content: { "application/json": { schema: ProfileInput } } } },
     responses: { 200: json(Me), ...problems(400, 401, 403, 404, 409) },
   };
