@@ -7,12 +7,15 @@ import { PushToggle } from "../../pwa/PushToggle";
 import { signOut } from "../../session";
 import { Field, FormError, Select, Submit, TextArea, useSubmit } from "../../ui/forms";
 import { Empty, Show, useResource } from "../../ui/states";
+import { ContactVerify } from "./ContactVerify";
 
 interface Me {
   id: string;
   name: string;
   email: string | null;
   whatsapp: string | null;
+  emailVerified?: boolean;
+  whatsappVerified?: boolean;
   unit?: { id: string; block: string; number: string } | null;
   profileComplete: boolean;
 }
@@ -106,61 +109,75 @@ function ProfileFields({ me, etag }: { me: Me; etag: string | null }) {
     }
   };
   const complete = saved?.profileComplete ?? me.profileComplete;
+  const current = saved ?? me;
   return (
-    <form onSubmit={onSubmit}>
-      <p class={complete ? "muted" : "profil-incomplete"}>
-        {complete ? t("profil.complete") : t("profil.incomplete")}
-      </p>
-      {me.email && (
-        <p class="muted">
-          {t("profil.email")}: {me.email}
+    <>
+      <form onSubmit={onSubmit}>
+        <p class={complete ? "muted" : "profil-incomplete"}>
+          {complete ? t("profil.complete") : t("profil.incomplete")}
         </p>
-      )}
-      <Field
-        label={t("profil.fullName")}
-        name="fullName"
-        autoComplete="name"
-        required
-        value={fullName}
-        onInput={setFullName}
-        error={form.fields.fullName}
-      />
-      <Field
-        label={t("profil.whatsapp")}
-        name="whatsapp"
-        type="tel"
-        autoComplete="tel"
-        required
-        value={whatsapp}
-        onInput={setWhatsapp}
-        error={form.fields.whatsapp}
-      />
-      <div class="profil-house">
         <Field
-          label={t("profil.block")}
-          name="block"
+          label={t("profil.fullName")}
+          name="fullName"
+          autoComplete="name"
           required
-          value={block}
-          onInput={setBlock}
-          error={form.fields.block}
+          value={fullName}
+          onInput={setFullName}
+          error={form.fields.fullName}
         />
         <Field
-          label={t("profil.houseNumber")}
-          name="houseNumber"
+          label={t("profil.whatsapp")}
+          name="whatsapp"
+          type="tel"
+          autoComplete="tel"
           required
-          value={houseNumber}
-          onInput={setHouseNumber}
-          error={form.fields.houseNumber}
+          value={whatsapp}
+          onInput={setWhatsapp}
+          error={form.fields.whatsapp}
         />
-      </div>
-      <FormError error={form.error} />
-      {saved && (
-        <p class="profil-saved" role="status">
-          {t("profil.saved")}
-        </p>
+        <div class="profil-house">
+          <Field
+            label={t("profil.block")}
+            name="block"
+            required
+            value={block}
+            onInput={setBlock}
+            error={form.fields.block}
+          />
+          <Field
+            label={t("profil.houseNumber")}
+            name="houseNumber"
+            required
+            value={houseNumber}
+            onInput={setHouseNumber}
+            error={form.fields.houseNumber}
+          />
+        </div>
+        <FormError error={form.error} />
+        {saved && (
+          <p class="profil-saved" role="status">
+            {t("profil.saved")}
+          </p>
+        )}
+        <Submit busy={form.busy}>{t("profil.save")}</Submit>
+      </form>
+      {current.whatsapp && (
+        <ContactVerify
+          key={`whatsapp:${current.whatsapp}`}
+          channel="whatsapp"
+          contact={current.whatsapp}
+          verified={current.whatsappVerified ?? false}
+        />
       )}
-      <Submit busy={form.busy}>{t("profil.save")}</Submit>
-    </form>
+      {current.email && (
+        <ContactVerify
+          key={`email:${current.email}`}
+          channel="email"
+          contact={current.email}
+          verified={current.emailVerified ?? false}
+        />
+      )}
+    </>
   );
 }
 
