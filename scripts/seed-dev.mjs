@@ -153,6 +153,10 @@ WHERE NOT EXISTS (SELECT 1 FROM tenants WHERE slug = ${q(t.slug)});`);
   for (const a of accounts) {
     lines.push(`INSERT OR IGNORE INTO users (id, email, name, whatsapp, password_hash, platform_role, status, updated_at)
 VALUES (${q(a.id)}, ${q(a.email)}, ${q(a.name)}, ${q(a.whatsapp)}, ${q(hashPassword(DEMO_PASSWORD))}, ${q(a.platformRole)}, 'active', ${q(now)});`);
+    // Demo accounts' contacts count as proven (issue 44), so signing in by number and inviting them work;
+    // a number changed on the profile afterwards is unproven again, as for anyone.
+    lines.push(`UPDATE users SET email_verified_at = COALESCE(email_verified_at, ${q(now)}), whatsapp_verified_at = COALESCE(whatsapp_verified_at, ${q(now)})
+WHERE id = ${q(a.id)} AND email IS ${q(a.email)} AND whatsapp IS ${q(a.whatsapp)};`);
     if (a.tenant) {
       const member = `seed-member-${a.id.slice(10)}`;
       lines.push(`INSERT OR IGNORE INTO memberships (id, user_id, tenant_id, roles, unit_id, person_id)

@@ -13,6 +13,8 @@ const me = {
   name: "Budi Santoso",
   email: "budi@warga.test",
   whatsapp: "6281234560001",
+  emailVerified: true,
+  whatsappVerified: false,
   unit: { id: "n1", block: "A", number: "1" },
   profileComplete: true,
 };
@@ -122,6 +124,43 @@ describe("the profil screen", () => {
     open();
     expect(await screen.findByText("Permintaan Blok C No. 4 ditolak: Bukan penghuni")).toBeTruthy();
     expect(screen.getByText("Rumah tercatat: Blok A No. 1")).toBeTruthy();
+  });
+
+  it("marks an unverified number and proves it with the code sent to it; a wrong code is said and can be retyped", async () => {
+    await signedInAs();
+    routes();
+    fake.routes["POST /api/user/contacts/verify/request"] = {
+      status: 202,
+      body: { channel: "whatsapp", expiresInSeconds: 600 },
+    };
+    let wrong = true;
+    fake.routes["POST /api/user/contacts/verify"] = () =>
+      wrong
+        ? problem(400, "contact_code_invalid", "Kode salah, kedaluwarsa, atau sudah dipakai; minta kode baru")
+        : {
+            status: 200,
+            body: { channel: "whatsapp", contact: me.whatsapp, verifiedAt: "2026-11-29T00:00:00Z" },
+          };
+    open();
+    expect(await screen.findByText("belum terverifikasi")).toBeTruthy();
+    // The email is proven already: only its mark, no verify button for it.
+    expect(screen.getAllByText("terverifikasi")).toHaveLength(1);
+    fireEvent.click(screen.getByRole("button", { name: "Kirim kode verifikasi" }));
+    const code = (await screen.findByLabelText("Kode verifikasi")) as HTMLInputElement;
+    fireEvent.input(code, { target: { value: "123456" } });
+    fireEvent.click(screen.getByRole("button", { name: "Verifikasi" }));
+    expect((await screen.findByText(/Kode salah/)).textContent).toContain("minta kode baru");
+    expect(code.value).toBe("123456");
+    wrong = false;
+    fireEvent.click(screen.getByRole("button", { name: "Verifikasi" }));
+    await waitFor(() => expect(screen.queryByText("belum terverifikasi")).toBeNull());
+    expect(screen.getAllByText("terverifikasi")).toHaveLength(2);
+    const asked = fake.seen.filter((s) => s.path.startsWith("/api/user/contacts/verify"));
+    expect(asked.map((s) => [s.path, JSON.parse(s.body as string)])).toEqual([
+      ["/api/user/contacts/verify/request", { channel: "whatsapp" }],
+      ["/api/user/contacts/verify", { channel: "whatsapp", code: "123456" }],
+      ["/api/user/contacts/verify", { channel: "whatsapp", code: "123456" }],
+    ]);
   });
 
   it("shows the household with the caller marked, and sends a correction with the same key when retried", async () => {

@@ -64,8 +64,19 @@ export const users = sqliteTable(
     id: text("id").primaryKey(),
     /** Null for residents who applied with a WhatsApp number only: they sign in with that number. */
     email: text("email"),
+    /**
+     * When the holder proved the email (a link or code sent to it was used); null while it is only
+     * what someone typed. See whatsappVerifiedAt for what an unproven contact may and may not do.
+     */
+    emailVerifiedAt: text("email_verified_at"),
     name: text("name").notNull(),
     whatsapp: text("whatsapp"),
+    /**
+     * When the holder proved the number with a one-time code (or a set-password link sent to it); null
+     * while it is only claimed. An unproven number still receives messages, but no invitation, approved
+     * application or sign-in is matched to it (issue 44, P1), and any number of accounts may claim it.
+     */
+    whatsappVerifiedAt: text("whatsapp_verified_at"),
     passwordHash: text("password_hash"),
     platformRole: text("platform_role", { enum: ["super_admin"] }),
     status: text("status", { enum: ["active", "disabled"] })
@@ -76,9 +87,33 @@ export const users = sqliteTable(
   },
   (t) => [
     uniqueIndex("users_email_uq").on(t.email),
-    // A number identifies the account it signs in to, so two accounts cannot share one.
-    uniqueIndex("users_whatsapp_uq").on(t.whatsapp),
+    // A proven number identifies the account it signs in to, so two accounts cannot both have proven
+    // it; a claim alone reserves nothing (else a squatter could lock the real holder out).
+    uniqueIndex("users_whatsapp_verified_uq").on(t.whatsapp).where(sql`${t.whatsappVerifiedAt} IS NOT NULL`),
+    index("users_whatsapp_idx").on(t.whatsapp),
   ],
+);
+
+/**
+ * One-time codes that prove a contact (a WhatsApp number or an email) belongs to an account: six
+ * digits, kept only as an HMAC, short-lived, single-use, with a bounded number of wrong tries. A new
+ * code for the same account and channel retires the earlier ones.
+ */
+export const contactCodes = sqliteTable(
+  "contact_codes",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    channel: text("channel", { enum: ["whatsapp", "email"] }).notNull(),
+    /** The contact the code was sent to: verifying proves this one, even if the profile changed since. */
+    contact: text("contact").notNull(),
+    codeHash: text("code_hash").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("contact_codes_user_idx").on(t.userId, t.channel)],
 );
 
 export const memberships = sqliteTable(

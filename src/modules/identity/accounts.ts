@@ -1,4 +1,4 @@
-import { and, eq, or } from "drizzle-orm";
+import { and, eq, isNotNull, or } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Duty, TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
@@ -71,7 +71,10 @@ export type InvitingCtx = Pick<TenantCtx, "platform" | "env" | "requestId" | "no
 /**
  * The account an invitation's email or WhatsApp number names, if any. When the email and the number
  * name two accounts, the number (the one that signs in on WhatsApp) decides whom to ask; the other
- * account is not touched.
+ * account is not touched. A number matches only the account that proved it (contacts.ts): anyone may
+ * type any number on their profile, and a join link sent to the real holder's phone must not enrol
+ * the account that merely claimed it (issue 44, P1). Emails are never typed by their account's holder
+ * (staff or an applicant give them, and the first link goes to them), so they match as they are.
  */
 export async function accountByContact(
   ctx: Pick<InvitingCtx, "platform">,
@@ -79,7 +82,7 @@ export async function accountByContact(
 ): Promise<UserRow | undefined> {
   const contacts = [
     ...(input.email ? [eq(users.email, input.email)] : []),
-    ...(input.whatsapp ? [eq(users.whatsapp, input.whatsapp)] : []),
+    ...(input.whatsapp ? [and(eq(users.whatsapp, input.whatsapp), isNotNull(users.whatsappVerifiedAt))] : []),
   ];
   if (contacts.length === 0) {
     return undefined;
@@ -88,7 +91,9 @@ export async function accountByContact(
     .select()
     .from(users)
     .where(or(...contacts));
-  return matches.find((u) => input.whatsapp && u.whatsapp === input.whatsapp) ?? matches[0];
+  return (
+    matches.find((u) => input.whatsapp && u.whatsapp === input.whatsapp && u.whatsappVerifiedAt) ?? matches[0]
+  );
 }
 
 /**

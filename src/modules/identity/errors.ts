@@ -26,6 +26,9 @@ export const IDENTITY_ERROR_CODES = [
   "account_conflict",
   "already_member",
   "no_contact",
+  // Proving a contact with a one-time code (issue 44).
+  "contact_already_verified",
+  "contact_code_invalid",
   // Device push tokens.
   "push_token_not_found",
 ] as const;
@@ -54,9 +57,11 @@ defineIndonesianTitles<(typeof IDENTITY_ERROR_CODES)[number]>({
   not_resident: "Hanya warga yang dapat melakukan ini",
   person_taken: "Data warga ini sudah terhubung ke akun lain",
   profile_incomplete: "Lengkapi profil Anda terlebih dahulu",
-  whatsapp_taken: "Nomor WhatsApp sudah dipakai akun lain",
+  whatsapp_taken: "Nomor WhatsApp sudah terverifikasi di akun lain",
   account_conflict: "Akun bentrok dengan akun yang sudah ada",
   already_member: "Sudah menjadi anggota komunitas ini",
   no_contact: "Tidak ada kontak untuk mengirim pesan",
+  contact_already_verified: "Kontak ini sudah terverifikasi",
+  contact_code_invalid: "Kode salah, kedaluwarsa, atau sudah dipakai; minta kode baru",
   push_token_not_found: "Token notifikasi tidak ditemukan",
 });

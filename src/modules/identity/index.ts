@@ -16,16 +16,20 @@ import { PreviewInvitation } from "./routes/previewInvitation";
 import { PutNotificationPreferences } from "./routes/putNotificationPreferences";
 import { Refresh } from "./routes/refresh";
 import { RegisterPushToken } from "./routes/registerPushToken";
+import { ReleaseWhatsapp } from "./routes/releaseWhatsapp";
+import { RequestContactCode } from "./routes/requestContactCode";
 import { RequestMagicLink } from "./routes/requestMagicLink";
 import { ResetPassword } from "./routes/resetPassword";
 import { StartOAuth } from "./routes/startOAuth";
 import { SwitchTenant } from "./routes/switchTenant";
 import { UnregisterPushToken } from "./routes/unregisterPushToken";
 import { UpdateProfile } from "./routes/updateProfile";
+import { VerifyContact } from "./routes/verifyContact";
 import { VerifyMagicLink } from "./routes/verifyMagicLink";
 
 const pub = { scope: "public" } as const satisfies Access;
 const user = { scope: "user" } as const satisfies Access;
+const platform = { scope: "platform" } as const satisfies Access;
 
 export const identityModule = defineModule({
   name: "identity",
@@ -62,6 +66,19 @@ export const identityModule = defineModule({
       path: "/api/user/profile",
       endpoint: UpdateProfile,
       access: tenantAccess(ROLES.MEMBER),
+    },
+    {
+      method: "post",
+      path: "/api/user/contacts/verify/request",
+      endpoint: RequestContactCode,
+      access: user,
+    },
+    { method: "post", path: "/api/user/contacts/verify", endpoint: VerifyContact, access: user },
+    {
+      method: "post",
+      path: "/api/platform/contacts/whatsapp/release",
+      endpoint: ReleaseWhatsapp,
+      access: platform,
     },
     {
       method: "post",

@@ -136,3 +136,22 @@ export const loginAlertRateLimit = createRateLimit({
 export const dataExportRateLimit = createRateLimit({
   "data-export:user": { limit: 5, windowSeconds: 60 * 60 },
 });
+
+/**
+ * Verification codes for a contact (contacts.ts): each sends a message at our cost to a number or inbox
+ * the caller typed, so per account (one person cannot spam), per contact (many accounts claiming one
+ * number cannot flood its holder) and per community (a neighbourhood's accounts together).
+ */
+export const contactCodeRateLimit = createRateLimit({
+  "contact-code:account": {
+    limit: 5,
+    windowSeconds: 60 * 60,
+    quota: "5 verification codes per account per hour",
+  },
+  "contact-code:contact": {
+    limit: 3,
+    windowSeconds: 15 * 60,
+    quota: "3 codes to one contact per 15 minutes",
+  },
+  "contact-code:community": { limit: 100, windowSeconds: 60 * 60 },
+});

@@ -1,4 +1,5 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, ne, notExists } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { forgetSession } from "../../core/auth/liveness";
 import { hashPassword } from "../../core/auth/password";
 import type { PlatformCtx } from "../../core/context";
@@ -97,9 +98,48 @@ export async function resetPassword({
       .where(and(eq(sessions.userId, result.userId), isNull(sessions.revokedAt)))
       .returning({ familyId: sessions.familyId }),
     retireTokens(ctx, result.userId, ["password_reset", "invitation"]),
+    ...proveDeliveredContact(ctx, result.userId, now),
   ]);
   for (const { familyId } of ended) {
     forgetSession(familyId);
   }
   return { purpose: result.purpose };
+}
+
+/**
+ * A set-password or reset link goes to the account's email, or to its number when it has none
+ * (invitations.ts `invitationChannel`): using it proves that contact. The number only when no other
+ * account has proven it already (that one keeps it until released).
+ */
+function proveDeliveredContact(ctx: PlatformCtx, userId: string, now: string) {
+  const other = alias(users, "other_holder");
+  return [
+    ctx.platform
+      .update(users)
+      .set({ emailVerifiedAt: now })
+      .where(and(eq(users.id, userId), isNotNull(users.email), isNull(users.emailVerifiedAt))),
+    ctx.platform
+      .update(users)
+      .set({ whatsappVerifiedAt: now })
+      .where(
+        and(
+          eq(users.id, userId),
+          isNull(users.email),
+          isNotNull(users.whatsapp),
+          isNull(users.whatsappVerifiedAt),
+          notExists(
+            ctx.platform
+              .select({ id: other.id })
+              .from(other)
+              .where(
+                and(
+                  eq(other.whatsapp, users.whatsapp),
+                  isNotNull(other.whatsappVerifiedAt),
+                  ne(other.id, users.id),
+                ),
+              ),
+          ),
+        ),
+      ),
+  ] as const;
 }

@@ -1,11 +1,11 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { platformAudit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
 import { users } from "../../core/db/platform-schema";
-import { Conflict } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { latestUnitRequest, requestUnit, unitsByIds } from "../kependudukan/service";
+import { verifiedHolderOf, whatsappTaken } from "./contacts";
 import type { ProfileInput } from "./schemas";
 import { me, membershipIn } from "./service";
 
@@ -28,17 +28,27 @@ export function unitRequestView(request: Awaited<ReturnType<typeof latestUnitReq
  */
 export async function updateProfile({ ctx, input }: { ctx: TenantCtx; input: ProfileInput }) {
   const actor = requireUser(ctx);
+  // A claim to a number another account has proven is refused; any other number is kept unproven
+  // until its code comes back (contacts.ts), and a changed number loses the old one's proof.
+  if (await verifiedHolderOf(ctx, input.whatsapp, actor.userId)) {
+    throw whatsappTaken();
+  }
   try {
     await ctx.platform.batch([
       ctx.platform
         .update(users)
-        .set({ name: input.fullName, whatsapp: input.whatsapp, updatedAt: ctx.now().toISOString() })
+        .set({
+          name: input.fullName,
+          whatsapp: input.whatsapp,
+          whatsappVerifiedAt: sql`CASE WHEN ${users.whatsapp} = ${input.whatsapp} THEN ${users.whatsappVerifiedAt} END`,
+          updatedAt: ctx.now().toISOString(),
+        })
         .where(eq(users.id, actor.userId)),
       platformAudit(ctx, { action: "profile.update", targetType: "user", targetId: actor.userId }),
     ]);
   } catch (error) {
     if (isUniqueViolation(error, "users.whatsapp")) {
-      throw new Conflict("whatsapp_taken", "This WhatsApp number belongs to another account.");
+      throw whatsappTaken();
     }
     throw error;
   }

@@ -51,6 +51,15 @@ export const Me = z
     name: z.string(),
     email: z.string().nullable(),
     whatsapp: z.string().nullable(),
+    emailVerified: z
+      .boolean()
+      .describe("Whether the holder proved the email; an unproven one still receives messages"),
+    whatsappVerified: z
+      .boolean()
+      .describe(
+        "Whether the holder proved the number with a one-time code (`POST /api/user/contacts/verify`). " +
+          "Until then invitations, approved applications and sign-in do not match it; messages still go to it",
+      ),
     ...Standing,
     tenant: TenantRef.nullable(),
     unitId: z.string().nullable(),
@@ -235,3 +244,31 @@ export const NotificationPreferences = z
   })
   .openapi("NotificationPreferences");
 export type NotificationPreferences = z.infer<typeof NotificationPreferences>;
+
+export const ContactChannel = z
+  .enum(["whatsapp", "email"])
+  .describe("Which of the caller's own contacts: the profile's WhatsApp number or the account's email");
+export const ContactCodeRequest = z.object({ channel: ContactChannel });
+export const ContactCodeSent = z
+  .object({
+    channel: ContactChannel,
+    expiresInSeconds: z.number().int().describe("How long the code works"),
+  })
+  .openapi("ContactCodeSent");
+export const ContactCodeInput = z.object({
+  channel: ContactChannel,
+  code: z
+    .string()
+    .regex(/^\d{6}$/)
+    .describe("The six digits sent to the contact"),
+});
+export const ContactVerified = z
+  .object({ channel: ContactChannel, contact: z.string(), verifiedAt: z.string() })
+  .openapi("ContactVerified");
+export const ReleaseWhatsappInput = z.object({
+  whatsapp: IndonesianMobile,
+  reason: Line(500, 5).describe("Why the operator takes the proof away (kept in the platform audit log)"),
+});
+export const WhatsappReleased = z
+  .object({ userId: z.string().describe("The account that lost the proof"), released: z.literal(true) })
+  .openapi("WhatsappReleased");

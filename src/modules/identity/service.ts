@@ -140,6 +140,8 @@ export async function me({ ctx }: { ctx: PlatformCtx }) {
     name: user.name,
     email: user.email,
     whatsapp: user.whatsapp,
+    emailVerified: user.emailVerifiedAt !== null,
+    whatsappVerified: user.whatsappVerifiedAt !== null,
     ...(current
       ? standingOf(current.membership)
       : { roles: actor.roles.filter((r) => r === "super_admin"), resident: false }),

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, ne } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull, ne } from "drizzle-orm";
 import { platformAudit } from "../../core/audit";
 import { forgetSession } from "../../core/auth/liveness";
 import { hashPassword, verifyPassword } from "../../core/auth/password";
@@ -133,7 +133,12 @@ export async function login({ ctx, input, defer }: { ctx: PlatformCtx; input: Lo
     ctx.platform
       .select()
       .from(users)
-      .where(input.email ? eq(users.email, input.email) : eq(users.whatsapp, input.whatsapp ?? ""))
+      // A number signs in only to the account that proved it (contacts.ts): others may claim it too.
+      .where(
+        input.email
+          ? eq(users.email, input.email)
+          : and(eq(users.whatsapp, input.whatsapp ?? ""), isNotNull(users.whatsappVerifiedAt)),
+      )
       .get(),
   ]);
   const attempt = await startLoginAttempt(

@@ -1,4 +1,4 @@
-import { type AccessTable, pub, R_S, user } from "../../helpers/access";
+import { type AccessTable, platform, pub, R_S, user } from "../../helpers/access";
 
 /**
  * Who may call each route of the identity and data-export modules, and why (reading rules:
@@ -29,6 +29,11 @@ export const ACCESS: AccessTable = {
   // Spec: PUT /api/user/profile, R ("Resident profile"). Staff are residents of their RT too: they
   // complete the same profile (name, WhatsApp, house), so every member may (settled in issue 11).
   "PUT /api/user/profile": { who: R_S },
+  // Issue 44 (P1): a person proves their own number or email with a one-time code; only an operator
+  // takes a proven number away from the account that holds it (a disputed number, audited).
+  "POST /api/user/contacts/verify/request": user,
+  "POST /api/user/contacts/verify": user,
+  "POST /api/platform/contacts/whatsapp/release": platform,
 
   // Content and notifications (issue 16): everyone in the tenant reads, the secretariat writes; each
   // user manages their own devices and preferences.

@@ -8,15 +8,20 @@ import {
   createTenant,
   expectProblem,
   type Member,
+  operatorToken,
   setTenantStatus,
   type TestTenant,
 } from "../../helpers/harness";
+import { queuedMessages } from "../../helpers/notify";
+import { nextPhone } from "../members/helpers";
 import { openPoll, vote } from "../musyawarah/helpers";
 import { household } from "../surat/helpers";
 
 interface MeBody {
   name: string;
   whatsapp: string | null;
+  whatsappVerified: boolean;
+  emailVerified: boolean;
   unitId: string | null;
   unit: { id: string; block: string; number: string } | null;
   unitRequest: {
@@ -357,5 +362,130 @@ describe("a house is granted, not claimed (issue 44, P2)", () => {
       unitId: null,
       unitRequest: { status: "ditolak", reason: "Bukan penghuni" },
     });
+  });
+});
+
+describe("proving a contact (issue 44, P1)", () => {
+  const ask = (token: string, channel = "whatsapp") =>
+    callJson("/api/user/contacts/verify/request", { token, body: { channel } });
+  const prove = (token: string, code: string, channel = "whatsapp") =>
+    callJson("/api/user/contacts/verify", { token, body: { channel, code } });
+  async function codeSentTo(recipient: string): Promise<string> {
+    const message = (await queuedMessages({ recipient })).at(-1);
+    const match = /Kode verifikasi Warga Anda: (\d{6})/.exec(JSON.stringify(message?.payload));
+    if (!match?.[1]) {
+      throw new Error(`no code was sent to ${recipient}`);
+    }
+    return match[1];
+  }
+  const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+
+  it("keeps a typed number unverified until the code sent to it comes back, once", async () => {
+    const tenant = await createTenant();
+    const warga = await tenant.member("warga");
+    const phone = nextPhone();
+    const saved = await put(warga.token, {
+      fullName: "Sari",
+      whatsapp: phone.typed,
+      block: "A",
+      houseNumber: "3",
+    });
+    expect(saved.body).toMatchObject({
+      whatsapp: phone.stored,
+      whatsappVerified: false,
+      emailVerified: true,
+    });
+
+    expectProblem(await prove(warga.token, "123456"), 400, "contact_code_invalid");
+    const sent = await ask(warga.token);
+    expect(sent.status).toBe(202);
+    expect(sent.body).toEqual({ channel: "whatsapp", expiresInSeconds: 600 });
+    const code = await codeSentTo(phone.stored);
+    expect(JSON.stringify(sent.body)).not.toContain(code);
+    expectProblem(await prove(warga.token, wrong(code)), 400, "contact_code_invalid");
+    const proved = await prove(warga.token, code);
+    expect(proved.status).toBe(200);
+    expect(proved.body).toMatchObject({ channel: "whatsapp", contact: phone.stored });
+    expectProblem(await prove(warga.token, code), 400, "contact_code_invalid");
+    const me = await callJson<MeBody>("/api/user/me", { token: warga.token });
+    expect(me.body.whatsappVerified).toBe(true);
+    expectProblem(await ask(warga.token), 409, "contact_already_verified");
+
+    // Changing the number drops the proof; typing the same one keeps it.
+    const same = await put(warga.token, {
+      fullName: "Sari",
+      whatsapp: phone.typed,
+      block: "A",
+      houseNumber: "3",
+    });
+    expect(same.body.whatsappVerified).toBe(true);
+    const moved = await put(warga.token, {
+      fullName: "Sari",
+      whatsapp: nextPhone().typed,
+      block: "A",
+      houseNumber: "3",
+    });
+    expect(moved.body.whatsappVerified).toBe(false);
+  });
+
+  it("spends a code after five wrong tries, and refuses a code for a number the profile no longer holds", async () => {
+    const tenant = await createTenant();
+    const warga = await tenant.member("warga");
+    const phone = nextPhone();
+    await put(warga.token, { fullName: "Tono", whatsapp: phone.typed, block: "A", houseNumber: "4" });
+    await ask(warga.token);
+    const code = await codeSentTo(phone.stored);
+    for (let i = 0; i < 5; i++) {
+      expectProblem(await prove(warga.token, wrong(code)), 400, "contact_code_invalid");
+    }
+    expectProblem(await prove(warga.token, code), 400, "contact_code_invalid");
+
+    await ask(warga.token);
+    const second = await codeSentTo(phone.stored);
+    await put(warga.token, { fullName: "Tono", whatsapp: nextPhone().typed, block: "A", houseNumber: "4" });
+    expectProblem(await prove(warga.token, second), 400, "contact_code_invalid");
+  });
+
+  it("limits codes to one number, and refuses a number another account has proven until an operator releases it", async () => {
+    const tenant = await createTenant();
+    const phone = nextPhone();
+    const holder = await tenant.member("warga", { whatsapp: phone.stored });
+    const claimer = await tenant.member("warga");
+    const claim = { fullName: "Klaim", whatsapp: phone.typed, block: "B", houseNumber: "1" };
+    expectProblem(await put(claimer.token, claim), 409, "whatsapp_taken");
+
+    const release = (token: string) =>
+      callJson<{ userId: string }>("/api/platform/contacts/whatsapp/release", {
+        token,
+        body: { whatsapp: phone.typed, reason: "KTP dan kartu SIM diperiksa" },
+      });
+    expectProblem(await release(claimer.token), 403, "forbidden_role");
+    const operator = await operatorToken();
+    const released = await release(operator);
+    expect(released.body).toEqual({ userId: holder.id, released: true });
+    expectProblem(await release(operator), 404, "not_found");
+    const audit = await callJson<{ items: { action: string; targetId: string }[] }>(
+      "/api/platform/audit?action=contact.release",
+      { token: operator },
+    );
+    expect(audit.body.items).toEqual([expect.objectContaining({ targetId: holder.id })]);
+
+    expect((await put(claimer.token, claim)).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      expect((await ask(claimer.token)).status).toBe(202);
+    }
+    expectProblem(await ask(claimer.token), 429, "rate_limited");
+  });
+
+  it("says no_contact for an email the account does not have, and needs a signed-in user", async () => {
+    expectProblem(
+      await callJson("/api/user/contacts/verify/request", { body: { channel: "whatsapp" } }),
+      401,
+      "unauthorized",
+    );
+    const warga = await (await createTenant()).member("warga");
+    expectProblem(await ask(warga.token), 409, "no_contact");
+    expectProblem(await ask(warga.token, "email"), 409, "contact_already_verified");
+    expectProblem(await prove(warga.token, "12345"), 400, "invalid_input");
   });
 });

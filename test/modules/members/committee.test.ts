@@ -4,7 +4,15 @@ import { platformDb } from "../../../src/core/db/platform";
 import { memberships, users } from "../../../src/core/db/platform-schema";
 import { newId } from "../../../src/core/ids";
 import { auditTrail } from "../../helpers/contexts";
-import { bindings, call, callJson, createTenant, expectProblem, insertUser } from "../../helpers/harness";
+import {
+  bindings,
+  call,
+  callJson,
+  createTenant,
+  expectProblem,
+  insertUser,
+  PASSWORD,
+} from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
 import { tokenIn } from "../identity/helpers";
 import { household } from "../surat/helpers";
@@ -266,6 +274,61 @@ describe("inviting members", () => {
       resident: true,
       unitId: h.unitId,
     });
+  });
+
+  it("never enrols the account that only claimed the invited number (issue 44, P1): the real holder gets a new account", async () => {
+    const rt01 = await createTenant();
+    const rt02 = await createTenant();
+    const admin = await rt01.member("admin");
+    const phone = nextPhone();
+    // An RT 02 account puts the RT 01 person's number on its own profile: a claim nobody proved.
+    const claimer = await rt02.member("warga");
+    const claimed = await callJson<{ whatsappVerified: boolean }>("/api/user/profile", {
+      method: "PUT",
+      token: claimer.token,
+      body: { fullName: "Penyusup", whatsapp: phone.typed, block: "Z", houseNumber: "9" },
+    });
+    expect(claimed.body.whatsappVerified).toBe(false);
+    // The claim does not sign in with the number either.
+    expectProblem(
+      await callJson("/api/auth/login", { body: { whatsapp: phone.typed, password: PASSWORD } }),
+      401,
+      "invalid_credentials",
+    );
+
+    const res = await invite(admin.token, { name: "Bu Tini", whatsapp: phone.typed, roles: ["bendahara"] });
+    expect(res.status).toBe(202);
+    const sent = await queuedMessages({ recipient: phone.stored });
+    // A set-password link for a new account, not a join link that binds the claimer's account.
+    expect(sent.map((m) => JSON.stringify(m.payload))).toEqual([
+      expect.stringContaining("/reset-password?token="),
+    ]);
+    const token = tokenIn(sent[0] ?? ({ payload: {} } as never));
+    const accepted = await callJson("/api/auth/reset-password", {
+      body: { token, password: "sandi-tini-01" },
+    });
+    expect(accepted.status).toBe(204);
+    const members = await allMembers(admin.token);
+    expect(members.map((m) => m.userId)).not.toContain(claimer.id);
+    const tini = members.find((m) => m.whatsapp === phone.stored);
+    expect(tini).toMatchObject({ roles: ["bendahara"] });
+    // The link reached the number, so the number is now Tini's, proven; the claimer keeps an unproven copy.
+    const login = await callJson<{ user: { id: string; roles: string[] } }>("/api/auth/login", {
+      body: { whatsapp: phone.typed, password: "sandi-tini-01" },
+    });
+    expect(login.body.user).toMatchObject({ id: tini?.userId, roles: ["bendahara"] });
+    const claimerNow = await callJson<{ whatsappVerified: boolean; memberships: unknown[] }>("/api/user/me", {
+      token: claimer.token,
+    });
+    expect(claimerNow.body).toMatchObject({ whatsappVerified: false, memberships: [expect.anything()] });
+    expectProblem(
+      await callJson("/api/user/contacts/verify/request", {
+        token: claimer.token,
+        body: { channel: "whatsapp" },
+      }),
+      409,
+      "whatsapp_taken",
+    );
   });
 
   it("refuses an invitation without a contact, with a duty it does not know, or a house outside this registry", async () => {

@@ -184,6 +184,30 @@ describe("deciding applications", () => {
     expect(login.status).toBe(200);
   });
 
+  it("approves an application for a number another account only claimed as a new account (issue 44, P1)", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const whatsapp = nextPhone();
+    const normalised = `62${whatsapp.slice(1)}`;
+    // Another community's account typed this number on its profile and never proved it.
+    const claimer = await (await createTenant()).member("warga", {
+      whatsapp: normalised,
+      whatsappVerified: false,
+    });
+    await apply(tenant, { whatsapp });
+    const app = await pendingOf(tenant, sek.token, whatsapp);
+    const res = await decide(sek.token, app.id, { status: "disetujui" });
+    expect(res.body.application.userId).toEqual(expect.any(String));
+    expect(res.body.application.userId).not.toBe(claimer.id);
+    const [message] = await queuedMessages({ recipient: normalised });
+    expect(JSON.stringify(message?.payload)).toContain("/reset-password?token=");
+    const joined = await platformDb(bindings)
+      .select()
+      .from(memberships)
+      .where(eq(memberships.userId, claimer.id));
+    expect(joined.map((m) => m.tenantId)).not.toContain(tenant.id);
+  });
+
   it("never links an existing account on the applicant's word: its holder must accept a join link", async () => {
     const rw = await createTenant({ type: "RW" });
     const rt = await createTenant({ type: "RT", parentSlug: rw.slug });

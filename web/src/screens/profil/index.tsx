@@ -7,12 +7,15 @@ import { PushToggle } from "../../pwa/PushToggle";
 import { signOut } from "../../session";
 import { Field, FormError, Select, Submit, TextArea, useSubmit } from "../../ui/forms";
 import { Empty, Show, useResource } from "../../ui/states";
+import { ContactVerify } from "./ContactVerify";
 
 interface Me {
   id: string;
   name: string;
   email: string | null;
   whatsapp: string | null;
+  emailVerified?: boolean;
+  whatsappVerified?: boolean;
   unit?: { id: string; block: string; number: string } | null;
   /** The newest request for a house: a house is granted by the secretariat, never claimed. */
   unitRequest?: {
@@ -124,84 +127,98 @@ function ProfileFields({ me, etag }: { me: Me; etag: string | null }) {
     }
   };
   const complete = saved?.profileComplete ?? me.profileComplete;
-  const unit = saved ? saved.unit : me.unit;
-  const request = saved ? saved.unitRequest : me.unitRequest;
+  const current = saved ?? me;
+  const unit = current.unit;
+  const request = current.unitRequest;
   return (
-    <form onSubmit={onSubmit}>
-      <p class={complete ? "muted" : "profil-incomplete"}>
-        {complete ? t("profil.complete") : t("profil.incomplete")}
-      </p>
-      {me.email && (
-        <p class="muted">
-          {t("profil.email")}: {me.email}
+    <>
+      <form onSubmit={onSubmit}>
+        <p class={complete ? "muted" : "profil-incomplete"}>
+          {complete ? t("profil.complete") : t("profil.incomplete")}
         </p>
-      )}
-      <Field
-        label={t("profil.fullName")}
-        name="fullName"
-        autoComplete="name"
-        required
-        value={fullName}
-        onInput={setFullName}
-        error={form.fields.fullName}
-      />
-      <Field
-        label={t("profil.whatsapp")}
-        name="whatsapp"
-        type="tel"
-        autoComplete="tel"
-        required
-        value={whatsapp}
-        onInput={setWhatsapp}
-        error={form.fields.whatsapp}
-      />
-      <fieldset>
-        <legend>{t("profil.house")}</legend>
-        <p class="muted">
-          {unit
-            ? t("profil.houseGranted", { block: unit.block, number: unit.number })
-            : t("profil.houseNone")}
-        </p>
-        {request?.status === "diajukan" && (
-          <p class="profil-incomplete" role="status">
-            {t("profil.housePending", { block: request.block, number: request.number })}
-          </p>
-        )}
-        {request?.status === "ditolak" && (
+        <Field
+          label={t("profil.fullName")}
+          name="fullName"
+          autoComplete="name"
+          required
+          value={fullName}
+          onInput={setFullName}
+          error={form.fields.fullName}
+        />
+        <Field
+          label={t("profil.whatsapp")}
+          name="whatsapp"
+          type="tel"
+          autoComplete="tel"
+          required
+          value={whatsapp}
+          onInput={setWhatsapp}
+          error={form.fields.whatsapp}
+        />
+        <fieldset>
+          <legend>{t("profil.house")}</legend>
           <p class="muted">
-            {t("profil.houseDeclined", {
-              block: request.block,
-              number: request.number,
-              reason: request.reason ?? "",
-            })}
+            {unit
+              ? t("profil.houseGranted", { block: unit.block, number: unit.number })
+              : t("profil.houseNone")}
+          </p>
+          {request?.status === "diajukan" && (
+            <p class="profil-incomplete" role="status">
+              {t("profil.housePending", { block: request.block, number: request.number })}
+            </p>
+          )}
+          {request?.status === "ditolak" && (
+            <p class="muted">
+              {t("profil.houseDeclined", {
+                block: request.block,
+                number: request.number,
+                reason: request.reason ?? "",
+              })}
+            </p>
+          )}
+          <p class="muted">{t("profil.houseHint")}</p>
+          <div class="profil-house">
+            <Field
+              label={t("profil.block")}
+              name="block"
+              value={block}
+              onInput={setBlock}
+              error={form.fields.block}
+            />
+            <Field
+              label={t("profil.houseNumber")}
+              name="houseNumber"
+              value={houseNumber}
+              onInput={setHouseNumber}
+              error={form.fields.houseNumber}
+            />
+          </div>
+        </fieldset>
+        <FormError error={form.error} />
+        {saved && (
+          <p class="profil-saved" role="status">
+            {t("profil.saved")}
           </p>
         )}
-        <p class="muted">{t("profil.houseHint")}</p>
-        <div class="profil-house">
-          <Field
-            label={t("profil.block")}
-            name="block"
-            value={block}
-            onInput={setBlock}
-            error={form.fields.block}
-          />
-          <Field
-            label={t("profil.houseNumber")}
-            name="houseNumber"
-            value={houseNumber}
-            onInput={setHouseNumber}
-            error={form.fields.houseNumber}
-          />
-        </div>
-      </fieldset>
-      <FormError error={form.error} />
-      {saved && (
-        <p class="profil-saved" role="status">
-          {t("profil.saved")}
-        </p>
+        <Submit busy={form.busy}>{t("profil.save")}</Submit>
+      </form>
+      {current.whatsapp && (
+        <ContactVerify
+          key={`whatsapp:${current.whatsapp}`}
+          channel="whatsapp"
+          contact={current.whatsapp}
+          verified={current.whatsappVerified ?? false}
+        />
       )}
-      <Submit busy={form.busy}>{t("profil.save")}</Submit>
-    </form>
+      {current.email && (
+        <ContactVerify
+          key={`email:${current.email}`}
+          channel="email"
+          contact={current.email}
+          verified={current.emailVerified ?? false}
+        />
+      )}
+    </>
   );
 }
 
