@@ -45,7 +45,6 @@ export {
   setMemberPerson,
   setMemberRoles,
 } from "./committee";
-
 export {
   type AdminInvitee,
   adminCounts,
@@ -55,6 +54,12 @@ export {
   type PreparedAdminInvitation,
   tenantsWithoutAdmin,
 } from "./communities";
+export { maskEmail, maskWhatsapp } from "./masking";
+export {
+  listPendingInvitations,
+  type PendingInvitation,
+  revokeInvitation,
+} from "./pendingInvitations";
 
 /**
  * A membership as a versioned resource at `path` (ETag and If-Match, core/http/conditional.ts, ADR
