@@ -11,7 +11,8 @@ export class RevokeInvitation extends Endpoint {
     tags: ["Members"],
     summary: "Revoke a pending invitation",
     description:
-      "Admin only. The link stops working: opening or accepting it answers 410 `invitation_retired`. " +
+      "Admin only. The link stops working: whoever opens or accepts it is told it was withdrawn " +
+      "(`invitation_retired` on the auth routes). " +
       "404 for an invitation of another community or one already used, expired or revoked. A new " +
       "account's membership stays, listed as invited (`diundang`): remove the member to end it. Audited.",
     request: { params: InvitationIdParam },
