@@ -19,7 +19,6 @@ export const FACTORIES: FactoryTable = {
   // Issue 44: a pending invitation of A (a new secretary's set-password link), which B's admin cannot revoke.
   "/api/members/invitations/:id": {
     kind: "tenant",
-    ownerRole: "admin",
     make: async (w) => ({ params: { id: await invitationOfA(w) } }),
   },
   "/api/members/:userId": {
