@@ -107,6 +107,19 @@ describe("an invitation link (/join, /reset-password)", () => {
     at("/join?token=old", "/join", Join);
     expect((await screen.findByRole("alert")).textContent).toContain("Tautan ini sudah pernah dipakai.");
   });
+
+  it("says in Indonesian that a withdrawn or replaced invitation needs a new one (410 invitation_retired)", async () => {
+    fake.routes["POST /api/auth/join/preview"] = problem(
+      410,
+      "invitation_retired",
+      "Undangan ini sudah ditarik atau diganti undangan yang lebih baru.",
+    );
+    at("/join?token=lama", "/join", Join);
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "Undangan ini sudah ditarik atau diganti dengan undangan yang lebih baru. Minta pengurus mengirim undangan baru.",
+    );
+    expect(screen.queryByRole("button")).toBeNull();
+  });
 });
 
 describe("a password reset link (/reset-password)", () => {

@@ -228,14 +228,35 @@ export const oneTimeTokens = sqliteTable(
       roles?: Duty[];
       /** A `join` link's registry person (`family_members.id`) the membership is linked to, if staff picked one. */
       personId?: string | null;
+      /**
+       * An invitation's or join link's person as the inviter named them (name and the contact typed):
+       * what the pending-invitations list shows, never the matched account's own contact.
+       */
+      invitee?: { name: string; email: string | null; whatsapp: string | null };
     }>(),
+    /**
+     * An invitation's or join link's community (issue 44): the pending list and retirement read it. A
+     * join link made before the column names its community in `data.tenantId` only.
+     */
+    tenantId: text("tenant_id"),
+    /** Who sent an invitation or join link: the staff member or operator; null for the system. */
+    invitedBy: text("invited_by"),
+    /** The channel the inviter was told the link went by. */
+    channel: text("channel", { enum: ["email", "whatsapp"] }),
     expiresAt: text("expires_at").notNull(),
     usedAt: text("used_at"),
+    /**
+     * When an invitation or join link was retired unused (a newer one to the same person, the admin's
+     * revocation, the member's removal); `used_at` is set with it, so the link can no longer be spent.
+     */
+    retiredAt: text("retired_at"),
+    retiredReason: text("retired_reason", { enum: ["replaced", "revoked", "removed"] }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("one_time_tokens_hash_uq").on(t.tokenHash),
     index("one_time_tokens_user_idx").on(t.userId, t.purpose),
+    index("one_time_tokens_tenant_idx").on(t.tenantId, t.purpose),
   ],
 );
 

@@ -7,7 +7,7 @@ import { Conflict, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { residentSql } from "./duties";
 import { deliverInvitation, deliverJoinLink, type InvitationResult, invitationChannel } from "./invitations";
-import { newOneTimeToken, retireTokens } from "./oneTimeTokens";
+import { newOneTimeToken, retireInvitations, retireTokens, type TokenPurpose } from "./oneTimeTokens";
 import type { UserRow } from "./service";
 
 export type { InvitationResult } from "./invitations";
@@ -64,9 +64,43 @@ export interface NewMember {
  * operator invites a new community's first admin with no tenant context of its own, so this is less
  * than a TenantCtx.
  */
-export type InvitingCtx = Pick<TenantCtx, "platform" | "env" | "requestId" | "now"> & {
+export type InvitingCtx = Pick<TenantCtx, "platform" | "env" | "requestId" | "now" | "actor"> & {
   tenant: { id: string; name: string };
 };
+
+/**
+ * A new invitation or join link into the community for the account `userId`, and the statements that
+ * commit it: first every earlier unused invitation and join link of that person here is retired (issue
+ * 44: only the newest invitation, with its duties, can be accepted), then the new link is stored with
+ * its community, its sender, the channel the inviter was told and the person as the inviter named them
+ * (what the pending-invitations list shows).
+ */
+export async function newInvitationToken(
+  ctx: InvitingCtx,
+  input: {
+    purpose: Extract<TokenPurpose, "invitation" | "join">;
+    userId: string;
+    invitee: { name: string; email: string | null; whatsapp: string | null };
+    data?: Omit<NonNullable<Parameters<typeof newOneTimeToken>[1]["data"]>, "invitee">;
+  },
+) {
+  const token = await newOneTimeToken(ctx, {
+    purpose: input.purpose,
+    userId: input.userId,
+    tenantId: ctx.tenant.id,
+    invitedBy: ctx.actor.kind === "user" ? ctx.actor.userId : null,
+    channel: invitationChannel(input.invitee),
+    data: { ...input.data, invitee: input.invitee },
+  });
+  const retire = retireInvitations(ctx, {
+    tenantId: ctx.tenant.id,
+    userId: input.userId,
+    reason: "replaced",
+  });
+  // Retiring first: the new token is not yet there to be retired with the old ones.
+  const statements: [BatchItem<"sqlite">, BatchItem<"sqlite">] = [retire, token.insert];
+  return { ...token, retire, statements };
+}
 
 /**
  * The account an invitation's email or WhatsApp number names, if any. When the email and the number
@@ -158,8 +192,8 @@ export async function inviteMember({
     return prepareJoin(ctx, existing, input);
   }
   const userId = newId();
-  const invitation = await newOneTimeToken(ctx, { purpose: "invitation", userId });
   const target = { name: input.fullName, email: input.email, whatsapp: input.whatsapp };
+  const invitation = await newInvitationToken(ctx, { purpose: "invitation", userId, invitee: target });
   return {
     userId,
     statements: [
@@ -192,9 +226,10 @@ export async function inviteMember({
 }
 
 async function prepareJoin(ctx: InvitingCtx, account: UserRow, input: NewMember): Promise<PreparedAccount> {
-  const join = await newOneTimeToken(ctx, {
+  const join = await newInvitationToken(ctx, {
     purpose: "join",
     userId: account.id,
+    invitee: { name: input.fullName, email: input.email, whatsapp: input.whatsapp },
     data: {
       tenantId: ctx.tenant.id,
       unitId: input.unitId,
@@ -212,7 +247,7 @@ async function prepareJoin(ctx: InvitingCtx, account: UserRow, input: NewMember)
   const shown = invitationChannel({ name: input.fullName, email: input.email, whatsapp: input.whatsapp });
   return {
     userId: null,
-    statements: [join.insert],
+    statements: join.statements,
     send: async () => {
       const result = await deliverJoinLink(ctx, {
         target: to,
@@ -250,10 +285,19 @@ export async function inviteResident({
   if (!invitationChannel(user)) {
     throw new Conflict("no_contact", "This resident has neither an email nor a WhatsApp number.");
   }
-  const invitation = await newOneTimeToken(ctx, { purpose: "invitation", userId: id });
+  const invitation = await newInvitationToken(ctx, {
+    purpose: "invitation",
+    userId: id,
+    invitee: { name: user.name, email: user.email, whatsapp: user.whatsapp },
+  });
   return {
-    // Retiring first: the new token is not yet there to be retired with the old ones.
-    statements: [retireTokens(ctx, id, ["invitation", "password_reset"]), invitation.insert],
+    // Retiring first: the new token is not yet there to be retired with the old ones (this
+    // community's invitations as replaced, then any other set-password or reset link of the account).
+    statements: [
+      invitation.retire,
+      retireTokens(ctx, id, ["invitation", "password_reset"]),
+      invitation.insert,
+    ],
     send: () =>
       deliverInvitation(ctx, {
         target: user,

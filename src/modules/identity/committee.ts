@@ -7,7 +7,8 @@ import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
 import { memberships, sessions, tenants, users } from "../../core/db/platform-schema";
 import { Conflict, NotFound } from "../../core/errors";
 import { isPersonTaken, personTaken } from "./accounts";
-import { holdsDutySql, membershipStanding, residentSql } from "./duties";
+import { holdsDutySql, membershipStanding, residentSql, signedInSql } from "./duties";
+import { retireInvitations } from "./oneTimeTokens";
 
 /**
  * The committee's rules over `memberships` (issue 27): who is a member and with which duties, ending a
@@ -22,6 +23,11 @@ export interface MemberListInput extends ListQuery {
   role?: Duty | "warga";
   /** Text in the name, email or WhatsApp number. */
   q?: string;
+  /**
+   * Whether `q` may match the email and number: only for a caller who sees them whole. Matching what
+   * the caller sees masked would tell them the hidden digits one search at a time (issue 44, P8).
+   */
+  searchContacts?: boolean;
 }
 
 const statusOf = (user: { status: "active" | "disabled"; passwordHash: string | null }): MemberStatus =>
@@ -76,8 +82,14 @@ export type CommitteeMember = ReturnType<typeof presentMember>;
 /** `%`, `_` and the escape itself taken literally in a LIKE pattern. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** What `q` matches: the text as typed, and a number typed as 08… also as stored (628…). */
-function textFilter(q: string): SQL {
+/**
+ * What `q` matches: the text as typed, and a number typed as 08… also as stored (628…); in the name
+ * only, unless the caller sees contacts whole.
+ */
+function textFilter(q: string, searchContacts: boolean): SQL {
+  if (!searchContacts) {
+    return sql`${users.name} LIKE ${likePattern(q)} ESCAPE '\\'`;
+  }
   const patterns = [likePattern(q)];
   const digits = q.replace(/[\s().+-]/g, "");
   if (/^\d{3,}$/.test(digits)) {
@@ -96,7 +108,7 @@ export async function listMembers({ ctx, input }: { ctx: TenantCtx; input: Membe
     eq(memberships.tenantId, ctx.tenant.id),
     ...afterCursor(memberships.id, input.cursor, "asc"),
     ...(input.role === "warga" ? [residentSql] : input.role ? [holdsDutySql(input.role)] : []),
-    ...(input.q ? [textFilter(input.q)] : []),
+    ...(input.q ? [textFilter(input.q, input.searchContacts ?? false)] : []),
   ];
   const rows = await ctx.platform
     .select(memberColumns)
@@ -137,15 +149,17 @@ async function requireMemberRow(ctx: TenantCtx, userId: string): Promise<MemberR
 
 /**
  * Whether the community keeps an admin other than the membership `membershipId`: another membership
- * of the tenant holding `admin` whose account is not disabled. The same SQL guards the writes below,
- * so the read that refuses early and the write that decides a race agree.
+ * of the tenant holding `admin` whose account is not disabled and has signed in (an invited admin who
+ * never accepted may never come: issue 44, P7). The same SQL guards the writes below, so the read that
+ * refuses early and the write that decides a race agree.
  */
 function otherAdminSql(tenantId: string, membershipId: string): SQL {
   return sql`EXISTS (
     SELECT 1 FROM ${memberships} AS other
     JOIN ${users} AS account ON account.id = other.user_id AND account.status = 'active'
     WHERE other.tenant_id = ${tenantId} AND other.id <> ${membershipId}
-      AND EXISTS (SELECT 1 FROM json_each(other.roles) WHERE json_each.value = 'admin'))`;
+      AND EXISTS (SELECT 1 FROM json_each(other.roles) WHERE json_each.value = 'admin')
+      AND ${signedInSql(sql`account.id`, sql`other.tenant_id`)})`;
 }
 
 /** For a write that takes `admin` away from the membership: it holds no `admin`, or another admin remains. */
@@ -269,7 +283,8 @@ export async function checkRemovable({ ctx, id }: { ctx: TenantCtx; id: string }
 
 /**
  * Ends a membership: the row is deleted (so the person can be invited again), every sign-in of theirs
- * in this community is revoked, and the audit record lands, in one batch. The DELETE of an admin only
+ * in this community is revoked, their unused invitation and join links here are retired, and the audit
+ * record lands, in one batch. The DELETE of an admin only
  * applies while another admin remains; the guard after it aborts the batch when it deleted nothing (the
  * last admin, or removed meanwhile). The guard stands on the tenant's row, since the membership's is
  * gone once the DELETE applied. The member's other communities are not touched.
@@ -285,6 +300,8 @@ export async function endMembership({ ctx, id }: { ctx: TenantCtx; id: string })
       deletion,
       guard,
       revokeSessionsIn(ctx, id),
+      // An unused invitation or join link would bring them back with what it carried (issue 44, P3).
+      retireInvitations(ctx, { tenantId: ctx.tenant.id, userId: id, reason: "removed" }),
       platformAudit(ctx, {
         action: "member.remove",
         targetType: "user",

@@ -4,10 +4,16 @@ import { forgetSession } from "../../core/auth/liveness";
 import type { Duty, PlatformCtx } from "../../core/context";
 import { memberships, sessions, tenants, users } from "../../core/db/platform-schema";
 import { Conflict } from "../../core/errors";
-import { accountByContact, type InvitingCtx, inviteMember, type PreparedInvitation } from "./accounts";
-import { holdsDutySql } from "./duties";
+import {
+  accountByContact,
+  type InvitingCtx,
+  inviteMember,
+  newInvitationToken,
+  type PreparedInvitation,
+} from "./accounts";
+import { holdsDutySql, signedInSql } from "./duties";
 import { deliverInvitation, invitationChannel } from "./invitations";
-import { newOneTimeToken, retireTokens } from "./oneTimeTokens";
+import { retireTokens } from "./oneTimeTokens";
 
 /**
  * What the operator does with a community's people (issue 27, items 1 and 6): count its admins, invite
@@ -18,7 +24,10 @@ import { newOneTimeToken, retireTokens } from "./oneTimeTokens";
 /** An admin is a membership holding the duty whose account is not disabled (as the committee counts). */
 const activeAdmin = and(holdsDutySql("admin"), eq(users.status, "active"));
 
-/** How many admins each of `tenantIds` has, in one grouped query (the ids travel as one JSON parameter). */
+/**
+ * How many admins each of `tenantIds` has, in one grouped query (the ids travel as one JSON parameter):
+ * as the last-admin guard counts them, only those who have signed in (issue 44, P7).
+ */
 export async function adminCounts({
   ctx,
   tenantIds,
@@ -37,6 +46,7 @@ export async function adminCounts({
       and(
         sql`${memberships.tenantId} IN (SELECT value FROM json_each(${JSON.stringify(tenantIds)}))`,
         activeAdmin,
+        signedInSql(sql`${users.id}`, sql`${memberships.tenantId}`),
       ),
     )
     .groupBy(memberships.tenantId);
@@ -126,9 +136,14 @@ export async function inviteAdmin({
       },
     };
   }
-  const invitation = await newOneTimeToken(ctx, { purpose: "invitation", userId: account.id });
+  const invitation = await newInvitationToken(ctx, {
+    purpose: "invitation",
+    userId: account.id,
+    invitee: { name: input.fullName, email: input.email, whatsapp: input.whatsapp },
+  });
   // Retiring first: the new token is not yet there to be retired with the old ones.
-  const relink: [BatchItem<"sqlite">, BatchItem<"sqlite">] = [
+  const relink: [BatchItem<"sqlite">, BatchItem<"sqlite">, BatchItem<"sqlite">] = [
+    invitation.retire,
     retireTokens(ctx, account.id, ["invitation", "password_reset"]),
     invitation.insert,
   ];

@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Duty, effectiveRoles, isResident } from "../../core/context";
-import { memberships } from "../../core/db/platform-schema";
+import { memberships, sessions, users } from "../../core/db/platform-schema";
 
 /**
  * Duties and residency in SQL, for identity's own queries over `memberships` (ADR 0027): a member is a
@@ -12,6 +12,16 @@ export const residentSql: SQL = sql`(${memberships.unitId} IS NOT NULL OR ${memb
 /** The membership holds `duty` (one of its roles). */
 export function holdsDutySql(duty: Duty): SQL {
   return sql`EXISTS (SELECT 1 FROM json_each(${memberships.roles}) WHERE json_each.value = ${duty})`;
+}
+
+/**
+ * The account `userSql` has accepted its membership of `tenantSql` (issue 44, P7): it has set a
+ * password, or it has signed in to that community (a session there, ended or not). An admin invited
+ * with a new account who never did either is not yet "another admin": their link may sit unread.
+ */
+export function signedInSql(userSql: SQL, tenantSql: SQL): SQL {
+  return sql`(EXISTS (SELECT 1 FROM ${users} AS signed WHERE signed.id = ${userSql} AND signed.password_hash IS NOT NULL)
+    OR EXISTS (SELECT 1 FROM ${sessions} AS seen WHERE seen.user_id = ${userSql} AND seen.tenant_id = ${tenantSql}))`;
 }
 
 /** The membership holds any of `duties`. */

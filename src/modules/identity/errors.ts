@@ -20,6 +20,8 @@ export const IDENTITY_ERROR_CODES = [
   "last_admin",
   "not_resident",
   "person_taken",
+  // Invitations with a lifecycle (issue 44): a withdrawn or replaced link.
+  "invitation_retired",
   // Accounts and profiles (residents, members, musyawarah, keuangan and pasar throw some of them too).
   "profile_incomplete",
   "whatsapp_taken",
@@ -56,6 +58,7 @@ defineIndonesianTitles<(typeof IDENTITY_ERROR_CODES)[number]>({
   last_admin: "Admin terakhir tidak dapat dihapus",
   not_resident: "Hanya warga yang dapat melakukan ini",
   person_taken: "Data warga ini sudah terhubung ke akun lain",
+  invitation_retired: "Undangan ini sudah ditarik atau diganti undangan yang lebih baru",
   profile_incomplete: "Lengkapi profil Anda terlebih dahulu",
   whatsapp_taken: "Nomor WhatsApp sudah terverifikasi di akun lain",
   account_conflict: "Akun bentrok dengan akun yang sudah ada",

@@ -5,7 +5,7 @@ import { rowById } from "../../core/db/rows";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { membershipStanding } from "./duties";
 import { identityRateLimit as rateLimit } from "./limits";
-import { peekOneTimeToken } from "./oneTimeTokens";
+import { invitationRetired, isSuperseded, peekOneTimeToken } from "./oneTimeTokens";
 import { tenantRef } from "./service";
 
 const FAILURES = {
@@ -18,17 +18,25 @@ const FAILURES = {
  * whether the account still needs a password. Nothing is spent. The token is the proof, as for accepting
  * it: it reached the account's own email or WhatsApp, so its holder may see the account's name and, for
  * a set-password link, the sign-in name to use once the password is set. A reset link (a person who
- * asked for one knows why) is not an invitation: 400 `token_invalid` like an unknown token.
+ * asked for one knows why) is not an invitation: 400 `token_invalid` like an unknown token. A withdrawn
+ * or replaced link answers 410 `invitation_retired`, as accepting it does.
  */
 export async function previewInvitation({ ctx, input }: { ctx: PlatformCtx; input: { token: string } }) {
   await rateLimit(ctx.env, [{ policy: "token-exchange:ip", subject: ctx.ip }]);
   const db = ctx.platform;
   const result = await peekOneTimeToken(ctx, ["invitation", "join"], input.token);
   if (!result.ok) {
+    if (result.retired) {
+      throw invitationRetired();
+    }
     if (result.reason === "token_used") {
       throw new Conflict("token_used", "This link was already used.");
     }
     throw new Invalid(result.reason, FAILURES[result.reason], [{ field: "token", message: result.reason }]);
+  }
+  // An older link than the community's newest invitation to the person is withdrawn, as accepting says.
+  if (await isSuperseded(ctx, result)) {
+    throw invitationRetired();
   }
   const user = await rowById(db, users, result.userId);
   if (!user) {

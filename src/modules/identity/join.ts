@@ -8,7 +8,13 @@ import { newId } from "../../core/ids";
 import { isPersonTaken, personTaken } from "./accounts";
 import { membershipStanding } from "./duties";
 import { identityRateLimit as rateLimit } from "./limits";
-import { consumeOneTimeToken } from "./oneTimeTokens";
+import {
+  consumeOneTimeToken,
+  invitationRetired,
+  isSuperseded,
+  peekOneTimeToken,
+  retireInvitations,
+} from "./oneTimeTokens";
 import { tenantRef } from "./service";
 
 const FAILURES = {
@@ -20,13 +26,24 @@ const FAILURES = {
  * The account holder says yes to a join link: the token is spent by the one UPDATE that checks it, and
  * only then does the resident membership exist. The token is the proof, as with a set-password link:
  * it reached the account's own email or WhatsApp. No session is opened; the person signs in as usual.
- * A spent link answers 409 `token_used`, so a second click creates nothing.
+ * A spent link answers 409 `token_used`, so a second click creates nothing; a withdrawn one (a newer
+ * invitation to the same person, the admin's revocation, the member's removal) 410 `invitation_retired`.
  */
 export async function acceptJoin({ ctx, input }: { ctx: PlatformCtx; input: { token: string } }) {
   await rateLimit(ctx.env, [{ policy: "token-exchange:ip", subject: ctx.ip }]);
   const db = ctx.platform;
+  // The community's latest word on the membership is its newest invitation: an older link (a duty it
+  // no longer offers) is retired here, before anything is spent (issue 44).
+  const peeked = await peekOneTimeToken(ctx, ["join"], input.token);
+  if (peeked.ok && peeked.tenantId && (await isSuperseded(ctx, peeked))) {
+    await retireInvitations(ctx, { tenantId: peeked.tenantId, id: peeked.id, reason: "replaced" });
+    throw invitationRetired();
+  }
   const result = await consumeOneTimeToken(ctx, ["join"], input.token);
   if (!result.ok) {
+    if (result.retired) {
+      throw invitationRetired();
+    }
     if (result.reason === "token_used") {
       throw new Conflict("token_used", "This link was already used.");
     }

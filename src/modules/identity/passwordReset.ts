@@ -9,7 +9,13 @@ import { Invalid } from "../../core/errors";
 import { notifyFor } from "../../core/notifier";
 import type { Defer } from "./background";
 import { identityRateLimit as rateLimit } from "./limits";
-import { consumeOneTimeToken, newOneTimeToken, retireTokens, TOKEN_TTL_SECONDS } from "./oneTimeTokens";
+import {
+  consumeOneTimeToken,
+  invitationRetired,
+  newOneTimeToken,
+  retireTokens,
+  TOKEN_TTL_SECONDS,
+} from "./oneTimeTokens";
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -87,6 +93,9 @@ export async function resetPassword({
   const db = ctx.platform;
   const result = await consumeOneTimeToken(ctx, ["password_reset", "invitation"], input.token);
   if (!result.ok) {
+    if (result.retired) {
+      throw invitationRetired();
+    }
     throw new Invalid(result.reason, FAILURES[result.reason], [{ field: "token", message: result.reason }]);
   }
   const now = ctx.now().toISOString();

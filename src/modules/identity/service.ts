@@ -46,7 +46,6 @@ export {
   setMemberRoles,
   setMemberUnit,
 } from "./committee";
-
 export {
   type AdminInvitee,
   adminCounts,
@@ -56,6 +55,12 @@ export {
   type PreparedAdminInvitation,
   tenantsWithoutAdmin,
 } from "./communities";
+export { maskEmail, maskWhatsapp } from "./masking";
+export {
+  listPendingInvitations,
+  type PendingInvitation,
+  revokeInvitation,
+} from "./pendingInvitations";
 
 /**
  * A membership as a versioned resource at `path` (ETag and If-Match, core/http/conditional.ts, ADR

@@ -4,8 +4,10 @@ import { versionedMembership } from "../identity/service";
 import { GetMember } from "./routes/getMember";
 import { InviteMember } from "./routes/inviteMember";
 import { LinkMemberPerson } from "./routes/linkMemberPerson";
+import { ListInvitations } from "./routes/listInvitations";
 import { ListMembers } from "./routes/listMembers";
 import { RemoveMember } from "./routes/removeMember";
+import { RevokeInvitation } from "./routes/revokeInvitation";
 import { SetMemberRoles } from "./routes/setMemberRoles";
 import { SetMemberUnit } from "./routes/setMemberUnit";
 
@@ -28,8 +30,11 @@ export const membersModule = defineModule({
   ],
   routes: [
     { method: "get", path: "/api/members", endpoint: ListMembers, access: staff },
+    // Before `:userId`: the invitations' own path is not a member's (issue 44).
+    { method: "get", path: "/api/members/invitations", endpoint: ListInvitations, access: admin },
     { method: "get", path: "/api/members/:userId", endpoint: GetMember, access: staff },
     { method: "post", path: "/api/members/invitations", endpoint: InviteMember, access: admin },
+    { method: "delete", path: "/api/members/invitations/:id", endpoint: RevokeInvitation, access: admin },
     { method: "put", path: "/api/members/:userId/roles", endpoint: SetMemberRoles, access: admin },
     { method: "put", path: "/api/members/:userId/person", endpoint: LinkMemberPerson, access: secretariat },
     // Issue 44: a house is granted by the secretariat (or by accepting a resident's `rumah` request).

@@ -15,7 +15,7 @@ export const UserIdParam = z.object({ userId: z.string().min(1).max(64) });
 export const MemberListQuery = ListQuery.extend({
   /** A duty, or `warga` for the residents (whatever duties they also hold). */
   role: z.enum(["warga", ...DUTIES]).optional(),
-  /** Text in the name, email or WhatsApp number. */
+  /** Text in the name, or for the admin also in the email or WhatsApp number (other staff see those masked). */
   q: Line(100).optional(),
 });
 export type MemberListQuery = z.infer<typeof MemberListQuery>;
@@ -83,3 +83,29 @@ export const InvitationSent = z
     invitation: z.object({ channel: z.enum(["email", "whatsapp"]).nullable(), sent: z.boolean() }),
   })
   .openapi("MemberInvitation");
+
+export const InvitationIdParam = z.object({ id: z.string().min(1).max(64) });
+
+export const PendingInvitation = z
+  .object({
+    /** The invitation's id (not its link): what `DELETE /api/members/invitations/{id}` takes. */
+    id: z.string(),
+    /** `account`: a new account's set-password link (the member shows as `diundang`); `join`: an existing account's join link. */
+    kind: z.enum(["account", "join"]),
+    /** The person as the inviter named them. */
+    name: z.string(),
+    /** Masked (`d***@warga.test`), as the inviter typed it. */
+    email: z.string().nullable(),
+    /** Masked (`6281*******90`), as the inviter typed it. */
+    whatsapp: z.string().nullable(),
+    /** The duties the link offers (a set-password link: its membership's, as they stand). */
+    roles: z.array(Duty),
+    unitId: z.string().nullable(),
+    /** How the inviter was told it went out. */
+    channel: z.enum(["email", "whatsapp"]).nullable(),
+    /** Who sent it: a member of staff or an operator; null for the system or an account since gone. */
+    sentBy: z.object({ userId: z.string(), name: z.string() }).nullable(),
+    expiresAt: z.string(),
+    createdAt: z.string(),
+  })
+  .openapi("PendingInvitation");

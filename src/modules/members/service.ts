@@ -1,5 +1,6 @@
 import { platformAudit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
+import type { ListQuery } from "../../core/db/paging";
 import { Conflict, Forbidden, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import {
@@ -11,10 +12,15 @@ import {
   isAccountConflict,
   isPersonTaken,
   listMembers as listCommittee,
+  listPendingInvitations,
+  maskEmail,
+  maskWhatsapp,
   personTaken,
+  revokeInvitation,
   setMemberPerson,
   setMemberRoles,
   setMemberUnit,
+  userNames,
 } from "../identity/service";
 import { isPersonAt, personById, unitsByIds } from "../kependudukan/service";
 import { cancelLettersOf } from "../surat/service";
@@ -27,19 +33,6 @@ import type { InvitationInput, MemberListQuery, PersonInput, RolesInput, UnitInp
  * identity's; this module composes its verbs with the registry (houses, persons) and with what a member
  * leaves behind in the tenant's own database (guest passes, letter requests).
  */
-
-/** `dewi@warga.test` → `d***@warga.test`. */
-export function maskEmail(email: string): string {
-  const at = email.lastIndexOf("@");
-  return at <= 0 ? "***" : `${email.slice(0, 1)}***${email.slice(at)}`;
-}
-
-/** `6281234567890` → `6281*******90`: enough to tell two members apart, not enough to call them. */
-export function maskWhatsapp(number: string): string {
-  return number.length <= 6
-    ? "***"
-    : `${number.slice(0, 4)}${"*".repeat(number.length - 6)}${number.slice(-2)}`;
-}
 
 type Units = Map<string, { id: string; block: string; number: string }>;
 
@@ -66,7 +59,7 @@ async function presentOne(ctx: TenantCtx, member: CommitteeMember) {
 }
 
 export async function listMembers({ ctx, input }: { ctx: TenantCtx; input: MemberListQuery }) {
-  const page = await listCommittee({ ctx, input });
+  const page = await listCommittee({ ctx, input: { ...input, searchContacts: hasRole(ctx, ROLES.ADMIN) } });
   const units = await unitsByIds({ ctx, ids: page.items.flatMap((m) => (m.unitId ? [m.unitId] : [])) });
   return { items: page.items.map((m) => present(ctx, m, units)), nextCursor: page.nextCursor };
 }
@@ -123,6 +116,35 @@ export async function inviteToCommunity({ ctx, input }: { ctx: TenantCtx; input:
     throw error;
   }
   return { invitation: await prepared.send() };
+}
+
+/**
+ * The community's pending invitations (issue 44): who (name, contact masked), which duties, sent by
+ * whom, by which channel, until when. Newest first.
+ */
+export async function listInvitations({ ctx, input }: { ctx: TenantCtx; input: ListQuery }) {
+  const page = await listPendingInvitations({ ctx, input });
+  const senders = await userNames({
+    ctx,
+    ids: page.items.flatMap((i) => (i.invitedBy ? [i.invitedBy] : [])),
+  });
+  return {
+    items: page.items.map(({ invitedBy, ...invitation }) => ({
+      ...invitation,
+      email: invitation.email ? maskEmail(invitation.email) : null,
+      whatsapp: invitation.whatsapp ? maskWhatsapp(invitation.whatsapp) : null,
+      sentBy:
+        invitedBy && senders.has(invitedBy)
+          ? { userId: invitedBy, name: senders.get(invitedBy) ?? "" }
+          : null,
+    })),
+    nextCursor: page.nextCursor,
+  };
+}
+
+/** Revokes a pending invitation of this community (identity's `revokeInvitation`; audited). */
+export async function withdrawInvitation({ ctx, id }: { ctx: TenantCtx; id: string }) {
+  await revokeInvitation({ ctx, id });
 }
 
 /**

@@ -1,11 +1,16 @@
 import { platformAudit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
-import { inviteResident, listResidentAccounts } from "../identity/service";
+import { hasRole, ROLES } from "../../core/http/access";
+import { inviteResident, listResidentAccounts, maskEmail, maskWhatsapp } from "../identity/service";
 import { unitsByIds } from "../kependudukan/service";
 import type { ResidentListQuery } from "./schemas";
 
-/** The tenant's resident accounts (identity), with their houses from the tenant's registry. */
+/**
+ * The tenant's resident accounts (identity), with their houses from the tenant's registry. Contacts
+ * are whole for the admin and masked for other staff, as the members list shows them (issue 44, P8).
+ */
 export async function listResidents({ ctx, input }: { ctx: TenantCtx; input: ResidentListQuery }) {
+  const whole = hasRole(ctx, ROLES.ADMIN);
   const page = await listResidentAccounts({ ctx, input });
   const units = await unitsByIds({
     ctx,
@@ -15,8 +20,8 @@ export async function listResidents({ ctx, input }: { ctx: TenantCtx; input: Res
     items: page.items.map((r) => ({
       userId: r.userId,
       name: r.name,
-      email: r.email,
-      whatsapp: r.whatsapp,
+      email: r.email && !whole ? maskEmail(r.email) : r.email,
+      whatsapp: r.whatsapp && !whole ? maskWhatsapp(r.whatsapp) : r.whatsapp,
       unit: r.unitId ? (units.get(r.unitId) ?? null) : null,
       hasPassword: r.hasPassword,
       joinedAt: r.joinedAt,

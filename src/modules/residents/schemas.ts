@@ -77,7 +77,9 @@ export const Resident = z
   .object({
     userId: z.string(),
     name: z.string(),
+    /** Whole for admins; masked (`d***@warga.test`) for other staff. */
     email: z.string().nullable(),
+    /** Whole for admins; masked (`6281*******90`) for other staff. */
     whatsapp: z.string().nullable(),
     unit: z.object({ id: z.string(), block: z.string(), number: z.string() }).nullable(),
     hasPassword: z.boolean(),

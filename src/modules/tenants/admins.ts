@@ -28,6 +28,7 @@ export function invitingCtx(ctx: PlatformCtx, tenant: { id: string; name: string
     env: ctx.env,
     requestId: ctx.requestId,
     now: ctx.now,
+    actor: ctx.actor,
     tenant: { id: tenant.id, name: tenant.name },
   };
 }

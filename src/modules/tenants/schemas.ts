@@ -64,7 +64,12 @@ export type CreateTenantInput = z.infer<typeof CreateTenantInput>;
 export const CreatedTenant = Tenant.extend({ adminInvitation: AdminInvitation }).openapi("CreatedTenant");
 
 export const TenantListItem = Tenant.extend({
-  adminCount: z.number().int().describe("Members holding the admin duty whose account is active"),
+  adminCount: z
+    .number()
+    .int()
+    .describe(
+      "Members holding the admin duty whose account is active and has signed in (set a password or signed in to this community); an invited admin who never did is not counted",
+    ),
 }).openapi("TenantListItem");
 
 export const CloseTenantInput = z.object({

@@ -68,7 +68,16 @@ describe("createResidentAccount", () => {
       .select()
       .from(oneTimeTokens)
       .where(and(eq(oneTimeTokens.purpose, "join"), eq(oneTimeTokens.userId, byNumber.id)));
-    expect(joins.map((t) => t.data)).toEqual([{ tenantId: tenant.id, unitId: "unit-2", roles: [] }]);
+    expect(joins.map((t) => t.data)).toEqual([
+      {
+        tenantId: tenant.id,
+        unitId: "unit-2",
+        roles: [],
+        // The person as the application named them, for the pending-invitations list (issue 44).
+        invitee: { name: "Budi", email: byEmail.email, whatsapp },
+      },
+    ]);
+    expect(joins.map((t) => t.tenantId)).toEqual([tenant.id]);
     // The application named an email: the answer says email whichever account was asked.
     expect(await account.send()).toEqual({ channel: "email", sent: true });
   });

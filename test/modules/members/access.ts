@@ -9,6 +9,9 @@ export const ACCESS: AccessTable = {
   // One member, as the list shows them: what a client reads before changing them with If-Match.
   "GET /api/members/:userId": { who: S },
   "POST /api/members/invitations": { who: ADMIN },
+  // Issue 44: pending invitations are the admin's, as sending them is (who, duties, sender, expiry).
+  "GET /api/members/invitations": { who: ADMIN },
+  "DELETE /api/members/invitations/:id": { who: ADMIN },
   "PUT /api/members/:userId/roles": { who: ADMIN },
   "DELETE /api/members/:userId": { who: ADMIN },
   "PUT /api/members/:userId/person": { who: SEK_ADMIN },

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { platformDb } from "../../../src/core/db/platform";
-import { memberships, users } from "../../../src/core/db/platform-schema";
-import { newId } from "../../../src/core/ids";
+import { memberships, oneTimeTokens, users } from "../../../src/core/db/platform-schema";
+import { newId, sha256Hex } from "../../../src/core/ids";
 import { auditTrail } from "../../helpers/contexts";
 import {
   bindings,
@@ -511,5 +511,209 @@ describe("the committee's audit", () => {
     const removals = await auditTrail(admin.token, "action=member.remove");
     // Only the removals soleAdmin made of other admins, none of this one.
     expect(removals.map((e) => e.targetId)).not.toContain(admin.id);
+  });
+});
+
+/** Issue 44, P3: invitations with a lifecycle. */
+interface PendingBody {
+  id: string;
+  kind: "account" | "join";
+  name: string;
+  email: string | null;
+  whatsapp: string | null;
+  roles: string[];
+  unitId: string | null;
+  channel: string | null;
+  sentBy: { userId: string; name: string } | null;
+  expiresAt: string;
+  createdAt: string;
+}
+const pending = (token: string, query = "") =>
+  callJson<{ items: PendingBody[]; nextCursor: string | null }>(`/api/members/invitations${query}`, {
+    token,
+  });
+const revoke = (token: string, id: string) =>
+  callJson(`/api/members/invitations/${id}`, { method: "DELETE", token });
+const joinPreview = (token: string) => callJson("/api/auth/join/preview", { body: { token } });
+const joinAccept = (token: string) => callJson("/api/auth/join/accept", { body: { token } });
+async function lastLinkTo(recipient: string): Promise<string> {
+  const message = (await queuedMessages({ recipient })).at(-1);
+  return tokenIn(message ?? ({ payload: {} } as never));
+}
+
+describe("invitations with a lifecycle", () => {
+  it("a newer invitation to the same person retires the older link (410 invitation_retired, preview too); joining gives the newest one's duties", async () => {
+    const tenant = await createTenant();
+    const h = await household(tenant);
+    const existing = await insertUser({ name: "Bu Ani" });
+    await invite(h.admin.token, { name: "Ani", email: existing.email, roles: ["bendahara"] });
+    const treasurerLink = await lastLinkTo(existing.email);
+    await invite(h.admin.token, { name: "Ani", email: existing.email, roles: [], unitId: h.unitId });
+    const residentLink = await lastLinkTo(existing.email);
+    expect(residentLink).not.toBe(treasurerLink);
+
+    expectProblem(await joinPreview(treasurerLink), 410, "invitation_retired");
+    expectProblem(await joinAccept(treasurerLink), 410, "invitation_retired");
+    expect((await joinAccept(residentLink)).status).toBe(200);
+    expect((await allMembers(h.admin.token)).find((m) => m.userId === existing.id)).toMatchObject({
+      roles: [],
+      unitId: h.unitId,
+    });
+    // Still withdrawn, not "used", after the newer one was accepted.
+    expectProblem(await joinAccept(treasurerLink), 410, "invitation_retired");
+  });
+
+  it("refuses a link older than the newest invitation even when it was stored before links were retired", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const existing = await insertUser({ name: "Pak Lama" });
+    const db = platformDb(bindings);
+    // Two join links as stored before issue 44: the community only in `data`, nothing retired.
+    const legacy = async (roles: ("bendahara" | "sekretaris")[], createdAt: string) => {
+      const token = `legacy-${newId()}`;
+      await db.insert(oneTimeTokens).values({
+        id: newId(),
+        purpose: "join",
+        tokenHash: await sha256Hex(token),
+        userId: existing.id,
+        data: { tenantId: tenant.id, unitId: null, roles },
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+        createdAt,
+      });
+      return token;
+    };
+    const older = await legacy(["bendahara"], "2026-01-01T00:00:00.000Z");
+    const newer = await legacy(["sekretaris"], "2026-01-02T00:00:00.000Z");
+    expectProblem(await joinPreview(older), 410, "invitation_retired");
+    expectProblem(await joinAccept(older), 410, "invitation_retired");
+    expect((await joinAccept(newer)).status).toBe(200);
+    expect((await allMembers(admin.token)).find((m) => m.userId === existing.id)?.roles).toEqual([
+      "sekretaris",
+    ]);
+  });
+
+  it("removing a member retires their unused link: the treasurer's set-password link no longer works", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const email = `bendahara-${newId().toLowerCase()}@warga.test`;
+    await invite(admin.token, { name: "Bendahara Baru", email, roles: ["bendahara"] });
+    const link = await lastLinkTo(email);
+    const invited = (await allMembers(admin.token)).find((m) => m.email === email);
+    expect((await removeMember(admin.token, invited?.userId ?? "")).status).toBe(204);
+    expectProblem(
+      await callJson("/api/auth/reset-password", { body: { token: link, password: "sandi-bendahara-1" } }),
+      410,
+      "invitation_retired",
+    );
+    expectProblem(await joinPreview(link), 410, "invitation_retired");
+    expect((await pending(admin.token)).body.items.map((i) => i.name)).not.toContain("Bendahara Baru");
+  });
+
+  it("lists pending invitations (who, masked contact, duties, sender, channel, expiry), newest first and paged; the admin revokes one, audited", async () => {
+    const tenant = await createTenant();
+    const h = await household(tenant);
+    const phone = nextPhone();
+    const existing = await insertUser({ name: "Bu Ani" });
+    await invite(h.admin.token, { name: "Satria Jaga", whatsapp: phone.typed, roles: ["satpam"] });
+    await invite(h.admin.token, { name: "Ani Bendahara", email: existing.email, roles: ["bendahara"] });
+    const first = await pending(h.admin.token, "?limit=1");
+    expect(first.status).toBe(200);
+    expect(first.body.items).toEqual([
+      {
+        id: expect.any(String),
+        kind: "join",
+        name: "Ani Bendahara",
+        email: `${existing.email.slice(0, 1)}***@warga.test`,
+        whatsapp: null,
+        roles: ["bendahara"],
+        unitId: null,
+        channel: "email",
+        sentBy: { userId: h.admin.id, name: expect.any(String) },
+        expiresAt: expect.any(String),
+        createdAt: expect.any(String),
+      },
+    ]);
+    expect(JSON.stringify(first.body)).not.toContain(existing.email);
+    const second = await pending(h.admin.token, `?limit=1&cursor=${first.body.nextCursor}`);
+    expect(second.body.items).toEqual([
+      expect.objectContaining({
+        kind: "account",
+        name: "Satria Jaga",
+        whatsapp: `${phone.stored.slice(0, 4)}${"*".repeat(phone.stored.length - 6)}${phone.stored.slice(-2)}`,
+        roles: ["satpam"],
+        channel: "whatsapp",
+      }),
+    ]);
+    // Only pending ones: the tenant's own operator-invited admin is listed too, so look for these two.
+    const joinId = first.body.items[0]?.id ?? "";
+    const link = await lastLinkTo(existing.email);
+
+    expect((await revoke(h.admin.token, joinId)).status).toBe(204);
+    expectProblem(await joinPreview(link), 410, "invitation_retired");
+    expectProblem(await joinAccept(link), 410, "invitation_retired");
+    expect((await pending(h.admin.token, "?limit=100")).body.items.map((i) => i.id)).not.toContain(joinId);
+    expectProblem(await revoke(h.admin.token, joinId), 404, "not_found");
+    expectProblem(await revoke(h.admin.token, newId()), 404, "not_found");
+    expect(await auditTrail(h.admin.token, "action=member.invitation_revoke")).toEqual([
+      expect.objectContaining({ targetId: joinId, detail: { kind: "join" } }),
+    ]);
+  });
+
+  it("another community's admin can neither list nor revoke them; other staff may not either", async () => {
+    const tenantA = await createTenant();
+    const tenantB = await createTenant();
+    const adminA = await tenantA.member("admin");
+    const adminB = await tenantB.member("admin");
+    await invite(adminA.token, {
+      name: "Calon RT 01",
+      email: `calon-${newId().toLowerCase()}@warga.test`,
+      roles: ["sekretaris"],
+    });
+    const idA = (await pending(adminA.token)).body.items.find((i) => i.name === "Calon RT 01")?.id ?? "";
+    expect(idA).not.toBe("");
+    expect((await pending(adminB.token, "?limit=100")).body.items.map((i) => i.id)).not.toContain(idA);
+    expectProblem(await revoke(adminB.token, idA), 404, "not_found");
+    const sek = await tenantA.member("sekretaris");
+    expectProblem(await pending(sek.token), 403, "forbidden_role");
+    expectProblem(await revoke(sek.token, idA), 403, "forbidden_role");
+    expectProblem(await pending(adminA.token, "?limit=0"), 400, "invalid_input");
+    expectProblem(await pending(adminA.token, "?cursor=nonsense"), 400, "invalid_cursor");
+    expect((await pending(adminA.token)).body.items.map((i) => i.id)).toContain(idA);
+  });
+});
+
+describe("who counts as another admin (issue 44, P7)", () => {
+  it("an invited admin who never signed in is not another admin; once they set a password they are", async () => {
+    const tenant = await createTenant();
+    const admin = await soleAdmin(tenant, { unitId: "unit-ketua" });
+    const email = `wakil-${newId().toLowerCase()}@warga.test`;
+    expect((await invite(admin.token, { name: "Wakil Ketua", email, roles: ["admin"] })).status).toBe(202);
+    expectProblem(await setRoles(admin.token, admin.id, []), 409, "last_admin");
+    expectProblem(await removeMember(admin.token, admin.id), 409, "last_admin");
+    const link = await lastLinkTo(email);
+    expect(
+      (await callJson("/api/auth/reset-password", { body: { token: link, password: "sandi-wakil-1" } }))
+        .status,
+    ).toBe(204);
+    expect((await setRoles(admin.token, admin.id, [])).status).toBe(200);
+  });
+});
+
+describe("contacts masked for other staff (issue 44, P8)", () => {
+  it("the treasurer's search matches names, never the masked email or number; the admin's matches both", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const treasurer = await tenant.member("bendahara");
+    const phone = nextPhone();
+    const resident = await tenant.member("warga", { unitId: "unit-cari", whatsapp: phone.stored });
+    const hidden = phone.stored.slice(4, 8);
+    const found = async (token: string, q: string) =>
+      (await allMembers(token, `?q=${encodeURIComponent(q)}`)).map((m) => m.userId);
+    expect(await found(admin.token, hidden)).toContain(resident.id);
+    expect(await found(admin.token, resident.email)).toEqual([resident.id]);
+    expect(await found(treasurer.token, hidden)).not.toContain(resident.id);
+    expect(await found(treasurer.token, phone.typed)).not.toContain(resident.id);
+    expect(await found(treasurer.token, resident.email)).toEqual([]);
+    expect(await found(treasurer.token, "Pengguna Uji")).toContain(resident.id);
   });
 });

@@ -1,4 +1,6 @@
+import { expect } from "vitest";
 import type { FactoryTable, World } from "../../helpers/factories";
+import { callJson } from "../../helpers/harness";
 
 /** One factory per id-bearing path of its routes, for the isolation walk (test/helpers/factories.ts). */
 export const FACTORIES: FactoryTable = {
@@ -21,6 +23,11 @@ export const FACTORIES: FactoryTable = {
       body: { put: { unitId: w.a.household.unitId } },
     }),
   },
+  // Issue 44: a pending invitation of A (a new secretary's set-password link), which B's admin cannot revoke.
+  "/api/members/invitations/:id": {
+    kind: "tenant",
+    make: async (w) => ({ params: { id: await invitationOfA(w) } }),
+  },
   "/api/members/:userId": {
     kind: "tenant",
     make: async (w) => ({ params: { userId: (await memberOfA(w)).id } }),
@@ -29,4 +36,23 @@ export const FACTORIES: FactoryTable = {
 
 function memberOfA(w: World) {
   return w.once("member of A", () => w.a.tenant.member("bendahara", { unitId: w.a.household.unitId }));
+}
+
+function invitationOfA(w: World) {
+  return w.once("invitation of A", async () => {
+    const admin = w.a.as.admin.token;
+    const email = `undangan-${crypto.randomUUID().slice(0, 8)}@warga.test`;
+    const sent = await callJson("/api/members/invitations", {
+      token: admin,
+      body: { name: "Calon Sekretaris", email, roles: ["sekretaris"] },
+    });
+    expect(sent.status).toBe(202);
+    const list = await callJson<{ items: { id: string; name: string }[] }>(
+      "/api/members/invitations?limit=100",
+      {
+        token: admin,
+      },
+    );
+    return list.body.items.find((i) => i.name === "Calon Sekretaris")?.id ?? "";
+  });
 }

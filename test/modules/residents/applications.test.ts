@@ -599,8 +599,8 @@ describe("POST /api/residents/:id/credentials/reset", () => {
     const second = tokenIn(sent[1] ?? ({ payload: {} } as never));
     expectProblem(
       await callJson("/api/auth/reset-password", { body: { token: first, password: "sandi-baru-123" } }),
-      400,
-      "token_used",
+      410,
+      "invitation_retired",
     );
     expect(
       (await callJson("/api/auth/reset-password", { body: { token: second, password: "sandi-baru-123" } }))
@@ -654,5 +654,28 @@ describe("GET /api/residents", () => {
       nextCursor: null,
     });
     expectProblem(await callJson("/api/residents", { token: residents[0]?.token }), 403, "forbidden_role");
+  });
+
+  it("shows contacts whole to the admin and masked to other staff, as the members list does (issue 44, P8)", async () => {
+    const tenant = await createTenant();
+    const whatsapp = { stored: `62${nextPhone().slice(1)}` };
+    const resident = await tenant.member("warga", { whatsapp: whatsapp.stored });
+    type Row = { userId: string; email: string | null; whatsapp: string | null };
+    const seenBy = async (token: string) =>
+      (await callJson<{ items: Row[] }>("/api/residents?limit=100", { token })).body.items.find(
+        (r) => r.userId === resident.id,
+      );
+    expect(await seenBy((await tenant.member("admin")).token)).toMatchObject({
+      email: resident.email,
+      whatsapp: whatsapp.stored,
+    });
+    for (const role of ["sekretaris", "bendahara"] as const) {
+      const seen = await seenBy((await tenant.member(role)).token);
+      expect(seen).toMatchObject({
+        email: `${resident.email.slice(0, 1)}***@warga.test`,
+        whatsapp: `${whatsapp.stored.slice(0, 4)}${"*".repeat(whatsapp.stored.length - 6)}${whatsapp.stored.slice(-2)}`,
+      });
+      expect(JSON.stringify(seen)).not.toContain(resident.email);
+    }
   });
 });

@@ -142,7 +142,7 @@ describe("the first admin at creation", () => {
 });
 
 describe("POST /api/platform/tenants/:id/admin-invitations", () => {
-  it("invites another admin; the community then counts two", async () => {
+  it("invites another admin; the community counts each admin once they have signed in (issue 44, P7)", async () => {
     const tenant = await createTenant();
     const email = `${unique("wakil")}@warga.test`;
     const res = await inviteAdmin(tenant.id, { name: "Wakil Ketua", email });
@@ -155,7 +155,16 @@ describe("POST /api/platform/tenants/:id/admin-invitations", () => {
       "/api/platform/tenants?limit=100",
       { token: await operatorToken() },
     );
-    expect(list.body.items.find((t) => t.id === tenant.id)?.adminCount).toBe(2);
+    const count = async () =>
+      (
+        await callJson<{ items: { id: string; adminCount: number }[] }>("/api/platform/tenants?limit=100", {
+          token: await operatorToken(),
+        })
+      ).body.items.find((t) => t.id === tenant.id)?.adminCount;
+    // The admin invited at creation never set a password: not counted until they do.
+    expect(list.body.items.find((t) => t.id === tenant.id)?.adminCount).toBe(1);
+    expect((await setPasswordFromLink(tenant.invitedAdmin.email)).res.status).toBe(204);
+    expect(await count()).toBe(2);
   });
 
   it("re-sends a fresh set-password link to an admin who never set one; the old link stops working", async () => {
@@ -256,7 +265,8 @@ describe("admins on the operator's views", () => {
       return new Map(list.body.items.map((t) => [t.id, t.adminCount]));
     };
     const before = await counts();
-    expect(before.get(staffed.id)).toBe(2);
+    // The member who signs in counts; the admin invited at creation who never did does not (issue 44, P7).
+    expect(before.get(staffed.id)).toBe(1);
     expect(before.get(pending.body.id)).toBe(0);
     expect(before.get(disabledAdmin.id)).toBe(0);
     const health = await callJson<{ tenantsWithoutAdmin: { slug: string }[] }>("/api/platform/health", {

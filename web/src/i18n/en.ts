@@ -62,6 +62,8 @@ export const en: Messages = {
   "join.confirmSubmit": "Yes, join",
   "join.signInFirst": "This invitation is for an existing account. Sign in first, then open this link again.",
   "join.missing": "The invitation link is incomplete.",
+  "join.retired":
+    "This invitation was withdrawn or replaced by a newer one. Ask the community's staff to send a new invitation.",
   "join.done": "Welcome to {community}.",
   "join.duties": "Your duties: {duties}",
   "choose.title": "Choose a community",

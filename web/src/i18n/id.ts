@@ -60,6 +60,8 @@ export const id = {
   "join.confirmSubmit": "Ya, bergabung",
   "join.signInFirst": "Undangan ini untuk akun yang sudah ada. Masuk dulu, lalu buka tautan ini lagi.",
   "join.missing": "Tautan undangan tidak lengkap.",
+  "join.retired":
+    "Undangan ini sudah ditarik atau diganti dengan undangan yang lebih baru. Minta pengurus mengirim undangan baru.",
   "join.done": "Selamat bergabung di {community}.",
   "join.duties": "Tugas Anda: {duties}",
   "choose.title": "Pilih komunitas",

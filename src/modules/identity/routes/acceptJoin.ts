@@ -18,12 +18,14 @@ export class AcceptJoin extends Endpoint {
       "membership exist. No session is opened: sign in as usual, choosing the community. 409 " +
       "`token_used` for a link already used, 409 `already_member` or `person_taken` when the membership " +
       "or the linked person already exists; 400 `token_invalid` or `token_expired`; 403 " +
-      "`account_disabled`; 404 when the community is gone.",
+      "`account_disabled`; 404 when the community is gone; 410 `invitation_retired` for a link withdrawn " +
+      "or replaced: a newer invitation to the same person for the same community (only the newest one's " +
+      "duties can be accepted), the admin's revocation, or the member's removal.",
     security: [],
     request: { body: { content: { "application/json": { schema: TokenInput } } } },
     responses: {
       200: json(JoinAccepted, "The membership now exists"),
-      ...problems(400, 403, 404, 409, 429),
+      ...problems(400, 403, 404, 409, 410, 429),
     },
   };
 

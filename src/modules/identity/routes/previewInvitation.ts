@@ -16,12 +16,13 @@ export class PreviewInvitation extends Endpoint {
       "community, the duties, and whether the account already has a password, so the person sees what " +
       "they are joining before acting. The token is not spent. 400 `token_invalid` (also for a password " +
       "reset token) or `token_expired`; 409 `token_used`; 404 when the community is gone; 429 " +
-      "`rate_limited` per address, as for the other token routes.",
+      "`rate_limited` per address, as for the other token routes; 410 `invitation_retired` for a link " +
+      "withdrawn or replaced by a newer invitation, as accepting it would answer.",
     security: [],
     request: { body: { content: { "application/json": { schema: TokenInput } } } },
     responses: {
       200: json(InvitationPreview, "What the link is for"),
-      ...problems(400, 404, 409, 429),
+      ...problems(400, 404, 409, 410, 429),
     },
   };
 

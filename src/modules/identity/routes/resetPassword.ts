@@ -15,12 +15,13 @@ export class ResetPassword extends Endpoint {
       "accepted. The password needs at least 8 characters (400 `password_too_short`). Spends the token, " +
       "sets the password and ends every session of the user, then 204; no session is opened, so sign in " +
       "afterwards. 400 `token_invalid`, `token_expired` or `token_used` for a token that cannot be " +
-      "spent; 429 `rate_limited` per address.",
+      "spent; 410 `invitation_retired` for an invitation the admin withdrew or replaced, or whose member " +
+      "was removed; 429 `rate_limited` per address.",
     security: [],
     request: { body: { content: { "application/json": { schema: ResetPasswordInput } } } },
     responses: {
       204: { description: "Password set" },
-      ...problems(400, 429),
+      ...problems(400, 410, 429),
     },
   };
 

@@ -16,6 +16,8 @@ export class InviteMember extends Endpoint {
       "channel and whether the message went out, never a token, and says nothing about whether an " +
       "account existed. 409 `already_member`, `no_contact` (a resident with neither email nor " +
       "WhatsApp), `person_taken` or `account_conflict`; 404 `unit_not_found` for an unknown unit. " +
+      "A new invitation to the same person retires their earlier unused ones here (only the newest " +
+      "one's duties can be accepted); pending ones are listed at `GET /api/members/invitations`. " +
       "Limited per admin (429 `rate_limited`). Audited.",
     request: { body: { content: { "application/json": { schema: InvitationInput } } } },
     responses: { 202: json(InvitationSent, "Invitation sent"), ...problems(400, 401, 403, 404, 409, 429) },

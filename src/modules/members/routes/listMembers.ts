@@ -12,7 +12,8 @@ export class ListMembers extends Endpoint {
     summary: "List the community's members",
     description:
       "Community staff (sekretaris, bendahara, admin). Every member with their duties, residency, " +
-      "housing unit and linked person, filtered by duty (or `warga`) and by text, paged by `cursor`. " +
+      "housing unit and linked person, filtered by duty (or `warga`) and by text (in the name; for the " +
+      "admin also in the email and number), paged by `cursor`. " +
       "Email and WhatsApp number are whole for the admin and masked for other staff.",
     request: { query: MemberListQuery },
     responses: { 200: json(listOf(Member)), ...tenantProblems },
