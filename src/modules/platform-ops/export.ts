@@ -99,7 +99,7 @@ export async function writeArchive(
     const entries: ManifestEntry[] = [];
     const rowCounts: Record<string, number> = {};
     // A table the database's triggers keep is rebuilt by the import from the rows it counts.
-    for (const table of (await tenantTables(ctx)).filter((t) => !t.keptByTriggers)) {
+    for (const table of (await tenantTables(ctx)).filter((t) => t.archived)) {
       const rows = await readTable(ctx, table);
       const path = `tables/${table.name}.json`;
       const data = encoder.encode(JSON.stringify({ table: table.name, columns: table.columns, rows }));
