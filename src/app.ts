@@ -191,7 +191,7 @@ export function buildApp() {
       ...(route.secret ? [secretRoute(route.path, route.secret)] : []),
       guard(route.access, guardOptionsOf.get(route)),
       // After the guard, which names the caller and the community the key is scoped to (ADR 0034).
-      ...(route.method === "post" ? [idempotency] : []),
+      ...(route.method === "post" ? [idempotency(route.endpoint)] : []),
       // After the answer of a successful write to a linked RT, its kept RW figures (ADR 0038).
       ...(route.method !== "get" && rwFigureRoutes.has(route) ? [rwFiguresAfterWrite] : []),
       // ETag, If-None-Match and If-Match on a versioned resource, after the guard too (ADR 0035).

@@ -84,6 +84,8 @@ export const CORE_ERROR_CODES = [
   "idempotency_key_reused",
   "idempotency_in_progress",
   "idempotency_answer_lost",
+  // A route whose answer carries credentials keeps none for replay (Endpoint.credentialAnswer, ADR 0034).
+  "idempotency_answer_unavailable",
   // A Durable Object or D1 call that failed and was not worth retrying (ADR 0034).
   "dependency_unavailable",
   // An If-Match that no longer names the resource's current version (http/conditional.ts, ADR 0035).

@@ -39,6 +39,12 @@ export interface ImageUpload {
 
 // Room for the multipart boundaries and part headers around the file itself.
 const MULTIPART_OVERHEAD = 64 * 1024;
+/** The most a multipart upload of one file may hold, boundaries included (every upload route's cap). */
+export const MAX_MULTIPART_BYTES = MAX_IMAGE_BYTES + MULTIPART_OVERHEAD;
+
+export function isMultipart(request: Request): boolean {
+  return (request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data");
+}
 
 /**
  * Refuses a multipart body that is not multipart or whose declared Content-Length is already over the

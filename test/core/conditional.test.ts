@@ -129,6 +129,23 @@ describe("conditional requests over every versioned resource", () => {
   );
 
   it.each(Object.entries(CASES).filter(([, c]) => !c.singleton))(
+    "%s: a member of the same community who may not write the row hears the same under a wrong If-Match, never 412",
+    async (path, c) => {
+      // Issue 44: the ownership check (404) or the role (403) answers before If-Match, so a wrong tag
+      // tells a neighbour neither that the row exists nor its version.
+      const { write: url, bodies } = await objectOf(path, c);
+      const neighbour = world.a.otherWarga.token;
+      const send = (headers: Record<string, string>) =>
+        callJson(url, { method: c.write.method, token: neighbour, body: bodies[0], headers });
+      const tagged = await send({ "If-Match": '"987654-0000000000000000"' });
+      const plain = await send({});
+      expect(plain.status, JSON.stringify(plain.body)).toBeGreaterThanOrEqual(400);
+      expect(tagged.status, JSON.stringify(tagged.body)).toBe(plain.status);
+      expect(tagged.headers.get("ETag")).toBeNull();
+    },
+  );
+
+  it.each(Object.entries(CASES).filter(([, c]) => !c.singleton))(
     "%s: another tenant's id is 404 with no ETag, also under If-Match",
     async (path, c) => {
       const { read, write: url, bodies } = await objectOf(path, c);

@@ -1,5 +1,7 @@
+import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { jobs } from "../../src/app";
+import { jobs, routeTable } from "../../src/app";
+import { credentialAnswerOf } from "../../src/core/http/endpoint";
 import { runWithReservation } from "../../src/core/idempotency/hook";
 import { CRON, runScheduled } from "../../src/core/jobs";
 import { systemPlatformCtx } from "../../src/core/tenancy/contexts";
@@ -249,9 +251,9 @@ describe("Idempotency-Key on writes (ADR 0034)", () => {
       });
     const first = await open();
     expect(first.status).toBe(201);
-    const again = await open();
-    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
-    expect(again.body.id).toBe(first.body.id);
+    // The creator's answer carries the ticket's reply_token: never kept, so the repeat is 409, not a
+    // second ticket (issue 44, P4).
+    expectProblem(await open(), 409, "idempotency_answer_unavailable");
     const tickets = await bindings.PLATFORM_DB.prepare(
       "SELECT count(*) AS n FROM support_tickets WHERE tenant_id = ?",
     )
@@ -263,6 +265,51 @@ describe("Idempotency-Key on writes (ADR 0034)", () => {
     ).all();
     expect(marker.results).toEqual([{ state: "committed" }]);
     expect((await keyRow(tenant, "tiket-1")).results).toMatchObject([{ state: "done", status: 201 }]);
+    const kept = await tenantD1(tenant)
+      .prepare("SELECT body FROM idempotency_keys WHERE key = 'tiket-1'")
+      .first();
+    expect(kept).toEqual({ body: null });
+  });
+
+  it("hashes a body against the route's own cap: past it, 413 before the key is hashed or looked up (P5)", async () => {
+    const { tenant, a } = await community();
+    // Another request holds each key (running, another body): a body hashed and looked up would meet it
+    // (422 idempotency_key_reused); one refused at the route's 64 KiB cap never gets that far.
+    const now = new Date().toISOString();
+    const later = new Date(Date.now() + 60_000).toISOString();
+    for (const key of ["hp-big", "hp-big-stream"]) {
+      await tenantD1(tenant)
+        .prepare(
+          "INSERT INTO idempotency_keys (scope, key, actor_id, request_hash, state, owner, locked_until, created_at) " +
+            "VALUES (?1, ?2, ?3, 'another body', 'pending', 'holder', ?4, ?5)",
+        )
+        .bind(`user:${a.id}@${tenant.slug}`, key, a.id, later, now)
+        .run();
+    }
+    // 1 MiB: far past the route's cap, far below the 16 MiB that was once read and hashed first.
+    const big = JSON.stringify({ ...complaint(), description: "x".repeat(1024 * 1024) });
+    const send = (key: string, body: BodyInit) =>
+      exports.default.fetch(
+        new Request("http://api.test/api/pengaduan", {
+          method: "POST",
+          headers: {
+            Authorization: `Bearer ${a.token}`,
+            "Content-Type": "application/json",
+            "Idempotency-Key": key,
+          },
+          body,
+          duplex: "half",
+        } as RequestInit),
+      );
+    // From Content-Length, and from a stream that declares no length (cut off at the cap while read).
+    const declared = await send("hp-big", big);
+    expect(declared.status).toBe(413);
+    expect(((await declared.json()) as { code: string }).code).toBe("payload_too_large");
+    const streamed = await send("hp-big-stream", new Blob([big]).stream());
+    expect(streamed.headers.get("Content-Length")).toBeNull();
+    expect(streamed.status).toBe(413);
+    expect(((await streamed.json()) as { code: string }).code).toBe("payload_too_large");
+    expect(await complaintsOf(tenant, a)).toBe(0);
   });
 
   it("refuses a malformed key", async () => {
@@ -273,5 +320,111 @@ describe("Idempotency-Key on writes (ADR 0034)", () => {
       headers: { "Idempotency-Key": "dua kata" },
     });
     expect(res.status).toBe(400);
+  });
+});
+
+/** A field of an answer that is a credential: a token, a key, a secret, a password. */
+const CREDENTIAL_FIELD = /(^token$|token$|^apikey$|apikey|secret|password$|credential)/i;
+
+type JsonSchema = {
+  $ref?: string;
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+};
+
+/** The credential-like property names anywhere in `schema`, `$ref`s followed once each. */
+function credentialFields(
+  schema: JsonSchema | undefined,
+  components: Record<string, JsonSchema>,
+  seen = new Set<string>(),
+): string[] {
+  if (!schema) {
+    return [];
+  }
+  if (schema.$ref) {
+    const name = schema.$ref.split("/").pop() ?? "";
+    if (seen.has(name)) {
+      return [];
+    }
+    seen.add(name);
+    return credentialFields(components[name], components, seen);
+  }
+  const found: string[] = [];
+  for (const [name, value] of Object.entries(schema.properties ?? {})) {
+    if (CREDENTIAL_FIELD.test(name)) {
+      found.push(name);
+    }
+    found.push(...credentialFields(value, components, seen));
+  }
+  for (const part of [
+    schema.items,
+    ...(schema.anyOf ?? []),
+    ...(schema.oneOf ?? []),
+    ...(schema.allOf ?? []),
+  ]) {
+    found.push(...credentialFields(part, components, seen));
+  }
+  return found;
+}
+
+describe("answers that carry credentials are never kept for replay (issue 44, P4)", () => {
+  it("a new gate device's API key is never kept: the repeat is 409 idempotency_answer_unavailable, one device", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const add = () =>
+      callJson<{ device: { id: string }; apiKey: string }>("/api/gate-devices", {
+        token: admin.token,
+        body: { name: "Gerbang utama", adapter: "generic" },
+        headers: { "Idempotency-Key": "gerbang-1" },
+      });
+    const first = await add();
+    expect(first.status).toBe(201);
+    expect(first.body.apiKey).toBeTruthy();
+    const again = await add();
+    expectProblem(again, 409, "idempotency_answer_unavailable");
+    expect(JSON.stringify(again.body)).not.toContain(first.body.apiKey);
+    const rows = await tenantD1(tenant)
+      .prepare("SELECT state, status, headers, body FROM idempotency_keys WHERE key = 'gerbang-1'")
+      .all();
+    expect(rows.results).toEqual([{ state: "done", status: 201, headers: null, body: null }]);
+    const devices = await callJson<{ items: unknown[] }>("/api/gate-devices", { token: admin.token });
+    expect(devices.body.items).toHaveLength(1);
+  });
+
+  it("every write whose answer has a credential-like field declares how it meets Idempotency-Key", async () => {
+    const doc = await callJson<{
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }> }>
+      >;
+      components: { schemas: Record<string, JsonSchema> };
+    }>("/openapi.json");
+    const undeclared: string[] = [];
+    const declared: string[] = [];
+    for (const route of routeTable) {
+      if (route.method === "get") {
+        continue;
+      }
+      const op = doc.body.paths[route.path.replace(/:(\w+)/g, "{$1}")]?.[route.method];
+      const fields = Object.entries(op?.responses ?? {})
+        .filter(([status]) => status.startsWith("2"))
+        .flatMap(([, answer]) =>
+          Object.values(answer.content ?? {}).flatMap((c) =>
+            credentialFields(c.schema, doc.body.components.schemas),
+          ),
+        );
+      if (fields.length === 0) {
+        continue;
+      }
+      const name = `${route.method} ${route.path} (${[...new Set(fields)].join(", ")})`;
+      (credentialAnswerOf(route.endpoint) ? declared : undeclared).push(name);
+    }
+    expect(undeclared).toEqual([]);
+    // The walk finds what the probe named: a device's key and the tokens of a tenant switch.
+    expect(declared.join("\n")).toContain("post /api/gate-devices (");
+    expect(declared.join("\n")).toContain("post /api/auth/switch-tenant (");
   });
 });

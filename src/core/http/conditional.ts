@@ -7,7 +7,12 @@ import { ROW_VERSION } from "../db/row-version";
 import { tenantPreconditionChecks } from "../db/tenant-schema";
 import type { HonoEnv } from "../env";
 import { PreconditionFailed } from "../errors";
-import { runWithAttachment, type WriteAttachment, withIdempotencyHook } from "../idempotency/hook";
+import {
+  isWriteText,
+  runWithAttachment,
+  type WriteAttachment,
+  withIdempotencyHook,
+} from "../idempotency/hook";
 import { defineModule } from "../module";
 import { tenantCtx } from "../tenancy/contexts";
 import type { HttpMethod } from "./access";
@@ -23,11 +28,16 @@ import { type RowWatch, requestScope } from "./requestScope";
  *   when `If-None-Match` names it. The version is the one the handler's own read of the row by id
  *   handed over (`conditionalRead` below), or one read ahead of the handler: a tag is never newer than
  *   its body.
- * - A write with `If-Match` is refused with 412 `precondition_failed` before the handler runs when the
- *   tag's version is not the row's, and the handler's first batch that writes the table starts with a
- *   guard statement (the batch hook, core/idempotency/hook.ts) that fails the whole batch if the row
- *   moved in between: the check and the write are one transaction. A write without `If-Match` runs as
- *   before. A successful write answers the row's version as that batch left it.
+ * - A write with `If-Match` whose tag's version is not the row's is refused with 412
+ *   `precondition_failed`, but only once the handler's own checks have passed: it runs, so a caller who
+ *   may not touch the row (another member's record) still hears its 404 or 403 and learns neither that
+ *   the row exists nor its version (issue 44); its first write of anything, in any database, is refused
+ *   before it is sent, and an answer that wrote nothing or refused the row's state (409) is replaced by
+ *   the 412. A matching tag lets the
+ *   handler run, and its first batch that writes the table starts with a guard statement (the batch
+ *   hook, core/idempotency/hook.ts) that fails the whole batch if the row moved in between: the check
+ *   and the write are one transaction. A write without `If-Match` runs as before. A successful write
+ *   answers the row's version as that batch left it.
  *
  * The digest makes a tag change when the body does without the row (a campaign's donation total, a
  * poll's tally); `If-Match` compares the version part only, which is what a lost update is about.
@@ -161,13 +171,15 @@ function conditional(resource: VersionedResource): MiddlewareHandler<HonoEnv> {
     }
     const before = await readVersion(db, resource, target);
     const ifMatch = c.req.header("If-Match");
-    const write = new VersionedWrite(
-      resource,
-      target,
-      ifMatch === undefined ? null : expected(ifMatch, before),
-      c.env.PLATFORM_DB,
-    );
+    const from = ifMatch === undefined ? null : expected(ifMatch, before);
+    const write = new VersionedWrite(resource, target, from, c.env.PLATFORM_DB, from === STALE);
     await runWithAttachment(write, next);
+    if (write.refused || (write.stale && staleExplains(c.res.status))) {
+      // The handler passed its checks and reached a write (whatever a verb that wraps database errors
+      // made of the refusal), answered without writing, or refused the row's state: the stale tag
+      // refuses it.
+      throw new PreconditionFailed();
+    }
     await tagWrite(c, write.wrote ? write.version : before);
   };
 }
@@ -234,9 +246,22 @@ function parseTags(header: string): { weak: boolean; tag: string }[] | null {
 const TAG_RE = /^"(\d+)(?:-[0-9a-f]*)?"$/;
 
 /**
+ * Whether a stale If-Match is the better answer than the handler's: a success (which wrote nothing) or a
+ * refusal of the row's state (409, which the caller's old view explains). The answers about who may
+ * touch the row (403, 404) and about the request itself (400, 413, 415, 422) stand.
+ */
+function staleExplains(status: number): boolean {
+  return (status >= 200 && status <= 299) || status === 409;
+}
+
+/** An `If-Match` that names another version than the row's: the handler runs, but may write nothing. */
+const STALE = -2;
+
+/**
  * The version an `If-Match` lets the write proceed from: the row's, when one of its tags names it
- * (strong comparison: a weak tag never matches) or it is `*`; else 412 at once. A row that is not there
- * (another tenant's id) goes on to the handler, which answers 404, with a guard no row can pass.
+ * (strong comparison: a weak tag never matches) or it is `*`; else `STALE`, refused with 412 once the
+ * handler's own checks have passed. A row that is not there (another tenant's id) goes on to the
+ * handler, which answers 404, with a guard no row can pass.
  */
 function expected(ifMatch: string, current: number | null): number {
   if (current === null) {
@@ -244,10 +269,7 @@ function expected(ifMatch: string, current: number | null): number {
   }
   const tags = parseTags(ifMatch);
   const versions = (tags ?? []).filter((t) => !t.weak).map((t) => Number(TAG_RE.exec(t.tag)?.[1] ?? -1));
-  if (tags === null || versions.includes(current)) {
-    return current;
-  }
-  throw new PreconditionFailed();
+  return tags === null || versions.includes(current) ? current : STALE;
 }
 
 /** If-None-Match compares weakly: the tag's opaque part, `W/` or not. */
@@ -305,16 +327,22 @@ function errorText(error: unknown): string {
  */
 export class VersionedWrite implements WriteAttachment {
   wrote = false;
+  /** Whether a write was refused for a stale If-Match (the handler had passed its own checks). */
+  refused = false;
   version: number | null = null;
   private guarded = false;
   private readonly writes: RegExp;
 
-  /** `platform`: the platform database's binding, to tell its batches from a tenant database's. */
+  /**
+   * `platform`: the platform database's binding, to tell its batches from a tenant database's; `stale`:
+   * the request's If-Match names another version, so no batch that writes anything may run.
+   */
   constructor(
     private readonly resource: VersionedResource,
     private readonly target: RowTarget,
     private readonly expected: number | null,
     private readonly platform: D1Database,
+    readonly stale = false,
   ) {
     const name = getTableName(resource.table);
     const quoted = `["\`]?${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["\`]?`;
@@ -325,6 +353,10 @@ export class VersionedWrite implements WriteAttachment {
   }
 
   attach(raw: D1Database, texts: readonly (string | undefined)[]) {
+    if (this.stale && texts.some(isWriteText)) {
+      this.refused = true;
+      throw new PreconditionFailed();
+    }
     const onPlatform = raw === this.platform;
     if (
       onPlatform !== (this.resource.home.database === "platform") ||

@@ -19,9 +19,23 @@ const zodIndonesian = z.locales.id().localeError;
 /** Whether a route's query has `cursor` (a list): its cursors are opened and sealed here (ADR 0040). */
 const cursorRoutes = new WeakMap<object, boolean>();
 
+/**
+ * How a route whose answer carries credentials (a session's tokens, a device's API key) meets
+ * `Idempotency-Key` (ADR 0034, issue 44 P4). `no-replay`: the key still makes the write happen once,
+ * but its answer is never kept, so a repeat answers 409 `idempotency_answer_unavailable` (the client
+ * holds the first answer or starts over: signs in again, adds the device again). `rerun`: the route
+ * does not honour the key at all, because running it again is safe (a public sign-in issues fresh
+ * tokens and changes nothing twice). test/core/idempotency.test.ts walks every route whose answer has a
+ * credential-like field and requires one of the two.
+ */
+export type CredentialAnswer = "no-replay" | "rerun";
+
 export abstract class Endpoint extends OpenAPIRoute {
   /** The most a JSON body of this route may hold; a route with a larger body (a logo) raises it. */
   static maxBodyBytes = DEFAULT_JSON_LIMIT;
+
+  /** Set on a route whose answer carries credentials: see `CredentialAnswer`. */
+  static credentialAnswer: CredentialAnswer | undefined = undefined;
 
   private jsonBodySchema(): unknown {
     return (this.getSchemaZod().request?.body?.content as Record<string, { schema?: unknown }> | undefined)?.[
@@ -164,4 +178,20 @@ export abstract class Endpoint extends OpenAPIRoute {
       throw error;
     }
   }
+}
+
+/** What a route class may declare beside its schema (an `Endpoint`'s statics; none for a plain route). */
+interface RouteStatics {
+  maxBodyBytes?: number;
+  credentialAnswer?: CredentialAnswer;
+}
+
+/** A route class's JSON body cap (`Endpoint.maxBodyBytes`), the default for a plain chanfana route. */
+export function maxBodyBytesOf(endpoint: typeof OpenAPIRoute): number {
+  return (endpoint as RouteStatics).maxBodyBytes ?? DEFAULT_JSON_LIMIT;
+}
+
+/** How a route class's answer meets `Idempotency-Key` when it carries credentials, if it does. */
+export function credentialAnswerOf(endpoint: typeof OpenAPIRoute): CredentialAnswer | undefined {
+  return (endpoint as RouteStatics).credentialAnswer;
 }

@@ -4,6 +4,7 @@ import type { HonoEnv } from "../env";
 import { IDEMPOTENCY_HEADER } from "../idempotency/middleware";
 import type { RouteDef } from "./access";
 import type { VersionedResource } from "./conditional";
+import { credentialAnswerOf } from "./endpoint";
 import { ACCESS_EXTENSION, operationIdOf, WargaAccess, wargaAccess } from "./openapi-access";
 import { declareBookmarkHeader } from "./openapi-bookmark";
 import { PROBLEM_CONTENT_TYPE, problemRef } from "./problem";
@@ -43,10 +44,23 @@ export const idempotencyKeyParameter = {
   schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
 } as const;
 
-/** Whether a route runs the idempotency middleware for some caller (src/app.ts: POSTs; users and devices). */
-export function honoursIdempotencyKey(route: Pick<RouteDef, "method" | "access">): boolean {
-  return route.method === "post" && route.access.scope !== "public" && route.access.scope !== "service";
+/**
+ * Whether a route runs the idempotency middleware for some caller (src/app.ts: POSTs; users and
+ * devices), unless its credential-bearing answer is declared safe to `rerun` (Endpoint.credentialAnswer).
+ */
+export function honoursIdempotencyKey(route: Pick<RouteDef, "method" | "access" | "endpoint">): boolean {
+  return (
+    route.method === "post" &&
+    route.access.scope !== "public" &&
+    route.access.scope !== "service" &&
+    credentialAnswerOf(route.endpoint) !== "rerun"
+  );
 }
+
+/** The header's description on a route whose answer carries credentials and is never kept. */
+const NO_REPLAY_NOTE =
+  " This operation's answer carries credentials and is never kept: a repeat of an applied request " +
+  "answers 409 `idempotency_answer_unavailable`.";
 
 /**
  * The names the spec writes in snake_case and the API keeps as written; everything else is camelCase.
@@ -111,8 +125,13 @@ export function completeDocument(
   doc.servers = [{ url: appUrl, description: "This deployment (APP_URL)" }];
   doc.info.license = { name: "Proprietary", identifier: "LicenseRef-Warga-Proprietary" };
   doc.info.contact = { name: "Warga platform operators", url: appUrl };
-  const idempotent = new Set(
-    routes.filter(honoursIdempotencyKey).map((r) => `post ${r.path.replace(/:(\w+)/g, "{$1}")}`),
+  const idempotent = new Map(
+    routes
+      .filter(honoursIdempotencyKey)
+      .map((r) => [
+        `post ${r.path.replace(/:(\w+)/g, "{$1}")}`,
+        credentialAnswerOf(r.endpoint) === "no-replay",
+      ]),
   );
   const versionedPaths = new Set(versionedResources.map((v) => v.path.replace(/:(\w+)/g, "{$1}")));
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
@@ -133,7 +152,10 @@ export function completeDocument(
       }
       op.responses.default ??= problem("Any other answer (a server error, a dependency unavailable).");
       if (idempotent.has(`${method} ${path}`) && !op.parameters?.some((p) => p.name === IDEMPOTENCY_HEADER)) {
-        op.parameters = [...(op.parameters ?? []), { ...idempotencyKeyParameter }];
+        const description =
+          idempotencyKeyParameter.description + (idempotent.get(`${method} ${path}`) ? NO_REPLAY_NOTE : "");
+        const parameter = { ...idempotencyKeyParameter, description };
+        op.parameters = [...(op.parameters ?? []), parameter];
       }
     }
   }

@@ -62,6 +62,8 @@ export const CORE_TITLES_ID: Readonly<Record<CoreErrorCode, string>> = {
   idempotency_key_reused: "Idempotency-Key ini sudah dipakai untuk permintaan lain",
   idempotency_in_progress: "Permintaan dengan Idempotency-Key ini masih diproses; coba lagi sebentar lagi",
   idempotency_answer_lost: "Permintaan pertama sudah diterapkan, tetapi jawabannya tidak tersimpan",
+  idempotency_answer_unavailable:
+    "Permintaan pertama sudah diterapkan; jawabannya memuat kredensial dan tidak disimpan",
   dependency_unavailable: "Layanan yang dibutuhkan sedang tidak tersedia; coba lagi sebentar lagi",
   precondition_failed: "Data sudah diubah orang lain sejak Anda membacanya; muat ulang lalu ulangi perubahan",
 };

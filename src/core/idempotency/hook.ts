@@ -61,7 +61,7 @@ const WRITE_RE = /^\s*(insert|update|delete|replace)\b/i;
  * and counts as a write: marking a read-only batch costs one UPDATE, missing a write would break the
  * promise.
  */
-function isWriteText(text: string | undefined): boolean {
+export function isWriteText(text: string | undefined): boolean {
   return text === undefined || WRITE_RE.test(text);
 }
 

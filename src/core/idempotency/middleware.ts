@@ -1,7 +1,10 @@
+import type { OpenAPIRoute } from "chanfana";
 import type { Context, MiddlewareHandler } from "hono";
 import type { HonoEnv } from "../env";
 import { DomainError, Invalid, Unprocessable } from "../errors";
+import { checkMultipart, isMultipart, MAX_MULTIPART_BYTES } from "../files";
 import { readCapped } from "../http/body";
+import { type CredentialAnswer, credentialAnswerOf, maxBodyBytesOf } from "../http/endpoint";
 import { log } from "../http/log";
 import { newId, randomToken } from "../ids";
 import { slotDatabase } from "../tenancy/slots";
@@ -14,8 +17,6 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 export const IDEMPOTENCY_LEASE_MS = 60_000;
 /** Seconds a client waits before asking again while the first request runs. */
 const IN_PROGRESS_RETRY_AFTER = 1;
-/** The largest body hashed (uploads included); a larger one is refused by the route anyway. */
-const MAX_HASHED_BODY = 16 * 1024 * 1024;
 /** The largest answer kept for replay; a larger one replays as `idempotency_answer_lost`. */
 const MAX_STORED_BODY = 512 * 1024;
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
@@ -43,14 +44,34 @@ function inProgress(): DomainError {
   );
 }
 
-async function requestHash(c: Context<HonoEnv>): Promise<string> {
-  const body = await readCapped(c.req.raw.clone(), MAX_HASHED_BODY);
+/**
+ * SHA-256 of method, path and body, the body read against the route's own cap (issue 44, P5): a body
+ * that declares a larger `Content-Length` is refused before a byte is read, one that does not is cut off
+ * at the cap, with the 413 the route itself gives (`payload_too_large` for JSON, `file_too_large` for an
+ * upload). Never more than the route would take is held or hashed.
+ */
+async function requestHash(c: Context<HonoEnv>, jsonCap: number): Promise<string> {
+  const request = c.req.raw;
+  let cap = jsonCap;
+  if (isMultipart(request)) {
+    checkMultipart(request);
+    cap = MAX_MULTIPART_BYTES;
+  }
+  const body = await readCapped(request.clone(), cap);
   const head = new TextEncoder().encode(`${c.req.method} ${new URL(c.req.url).pathname}\n`);
   const all = new Uint8Array(head.byteLength + body.byteLength);
   all.set(head, 0);
   all.set(body, head.byteLength);
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", all));
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function answerUnavailable(): DomainError {
+  return new DomainError(
+    "conflict",
+    "idempotency_answer_unavailable",
+    "The first request with this Idempotency-Key was applied; its answer carries credentials and is never kept. Use the first answer, or start over with a new key.",
+  );
 }
 
 function replay(row: KeyRow): Response {
@@ -67,7 +88,12 @@ const SELECT =
  * the stored answer to replay, or a problem. A key older than the TTL is forgotten first; a `pending` key
  * whose lease ran out without a commit is taken over (its request died before writing anything).
  */
-async function reserve(r: Reservation, now: Date, platform: D1Database): Promise<Response | null> {
+async function reserve(
+  r: Reservation,
+  now: Date,
+  platform: D1Database,
+  credentials: CredentialAnswer | undefined,
+): Promise<Response | null> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const won = await r.home
       .prepare(
@@ -97,6 +123,11 @@ async function reserve(r: Reservation, now: Date, platform: D1Database): Promise
       );
     }
     if (row.state === "done") {
+      // A kept answer of a route that now says it carries credentials (kept before it said so) is not
+      // replayed either.
+      if (credentials === "no-replay" || row.body === null) {
+        throw answerUnavailable();
+      }
       return replay(row);
     }
     const leaseOver = Date.parse(row.locked_until) <= now.getTime();
@@ -140,14 +171,30 @@ async function committedElsewhere(r: Reservation, row: KeyRow, platform: D1Datab
   return marker !== null;
 }
 
-/** Keeps the answer of a request whose change was written; releases the key of one that wrote nothing. */
-async function settle(r: Reservation, res: Response): Promise<void> {
+/**
+ * Keeps the answer of a request whose change was written; releases the key of one that wrote nothing.
+ * A route whose answer carries credentials keeps its status only: the key is `done` without a body.
+ */
+async function settle(
+  r: Reservation,
+  res: Response,
+  credentials: CredentialAnswer | undefined,
+): Promise<void> {
   if (!r.committed) {
     await r.home
       .prepare(
         "DELETE FROM idempotency_keys WHERE scope = ?1 AND key = ?2 AND owner = ?3 AND state = 'pending'",
       )
       .bind(r.scope, r.key, r.owner)
+      .run();
+    return;
+  }
+  if (credentials === "no-replay") {
+    await r.home
+      .prepare(
+        "UPDATE idempotency_keys SET state = 'done', status = ?4, headers = NULL, body = NULL WHERE scope = ?1 AND key = ?2 AND owner = ?3",
+      )
+      .bind(r.scope, r.key, r.owner, res.status)
       .run();
     return;
   }
@@ -172,10 +219,23 @@ async function settle(r: Reservation, res: Response): Promise<void> {
 }
 
 /**
- * `Idempotency-Key` on a write route (ADR 0034): runs after the guard, so the caller and the community
- * are known. Without the header, or for a caller who is not a signed-in user or a device, it does nothing.
+ * `Idempotency-Key` on the write route served by `endpoint` (ADR 0034): runs after the guard, so the
+ * caller and the community are known. Without the header, for a caller who is not a signed-in user or a
+ * device, or on a route that declares its credential-bearing answer safe to `rerun`, it does nothing.
+ * The body is hashed against the route's own cap (`Endpoint.maxBodyBytes`).
  */
-export const idempotency: MiddlewareHandler<HonoEnv> = async (c, next) => {
+export function idempotency(endpoint: typeof OpenAPIRoute): MiddlewareHandler<HonoEnv> {
+  const credentials = credentialAnswerOf(endpoint);
+  const jsonCap = maxBodyBytesOf(endpoint);
+  return (c, next) => (credentials === "rerun" ? next() : honourKey(c, next, credentials, jsonCap));
+}
+
+async function honourKey(
+  c: Context<HonoEnv>,
+  next: () => Promise<void>,
+  credentials: CredentialAnswer | undefined,
+  jsonCap: number,
+): Promise<void> {
   const key = c.req.header(IDEMPOTENCY_HEADER);
   const actor = c.get("actor");
   if (key === undefined || !actor || (actor.kind !== "user" && actor.kind !== "device")) {
@@ -193,14 +253,14 @@ export const idempotency: MiddlewareHandler<HonoEnv> = async (c, next) => {
     scope: `${actor.kind}:${actorId}@${tenant?.slug ?? "-"}`,
     key,
     actorId,
-    requestHash: await requestHash(c),
+    requestHash: await requestHash(c, jsonCap),
     owner: `${newId()}.${randomToken(8)}`,
     home: tenant ? slotDatabase(c.env, tenant.slot) : c.env.PLATFORM_DB,
     lockedUntil: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS).toISOString(),
     createdAt: now.toISOString(),
     committed: false,
   };
-  const replayed = await reserve(reservation, now, c.env.PLATFORM_DB);
+  const replayed = await reserve(reservation, now, c.env.PLATFORM_DB, credentials);
   if (replayed) {
     c.res = replayed;
     return;
@@ -209,7 +269,7 @@ export const idempotency: MiddlewareHandler<HonoEnv> = async (c, next) => {
     await runWithReservation(reservation, next);
   } finally {
     try {
-      await settle(reservation, c.res);
+      await settle(reservation, c.res, credentials);
     } catch (error) {
       // The change stands; only its replay is lost (a later retry answers idempotency_answer_lost).
       log("error", "idempotency.settle_failed", {
@@ -218,4 +278,4 @@ export const idempotency: MiddlewareHandler<HonoEnv> = async (c, next) => {
       });
     }
   }
-};
+}

@@ -47,3 +47,51 @@ export async function emptyClosedSlot(ctx: PlatformCtx, tenantId: string): Promi
   }
   return row.slot;
 }
+
+/**
+ * The R2 prefixes a tenant owns: the file store and support uploads under its id (core/uploads,
+ * support/files.ts), letter and finance-report PDFs under its slug (surat/publish.ts,
+ * keuangan/laporan.ts). Archives live under `archives/`, outside both. The slug stays the tenant's for
+ * good (the row keeps it, closed or not, and slugs are unique), so its slug prefix is no other's.
+ */
+export const tenantPrefixes = (tenant: { id: string; slug: string }) =>
+  ({ id: `tenants/${tenant.id}/`, slug: `tenants/${tenant.slug}/` }) as const;
+
+/** R2 keys per list page (its maximum): one page per prefix per call. */
+const FILES_PAGE = 1000;
+
+/**
+ * Deletes up to one list page of objects under each R2 prefix of a closed community whose slot is back
+ * in the pool (issue 44: its files go when its archive window ends, tenants/closing.ts); answers how
+ * many went and whether more are left for the next call. As with the slot, the row is read here by id,
+ * so only a closed tenant's files are ever reached.
+ */
+export async function deleteClosedFiles(
+  ctx: PlatformCtx,
+  tenantId: string,
+): Promise<{ deleted: number; more: boolean }> {
+  const row = await ctx.platform
+    .select({ status: tenants.status, slot: tenants.slot, slug: tenants.slug })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId))
+    .get();
+  if (row?.status !== "ditutup" || row.slot !== null) {
+    throw new Conflict(
+      "invalid_transition",
+      "Only a closed community whose slot is released loses its files.",
+    );
+  }
+  const files = bindingsOf(ctx).FILES;
+  let deleted = 0;
+  let more = false;
+  for (const prefix of Object.values(tenantPrefixes({ id: tenantId, slug: row.slug }))) {
+    const page = await files.list({ prefix, limit: FILES_PAGE });
+    const keys = page.objects.map((o) => o.key);
+    if (keys.length > 0) {
+      await files.delete(keys);
+      deleted += keys.length;
+    }
+    more ||= page.truncated;
+  }
+  return { deleted, more };
+}

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { TenantCtx } from "../../core/context";
+import { tenantPrefixes } from "../../core/tenancy/wipe";
 import { SIGNATURE_PATH, signManifest } from "./signature";
 import { readTable, schemaVersion, tenantTables } from "./tables";
 import { ZipToR2 } from "./zip";
@@ -10,13 +11,11 @@ export const ARCHIVE_FORMAT_VERSION = 1;
 export const MANIFEST_PATH = "manifest.json";
 
 /**
- * The R2 prefixes a tenant owns: the file store and support uploads under its id (core/uploads,
- * support/files.ts), letter and finance-report PDFs under its slug (surat/publish.ts,
- * keuangan/laporan.ts). Archives themselves live under `archives/`, outside both, so an export never
- * contains an earlier one.
+ * The R2 prefixes a tenant owns (core/tenancy/wipe.ts, which also deletes them when a closed
+ * community's archive window ends). Archives themselves live under `archives/`, outside both, so an
+ * export never contains an earlier one.
  */
-export const tenantPrefixes = (tenant: { id: string; slug: string }) =>
-  ({ id: `tenants/${tenant.id}/`, slug: `tenants/${tenant.slug}/` }) as const;
+export { tenantPrefixes };
 
 /**
  * Support tickets and their files are platform records (ADR 0009): exported for the community's copy,
@@ -99,7 +98,7 @@ export async function writeArchive(
     const entries: ManifestEntry[] = [];
     const rowCounts: Record<string, number> = {};
     // A table the database's triggers keep is rebuilt by the import from the rows it counts.
-    for (const table of (await tenantTables(ctx)).filter((t) => !t.keptByTriggers)) {
+    for (const table of (await tenantTables(ctx)).filter((t) => t.archived)) {
       const rows = await readTable(ctx, table);
       const path = `tables/${table.name}.json`;
       const data = encoder.encode(JSON.stringify({ table: table.name, columns: table.columns, rows }));

@@ -214,7 +214,11 @@ export interface ImportReport {
 /** 409 unless every data table of the tenant is empty; answers the tables. */
 export async function requireEmptyTenant(ctx: TenantCtx): Promise<TableInfo[]> {
   const tables = await tenantTables(ctx);
-  const filled = await nonEmptyTables(ctx, tables);
+  // A request's bookkeeping (an idempotency key of the operator's own request) is not the tenant's data.
+  const filled = await nonEmptyTables(
+    ctx,
+    tables.filter((t) => t.archived || t.keptByTriggers),
+  );
   if (filled.length > 0) {
     throw new Conflict(
       "tenant_not_empty",
@@ -226,15 +230,16 @@ export async function requireEmptyTenant(ctx: TenantCtx): Promise<TableInfo[]> {
 
 /**
  * The archive's tables to write, parents first as the tenant's schema orders them. An archive's copy of
- * a table the triggers keep (one made before archives left them out) is not written: restoring the rows
- * it counts rebuilds it.
+ * a table archives do not carry (one made before they left it out) is not written: a table the
+ * triggers keep is rebuilt by restoring the rows it counts, and request bookkeeping (idempotency keys,
+ * whose kept answers could carry credentials) is not the community's data.
  */
 function tablesToWrite(manifest: Manifest, tables: readonly TableInfo[]) {
   const order = new Map(tables.map((t, i) => [t.name, i]));
-  const derived = new Set(tables.filter((t) => t.keptByTriggers).map((t) => t.name));
+  const notCarried = new Set(tables.filter((t) => !t.archived).map((t) => t.name));
   return manifest.entries
     .filter((e): e is Extract<ManifestEntry, { kind: "table" }> => e.kind === "table")
-    .filter((e) => !derived.has(e.table))
+    .filter((e) => !notCarried.has(e.table))
     .sort((a, b) => (order.get(a.table) ?? 0) - (order.get(b.table) ?? 0));
 }
 

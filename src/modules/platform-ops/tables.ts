@@ -19,7 +19,20 @@ export interface TableInfo {
    * rows it counts rebuilds it through the same triggers, in any order the tables are written.
    */
   keptByTriggers: boolean;
+  /**
+   * Whether archives carry it: not a table the triggers keep, nor the request bookkeeping of
+   * `REQUEST_BOOKKEEPING`. An import ignores an archive's copy of a table archives do not carry.
+   */
+  archived: boolean;
 }
+
+/**
+ * Tables that record requests, not the community: `idempotency_keys` keeps answers for replay for 24 h
+ * (ADR 0034), and an answer kept before its route said it carries credentials could hold a device's
+ * API key or a session's tokens (issue 44, P4). Never exported, never imported, never what makes a
+ * tenant "not empty".
+ */
+const REQUEST_BOOKKEEPING: ReadonlySet<string> = new Set(["idempotency_keys"]);
 
 const TRIGGER_INSERT = /\bINSERT\s+(?:OR\s+\w+\s+)?INTO\s+[`"[]?(\w+)/gi;
 
@@ -79,6 +92,7 @@ export async function tenantTables(ctx: TenantCtx): Promise<TableInfo[]> {
         .sort((a, b) => a.pk - b.pk)
         .map((c) => c.name),
       keptByTriggers: derived.has(name),
+      archived: !derived.has(name) && !REQUEST_BOOKKEEPING.has(name),
     };
   });
   return foreignKeyOrder(tables);

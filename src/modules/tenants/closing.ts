@@ -1,15 +1,16 @@
-import { and, eq, isNotNull, ne, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lte, ne, notExists, or, sql } from "drizzle-orm";
 import { platformAudit } from "../../core/audit";
 import type { PlatformCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
-import { tenants } from "../../core/db/platform-schema";
+import { auditLog, tenants } from "../../core/db/platform-schema";
 import { Conflict, Invalid } from "../../core/errors";
 import { log } from "../../core/http/log";
 import type { After } from "../../core/sharedCalls";
 import { closedTenantCtx, forgetTenant, tenantRowById } from "../../core/tenancy/contexts";
-import { emptyClosedSlot } from "../../core/tenancy/wipe";
+import { deleteClosedFiles, emptyClosedSlot, tenantPrefixes } from "../../core/tenancy/wipe";
 import { nowIso } from "../../core/time";
 import { endCommunitySessions, forgetEndedSessions } from "../identity/service";
+import { CLOSED_ARCHIVE_TTL_DAYS } from "../platform-ops/archives";
 import {
   closingExport,
   exportAgain,
@@ -36,6 +37,10 @@ import { presentTenant } from "./service";
  *
  * Steps 2 and 3 run after the answer (`waitUntil`); if the isolate dies, or the wipe fails, the hourly
  * job `tenants.closing` finishes every closed tenant still holding a slot.
+ *
+ * 4. When its final archive's 30 days are over (`CLOSED_ARCHIVE_TTL_DAYS` after the close), the same job
+ *    deletes the files it stored in R2 (`tenants/<id>/`, `tenants/<slug>/`; issue 44), audited as
+ *    `tenant.files_deleted`, which also marks the tenant done.
  */
 
 /**
@@ -207,9 +212,59 @@ export async function finishClosing(
   return "released";
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Closed tenants whose files one run deletes (one R2 list page per prefix each). */
+const PURGE_TENANTS_PER_RUN = 5;
+export const FILES_DELETED_ACTION = "tenant.files_deleted";
+
 /**
- * The hourly job: every closed tenant still holding a slot (a crash, a failed wipe) is finished, and
- * kept letter verifications past their validity are dropped.
+ * Step 4: the files of closed tenants whose slot is back in the pool and whose final archive's window
+ * (`CLOSED_ARCHIVE_TTL_DAYS` from the close) has ended. A tenant is done once a run finds nothing more
+ * under its prefixes: the audit record says so, and keeps it out of later runs.
+ */
+async function deleteFilesPastWindow(ctx: PlatformCtx, scheduledAt: Date) {
+  const cutoff = new Date(scheduledAt.getTime() - CLOSED_ARCHIVE_TTL_DAYS * DAY_MS).toISOString();
+  const due = await ctx.platform
+    .select({ id: tenants.id, slug: tenants.slug })
+    .from(tenants)
+    .where(
+      and(
+        eq(tenants.status, "ditutup"),
+        isNull(tenants.slot),
+        lte(tenants.closedAt, cutoff),
+        notExists(
+          ctx.platform
+            .select({ one: sql`1` })
+            .from(auditLog)
+            .where(and(eq(auditLog.tenantId, tenants.id), eq(auditLog.action, FILES_DELETED_ACTION))),
+        ),
+      ),
+    )
+    .orderBy(tenants.id)
+    .limit(PURGE_TENANTS_PER_RUN);
+  let deleted = 0;
+  for (const tenant of due) {
+    const some = await deleteClosedFiles(ctx, tenant.id);
+    deleted += some.deleted;
+    if (!some.more) {
+      await ctx.platform.batch([
+        platformAudit(ctx, {
+          tenantId: tenant.id,
+          action: FILES_DELETED_ACTION,
+          targetType: "tenant",
+          targetId: tenant.id,
+          detail: { slug: tenant.slug, prefixes: Object.values(tenantPrefixes(tenant)) },
+        }),
+      ]);
+    }
+  }
+  return deleted;
+}
+
+/**
+ * The hourly job: every closed tenant still holding a slot (a crash, a failed wipe) is finished, kept
+ * letter verifications past their validity are dropped, and the files of a closed tenant whose archive
+ * window has ended are deleted.
  */
 export async function closingJob(ctx: PlatformCtx, scheduledAt: Date) {
   const pending = await ctx.platform
@@ -234,5 +289,5 @@ export async function closingJob(ctx: PlatformCtx, scheduledAt: Date) {
       log("error", "tenant_close_unfinished", { tenant: id, error: String(error) });
     }
   }
-  return report;
+  return { ...report, filesDeleted: await deleteFilesPastWindow(ctx, scheduledAt) };
 }

@@ -167,6 +167,14 @@ async function expectEmpty(target: TestTenant) {
 describe("tenant archive: export and import", () => {
   it("round trip: an admin's export imported into a fresh tenant gives every row and every file back", async () => {
     const { tenant, admin } = await seededCommunity();
+    // A kept answer of a request (once, a new gate device's key): request bookkeeping, never archived.
+    await tenantD1(tenant)
+      .prepare(
+        "INSERT INTO idempotency_keys (scope, key, actor_id, request_hash, state, owner, locked_until, created_at, status, body) " +
+          "VALUES (?1, 'arsip-1', ?2, 'h', 'done', 'o', ?3, ?3, 201, '{\"apiKey\":\"gk_rahasia\"}')",
+      )
+      .bind(`user:${admin.id}@${tenant.slug}`, admin.id, new Date().toISOString())
+      .run();
     const archive = await exportOf(admin);
     expect(archive.downloadUrl).toMatch(new RegExp(`/api/archives/${archive.id}/download$`));
     expect(archive.summary?.files).toBe(5);
@@ -187,11 +195,13 @@ describe("tenant archive: export and import", () => {
     expect(manifest.schemaVersion).toMatch(/^\d{4}_/);
     const source = tenantD1(tenant);
     // Every table of the tenant database, found generically, is in the archive with its row count, but
-    // the tallies the database's triggers keep: the import rebuilds them from the rows they count.
-    const keptByTriggers = ["registry_birth_months", "registry_counts", "units_block_counts"];
+    // the tallies the database's triggers keep: the import rebuilds them from the rows they count; and
+    // the idempotency keys, whose kept answers may carry credentials (issue 44, P4).
+    const notCarried = ["registry_birth_months", "registry_counts", "units_block_counts", "idempotency_keys"];
     expect(Object.keys(manifest.tables).sort()).toEqual(
-      (await tableNames(source)).filter((t) => !keptByTriggers.includes(t)),
+      (await tableNames(source)).filter((t) => !notCarried.includes(t)),
     );
+    expect(Object.keys(entries).filter((path) => path.includes("idempotency"))).toEqual([]);
     expect(manifest.tables.units).toBe(3);
     for (const entry of manifest.entries) {
       const bytes = entries[entry.path] as Uint8Array;
@@ -220,6 +230,11 @@ describe("tenant archive: export and import", () => {
     for (const table of await tableNames(source)) {
       const want = (await rowsOf(source, table)).map((row) => row.map(moveKey));
       let got = await rowsOf(copy, table);
+      if (table === "idempotency_keys") {
+        expect(want).toHaveLength(1);
+        expect(got, table).toEqual([]);
+        continue;
+      }
       if (table === "audit_log") {
         // The import writes its own record into the restored log; everything else is the source's.
         expect(got.filter((r) => r.includes("tenant.archive_imported"))).toHaveLength(1);

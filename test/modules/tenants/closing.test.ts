@@ -282,6 +282,41 @@ describe("DELETE /api/platform/tenants/:id", () => {
     expect(reused.slot).toBe(slot);
   });
 
+  it("deletes the community's files from R2 when its archive's 30 days are over, and only its own", async () => {
+    const { tenant } = await community();
+    const mine = [`tenants/${tenant.id}/files/bukti/01A.png`, `tenants/${tenant.slug}/surat/01B/v1.pdf`];
+    const theirs = `tenants/01OTHERTENANT0000000000000/files/bukti/01C.png`;
+    for (const key of [...mine, theirs]) {
+      await bindings.FILES.put(key, "isi");
+    }
+    const closed = await closeSettled(tenant.id, tenant.slug);
+    expect(closed.status).toBe(202);
+    expect((await tenantRow(tenant.id))?.slot).toBeNull();
+    const present = async (key: string) => (await bindings.FILES.head(key)) !== null;
+
+    // Within the window the files stay (the archive holds them too, for the community to ask for).
+    await runClosingJob(new Date(Date.now() + 29 * DAY_MS));
+    expect(await Promise.all(mine.map(present))).toEqual([true, true]);
+
+    const after = await runClosingJob(new Date(Date.now() + 30 * DAY_MS + HOUR_MS));
+    expect(after["tenants.closing"]).toMatchObject({ failed: 0 });
+    expect((after["tenants.closing"] as { filesDeleted: number }).filesDeleted).toBeGreaterThanOrEqual(2);
+    expect(await Promise.all(mine.map(present))).toEqual([false, false]);
+    expect(await present(theirs)).toBe(true);
+    const trail = await callJson<{ items: { action: string; targetId: string }[] }>(
+      `/api/platform/audit?tenant=${tenant.slug}`,
+      { token: await operatorToken() },
+    );
+    expect(trail.body.items.filter((e) => e.targetId === tenant.id).map((e) => e.action)).toContain(
+      "tenant.files_deleted",
+    );
+    // Done once: a later run does not list its prefixes again.
+    await bindings.FILES.put(mine[0] as string, "isi");
+    await runClosingJob(new Date(Date.now() + 31 * DAY_MS));
+    expect(await present(mine[0] as string)).toBe(true);
+    await bindings.FILES.delete([...mine, theirs]);
+  });
+
   it("unlinks a closing RW from its RTs", async () => {
     const rw = await createTenant({ type: "RW" });
     const rt = await createTenant({ parentSlug: rw.slug });

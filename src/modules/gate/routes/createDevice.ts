@@ -7,6 +7,9 @@ import { CreateDeviceInput, CreatedDevice } from "../schemas";
 import { createDevice } from "../service";
 
 export class CreateDevice extends Endpoint {
+  /** The device's API key is shown once: a repeat answers 409 idempotency_answer_unavailable, never a second device and never the key again. */
+  static override credentialAnswer = "no-replay" as const;
+
   override schema = {
     tags: ["Gate devices"],
     summary: "Add a gate device",

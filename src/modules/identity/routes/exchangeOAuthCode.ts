@@ -8,6 +8,9 @@ import { ExchangeInput, LoginResult } from "../schemas";
 import { answerSession, isWebClient, WebClientHeaders } from "../webClient";
 
 export class ExchangeOAuthCode extends Endpoint {
+  /** Public: the code is single-use, so a repeat is refused by the code itself, never answered from a store. */
+  static override credentialAnswer = "rerun" as const;
+
   override schema = {
     tags: ["Auth"],
     summary: "Exchange an OpenID Connect sign-in code for a session",

@@ -9,6 +9,9 @@ import { login } from "../sessions";
 import { answerSession, isWebClient, WebClientHeaders } from "../webClient";
 
 export class Login extends Endpoint {
+  /** A public sign-in: each call issues fresh tokens and changes nothing twice (no key is kept for public callers). */
+  static override credentialAnswer = "rerun" as const;
+
   override schema = {
     tags: ["Auth"],
     summary: "Sign in with a password",

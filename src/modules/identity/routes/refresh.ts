@@ -8,6 +8,9 @@ import { refresh } from "../sessions";
 import { answerSession, isWebClient, presentedRefreshToken, WebClientHeaders } from "../webClient";
 
 export class Refresh extends Endpoint {
+  /** Public: a repeat with the same refresh token meets its rotation, never an old answer. */
+  static override credentialAnswer = "rerun" as const;
+
   override schema = {
     tags: ["Auth"],
     summary: "Rotate a refresh token",

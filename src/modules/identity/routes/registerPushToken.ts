@@ -7,6 +7,9 @@ import { registerPushToken } from "../devices";
 import { PushDevice, PushTokenInput } from "../schemas";
 
 export class RegisterPushToken extends Endpoint {
+  /** Registering a device again is the same upsert; its token is never kept in the idempotency store. */
+  static override credentialAnswer = "rerun" as const;
+
   override schema = {
     tags: ["User"],
     summary: "Register this device for push notifications",

@@ -8,6 +8,9 @@ import { switchTenant } from "../sessions";
 import { answerSession, isWebClient, WebClientHeaders } from "../webClient";
 
 export class SwitchTenant extends Endpoint {
+  /** The switch ends the old session: a repeat answers 409 idempotency_answer_unavailable, never the first tokens again. */
+  static override credentialAnswer = "no-replay" as const;
+
   override schema = {
     tags: ["Auth"],
     summary: "Switch to another of the caller's communities",

@@ -8,6 +8,9 @@ import { LoginResult, TokenInput } from "../schemas";
 import { answerSession, isWebClient, WebClientHeaders } from "../webClient";
 
 export class VerifyMagicLink extends Endpoint {
+  /** Public: the link is single-use, so a repeat is refused by the link itself, never answered from a store. */
+  static override credentialAnswer = "rerun" as const;
+
   override schema = {
     tags: ["Auth"],
     summary: "Sign in with a one-time link's token",

@@ -7,6 +7,9 @@ import { CreatedTicket, CreateTicketInput } from "../schemas";
 import { createTicket } from "../tickets";
 
 export class CreateTicket extends Endpoint {
+  /** The answer's reply_token opens the ticket without signing in: a repeat answers 409 idempotency_answer_unavailable. */
+  static override credentialAnswer = "no-replay" as const;
+
   override schema = {
     tags: ["Support"],
     summary: "Open a support ticket",
