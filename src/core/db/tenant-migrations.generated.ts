@@ -370,5 +370,11 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
     "statements": [
       "CREATE TABLE `visitor_settings` (\n\t`id` integer PRIMARY KEY NOT NULL,\n\t`require_vehicle_plate` integer NOT NULL,\n\t`require_identity` integer NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`updated_by` text\n);"
     ]
+  },
+  {
+    "name": "0027_rw_ack_default_off.sql",
+    "statements": [
+      "-- Issue 44 P6: the RW's acknowledgement is off unless the RT's admin turned it on (letter_settings.rw_acknowledgement = 1).\n-- Letters still waiting in the queue of an RT that never turned it on leave the RW's queue.\nUPDATE `letters` SET `rw_ack_status` = NULL, `revision` = `revision` + 1\nWHERE `rw_ack_status` = 'menunggu'\n  AND NOT EXISTS (SELECT 1 FROM `letter_settings` WHERE `id` = 1 AND `rw_acknowledgement` = 1);"
+    ]
   }
 ];

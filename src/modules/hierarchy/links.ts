@@ -244,7 +244,10 @@ async function tellRtAdmins(ctx: TenantCtx, child: TenantRow, requestedAt: strin
   const body =
     `${ctx.tenant.name} meminta ${child.name} bergabung sebagai RT di bawahnya. ` +
     `Jika Anda setujui, pengurus ${ctx.tenant.name} dapat melihat angka ringkasan ${child.name} ` +
-    "(jumlah warga, tunggakan iuran, surat yang menunggu, pengaduan terbuka), tanpa data pribadi warga. " +
+    "(jumlah warga, tunggakan iuran, surat yang menunggu, pengaduan terbuka), tanpa nama atau data pribadi warga. " +
+    'Surat warga tidak dikirim ke RW kecuali Anda menyalakan "Mengetahui RW" di pengaturan surat; ' +
+    "jika dinyalakan, pengurus RW melihat setiap surat yang selesai: nama warga, jenis dan keperluan surat, " +
+    "nomor, tanggal, dan penandatangannya. " +
     "Setujui atau tolak permintaan ini di konsol pengurus; sebelum Anda setujui, tidak ada yang dibagikan.";
   try {
     const admins = await tenantAdminContacts({ ctx, tenantId: child.id });

@@ -384,6 +384,11 @@ describe("telling the RT's admins", () => {
       expect(more).toEqual([]);
       expect(mail?.channel).toBe("email");
       expect(mail?.subject).toContain("Permintaan bergabung");
+      // It says exactly what the RW will see (issue 44 P6): counts only, and letters only once turned on.
+      const text = JSON.stringify(mail?.payload);
+      expect(text).toContain("tanpa nama atau data pribadi warga");
+      expect(text).toContain("kecuali Anda menyalakan");
+      expect(text).toContain("jenis dan keperluan surat");
     }
     const [message, ...moreMessages] = await queuedMessages({ recipient: whatsapp });
     expect(moreMessages).toEqual([]);
