@@ -44,6 +44,11 @@ function settingsSql(q, now, key) {
   return [
     `INSERT OR IGNORE INTO letter_settings (id, ${cols.map(column).join(", ")}, village_kind, updated_at) VALUES (1, ${cols.map((c) => q(s[c])).join(", ")}, 'kelurahan', ${q(now)});`,
     `UPDATE letter_settings SET ${cols.map((c) => `${column(c)} = COALESCE(${column(c)}, ${q(s[c])})`).join(", ")} WHERE id = 1;`,
+    // RT 01's admin turned the RW's acknowledgement on (off by default, issue 44 P6): its finished
+    // letters wait in RW 05's queue, RT 02's do not.
+    ...(key === "rt01"
+      ? ["UPDATE letter_settings SET rw_acknowledgement = COALESCE(rw_acknowledgement, 1) WHERE id = 1;"]
+      : []),
   ].join("\n");
 }
 

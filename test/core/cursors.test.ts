@@ -6,10 +6,10 @@ import type { TenantRole } from "../../src/core/context";
 import { MAX_CURSOR_LENGTH, openCursor, sealCursor } from "../../src/core/http/cursor";
 import { pdfRendering } from "../../src/core/pdf";
 import { createWorld, type World } from "../helpers/factories";
-import { call, createTenant } from "../helpers/harness";
+import { call } from "../helpers/harness";
 import { type JsonSchema, ulid, validOf } from "../helpers/openapi-arbitrary";
 import { FACTORIES } from "../modules/factories";
-import { finishedLetter, household, settledRw } from "../modules/surat/helpers";
+import { ackingHousehold, finishedLetter, settledRw } from "../modules/surat/helpers";
 
 /**
  * Issue 42: every list refuses, with 400 `invalid_cursor`, a cursor it did not issue, and the cursors it
@@ -39,7 +39,7 @@ let rwAdmin: string;
 
 async function rwWithQueue(): Promise<string> {
   const { tenant, admin } = await settledRw({ headName: "Hendra Gunawan" });
-  const rt = await household(await createTenant({ parentSlug: tenant.slug }));
+  const rt = await ackingHousehold(tenant.slug);
   for (const subject of ["KR-1", "KR-2", "KR-3"]) {
     await finishedLetter(rt, subject);
   }

@@ -383,5 +383,11 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
       "CREATE INDEX `corrections_status_idx` ON `corrections` (`status`,`id`);",
       "CREATE INDEX `corrections_user_idx` ON `corrections` (`user_id`,`id`);"
     ]
+  },
+  {
+    "name": "0028_rw_ack_default_off.sql",
+    "statements": [
+      "-- Issue 44 P6: the RW's acknowledgement is off unless the RT's admin turned it on (letter_settings.rw_acknowledgement = 1).\n-- Letters still waiting in the queue of an RT that never turned it on leave the RW's queue.\nUPDATE `letters` SET `rw_ack_status` = NULL, `revision` = `revision` + 1\nWHERE `rw_ack_status` = 'menunggu'\n  AND NOT EXISTS (SELECT 1 FROM `letter_settings` WHERE `id` = 1 AND `rw_acknowledgement` = 1);"
+    ]
   }
 ];

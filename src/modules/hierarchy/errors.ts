@@ -8,6 +8,9 @@ export const HIERARCHY_ERROR_CODES = [
   "not_rt_tenant",
   "invalid_child",
   "already_linked",
+  // Limits on asking (issue 44 P9).
+  "link_request_cooldown",
+  "link_request_limit",
 ] as const;
 
 declare module "../../core/errors" {
@@ -23,4 +26,6 @@ defineIndonesianTitles<(typeof HIERARCHY_ERROR_CODES)[number]>({
   not_rt_tenant: "Hanya komunitas RT yang dapat melakukan ini",
   invalid_child: "RT ini tidak dapat ditautkan",
   already_linked: "RT ini sudah tertaut",
+  link_request_cooldown: "Belum dapat meminta RT ini lagi",
+  link_request_limit: "Terlalu banyak permintaan penautan",
 });

@@ -1,16 +1,18 @@
-import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
 import { platformAudit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { tenants } from "../../core/db/platform-schema";
 import { rowById } from "../../core/db/rows";
-import { Conflict, Forbidden, Invalid, NotFound } from "../../core/errors";
+import { Conflict, DomainError, Forbidden, Invalid, NotFound } from "../../core/errors";
 import { log } from "../../core/http/log";
+import { newId } from "../../core/ids";
 import { notifyFor } from "../../core/notifier";
 import { forgetTenant } from "../../core/tenancy/contexts";
-import { nowIso } from "../../core/time";
+import { DAY_MS, nowIso } from "../../core/time";
 import { tenantAdminContacts } from "../identity/service";
 import { forgetFigures } from "./figures";
+import { rtLinkAsks } from "./platform-tables";
 import type { LinkChildInput } from "./schemas";
 
 /**
@@ -46,6 +48,16 @@ async function bySlug(ctx: TenantCtx, slug: string): Promise<TenantRow> {
   return row;
 }
 
+/**
+ * After this long an unanswered request no longer holds the RT's slot (issue 44 P9): another RW may ask
+ * in its place. The RT's admin may still answer it until then.
+ */
+export const LINK_REQUEST_HOLDS_DAYS = 14;
+
+/** Before this instant a waiting request has stopped holding its RT's slot. */
+const holdCutoff = (ctx: TenantCtx) =>
+  new Date(ctx.now().getTime() - LINK_REQUEST_HOLDS_DAYS * DAY_MS).toISOString();
+
 /** What a request for `child` by the caller comes to, given the RT's row as it stands. */
 function standing(ctx: TenantCtx, child: TenantRow) {
   if (child.parentId === ctx.tenant.id) {
@@ -57,16 +69,113 @@ function standing(ctx: TenantCtx, child: TenantRow) {
   if (child.parentRequestId === ctx.tenant.id) {
     return { child: ref(child), status: "menunggu" as const };
   }
-  if (child.parentRequestId !== null) {
+  const held = child.parentRequestedAt === null || child.parentRequestedAt >= holdCutoff(ctx);
+  if (child.parentRequestId !== null && held) {
     throw new Conflict("link_request_pending", "Another RW's request to this RT awaits its answer.");
   }
   return null;
 }
 
 /**
+ * The limits on asking (issue 44 P9): a request emails the RT's admins, so an RW may not hold an RT's
+ * slot and ask again after every decline without end. An RW asks an RT that declined it again only
+ * after LINK_DECLINE_COOLDOWN_DAYS (429 `link_request_cooldown`), makes at most LINK_ASKS_PER_DAY
+ * requests in 24 hours and keeps at most LINK_REQUESTS_OPEN waiting at once (429
+ * `link_request_limit`); and an RT's admins are told of the same RW's request at most once every
+ * LINK_RETELL_HOURS (a request withdrawn, or a link undone, and asked again is stored and shown at
+ * GET /parent-request, not emailed again). The checks run before the write and are not re-checked inside its batch:
+ * two requests of the same RW at the same instant may both pass the last free place, which bounds the
+ * emails all the same.
+ */
+export const LINK_DECLINE_COOLDOWN_DAYS = 7;
+export const LINK_RETELL_HOURS = 24;
+export const LINK_ASKS_PER_DAY = 20;
+export const LINK_REQUESTS_OPEN = 20;
+
+const HOUR_MS = 3_600_000;
+
+function tooSoon(
+  code: "link_request_cooldown" | "link_request_limit",
+  message: string,
+  until: number,
+  now: number,
+) {
+  return new DomainError("rate_limited", code, message, {
+    retryAfter: Math.max(1, Math.ceil((until - now) / 1000)),
+  });
+}
+
+async function checkAskLimits(ctx: TenantCtx, child: TenantRow) {
+  const now = ctx.now().getTime();
+  const dayAgo = new Date(now - DAY_MS).toISOString();
+  const [asks, open] = await Promise.all([
+    ctx.platform
+      .select({
+        declinedAt: sql<
+          string | null
+        >`max(CASE WHEN ${rtLinkAsks.kind} = 'decline' AND ${rtLinkAsks.rtId} = ${child.id} THEN ${rtLinkAsks.at} END)`,
+        askedAt: sql<
+          string | null
+        >`max(CASE WHEN ${rtLinkAsks.kind} = 'ask' AND ${rtLinkAsks.rtId} = ${child.id} THEN ${rtLinkAsks.at} END)`,
+        asksToday: sql<number>`coalesce(sum(CASE WHEN ${rtLinkAsks.kind} = 'ask' AND ${rtLinkAsks.at} > ${dayAgo} THEN 1 ELSE 0 END), 0)`,
+        firstToday: sql<
+          string | null
+        >`min(CASE WHEN ${rtLinkAsks.kind} = 'ask' AND ${rtLinkAsks.at} > ${dayAgo} THEN ${rtLinkAsks.at} END)`,
+      })
+      .from(rtLinkAsks)
+      .where(eq(rtLinkAsks.rwId, ctx.tenant.id))
+      .get(),
+    ctx.platform
+      .select({ n: count() })
+      .from(tenants)
+      .where(and(eq(tenants.parentRequestId, ctx.tenant.id), ne(tenants.status, "ditutup")))
+      .get(),
+  ]);
+  const declinedUntil = asks?.declinedAt
+    ? Date.parse(asks.declinedAt) + LINK_DECLINE_COOLDOWN_DAYS * DAY_MS
+    : 0;
+  if (declinedUntil > now) {
+    throw tooSoon(
+      "link_request_cooldown",
+      `This RT declined your request; you may ask it again after ${new Date(declinedUntil).toISOString()}.`,
+      declinedUntil,
+      now,
+    );
+  }
+  if (Number(asks?.asksToday ?? 0) >= LINK_ASKS_PER_DAY && asks?.firstToday) {
+    throw tooSoon(
+      "link_request_limit",
+      `Your RW asked ${LINK_ASKS_PER_DAY} RTs in the last 24 hours; ask again later.`,
+      Date.parse(asks.firstToday) + DAY_MS,
+      now,
+    );
+  }
+  if ((open?.n ?? 0) >= LINK_REQUESTS_OPEN) {
+    throw tooSoon(
+      "link_request_limit",
+      `${LINK_REQUESTS_OPEN} of your RW's requests wait for an answer; withdraw one or wait for the RTs to answer.`,
+      now + DAY_MS,
+      now,
+    );
+  }
+  // Whether the RT's admins are told: not again within LINK_RETELL_HOURS of this RW's last ask.
+  return { tell: !asks?.askedAt || Date.parse(asks.askedAt) + LINK_RETELL_HOURS * HOUR_MS <= now };
+}
+
+/** The row that records an ask or a decline, and the pruning of the RW's rows no limit reads any more. */
+function askRecord(ctx: TenantCtx, rwId: string, rtId: string, kind: "ask" | "decline", at: string) {
+  const oldest = new Date(ctx.now().getTime() - LINK_DECLINE_COOLDOWN_DAYS * DAY_MS).toISOString();
+  return [
+    ctx.platform.delete(rtLinkAsks).where(and(eq(rtLinkAsks.rwId, rwId), lt(rtLinkAsks.at, oldest))),
+    ctx.platform.insert(rtLinkAsks).values({ id: newId(), rwId, rtId, kind, at }),
+  ] as const;
+}
+
+/**
  * An RW asks to link an RT. The write applies only while the RT has neither a parent nor another
- * request, and the guard after it aborts the batch (and its audit record) when someone got there
- * first; asking again while the request waits (or after it was accepted) changes nothing.
+ * request that still holds its slot (younger than LINK_REQUEST_HOLDS_DAYS), and the guard after it
+ * aborts the batch (and its audit record) when someone got there first; asking again while the
+ * request waits (or after it was accepted) changes nothing. The limits on asking come first.
  */
 export async function requestLink({ ctx, input }: { ctx: TenantCtx; input: LinkChildInput }) {
   requireRw(ctx);
@@ -85,6 +194,7 @@ export async function requestLink({ ctx, input }: { ctx: TenantCtx; input: LinkC
   if (already) {
     return already;
   }
+  const { tell } = await checkAskLimits(ctx, child);
   const db = ctx.platform;
   const now = nowIso(ctx);
   try {
@@ -92,8 +202,15 @@ export async function requestLink({ ctx, input }: { ctx: TenantCtx; input: LinkC
       db
         .update(tenants)
         .set({ parentRequestId: ctx.tenant.id, parentRequestedAt: now, updatedAt: now })
-        .where(and(eq(tenants.id, child.id), isNull(tenants.parentId), isNull(tenants.parentRequestId))),
+        .where(
+          and(
+            eq(tenants.id, child.id),
+            isNull(tenants.parentId),
+            or(isNull(tenants.parentRequestId), lt(tenants.parentRequestedAt, holdCutoff(ctx))),
+          ),
+        ),
       abortBatchUnless(db, tenants, child.id, sql`changes() = 1`),
+      ...askRecord(ctx, ctx.tenant.id, child.id, "ask", now),
       platformAudit(ctx, {
         action: "hierarchy.link_request",
         targetType: "tenant",
@@ -112,7 +229,9 @@ export async function requestLink({ ctx, input }: { ctx: TenantCtx; input: LinkC
     }
     throw new Conflict("link_request_pending", "This RT's link changed meanwhile; ask again.");
   }
-  await tellRtAdmins(ctx, child, now);
+  if (tell) {
+    await tellRtAdmins(ctx, child, now);
+  }
   return { child: ref(child), status: "menunggu" as const };
 }
 
@@ -125,7 +244,10 @@ async function tellRtAdmins(ctx: TenantCtx, child: TenantRow, requestedAt: strin
   const body =
     `${ctx.tenant.name} meminta ${child.name} bergabung sebagai RT di bawahnya. ` +
     `Jika Anda setujui, pengurus ${ctx.tenant.name} dapat melihat angka ringkasan ${child.name} ` +
-    "(jumlah warga, tunggakan iuran, surat yang menunggu, pengaduan terbuka), tanpa data pribadi warga. " +
+    "(jumlah warga, tunggakan iuran, surat yang menunggu, pengaduan terbuka), tanpa nama atau data pribadi warga. " +
+    'Surat warga tidak dikirim ke RW kecuali Anda menyalakan "Mengetahui RW" di pengaturan surat; ' +
+    "jika dinyalakan, pengurus RW melihat setiap surat yang selesai: nama warga, jenis dan keperluan surat, " +
+    "nomor, tanggal, dan penandatangannya. " +
     "Setujui atau tolak permintaan ini di konsol pengurus; sebelum Anda setujui, tidak ada yang dibagikan.";
   try {
     const admins = await tenantAdminContacts({ ctx, tenantId: child.id });
@@ -242,11 +364,15 @@ async function answerRequest(
   changes: Partial<typeof tenants.$inferInsert>,
 ) {
   const db = ctx.platform;
+  const now = nowIso(ctx);
+  // A decline starts the RW's cool-down for this RT (issue 44 P9).
+  const record =
+    action === "hierarchy.link_decline" ? askRecord(ctx, parent.id, ctx.tenant.id, "decline", now) : [];
   try {
     await db.batch([
       db
         .update(tenants)
-        .set({ ...changes, parentRequestId: null, parentRequestedAt: null, updatedAt: nowIso(ctx) })
+        .set({ ...changes, parentRequestId: null, parentRequestedAt: null, updatedAt: now })
         .where(
           and(
             eq(tenants.id, ctx.tenant.id),
@@ -255,6 +381,7 @@ async function answerRequest(
           ),
         ),
       abortBatchUnless(db, tenants, ctx.tenant.id, sql`changes() = 1`),
+      ...record,
       platformAudit(ctx, {
         action,
         targetType: "tenant",
@@ -282,7 +409,10 @@ export async function acceptParentRequest({ ctx }: { ctx: TenantCtx }) {
   return { parent: ref(parent), linkedAt: now };
 }
 
-/** The RT's admin declines: the request is cleared, and the RW may ask again later. */
+/**
+ * The RT's admin declines: the request is cleared, and the RW may ask again only after
+ * LINK_DECLINE_COOLDOWN_DAYS.
+ */
 export async function declineParentRequest({ ctx }: { ctx: TenantCtx }) {
   const { parent } = await pendingParent(ctx);
   await answerRequest(ctx, parent, "hierarchy.link_decline", {});

@@ -1,4 +1,4 @@
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
  * The RW summary's figures of one RT, kept in the platform database (ADR 0038) so the summary reads one
@@ -20,3 +20,24 @@ export const rtFigures = sqliteTable("rt_figures", {
   /** When the figures were read from the RT's database (the clock of the context that read them). */
   computedAt: text("computed_at").notNull(),
 });
+
+/**
+ * What each RW asked of which RT, and which RT declined it, for the limits on asking (issue 44 P9,
+ * links.ts): an RW asks a declined RT again only after a cool-down, the same RT at most once a day, and
+ * only so many RTs a day and at once. Rows older than the longest window are pruned by the RW's next
+ * request, so the table stays a few rows per RW.
+ */
+export const rtLinkAsks = sqliteTable(
+  "rt_link_asks",
+  {
+    id: text("id").primaryKey(),
+    /** The RW that asked (`tenants.id`). */
+    rwId: text("rw_id").notNull(),
+    /** The RT asked (`tenants.id`). */
+    rtId: text("rt_id").notNull(),
+    /** `ask`: the RW asked (and the RT's admins were told); `decline`: the RT's admin declined. */
+    kind: text("kind", { enum: ["ask", "decline"] }).notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [index("rt_link_asks_rw_idx").on(t.rwId, t.at)],
+);

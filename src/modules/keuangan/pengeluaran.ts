@@ -7,10 +7,10 @@ import { rowByIdOrNotFound } from "../../core/db/rows";
 import { Conflict, Forbidden, Invalid } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
-import { jakartaDayStart, nowIso } from "../../core/time";
+import { nowIso } from "../../core/time";
 import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
 import { postCash, todayJakarta } from "./kas";
-import { nextPeriod, periodOf } from "./periods";
+import { monthWindow } from "./periods";
 import type { ExpenseDecision, ExpenseInput, ExpenseListQuery } from "./schemas";
 import { loadFinanceSettings } from "./settings";
 import { expenses } from "./tables";
@@ -48,15 +48,6 @@ const posting = (row: Pick<ExpenseRow, "id" | "category" | "amount" | "date" | "
   source: "pengeluaran" as const,
   sourceId: row.id,
 });
-
-/** The Jakarta month of `now` as an ISO instant range, for `decided_at`. */
-function monthWindow(now: Date) {
-  const period = periodOf(now);
-  return {
-    from: jakartaDayStart(`${period}-01`).toISOString(),
-    to: jakartaDayStart(`${nextPeriod(period)}-01`).toISOString(),
-  };
-}
 
 /**
  * What `by` approved of their own submissions in the month of `now`: the expenses no one else looked

@@ -17,6 +17,15 @@ export function nextPeriod(period: string): string {
   return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, "0")}`;
 }
 
+/** The Jakarta month of `now` as an ISO instant range, for `decided_at`. */
+export function monthWindow(now: Date) {
+  const period = periodOf(now);
+  return {
+    from: jakartaDayStart(`${period}-01`).toISOString(),
+    to: jakartaDayStart(`${nextPeriod(period)}-01`).toISOString(),
+  };
+}
+
 export function previousPeriod(period: string): string {
   const [y, m] = period.split("-").map(Number) as [number, number];
   return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, "0")}`;

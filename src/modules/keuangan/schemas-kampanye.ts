@@ -69,7 +69,7 @@ export const DonationInput = z.object({
   donorName: Line(120, 2)
     .optional()
     .describe(
-      "Cash in hand recorded by a finance officer: who gave it. Without it, an officer's donation is their own pledge, which another officer confirms",
+      "Cash in hand recorded by a finance officer: who gave it. It waits for another officer when it names the officer or takes their own booked cash of the month past the approval threshold. Without it, an officer's donation is their own pledge, which another officer confirms",
     ),
 });
 export type DonationInput = z.infer<typeof DonationInput>;

@@ -10,12 +10,13 @@ import { jenisOf } from "./jenis";
 import { notifyLetterStatus } from "./notify";
 import type { RwAckListQuery } from "./schemas";
 import { changedMeanwhile, type LetterRow, letterEvent, unlessApplied } from "./service";
-import { effectiveSettings } from "./settings";
+import { effectiveSettings, loadSettings } from "./settings";
 import { letters } from "./tables";
 
 /**
  * The RW's acknowledgement of its RTs' letters (issue 29, ADR 0030). A letter an RT finishes while it is
- * linked to an RW (and has `rwAcknowledgement` on) waits in that RW's queue; the RW's admin or
+ * linked to an RW and its admin has turned `rwAcknowledgement` on (off by default, issue 44 P6) waits
+ * in that RW's queue; the RW's admin or
  * sekretaris acknowledges it, which prints "Mengetahui, Ketua RW" with the RW head's name on a new PDF
  * version, or declines it with a reason, which gives it back to the RT (diproses). The RW reads its
  * RTs only through core's `childTenants` (linked means accepted), and only the letters sent to it.
@@ -27,7 +28,13 @@ type LinkedRt = ChildTenant & { ctx: TenantCtx };
 async function linkedRts(ctx: TenantCtx): Promise<LinkedRt[]> {
   const children = await childTenants(ctx, { duties: RW_DUTIES });
   // An RT that switched letters off (or is suspended) sends nothing to its RW.
-  return children.filter((c): c is LinkedRt => c.ctx?.tenant.flags.surat === true);
+  const lettered = children.filter((c): c is LinkedRt => c.ctx?.tenant.flags.surat === true);
+  // Nor one whose admin has not turned the acknowledgement on (issue 44 P6): whatever its letters say,
+  // the RW reads an RT's letters only while the RT's own setting says so.
+  const on = await Promise.all(
+    lettered.map(async (rt) => (await loadSettings(rt.ctx.db)).rwAcknowledgement === true),
+  );
+  return lettered.filter((_, i) => on[i]);
 }
 
 function present(rt: LinkedRt, row: LetterRow) {

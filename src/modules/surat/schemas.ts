@@ -162,7 +162,9 @@ export const LetterSettingsInput = z.object({
     .boolean()
     .nullable()
     .optional()
-    .describe("Finished letters wait for the linked RW's Mengetahui; null: on while linked"),
+    .describe(
+      "Finished letters wait for the linked RW's Mengetahui, and the RW's admin and sekretaris then see each one: the resident's name, the letter's type and purpose (keperluan), its number, date and signatory. Off unless set to true; false or null also takes waiting letters out of the RW's queue",
+    ),
 });
 export type LetterSettingsInput = z.infer<typeof LetterSettingsInput>;
 
@@ -181,7 +183,9 @@ export const LetterSettings = z
     headName: z.string().nullable().describe("Unset: the name of the member holding admin"),
     headTitle: z.string(),
     numberFormat: z.string(),
-    rwAcknowledgement: z.boolean().describe("Whether finished letters now wait for the RW"),
+    rwAcknowledgement: z
+      .boolean()
+      .describe("Whether finished letters now wait for the RW (only when linked and set to true)"),
     rwLinked: z.boolean(),
     missing: z
       .array(z.enum(SETTING_NAMES))

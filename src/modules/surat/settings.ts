@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx, TenantDb, TenantInfo } from "../../core/context";
 import { tenants } from "../../core/db/platform-schema";
@@ -7,7 +7,7 @@ import { requireUser } from "../../core/http/access";
 import { tenantAdminContacts } from "../identity/service";
 import { checkFormat, defaultFormat, formatNeeds } from "./numberFormat";
 import { type LetterSettingsInput, SETTING_NAMES, type SettingName } from "./schemas";
-import { type IssuedAs, letterSettings } from "./tables";
+import { type IssuedAs, letterSettings, letters } from "./tables";
 
 type SettingsRow = typeof letterSettings.$inferSelect;
 const EMPTY: Omit<SettingsRow, "updatedAt"> & { updatedAt: string | null } = {
@@ -64,7 +64,11 @@ export interface Effective {
   headName: string | null;
   headTitle: string;
   numberFormat: string;
-  /** Whether finished letters wait for the RW's acknowledgement: the setting, or on while linked. */
+  /**
+   * Whether finished letters wait for the RW's acknowledgement: only while linked and only when the RT's
+   * admin turned it on (issue 44 P6: off by default, since the RW then reads residents' names and the
+   * purpose of their letters).
+   */
   rwAcknowledgement: boolean;
   rwLinked: boolean;
   missing: SettingName[];
@@ -115,7 +119,7 @@ export async function effectiveSettings(ctx: TenantCtx): Promise<Effective> {
     logoDataUrl: stored.logoDataUrl,
     headTitle: stored.headTitle ?? office,
     numberFormat,
-    rwAcknowledgement: rwLinked && (stored.rwAcknowledgement ?? true),
+    rwAcknowledgement: rwLinked && stored.rwAcknowledgement === true,
     rwLinked,
     missing: SETTING_NAMES.filter((name) => needed.has(name) && !values[name]),
   };
@@ -195,6 +199,8 @@ export async function getSettings({ ctx }: { ctx: TenantCtx }) {
 /**
  * Fields left out keep their value; null clears one (and lets the community's own name or admin fill
  * it again). Letters already finished keep the letterhead they were finished with (`issuedAs`).
+ * Turning the RW's acknowledgement off (false or null) takes the letters still waiting out of the RW's
+ * queue in the same batch: the RW reads an RT's letters only while the RT has it on (issue 44 P6).
  */
 export async function updateSettings({ ctx, input }: { ctx: TenantCtx; input: LetterSettingsInput }) {
   if (input.numberFormat) {
@@ -209,8 +215,17 @@ export async function updateSettings({ ctx, input }: { ctx: TenantCtx; input: Le
     updatedAt: ctx.now().toISOString(),
     updatedBy: requireUser(ctx).userId,
   };
+  const withdraw = input.rwAcknowledgement !== undefined && input.rwAcknowledgement !== true;
   await ctx.db.batch([
     ctx.db.insert(letterSettings).values(next).onConflictDoUpdate({ target: letterSettings.id, set: next }),
+    ...(withdraw
+      ? [
+          ctx.db
+            .update(letters)
+            .set({ rwAckStatus: null, revision: sql`${letters.revision} + 1`, updatedAt: next.updatedAt })
+            .where(eq(letters.rwAckStatus, "menunggu")),
+        ]
+      : []),
     audit(ctx, {
       action: "surat.settings.update",
       targetType: "letter_settings",

@@ -132,8 +132,8 @@ export const letterSettings = sqliteTable("letter_settings", {
   headTitle: text("head_title"),
   numberFormat: text("number_format"),
   /**
-   * Whether finished letters wait for the linked RW's "Mengetahui" (ADR 0030). Null is the default: on
-   * while the RT is linked to an RW.
+   * Whether finished letters wait for the linked RW's "Mengetahui" (ADR 0030). Only true turns it on:
+   * null (never set) is off (issue 44 P6), since the RW then reads each letter's resident and purpose.
    */
   rwAcknowledgement: integer("rw_acknowledgement", { mode: "boolean" }),
   updatedAt: text("updated_at").notNull(),

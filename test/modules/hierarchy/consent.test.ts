@@ -53,6 +53,21 @@ async function links(rt: TestTenant) {
     }>();
 }
 
+/** Moves the RW's records of asking (rt_link_asks) `ms` into the past: the cool-downs as time passes. */
+async function backdate(parent: TestTenant, ms: number) {
+  const rows = await bindings.PLATFORM_DB.prepare("SELECT id, at FROM rt_link_asks WHERE rw_id = ?")
+    .bind(parent.id)
+    .all<{ id: string; at: string }>();
+  await bindings.PLATFORM_DB.batch(
+    rows.results.map((r) =>
+      bindings.PLATFORM_DB.prepare("UPDATE rt_link_asks SET at = ? WHERE id = ?").bind(
+        new Date(Date.parse(r.at) - ms).toISOString(),
+        r.id,
+      ),
+    ),
+  );
+}
+
 /** The platform audit actions about one RT, oldest first. */
 async function auditActions(rt: TestTenant) {
   const rows = await bindings.PLATFORM_DB.prepare(
@@ -164,8 +179,17 @@ describe("an RW asks, the RT answers", () => {
     expect((await children(parent.admin.token)).body).toEqual({ items: [], pending: [] });
     expect((await summary(parent.admin.token)).body.children).toEqual([]);
 
+    // Asking again at once is refused for the cool-down (issue 44 P9), and tells the RT nothing.
+    const mails = (await queuedMessages({ recipient: rt.admin.email })).length;
+    const early = await askLink(parent.admin.token, rt.tenant.slug);
+    expectProblem(early, 429, "link_request_cooldown");
+    expect(Number(early.headers.get("Retry-After"))).toBeGreaterThan(6 * 86_400);
+    expect(await links(rt.tenant)).toMatchObject({ parent_request_id: null });
+    // Eight days later (the RW's records moved back), the RW may ask again, and the RT is told again.
+    await backdate(parent.tenant, 8 * 86_400_000);
     expect((await askLink(parent.admin.token, rt.tenant.slug)).status).toBe(202);
     expect((await parentRequest(rt.admin.token)).status).toBe(200);
+    expect(await queuedMessages({ recipient: rt.admin.email })).toHaveLength(mails + 1);
     const actions = await auditActions(rt.tenant);
     expect(actions.map((a) => a.action)).toEqual([
       "hierarchy.link_request",
@@ -268,6 +292,81 @@ describe("an RW asks, the RT answers", () => {
   });
 });
 
+describe("limits on asking (issue 44 P9)", () => {
+  it("keeps a decline's cool-down to its RW and RT, tells a re-asked RT once a day, and lets a stale request's slot go", async () => {
+    const a = await rw();
+    const b = await rw();
+    const rt = await rtWithAdmin();
+    const other = await rtWithAdmin();
+    expect((await askLink(a.admin.token, rt.tenant.slug)).status).toBe(202);
+    expect((await answer(rt.admin.token, "decline")).status).toBe(204);
+    // The decline holds A off this RT only: A may ask another RT, and B may ask this one.
+    expectProblem(await askLink(a.admin.token, rt.tenant.slug), 429, "link_request_cooldown");
+    expect((await askLink(a.admin.token, other.tenant.slug)).status).toBe(202);
+    expect((await askLink(b.admin.token, rt.tenant.slug)).status).toBe(202);
+    // B withdraws and asks again at once: stored and shown, but the RT's admin is not emailed twice.
+    expect((await withdraw(b.admin.token, rt.tenant.slug)).status).toBe(204);
+    expect((await askLink(b.admin.token, rt.tenant.slug)).status).toBe(202);
+    expect((await parentRequest(rt.admin.token)).body.parent.slug).toBe(b.tenant.slug);
+    const fromB = (await queuedMessages({ recipient: rt.admin.email })).filter((m) =>
+      m.subject?.includes("Permintaan bergabung"),
+    );
+    expect(fromB).toHaveLength(2); // A's first request and B's first; not B's second.
+    // B's request stays unanswered for 15 days: it no longer holds the RT, so A (cooled down) asks instead.
+    await backdate(a.tenant, 8 * 86_400_000);
+    expectProblem(await askLink(a.admin.token, rt.tenant.slug), 409, "link_request_pending");
+    await bindings.PLATFORM_DB.prepare("UPDATE tenants SET parent_requested_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 15 * 86_400_000).toISOString(), rt.tenant.id)
+      .run();
+    expect((await askLink(a.admin.token, rt.tenant.slug)).status).toBe(202);
+    expect((await parentRequest(rt.admin.token)).body.parent.slug).toBe(a.tenant.slug);
+    expect((await children(b.admin.token)).body.pending).toEqual([]);
+  });
+
+  it("bounds an RW's requests per day and waiting at once (429 link_request_limit)", async () => {
+    const parent = await rw();
+    const rt = await rtWithAdmin();
+    const db = bindings.PLATFORM_DB;
+    // Twenty asks of other RTs in the last hours: the twenty-first is refused until the first is a day old.
+    const at = (hoursAgo: number) => new Date(Date.now() - hoursAgo * 3_600_000).toISOString();
+    await db.batch(
+      Array.from({ length: 20 }, (_, i) =>
+        db
+          .prepare("INSERT INTO rt_link_asks (id, rw_id, rt_id, kind, at) VALUES (?, ?, ?, 'ask', ?)")
+          .bind(unique("ask"), parent.tenant.id, unique("rt"), at(23 - i)),
+      ),
+    );
+    const limited = await askLink(parent.admin.token, rt.tenant.slug);
+    expectProblem(limited, 429, "link_request_limit");
+    expect(Number(limited.headers.get("Retry-After"))).toBeLessThanOrEqual(3_600);
+    expect(await links(rt.tenant)).toMatchObject({ parent_request_id: null });
+    expect(await queuedMessages({ recipient: rt.admin.email })).toEqual([]);
+    await backdate(parent.tenant, 2 * 86_400_000);
+    // Twenty requests waiting at once (copies of the RT's row asked by this RW): no twenty-first.
+    const row = await db.prepare("SELECT * FROM tenants WHERE id = ?").bind(rt.tenant.id).first();
+    const columns = Object.keys(row ?? {});
+    await db.batch(
+      Array.from({ length: 20 }, () => {
+        const copy: Record<string, unknown> = {
+          ...row,
+          id: unique("t"),
+          slug: unique("rt"),
+          slot: null,
+          parent_request_id: parent.tenant.id,
+          parent_requested_at: at(1),
+        };
+        return db
+          .prepare(
+            `INSERT INTO tenants (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+          )
+          .bind(...columns.map((c) => copy[c] ?? null));
+      }),
+    );
+    expectProblem(await askLink(parent.admin.token, rt.tenant.slug), 429, "link_request_limit");
+    expect((await children(parent.admin.token)).body.pending).toHaveLength(20);
+  });
+});
+
 describe("telling the RT's admins", () => {
   it("emails every admin of the RT once, and WhatsApps an admin without email", async () => {
     const parent = await rw();
@@ -285,6 +384,11 @@ describe("telling the RT's admins", () => {
       expect(more).toEqual([]);
       expect(mail?.channel).toBe("email");
       expect(mail?.subject).toContain("Permintaan bergabung");
+      // It says exactly what the RW will see (issue 44 P6): counts only, and letters only once turned on.
+      const text = JSON.stringify(mail?.payload);
+      expect(text).toContain("tanpa nama atau data pribadi warga");
+      expect(text).toContain("kecuali Anda menyalakan");
+      expect(text).toContain("jenis dan keperluan surat");
     }
     const [message, ...moreMessages] = await queuedMessages({ recipient: whatsapp });
     expect(moreMessages).toEqual([]);

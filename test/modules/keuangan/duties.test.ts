@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { donate as donateAs, namesOfficer } from "../../../src/modules/keuangan/kampanye";
 import { submitExpense } from "../../../src/modules/keuangan/pengeluaran";
-import { expenses } from "../../../src/modules/keuangan/tables";
+import { donations, expenses } from "../../../src/modules/keuangan/tables";
 import { setNow } from "../../helpers/clock";
 import { losingRace, memberCtx } from "../../helpers/contexts";
 import { callJson, expectProblem, type Member } from "../../helpers/harness";
@@ -10,7 +11,8 @@ import { type Community, community } from "./helpers";
 /**
  * Separation of duties in finance (issue 31 N5, ADR 0028): nobody decides their own expense, a
  * treasurer's pieces under the approval threshold add up per month, and a finance officer's own
- * donation waits for another officer like a resident's pledge.
+ * donation waits for another officer like a resident's pledge; so does cash an officer records in their
+ * own name or past their monthly threshold (issue 44 P10).
  */
 
 interface Expense {
@@ -187,6 +189,69 @@ describe("donations: a finance officer's own donation waits for another officer"
       token: c.sek.token,
     });
     expect(detail.body.progress.confirmed).toBe(750_000);
+  });
+
+  it("holds cash an officer records in their own name for a second officer (409 self_confirmation for the recorder)", async () => {
+    setNow("2026-05-10T05:00:00.000Z");
+    const c = await community();
+    const id = await campaign(c);
+    // The officer's own name (the harness names every account "Pengguna Uji"), with an honorific and in
+    // other letters, is still their own donation.
+    const mine = await donate(c.bendahara, id, { amount: 200_000, donorName: "Pak PENGGUNA uji." });
+    expect(mine.status).toBe(201);
+    expect(mine.body).toMatchObject({ status: "dijanjikan", cashEntryId: null });
+    expectProblem(await confirm(c.bendahara, id, mine.body.id), 409, "self_confirmation");
+    expectProblem(await confirm(c.bendahara, id, mine.body.id, "ditolak"), 409, "self_confirmation");
+    const confirmed = await confirm(c.admin, id, mine.body.id);
+    expect(confirmed.body).toMatchObject({ status: "dikonfirmasi" });
+    expect(confirmed.body.cashEntryId).toBeTruthy();
+    expect(namesOfficer("Budi", "Bapak Budi Santoso")).toBe(true);
+    expect(namesOfficer("Bu Sri Wahyuni", "Budi Santoso")).toBe(false);
+  });
+
+  it("books an officer's cash alone only under the monthly threshold; past it another officer confirms", async () => {
+    setNow("2026-05-10T05:00:00.000Z");
+    const c = await community();
+    const id = await campaign(c);
+    const first = await donate(c.bendahara, id, { amount: 300_000, donorName: "Bu Sri Wahyuni" });
+    expect(first.body.status).toBe("dikonfirmasi");
+    // 300.000 + 300.000 reaches the default Rp500.000: this one waits, and so does one big gift alone.
+    const second = await donate(c.bendahara, id, { amount: 300_000, donorName: "Pak Joko" });
+    expect(second.body).toMatchObject({ status: "dijanjikan", cashEntryId: null });
+    const big = await donate(c.admin, id, { amount: 600_000, donorName: "Pak Harto" });
+    expect(big.body.status).toBe("dijanjikan");
+    expectProblem(await confirm(c.bendahara, id, second.body.id), 409, "self_confirmation");
+    expectProblem(await confirm(c.admin, id, big.body.id), 409, "self_confirmation");
+    expect((await confirm(c.admin, id, second.body.id)).body.status).toBe("dikonfirmasi");
+    expect((await confirm(c.bendahara, id, big.body.id)).body.status).toBe("dikonfirmasi");
+    const detail = await callJson<{ progress: { confirmed: number } }>(`/api/kampanye/${id}`, {
+      token: c.sek.token,
+    });
+    expect(detail.body).toMatchObject({ progress: { confirmed: 1_200_000 } });
+    // A new month starts the officer's own total again.
+    setNow("2026-06-02T05:00:00.000Z");
+    const june = await donate(c.bendahara, id, { amount: 300_000, donorName: "Pak Joko" });
+    expect(june.body.status).toBe("dikonfirmasi");
+  });
+
+  it("lets only one of two cash records landing at once slip under the threshold", async () => {
+    setNow("2026-05-10T05:00:00.000Z");
+    const c = await community();
+    const id = await campaign(c);
+    const ctx = await memberCtx(c.tenant.slug, c.bendahara, "bendahara");
+    const input = { amount: 300_000, anonymous: false, donorName: "Bu Sri Wahyuni" };
+    let rivalRan = false;
+    const racing = losingRace(ctx, async () => {
+      if (!rivalRan) {
+        rivalRan = true;
+        await donateAs({ ctx, id, input });
+      }
+    });
+    const loser = await donateAs({ ctx: racing, id, input });
+    expect(rivalRan).toBe(true);
+    expect(loser).toMatchObject({ status: "dijanjikan", cashEntryId: null });
+    const rows = await ctx.db.select().from(donations).where(eq(donations.recordedBy, c.bendahara.id));
+    expect(rows.map((r) => r.status).sort()).toEqual(["dijanjikan", "dikonfirmasi"]);
   });
 
   it("refuses a bad decision, an unknown donation and another tenant's officer", async () => {

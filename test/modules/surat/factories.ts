@@ -5,8 +5,8 @@ import {
   unknownToken,
   type World,
 } from "../../helpers/factories";
-import { callJson, createTenant } from "../../helpers/harness";
-import { finishedLetter, household, sampleFields, settledRw } from "./helpers";
+import { callJson } from "../../helpers/harness";
+import { ackingHousehold, finishedLetter, sampleFields, settledRw } from "./helpers";
 
 const letter = (w: World) =>
   w.once("letter", () =>
@@ -40,7 +40,7 @@ const letterRoute =
 const queued = (w: World) =>
   w.once("letter in an RW's queue", async () => {
     const { tenant: rw } = await settledRw();
-    const rt = await household(await createTenant({ parentSlug: rw.slug }));
+    const rt = await ackingHousehold(rw.slug);
     return (await finishedLetter(rt, "001/SKD/RT001.RW005/XI/2026")).id;
   });
 

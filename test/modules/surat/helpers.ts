@@ -241,3 +241,18 @@ export async function finishedLetter(h: Household, nomorSurat: string, tanggalSu
   expect(done.status).toBe(200);
   return done.body;
 }
+
+/**
+ * A household in an RT linked to the RW `rwSlug` whose admin has turned the RW's acknowledgement on: the
+ * RW reads an RT's letters only then (off by default, issue 44 P6).
+ */
+export async function ackingHousehold(rwSlug: string): Promise<Household> {
+  const h = await household(await createTenant({ parentSlug: rwSlug }));
+  const on = await callJson<{ rwAcknowledgement: boolean }>("/api/surat/settings", {
+    method: "PUT",
+    token: h.admin.token,
+    body: { rwAcknowledgement: true },
+  });
+  expect(on.body.rwAcknowledgement).toBe(true);
+  return h;
+}

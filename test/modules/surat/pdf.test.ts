@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, inject, it, vi } from "vitest";
 import { browserRenderer, pdfRendering } from "../../../src/modules/surat/pdf";
-import { call, callJson, createTenant, ENGLISH, expectProblem, operatorToken } from "../../helpers/harness";
-import { finishedLetter, household, newTenantHousehold, request, settledRw, update } from "./helpers";
+import { call, callJson, ENGLISH, expectProblem, operatorToken } from "../../helpers/harness";
+import { ackingHousehold, finishedLetter, newTenantHousehold, request, settledRw, update } from "./helpers";
 import { pdfText } from "./pdfText";
 
 /**
@@ -115,7 +115,7 @@ describe("letter PDF", () => {
     async (t) => {
       t.skip(!chromium.ready, chromium.reason);
       const { tenant: rw, admin: rwAdmin } = await settledRw({ headName: "Hendra Gunawan" });
-      const h = await household(await createTenant({ parentSlug: rw.slug }));
+      const h = await ackingHousehold(rw.slug);
       const { body } = await request(h.warga.token, {
         jenis: "pengantar_skck",
         onBehalfOf: "self",

@@ -4,6 +4,7 @@ import { letterDocumentHtml } from "../../../src/modules/surat/publish";
 import { loadLetter } from "../../../src/modules/surat/service";
 import { jakartaTime, setNow } from "../../helpers/clock";
 import { memberCtx } from "../../helpers/contexts";
+import { tenantD1 } from "../../helpers/d1";
 import {
   call,
   callJson,
@@ -13,7 +14,15 @@ import {
   type TestTenant,
 } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
-import { finishedLetter, type Household, household, type LetterBody, settledRw, update } from "./helpers";
+import {
+  ackingHousehold,
+  finishedLetter,
+  type Household,
+  household,
+  type LetterBody,
+  settledRw,
+  update,
+} from "./helpers";
 
 /** Issue 29, item 4: the RW's "Mengetahui" of its linked RTs' letters. */
 
@@ -42,11 +51,10 @@ async function newRw(headName = "Hendra Gunawan"): Promise<Rw> {
   return { tenant, admin, sek: await tenant.member("sekretaris") };
 }
 
-/** An RW with one linked RT whose resident lives in a registered household. */
+/** An RW with one linked RT (acknowledgement turned on) whose resident lives in a registered household. */
 async function linkedRt(): Promise<{ rw: Rw; h: Household }> {
   const rw = await newRw();
-  const rt = await createTenant({ parentSlug: rw.tenant.slug });
-  return { rw, h: await household(rt) };
+  return { rw, h: await ackingHousehold(rw.tenant.slug) };
 }
 
 const queue = (token: string, query = "") =>
@@ -189,9 +197,52 @@ describe("the RW's acknowledgement", () => {
     expect((await queue(rw.admin.token)).body.items).toEqual([]);
   });
 
+  it("shows the RW no letter of a linked RT until its admin turns the acknowledgement on, and none once it is off again (issue 44 P6)", async () => {
+    const rw = await newRw();
+    const h = await household(await createTenant({ parentSlug: rw.tenant.slug }));
+    const settings = await callJson<{ rwAcknowledgement: boolean; rwLinked: boolean }>(
+      "/api/surat/settings",
+      {
+        token: h.sek.token,
+      },
+    );
+    expect(settings.body).toMatchObject({ rwAcknowledgement: false, rwLinked: true });
+    expect(((await finishedLetter(h, "DEF-1")) as AckLetter).rwAcknowledgement).toBeNull();
+    expect((await queue(rw.admin.token)).body.items).toEqual([]);
+
+    const setAck = (value: boolean | null) =>
+      callJson<{ rwAcknowledgement: boolean }>("/api/surat/settings", {
+        method: "PUT",
+        token: h.admin.token,
+        body: { rwAcknowledgement: value },
+      });
+    expect((await setAck(true)).body.rwAcknowledgement).toBe(true);
+    const waiting = (await finishedLetter(h, "ON-1")) as AckLetter;
+    expect(waiting.rwAcknowledgement?.status).toBe("menunggu");
+    expect((await queue(rw.admin.token)).body.items.map((i) => i.letterId)).toEqual([waiting.id]);
+
+    // Off again: the waiting letter leaves the RW's queue, and the RW can no longer act on it.
+    expect((await setAck(false)).body.rwAcknowledgement).toBe(false);
+    expect((await letterOf(h, waiting.id)).rwAcknowledgement).toBeNull();
+    expect((await queue(rw.admin.token)).body.items).toEqual([]);
+    expectProblem(await acknowledge(rw.admin.token, waiting.id), 404, "not_found");
+
+    // An RT that never chose (null), with a letter still marked for the RW: the RW reads none of it.
+    expect((await setAck(true)).body.rwAcknowledgement).toBe(true);
+    const old = (await finishedLetter(h, "OLD-1")) as AckLetter;
+    expect(old.rwAcknowledgement?.status).toBe("menunggu");
+    await tenantD1(h.tenant).prepare("UPDATE letter_settings SET rw_acknowledgement = NULL").run();
+    expect((await queue(rw.admin.token)).body.items).toEqual([]);
+    expectProblem(
+      await decline(rw.admin.token, old.id, { reason: "Nama tidak sesuai KK" }),
+      404,
+      "not_found",
+    );
+  });
+
   it("pages the queue across the linked RTs, newest first", async () => {
     const { rw, h } = await linkedRt();
-    const second = await household(await createTenant({ parentSlug: rw.tenant.slug }));
+    const second = await ackingHousehold(rw.tenant.slug);
     const ids = [
       (await finishedLetter(h, "PG-1")).id,
       (await finishedLetter(second, "PG-2")).id,

@@ -11,7 +11,7 @@ export class DeclineParentRequest extends Endpoint {
     summary: "Decline the RW's link request",
     description:
       "Admin of an RT community. Declines the waiting request: nothing is linked, and the RW may ask " +
-      "again. 404 `no_link_request` when no request waits.",
+      "again only after 7 days. 404 `no_link_request` when no request waits.",
     responses: { 204: { description: "Declined" }, ...problems(401, 403, 404) },
   };
 

@@ -14,13 +14,17 @@ export class LinkChild extends Endpoint {
       "Admin of an RW community. Asks the RT named by slug to link to this RW; its admins are told, and " +
       "nothing is linked until the RT's admin accepts (202). Asking again while the request waits, or " +
       "after it was accepted, changes nothing (200). 409 `already_linked` when the RT belongs to " +
-      "another RW, 409 `link_request_pending` when another RW's request waits; 400 `invalid_child` for " +
-      "an RW or this community itself; 404 for an unknown or closed slug.",
+      "another RW, 409 `link_request_pending` when another RW's request waits (a request unanswered " +
+      "for 14 days no longer holds the RT: another RW may ask in its place); 400 `invalid_child` for " +
+      "an RW or this community itself; 404 for an unknown or closed slug. 429 " +
+      "`link_request_cooldown` (with Retry-After) when this RT declined this RW less than 7 days ago; " +
+      "429 `link_request_limit` when this RW made 20 requests in the last 24 hours or 20 of its " +
+      "requests wait for an answer. The RT's admins are told of this RW's request at most once a day.",
     request: { body: { content: { "application/json": { schema: LinkChildInput } } } },
     responses: {
       202: json(LinkRequest, "Asked (or already asked): waits for the RT's answer"),
       200: json(LinkRequest, "The RT already accepted this RW"),
-      ...problems(400, 401, 403, 404, 409),
+      ...problems(400, 401, 403, 404, 409, 429),
     },
   };
 

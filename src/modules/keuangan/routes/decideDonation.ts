@@ -11,7 +11,8 @@ export class DecideDonation extends Endpoint {
     tags: ["Kampanye"],
     summary: "Confirm or reject a pledged donation",
     description:
-      "The treasurer and admin, never for their own donation (409 `self_confirmation`). Moves " +
+      "The treasurer and admin, never for their own donation nor for cash they recorded themselves " +
+      "(409 `self_confirmation`). Moves " +
       "dijanjikan → dikonfirmasi (posted to the cash book in the same write) or ditolak, once: 409 " +
       "`invalid_transition` when already decided. Audited.",
     request: {
