@@ -48,18 +48,12 @@ interface Actor {
 }
 
 /**
- * Holes the walk finds on the code before issue 44's fixes, each run as an expected failure
- * (`it.fails`): the day the fix lands the case passes, `it.fails` fails, and the entry is removed.
+ * Holes the walk finds, each run as an expected failure (`it.fails`) until its fix lands, then removed.
+ * Empty since issue 44: on the code before it, both residents' PUT /api/user/profile failed here (P1: an
+ * invitation to a claimed number bound the bendahara duty to the claimant; P2: block and number set the
+ * unit, giving the neighbour's dues, household and ballot, and created units).
  */
-const KNOWN_HOLES: Readonly<Record<string, string>> = {
-  // Fixed by parts A (verified contacts) and B (granted houses) of issue 44; both must land first.
-  "RT 01 resident: PUT /api/user/profile":
-    "P2: block and number set the unit (the neighbour's dues, household and ballot) and create a unit; " +
-    "P1: the claimed number makes the invitation answer 409 already_member",
-  "RT 02 resident: PUT /api/user/profile":
-    "P1: the invitation to the claimed number binds the bendahara duty in RT 01 to the claimant; " +
-    "P2: block and number set the unit and create units in the registry",
-};
+const KNOWN_HOLES: Readonly<Record<string, string>> = {};
 
 /**
  * Self-service writes the walk does not send, each with why. Empty today: every one is walked.
