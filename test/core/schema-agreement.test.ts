@@ -37,6 +37,7 @@ const IN_WORDS: Record<string, string> = {
   "POST /api/members/invitations whatsapp": "Indonesian mobile number",
   "POST /api/platform/tenants/{id}/admin-invitations whatsapp": "Indonesian mobile number",
   "PUT /api/user/profile whatsapp": "Indonesian mobile number",
+  "POST /api/platform/contacts/whatsapp/release whatsapp": "Indonesian mobile number",
   "POST /api/auth/reset-password password": "at least 8 characters",
   "POST /api/support-tickets attachment_url": "image upload of this ticket",
   "PATCH /api/platform/support-tickets/{id} lampiran_url": "image upload of this ticket",
