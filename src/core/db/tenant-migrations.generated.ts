@@ -370,5 +370,11 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
     "statements": [
       "CREATE TABLE `visitor_settings` (\n\t`id` integer PRIMARY KEY NOT NULL,\n\t`require_vehicle_plate` integer NOT NULL,\n\t`require_identity` integer NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`updated_by` text\n);"
     ]
+  },
+  {
+    "name": "0027_slot_owner.sql",
+    "statements": [
+      "CREATE TABLE `slot_owner` (\n\t`id` integer PRIMARY KEY NOT NULL,\n\t`tenant_id` text NOT NULL,\n\tCONSTRAINT \"slot_owner_one_row\" CHECK(\"slot_owner\".\"id\" = 1)\n);"
+    ]
   }
 ];
