@@ -8,8 +8,8 @@ import { defineModule } from "../module";
 import { forgetTenant, tenantClosed } from "./registry";
 
 /**
- * Whose database a slot is (ADR 0007, amended for issue 44). The registry caches tenant → slot per isolate for 30 s
- * (registry.ts), and a closed community's slot is emptied and claimed again by a new community
+ * Whose database a slot is (ADR 0007, amended for issue 44). The registry caches tenant → slot per
+ * isolate for 30 s (registry.ts), and a closed community's slot is emptied and claimed again by a new community
  * (wipe.ts, provision.ts): an isolate that cached the closed one could otherwise open the newcomer's
  * database inside that window. So every tenant database records its owner in `slot_owner` (one row,
  * written when the slot is claimed), and every database handle a tenant context gets checks it before
@@ -23,9 +23,9 @@ import { forgetTenant, tenantClosed } from "./registry";
  *   belief this guards against).
  *
  * A mismatch, or a slot emptied under the stale entry (no `slot_owner` table at all; only the closed
- * tenant's own closing context may find its slot so), answers as a closed community: 410 `tenant_closed`, and the isolate's cached entry is dropped. A slot claimed before
- * the table existed has the table (the migration made it) but no row: the first context to open it
- * writes its tenant there if the platform database, read now on its primary, says that tenant holds the
+ * tenant's own closing context may find its slot so), answers as a closed community: 410
+ * `tenant_closed`, and the isolate's cached entry is dropped. A slot claimed before the table existed
+ * has the table (the migration made it) but no row: the first context to open it writes its tenant there if the platform database, read now on its primary, says that tenant holds the
  * slot (the legacy slot is adopted); otherwise it is refused like a mismatch.
  */
 export const SLOT_OWNER_TABLE = getTableName(tenantSlotOwner);
