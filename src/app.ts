@@ -13,6 +13,7 @@ import { idempotency, idempotencyModule } from "./core/idempotency";
 import type { Job } from "./core/jobs";
 import type { AppModule, FileReference } from "./core/module";
 import { type PaymentKindHandler, paymentsModule } from "./core/payments";
+import { tenancyModule } from "./core/tenancy/owner";
 import { fileSweepModule, uploadsModule } from "./core/uploads";
 import { asistenModule } from "./modules/asisten";
 import { aspirasiModule } from "./modules/aspirasi";
@@ -63,6 +64,7 @@ const featureModules = [
   pasarModule,
   idempotencyModule,
   conditionalModule,
+  tenancyModule,
 ] as const;
 
 const indicators = featureModules.flatMap((m) => m.indicators ?? []);

@@ -1,7 +1,12 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import type { TenantInfo } from "../../src/core/context";
 import { CRON, runScheduled, tenantJob } from "../../src/core/jobs";
-import { systemPlatformCtx } from "../../src/core/tenancy/contexts";
+import { systemPlatformCtx, tenantCtxFor } from "../../src/core/tenancy/contexts";
 import { forgetTenant } from "../../src/core/tenancy/registry";
+import { contextTenantDb } from "../../src/core/tenancy/sessions";
+import { slotDatabase } from "../../src/core/tenancy/slots";
+import { emptyClosedSlot } from "../../src/core/tenancy/wipe";
 import {
   bindings,
   callJson,
@@ -73,6 +78,70 @@ describe("tenant isolation", () => {
   it("keeps platform operators out of tenant routes", async () => {
     const token = await operatorToken();
     expectProblem(await callJson("/api/kependudukan/units", { token }), 403, "forbidden_role");
+  });
+});
+
+describe("the slot's owner (a closed tenant's slot claimed again)", () => {
+  const ownerOf = (slot: number) =>
+    slotDatabase(bindings, slot).prepare("SELECT tenant_id FROM slot_owner").first<string>("tenant_id");
+
+  it("refuses a request resolved from a stale cache entry once the slot belongs to another tenant", async () => {
+    const a = await createTenant();
+    const adminA = await a.member("admin");
+    expect(await ownerOf(a.slot)).toBe(a.id);
+    // This isolate now caches A → its slot (registry.ts, 30 s).
+    expect((await callJson("/api/kependudukan/units", { token: adminA.token })).status).toBe(200);
+    const staleA: TenantInfo = {
+      ...(await tenantCtxFor(systemPlatformCtx(bindings, "test"), a.slug)).tenant,
+    };
+
+    // Elsewhere (another isolate: this one's cache is left alone) A is closed, its slot emptied (the
+    // owner row with it) and released.
+    await bindings.PLATFORM_DB.prepare("UPDATE tenants SET status = 'ditutup' WHERE id = ?").bind(a.id).run();
+    await emptyClosedSlot(systemPlatformCtx(bindings, "test"), a.id);
+    await bindings.PLATFORM_DB.prepare("UPDATE tenants SET slot = NULL WHERE id = ?").bind(a.id).run();
+    await expect(ownerOf(a.slot)).rejects.toThrow(/no such table/);
+
+    // B claims the same slot within the cache's lifetime and keeps a unit there.
+    const b = await createTenant();
+    expect(b.slot).toBe(a.slot);
+    expect(await ownerOf(b.slot)).toBe(b.id);
+    const adminB = await b.member("admin");
+    const unitB = await callJson<Unit>("/api/kependudukan/units", {
+      token: adminB.token,
+      body: { block: "B", number: "9" },
+    });
+    expect(unitB.status).toBe(201);
+
+    // A's cached resolution reads nothing of B's (the request's D1 session) and writes nothing there (a
+    // context on the primary, as a job or another community's view gets).
+    const read = await callJson<{ items: Unit[] }>("/api/kependudukan/units", { token: adminA.token });
+    expectProblem(read, 410, "tenant_closed");
+    await expect(contextTenantDb(bindings, staleA).run(sql`DELETE FROM units`)).rejects.toMatchObject({
+      cause: { code: "tenant_closed" },
+    });
+    const units = await callJson<{ items: Unit[] }>("/api/kependudukan/units", { token: adminB.token });
+    expect(units.body.items.map((u) => u.id)).toEqual([unitB.body.id]);
+  });
+
+  it("answers a stale entry whose slot was emptied under it as closed, not 500", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    expect((await callJson("/api/kependudukan/units", { token: admin.token })).status).toBe(200);
+    await bindings.PLATFORM_DB.prepare("UPDATE tenants SET status = 'ditutup' WHERE id = ?")
+      .bind(tenant.id)
+      .run();
+    await emptyClosedSlot(systemPlatformCtx(bindings, "test"), tenant.id);
+    expectProblem(await callJson("/api/kependudukan/units", { token: admin.token }), 410, "tenant_closed");
+  });
+
+  it("adopts a slot claimed before owners were recorded, for the tenant the platform says holds it", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    await slotDatabase(bindings, tenant.slot).prepare("DELETE FROM slot_owner").run();
+    forgetTenant(tenant.slug);
+    expect((await callJson("/api/kependudukan/units", { token: admin.token })).status).toBe(200);
+    expect(await ownerOf(tenant.slot)).toBe(tenant.id);
   });
 });
 

@@ -389,5 +389,11 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
     "statements": [
       "-- Issue 44 P6: the RW's acknowledgement is off unless the RT's admin turned it on (letter_settings.rw_acknowledgement = 1).\n-- Letters still waiting in the queue of an RT that never turned it on leave the RW's queue.\nUPDATE `letters` SET `rw_ack_status` = NULL, `revision` = `revision` + 1\nWHERE `rw_ack_status` = 'menunggu'\n  AND NOT EXISTS (SELECT 1 FROM `letter_settings` WHERE `id` = 1 AND `rw_acknowledgement` = 1);"
     ]
+  },
+  {
+    "name": "0029_slot_owner.sql",
+    "statements": [
+      "CREATE TABLE `slot_owner` (\n\t`id` integer PRIMARY KEY NOT NULL,\n\t`tenant_id` text NOT NULL,\n\tCONSTRAINT \"slot_owner_one_row\" CHECK(\"slot_owner\".\"id\" = 1)\n);"
+    ]
   }
 ];

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { idempotencyTable } from "../idempotency/table";
 import { preconditionChecksTable } from "./row-version";
 
@@ -54,3 +54,19 @@ export const tenantIdempotencyKeys = idempotencyTable();
 
 /** The If-Match guard's one row (core/db/row-version.ts, ADR 0035). */
 export const tenantPreconditionChecks = preconditionChecksTable();
+
+/**
+ * Which tenant owns this database (core/tenancy/owner.ts): one row, written when a tenant claims the
+ * slot (provision.ts) or, for a slot claimed before this table existed, by the first context that opens
+ * it while the platform row says that tenant holds the slot. Every tenant context checks it before its
+ * first statement answers, so an isolate that still caches a closed tenant's slot never reads the next
+ * tenant's data. Dropped with everything else when the slot is emptied (wipe.ts); never archived.
+ */
+export const tenantSlotOwner = sqliteTable(
+  "slot_owner",
+  {
+    id: integer("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+  },
+  (t) => [check("slot_owner_one_row", sql`${t.id} = 1`)],
+);

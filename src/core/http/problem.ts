@@ -121,8 +121,12 @@ function isOverloaded(error: unknown): boolean {
 
 /** The one place where anything thrown becomes problem+json. Unknown errors never leak their stack. */
 export function onError(error: Error, c: Context<HonoEnv>): Response {
-  if (error instanceof DomainError) {
-    return problemResponse(c, statusOfKind[error.kind], error.code, error.message, error.extra);
+  // A domain error raised under a drizzle query (the slot owner check, core/tenancy/owner.ts) arrives
+  // wrapped in drizzle's DrizzleQueryError: its cause is the answer.
+  const domain =
+    error instanceof DomainError ? error : error.cause instanceof DomainError ? error.cause : null;
+  if (domain) {
+    return problemResponse(c, statusOfKind[domain.kind], domain.code, domain.message, domain.extra);
   }
   if (error instanceof MultiException || error instanceof InputValidationException) {
     const errors = fieldErrors(error);

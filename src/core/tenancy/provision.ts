@@ -2,7 +2,7 @@ import type { PlatformCtx } from "../context";
 import { isUniqueViolation } from "../db/errors";
 import { Conflict, Unavailable } from "../errors";
 import { bindingsOf } from "./contexts";
-import { migrateSlot, slotCount } from "./slots";
+import { claimSlotDatabase, slotCount } from "./slots";
 
 /**
  * The lowest free slot is chosen and taken in one statement, against unique indexes on slug and slot:
@@ -30,8 +30,8 @@ export interface NewTenant {
 }
 
 /**
- * Inserts the tenant row `provisioning` with a free database slot and migrates that database. If the
- * migration fails the row stays `provisioning` and the tenant's first request finishes it
+ * Inserts the tenant row `provisioning` with a free database slot, migrates that database and writes the
+ * tenant as its owner (owner.ts). If the migration fails the row stays `provisioning` and the tenant's first request finishes it
  * (resolveTenant), so the caller only has to mark it active.
  */
 export async function provisionTenant(ctx: PlatformCtx, tenant: NewTenant): Promise<number> {
@@ -65,7 +65,7 @@ export async function provisionTenant(ctx: PlatformCtx, tenant: NewTenant): Prom
     if (!row) {
       throw new Unavailable("no_free_slot", "Every tenant database slot is taken; add slots and redeploy.");
     }
-    await migrateSlot(bindings, row.slot);
+    await claimSlotDatabase(bindings, row.slot, tenant.id);
     return row.slot;
   }
   throw new Unavailable("no_free_slot", "Could not claim a tenant database slot; try again.");

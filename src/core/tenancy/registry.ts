@@ -5,7 +5,7 @@ import type { Bindings, PlatformDb } from "../env";
 import { Forbidden, Gone, NotFound } from "../errors";
 import { type FeatureFlag, parseFlags } from "../flags";
 import { nowIso } from "../time";
-import { migrateSlot } from "./slots";
+import { claimSlotDatabase } from "./slots";
 
 export const tenantClosed = () =>
   new Gone("tenant_closed", "This community has been closed and no longer uses the service.");
@@ -97,7 +97,7 @@ export async function resolveTenant(
     throw new Forbidden("tenant_suspended", "This community's account is suspended.");
   }
   if (tenant.status === "provisioning") {
-    await migrateSlot(env, tenant.slot);
+    await claimSlotDatabase(env, tenant.slot, tenant.id);
     await platform
       .update(tenants)
       .set({ status: "active", updatedAt: nowIso() })

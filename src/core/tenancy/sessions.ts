@@ -3,7 +3,8 @@ import type { TenantDb, TenantInfo } from "../context";
 import type { Bindings, HonoEnv } from "../env";
 import { log } from "../http/log";
 import { requestScope } from "../http/requestScope";
-import { slotDatabase, tenantDb, tenantSessionDb } from "./slots";
+import { ownerChecked } from "./owner";
+import { guardedTenantDb, slotDatabase, tenantSessionDb } from "./slots";
 
 /**
  * Reads near the caller (ADR 0036): a request reads its own community's database through one D1
@@ -69,16 +70,19 @@ function homeSlug(c: Context<HonoEnv>): string | null {
 /**
  * The database a context of `tenant` gets (core/tenancy/contexts.ts): inside a request for that very
  * community, the request's session (opened on first use from the client's bookmark); anywhere else the
- * slot's binding, which always reads the primary.
+ * slot's binding, which always reads the primary. Either way the handle checks, before its first
+ * statement answers, that the slot still belongs to `tenant` (owner.ts): once per session, once per
+ * context on the primary.
  */
 export function contextTenantDb(bindings: Bindings, tenant: TenantInfo): TenantDb {
+  const guard = (raw: D1Database) => ownerChecked(bindings, tenant, raw);
   const state = requestScope()?.sessions as RequestSessions | null | undefined;
   if (!state || homeSlug(state.c) !== tenant.slug) {
-    return tenantDb(bindings, tenant.slot);
+    return guardedTenantDb(bindings, tenant.slot, guard);
   }
   if (state.opened?.tenantId !== tenant.id) {
     const from = state.sent?.tenantId === tenant.id ? state.sent.bookmark : "first-unconstrained";
-    state.opened = { tenantId: tenant.id, ...tenantSessionDb(bindings, tenant.slot, from) };
+    state.opened = { tenantId: tenant.id, ...tenantSessionDb(bindings, tenant.slot, from, guard) };
   }
   return state.opened.db;
 }

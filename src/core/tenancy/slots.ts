@@ -68,13 +68,29 @@ export function tenantSessionDb(
   env: Bindings,
   slot: number,
   constraintOrBookmark: string,
+  guard: Guard = (raw) => raw,
 ): { db: TenantDb; session: D1DatabaseSession } {
   const binding = slotDatabase(env, slot);
   const session = binding.withSession(constraintOrBookmark);
-  const hooked = withIdempotencyHook(session as unknown as D1Database, binding);
+  const hooked = withIdempotencyHook(guard(session as unknown as D1Database), binding);
   const db = drizzle(hooked);
   clients.set(db, hooked);
   return { db, session };
+}
+
+/** What a tenant context puts between its handle and the database: the owner check (owner.ts). */
+export type Guard = (raw: D1Database) => D1Database;
+
+/**
+ * A slot's primary behind `guard`, one per call (a tenant context's own handle, owner.ts): the check
+ * belongs to the context, so unlike `tenantDb` it is not kept per isolate.
+ */
+export function guardedTenantDb(env: Bindings, slot: number, guard: Guard): TenantDb {
+  const binding = slotDatabase(env, slot);
+  const hooked = withIdempotencyHook(guard(binding), binding);
+  const db = drizzle(hooked);
+  clients.set(db, hooked);
+  return db;
 }
 
 /** The D1 binding under a tenant database built here. */
@@ -88,4 +104,20 @@ export function tenantClient(db: TenantDb): D1Database {
 
 export async function migrateSlot(env: Bindings, slot: number): Promise<string[]> {
   return applyMigrations(slotDatabase(env, slot), TENANT_MIGRATIONS);
+}
+
+/**
+ * Migrates the slot a tenant has just claimed and writes that tenant as its owner (owner.ts): the
+ * platform row is the authority, so an owner left by anyone else is replaced. Idempotent, like the
+ * migrations: a create that failed half-way is finished by the tenant's first request (resolveTenant).
+ */
+export async function claimSlotDatabase(env: Bindings, slot: number, tenantId: string): Promise<void> {
+  await migrateSlot(env, slot);
+  const db = slotDatabase(env, slot);
+  await db
+    .prepare(
+      "INSERT INTO slot_owner (id, tenant_id) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET tenant_id = excluded.tenant_id",
+    )
+    .bind(tenantId)
+    .run();
 }

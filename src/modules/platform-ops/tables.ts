@@ -1,5 +1,7 @@
+import { getTableName } from "drizzle-orm";
 import type { TenantCtx } from "../../core/context";
 import { rawD1, sqlName } from "../../core/db/raw";
+import { tenantSlotOwner } from "../../core/db/tenant-schema";
 
 /**
  * The tenant database read generically, from `sqlite_master` and `PRAGMA table_info`, so a table a
@@ -47,12 +49,17 @@ function triggerTargets(triggers: readonly (string | null)[]): Set<string> {
   return targets;
 }
 
-/** Tables that are not the community's data: SQLite's own, D1's, the migration ledger, FTS shadows. */
+/**
+ * Tables that are not the community's data: SQLite's own, D1's, the migration ledger, the slot's owner
+ * row (core/tenancy/owner.ts: an archive must never carry one community's owner into another's
+ * database), FTS shadows.
+ */
 function isBookkeeping(name: string, virtualTables: string[]): boolean {
   return (
     name.startsWith("sqlite_") ||
     name.startsWith("_cf_") ||
     name === "d1_migrations" ||
+    name === getTableName(tenantSlotOwner) ||
     virtualTables.some((v) => name.startsWith(`${v}_`))
   );
 }

@@ -135,7 +135,8 @@ async function downloadZip(path: string, token: string): Promise<Uint8Array> {
 async function tableNames(db: D1Database): Promise<string[]> {
   const { results } = await db
     .prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations' ORDER BY name",
+      // The slot's owner row (core/tenancy/owner.ts) is the slot's bookkeeping, never archived.
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT IN ('d1_migrations', 'slot_owner') ORDER BY name",
     )
     .all<{ name: string }>();
   return results.map((r) => r.name);
