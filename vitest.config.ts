@@ -2,23 +2,32 @@ import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
- * The order the two slots take files in (vitest's own order is longest-last-time first, else largest
- * first, which on a fresh clone, with no timings cached, put the small projects last: each then started
- * its own runtime with nothing else running, a minute and more of one idle core at the end):
- * 1. the web app's browser journeys (minutes in one file, mostly waiting on the browser), so they run
- *    beside everything else;
- * 2. the other end-to-end file and the small projects (web, scripts, notify, ticket-mail), whose
- *    start-ups overlap the journeys;
- * 3. the api project, largest first, so the last files to finish are short ones.
+ * The order the slots take files in. vitest queues every project's files in one pool and hands the next
+ * file to the first free slot; a runtime shared across files (`isolate: false`: the api and notify
+ * projects) is kept only while the next file queued is of its own project, and starting one again costs
+ * most of a minute. So each such project's files stay together, and:
+ * 1. the web app's browser journeys go first (minutes in one file, mostly waiting on the browser), so
+ *    they run beside everything else;
+ * 2. then the other end-to-end file and the notification Worker's files (one runtime);
+ * 3. then the api project, largest first, so the last of its files to finish are short ones;
+ * 4. the small projects (web, scripts, ticket-mail) last, three at a time.
+ * vitest's own order (by project name, then longest last time or largest) put the api project last,
+ * after the journeys had ended, with one slot idle meanwhile.
  */
 class SlotOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (spec: TestSpecification) => {
-      if (spec.project.name === "e2e") {
-        return spec.moduleId.endsWith("web.e2e.test.ts") ? 0 : 1;
+      switch (spec.project.name) {
+        case "e2e":
+          return spec.moduleId.endsWith("web.e2e.test.ts") ? 0 : 1;
+        case "notify":
+          return 2;
+        case "api":
+          return 3;
+        default:
+          return 4;
       }
-      return spec.project.name === "api" ? 3 : 2;
     };
     // Array.prototype.sort is stable: within a rank, vitest's order stands.
     return sorted.sort((a, b) => rank(a) - rank(b));
@@ -32,10 +41,11 @@ class SlotOrder extends BaseSequencer {
 export default defineConfig({
   test: {
     sequence: { sequencer: SlotOrder },
-    // Projects named by path do not inherit options from here, so each sets `maxWorkers: 2` itself
+    // Projects named by path do not inherit options from here, so each sets `maxWorkers: 3` itself
     // (the same value everywhere: vitest runs every project's files in one pool). vitest's default is
     // cores - 1, one file at a time on a 2-core machine; the tests spend much of their time waiting on
-    // workerd (a separate process), so two files at a time keep both cores busy.
+    // workerd and on the browser (separate processes), and with the journeys holding one slot, three
+    // files at a time keep both cores busy (measured: 424 s with two, 365 s with three, same run order).
     projects: [
       "./test/vitest.config.ts",
       "./test/e2e/vitest.config.ts",

@@ -162,8 +162,8 @@ export default defineConfig(async () => {
       // One runtime for every file (workerd start-up and module loading once, not per file); each file
       // still starts from empty storage (test/helpers/setup.ts).
       isolate: false,
-      // Two runtimes, each taking the next file (the same in every project: vitest.config.ts).
-      maxWorkers: 2,
+      // Up to three runtimes, each taking the next file (the same in every project: vitest.config.ts).
+      maxWorkers: 3,
       provide: { chromium },
       testTimeout: 20_000,
     },

@@ -8,8 +8,8 @@ export default defineConfig({
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
   test: {
     name: "web",
-    // Two files at a time, the same in every project (vitest.config.ts).
-    maxWorkers: 2,
+    // Three files at a time, the same in every project (vitest.config.ts).
+    maxWorkers: 3,
     root,
     include: ["web/test/**/*.test.{ts,tsx}"],
     environment: "happy-dom",

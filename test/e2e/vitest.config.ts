@@ -17,8 +17,8 @@ if (!chromium.ready) {
 export default defineConfig({
   test: {
     name: "e2e",
-    // Two files at a time, the same in every project (vitest.config.ts).
-    maxWorkers: 2,
+    // Three files at a time, the same in every project (vitest.config.ts).
+    maxWorkers: 3,
     root,
     include: ["test/e2e/**/*.e2e.test.ts"],
     environment: "node",

@@ -1,3 +1,4 @@
+import { OWNER_GUARD_SQL } from "../../src/core/tenancy/owner";
 import { bindings, type TestTenant } from "./harness";
 
 /** A tenant's own D1 database, for tests that read or rig it below the API. */
@@ -45,13 +46,17 @@ export function countingD1(
     const go =
       <T>(run: () => Promise<T>) =>
       async (): Promise<T> => {
-        trips.push([sql]);
+        // The owner check alone runs beside a handle's first read (core/tenancy/owner.ts): not a
+        // round trip of its own, nor a statement of the request's.
+        if (sql !== OWNER_GUARD_SQL) {
+          trips.push([sql]);
+        }
         await hold?.(sql);
         return run();
       };
     const wrapped = {
       bind: (...values: unknown[]) => wrap(stmt.bind(...values), sql),
-      first: go(() => stmt.first()),
+      first: (column?: string) => go(() => (column === undefined ? stmt.first() : stmt.first(column)))(),
       all: go(() => stmt.all()),
       run: go(() => stmt.run()),
       raw: go(() => stmt.raw()),
@@ -66,7 +71,11 @@ export function countingD1(
       }
       if (prop === "batch") {
         return async (statements: D1PreparedStatement[]) => {
-          const sqls = statements.map((s) => sqlOf.get(s)?.sql ?? "?");
+          // The slot's owner check rides in front of a handle's first batch (core/tenancy/owner.ts): the
+          // same round trip, not a statement of the request's own, so it is not listed.
+          const sqls = statements
+            .map((s) => sqlOf.get(s)?.sql ?? "?")
+            .filter((sql) => sql !== OWNER_GUARD_SQL);
           trips.push(sqls);
           await hold?.(sqls[0] ?? "");
           return target.batch(statements.map((s) => sqlOf.get(s)?.real ?? s));

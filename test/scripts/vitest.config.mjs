@@ -7,8 +7,8 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 export default defineConfig({
   test: {
     name: "scripts",
-    // Two files at a time, the same in every project (vitest.config.ts).
-    maxWorkers: 2,
+    // Three files at a time, the same in every project (vitest.config.ts).
+    maxWorkers: 3,
     root,
     include: ["test/scripts/**/*.test.mjs"],
     environment: "node",

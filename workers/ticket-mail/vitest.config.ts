@@ -18,8 +18,8 @@ export default defineConfig({
   ],
   test: {
     name: "ticket-mail",
-    // Two files at a time, the same in every project (vitest.config.ts).
-    maxWorkers: 2,
+    // Three files at a time, the same in every project (vitest.config.ts).
+    maxWorkers: 3,
     include: ["test/**/*.test.ts"],
   },
 });

@@ -15,9 +15,9 @@ import { forgetTenant, tenantClosed } from "./registry";
  * written when the slot is claimed), and every database handle a tenant context gets checks it before
  * its first statement answers:
  *
- * - a read runs beside the check (no extra round trip before it) and answers only once the check held;
- * - a write, a batch that writes, or raw SQL waits for the check, so nothing is written to a database
- *   the tenant does not own;
+ * - the check rides in the first statement's own batch (OWNER_GUARD_SQL below): no extra round trip, and a
+ *   batch that writes is refused whole before any of it is applied to a database the tenant does not own;
+ * - `raw()` and `exec`, which have no batch form, wait for the full check first;
  * - the check runs once per handle: per request for the request's D1 session, per context for the
  *   primary (never cached across requests: an isolate-wide "slot N is A's" would be the very stale
  *   belief this guards against).
@@ -31,7 +31,6 @@ import { forgetTenant, tenantClosed } from "./registry";
 export const SLOT_OWNER_TABLE = getTableName(tenantSlotOwner);
 
 const OWNER_SQL = `SELECT tenant_id FROM ${SLOT_OWNER_TABLE} WHERE id = 1`;
-const READ_RE = /^\s*select\b/i;
 
 function errorText(error: unknown): string {
   if (error instanceof Error) {
@@ -95,26 +94,102 @@ function unwrap(statement: D1PreparedStatement): D1PreparedStatement {
   return (statement as unknown as Partial<Checked>)[REAL] ?? statement;
 }
 
-function textOf(statement: D1PreparedStatement): string | undefined {
-  return (statement as unknown as Partial<Checked>).text;
-}
+/**
+ * The check riding in the first statement's own round trip: prepended to its batch, it answers nothing
+ * when the slot names this tenant (or names nobody yet: a slot held since before owners were recorded,
+ * which no other tenant can have claimed since, because claiming writes the row), and fails the whole
+ * batch, before any write of it is applied, when the slot names another tenant (`json()` of a non-JSON
+ * text is SQLite's way of raising an error from a read). A read, so a D1 session is not sent to the
+ * primary for it.
+ */
+export const OWNER_GUARD_SQL = `SELECT CASE WHEN tenant_id = ?1 THEN 1 ELSE json('slot owner mismatch') END FROM ${SLOT_OWNER_TABLE} WHERE id = 1`;
+const MISMATCH_RE = /malformed JSON/i;
+const READ_RE = /^\s*select\b/i;
 
-/** The one check of a handle, started by its first statement. */
+/** The one check of a handle, made by its first statement. */
 class Gate {
   private verified: Promise<void> | null = null;
-  constructor(private readonly verify: () => Promise<void>) {}
+  constructor(
+    private readonly raw: D1Database,
+    private readonly tenantId: string,
+    private readonly verify: () => Promise<void>,
+    private readonly refuse: () => never,
+  ) {}
 
-  async pass<T>(texts: readonly (string | undefined)[], call: () => Promise<T>): Promise<T> {
-    this.verified ??= this.verify();
-    if (texts.length > 0 && texts.every((text) => text !== undefined && READ_RE.test(text))) {
+  /** `statements` as one batch, the check in front of them while the handle is unchecked. */
+  async batch<T>(statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
+    if (this.verified) {
+      await this.verified;
+      return this.raw.batch<T>(statements);
+    }
+    let answer: D1Result<T>[];
+    const checked = (async () => {
+      let results: D1Result<unknown>[];
+      try {
+        results = await this.raw.batch([
+          this.raw.prepare(OWNER_GUARD_SQL).bind(this.tenantId),
+          ...statements,
+        ]);
+      } catch (error) {
+        if (MISMATCH_RE.test(errorText(error))) {
+          this.refuse();
+        }
+        if (!/no such table/i.test(errorText(error))) {
+          throw error;
+        }
+        // The slot was emptied (the owner table with it), or a table of the batch is missing: the full
+        // check decides (only a closed tenant's own closing may find its slot emptied), then the batch
+        // runs as it was given, answering its own error if it has one.
+        await this.verify();
+        answer = await this.raw.batch<T>(statements);
+        return;
+      }
+      const [guard, ...rest] = results;
+      if (guard?.results.length === 0) {
+        // No owner recorded yet (a slot held since before owners were): adopted, or refused.
+        await this.verify();
+      }
+      answer = rest as D1Result<T>[];
+    })();
+    this.verified = checked.then(
+      () => undefined,
+      () => this.verify(),
+    );
+    await checked;
+    // biome-ignore lint/style/noNonNullAssertion: set by `checked`, which resolved.
+    return answer!;
+  }
+
+  /**
+   * A statement with no batch form (`raw()`, which drizzle reads rows with; `exec`): the check as a
+   * statement of its own, beside a read (the same round trip's time; the read answers only once the check
+   * held), before anything else.
+   */
+  async pass<T>(text: string | undefined, call: () => Promise<T>): Promise<T> {
+    this.verified ??= this.alone();
+    if (text !== undefined && READ_RE.test(text)) {
       const result = call();
-      // The check's refusal is the answer, whatever the read meets in an emptied or foreign database.
       result.catch(() => undefined);
       await this.verified;
       return result;
     }
     await this.verified;
     return call();
+  }
+
+  private async alone(): Promise<void> {
+    let rows: unknown[];
+    try {
+      rows = (await this.raw.prepare(OWNER_GUARD_SQL).bind(this.tenantId).all()).results;
+    } catch (error) {
+      if (MISMATCH_RE.test(errorText(error))) {
+        this.refuse();
+      }
+      return this.verify();
+    }
+    if (rows.length === 0) {
+      return this.verify();
+    }
   }
 }
 
@@ -135,19 +210,25 @@ class CheckedStatement implements Checked {
       this.text,
     ) as unknown as D1PreparedStatement;
   }
+  private async one(): Promise<D1Result> {
+    const [result] = await this.gate.batch([this[REAL]]);
+    return result as D1Result;
+  }
   run(): Promise<D1Result> {
-    return this.gate.pass([this.text], () => this[REAL].run());
+    return this.one();
   }
   all(): Promise<D1Result> {
-    return this.gate.pass([this.text], () => this[REAL].all());
+    return this.one();
   }
-  first(column?: string): Promise<unknown> {
-    return this.gate.pass([this.text], () =>
-      column === undefined ? this[REAL].first() : this[REAL].first(column),
-    );
+  async first(column?: string): Promise<unknown> {
+    const row = ((await this.one()).results[0] ?? null) as Record<string, unknown> | null;
+    if (column === undefined || row === null) {
+      return row;
+    }
+    return row[column];
   }
   raw(options?: { columnNames?: boolean }): Promise<unknown[]> {
-    return this.gate.pass([this.text], () =>
+    return this.gate.pass(this.text, () =>
       options?.columnNames ? this[REAL].raw({ columnNames: true }) : this[REAL].raw(),
     );
   }
@@ -158,13 +239,17 @@ class CheckedStatement implements Checked {
  * check. core/tenancy/sessions.ts builds every tenant context's database through this.
  */
 export function ownerChecked(bindings: Bindings, tenant: TenantInfo, raw: D1Database): D1Database {
-  const gate = new Gate(() => verifyOwner(bindings, tenant, raw));
+  const refuse = (): never => {
+    forgetTenant(tenant.slug);
+    log("warn", "tenancy.slot_owner_mismatch", { tenant: tenant.slug, slot: tenant.slot });
+    throw tenantClosed();
+  };
+  const gate = new Gate(raw, tenant.id, () => verifyOwner(bindings, tenant, raw), refuse);
   return {
     prepare: (query: string) =>
       new CheckedStatement(gate, raw.prepare(query), query) as unknown as D1PreparedStatement,
-    batch: <T = unknown>(statements: D1PreparedStatement[]) =>
-      gate.pass(statements.map(textOf), () => raw.batch<T>(statements.map(unwrap))),
-    exec: (query: string) => gate.pass([undefined], () => raw.exec(query)),
+    batch: <T = unknown>(statements: D1PreparedStatement[]) => gate.batch<T>(statements.map(unwrap)),
+    exec: (query: string) => gate.pass(undefined, () => raw.exec(query)),
     dump: () => (raw as unknown as { dump(): Promise<ArrayBuffer> }).dump(),
     withSession: (constraint?: string) => raw.withSession(constraint as never),
   } as unknown as D1Database;
