@@ -106,9 +106,15 @@ export const OWNER_GUARD_SQL = `SELECT CASE WHEN tenant_id = ?1 THEN 1 ELSE json
 const MISMATCH_RE = /malformed JSON/i;
 const READ_RE = /^\s*select\b/i;
 
-/** The one check of a handle, made by its first statement. */
+/**
+ * The one check of a handle, made by its first statement. Until it has held, statements wait for the one
+ * under way (which never rejects: `pending`), then either go straight (`ok`), fail with the refusal, or
+ * carry the check themselves (the one before them failed for a reason of its own, a constraint say).
+ */
 class Gate {
-  private verified: Promise<void> | null = null;
+  private ok = false;
+  private refusal: unknown = null;
+  private pending: Promise<void> | null = null;
   constructor(
     private readonly raw: D1Database,
     private readonly tenantId: string,
@@ -116,48 +122,83 @@ class Gate {
     private readonly refuse: () => never,
   ) {}
 
+  private async settled(): Promise<void> {
+    while (this.pending) {
+      await this.pending;
+    }
+    if (this.refusal) {
+      throw this.refusal;
+    }
+  }
+
+  private track<T>(attempt: Promise<T>): void {
+    const pending = attempt.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.pending = pending;
+    void pending.then(() => {
+      if (this.pending === pending) {
+        this.pending = null;
+      }
+    });
+  }
+
+  /** The full check; its refusal is kept for every later statement of the handle. */
+  private async full(): Promise<void> {
+    try {
+      await this.verify();
+      this.ok = true;
+    } catch (error) {
+      this.refusal = error;
+      throw error;
+    }
+  }
+
+  private refused(): never {
+    try {
+      this.refuse();
+    } catch (error) {
+      this.refusal = error;
+      throw error;
+    }
+  }
+
   /** `statements` as one batch, the check in front of them while the handle is unchecked. */
   async batch<T>(statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
-    if (this.verified) {
-      await this.verified;
+    await this.settled();
+    if (this.ok) {
       return this.raw.batch<T>(statements);
     }
-    let answer: D1Result<T>[];
-    const checked = (async () => {
-      let results: D1Result<unknown>[];
-      try {
-        results = await this.raw.batch([
-          this.raw.prepare(OWNER_GUARD_SQL).bind(this.tenantId),
-          ...statements,
-        ]);
-      } catch (error) {
-        if (MISMATCH_RE.test(errorText(error))) {
-          this.refuse();
-        }
-        if (!/no such table/i.test(errorText(error))) {
-          throw error;
-        }
-        // The slot was emptied (the owner table with it), or a table of the batch is missing: the full
-        // check decides (only a closed tenant's own closing may find its slot emptied), then the batch
-        // runs as it was given, answering its own error if it has one.
-        await this.verify();
-        answer = await this.raw.batch<T>(statements);
-        return;
+    const attempt = this.guarded<T>(statements);
+    this.track(attempt);
+    return attempt;
+  }
+
+  private async guarded<T>(statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
+    let results: D1Result<unknown>[];
+    try {
+      results = await this.raw.batch([this.raw.prepare(OWNER_GUARD_SQL).bind(this.tenantId), ...statements]);
+    } catch (error) {
+      if (MISMATCH_RE.test(errorText(error))) {
+        this.refused();
       }
-      const [guard, ...rest] = results;
-      if (guard?.results.length === 0) {
-        // No owner recorded yet (a slot held since before owners were): adopted, or refused.
-        await this.verify();
+      if (!/no such table/i.test(errorText(error))) {
+        throw error;
       }
-      answer = rest as D1Result<T>[];
-    })();
-    this.verified = checked.then(
-      () => undefined,
-      () => this.verify(),
-    );
-    await checked;
-    // biome-ignore lint/style/noNonNullAssertion: set by `checked`, which resolved.
-    return answer!;
+      // The slot was emptied (the owner table with it), or a table of the batch is missing: the full
+      // check decides (only a closed tenant's own closing may find its slot emptied), then the batch
+      // runs as it was given, answering its own error if it has one.
+      await this.full();
+      return this.raw.batch<T>(statements);
+    }
+    const [guard, ...rest] = results;
+    if (guard?.results.length === 0) {
+      // No owner recorded yet (a slot held since before owners were): adopted, or refused.
+      await this.full();
+    }
+    this.ok = true;
+    return rest as D1Result<T>[];
   }
 
   /**
@@ -166,14 +207,19 @@ class Gate {
    * held), before anything else.
    */
   async pass<T>(text: string | undefined, call: () => Promise<T>): Promise<T> {
-    this.verified ??= this.alone();
+    await this.settled();
+    if (this.ok) {
+      return call();
+    }
+    const check = this.alone();
+    this.track(check);
     if (text !== undefined && READ_RE.test(text)) {
       const result = call();
       result.catch(() => undefined);
-      await this.verified;
+      await check;
       return result;
     }
-    await this.verified;
+    await check;
     return call();
   }
 
@@ -183,13 +229,14 @@ class Gate {
       rows = (await this.raw.prepare(OWNER_GUARD_SQL).bind(this.tenantId).all()).results;
     } catch (error) {
       if (MISMATCH_RE.test(errorText(error))) {
-        this.refuse();
+        this.refused();
       }
-      return this.verify();
+      return this.full();
     }
     if (rows.length === 0) {
-      return this.verify();
+      return this.full();
     }
+    this.ok = true;
   }
 }
 
