@@ -102,7 +102,8 @@ export const gateJourneys: Journey[] = [
       // The verdict, or the photo's own problem (no QR read): either way the text says which.
       const verdict = gate.locator(".satpam-ok, .satpam-refused, .satpam-controls .field-error");
       await verdict.waitFor();
-      expect(await verdict.textContent()).toMatch(/^✓ MASUKBayu Pratama, tamu /);
+      // The verdict is drawn before the host's line under it: read the whole once it is there.
+      await expect.poll(() => verdict.textContent()).toMatch(/^✓ MASUKBayu Pratama, tamu /);
       await app.settled(gate);
       expect(await app.seriousViolations(gate), "satpam checked in: axe serious/critical").toEqual([]);
       await app.screenshot(gate, "satpam-checked-in-360");
@@ -112,20 +113,20 @@ export const gateJourneys: Journey[] = [
         .getByLabel("Pindai dari foto")
         .setInputFiles({ name: "pass.png", mimeType: "image/png", buffer: photo });
       await gate.locator(".satpam-refused").waitFor();
-      expect(await verdict.textContent()).toContain("TIDAK BOLEH MASUK");
+      await expect.poll(() => verdict.textContent()).toContain("TIDAK BOLEH MASUK");
 
       // The other guest by the code typed by hand (as a person types it), then out again.
       await gate.getByLabel("Ketik kode pass").fill((other.passCode ?? "").toLowerCase().replace("-", " "));
       await gate.getByRole("button", { name: "Periksa" }).click();
       await gate.locator(".satpam-ok").waitFor();
-      expect(await verdict.textContent()).toMatch(/^✓ MASUKCitra Lestari, tamu /);
+      await expect.poll(() => verdict.textContent()).toMatch(/^✓ MASUKCitra Lestari, tamu /);
       // The field is cleared for the next guest; at the exit the code is typed again.
       expect(await gate.getByLabel("Ketik kode pass").inputValue()).toBe("");
       await gate.getByLabel("Keluar", { exact: true }).check();
       await gate.getByLabel("Ketik kode pass").fill(other.passCode ?? "");
       await gate.getByRole("button", { name: "Periksa" }).click();
       await gate.locator(".satpam-ok", { hasText: "KELUAR" }).waitFor();
-      expect(await verdict.textContent()).toMatch(/^✓ KELUARCitra Lestari, tamu /);
+      await expect.poll(() => verdict.textContent()).toMatch(/^✓ KELUARCitra Lestari, tamu /);
 
       // What the API recorded, as the resident sees it.
       const first = (await (await resident("GET", `/api/visitor/${id}`)).json()) as Registration;
