@@ -132,12 +132,20 @@ export interface FieldError {
   message: string;
 }
 
+/** What a problem carries besides its code and message (http/problem.ts writes it into the body). */
+export interface ProblemExtra {
+  errors?: FieldError[];
+  retryAfter?: number;
+  /** A state conflict's allowed next states from where the object is now (empty: none, it is final). */
+  allowedNext?: readonly string[];
+}
+
 export class DomainError extends Error {
   constructor(
     readonly kind: ErrorKind,
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { errors?: FieldError[]; retryAfter?: number } = {},
+    readonly extra: ProblemExtra = {},
   ) {
     super(message);
     this.name = new.target.name;
@@ -171,6 +179,17 @@ export class NotFound extends DomainError {
 export class Conflict extends DomainError {
   constructor(code: ErrorCode, message: string) {
     super("conflict", code, message);
+  }
+}
+
+/**
+ * 409 `invalid_transition`: a move the object's state does not allow. It names the states the caller
+ * may move it to from where it is now (`allowedNext`, in the body and in the detail of either language),
+ * so a client can offer those instead of guessing; an empty list says the object is final.
+ */
+export class InvalidTransition extends DomainError {
+  constructor(message: string, allowedNext: readonly string[]) {
+    super("conflict", "invalid_transition", message, { allowedNext });
   }
 }
 

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { DEPENDENCY_RETRY_AFTER, dependencyUnavailable, isDependencyFailure } from "../dependency";
 import type { HonoEnv } from "../env";
-import { DomainError, type ErrorCode, type FieldError, statusOfKind } from "../errors";
+import { DomainError, type ErrorCode, type FieldError, type ProblemExtra, statusOfKind } from "../errors";
 import { DEFAULT_LANGUAGE, fieldMessage, pickLanguage, problemText, STATUS_TITLES_EN } from "../i18n";
 import { log } from "./log";
 import { loggedPath } from "./secret";
@@ -24,6 +24,7 @@ export interface Problem {
   code: ErrorCode;
   requestId?: string;
   errors?: FieldError[];
+  allowedNext?: readonly string[];
 }
 
 export function problemBody(status: number, code: ErrorCode, detail: string, errors?: FieldError[]): Problem {
@@ -45,15 +46,22 @@ export function problemResponse(
   status: number,
   code: ErrorCode,
   detail: string,
-  extra: { errors?: FieldError[]; retryAfter?: number } = {},
+  extra: ProblemExtra = {},
 ): Response {
   // The caller's language for title, detail and field messages, Indonesian unless Accept-Language puts
   // English first (core/i18n); `code` stays. `Vary` keeps a cache from handing one language to the other.
   const lang = pickLanguage(c.req.header("Accept-Language"), DEFAULT_LANGUAGE);
   const english = problemBody(status, code, detail, extra.errors);
+  const text = problemText(lang, status, code, english);
   const body: Problem = {
     ...english,
-    ...problemText(lang, status, code, english),
+    ...text,
+    ...(extra.allowedNext
+      ? {
+          detail: `${text.detail} ${allowedNextText(lang, extra.allowedNext)}`,
+          allowedNext: extra.allowedNext,
+        }
+      : {}),
     ...(english.errors
       ? { errors: english.errors.map((e) => ({ ...e, message: fieldMessage(lang, e.message) })) }
       : {}),
@@ -70,6 +78,18 @@ export function problemResponse(
     headers["Retry-After"] = String(retryAfter);
   }
   return new Response(JSON.stringify(body), { status, headers });
+}
+
+/** A state conflict's way on, as its detail ends: the states are the API's own words in both languages. */
+function allowedNextText(lang: string, allowed: readonly string[]): string {
+  if (lang === "en") {
+    return allowed.length
+      ? `Allowed next states: ${allowed.join(", ")}.`
+      : "No further state change is allowed.";
+  }
+  return allowed.length
+    ? `Status berikutnya yang diizinkan: ${allowed.join(", ")}.`
+    : "Tidak ada perubahan status lagi yang diizinkan.";
 }
 
 function fieldErrors(error: MultiException | InputValidationException): FieldError[] {
@@ -185,6 +205,10 @@ export function problemSchema(codes: readonly ErrorCode[]) {
       code: z.enum(codes),
       requestId: z.string().optional(),
       errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+      allowedNext: z
+        .array(z.string())
+        .optional()
+        .describe("On a 409 invalid_transition: the states the object may move to from where it is now"),
     })
     .openapi("Problem");
 }

@@ -13,6 +13,8 @@ export const SURAT_ERROR_CODES = [
   // Letters a kelurahan accepts (issue 29, ADR 0030).
   "registry_record_required",
   "letter_settings_incomplete",
+  // The RW's acknowledgement before the resident's PDF (issue 45).
+  "awaiting_rw_acknowledgement",
 ] as const;
 
 declare module "../../core/errors" {
@@ -32,4 +34,5 @@ defineIndonesianTitles<(typeof SURAT_ERROR_CODES)[number]>({
   note_required: "Catatan wajib diisi",
   registry_record_required: "Data kependudukan wajib ada untuk surat ini",
   letter_settings_incomplete: "Pengaturan surat belum lengkap",
+  awaiting_rw_acknowledgement: "Surat sudah selesai dan menunggu persetujuan RW",
 });

@@ -10,6 +10,7 @@ import { DeclineLetter } from "./routes/declineLetter";
 import { GetLetter } from "./routes/getLetter";
 import { GetLetterPdf } from "./routes/getLetterPdf";
 import { GetLetterSettings } from "./routes/getSettings";
+import { IssueWithoutRw } from "./routes/issueWithoutRw";
 import { ListJenis } from "./routes/listJenis";
 import { ListLetters } from "./routes/listLetters";
 import { ListMyLetters } from "./routes/listMyLetters";
@@ -30,8 +31,9 @@ const staff = tenantAccess(ROLES.STAFF, flag);
 const ownerOrStaff = tenantAccess([...ROLES.RESIDENT, ...ROLES.STAFF], flag);
 // The RW's Mengetahui is signed for the RW head: its admin and sekretaris (issue 29), not in the spec.
 const rwSignatories = tenantAccess(ROLES.SECRETARIAT, flag);
+// The letterhead, signatory and numbering: the secretary runs the letter desk (issue 45), with the admin.
+const secretariat = tenantAccess(ROLES.SECRETARIAT, flag);
 const member = tenantAccess(ROLES.MEMBER, flag);
-const admin = tenantAccess(ROLES.ADMIN, flag);
 
 // Static paths before `/:id`, so `jenis`, `mine`, `next-number`, `settings` and `rw-acknowledgements` are
 // never read as ids.
@@ -106,7 +108,7 @@ export const suratModule = defineModule({
     { method: "get", path: "/api/surat", endpoint: ListLetters, access: staff },
     { method: "get", path: "/api/surat/next-number", endpoint: GetNextNumber, access: staff },
     { method: "get", path: "/api/surat/settings", endpoint: GetLetterSettings, access: staff },
-    { method: "put", path: "/api/surat/settings", endpoint: UpdateLetterSettings, access: admin },
+    { method: "put", path: "/api/surat/settings", endpoint: UpdateLetterSettings, access: secretariat },
     // The RW's Mengetahui of its linked RTs' letters (issue 29): the RW's admin and sekretaris; the verbs
     // answer an RT's staff 403 not_rw_tenant on the queue and 404 on a letter id.
     {
@@ -129,6 +131,7 @@ export const suratModule = defineModule({
     },
     { method: "get", path: "/api/surat/:id", endpoint: GetLetter, access: ownerOrStaff },
     { method: "put", path: "/api/surat/:id", endpoint: UpdateLetter, access: staff },
+    { method: "post", path: "/api/surat/:id/issue-without-rw", endpoint: IssueWithoutRw, access: staff },
     { method: "post", path: "/api/surat/:id/resubmit", endpoint: ResubmitLetter, access: resident },
     { method: "post", path: "/api/surat/:id/cancel", endpoint: CancelLetter, access: resident },
     { method: "get", path: "/api/surat/:id/pdf", endpoint: GetLetterPdf, access: ownerOrStaff },

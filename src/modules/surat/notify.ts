@@ -19,13 +19,16 @@ function message(ctx: Notifying, row: LetterRow): { subject: string; text: strin
   const note = row.note ? `\nCatatan pengurus: ${row.note}` : "";
   switch (row.status) {
     case "selesai":
-      return {
-        subject: `${jenis} Anda sudah selesai`,
-        text:
-          row.rwAckStatus === "menunggu"
-            ? `${jenis} untuk ${row.subjectName} sudah selesai dengan nomor ${row.nomorSurat} dan menunggu diketahui Ketua RW. Anda akan diberi tahu begitu RW menandatanganinya.`
-            : `${jenis} untuk ${row.subjectName} sudah selesai dengan nomor ${row.nomorSurat}. Unduh PDF-nya dari aplikasi Warga.`,
-      };
+      // Not "ready" while the RW has not acknowledged it (issue 45): the PDF is not offered yet.
+      return row.rwAckStatus === "menunggu"
+        ? {
+            subject: `${jenis} Anda menunggu persetujuan RW`,
+            text: `${jenis} untuk ${row.subjectName} sudah selesai dengan nomor ${row.nomorSurat} dan menunggu diketahui Ketua RW. Anda akan diberi tahu begitu RW menandatanganinya; PDF-nya dapat diunduh setelah itu.`,
+          }
+        : {
+            subject: `${jenis} Anda sudah selesai`,
+            text: `${jenis} untuk ${row.subjectName} sudah selesai dengan nomor ${row.nomorSurat}. Unduh PDF-nya dari aplikasi Warga.`,
+          };
     case "ditolak":
       return {
         subject: `${jenis} Anda ditolak`,

@@ -3,7 +3,7 @@ import type { TenantCtx, TenantDb } from "../../core/context";
 import { jakartaDay } from "../../core/time";
 import { jenisOf } from "./jenis";
 import { formatNumber } from "./numberFormat";
-import { effectiveSettings, requireComplete } from "./settings";
+import { type Effective, effectiveSettings, requireComplete } from "./settings";
 import { letterSequences, letters } from "./tables";
 
 /**
@@ -31,13 +31,20 @@ export async function nextNumber({
   ctx: TenantCtx;
   input: { jenis: string; tanggal?: string };
 }) {
-  const day = input.tanggal ?? jakartaDay(ctx.now());
-  const year = Number(day.slice(0, 4));
   const settings = await effectiveSettings(ctx);
   requireComplete(settings);
+  return suggestedNumber(ctx, settings, input.jenis, input.tanggal ?? jakartaDay(ctx.now()));
+}
+
+/**
+ * The first free number after the year's counter for a letter of `jenis` dated `day`: what next-number
+ * suggests and what finishing assigns when staff send none (the settings must be complete).
+ */
+export async function suggestedNumber(ctx: TenantCtx, settings: Effective, jenis: string, day: string) {
+  const year = Number(day.slice(0, 4));
   const format = settings.numberFormat;
   const row = await ctx.db.select().from(letterSequences).where(eq(letterSequences.year, year)).get();
-  const code = jenisOf(input.jenis).numberCode;
+  const code = jenisOf(jenis).numberCode;
   // A number typed by hand may already hold the next value: skip past used ones.
   for (let seq = (row?.last ?? 0) + 1; seq < (row?.last ?? 0) + 1000; seq++) {
     const nomorSurat = formatNumber(format, { seq, code, rt: settings.rt, rw: settings.rw, day });

@@ -10,7 +10,7 @@ import { identityValues, type RegistryPerson } from "./identity";
 import { jenisOf } from "./jenis";
 import { keptLetter } from "./kept";
 import { pdfRendering } from "./pdf";
-import { type LetterRow, loadLetter, verificationUrl } from "./service";
+import { awaitingRw, isLetterStaff, type LetterRow, loadLetter, verificationUrl } from "./service";
 import { effectiveSettings, issuedAs } from "./settings";
 import { letters } from "./tables";
 
@@ -72,6 +72,12 @@ export async function letterPdf({ ctx, id }: { ctx: TenantCtx; id: string }) {
   const row = await loadLetter(ctx, id);
   if (row.status !== "selesai" || !row.nomorSurat || !row.tanggalSurat || !row.verificationCode) {
     throw new Conflict("letter_not_ready", "The PDF is offered once the letter is selesai with its number.");
+  }
+  if (awaitingRw(row) && !isLetterStaff(ctx)) {
+    throw new Conflict(
+      "awaiting_rw_acknowledgement",
+      "The letter is finished and waits for the RW's acknowledgement; the PDF is offered once the RW acknowledged it or the RT issues it without the RW.",
+    );
   }
   const key = pdfKey(ctx.tenant.slug, row.id, row.pdfVersion);
   const filename = `surat-${row.nomorSurat.replace(/[^A-Za-z0-9.-]+/g, "-")}.pdf`;

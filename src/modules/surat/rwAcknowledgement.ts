@@ -2,7 +2,7 @@ import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { Role, TenantCtx } from "../../core/context";
 import { afterCursor, keysetPage } from "../../core/db/paging";
-import { Conflict, DomainError, NotFound } from "../../core/errors";
+import { DomainError, InvalidTransition, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { type ChildTenant, childTenants } from "../../core/tenancy/contexts";
@@ -112,9 +112,10 @@ async function rwSignatory(ctx: TenantCtx) {
 
 function requireWaiting(row: LetterRow) {
   if (row.status !== "selesai" || row.rwAckStatus !== "menunggu") {
-    throw new Conflict(
-      "invalid_transition",
+    // The RW's moves are from menunggu only: a letter no longer waiting has none left for the RW.
+    throw new InvalidTransition(
       `This letter is not waiting for the RW (it is ${row.rwAckStatus === "menunggu" ? row.status : row.rwAckStatus}).`,
+      [],
     );
   }
 }

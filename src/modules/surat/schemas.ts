@@ -104,7 +104,12 @@ export const Letter = z
     note: z.string().nullable(),
     verificationCode: z.string().nullable(),
     verificationUrl: z.string().nullable(),
-    pdfAvailable: z.boolean(),
+    pdfAvailable: z
+      .boolean()
+      .describe("Whether the caller may download the PDF now (a resident not while it waits for the RW)"),
+    awaitingRw: z
+      .boolean()
+      .describe("Finished, but waiting for the linked RW's acknowledgement before the resident gets it"),
     pdfVersion: z.number().int(),
     rwAcknowledgement: z
       .object({
@@ -112,10 +117,16 @@ export const Letter = z
         name: z.string().nullable(),
         title: z.string().nullable(),
         at: z.string().nullable(),
-        reason: z.string().nullable().describe("Why the RW declined it (status ditolak)"),
+        reason: z
+          .string()
+          .nullable()
+          .describe("Why the RW declined it (ditolak), or why the RT issued it without the RW (tanpa_rw)"),
       })
       .nullable()
-      .describe("The linked RW's Mengetahui; null when no RW acknowledges this letter"),
+      .describe(
+        "The linked RW's Mengetahui; null when no RW acknowledges this letter. For tanpa_rw, `name` and " +
+          "`at` say who of the RT issued it without the RW, and when",
+      ),
     history: z.array(LetterEvent).optional(),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -198,6 +209,9 @@ export const RwAckListQuery = ListQuery.extend({ status: z.enum(RW_ACK_STATUSES)
 export type RwAckListQuery = z.infer<typeof RwAckListQuery>;
 
 export const DeclineAckInput = z.object({ reason: Paragraph(1000) });
+
+/** The RT's reason for issuing a letter without the RW's acknowledgement (kept on the letter). */
+export const IssueWithoutRwInput = z.object({ reason: Paragraph(1000) });
 
 export const RwAckItem = z
   .object({

@@ -4,7 +4,7 @@ import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, jakartaDayFilters, keysetPage, type ListQuery } from "../../core/db/paging";
 import { rowById } from "../../core/db/rows";
-import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { Conflict, Invalid, InvalidTransition, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { membershipIn, requireCompleteProfile, userNames } from "../identity/service";
@@ -37,6 +37,13 @@ export function changedMeanwhile(error: unknown): never {
   throw error;
 }
 
+/**
+ * A finished letter the linked RW has not acknowledged yet (issue 45): the resident gets its PDF and the
+ * news that it is ready only once the RW acknowledged it or the RT issued it without the RW; staff may
+ * read the PDF meanwhile.
+ */
+export const awaitingRw = (row: LetterRow) => row.status === "selesai" && row.rwAckStatus === "menunggu";
+
 export function presentLetter(
   ctx: TenantCtx,
   row: LetterRow,
@@ -59,7 +66,11 @@ export function presentLetter(
     note: row.note,
     verificationCode: code,
     verificationUrl: code ? verificationUrl(ctx, code) : null,
-    pdfAvailable: row.status === "selesai" && Boolean(row.nomorSurat && row.tanggalSurat),
+    pdfAvailable:
+      row.status === "selesai" &&
+      Boolean(row.nomorSurat && row.tanggalSurat) &&
+      (!awaitingRw(row) || isLetterStaff(ctx)),
+    awaitingRw: awaitingRw(row),
     pdfVersion: row.pdfVersion,
     rwAcknowledgement: row.rwAckStatus
       ? {
@@ -219,7 +230,10 @@ export async function resubmitLetter({
     throw new NotFound("Letter");
   }
   if (row.status !== "perlu_perbaikan") {
-    throw new Conflict("invalid_transition", `Only a letter sent back for correction can be resubmitted.`);
+    throw new InvalidTransition(
+      "Only a letter sent back for correction can be resubmitted.",
+      RESIDENT_NEXT[row.status],
+    );
   }
   const personId = (await membershipIn({ ctx }))?.personId ?? null;
   const { fields, onBehalfOf, subjectName } = await checkRequest(
@@ -240,6 +254,16 @@ export async function resubmitLetter({
 
 const CANCELLABLE: LetterStatus[] = ["diajukan", "diproses", "perlu_perbaikan"];
 
+/** The resident's own moves from each state: what their state conflicts name as allowed next. */
+const RESIDENT_NEXT: Record<LetterStatus, LetterStatus[]> = {
+  diajukan: ["dibatalkan"],
+  diproses: ["dibatalkan"],
+  perlu_perbaikan: ["diajukan", "dibatalkan"],
+  selesai: [],
+  ditolak: [],
+  dibatalkan: [],
+};
+
 export async function cancelLetter({
   ctx,
   id,
@@ -254,7 +278,10 @@ export async function cancelLetter({
     throw new NotFound("Letter");
   }
   if (!CANCELLABLE.includes(row.status)) {
-    throw new Conflict("invalid_transition", `A letter that is ${row.status} can no longer be cancelled.`);
+    throw new InvalidTransition(
+      `A letter that is ${row.status} can no longer be cancelled.`,
+      RESIDENT_NEXT[row.status],
+    );
   }
   await casWrite(ctx, row, "dibatalkan", input.reason ?? null, {});
   return getLetter({ ctx, id });

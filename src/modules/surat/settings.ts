@@ -141,7 +141,7 @@ export function requireComplete(s: Effective): void {
     throw new DomainError(
       "conflict",
       "letter_settings_incomplete",
-      `The letter settings are incomplete: ${s.missing.map((m) => LABELS[m]).join(", ")}. The admin sets them at PUT /api/surat/settings before letters can be numbered or finished.`,
+      `The letter settings are incomplete: ${s.missing.map((m) => LABELS[m]).join(", ")}. The secretary or admin sets them at PUT /api/surat/settings before letters can be numbered or finished.`,
       { errors: s.missing.map((field) => ({ field, message: "not set" })) },
     );
   }

@@ -12,8 +12,11 @@ export const LETTER_STATUSES = [
 ] as const;
 export type LetterStatus = (typeof LETTER_STATUSES)[number];
 
-/** Where a finished letter stands with the RW the RT is linked to (ADR 0030). */
-export const RW_ACK_STATUSES = ["menunggu", "diketahui", "ditolak"] as const;
+/**
+ * Where a finished letter stands with the RW the RT is linked to (ADR 0030); `tanpa_rw`: the RT issued it
+ * without waiting any longer (issue 45), recorded with who, when and why.
+ */
+export const RW_ACK_STATUSES = ["menunggu", "diketahui", "ditolak", "tanpa_rw"] as const;
 export type RwAckStatus = (typeof RW_ACK_STATUSES)[number];
 
 /**
@@ -71,13 +74,19 @@ export const letters = sqliteTable(
     issuedAs: text("issued_as", { mode: "json" }).$type<IssuedAs>(),
     /** Null when no RW acknowledges this letter (no RW link, or the RT switched it off). */
     rwAckStatus: text("rw_ack_status", { enum: RW_ACK_STATUSES }),
-    /** The RW member who acknowledged or declined (a user id of the RW's community). */
+    /**
+     * The RW member who acknowledged or declined (a user id of the RW's community), or for `tanpa_rw` the
+     * RT's staff member who issued the letter without it.
+     */
     rwAckBy: text("rw_ack_by"),
-    /** The RW head's name and title as printed under "Mengetahui", and when. */
+    /** The RW head's name and title as printed under "Mengetahui" (for `tanpa_rw`: who issued), and when. */
     rwAckName: text("rw_ack_name"),
     rwAckTitle: text("rw_ack_title"),
     rwAckAt: text("rw_ack_at"),
-    /** Why the RW declined: the RT reads it on the letter, which is back in its hands (diproses). */
+    /**
+     * Why the RW declined (the RT reads it on the letter, which is back in its hands: diproses), or why
+     * the RT issued it without the RW.
+     */
     rwAckNote: text("rw_ack_note"),
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
     updatedAt: text("updated_at").notNull(),
@@ -112,7 +121,7 @@ export const letterSequences = sqliteTable("letter_sequences", {
   last: integer("last").notNull(),
 });
 
-/** The tenant's letterhead, signatory and number format: one row (id 1), edited by the admin. */
+/** The tenant's letterhead, signatory and number format: one row (id 1), edited by the secretary or admin. */
 export const letterSettings = sqliteTable("letter_settings", {
   id: integer("id").primaryKey(),
   /** ETag and If-Match (ADR 0035); moved by a trigger, never set here. */

@@ -18,18 +18,9 @@ const submit = (h: Household) =>
   });
 
 describe("staff transitions", () => {
-  it("goes diajukan → diproses → selesai, and never skips diproses", async () => {
+  it("goes diajukan → diproses → selesai, or diajukan → selesai in one step", async () => {
     const h = await newTenantHousehold();
     const { body } = await submit(h);
-    expectProblem(
-      await update(h.sek.token, body.id, {
-        status: "selesai",
-        nomorSurat: "A-1",
-        tanggalSurat: "2026-11-20",
-      }),
-      409,
-      "invalid_transition",
-    );
     const processing = await update(h.sek.token, body.id, { status: "diproses" });
     expect(processing.body.status).toBe("diproses");
     const done = await update(h.sek.token, body.id, {
@@ -47,23 +38,86 @@ describe("staff transitions", () => {
       409,
       "invalid_transition",
     );
+    // Issue 45: a simple letter needs no separate processing step.
+    const quick = await submit(h);
+    const direct = await update(h.sek.token, quick.body.id, {
+      status: "selesai",
+      nomorSurat: "A-2",
+      tanggalSurat: "2026-11-20",
+    });
+    expect(direct.body).toMatchObject({ status: "selesai", nomorSurat: "A-2", pdfAvailable: true });
+    expect(direct.body.history?.map((e) => e.status)).toEqual(["diajukan", "selesai"]);
   });
 
-  it("needs the number and the date for selesai (409 letter_number_required)", async () => {
+  it("names the caller's allowed next states in every state conflict, in the body and the detail", async () => {
     const h = await newTenantHousehold();
+    type Refusal = { allowedNext?: string[]; detail: string };
     const { body } = await submit(h);
     await update(h.sek.token, body.id, { status: "diproses" });
-    expectProblem(await update(h.sek.token, body.id, { status: "selesai" }), 409, "letter_number_required");
-    expectProblem(
-      await update(h.sek.token, body.id, { status: "selesai", nomorSurat: "B-1" }),
-      409,
-      "letter_number_required",
+    // The resident may only cancel a letter in process: Indonesian first.
+    const resubmit = await callJson<Refusal>(`/api/surat/${body.id}/resubmit`, {
+      token: h.warga.token,
+      body: {},
+    });
+    expectProblem(resubmit, 409, "invalid_transition");
+    expect(resubmit.body.allowedNext).toEqual(["dibatalkan"]);
+    expect(resubmit.body.detail).toBe(
+      "Perubahan status ini tidak diizinkan. Status berikutnya yang diizinkan: dibatalkan.",
     );
-    // Number and date set beforehand count.
+    // Sent back for correction: the resident resubmits or cancels; staff have no move left.
+    await update(h.sek.token, body.id, { status: "perlu_perbaikan", note: "Perbaiki" });
+    const staff = await callJson<Refusal>(`/api/surat/${body.id}`, {
+      method: "PUT",
+      token: h.sek.token,
+      body: { status: "selesai" },
+      headers: { "Accept-Language": "en" },
+    });
+    expectProblem(staff, 409, "invalid_transition");
+    expect(staff.body).toMatchObject({
+      allowedNext: [],
+      detail: "A letter that is perlu_perbaikan cannot become selesai. No further state change is allowed.",
+    });
+    // A cancelled letter is final for everyone.
+    await callJson(`/api/surat/${body.id}/cancel`, { token: h.warga.token, body: {} });
+    const again = await callJson<Refusal>(`/api/surat/${body.id}/cancel`, { token: h.warga.token, body: {} });
+    expect(again.body).toMatchObject({
+      allowedNext: [],
+      detail: "Perubahan status ini tidak diizinkan. Tidak ada perubahan status lagi yang diizinkan.",
+    });
+  });
+
+  it("assigns the next number and today's date when staff finish without them, and keeps a typed number", async () => {
+    const h = await newTenantHousehold();
+    const { body } = await submit(h);
+    const suggested = await callJson<{ nomorSurat: string }>("/api/surat/next-number?jenis=belum_menikah", {
+      token: h.sek.token,
+    });
+    expect(suggested.status).toBe(200);
+    const done = await update(h.sek.token, body.id, { status: "selesai" });
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({
+      status: "selesai",
+      nomorSurat: suggested.body.nomorSurat,
+      pdfAvailable: true,
+    });
+    expect(done.body.tanggalSurat).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const after = await callJson<{ nomorSurat: string }>("/api/surat/next-number?jenis=belum_menikah", {
+      token: h.sek.token,
+    });
+    expect(after.body.nomorSurat).not.toBe(suggested.body.nomorSurat);
+    // A number set beforehand, or sent with the move, is the one used.
+    const set = await submit(h);
     expect(
-      (await update(h.sek.token, body.id, { nomorSurat: "B-1", tanggalSurat: "2026-11-21" })).status,
+      (await update(h.sek.token, set.body.id, { nomorSurat: "B-1", tanggalSurat: "2026-11-21" })).status,
     ).toBe(200);
-    expect((await update(h.sek.token, body.id, { status: "selesai" })).body.status).toBe("selesai");
+    expect((await update(h.sek.token, set.body.id, { status: "selesai" })).body).toMatchObject({
+      nomorSurat: "B-1",
+      tanggalSurat: "2026-11-21",
+    });
+    const typed = await submit(h);
+    expect(
+      (await update(h.sek.token, typed.body.id, { status: "selesai", nomorSurat: "B-2" })).body.nomorSurat,
+    ).toBe("B-2");
   });
 
   it("sends back for correction with a note; the resident corrects and resubmits to diajukan", async () => {
@@ -268,6 +322,24 @@ describe("numbering", () => {
       },
     );
     expect(next.body.nomorSurat).toBe("005/SKD/RT003.RW005/XI/2026");
+  });
+
+  it("gives letters finished at once without a number each their own next number", async () => {
+    const h = await newTenantHousehold();
+    // The secretary sets the letter settings (issue 45).
+    expect(
+      (await callJson("/api/surat/settings", { method: "PUT", token: h.sek.token, body: settings })).status,
+    ).toBe(200);
+    const letters = await Promise.all([1, 2, 3].map(() => submit(h)));
+    const finished = await Promise.all(
+      letters.map((l) => update(h.sek.token, l.body.id, { status: "selesai", tanggalSurat: "2026-11-20" })),
+    );
+    expect(finished.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(finished.map((r) => r.body.nomorSurat).sort()).toEqual([
+      "001/SKBM/RT003.RW005/XI/2026",
+      "002/SKBM/RT003.RW005/XI/2026",
+      "003/SKBM/RT003.RW005/XI/2026",
+    ]);
   });
 
   it("refuses a number format without {seq} or {year}", async () => {

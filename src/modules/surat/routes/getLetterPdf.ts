@@ -14,7 +14,9 @@ export class GetLetterPdf extends Endpoint {
       "Community staff and the resident who requested it (another resident's letter is 404), with " +
       "`surat` on. The official A4 PDF with the letterhead, the subject's particulars, the signatory, a " +
       "verification QR and, once acknowledged, the RW's Mengetahui; rendered once per version and then " +
-      "served from storage. 409 `letter_not_ready` until the letter is selesai with its number; 503 " +
+      "served from storage. 409 `letter_not_ready` until the letter is selesai with its number; 409 " +
+      "`awaiting_rw_acknowledgement` to the resident while the linked RW has not acknowledged it (nor " +
+      "the RT issued it without the RW); staff may read it meanwhile. 503 " +
       "`pdf_renderer_unavailable` when the renderer cannot be reached.",
     request: { params: IdParam },
     responses: {

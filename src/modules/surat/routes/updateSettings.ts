@@ -13,7 +13,7 @@ export class UpdateLetterSettings extends Endpoint {
     tags: ["Surat"],
     summary: "Update the letter settings",
     description:
-      "Admin only, with `surat` on. Changes the letterhead, signatory, number format and RW " +
+      "Secretary and admin, with `surat` on. Changes the letterhead, signatory, number format and RW " +
       "acknowledgement switch; fields left out keep their value. Letters already finished keep the " +
       "letterhead and signatory they were finished with. 400 `invalid_number_format` for a format " +
       "without its sequence. Optional If-Match with the settings' ETag (412 `precondition_failed`). " +
