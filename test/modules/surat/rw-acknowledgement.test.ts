@@ -37,7 +37,12 @@ interface AckItem {
   reason: string | null;
 }
 type AckLetter = LetterBody & {
-  rwAcknowledgement: { status: string; name: string | null; reason: string | null } | null;
+  rwAcknowledgement: {
+    status: string;
+    name: string | null;
+    reason: string | null;
+    at?: string | null;
+  } | null;
 };
 
 interface Rw {
@@ -80,6 +85,19 @@ describe("the RW's acknowledgement", () => {
     expect(settings.body).toMatchObject({ rwAcknowledgement: true, rwLinked: true });
     const done = (await finishedLetter(h, "001/SKD/RT001.RW005/XI/2026")) as AckLetter;
     expect(done.rwAcknowledgement?.status).toBe("menunggu");
+    // Issue 45: the resident sees it waits for the RW and gets no PDF (nor a "ready" message) before.
+    const mine = await callJson<AckLetter & { awaitingRw: boolean }>(`/api/surat/${done.id}`, {
+      token: h.warga.token,
+    });
+    expect(mine.body).toMatchObject({ status: "selesai", awaitingRw: true, pdfAvailable: false });
+    expectProblem(
+      await callJson(`/api/surat/${done.id}/pdf`, { token: h.warga.token }),
+      409,
+      "awaiting_rw_acknowledgement",
+    );
+    const told = (await queuedMessages({ recipient: h.warga.email })).map((m) => m.subject ?? "");
+    expect(told.some((s) => s.includes("menunggu persetujuan RW"))).toBe(true);
+    expect(told.some((s) => s.includes("sudah selesai"))).toBe(false);
 
     for (const member of [rw.admin, rw.sek]) {
       const seen = await queue(member.token);
@@ -126,10 +144,60 @@ describe("the RW's acknowledgement", () => {
 
     const subjects = (await queuedMessages({ recipient: h.warga.email })).map((m) => m.subject ?? "");
     expect(subjects.some((s) => s.includes("sudah diketahui RW"))).toBe(true);
+    const ready = await callJson<AckLetter & { awaitingRw: boolean }>(`/api/surat/${done.id}`, {
+      token: h.warga.token,
+    });
+    expect(ready.body).toMatchObject({ awaitingRw: false, pdfAvailable: true });
 
     const page = await (await call(`/verify/surat/${done.verificationCode}`)).text();
     expect(page).toContain("Ketua RT 001: Bambang Sutrisno");
     expect(page).toContain("Ketua RW 005: Hendra Gunawan (21 November 2026)");
+  });
+
+  it("lets the RT issue a waiting letter without the RW: who, when and why on the letter, out of the RW's queue, the PDF to the resident", async () => {
+    const { rw, h } = await linkedRt();
+    const done = (await finishedLetter(h, "002/SKD/RT001.RW005/XI/2026")) as AckLetter;
+    const issue = (token: string, id: string, body: unknown) =>
+      callJson<AckLetter & { awaitingRw: boolean }>(`/api/surat/${id}/issue-without-rw`, { token, body });
+    expectProblem(await issue(h.sek.token, done.id, {}), 400, "invalid_input");
+    // Another community's staff do not find it.
+    const elsewhere = await household(await createTenant());
+    expect((await issue(elsewhere.sek.token, done.id, { reason: "x" })).status).toBe(404);
+    setNow(jakartaTime("2026-11-22", 9));
+    const issued = await issue(h.sek.token, done.id, {
+      reason: "RW sedang ke luar kota, surat dibutuhkan besok",
+    });
+    expect(issued.status).toBe(200);
+    expect(issued.body).toMatchObject({
+      status: "selesai",
+      awaitingRw: false,
+      pdfAvailable: true,
+      rwAcknowledgement: {
+        status: "tanpa_rw",
+        name: expect.any(String),
+        reason: "RW sedang ke luar kota, surat dibutuhkan besok",
+      },
+    });
+    // When: the request's time (the clock runs on from the time set).
+    expect(issued.body.rwAcknowledgement?.at?.slice(0, 16)).toBe(
+      jakartaTime("2026-11-22", 9).toISOString().slice(0, 16),
+    );
+    expect(issued.body.history?.at(-1)).toMatchObject({ status: "terbit_tanpa_rw", byStaff: true });
+    const mine = await callJson<AckLetter & { awaitingRw: boolean }>(`/api/surat/${done.id}`, {
+      token: h.warga.token,
+    });
+    expect(mine.body).toMatchObject({ awaitingRw: false, pdfAvailable: true });
+    const subjects = (await queuedMessages({ recipient: h.warga.email })).map((m) => m.subject ?? "");
+    expect(subjects.some((s) => s.includes("sudah selesai"))).toBe(true);
+    // The RW no longer has it to acknowledge; a second issue finds nothing waiting.
+    expect((await queue(rw.admin.token)).body.items).toEqual([]);
+    expectProblem(await acknowledge(rw.admin.token, done.id), 409, "invalid_transition");
+    const twice = await callJson<{ allowedNext: string[] }>(`/api/surat/${done.id}/issue-without-rw`, {
+      token: h.sek.token,
+      body: { reason: "lagi" },
+    });
+    expectProblem(twice, 409, "invalid_transition");
+    expect(twice.body.allowedNext).toEqual([]);
   });
 
   it("is refused to RT staff (404 on a letter, 403 not_rw_tenant on the queue), and another RW sees nothing of it", async () => {
