@@ -243,6 +243,23 @@ describe("one letter", () => {
     clicked.mockRestore();
   });
 
+  it("finished but waiting for the RW: says so and offers no download", async () => {
+    await signedInAs();
+    fake.routes["/api/surat/L1"] = {
+      status: 200,
+      body: letter({
+        status: "selesai",
+        nomorSurat: "001/SKD/XI/2026",
+        pdfAvailable: false,
+        awaitingRw: true,
+      }),
+    };
+    openArea("/surat", Surat, "/surat/L1");
+    expect((await screen.findAllByText("Menunggu persetujuan RW")).length).toBeGreaterThan(0);
+    expect(screen.getByRole("status").textContent).toContain("menunggu persetujuan RW");
+    expect(screen.queryByRole("button", { name: "Unduh PDF" })).toBeNull();
+  });
+
   it("cancels a request after asking once, with the reason given", async () => {
     await signedInAs();
     fake.routes["/api/surat/L1"] = { status: 200, body: letter() };

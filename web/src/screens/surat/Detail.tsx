@@ -30,7 +30,9 @@ function LetterView({ letter, reload }: { letter: Letter; reload: () => void }) 
     <>
       <h1 id="surat-detail-title">{letter.jenisName}</h1>
       <p>
-        <span class={`badge badge-${letter.status}`}>{statusText(letter.status)}</span>
+        <span class={`badge badge-${letter.status}`}>
+          {letter.awaitingRw ? t("surat.awaitingRw") : statusText(letter.status)}
+        </span>
       </p>
       <dl class="facts card">
         <dt>{t("surat.subject")}</dt>
@@ -52,7 +54,15 @@ function LetterView({ letter, reload }: { letter: Letter; reload: () => void }) 
           <p>{letter.note}</p>
         </div>
       )}
-      {letter.status === "selesai" && <Download letter={letter} />}
+      {letter.status === "selesai" &&
+        (letter.awaitingRw ? (
+          // Issue 45: no PDF for the resident until the RW acknowledged it (or the RT issued it without).
+          <div class="card" role="status">
+            <p>{t("surat.awaitingRwText")}</p>
+          </div>
+        ) : (
+          <Download letter={letter} />
+        ))}
       {letter.status === "perlu_perbaikan" && <Resubmit letter={letter} done={reload} />}
       {CANCELLABLE.has(letter.status) && <Cancel letter={letter} done={reload} />}
       <History letter={letter} />

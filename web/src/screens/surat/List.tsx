@@ -27,7 +27,9 @@ export function MyLetters() {
                     {l.subjectName} · {date(l.createdAt)}
                   </span>
                 </a>
-                <span class={`badge badge-${l.status}`}>{t(`letter.${l.status}` as MessageKey)}</span>
+                <span class={`badge badge-${l.status}`}>
+                  {l.awaitingRw ? t("surat.awaitingRw") : t(`letter.${l.status}` as MessageKey)}
+                </span>
               </li>
             ))}
           </ul>

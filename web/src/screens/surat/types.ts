@@ -40,6 +40,8 @@ export interface Letter {
   tanggalSurat: string | null;
   note: string | null;
   pdfAvailable: boolean;
+  /** Finished, waiting for the RW's acknowledgement: no PDF for the resident yet (issue 45). */
+  awaitingRw?: boolean;
   history?: LetterEvent[];
   createdAt: string;
   updatedAt: string;
