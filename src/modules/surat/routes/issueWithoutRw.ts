@@ -15,8 +15,8 @@ export class IssueWithoutRw extends Endpoint {
       "RW's acknowledgement: the RT decides to issue it without waiting any longer. The letter records " +
       "who, when and the reason (`rwAcknowledgement.status` tanpa_rw), leaves the RW's queue, and the " +
       "resident may download the PDF (without the RW's Mengetahui) and is told it is ready. 409 " +
-      "`invalid_transition` (with `allowedNext`) when the letter is not waiting for the RW. Optional " +
-      "If-Match (412 `precondition_failed`). Audited.",
+      "`invalid_transition` (with `allowedNext`) when the letter is not waiting for the RW or changed " +
+      "meanwhile. Audited.",
     request: {
       params: IdParam,
       body: { content: { "application/json": { schema: IssueWithoutRwInput } } },
