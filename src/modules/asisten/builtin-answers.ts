@@ -234,6 +234,13 @@ export async function pengaduan(tools: Tools, lang: Lang): Promise<Part> {
   const lines = shown.map(
     (c) => `- "${c.judul}" (${when(c.dibuat, lang)}): ${COMPLAINT_STATUS[c.status]?.[lang] ?? c.status}`,
   );
+  lines.push(
+    t(
+      lang,
+      "Untuk pengaduan baru, buat lewat menu Pengaduan (/aspirasi).",
+      "For a new complaint, file it in the Complaints menu (/aspirasi).",
+    ),
+  );
   return { text: [head, ...lines].join("\n"), sources: shown.map((c) => ({ kind: "pengaduan", id: c.id })) };
 }
 

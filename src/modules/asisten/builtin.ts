@@ -155,7 +155,20 @@ const VOCABULARY = [
   "desember",
 ];
 /** Ordinary words one letter away from a topic word, never "corrected" ("honda" is no "ronda"). */
-const KNOWN_WORDS = new Set(["sudah", "bayi", "turun", "jalan", "saran", "surut", "tarif"]);
+const KNOWN_WORDS = new Set([
+  "sudah",
+  "turun",
+  "saran",
+  "surut",
+  "surau",
+  "tarif",
+  "bayam",
+  "karet",
+  "lapangan",
+  "pengantin",
+  "ketenangan",
+  "perawatan",
+]);
 
 /** Optimal string alignment distance: insertions, deletions, substitutions and swapped neighbours. */
 function distance(a: string, b: string): number {
@@ -261,7 +274,7 @@ const INTENTS: [Intent, RegExp][] = [
   ["surat", /\b(surat|letters?|pengantar|sktm)\b/],
   [
     "pengaduan",
-    /\b(pengaduan|aduan|adukan|mengadu|keluhan|komplain|lapor|laporan|melapor|aspirasi|complaints?|report)\b/,
+    /\b(pengaduan|aduan|adukan|mengadu|keluhan|komplain|lapor|laporan|melapor|aspirasi|complaints?|report|lampu( [a-z]+){0,3} mati|mati lampu|rusak|mampet|bocor|banjir|berisik|bising|sampah (menumpuk|numpuk))\b/,
   ],
   ["tamu", /\b(tamu|pengunjung|kunjungan|berkunjung|menginap|nginap|nginep|visitors?|guests?)\b/],
   [
