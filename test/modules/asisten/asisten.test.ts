@@ -405,6 +405,8 @@ describe("the model path (an OpenAI-compatible backend, faked at the fetch bound
     expect(first.body.model).toBe("gpt-uji");
     expect(first.body.messages[0]?.role).toBe("system");
     expect(first.body.messages[0]?.content).toContain("tidak pernah melakukan perubahan");
+    // Issue 45: answers about paying carry the link to the bills, as the built-in mode's do.
+    expect(first.body.messages[0]?.content).toContain("/iuran");
     expect(first.body.tools?.map((t) => t.function.name).sort()).toEqual(
       [
         "info_rt",
