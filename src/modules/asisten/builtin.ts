@@ -327,6 +327,28 @@ function intentsOf(text: string): Intent[] {
 
 const FIRST_TOPIC = new Set<Intent>(["sapa", "terima_kasih"]);
 
+/** Words that ask about whatever the conversation is about ("totalnya berapa?", "berlaku berapa lama?"). */
+const QUESTION_WORDS = new Set(
+  "apa berapa kapan sudah belum total lama berlaku bagaimana di mana saja lagi yang itu ini dong ya sih kalau terus bulan tanggal jam lunas semua when how much many what about and then is it".split(
+    " ",
+  ),
+);
+
+/**
+ * A turn without a topic of its own continues the previous one when it points back ("kalau …",
+ * "bayarnya"), names a detail of a topic (a month, a kind of letter) or asks only in question words; a
+ * short question about something else ("siapa presiden?") does not.
+ */
+function continuesTopic(turn: Said): boolean {
+  const words = turn.text.split(" ");
+  return (
+    turn.refers ||
+    MONTHS.some(([re]) => re.test(turn.text)) ||
+    letterKindsOf(turn.text).length > 0 ||
+    (words.length <= 5 && words.every((w) => QUESTION_WORDS.has(w)))
+  );
+}
+
 export interface Detected {
   intents: Intent[];
   /** The last user turn, normalised. */
@@ -346,9 +368,7 @@ export function detect(messages: readonly Turn[]): Detected {
   const understood: Intent[][] = [];
   for (const turn of said) {
     const own = intentsOf(turn.text);
-    const words = turn.text.split(" ").length;
-    // A short turn without a topic, or one that points back, continues the conversation.
-    const continues = own.length === 0 && (turn.refers || words <= 5) && topics.length > 0;
+    const continues = own.length === 0 && topics.length > 0 && continuesTopic(turn);
     topics = own.length > 0 ? own : continues ? topics : [];
     understood.push(topics);
   }
