@@ -46,6 +46,7 @@ const suites = {
   hierarchy: () => import("./bench/hierarchy.mjs").then((m) => m.run()),
   "read-path": () => import("./bench/read-path.mjs").then((m) => m.run()),
   web: () => import("./bench/web-bundle.mjs").then((m) => m.run()),
+  asisten: () => import("./bench/asisten.mjs").then((m) => m.run()),
 };
 for (const dir of readdirSync(join(root, "workers"), { withFileTypes: true })) {
   const bench = join(root, "workers", dir.name, "bench");

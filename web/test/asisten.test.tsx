@@ -35,6 +35,33 @@ describe("the asisten screen", () => {
     });
   });
 
+  it("sends the newest turns that fit the API's 8,000 characters, and links the app's paths in a reply", async () => {
+    await signedInAs();
+    fake.routes["/api/ai/status"] = { status: 200, body: { available: true, mode: "builtin" } };
+    let n = 0;
+    fake.routes["POST /api/ai/chat"] = () => ({
+      status: 200,
+      body: { reply: `Jawaban ${++n}: ${"x".repeat(3_000)}\nBayar lewat menu Iuran: /iuran`, sources: [] },
+    });
+    render(<Asisten />);
+    const input = screen.getByLabelText("Pesan Anda") as HTMLTextAreaElement;
+    const log = screen.getByRole("list", { name: "Percakapan" });
+    for (const question of ["T1", "T2", "T3", "T4"]) {
+      fireEvent.input(input, { target: { value: question } });
+      fireEvent.click(screen.getByRole("button", { name: "Kirim" }));
+      await waitFor(() => expect(input.value).toBe(""));
+    }
+    const sent = fake.seen
+      .filter((s) => s.path === "/api/ai/chat")
+      .map((s) => JSON.parse(s.body as string) as { messages: { role: string; content: string }[] });
+    const last = sent.at(-1)?.messages ?? [];
+    expect(last.reduce((total, m) => total + m.content.length, 0)).toBeLessThanOrEqual(8_000);
+    expect(last.map((m) => m.content.slice(0, 9))).toEqual(["T2", "Jawaban 2", "T3", "Jawaban 3", "T4"]);
+    const links = within(log).getAllByRole("link", { name: "/iuran" });
+    expect(links).toHaveLength(4);
+    expect(links[0]?.getAttribute("href")).toBe("/iuran");
+  });
+
   it("keeps the typed message when a send fails, and the retry sends the same key", async () => {
     await signedInAs();
     fake.routes["/api/ai/status"] = { status: 200, body: { available: true, mode: "builtin" } };

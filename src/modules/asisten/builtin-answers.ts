@@ -8,11 +8,6 @@ import type { toolRunner } from "./tools";
  * The built-in mode's answer to each intent (builtin.ts picks the intents), from the same tools as the
  * model path with the caller's real figures, in the caller's language.
  */
-function previousPeriod(now: Date): string {
-  const [year, month] = jakartaDay(now).split("-").map(Number) as [number, number];
-  return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, "0")}`;
-}
-
 const when = (iso: string, lang: Lang) => jakartaDate(iso, lang);
 
 const LETTER_STATUS: Record<string, Record<Lang, string>> = {
@@ -52,7 +47,28 @@ export interface Part {
   sources: Source[];
 }
 
-export async function tagihan(tools: Tools, lang: Lang, text: string, now: Date): Promise<Part> {
+/** The app's screen of the caller's bills, where each is paid (the web app's `/iuran`). */
+export const PAY_PATH = "/iuran";
+
+const howToPay = (lang: Lang) =>
+  t(
+    lang,
+    `Cara membayar: buka menu Iuran (${PAY_PATH}), pilih tagihannya lalu tekan Bayar untuk membayar online. Bisa juga tunai atau transfer ke bendahara; setelah dicatat bendahara, kuitansinya muncul di menu Iuran.`,
+    `How to pay: open Dues (${PAY_PATH}), choose the bill and press Pay to pay online. You can also pay the treasurer in cash or by transfer; once recorded, the receipt appears under Dues.`,
+  );
+
+const billLine = (b: DuesBill, lang: Lang) =>
+  `- ${periodName(b.period, lang)}: ${rupiah(b.amount)}, ${t(lang, "belum dibayar", "not paid yet")}`;
+
+/**
+ * The caller's unpaid bills (the tool lists only those): this month's apart from the arrears of earlier
+ * months, or the one month asked about; with the way to pay and its link whenever something is owed.
+ */
+export async function tagihan(
+  tools: Tools,
+  lang: Lang,
+  asked: { period: string | null; howToPay: boolean; now: Date },
+): Promise<Part> {
   const { data } = await tools.run("tagihan_saya");
   if (!data.available) {
     return plain(
@@ -61,36 +77,58 @@ export async function tagihan(tools: Tools, lang: Lang, text: string, now: Date)
       "Dues information is not available in this system yet. Please ask your treasurer.",
     );
   }
-  const bills: DuesBill[] = data.bills;
-  const wantsPrevious = /\b(bulan lalu|sebelumnya|last month|previous)\b/.test(text);
-  const chosen = wantsPrevious
-    ? bills.filter((b) => b.period === previousPeriod(now))
-    : bills.filter((b) => !b.paid);
-  if (chosen.length === 0) {
-    return {
-      text: wantsPrevious
-        ? t(lang, "Tidak ada tagihan untuk bulan lalu.", "There is no bill for last month.")
-        : t(
-            lang,
-            "Tidak ada tagihan yang belum dibayar. Terima kasih!",
-            "You have no unpaid bills. Thank you!",
-          ),
-      sources: [],
-    };
-  }
-  const lines = chosen.map(
-    (b) =>
-      `${t(lang, "Tagihan Anda bulan", "Your bill for")} ${periodName(b.period, lang)}: ${rupiah(b.amount)}, ${
-        b.paid ? t(lang, "sudah dibayar", "paid") : t(lang, "belum dibayar", "not paid yet")
-      }`,
-  );
-  const unpaid = chosen.filter((b) => !b.paid);
-  if (unpaid.length > 1) {
+  const unpaid: DuesBill[] = data.bills.filter((b) => !b.paid);
+  const chosen = asked.period ? unpaid.filter((b) => b.period === asked.period) : unpaid;
+  const sources: Source[] = chosen.map((b) => ({ kind: "tagihan", id: b.id }));
+  const lines: string[] = [];
+  if (asked.period && chosen.length === 0) {
+    const month = periodName(asked.period, lang);
     lines.push(
-      `${t(lang, "Total belum dibayar", "Total unpaid")}: ${rupiah(unpaid.reduce((n, b) => n + b.amount, 0))}`,
+      t(
+        lang,
+        `Tidak ada tagihan bulan ${month} yang belum dibayar (sudah lunas atau belum diterbitkan).`,
+        `There is no unpaid bill for ${month} (paid, or not issued).`,
+      ),
     );
+  } else if (chosen.length === 0) {
+    lines.push(
+      t(lang, "Tidak ada tagihan yang belum dibayar. Terima kasih!", "You have no unpaid bills. Thank you!"),
+    );
+  } else if (asked.period) {
+    lines.push(
+      ...chosen.map(
+        (b) =>
+          `${t(lang, "Tagihan Anda bulan", "Your bill for")} ${periodName(b.period, lang)}: ${rupiah(b.amount)}, ${t(lang, "belum dibayar", "not paid yet")}.`,
+      ),
+    );
+  } else {
+    const current = jakartaDay(asked.now).slice(0, 7);
+    const thisMonth = chosen.filter((b) => b.period >= current);
+    const arrears = chosen.filter((b) => b.period < current);
+    if (thisMonth.length > 0) {
+      lines.push(
+        t(lang, "Tagihan bulan ini:", "This month's bill:"),
+        ...thisMonth.map((b) => billLine(b, lang)),
+      );
+    }
+    if (arrears.length > 0) {
+      lines.push(
+        t(lang, "Tunggakan bulan sebelumnya:", "Arrears from earlier months:"),
+        ...arrears.map((b) => billLine(b, lang)),
+      );
+    }
+    if (chosen.length > 1) {
+      lines.push(
+        `${t(lang, "Total belum dibayar", "Total unpaid")}: ${rupiah(chosen.reduce((n, b) => n + b.amount, 0))}`,
+      );
+    }
   }
-  return { text: lines.join("\n"), sources: chosen.map((b) => ({ kind: "tagihan", id: b.id })) };
+  if (asked.howToPay) {
+    lines.push(howToPay(lang));
+  } else if (chosen.length > 0) {
+    lines.push(t(lang, `Bayar lewat menu Iuran: ${PAY_PATH}`, `Pay under Dues: ${PAY_PATH}`));
+  }
+  return { text: lines.join("\n"), sources };
 }
 
 export async function surat(tools: Tools, lang: Lang): Promise<Part> {
@@ -134,18 +172,13 @@ export async function surat(tools: Tools, lang: Lang): Promise<Part> {
   return { text: [head, ...lines].join("\n"), sources: shown.map((l) => ({ kind: "surat", id: l.id })) };
 }
 
-export async function syaratSurat(tools: Tools, lang: Lang, text: string): Promise<Part> {
+/** What each kind of letter needs: the kinds named (`LETTER_KINDS` codes), or the list of every kind. */
+export async function syaratSurat(tools: Tools, lang: Lang, codes: readonly string[]): Promise<Part> {
   const { data } = await tools.run("jenis_surat");
   if (!data.available) {
     return suratOff(lang);
   }
-  const named = data.types.filter((j) =>
-    j.name
-      .toLowerCase()
-      .replace(/^surat (keterangan |pengantar )?/, "")
-      .split(/[\s/]+/)
-      .some((word) => word.length > 2 && text.includes(word)),
-  );
+  const named = data.types.filter((j) => codes.includes(j.code));
   if (named.length > 0) {
     const lines = named.slice(0, 3).map((j) => {
       const fields = j.isian.map((f) => `${f.label}${f.wajib ? "" : t(lang, " (opsional)", " (optional)")}`);
@@ -167,8 +200,8 @@ export async function syaratSurat(tools: Tools, lang: Lang, text: string): Promi
       ...data.types.map((j) => `- ${j.name}`),
       t(
         lang,
-        "Sebutkan jenisnya untuk melihat isian yang dibutuhkan.",
-        "Name one to see the fields it needs.",
+        "Sebutkan jenisnya untuk melihat isian yang dibutuhkan. Ajukan lewat menu Surat (/surat).",
+        "Name one to see the fields it needs. Request it in the Letters menu (/surat).",
       ),
     ].join("\n"),
     sources: data.types.map((j) => ({ kind: "jenis_surat", id: j.code })),
@@ -200,6 +233,13 @@ export async function pengaduan(tools: Tools, lang: Lang): Promise<Part> {
         );
   const lines = shown.map(
     (c) => `- "${c.judul}" (${when(c.dibuat, lang)}): ${COMPLAINT_STATUS[c.status]?.[lang] ?? c.status}`,
+  );
+  lines.push(
+    t(
+      lang,
+      "Untuk pengaduan baru, buat lewat menu Pengaduan (/aspirasi).",
+      "For a new complaint, file it in the Complaints menu (/aspirasi).",
+    ),
   );
   return { text: [head, ...lines].join("\n"), sources: shown.map((c) => ({ kind: "pengaduan", id: c.id })) };
 }

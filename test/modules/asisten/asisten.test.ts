@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TenantCtx } from "../../../src/core/context";
+import { periodName } from "../../../src/core/format";
 import { chat, chatStream } from "../../../src/modules/asisten/service";
 import { ctxAt, jakartaTime, setNow } from "../../helpers/clock";
 import { memberCtx } from "../../helpers/contexts";
@@ -182,7 +183,7 @@ describe("the built-in mode (no model configured)", () => {
     expect(after.body.reply).toContain("Anda sudah memilih");
   });
 
-  it("answers in English when asked in English, keeps the topic on a short follow-up, and lists what it can do otherwise", async () => {
+  it("answers in English when asked in English, follows the conversation (the month asked, the way to pay, the kind of letter), and lists what it can do otherwise", async () => {
     const english = await ask(h.warga.token, "What is the status of my letters?");
     expect(english.body.reply).toContain("in progress");
     expect(english.body.reply).toContain("waiting for the staff");
@@ -195,6 +196,25 @@ describe("the built-in mode (no model configured)", () => {
     );
     expect(followUp.body.reply).toContain("tagihan");
     expect(followUp.body.reply).not.toContain("belum memahami");
+
+    // Issue 45: the turns the client sends carry the topic and its details; paying answers link the bills.
+    const month = periodName(new Date(Date.now() + 7 * 3_600_000).toISOString().slice(0, 7));
+    const first = await ask(h.warga.token, "status surat saya");
+    const thisMonth = await ask(
+      h.warga.token,
+      "iuaran sy brp?",
+      "Tagihan bulan ini: ...",
+      `yg bulan ${month.split(" ")[0]?.toLowerCase()}?`,
+    );
+    expect(thisMonth.body.reply).toContain(`Tagihan Anda bulan ${month}: Rp25.000`);
+    expect(thisMonth.body.sources).toEqual([{ kind: "tagihan", id: billId }]);
+    const pay = await ask(h.warga.token, "tagihan saya", "…", "terus bayarnya gimana?");
+    expect(pay.body.reply).toContain("/iuran");
+    expect(pay.body.reply).toContain("Cara membayar");
+    expect(pay.body.sources).toEqual([{ kind: "tagihan", id: billId }]);
+    const skck = await ask(h.warga.token, "syarat surat domisili?", first.body.reply, "kalau skck?");
+    expect(skck.body.reply).toContain("Surat Pengantar SKCK");
+    expect(skck.body.sources).toEqual([{ kind: "jenis_surat", id: "pengantar_skck" }]);
 
     const unknown = await ask(h.warga.token, "Siapa juara piala dunia?");
     expect(unknown.body.reply).toContain("belum memahami");
@@ -385,6 +405,8 @@ describe("the model path (an OpenAI-compatible backend, faked at the fetch bound
     expect(first.body.model).toBe("gpt-uji");
     expect(first.body.messages[0]?.role).toBe("system");
     expect(first.body.messages[0]?.content).toContain("tidak pernah melakukan perubahan");
+    // Issue 45: answers about paying carry the link to the bills, as the built-in mode's do.
+    expect(first.body.messages[0]?.content).toContain("/iuran");
     expect(first.body.tools?.map((t) => t.function.name).sort()).toEqual(
       [
         "info_rt",

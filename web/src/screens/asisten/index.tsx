@@ -22,8 +22,40 @@ interface Status {
   mode: "llm" | "builtin";
 }
 
-/** The API takes at most 20 turns: the newest are sent, the question last. */
+/**
+ * The API takes at most 20 turns and 8,000 characters in all: the newest turns that fit are sent, the
+ * question last, so the assistant can follow up on the previous turns ("yang bulan oktober?").
+ */
 const MAX_TURNS = 20;
+const MAX_CHARS = 8_000;
+
+function recentTurns(turns: readonly Turn[], question: string) {
+  const sent: { role: Turn["role"]; content: string }[] = [{ role: "user", content: question }];
+  let chars = question.length;
+  for (const { role, content } of [...turns].reverse()) {
+    if (sent.length >= MAX_TURNS || chars + content.length > MAX_CHARS) {
+      break;
+    }
+    sent.unshift({ role, content });
+    chars += content.length;
+  }
+  return sent;
+}
+
+/** The app's own paths in a reply ("Bayar lewat menu Iuran: /iuran") become links to those screens. */
+const APP_PATH = /(\/(?:iuran|surat|aspirasi|tamu|musyawarah|pengumuman)\b)/;
+
+function withLinks(text: string) {
+  return text.split(APP_PATH).map((piece, i) =>
+    i % 2 === 1 ? (
+      <a key={i} href={piece}>
+        {piece}
+      </a>
+    ) : (
+      piece
+    ),
+  );
+}
 
 /** Where each kind of source the assistant cites is seen in the app. */
 const SOURCE_SCREENS: Record<Source["kind"], { path: string; key: MessageKey }> = {
@@ -51,8 +83,7 @@ export function Asisten() {
     end.current?.scrollIntoView?.({ block: "nearest" });
   }, [turns]);
   const send = useSubmit((key) => {
-    const question: Turn = { role: "user", content: text.trim() };
-    const messages = [...turns, question].slice(-MAX_TURNS).map(({ role, content }) => ({ role, content }));
+    const messages = recentTurns(turns, text.trim());
     return api.post<Reply>("/api/ai/chat", { messages }, { idempotencyKey: key });
   });
   const onSubmit = async (event: Event) => {
@@ -83,7 +114,7 @@ export function Asisten() {
         {turns.map((turn, i) => (
           <li key={i} class={`asisten-turn asisten-${turn.role}`}>
             <span class="sr-only">{t(turn.role === "user" ? "asisten.you" : "asisten.bot")}: </span>
-            <p>{turn.content}</p>
+            <p>{turn.role === "assistant" ? withLinks(turn.content) : turn.content}</p>
             {turn.sources && turn.sources.length > 0 && (
               <p class="asisten-sources">
                 {t("asisten.see")}{" "}
