@@ -58,10 +58,17 @@ interface Listed {
 }
 
 /** Prints PDFs within the budget; a renderer that is not there is asked once, then named in the index. */
-class Printer {
-  private left = MAX_RENDERS;
+export class Printer {
+  private left: number;
   unavailable: string | null = null;
   skipped = 0;
+
+  constructor(
+    private readonly env: TenantCtx["env"],
+    limit = MAX_RENDERS,
+  ) {
+    this.left = limit;
+  }
 
   async render(html: string): Promise<Uint8Array | null> {
     if (this.unavailable || this.left <= 0) {
@@ -81,8 +88,6 @@ class Printer {
       return null;
     }
   }
-
-  constructor(private readonly env: TenantCtx["env"]) {}
 }
 
 /** The pack being written: its files for the manifest, its lines for the index, and its notes. */

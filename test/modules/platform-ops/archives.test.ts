@@ -4,6 +4,7 @@ import { loadConfig } from "../../../src/core/env";
 import { Unavailable } from "../../../src/core/errors";
 import { pdfRendering } from "../../../src/core/pdf";
 import { readWorkbook } from "../../../src/core/spreadsheet";
+import { Printer } from "../../../src/modules/platform-ops/handover";
 import { SIGNATURE_PATH, signManifest } from "../../../src/modules/platform-ops/signature";
 import { tenantD1 } from "../../helpers/d1";
 import {
@@ -195,6 +196,10 @@ describe("tenant archive: export and import", () => {
       }),
     );
     await finishedLetter(h, "007/RT01/III/2026", "2026-03-10");
+    // A letter whose PDF its download already stored: the pack copies that file, it does not print again.
+    const kept = await finishedLetter(h, "008/RT01/III/2026", "2026-03-11");
+    const keptPdf = strToU8("%PDF-1.7\nkept copy of 008\n%%EOF");
+    await bindings.FILES.put(`tenants/${h.tenant.slug}/surat/${kept.id}/v${kept.pdfVersion}.pdf`, keptPdf);
     // Another community with a household of its own: none of it may reach this pack.
     const other = await household(await createTenant());
     const otherKk = await callJson<{ kkNumber: string }>(`/api/kependudukan/kk/${other.kkId}`, {
@@ -251,6 +256,9 @@ describe("tenant archive: export and import", () => {
       expect(strFromU8((entries[path as string] as Uint8Array).slice(0, 5)), path).toBe("%PDF-");
     }
     expect(printed.some((html) => html.includes("007/RT01/III/2026"))).toBe(true);
+    expect(printed.some((html) => html.includes("008/RT01/III/2026"))).toBe(false);
+    const keptPath = pack.find((p) => p.startsWith("serah-terima/surat/008-RT01-III-2026"));
+    expect(entries[keptPath as string]).toEqual(keptPdf);
     expect(printed.some((html) => html.includes("Iuran Maret") && html.includes("Rp750.000"))).toBe(true);
     // Read only: printing stored nothing under the community's prefixes.
     expect(await objectsUnder(`tenants/${h.tenant.slug}/`)).toEqual(before);
@@ -260,6 +268,23 @@ describe("tenant archive: export and import", () => {
       404,
       "archive_not_found",
     );
+  });
+
+  it("prints at most its budget of PDFs, and asks a renderer that is not there only once", async () => {
+    const printer = new Printer(bindings as never, 2);
+    expect(await printer.render("<p>1</p>")).not.toBeNull();
+    expect(await printer.render("<p>2</p>")).not.toBeNull();
+    expect(await printer.render("<p>3</p>")).toBeNull();
+    expect([printed.length, printer.skipped, printer.unavailable]).toEqual([2, 1, null]);
+    const create = vi.spyOn(pdfRendering, "create").mockImplementation(() => ({
+      render: () => Promise.reject(new Unavailable("pdf_renderer_unavailable", "no browser")),
+    }));
+    create.mockClear();
+    const absent = new Printer(bindings as never);
+    expect(await absent.render("<p>1</p>")).toBeNull();
+    expect(await absent.render("<p>2</p>")).toBeNull();
+    expect(create).toHaveBeenCalledTimes(1);
+    expect(absent.unavailable).toMatch(/tidak tersedia/);
   });
 
   it("round trip: an admin's export imported into a fresh tenant gives every row and every file back", async () => {
