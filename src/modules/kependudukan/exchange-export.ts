@@ -2,7 +2,7 @@ import { asc, eq, gt, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx, TenantDb } from "../../core/context";
 import { log } from "../../core/http/log";
-import { type CellOut, streamCsv, streamWorkbook } from "../../core/spreadsheet";
+import { type CellOut, type SheetStream, streamCsv, streamWorkbook } from "../../core/spreadsheet";
 import { familyCards, familyMembers, units, vehicles } from "./tables";
 
 /**
@@ -223,6 +223,33 @@ async function* logged(ctx: TenantCtx, sheet: string, source: AsyncGenerator<Cel
   }
 }
 
+/**
+ * The registry's four sheets (KK, Anggota, Kendaraan, Unit), each read in keyset pages when the writer
+ * reaches it: the export route's workbook, and the handover pack's registry in a community's archive.
+ */
+export function registrySheets(ctx: TenantCtx): SheetStream[] {
+  return [
+    {
+      name: "KK",
+      header: KK_HEADER,
+      widths: [20, 8, 10, 28, 20, 16, 10, 14, 30, 8],
+      pages: () => logged(ctx, "KK", cardPages(ctx.db)),
+    },
+    {
+      name: "Anggota",
+      header: MEMBER_HEADER,
+      widths: [20, 8, 10, 20, 28, 16, 6, 16, 12],
+      pages: () => logged(ctx, "Anggota", memberPages(ctx.db)),
+    },
+    {
+      name: "Kendaraan",
+      header: VEHICLE_HEADER,
+      pages: () => logged(ctx, "Kendaraan", vehiclePages(ctx.db)),
+    },
+    { name: "Unit", header: UNIT_HEADER, pages: () => logged(ctx, "Unit", unitPages(ctx.db)) },
+  ];
+}
+
 export async function exportRegistry({ ctx, format }: { ctx: TenantCtx; format: "xlsx" | "csv" }) {
   const counts = await ctx.db
     .select({
@@ -244,25 +271,6 @@ export async function exportRegistry({ ctx, format }: { ctx: TenantCtx; format: 
   if (format === "csv") {
     return { body: streamCsv(MEMBER_HEADER, logged(ctx, "Anggota", memberPages(ctx.db))), rows: members };
   }
-  const body = streamWorkbook([
-    {
-      name: "KK",
-      header: KK_HEADER,
-      widths: [20, 8, 10, 28, 20, 16, 10, 14, 30, 8],
-      pages: () => logged(ctx, "KK", cardPages(ctx.db)),
-    },
-    {
-      name: "Anggota",
-      header: MEMBER_HEADER,
-      widths: [20, 8, 10, 20, 28, 16, 6, 16, 12],
-      pages: () => logged(ctx, "Anggota", memberPages(ctx.db)),
-    },
-    {
-      name: "Kendaraan",
-      header: VEHICLE_HEADER,
-      pages: () => logged(ctx, "Kendaraan", vehiclePages(ctx.db)),
-    },
-    { name: "Unit", header: UNIT_HEADER, pages: () => logged(ctx, "Unit", unitPages(ctx.db)) },
-  ]);
+  const body = streamWorkbook(registrySheets(ctx));
   return { body, rows: members };
 }

@@ -207,6 +207,8 @@ export async function unitsByIds({ ctx, ids }: { ctx: Pick<TenantCtx, "db">; ids
   return found;
 }
 
+// The registry as a workbook's sheets (KK, Anggota, Kendaraan, Unit): the community archive's handover pack.
+export { registrySheets } from "./exchange-export";
 // Registry of family cards and their members (families.ts); letters read households through these.
 export { householdAt, householdMembers, maskNik } from "./families";
 // One registry person, what an account links to (identity's memberships.person_id).

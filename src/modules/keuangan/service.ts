@@ -20,5 +20,9 @@ export async function duesOfCaller({ ctx }: { ctx: TenantCtx }) {
   return { ...dues, items: dues.items.filter((bill) => bill.status !== "lunas") };
 }
 
+// The finance part of a community's handover pack (platform-ops' archive): sheets, the cash book's
+// printable page, and the monthly report's own workbook and page.
+export { cashBookHtml, cashBookSheets, cashBookYears, duesSheets, reportMonths } from "./handover";
 export { applyGatewayPayment } from "./iuran";
 export { activeCampaigns } from "./kampanye";
+export { financeReport, reportHtml, reportXlsx } from "./laporan";

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import type { TenantCtx } from "../../core/context";
 import { tenantPrefixes } from "../../core/tenancy/wipe";
+import { writeHandover } from "./handover";
 import { SIGNATURE_PATH, signManifest } from "./signature";
 import { readTable, schemaVersion, tenantTables } from "./tables";
-import { ZipToR2 } from "./zip";
+import { sha256Hex, ZipToR2 } from "./zip";
 
 /** The archive's format: the manifest says which, and an import refuses any other. */
 export const ARCHIVE_FORMAT = "warga-tenant-archive";
@@ -49,6 +50,17 @@ export const ManifestEntry = z.discriminatedUnion("kind", [
     key: EntryPath,
     contentType: z.string().max(200).nullable(),
   }),
+  /**
+   * A file of the handover pack (handover.ts): made for people to open, checked like every entry,
+   * never restored by an import (the tables and files are the community's data).
+   */
+  z.object({
+    kind: z.literal("handover"),
+    path: EntryPath,
+    bytes: z.number().int().nonnegative(),
+    sha256: Sha256,
+    contentType: z.string().max(200),
+  }),
 ]);
 export type ManifestEntry = z.infer<typeof ManifestEntry>;
 
@@ -72,16 +84,14 @@ export const TableFile = z.object({
 });
 export type TableFile = z.infer<typeof TableFile>;
 
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", bytes);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
+export { sha256Hex };
 
 const encoder = new TextEncoder();
 
 /**
  * Writes one tenant's archive to R2 at `key`: a JSON file per table of the tenant database, every R2
- * object under the tenant's prefixes, and `manifest.json` last (it holds every other entry's size and
+ * object under the tenant's prefixes, the handover pack (`index.html` and `serah-terima/`, handover.ts),
+ * and `manifest.json` last (it holds every other entry's size and
  * SHA-256). Memory: one table's JSON or one file at a time, plus one multipart part.
  */
 export async function writeArchive(
@@ -138,6 +148,11 @@ export async function writeArchive(
         }
         cursor = page.truncated ? page.cursor : undefined;
       } while (cursor);
+    }
+    // The handover pack last: its monthly reports and letters are printed, never stored, so the files
+    // listed above are the tenant's R2 objects exactly.
+    for (const file of await writeHandover(ctx, zip, createdAt)) {
+      entries.push({ kind: "handover", ...file });
     }
     const manifest: Manifest = {
       format: ARCHIVE_FORMAT,

@@ -9,6 +9,12 @@ import { inflateSync, Zip, ZipDeflate, ZipPassThrough } from "fflate";
  * GET, so an import holds one entry at a time, never the archive.
  */
 
+/** SHA-256 of bytes, as hex: every manifest entry's digest. */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 /** R2 wants every part but the last the same size, at least 5 MiB. */
 export const PART_BYTES = 8 * 1024 * 1024;
 
@@ -51,6 +57,42 @@ export class ZipToR2 {
     entry.push(data, true);
     this.check();
     await this.flush(false);
+  }
+
+  /**
+   * Adds one entry from a stream (a workbook being written page by page), chunk by chunk: memory holds
+   * one chunk and the pending part, never the entry. Returns its size and SHA-256 for the manifest.
+   */
+  async addStream(
+    path: string,
+    body: ReadableStream<Uint8Array>,
+    compress: boolean,
+  ): Promise<{ bytes: number; sha256: string }> {
+    const entry = compress ? new ZipDeflate(path, { level: 6 }) : new ZipPassThrough(path);
+    this.zip.add(entry);
+    const digest = new crypto.DigestStream("SHA-256");
+    const hashing = digest.getWriter();
+    let bytes = 0;
+    const reader = body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        break;
+      }
+      bytes += value.byteLength;
+      await hashing.write(value);
+      entry.push(value, false);
+      this.check();
+      await this.flush(false);
+    }
+    entry.push(new Uint8Array(0), true);
+    this.check();
+    await this.flush(false);
+    await hashing.close();
+    const hash = [...new Uint8Array(await digest.digest)]
+      .map((b) => b.toString(16).padStart(2, "0"))
+      .join("");
+    return { bytes, sha256: hash };
   }
 
   /** Writes the central directory, uploads the last part and completes the object. */

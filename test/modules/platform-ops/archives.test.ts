@@ -1,6 +1,10 @@
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../../src/core/env";
+import { Unavailable } from "../../../src/core/errors";
+import { pdfRendering } from "../../../src/core/pdf";
+import { readWorkbook } from "../../../src/core/spreadsheet";
+import { Printer } from "../../../src/modules/platform-ops/handover";
 import { SIGNATURE_PATH, signManifest } from "../../../src/modules/platform-ops/signature";
 import { tenantD1 } from "../../helpers/d1";
 import {
@@ -14,6 +18,7 @@ import {
   type TestTenant,
 } from "../../helpers/harness";
 import { CLEAN_JPEG, CLEAN_PNG } from "../galeri-pasar/images";
+import { finishedLetter, household } from "../surat/helpers";
 import { importZip, requestAndSettle, runArchiveJob } from "./helpers";
 
 interface Archive {
@@ -165,7 +170,123 @@ async function expectEmpty(target: TestTenant) {
   expect((await objectsUnder(`tenants/${target.slug}/`)).size).toBe(0);
 }
 
+/** What the archive printed (the handover pack's PDFs): a fake renderer, no browser launched. */
+let printed: string[] = [];
+beforeEach(() => {
+  printed = [];
+  vi.spyOn(pdfRendering, "create").mockImplementation(() => ({
+    async render(html: string) {
+      printed.push(html);
+      return strToU8(`%PDF-1.7\n${printed.length}\n%%EOF`);
+    },
+  }));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 describe("tenant archive: export and import", () => {
+  it("carries a handover pack: an index naming files that are there, the registry as a workbook with NIK as text, the reports and letters as PDFs, and nothing of another community", async () => {
+    const h = await household(await createTenant());
+    const bendahara = await h.tenant.member("bendahara");
+    await ok(
+      callJson("/api/kas", {
+        token: bendahara.token,
+        body: { kind: "masuk", category: "Iuran", amount: 750_000, date: "2026-03-04", note: "Iuran Maret" },
+      }),
+    );
+    await finishedLetter(h, "007/RT01/III/2026", "2026-03-10");
+    // A letter whose PDF its download already stored: the pack copies that file, it does not print again.
+    const kept = await finishedLetter(h, "008/RT01/III/2026", "2026-03-11");
+    const keptPdf = strToU8("%PDF-1.7\nkept copy of 008\n%%EOF");
+    await bindings.FILES.put(`tenants/${h.tenant.slug}/surat/${kept.id}/v${kept.pdfVersion}.pdf`, keptPdf);
+    // Another community with a household of its own: none of it may reach this pack.
+    const other = await household(await createTenant());
+    const otherKk = await callJson<{ kkNumber: string }>(`/api/kependudukan/kk/${other.kkId}`, {
+      token: other.sek.token,
+    });
+    const before = await objectsUnder(`tenants/${h.tenant.slug}/`);
+
+    const archive = await exportOf(h.admin);
+    const entries = unzipSync(await downloadZip(`/api/archives/${archive.id}/download`, h.admin.token));
+    const manifest = JSON.parse(strFromU8(entries["manifest.json"] as Uint8Array)) as Manifest;
+    const pack = manifest.entries.filter((e) => e.kind === "handover").map((e) => e.path);
+    expect(pack).toEqual(
+      expect.arrayContaining([
+        "index.html",
+        "serah-terima/data-warga.xlsx",
+        "serah-terima/iuran.xlsx",
+        "serah-terima/buku-kas.xlsx",
+        "serah-terima/buku-kas-2026.pdf",
+        "serah-terima/laporan-bulanan/laporan-keuangan-2026-03.xlsx",
+        "serah-terima/laporan-bulanan/laporan-keuangan-2026-03.pdf",
+      ]),
+    );
+    // The index names the community, the archive's day, and every file of the pack, each one there.
+    const index = strFromU8(entries["index.html"] as Uint8Array);
+    expect(index).toContain("RT Uji");
+    expect(index).toMatch(/Tanggal arsip: \d{1,2} \w+ \d{4}/);
+    const linked = [...index.matchAll(/href="([^"]+)"/g)].map((m) => decodeURI(m[1] as string));
+    expect(linked.sort()).toEqual(pack.filter((p) => p !== "index.html").sort());
+    for (const path of linked) {
+      expect(entries[path], path).toBeDefined();
+    }
+    // The registry opens with the project's own reader; the family is there and a NIK is a text cell.
+    const registryBytes = entries["serah-terima/data-warga.xlsx"] as Uint8Array;
+    const kk = readWorkbook(registryBytes).find((sheet) => sheet.name === "KK");
+    const family = kk?.rows.find((row) => row[3] === "Budi Santoso");
+    expect(family?.[4]).toMatch(/^\d{16}$/);
+    const kkXml = strFromU8(unzipSync(registryBytes)["xl/worksheets/sheet1.xml"] as Uint8Array);
+    expect(kkXml).toContain(`t="inlineStr"><is><t>${family?.[4]}</t>`);
+    expect(JSON.stringify(kk?.rows)).not.toContain(otherKk.body.kkNumber);
+    const cash = readWorkbook(entries["serah-terima/buku-kas.xlsx"] as Uint8Array)[0];
+    expect(cash?.rows[1]).toEqual(["2026-03-04", "Masuk", "Iuran", "Iuran Maret", "750000", null, "manual"]);
+    const report = readWorkbook(
+      entries["serah-terima/laporan-bulanan/laporan-keuangan-2026-03.xlsx"] as Uint8Array,
+    )[0];
+    expect(report?.rows).toContainEqual(["Saldo akhir", "750000"]);
+    expect(readWorkbook(entries["serah-terima/iuran.xlsx"] as Uint8Array).map((s) => s.name)).toEqual([
+      "Tagihan",
+      "Pembayaran",
+    ]);
+    // The PDFs: the cash book, the month's report and the letter, printed as their downloads print them.
+    const letter = pack.find((p) => p.startsWith("serah-terima/surat/007-RT01-III-2026"));
+    expect(index).toContain("No. 007/RT01/III/2026 untuk Budi Santoso, 10 Maret 2026");
+    for (const path of [letter, "serah-terima/buku-kas-2026.pdf"]) {
+      expect(strFromU8((entries[path as string] as Uint8Array).slice(0, 5)), path).toBe("%PDF-");
+    }
+    expect(printed.some((html) => html.includes("007/RT01/III/2026"))).toBe(true);
+    expect(printed.some((html) => html.includes("008/RT01/III/2026"))).toBe(false);
+    const keptPath = pack.find((p) => p.startsWith("serah-terima/surat/008-RT01-III-2026"));
+    expect(entries[keptPath as string]).toEqual(keptPdf);
+    expect(printed.some((html) => html.includes("Iuran Maret") && html.includes("Rp750.000"))).toBe(true);
+    // Read only: printing stored nothing under the community's prefixes.
+    expect(await objectsUnder(`tenants/${h.tenant.slug}/`)).toEqual(before);
+
+    expectProblem(
+      await callJson(`/api/archives/${archive.id}/download`, { token: other.admin.token }),
+      404,
+      "archive_not_found",
+    );
+  });
+
+  it("prints at most its budget of PDFs, and asks a renderer that is not there only once", async () => {
+    const printer = new Printer(bindings as never, 2);
+    expect(await printer.render("<p>1</p>")).not.toBeNull();
+    expect(await printer.render("<p>2</p>")).not.toBeNull();
+    expect(await printer.render("<p>3</p>")).toBeNull();
+    expect([printed.length, printer.skipped, printer.unavailable]).toEqual([2, 1, null]);
+    const create = vi.spyOn(pdfRendering, "create").mockImplementation(() => ({
+      render: () => Promise.reject(new Unavailable("pdf_renderer_unavailable", "no browser")),
+    }));
+    create.mockClear();
+    const absent = new Printer(bindings as never);
+    expect(await absent.render("<p>1</p>")).toBeNull();
+    expect(await absent.render("<p>2</p>")).toBeNull();
+    expect(create).toHaveBeenCalledTimes(1);
+    expect(absent.unavailable).toMatch(/tidak tersedia/);
+  });
+
   it("round trip: an admin's export imported into a fresh tenant gives every row and every file back", async () => {
     const { tenant, admin } = await seededCommunity();
     // A kept answer of a request (once, a new gate device's key): request bookkeeping, never archived.
@@ -176,6 +297,10 @@ describe("tenant archive: export and import", () => {
       )
       .bind(`user:${admin.id}@${tenant.slug}`, admin.id, new Date().toISOString())
       .run();
+    // No PDF renderer here: the pack leaves its PDFs out and its index says why; the archive is made.
+    vi.spyOn(pdfRendering, "create").mockImplementation(() => ({
+      render: () => Promise.reject(new Unavailable("pdf_renderer_unavailable", "no browser")),
+    }));
     const archive = await exportOf(admin);
     expect(archive.downloadUrl).toMatch(new RegExp(`/api/archives/${archive.id}/download$`));
     expect(archive.summary?.files).toBe(5);
@@ -203,6 +328,12 @@ describe("tenant archive: export and import", () => {
       (await tableNames(source)).filter((t) => !notCarried.includes(t)),
     );
     expect(Object.keys(entries).filter((path) => path.includes("idempotency"))).toEqual([]);
+    expect(
+      Object.keys(entries).filter((path) => path.startsWith("serah-terima/") && path.endsWith(".pdf")),
+    ).toEqual([]);
+    expect(strFromU8(entries["index.html"] as Uint8Array)).toContain(
+      "Sebab PDF tidak disertakan: layanan cetak PDF tidak tersedia saat arsip dibuat.",
+    );
     expect(manifest.tables.units).toBe(3);
     for (const entry of manifest.entries) {
       const bytes = entries[entry.path] as Uint8Array;

@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { platformDb } from "../../../src/core/db/platform";
 import { memberships, tenants } from "../../../src/core/db/platform-schema";
 import { newId } from "../../../src/core/ids";
+import { pdfRendering } from "../../../src/core/pdf";
 import { tanggalIndonesia } from "../../../src/modules/surat/dates";
 import { validUntilOf } from "../../../src/modules/surat/kept";
 import { letterVerifications } from "../../../src/modules/surat/platform-tables";
@@ -18,6 +19,14 @@ interface Session {
   accessToken: string;
   user: { tenant: { slug: string } | null };
 }
+
+// The final archive's handover pack prints the finished letters: a stand-in, so no browser is launched.
+beforeEach(() => {
+  vi.restoreAllMocks();
+  vi.spyOn(pdfRendering, "create").mockImplementation(() => ({
+    render: async () => new TextEncoder().encode("%PDF-1.7\n% closing test stand-in\n%%EOF\n"),
+  }));
+});
 
 describe("signing in after a community closed", () => {
   it("answers 410 tenant_closed to its members, and lands a member of another community there", async () => {
