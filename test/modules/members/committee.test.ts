@@ -4,14 +4,7 @@ import { platformDb } from "../../../src/core/db/platform";
 import { memberships, oneTimeTokens, users } from "../../../src/core/db/platform-schema";
 import { newId, sha256Hex } from "../../../src/core/ids";
 import { auditTrail } from "../../helpers/contexts";
-import {
-  bindings,
-  callJson,
-  createTenant,
-  expectProblem,
-  insertUser,
-  PASSWORD,
-} from "../../helpers/harness";
+import { bindings, callJson, createTenant, expectProblem, insertUser, PASSWORD } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
 import { tokenIn } from "../identity/helpers";
 import { openPoll, vote } from "../musyawarah/helpers";
