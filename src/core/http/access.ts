@@ -284,7 +284,12 @@ export function guard(access: Access, options: GuardOptions = {}): MiddlewareHan
         ? resolveTenant(c.env, platformDb(c.env), claims.tenant, { flag: access.flag })
         : null,
     ]);
-    const current = standing.status === "fulfilled" ? standing.value : claimed;
+    if (standing.status === "rejected") {
+      // Credentials first (an ended sign-in or membership is 401 whatever the route), except that a
+      // closed community says so (410) rather than "sign in again".
+      throw tenant.status === "rejected" ? tenant.reason : standing.reason;
+    }
+    const current = standing.value;
     const roles = rolesOf(claims, current);
     const actor: Actor = {
       kind: "user",
@@ -302,9 +307,6 @@ export function guard(access: Access, options: GuardOptions = {}): MiddlewareHan
     }
     if (tenant.status === "rejected") {
       throw tenant.reason;
-    }
-    if (standing.status === "rejected") {
-      throw standing.reason;
     }
     if (tenant.value) {
       c.set("tenant", tenant.value);
