@@ -181,6 +181,11 @@ export function buildApp() {
     type: "http",
     scheme: "bearer",
     bearerFormat: "JWT",
+    description:
+      "A member's access token. When the member's duties, house or membership changed since it was signed " +
+      "(by staff, or by the request itself), the answer carries `X-Warga-Access-Token`: the same sign-in " +
+      "with its current standing and the same expiry. Clients should use it from then on; the API serves " +
+      "the old one as the membership now stands either way (ADR 0043).",
   });
   openapi.registry.registerComponent("securitySchemes", "gateDeviceKey", {
     type: "http",

@@ -60,6 +60,45 @@ describe("the liveness feed", () => {
     expectProblem(await callJson("/api/user/me", { token: member.token }), 401, "session_revoked");
   });
 
+  it("serves a token as its membership now stands once another isolate's change is read, in the same read (issue 45)", async () => {
+    const tenant = await createTenant();
+    const member = await tenant.member("warga", { unitId: "unit-feed" });
+    const trips: string[][] = [];
+    const env = { ...bindings, PLATFORM_DB: countingD1(bindings.PLATFORM_DB, trips) } as typeof bindings;
+    const members = async () => {
+      const res = await worker.fetch(
+        new Request("http://api.test/api/members", { headers: { Authorization: `Bearer ${member.token}` } }),
+        env,
+        createExecutionContext(),
+      );
+      return {
+        status: res.status,
+        headers: res.headers,
+        body: (await res.json()) as Record<string, unknown>,
+      };
+    };
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 5_001);
+    expectProblem(await members(), 403, "forbidden_role");
+    // Another isolate gives the duty: the plain UPDATE its route runs, no forgetMemberships here.
+    await bindings.PLATFORM_DB.prepare(`UPDATE memberships SET roles = '["bendahara"]' WHERE user_id = ?`)
+      .bind(member.id)
+      .run();
+    expectProblem(await members(), 403, "forbidden_role");
+    vi.setSystemTime(Date.now() + 5_001);
+    const allowed = await members();
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get("X-Warga-Access-Token")).toBeTruthy();
+    // Both feeds come in one statement: no request gains a round trip.
+    const feedReads = trips.flat().filter((sql) => sql.includes("membership_changes"));
+    expect(feedReads).toHaveLength(2);
+    expect(feedReads.every((sql) => sql.includes("session_revocations"))).toBe(true);
+    // Removed elsewhere (the row deleted): refused once read, like an ended sign-in.
+    await bindings.PLATFORM_DB.prepare("DELETE FROM memberships WHERE user_id = ?").bind(member.id).run();
+    vi.setSystemTime(Date.now() + 5_001);
+    expectProblem(await members(), 401, "session_revoked");
+  });
+
   it("reads again when the clock moved back below its last check, instead of trusting that check", async () => {
     const tenant = await createTenant();
     const member = await tenant.member("warga");

@@ -196,6 +196,7 @@ async function enrol(
       email: `${unique("user")}@warga.test`,
       whatsapp,
       sid: newId(),
+      mid: newId(),
       passwordHash: await sharedHash(),
     })),
   );
@@ -203,7 +204,7 @@ async function enrol(
   for (let i = 0; i < rows.length; i += 10) {
     const chunk = rows.slice(i, i + 10);
     await db.insert(users).values(
-      chunk.map(({ sid: _, ...u }) => ({
+      chunk.map(({ sid: _, mid: __, ...u }) => ({
         ...u,
         name: "Pengguna Uji",
         // Proven contacts (issue 44) unless a test asks for a merely claimed number.
@@ -226,7 +227,7 @@ async function enrol(
     );
     await db.insert(memberships).values(
       chunk.map((u) => ({
-        id: newId(),
+        id: u.mid,
         userId: u.id,
         tenantId,
         roles,
@@ -237,15 +238,18 @@ async function enrol(
   }
   const config = loadConfig(bindings);
   return Promise.all(
-    rows.map(async ({ id, email, sid }) => ({
+    rows.map(async ({ id, email, sid, mid }) => ({
       id,
       email,
+      // As sign-in signs it: naming the membership at its first version (ADR 0043).
       token: await signAccessToken(config, {
         sub: id,
         tenant: slug,
         roles,
         resident: isResident(roles, opts.unitId ?? null),
         sid,
+        mid,
+        mv: 1,
       }),
     })),
   );

@@ -146,9 +146,37 @@ export function refresh(): Promise<SessionUser | null> {
   return inFlight;
 }
 
+/** The claims of a token the API signed (read, not verified: the API verifies what it is sent). */
+function claimsOf(token: string): { roles?: unknown; resident?: unknown } {
+  try {
+    const payload = token.split(".")[1] ?? "";
+    return JSON.parse(atob(payload.replaceAll("-", "+").replaceAll("_", "/")));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * A token the API handed back because the person's duties or house changed (a duty given, a house
+ * granted, their own edit): used from now on, and the screens follow the duties it names.
+ */
+function adopt(token: string): void {
+  if (state.status !== "signedIn" || accessToken === null) {
+    return;
+  }
+  accessToken = token;
+  const { roles, resident } = claimsOf(token);
+  if (Array.isArray(roles) && typeof resident === "boolean") {
+    const user = { ...state.user, roles: roles.map(String), resident };
+    remember(user);
+    set({ status: "signedIn", user });
+  }
+}
+
 useCredentials({
   accessToken: () => accessToken,
   renew: async () => ((await refresh().catch(() => null)) ? accessToken : null),
+  adopt,
   language,
 });
 

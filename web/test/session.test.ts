@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { api } from "../src/api/client";
 import { restore, sessionState, signInWithMagicLink } from "../src/session";
 
 const json = (status: number, body: unknown) =>
@@ -42,5 +43,33 @@ describe("the session at start-up", () => {
     refuse();
     await starting;
     expect(sessionState()).toMatchObject({ status: "signedIn", user: { id: "u1" } });
+  });
+});
+
+/** An unsigned token with these claims: the app only reads them, the API verifies. */
+const tokenWith = (claims: Record<string, unknown>) =>
+  `h.${btoa(JSON.stringify(claims)).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "")}.s`;
+
+describe("a token the API hands back (issue 45)", () => {
+  it("is used from the next request on, and the screens follow the duties it names", async () => {
+    const fresh = tokenWith({ roles: ["bendahara"], resident: true });
+    const sent: (string | null)[] = [];
+    vi.stubGlobal("fetch", (url: string, init: RequestInit) => {
+      sent.push(new Headers(init.headers).get("Authorization"));
+      if (url.startsWith("/api/auth/magic-link/verify")) {
+        return Promise.resolve(json(200, { accessToken: "old", expiresIn: 900, user }));
+      }
+      const answer = json(200, { items: [] });
+      answer.headers.set("X-Warga-Access-Token", fresh);
+      return Promise.resolve(answer);
+    });
+    await signInWithMagicLink("t");
+    await api.get("/api/iuran/tagihan");
+    await api.get("/api/iuran/tagihan");
+    expect(sent.slice(1)).toEqual(["Bearer old", `Bearer ${fresh}`]);
+    expect(sessionState()).toMatchObject({
+      status: "signedIn",
+      user: { roles: ["bendahara"], resident: true },
+    });
   });
 });

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
-import { sessionRevocations } from "../db/platform-schema";
+import { DUTIES, type Duty, isResident } from "../context";
+import { membershipChanges, sessionRevocations } from "../db/platform-schema";
 import type { PlatformDb } from "../env";
 import { Unauthorized } from "../errors";
-import { ACCESS_TOKEN_TTL_SECONDS } from "./tokens";
+import { ACCESS_TOKEN_TTL_SECONDS, type AccessClaims } from "./tokens";
 
 /**
  * Whether the sign-in behind an access token (its `sid`, the refresh family) is still live: not logged
@@ -25,6 +26,12 @@ import { ACCESS_TOKEN_TTL_SECONDS } from "./tokens";
  *   read's time, so an entry is never missed for being stamped a moment before that read.
  * - A family is kept in the list for KEEP_MS after this isolate learnt of it: longer than any access
  *   token issued before the revocation can live.
+ *
+ * The same statement reads the feed of changed memberships (`membership_changes`, ADR 0043): for each
+ * membership changed or removed lately, its duties, house and version as they now stand. A member's
+ * token names its membership and the version it was signed at (`mid`, `mv`); when the list holds a newer
+ * version, the request is served with the membership as it stands (`liveStanding`), and the guard hands
+ * the caller a token that says so. No request reads more than before: the two feeds share one read.
  */
 const FEED_TTL_MS = 5_000;
 const FEED_OVERLAP = "-60 seconds";
@@ -32,9 +39,23 @@ const FEED_OVERLAP = "-60 seconds";
 const KEEP_MS = ACCESS_TOKEN_TTL_SECONDS * 1000 + 5 * 60 * 1000;
 const FIRST_READ_WINDOW = "-20 minutes";
 
+/** A membership as the feed of changes last saw it. */
+interface ChangedMembership {
+  roles: Duty[];
+  unitId: string | null;
+  removed: boolean;
+  version: number;
+  /** When this isolate learnt of it (Date.now()), for pruning. */
+  learnt: number;
+}
+
 interface Feed {
   /** Family id → when this isolate learnt it was ended (Date.now()), for pruning. */
   ended: Map<string, number>;
+  /** Membership id → its newest change this isolate has read. */
+  changed: Map<string, ChangedMembership>;
+  /** How many times this isolate's own writes asked for a new read (`forgetMemberships`). */
+  forgets: number;
   /** The platform database's time at the last read, or null before the first. */
   readAt: string | null;
   /** Date.now() when the list was last brought up to date. */
@@ -42,30 +63,86 @@ interface Feed {
   reading: Promise<void> | null;
 }
 
-const feed: Feed = { ended: new Map(), readAt: null, checkedAt: Number.NEGATIVE_INFINITY, reading: null };
+const feed: Feed = {
+  ended: new Map(),
+  changed: new Map(),
+  forgets: 0,
+  readAt: null,
+  checkedAt: Number.NEGATIVE_INFINITY,
+  reading: null,
+};
 
 const ISO_NOW = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
 
+interface FeedRow {
+  /** Null for the marker row, `s` for an ended sign-in, `m` for a changed membership. */
+  kind: "s" | "m" | null;
+  id: string | null;
+  at: string;
+  roles: string | null;
+  unitId: string | null;
+  removed: number | null;
+  version: number | null;
+}
+
+const DUTY_NAMES = new Set<string>(DUTIES);
+
+function dutiesOf(json: string | null): Duty[] {
+  try {
+    const parsed: unknown = JSON.parse(json ?? "[]");
+    return Array.isArray(parsed) ? parsed.filter((d): d is Duty => DUTY_NAMES.has(d)) : [];
+  } catch {
+    return [];
+  }
+}
+
+function learnChange(row: FeedRow, now: number): void {
+  if (row.id === null || row.version === null) {
+    return;
+  }
+  const known = feed.changed.get(row.id);
+  if (known && known.version >= row.version) {
+    return;
+  }
+  // Re-inserted, so the map's order stays the order learnt (pruning stops at the first one kept).
+  feed.changed.delete(row.id);
+  feed.changed.set(row.id, {
+    roles: dutiesOf(row.roles),
+    unitId: row.unitId,
+    removed: row.removed === 1,
+    version: row.version,
+    learnt: now,
+  });
+}
+
 /**
- * The first row carries the database's own time (a marker with a null family), then every family ended
- * since FEED_OVERLAP before the last read, or within FIRST_READ_WINDOW on an isolate's first read.
+ * The first row carries the database's own time (a marker with a null kind), then every family ended
+ * and every membership changed since FEED_OVERLAP before the last read, or within FIRST_READ_WINDOW on
+ * an isolate's first read: one statement, one round trip, for both feeds.
  */
 async function readFeed(platform: PlatformDb): Promise<void> {
   const since = feed.readAt
     ? sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${feed.readAt}, ${FEED_OVERLAP})`
     : sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${FIRST_READ_WINDOW})`;
-  const rows = await platform.all<{ familyId: string | null; at: string }>(
-    sql`SELECT NULL AS familyId, ${ISO_NOW} AS at
+  const rows = await platform.all<FeedRow>(
+    sql`SELECT NULL AS kind, NULL AS id, ${ISO_NOW} AS at, NULL AS roles, NULL AS unitId, NULL AS removed,
+          NULL AS version
         UNION ALL
-        SELECT ${sessionRevocations.familyId}, ${sessionRevocations.at} FROM ${sessionRevocations}
-        WHERE ${sessionRevocations.at} > ${since}`,
+        SELECT 's', ${sessionRevocations.familyId}, ${sessionRevocations.at}, NULL, NULL, NULL, NULL
+        FROM ${sessionRevocations} WHERE ${sessionRevocations.at} > ${since}
+        UNION ALL
+        SELECT 'm', ${membershipChanges.membershipId}, ${membershipChanges.at}, ${membershipChanges.roles},
+          ${membershipChanges.unitId}, ${membershipChanges.removed}, ${membershipChanges.rowVersion}
+        FROM ${membershipChanges} WHERE ${membershipChanges.at} > ${since}`,
   );
   const now = Date.now();
   for (const row of rows) {
-    if (row.familyId === null) {
+    if (row.kind === null) {
       feed.readAt = row.at;
-    } else if (!feed.ended.has(row.familyId)) {
-      feed.ended.set(row.familyId, now);
+    } else if (row.kind === "m") {
+      learnChange(row, now);
+    } else if (row.id !== null && !feed.ended.has(row.id)) {
+      feed.ended.set(row.id, now);
     }
   }
   for (const [familyId, learnt] of feed.ended) {
@@ -73,6 +150,12 @@ async function readFeed(platform: PlatformDb): Promise<void> {
       break;
     }
     feed.ended.delete(familyId);
+  }
+  for (const [membershipId, change] of feed.changed) {
+    if (change.learnt > now - KEEP_MS) {
+      break;
+    }
+    feed.changed.delete(membershipId);
   }
   feed.checkedAt = now;
 }
@@ -108,9 +191,54 @@ export async function requireLiveSession(platform: PlatformDb, sid: string): Pro
   }
 }
 
+/**
+ * Called by the code that changed or removed memberships, once its statement has run: this isolate
+ * reads the feed again on its next check, so a token there is served as the membership now stands on
+ * its very next request (and the change's own answer can carry a token that says so: `forgets`).
+ */
+export function forgetMemberships(): void {
+  feed.forgets += 1;
+  feed.checkedAt = Number.NEGATIVE_INFINITY;
+}
+
+/** How many times this isolate's writes have called `forgetMemberships`: a request compares before and after. */
+export function membershipForgets(): number {
+  return feed.forgets;
+}
+
+/** A member's duties and residency as the request is served, and the membership version they stand at. */
+export interface Standing {
+  roles: readonly Duty[];
+  resident: boolean;
+  /** The membership's version when newer than the token's, else null (the token says it all). */
+  newer: number | null;
+}
+
+/**
+ * The sign-in is live (else 401 `session_revoked`), and the member's standing as it is now: the token's
+ * claims, unless the feed holds a newer version of its membership, whose duties and house then stand
+ * (a removed membership is a sign-in that has ended). One up-to-date check serves both questions.
+ */
+export async function liveStanding(platform: PlatformDb, claims: AccessClaims): Promise<Standing> {
+  await requireLiveSession(platform, claims.sid);
+  const own = { roles: claims.roles as readonly Duty[], resident: claims.resident, newer: null };
+  if (claims.mid === undefined || claims.tenant === null) {
+    return own;
+  }
+  const change = feed.changed.get(claims.mid);
+  if (!change || change.version <= (claims.mv ?? 0)) {
+    return own;
+  }
+  if (change.removed) {
+    throw new Unauthorized("session_revoked", "This membership has ended; sign in again.");
+  }
+  return { roles: change.roles, resident: isResident(change.roles, change.unitId), newer: change.version };
+}
+
 /** An isolate's first check, for tests: the list forgotten, the next check reads FIRST_READ_WINDOW back. */
 export function resetLivenessFeed(): void {
   feed.ended.clear();
+  feed.changed.clear();
   feed.readAt = null;
   feed.checkedAt = Number.NEGATIVE_INFINITY;
 }

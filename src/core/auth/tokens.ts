@@ -18,6 +18,14 @@ export interface AccessClaims {
   /** Whether the member lives in `tenant` (reaches the resident routes); false for an operator. */
   resident: boolean;
   sid: string;
+  /**
+   * The membership behind a member's token and its `row_version` when the token was signed (ADR 0043):
+   * the guard compares them with the feed of changed memberships, so a token signed before a change of
+   * duties or house is served as the membership now stands. Absent for an operator (and in tokens signed
+   * before they existed).
+   */
+  mid?: string;
+  mv?: number;
 }
 
 /** Imported once per isolate and secret: importing an HMAC key on every request costs as much as verifying. */
@@ -38,20 +46,29 @@ function keyOf(secret: string): Promise<CryptoKey> {
 }
 
 /** Signed with `JWT_SECRET`, its key id in the header (core/auth/keyring.ts). */
-export async function signAccessToken(config: Config, claims: AccessClaims): Promise<string> {
+export async function signAccessToken(
+  config: Config,
+  claims: AccessClaims,
+  /**
+   * When it expires (seconds since the epoch), for a token that restates a live one with current claims:
+   * it ends with the token it replaces, so nothing but a refresh extends a sign-in. 15 minutes otherwise.
+   */
+  expiresAt?: number,
+): Promise<string> {
   const { kid, secret } = await currentSecret(config);
   return new SignJWT({
     tenant: claims.tenant,
     roles: claims.roles,
     resident: claims.resident,
     sid: claims.sid,
+    ...(claims.mid === undefined ? {} : { mid: claims.mid, mv: claims.mv ?? 0 }),
   })
     .setProtectedHeader({ alg: ALG, typ: "JWT", kid })
     .setSubject(claims.sub)
     .setIssuer(config.JWT_ISSUER)
     .setAudience(config.JWT_AUDIENCE)
     .setIssuedAt()
-    .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
+    .setExpirationTime(expiresAt ?? `${ACCESS_TOKEN_TTL_SECONDS}s`)
     .sign(await keyOf(secret));
 }
 
@@ -145,9 +162,13 @@ export async function verifyAccessToken(config: Config, token: string): Promise<
     if (Number(payload.exp) - Number(payload.iat) > ACCESS_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS) {
       throw new Unauthorized("invalid_token", "The access token lives longer than any this API issues.");
     }
-    const { sub, tenant, roles, resident, sid } = payload as Record<string, unknown>;
+    const { sub, tenant, roles, resident, sid, mid, mv } = payload as Record<string, unknown>;
     const checked = claimedRoles(tenant, roles, resident);
-    if (typeof sub !== "string" || typeof sid !== "string" || !checked) {
+    const membership =
+      mid === undefined
+        ? mv === undefined
+        : tenant !== null && typeof mid === "string" && Number.isSafeInteger(mv) && (mv as number) >= 0;
+    if (typeof sub !== "string" || typeof sid !== "string" || !checked || !membership) {
       throw new Unauthorized("invalid_token", "The access token is malformed.");
     }
     const claims: AccessClaims = {
@@ -156,6 +177,7 @@ export async function verifyAccessToken(config: Config, token: string): Promise<
       roles: checked,
       resident: resident as boolean,
       sid,
+      ...(typeof mid === "string" ? { mid, mv: mv as number } : {}),
     };
     remember(config, token, claims, Number(payload.exp));
     return claims;

@@ -180,6 +180,31 @@ export const sessionRevocations = sqliteTable(
   (t) => [index("session_revocations_at_idx").on(t.at)],
 );
 
+/**
+ * Every membership changed or ended, as it changes: a trigger on `memberships` records the row's new
+ * duties, house and version whenever its `row_version` moves (any UPDATE, by any statement), and marks it
+ * removed when the row is deleted, stamped by the database's own clock. core/auth/liveness.ts reads it in
+ * the same statement as `session_revocations`, so an access token issued before the change is served with
+ * the membership as it now stands, on its very next request (ADR 0043). Entries older than a day are
+ * dropped by the trigger.
+ */
+export const membershipChanges = sqliteTable(
+  "membership_changes",
+  {
+    /** The membership (the access token's `mid`): once per row, the newest change standing. */
+    membershipId: text("membership_id").primaryKey(),
+    /** The duties after the change, as `memberships.roles` holds them (JSON). */
+    roles: text("roles").notNull(),
+    unitId: text("unit_id"),
+    /** 1 when the membership was deleted. */
+    removed: integer("removed").notNull().default(0),
+    /** `memberships.row_version` after the change (one past the last for a deletion). */
+    rowVersion: integer("row_version").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [index("membership_changes_at_idx").on(t.at)],
+);
+
 export const auditLog = sqliteTable(
   "audit_log",
   {

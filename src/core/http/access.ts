@@ -1,11 +1,10 @@
 import type { OpenAPIRoute } from "chanfana";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
-import { requireLiveSession } from "../auth/liveness";
-import { verifyAccessToken } from "../auth/tokens";
+import { liveStanding, membershipForgets, type Standing } from "../auth/liveness";
+import { type AccessClaims, signAccessToken, verifyAccessToken } from "../auth/tokens";
 import {
   type Actor,
-  type Duty,
   effectiveRoles,
   type PlatformCtx,
   type Role,
@@ -272,8 +271,26 @@ export function guard(access: Access, options: GuardOptions = {}): MiddlewareHan
       return next();
     }
     const claims = await verifyAccessToken(c.get("config"), bearer(c, "unauthorized"));
-    const roles: readonly Role[] =
-      claims.tenant === null ? ["super_admin"] : effectiveRoles(claims.roles as Duty[], claims.resident);
+    const claimed = standingOf(claims);
+    const live = needsLiveSession(c, access, claimed.roles, options);
+    // The community before the sign-in's liveness: closing a community revokes every session in it, and
+    // its members' old tokens should hear 410 tenant_closed (cached per isolate, so it costs no read),
+    // not a "sign in again" that sign-in would then refuse.
+    // Both answers are cached per isolate; when they are not, the two reads go out together. The
+    // standing (the token's claims, or its membership as it now stands: ADR 0043) comes with liveness.
+    const [standing, tenant] = await Promise.allSettled([
+      live ? liveStanding(platformDb(c.env), claims) : claimed,
+      access.scope === "tenant" && claims.tenant
+        ? resolveTenant(c.env, platformDb(c.env), claims.tenant, { flag: access.flag })
+        : null,
+    ]);
+    if (standing.status === "rejected") {
+      // Credentials first (an ended sign-in or membership is 401 whatever the route), except that a
+      // closed community says so (410) rather than "sign in again".
+      throw tenant.status === "rejected" ? tenant.reason : standing.reason;
+    }
+    const current = standing.value;
+    const roles = rolesOf(claims, current);
     const actor: Actor = {
       kind: "user",
       userId: claims.sub,
@@ -288,31 +305,76 @@ export function guard(access: Access, options: GuardOptions = {}): MiddlewareHan
     if (access.scope === "tenant" && (!claims.tenant || !access.roles.some((role) => roles.includes(role)))) {
       throw new Forbidden("forbidden_role", "Your role may not use this route.");
     }
-    if (access.scope === "user" || access.scope === "platform") {
-      if (needsLiveSession(c, access, roles, options)) {
-        await requireLiveSession(platformDb(c.env), claims.sid);
-      }
-      return next();
-    }
-    if (!claims.tenant) {
-      throw new Forbidden("forbidden_role", "Your role may not use this route.");
-    }
-    // The community before the sign-in's liveness: closing a community revokes every session in it, and
-    // its members' old tokens should hear 410 tenant_closed (cached per isolate, so it costs no read),
-    // not a "sign in again" that sign-in would then refuse.
-    // Both answers are cached per isolate; when they are not, the two reads go out together.
-    const [tenant, live] = await Promise.allSettled([
-      resolveTenant(c.env, platformDb(c.env), claims.tenant, { flag: access.flag }),
-      needsLiveSession(c, access, roles, options) ? requireLiveSession(platformDb(c.env), claims.sid) : null,
-    ]);
     if (tenant.status === "rejected") {
       throw tenant.reason;
     }
-    if (live.status === "rejected") {
-      throw live.reason;
+    if (tenant.value) {
+      c.set("tenant", tenant.value);
+      requireWritable(c, options);
     }
-    c.set("tenant", tenant.value);
-    requireWritable(c, options);
-    return next();
+    const forgets = membershipForgets();
+    await next();
+    await restateToken(c, claims, current, live && forgets !== membershipForgets());
   };
+}
+
+/** What the token itself claims, as a standing. */
+function standingOf(claims: AccessClaims): Standing {
+  return { roles: claims.roles.filter((r) => r !== "super_admin"), resident: claims.resident, newer: null };
+}
+
+function rolesOf(claims: AccessClaims, standing: Standing): readonly Role[] {
+  return claims.tenant === null ? ["super_admin"] : effectiveRoles(standing.roles, standing.resident);
+}
+
+/** The header that carries an access token restating the caller's current standing (ADR 0043). */
+export const FRESH_TOKEN_HEADER = "X-Warga-Access-Token";
+
+/**
+ * Hands the caller a token with their standing as it now is, when the one they sent says otherwise: a
+ * change made by others (the feed had a newer version of their membership), or one this very request
+ * made (a write here asked the feed to be read again, `forgetMemberships`, and it now holds a newer
+ * version of the caller's membership). It names the same sign-in and ends when the presented token
+ * ends, so it extends nothing; only a refresh does. Answers that carry one are never stored.
+ */
+async function restateToken(
+  c: Context<HonoEnv>,
+  claims: AccessClaims,
+  standing: Standing,
+  changedHere: boolean,
+): Promise<void> {
+  let current = standing;
+  if (changedHere) {
+    try {
+      current = await liveStanding(platformDb(c.env), claims);
+    } catch {
+      // The sign-in or the membership ended with this request: there is no standing to restate.
+      return;
+    }
+  }
+  if (current.newer === null || claims.mid === undefined) {
+    return;
+  }
+  const { exp } = decodedExpiry(c);
+  if (exp === null) {
+    return;
+  }
+  const token = await signAccessToken(
+    c.get("config"),
+    { ...claims, roles: current.roles, resident: current.resident, mv: current.newer },
+    exp,
+  );
+  c.header(FRESH_TOKEN_HEADER, token);
+  c.header("Cache-Control", "no-store");
+}
+
+/** The presented token's `exp` (already verified by the guard). */
+function decodedExpiry(c: Context<HonoEnv>): { exp: number | null } {
+  const token = /^Bearer\s+(\S+)$/i.exec(c.req.header("Authorization") ?? "")?.[1];
+  try {
+    const payload = JSON.parse(atob((token?.split(".")[1] ?? "").replace(/-/g, "+").replace(/_/g, "/")));
+    return { exp: typeof payload.exp === "number" ? payload.exp : null };
+  } catch {
+    return { exp: null };
+  }
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import { platformAudit } from "../../core/audit";
-import { forgetSession } from "../../core/auth/liveness";
+import { forgetMemberships, forgetSession } from "../../core/auth/liveness";
 import type { Duty, TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
@@ -205,8 +205,9 @@ const sameDuties = (a: readonly Duty[], b: readonly Duty[]) =>
  * `not_resident` when it would leave someone with no duty and no house (remove them instead). Two admins
  * demoting each other at once: each UPDATE only applies while another admin remains, and D1 runs one
  * batch at a time, so the second finds no other admin, changes nothing, and its guard aborts its batch
- * (audit record included). Removing a duty ends the member's sessions here (they sign in again with
- * what is left); a new duty arrives with their next refresh.
+ * (audit record included). Either way the member's next request is served with the duties as they now
+ * stand, without signing in again (the feed of changed memberships, ADR 0043): a duty taken away is
+ * refused there, a duty given is allowed there.
  */
 export async function setMemberRoles({
   ctx,
@@ -251,14 +252,9 @@ export async function setMemberRoles({
     targetId: id,
     detail: { from: current.roles, to: roles },
   });
-  const removed = current.roles.some((duty) => !roles.includes(duty));
   try {
-    if (removed) {
-      const [, , revoked] = await ctx.platform.batch([update, guard, revokeSessionsIn(ctx, id), record]);
-      forgetFamilies(revoked);
-    } else {
-      await ctx.platform.batch([update, guard, record]);
-    }
+    await ctx.platform.batch([update, guard, record]);
+    forgetMemberships();
   } catch (error) {
     if (isBatchAborted(error)) {
       await requireMemberRow(ctx, id);
@@ -310,6 +306,7 @@ export async function endMembership({ ctx, id }: { ctx: TenantCtx; id: string })
       }),
     ]);
     forgetFamilies(revoked);
+    forgetMemberships();
   } catch (error) {
     if (isBatchAborted(error)) {
       await requireMemberRow(ctx, id);
@@ -369,7 +366,8 @@ export async function setMemberPerson({
  * registry by the caller, and so was `keepPerson`: whether the member's linked person is on a card at
  * the new house; otherwise the link goes with the old house (a person link is always one of the
  * member's own household). Null moves a member out of the registry's houses: only one who keeps a duty
- * (409 `not_resident`, as for duties). Audited; residency that follows arrives with the next refresh.
+ * (409 `not_resident`, as for duties). Audited; the residency that follows stands on the member's next
+ * request (ADR 0043), and a member who set their own house gets a token saying so in this answer.
  */
 export async function setMemberUnit({
   ctx,
@@ -406,6 +404,7 @@ export async function setMemberUnit({
         detail: { from: current.unitId, to: unitId, via, personUnlinked: current.personId !== personId },
       }),
     ]);
+    forgetMemberships();
   } catch (error) {
     if (isBatchAborted(error)) {
       throw new NotFound("Member");

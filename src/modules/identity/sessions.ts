@@ -23,13 +23,20 @@ import { alertOwnerOfGuessing } from "./signInAlert";
 interface Standing {
   roles: readonly (Duty | "super_admin")[];
   resident: boolean;
+  /** The membership and its version, named in the token so a later change reaches it (ADR 0043). */
+  membership?: { id: string; version: number };
 }
 
 const OPERATOR: Standing = { roles: ["super_admin"], resident: false };
 
-const standingIn = (membership: { roles: Duty[]; unitId: string | null }): Standing => {
+const standingIn = (membership: {
+  id: string;
+  roles: Duty[];
+  unitId: string | null;
+  rowVersion: number;
+}): Standing => {
   const { roles, resident } = membershipStanding(membership);
-  return { roles, resident };
+  return { roles, resident, membership: { id: membership.id, version: membership.rowVersion } };
 };
 
 export const REFRESH_TOKEN_TTL_DAYS = 30;
@@ -51,6 +58,7 @@ async function tokensFor(
     roles: standing.roles,
     resident: standing.resident,
     sid: familyId,
+    ...(standing.membership ? { mid: standing.membership.id, mv: standing.membership.version } : {}),
   });
   return {
     accessToken,

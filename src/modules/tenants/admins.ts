@@ -1,5 +1,6 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import { platformAudit } from "../../core/audit";
+import { forgetMemberships } from "../../core/auth/liveness";
 import type { PlatformCtx } from "../../core/context";
 import { Gone } from "../../core/errors";
 import { tenantRowById } from "../../core/tenancy/contexts";
@@ -48,6 +49,10 @@ export async function commitAdminInvitation(
     const prepared = await inviteAdmin({ ctx, input: invitee });
     try {
       await commit(prepared);
+      if (prepared.outcome === "duty_added") {
+        // An existing member's new duty stands on their next request (ADR 0043).
+        forgetMemberships();
+      }
       return { outcome: prepared.outcome, send: prepared.send };
     } catch (error) {
       if (attempt >= 2 || !isAccountConflict(error)) {

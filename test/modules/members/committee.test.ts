@@ -4,17 +4,10 @@ import { platformDb } from "../../../src/core/db/platform";
 import { memberships, oneTimeTokens, users } from "../../../src/core/db/platform-schema";
 import { newId, sha256Hex } from "../../../src/core/ids";
 import { auditTrail } from "../../helpers/contexts";
-import {
-  bindings,
-  call,
-  callJson,
-  createTenant,
-  expectProblem,
-  insertUser,
-  PASSWORD,
-} from "../../helpers/harness";
+import { bindings, callJson, createTenant, expectProblem, insertUser, PASSWORD } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
 import { tokenIn } from "../identity/helpers";
+import { openPoll, vote } from "../musyawarah/helpers";
 import { household } from "../surat/helpers";
 import {
   allMembers,
@@ -193,30 +186,125 @@ describe("setting duties", () => {
     expect(stepDown.status).toBe(200);
     expect(stepDown.body).toMatchObject({ roles: [], resident: true });
   });
+});
 
-  it("ends the sessions of a member who loses a duty; a new duty arrives with their next refresh", async () => {
+/** The claims of an access token (only read here: the API verified it). */
+function claimsOf(token: string | null): Record<string, unknown> {
+  const payload = (token ?? "").split(".")[1] ?? "";
+  return JSON.parse(atob(payload.replaceAll("-", "+").replaceAll("_", "/")));
+}
+
+const FRESH = "X-Warga-Access-Token";
+
+describe("tokens that stay current (issue 45, ADR 0043)", () => {
+  it("a duty taken away is refused on the member's next request, who stays signed in with what is left", async () => {
     const tenant = await createTenant();
     const admin = await tenant.member("admin");
     const sek = await tenant.member("sekretaris", { unitId: "unit-sek" });
-    expect((await call("/api/members", { token: sek.token })).status).toBe(200);
+    expect((await listMembers(sek.token)).status).toBe(200);
     expect((await setRoles(admin.token, sek.id, [])).status).toBe(200);
-    expectProblem(await callJson("/api/user/me", { token: sek.token }), 401, "session_revoked");
-    expectProblem(await listMembers(sek.token), 401, "session_revoked");
+    const refused = await listMembers(sek.token);
+    expectProblem(refused, 403, "forbidden_role");
+    // Still signed in, as the resident they remain: their own profile answers, with a token saying so.
+    const me = await callJson("/api/user/me", { token: sek.token });
+    expect(me.status).toBe(200);
+    expect(claimsOf(me.headers.get(FRESH))).toMatchObject({ roles: [], resident: true, mv: 2 });
+    expect(me.headers.get("Cache-Control")).toBe("no-store");
+  });
 
+  it("a duty given is allowed on the member's next request, without signing in again; the answer carries the new token", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
     const resident = await tenant.member("warga", { unitId: "unit-promosi" });
     const session = await signIn(resident.email, tenant.slug);
-    expect((await setRoles(admin.token, resident.id, ["bendahara"])).status).toBe(200);
-    // Promoted, not demoted: still signed in, and the token they hold says what it said.
-    expect((await call("/api/user/me", { token: session.accessToken })).status).toBe(200);
     expectProblem(await listMembers(session.accessToken), 403, "forbidden_role");
-    const refreshed = await callJson<{ accessToken: string; user: { roles: string[] } }>(
-      "/api/auth/refresh",
-      {
-        body: { refreshToken: session.refreshToken },
-      },
-    );
+    expect((await setRoles(admin.token, resident.id, ["bendahara"])).status).toBe(200);
+    const allowed = await listMembers(session.accessToken);
+    expect(allowed.status).toBe(200);
+    const fresh = allowed.headers.get(FRESH);
+    const before = claimsOf(session.accessToken);
+    // The same sign-in, ending when the token it restates ends: only a refresh extends a session.
+    expect(claimsOf(fresh)).toMatchObject({
+      roles: ["bendahara"],
+      resident: true,
+      sid: before.sid,
+      mid: before.mid,
+      exp: before.exp,
+    });
+    expect((await listMembers(fresh ?? "")).headers.get(FRESH)).toBeNull();
+    // The refresh agrees.
+    const refreshed = await callJson<{ user: { roles: string[] } }>("/api/auth/refresh", {
+      body: { refreshToken: session.refreshToken },
+    });
     expect(refreshed.body.user.roles).toEqual(["bendahara"]);
-    expect((await listMembers(refreshed.body.accessToken)).status).toBe(200);
+  });
+
+  it("the ketua who sets his own house gets a token saying so in that answer, and votes in a household poll with the old one", async () => {
+    const tenant = await createTenant();
+    const ketua = await tenant.member("admin");
+    const unit = await callJson<{ id: string }>("/api/kependudukan/units", {
+      token: ketua.token,
+      body: { block: "K", number: "1" },
+    });
+    expect(unit.status).toBe(201);
+    const set = await callJson<MemberBody>(`/api/members/${ketua.id}/unit`, {
+      method: "PUT",
+      token: ketua.token,
+      body: { unitId: unit.body.id },
+    });
+    expect(set.status).toBe(200);
+    expect(claimsOf(set.headers.get(FRESH))).toMatchObject({ roles: ["admin"], resident: true });
+    const { poll } = await openPoll(tenant, { voterScope: "kk" });
+    // Before issue 45: 403 forbidden_role until he signed in again.
+    expect((await vote(ketua.token, poll.id, [poll.options[0]?.id ?? ""])).status).toBe(200);
+  });
+
+  it("a house staff grant to an officer who had none opens the household ballot on their next request", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const treasurer = await tenant.member("bendahara");
+    const { poll } = await openPoll(tenant, { voterScope: "kk" });
+    const option = [poll.options[0]?.id ?? ""];
+    expectProblem(await vote(treasurer.token, poll.id, option), 403, "forbidden_role");
+    const unit = await callJson<{ id: string }>("/api/kependudukan/units", {
+      token: sek.token,
+      body: { block: "K", number: "2" },
+    });
+    const set = await callJson(`/api/members/${treasurer.id}/unit`, {
+      method: "PUT",
+      token: sek.token,
+      body: { unitId: unit.body.id },
+    });
+    expect(set.status).toBe(200);
+    // The secretary changed someone else: their own token is not restated.
+    expect(set.headers.get(FRESH)).toBeNull();
+    const next = (await openPoll(tenant, { voterScope: "kk" })).poll;
+    expect((await vote(treasurer.token, next.id, [next.options[0]?.id ?? ""])).status).toBe(200);
+  });
+
+  it("a removed member's old token is refused on their next request", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const resident = await tenant.member("warga", { unitId: "unit-pergi" });
+    expect((await removeMember(admin.token, resident.id)).status).toBe(204);
+    expectProblem(await callJson("/api/user/me", { token: resident.token }), 401, "session_revoked");
+  });
+
+  it("a change in one community never touches the same person's token in another", async () => {
+    const a = await createTenant();
+    const b = await createTenant();
+    const adminA = await a.member("admin");
+    const person = await a.member("warga", { unitId: "unit-a" });
+    await platformDb(bindings)
+      .insert(memberships)
+      .values({ id: newId(), userId: person.id, tenantId: b.id, roles: [], unitId: "unit-b" });
+    const inB = await signIn(person.email, b.slug);
+    expect((await setRoles(adminA.token, person.id, ["bendahara"])).status).toBe(200);
+    expect((await listMembers(person.token)).status).toBe(200);
+    const inBAfter = await listMembers(inB.accessToken);
+    expectProblem(inBAfter, 403, "forbidden_role");
+    expect(inBAfter.headers.get(FRESH)).toBeNull();
+    expect((await callJson("/api/user/me", { token: inB.accessToken })).headers.get(FRESH)).toBeNull();
   });
 });
 

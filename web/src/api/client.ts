@@ -60,6 +60,11 @@ export interface Credentials {
   accessToken(): string | null;
   /** A fresh access token after a 401, or null when the session is over. */
   renew(): Promise<string | null>;
+  /**
+   * A token the API handed back with an answer (`X-Warga-Access-Token`): the caller's duties or house
+   * changed since theirs was signed, so it restates them (ADR 0043). Used from then on.
+   */
+  adopt?(token: string): void;
   language(): string;
 }
 
@@ -75,6 +80,9 @@ export function useCredentials(c: Credentials): void {
 
 /** Marks the first-party web app: the API answers its refresh token as an HttpOnly cookie (ADR 0041). */
 export const CLIENT_HEADER = "X-Warga-Client";
+
+/** Where the API puts an access token restating the caller's current duties and house (ADR 0043). */
+export const FRESH_TOKEN_HEADER = "X-Warga-Access-Token";
 
 export const newIdempotencyKey = (): string => crypto.randomUUID();
 
@@ -164,6 +172,10 @@ export async function request<T>(
     }
     for (const watcher of answerWatchers) {
       watcher(res);
+    }
+    const fresh = res.headers.get(FRESH_TOKEN_HEADER);
+    if (fresh && token) {
+      credentials.adopt?.(fresh);
     }
     // Not for the sign-in routes themselves: a refusal of the refresh would wait on its own renewal.
     if (res.status === 401 && token && !renewed && !path.startsWith("/api/auth/")) {
