@@ -27,7 +27,11 @@ interface Standing {
 
 const OPERATOR: Standing = { roles: ["super_admin"], resident: false };
 
-const standingIn = (membership: { roles: Duty[]; unitId: string | null }): Standing => {
+const standingIn = (membership: {
+  roles: Duty[];
+  unitId: string | null;
+  graceUntil?: string | null;
+}): Standing => {
   const { roles, resident } = membershipStanding(membership);
   return { roles, resident };
 };

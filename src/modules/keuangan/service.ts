@@ -21,4 +21,6 @@ export async function duesOfCaller({ ctx }: { ctx: TenantCtx }) {
 }
 
 export { applyGatewayPayment } from "./iuran";
+// A family's move-out (issue 45): the registry's batch settles its bills to its card.
+export { settleBillsToFamily } from "./iuran-pindah";
 export { activeCampaigns } from "./kampanye";
