@@ -91,6 +91,7 @@ export const keuanganModule = defineModule({
         "target_id",
         "unit_id",
         "family_id",
+        "moved_out_family_id",
         "status",
         "last_payment_id",
         "created_at",
