@@ -102,9 +102,12 @@ export function tenantSql({ accounts, tenant, now, q, rt }) {
   houses.forEach((house, i) => {
     const lat = (rt === "rt01" ? -6.9147 : -6.9212) - i * 0.00021;
     const lng = 107.6098 + (i % 6) * 0.00034;
+    // Issue 45: in RT 01 the house the moved-out family left stands empty (not billed per-unit dues).
+    const occupancy =
+      rt === "rt01" && house.extra && i === lastExtra ? "kosong" : i % 5 === 4 ? "penyewa" : "pemilik";
     lines.push(
-      `INSERT OR IGNORE INTO units (id, block, number, latitude, longitude, occupancy, updated_at) VALUES (${q(house.unit.id)}, ${q(house.unit.block)}, ${q(house.unit.number)}, ${lat.toFixed(6)}, ${lng.toFixed(6)}, ${q(i % 5 === 4 ? "penyewa" : "pemilik")}, ${q(now)});`,
-      `UPDATE units SET latitude = ${lat.toFixed(6)}, longitude = ${lng.toFixed(6)}, occupancy = COALESCE(occupancy, ${q(i % 5 === 4 ? "penyewa" : "pemilik")}) WHERE id = ${q(house.unit.id)} AND latitude IS NULL;`,
+      `INSERT OR IGNORE INTO units (id, block, number, latitude, longitude, occupancy, updated_at) VALUES (${q(house.unit.id)}, ${q(house.unit.block)}, ${q(house.unit.number)}, ${lat.toFixed(6)}, ${lng.toFixed(6)}, ${q(occupancy)}, ${q(now)});`,
+      `UPDATE units SET latitude = ${lat.toFixed(6)}, longitude = ${lng.toFixed(6)}, occupancy = COALESCE(occupancy, ${q(occupancy)}) WHERE id = ${q(house.unit.id)} AND latitude IS NULL;`,
     );
     const cardId = `seed-kk-${rt}-${house.key}`;
     const person = (n) => `seed-km-${rt}-${house.key}-${n}`;

@@ -111,12 +111,30 @@ VALUES (${q(`${bounced}-batal`)}, 'keluar', 'Iuran keamanan', 50000, ${q(reverse
   lines.push(`INSERT OR IGNORE INTO dues_payments (id, bill_id, amount, method, paid_at, cash_entry_id, recorded_by, reversed_at, reversed_by, reversal_reason, reversal_entry_id)
 VALUES (${q(`${bounced}-pay`)}, ${q(bounced)}, 50000, 'transfer', ${q(`${bouncedDate}T03:00:00.000Z`)}, ${q(`${bounced}-kas`)}, ${q(`seed-user-bendahara-${rt}`)}, ${q(`${reversedDate}T04:00:00.000Z`)}, ${q(`seed-user-bendahara-${rt}`)}, 'Transfer dibatalkan bank', ${q(`${bounced}-batal`)});`);
 
+  // Issue 45: in RT 01 the family that moved out on 30 September (kependudukan.mjs: the last of the
+  // street's other households, its house now kosong) left September's dues unpaid. Recording the move
+  // settled them to its family card: its debt (GET /api/iuran/tunggakan/pindah), not the empty house's.
+  if (rt === "rt01") {
+    // Its card's key follows the residents' houses and the street's eleven other households.
+    const residents = accounts.filter(
+      (a) => a.tenant === "seed-tenant-rt01" && a.home && a.roles.length === 0,
+    );
+    const cardId = `seed-kk-rt01-${residents.length + 12}`;
+    const unitId = "seed-unit-rt01-x12";
+    for (const t of types) {
+      const billId = `seed-bill-rt01-pindah-${t.id.split("-").at(-1)}-2026-09`;
+      lines.push(`INSERT OR IGNORE INTO dues_bills (id, type_id, type_name, period, basis, target_id, unit_id, family_id, moved_out_family_id, amount, paid_amount, status, last_payment_id, updated_at)
+VALUES (${q(billId)}, ${q(t.id)}, ${q(t.name)}, '2026-09', 'unit', ${q(unitId)}, ${q(unitId)}, NULL, ${q(cardId)}, ${t.amount}, 0, 'belum', NULL, ${q(iso)});`);
+    }
+  }
+
   // The kept dues balances (ADR 0028) from the bills above: the verbs keep them in each batch, and
   // this seed writes bills around the verbs, so it rewrites them whole from the bills (idempotent).
   lines.push(`DELETE FROM dues_balances;`);
   lines.push(`INSERT INTO dues_balances (target_id, period, basis, unit_id, family_id, outstanding, open_bills)
 SELECT target_id, period, max(basis), unit_id, max(family_id), sum(amount - paid_amount), count(*)
-FROM dues_bills WHERE status IN ('belum', 'sebagian') GROUP BY unit_id, period, target_id;`);
+FROM dues_bills WHERE status IN ('belum', 'sebagian') AND moved_out_family_id IS NULL
+GROUP BY unit_id, period, target_id;`);
   lines.push(`DELETE FROM dues_unit_balances;`);
   lines.push(`INSERT INTO dues_unit_balances (unit_id, owed, open_bills, oldest_period, newest_period)
 SELECT unit_id, sum(outstanding), sum(open_bills), min(period), max(period) FROM dues_balances GROUP BY unit_id;`);

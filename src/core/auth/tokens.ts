@@ -85,8 +85,10 @@ function claimedRoles(tenant: unknown, roles: unknown, resident: unknown): Acces
   if (typeof tenant !== "string" || !roles.every((r) => typeof r === "string" && DUTY_NAMES.has(r))) {
     return null;
   }
-  // A member with no duty is a resident by definition (core/context.ts isResident).
-  return roles.length > 0 || resident ? (roles as Duty[]) : null;
+  // A member with no duty is a resident (core/context.ts isResident), except one whose membership ended
+  // with a move-out and is kept for its grace period (issue 45): no duty, no residency, so the token
+  // reaches no route of the community, only the person's own (`/api/user/*`, the data export).
+  return roles as Duty[];
 }
 
 /**

@@ -131,6 +131,12 @@ export const memberships = sqliteTable(
     unitId: text("unit_id"),
     /** The member's own person on a family card of the tenant's registry (`family_members.id`). */
     personId: text("person_id"),
+    /**
+     * Set when the member's family moved out (or the last one living there died, issue 45): the
+     * membership has ended, with no duty and no house, and is kept only until this instant so the person
+     * can still sign in for their own data export; the hourly job deletes it then.
+     */
+    graceUntil: text("grace_until"),
     createdAt: createdAt(),
     /** Its version for `ETag` and `If-Match` on `/api/members/:userId` (ADR 0035), moved by a trigger. */
     rowVersion: rowVersion(),

@@ -395,5 +395,12 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
     "statements": [
       "CREATE TABLE `slot_owner` (\n\t`id` integer PRIMARY KEY NOT NULL,\n\t`tenant_id` text NOT NULL,\n\tCONSTRAINT \"slot_owner_one_row\" CHECK(\"slot_owner\".\"id\" = 1)\n);"
     ]
+  },
+  {
+    "name": "0030_move_out.sql",
+    "statements": [
+      "ALTER TABLE `dues_bills` ADD `moved_out_family_id` text;",
+      "ALTER TABLE `finance_settings` ADD `bill_empty_units` integer DEFAULT false NOT NULL;"
+    ]
   }
 ];

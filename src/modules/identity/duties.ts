@@ -5,9 +5,9 @@ import { memberships, sessions, users } from "../../core/db/platform-schema";
 /**
  * Duties and residency in SQL, for identity's own queries over `memberships` (ADR 0027): a member is a
  * resident when they have a house, or hold no duty at all (core/context.ts `isResident`, which this
- * must agree with).
+ * must agree with). A membership ended by a move-out (`grace_until` set, issue 45) is no resident.
  */
-export const residentSql: SQL = sql`(${memberships.unitId} IS NOT NULL OR ${memberships.roles} = '[]')`;
+export const residentSql: SQL = sql`((${memberships.unitId} IS NOT NULL OR ${memberships.roles} = '[]') AND ${memberships.graceUntil} IS NULL)`;
 
 /** The membership holds `duty` (one of its roles). */
 export function holdsDutySql(duty: Duty): SQL {
@@ -32,8 +32,16 @@ export function holdsAnyDutySql(duties: readonly Duty[]): SQL {
   )}))`;
 }
 
-/** How a membership presents itself in answers: its duties and whether the member lives there. */
-export function membershipStanding(m: { roles: readonly Duty[]; unitId: string | null }) {
-  const resident = isResident(m.roles, m.unitId);
+/**
+ * How a membership presents itself in answers: its duties and whether the member lives there. One
+ * ended by a move-out and kept for its grace period (issue 45) is neither: its sign-in reaches no route
+ * of the community, only the person's own data (`/api/user/*`).
+ */
+export function membershipStanding(m: {
+  roles: readonly Duty[];
+  unitId: string | null;
+  graceUntil?: string | null;
+}) {
+  const resident = !m.graceUntil && isResident(m.roles, m.unitId);
   return { roles: [...m.roles], resident, effective: effectiveRoles(m.roles, resident) };
 }

@@ -1,5 +1,7 @@
 import { type Access, ROLES, tenantAccess } from "../../core/http/access";
+import { CRON } from "../../core/jobs";
 import { defineModule } from "../../core/module";
+import { endMoveOutGrace } from "./committee";
 import { IDENTITY_ERROR_CODES } from "./errors";
 import { AcceptJoin } from "./routes/acceptJoin";
 import { ExchangeOAuthCode } from "./routes/exchangeOAuthCode";
@@ -106,5 +108,9 @@ export const identityModule = defineModule({
       endpoint: PutNotificationPreferences,
       access: user,
     },
+  ],
+  jobs: [
+    // A moved-out member's grace period (issue 45) runs out: the membership is deleted.
+    { name: "identity.move-out-grace", cron: CRON.HOURLY, run: (ctx, at) => endMoveOutGrace(ctx, at) },
   ],
 });

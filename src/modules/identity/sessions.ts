@@ -34,6 +34,7 @@ const standingIn = (membership: {
   roles: Duty[];
   unitId: string | null;
   rowVersion: number;
+  graceUntil?: string | null;
 }): Standing => {
   const { roles, resident } = membershipStanding(membership);
   return { roles, resident, membership: { id: membership.id, version: membership.rowVersion } };

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lte, ne, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, lte, ne, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
@@ -9,11 +9,13 @@ import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { jakartaDay } from "../../core/time";
+import { endMembershipsOnMoveOut } from "../identity/service";
+import { settleBillsToFamily } from "../keuangan/service";
 import { checkNik, registryConflict, unitRef } from "./families";
 import { checkNewCard, insertCardStatements } from "./family-cards";
 import { memberValues } from "./family-members";
 import type { MutasiInput, MutasiListQuery } from "./schemas";
-import { familyCards, familyMembers, mutations } from "./tables";
+import { familyCards, familyMembers, mutations, units } from "./tables";
 
 type MutationRow = typeof mutations.$inferSelect;
 
@@ -32,6 +34,24 @@ interface MutasiTail {
   record: (targetId: string) => BatchItem<"sqlite">;
 }
 
+/**
+ * A family leaving (issue 45): `pindah_keluar`, or a death that leaves nobody alive on the card. Its
+ * members' memberships end (with a grace period), and its bills become its own debt; `wholeUnit` when no
+ * other active card stays at the unit, which is then marked empty and starts clean for its next occupant.
+ */
+interface Departure {
+  familyCardId: string;
+  unitId: string;
+  personIds: string[];
+  wholeUnit: boolean;
+}
+
+/** A kind's batch statements, and the departure it records, if any. */
+interface MutasiPlan {
+  statements: BatchItem<"sqlite">[];
+  departure?: Departure;
+}
+
 /** The input of one kind of life event. */
 type MutasiOf<K extends MutasiInput["kind"]> = Extract<MutasiInput, { kind: K }>;
 
@@ -40,6 +60,11 @@ type MutasiOf<K extends MutasiInput["kind"]> = Extract<MutasiInput, { kind: K }>
  * audit record: `lahir` adds a member born on `date`, `meninggal` marks one dead (and the card
  * `meninggal` when nobody on it is left alive), `pindah_masuk` registers an arriving family,
  * `pindah_keluar` marks a card `pindah` (no dues from the next period: see `billingTargets`).
+ * A family's move-out, or a death that leaves nobody alive on the card, is one act (issue 45): the
+ * memberships of its people (and of everyone at the house, when it leaves the house empty) end with a
+ * grace period (identity's `endMembershipsOnMoveOut`), the house is marked `kosong` when no other active
+ * card stays there, and the family's bills are settled to its card (finance's `settleBillsToFamily`),
+ * all of the registry's and finance's writes in the one batch.
  */
 export async function recordMutasi({
   ctx,
@@ -82,7 +107,17 @@ export async function recordMutasi({
         detail: { targetId },
       }),
   };
-  const statements = await mutasiStatements(ctx, input, tail);
+  const { statements, departure } = await mutasiStatements(ctx, input, tail);
+  if (departure) {
+    // The platform's memberships first, idempotently: should the registry's batch below fail, the
+    // event can simply be recorded again; the other order would leave members of a family already
+    // recorded as gone with nothing to retry.
+    await endMembershipsOnMoveOut({
+      ctx,
+      personIds: departure.personIds,
+      emptiedUnitId: departure.wholeUnit ? departure.unitId : null,
+    });
+  }
   try {
     const results = (await ctx.db.batch(
       statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]],
@@ -101,18 +136,14 @@ export async function recordMutasi({
 }
 
 /** Checks the event against the registry and builds its batch statements, per kind. */
-function mutasiStatements(
-  ctx: TenantCtx,
-  input: MutasiInput,
-  tail: MutasiTail,
-): Promise<BatchItem<"sqlite">[]> {
+async function mutasiStatements(ctx: TenantCtx, input: MutasiInput, tail: MutasiTail): Promise<MutasiPlan> {
   switch (input.kind) {
     case "lahir":
-      return lahirStatements(ctx, input, tail);
+      return { statements: await lahirStatements(ctx, input, tail) };
     case "meninggal":
       return meninggalStatements(ctx, input, tail);
     case "pindah_masuk":
-      return pindahMasukStatements(ctx, input, tail);
+      return { statements: await pindahMasukStatements(ctx, input, tail) };
     case "pindah_keluar":
       return pindahKeluarStatements(ctx, input, tail);
   }
@@ -167,22 +198,69 @@ async function meninggalStatements(
       ne(familyMembers.id, member.id),
     ),
   );
-  return [
+  const card = othersAlive === 0 ? await rowById(ctx.db, familyCards, member.familyCardId) : undefined;
+  const departure = card?.status === "aktif" ? await departureOf(ctx, card) : undefined;
+  return {
+    statements: [
+      ctx.db
+        .update(familyMembers)
+        .set({ livingStatus: "meninggal", deathDate: input.date, updatedAt: now })
+        .where(and(eq(familyMembers.id, member.id), eq(familyMembers.livingStatus, "hidup"))),
+      abortBatchUnless(ctx.db, familyMembers, member.id, eq(familyMembers.deathDate, input.date)),
+      ...(othersAlive === 0
+        ? [
+            ctx.db
+              .update(familyCards)
+              .set({ status: "meninggal", statusDate: input.date, updatedAt: now })
+              .where(and(eq(familyCards.id, member.familyCardId), eq(familyCards.status, "aktif"))),
+          ]
+        : []),
+      ...(departure ? departureStatements(ctx, departure, now) : []),
+      log(member.familyCardId, member.id, member.name, input.place),
+      record(member.id),
+    ],
+    departure,
+  };
+}
+
+/** Who and what a card's leaving touches: its people, and whether it leaves its unit empty. */
+async function departureOf(ctx: TenantCtx, card: { id: string; unitId: string }): Promise<Departure> {
+  const [people, others] = await Promise.all([
     ctx.db
-      .update(familyMembers)
-      .set({ livingStatus: "meninggal", deathDate: input.date, updatedAt: now })
-      .where(and(eq(familyMembers.id, member.id), eq(familyMembers.livingStatus, "hidup"))),
-    abortBatchUnless(ctx.db, familyMembers, member.id, eq(familyMembers.deathDate, input.date)),
-    ...(othersAlive === 0
-      ? [
-          ctx.db
-            .update(familyCards)
-            .set({ status: "meninggal", statusDate: input.date, updatedAt: now })
-            .where(and(eq(familyCards.id, member.familyCardId), eq(familyCards.status, "aktif"))),
-        ]
-      : []),
-    log(member.familyCardId, member.id, member.name, input.place),
-    record(member.id),
+      .select({ id: familyMembers.id })
+      .from(familyMembers)
+      .where(eq(familyMembers.familyCardId, card.id)),
+    ctx.db.$count(
+      familyCards,
+      and(eq(familyCards.unitId, card.unitId), eq(familyCards.status, "aktif"), ne(familyCards.id, card.id)),
+    ),
+  ]);
+  return {
+    familyCardId: card.id,
+    unitId: card.unitId,
+    personIds: people.map((p) => p.id),
+    wholeUnit: others === 0,
+  };
+}
+
+/**
+ * A departure's writes in the registry's batch: the house marked empty when nobody else lives there
+ * (guarded: a card that arrived meanwhile aborts the batch), and the family's bills settled to its card.
+ */
+function departureStatements(ctx: TenantCtx, departure: Departure, now: string): BatchItem<"sqlite">[] {
+  if (!departure.wholeUnit) {
+    return [...settleBillsToFamily(ctx, { ...departure, wholeUnit: false })];
+  }
+  return [
+    ctx.db.update(units).set({ occupancy: "kosong", updatedAt: now }).where(eq(units.id, departure.unitId)),
+    abortBatchUnless(
+      ctx.db,
+      units,
+      departure.unitId,
+      sql`NOT EXISTS (SELECT 1 FROM ${familyCards} WHERE ${familyCards.unitId} = ${departure.unitId}
+        AND ${familyCards.status} = 'aktif' AND ${familyCards.id} <> ${departure.familyCardId})`,
+    ),
+    ...settleBillsToFamily(ctx, { ...departure, wholeUnit: true }),
   ];
 }
 
@@ -199,27 +277,37 @@ async function pindahMasukStatements(
   const cardId = newId();
   return [
     ...insertCardStatements(ctx.db, cardId, input, now),
+    // An empty house is lived in again: its occupancy is the staff's to say anew (issue 45).
+    ctx.db
+      .update(units)
+      .set({ occupancy: null, updatedAt: now })
+      .where(and(eq(units.id, input.unitId), eq(units.occupancy, "kosong"))),
     log(cardId, null, input.headName, input.place),
     record(cardId),
   ];
 }
 
-/** `pindah_keluar`: marks an active card `pindah`. */
+/** `pindah_keluar`: marks an active card `pindah`, and the family leaves (see `Departure`). */
 async function pindahKeluarStatements(
   ctx: TenantCtx,
   input: MutasiOf<"pindah_keluar">,
   { now, log, record }: MutasiTail,
 ) {
   const card = await activeCard(ctx, input.familyCardId);
-  return [
-    ctx.db
-      .update(familyCards)
-      .set({ status: "pindah", statusDate: input.date, updatedAt: now })
-      .where(and(eq(familyCards.id, card.id), eq(familyCards.status, "aktif"))),
-    abortBatchUnless(ctx.db, familyCards, card.id, eq(familyCards.statusDate, input.date)),
-    log(card.id, null, card.headName, input.place),
-    record(card.id),
-  ];
+  const departure = await departureOf(ctx, card);
+  return {
+    statements: [
+      ctx.db
+        .update(familyCards)
+        .set({ status: "pindah", statusDate: input.date, updatedAt: now })
+        .where(and(eq(familyCards.id, card.id), eq(familyCards.status, "aktif"))),
+      abortBatchUnless(ctx.db, familyCards, card.id, eq(familyCards.statusDate, input.date)),
+      ...departureStatements(ctx, departure, now),
+      log(card.id, null, card.headName, input.place),
+      record(card.id),
+    ],
+    departure,
+  };
 }
 
 async function activeCard(ctx: TenantCtx, id: string) {

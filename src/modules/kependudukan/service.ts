@@ -11,8 +11,9 @@ import type { CreateUnitInput, UnitListQuery, UpdateUnitInput } from "./schemas"
 import { familyCards, units } from "./tables";
 
 /**
- * The registry's verbs for other modules. Kependudukan imports no other module: identity, residents
- * and surat build on the registry, never the other way round, so no import cycle can form through it.
+ * The registry's verbs for other modules. This file imports no other module: identity, residents,
+ * finance and surat build on it, so no import cycle forms through it. The registry's own verbs that
+ * must act on others (a house request granted, a family's move-out: mutasi.ts) import their services.
  */
 
 export async function getUnit({ ctx, id }: { ctx: TenantCtx; id: string }) {
@@ -209,6 +210,40 @@ export async function unitsByIds({ ctx, ids }: { ctx: Pick<TenantCtx, "db">; ids
 
 // The registry as a workbook's sheets (KK, Anggota, Kendaraan, Unit): the community archive's handover pack.
 export { registrySheets } from "./exchange-export";
+/** Head, house and status of the given family cards (whatever their status), for finance's debt list. */
+export async function familyCardsByIds({ ctx, ids }: { ctx: Pick<TenantCtx, "db">; ids: readonly string[] }) {
+  const found = new Map<
+    string,
+    {
+      id: string;
+      unitId: string;
+      headName: string;
+      headWhatsapp: string | null;
+      status: string;
+      statusDate: string | null;
+    }
+  >();
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) {
+    return found;
+  }
+  const rows = await ctx.db
+    .select({
+      id: familyCards.id,
+      unitId: familyCards.unitId,
+      headName: familyCards.headName,
+      headWhatsapp: familyCards.headWhatsapp,
+      status: familyCards.status,
+      statusDate: familyCards.statusDate,
+    })
+    .from(familyCards)
+    .where(sql`${familyCards.id} IN (SELECT value FROM json_each(${JSON.stringify(unique)}))`);
+  for (const row of rows) {
+    found.set(row.id, row);
+  }
+  return found;
+}
+
 // Registry of family cards and their members (families.ts); letters read households through these.
 export { householdAt, householdMembers, maskNik } from "./families";
 // One registry person, what an account links to (identity's memberships.person_id).
@@ -227,6 +262,7 @@ function periodStart(period: string): string {
  * with its unit. The finance module bills through this verb and never reads the registry's tables.
  * A family that moved out (life event `pindah_keluar`, status `pindah`) or whose last member died
  * (status `meninggal`) is billed for the period of that day and left out from the next period on.
+ * Each unit carries its occupancy: finance leaves `kosong` units out of per-unit dues by default.
  */
 export async function billingTargets({ ctx, period }: { ctx: Pick<TenantCtx, "db">; period: string }) {
   const start = periodStart(period);
@@ -236,7 +272,7 @@ export async function billingTargets({ ctx, period }: { ctx: Pick<TenantCtx, "db
   );
   const [unitRows, familyRows] = await ctx.db.batch([
     ctx.db
-      .select({ id: units.id, block: units.block, number: units.number })
+      .select({ id: units.id, block: units.block, number: units.number, occupancy: units.occupancy })
       .from(units)
       .orderBy(asc(units.id)),
     ctx.db

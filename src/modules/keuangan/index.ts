@@ -21,6 +21,7 @@ import { GetArrears } from "./routes/getArrears";
 import { GetBudget } from "./routes/getBudget";
 import { GetCampaign } from "./routes/getCampaign";
 import { GetFinanceSettings } from "./routes/getFinanceSettings";
+import { GetMovedOutDebts } from "./routes/getMovedOutDebts";
 import { GetMyDues } from "./routes/getMyDues";
 import { GetPublicReport } from "./routes/getPublicReport";
 import { GetReport } from "./routes/getReport";
@@ -90,6 +91,7 @@ export const keuanganModule = defineModule({
         "target_id",
         "unit_id",
         "family_id",
+        "moved_out_family_id",
         "status",
         "last_payment_id",
         "created_at",
@@ -188,6 +190,7 @@ export const keuanganModule = defineModule({
     { method: "post", path: "/api/iuran/tagihan/:id/bayar-online", endpoint: PayOnline, access: resident },
     { method: "get", path: "/api/iuran/mine", endpoint: GetMyDues, access: resident },
     { method: "get", path: "/api/iuran/tunggakan", endpoint: GetArrears, access: staff },
+    { method: "get", path: "/api/iuran/tunggakan/pindah", endpoint: GetMovedOutDebts, access: staff },
     { method: "post", path: "/api/iuran/pengingat", endpoint: SendReminders, access: finance },
     { method: "get", path: "/api/kas", endpoint: ListCash, access: staff },
     { method: "post", path: "/api/kas", endpoint: CreateCashEntry, access: finance },

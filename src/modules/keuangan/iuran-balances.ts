@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { TenantCtx } from "../../core/context";
 import { duesBalances, duesBills, duesUnitBalances } from "./tables";
 
@@ -21,6 +21,8 @@ const OPEN = ["belum", "sebagian"] as const;
 
 /** The open bills of the matching bills, one row per slot, in the table's column order. */
 function slotsOf(db: Db, where: ReturnType<typeof and>) {
+  // A bill settled to a family that moved out (issue 45) is that family's debt, not the unit's.
+  const open = and(where, inArray(duesBills.status, [...OPEN]), isNull(duesBills.movedOutFamilyId));
   return db
     .select({
       targetId: duesBills.targetId,
@@ -32,7 +34,7 @@ function slotsOf(db: Db, where: ReturnType<typeof and>) {
       openBills: sql<number>`count(*)`.as("open_bills"),
     })
     .from(duesBills)
-    .where(and(where, inArray(duesBills.status, [...OPEN])))
+    .where(open)
     .groupBy(duesBills.unitId, duesBills.period, duesBills.targetId);
 }
 
@@ -77,5 +79,15 @@ export function refreshPeriod(db: Db, period: string) {
     db.insert(duesBalances).select(slotsOf(db, and(eq(duesBills.period, period)))),
     db.delete(duesUnitBalances),
     db.insert(duesUnitBalances).select(unitTotalsOf(db)),
+  ] as const;
+}
+
+/** Rewrites the kept rows of every period of one unit from its bills, then the unit's totals. */
+export function refreshUnit(db: Db, unitId: string) {
+  return [
+    db.delete(duesBalances).where(eq(duesBalances.unitId, unitId)),
+    db.insert(duesBalances).select(slotsOf(db, and(eq(duesBills.unitId, unitId)))),
+    db.delete(duesUnitBalances).where(eq(duesUnitBalances.unitId, unitId)),
+    db.insert(duesUnitBalances).select(unitTotalsOf(db, and(eq(duesBalances.unitId, unitId)))),
   ] as const;
 }

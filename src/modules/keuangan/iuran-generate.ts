@@ -6,6 +6,7 @@ import { nowIso } from "../../core/time";
 import { billingTargets } from "../kependudukan/service";
 import { refreshPeriod } from "./iuran-balances";
 import { rateFor } from "./periods";
+import { loadFinanceSettings } from "./settings";
 import { duesBills, duesTypes } from "./tables";
 
 // --- generation --------------------------------------------------------------------------------
@@ -14,15 +15,21 @@ import { duesBills, duesTypes } from "./tables";
 const GENERATE_CHUNK = 500;
 
 /**
- * One bill per unit (or KK) per active type for the period. Each INSERT takes its targets as one JSON
+ * One bill per unit (or KK) per active type for the period; a unit marked `kosong` gets no per-unit bill
+ * unless the finance settings' `billEmptyUnits` says so. Each INSERT takes its targets as one JSON
  * array and skips those already billed through the unique (type, period, target) key, so a second run,
  * or two at once, create nothing twice. The period's kept balances are rewritten in the same batch.
  */
 export async function generateBills({ ctx, period }: { ctx: TenantCtx; period: string }) {
-  const [types, targets] = await Promise.all([
+  const [types, targets, settings] = await Promise.all([
     ctx.db.select().from(duesTypes).where(eq(duesTypes.active, true)),
     billingTargets({ ctx, period }),
+    loadFinanceSettings(ctx),
   ]);
+  // An empty house (`kosong`) is not billed per-unit dues unless the community bills its owner.
+  const unitTargets = settings.billEmptyUnits
+    ? targets.units
+    : targets.units.filter((u) => u.occupancy !== "kosong");
   const now = nowIso();
   const statements = [];
   let wanted = 0;
@@ -34,7 +41,7 @@ export async function generateBills({ ctx, period }: { ctx: TenantCtx; period: s
     const exempt = new Set(type.exemptUnitIds);
     const list =
       type.basis === "unit"
-        ? targets.units
+        ? unitTargets
             .filter((u) => !exempt.has(u.id))
             .map((u) => ({ id: newId(), t: u.id, u: u.id, f: null }))
         : targets.families
@@ -50,7 +57,7 @@ export async function generateBills({ ctx, period }: { ctx: TenantCtx; period: s
           .insert(duesBills)
           .select(
             sql`SELECT json_extract(value, '$.id'), ${type.id}, ${type.name}, ${period}, ${type.basis},
-              json_extract(value, '$.t'), json_extract(value, '$.u'), json_extract(value, '$.f'),
+              json_extract(value, '$.t'), json_extract(value, '$.u'), json_extract(value, '$.f'), NULL,
               ${amount}, 0, 'belum', NULL, ${now}, ${now}
               FROM json_each(${json}) WHERE true`,
           )

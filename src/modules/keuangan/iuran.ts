@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, inArray, ne, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, ne, type SQL, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted, isUniqueViolation } from "../../core/db/errors";
@@ -28,6 +28,7 @@ export function presentBill(row: BillRow) {
     basis: row.basis,
     unitId: row.unitId,
     familyId: row.familyId,
+    movedOutFamilyId: row.movedOutFamilyId,
     amount: row.amount,
     paidAmount: row.paidAmount,
     outstanding: row.amount - row.paidAmount,
@@ -77,7 +78,8 @@ export async function listBills({ ctx, input }: { ctx: TenantCtx; input: BillLis
     ...afterCursor(duesBills.id, input.cursor, "asc"),
     ...(input.period ? [eq(duesBills.period, input.period)] : []),
     ...(input.status ? [eq(duesBills.status, input.status)] : []),
-    ...(input.unitId ? [eq(duesBills.unitId, input.unitId)] : []),
+    // A unit's bills are its current household's: those settled to a family that moved out are not.
+    ...(input.unitId ? [eq(duesBills.unitId, input.unitId), isNull(duesBills.movedOutFamilyId)] : []),
   ];
   // One round trip per page (issue 18): each bill's payments ride along as a JSON array of rows, in id
   // order, built by a correlated subquery over the bill index. Table names are spelled out: inside a
@@ -261,16 +263,18 @@ export async function applyGatewayPayment(
 const PAID_SHOWN = 12;
 
 async function duesOfUnit(ctx: TenantCtx, unitId: string) {
+  // The unit's household's bills: never those settled to a family that moved out (issue 45).
+  const ofUnit = and(eq(duesBills.unitId, unitId), isNull(duesBills.movedOutFamilyId));
   const [unpaid, paid, [totals], payments] = await ctx.db.batch([
     ctx.db
       .select()
       .from(duesBills)
-      .where(and(eq(duesBills.unitId, unitId), ne(duesBills.status, "lunas")))
+      .where(and(ofUnit, ne(duesBills.status, "lunas")))
       .orderBy(asc(duesBills.period), asc(duesBills.id)),
     ctx.db
       .select()
       .from(duesBills)
-      .where(and(eq(duesBills.unitId, unitId), eq(duesBills.status, "lunas")))
+      .where(and(ofUnit, eq(duesBills.status, "lunas")))
       .orderBy(desc(duesBills.period), desc(duesBills.id))
       .limit(PAID_SHOWN),
     ctx.db
@@ -279,17 +283,12 @@ async function duesOfUnit(ctx: TenantCtx, unitId: string) {
         paid: sql<number>`coalesce(sum(${duesBills.paidAmount}), 0)`,
       })
       .from(duesBills)
-      .where(eq(duesBills.unitId, unitId)),
+      .where(ofUnit),
     // The household's payments, for its history and receipts (an online one names its gateway order).
     ctx.db
       .select()
       .from(duesPayments)
-      .where(
-        inArray(
-          duesPayments.billId,
-          ctx.db.select({ id: duesBills.id }).from(duesBills).where(eq(duesBills.unitId, unitId)),
-        ),
-      )
+      .where(inArray(duesPayments.billId, ctx.db.select({ id: duesBills.id }).from(duesBills).where(ofUnit)))
       .orderBy(asc(duesPayments.id)),
   ]);
   const billed = Number(totals?.billed ?? 0);

@@ -20,7 +20,8 @@ const REUSE_MARGIN_MS = 10 * 60_000;
 export async function payOnline({ ctx, id }: { ctx: TenantCtx; id: string }) {
   const membership = await membershipIn({ ctx });
   const bill = await loadBill(ctx, id).catch(() => null);
-  if (!bill || !membership?.unitId || bill.unitId !== membership.unitId) {
+  // A bill settled to a family that moved out (issue 45) is not the unit's next household's to pay.
+  if (!bill || !membership?.unitId || bill.unitId !== membership.unitId || bill.movedOutFamilyId !== null) {
     throw new NotFound("Bill");
   }
   await requireCompleteProfile({ ctx });

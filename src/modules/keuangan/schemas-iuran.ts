@@ -56,6 +56,12 @@ export const Bill = z
     basis: z.enum(["unit", "kk"]),
     unitId: z.string(),
     familyId: z.string().nullable(),
+    movedOutFamilyId: z
+      .string()
+      .nullable()
+      .describe(
+        "The family card this bill was settled to when that family moved out: its debt, not the unit's",
+      ),
     amount: z.number().int(),
     paidAmount: z.number().int(),
     outstanding: z.number().int(),
@@ -168,6 +174,28 @@ export const Arrears = z
     nextCursor: z.string().nullable().describe("The `cursor` of the next page; null on the last"),
   })
   .openapi("DuesArrears");
+
+export const MovedOutDebts = z
+  .object({
+    items: z
+      .array(
+        z.object({
+          familyId: z.string().describe("The family card (KK) that moved out"),
+          label: z.literal("pindah").describe("A moved-out family's debt, not a unit's arrears"),
+          headName: z.string().nullable(),
+          leftOn: z.string().nullable().describe("The day (YYYY-MM-DD) the family moved out"),
+          unitId: z.string().describe("The house the family left"),
+          block: z.string().nullable(),
+          number: z.string().nullable(),
+          owed: z.number().int(),
+          unpaidBills: z.number().int(),
+          oldestPeriod: z.string(),
+        }),
+      )
+      .describe("One page of the families, by card id"),
+    nextCursor: z.string().nullable(),
+  })
+  .openapi("DuesMovedOutDebts");
 
 export const ReminderInput = z.object({
   unitIds: z.array(z.string().min(1).max(64)).min(1).max(500).optional(),

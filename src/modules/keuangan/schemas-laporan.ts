@@ -39,12 +39,17 @@ export const FinanceReport = z
 export const FinanceSettingsInput = z.object({
   transparansi: z.boolean().optional(),
   expenseApprovalThreshold: z.number().int().min(0).max(1_000_000_000_000).optional(),
+  billEmptyUnits: z
+    .boolean()
+    .optional()
+    .describe("Bill per-unit dues to units marked kosong (empty) too; off unless set"),
 });
 export type FinanceSettingsInput = z.infer<typeof FinanceSettingsInput>;
 export const FinanceSettings = z
   .object({
     transparansi: z.boolean(),
     expenseApprovalThreshold: z.number().int(),
+    billEmptyUnits: z.boolean().describe("Units marked kosong (empty) are billed per-unit dues"),
     updatedAt: z.string().nullable(),
   })
   .openapi("FinanceSettings");

@@ -24,5 +24,7 @@ export async function duesOfCaller({ ctx }: { ctx: TenantCtx }) {
 // printable page, and the monthly report's own workbook and page.
 export { cashBookHtml, cashBookSheets, cashBookYears, duesSheets, reportMonths } from "./handover";
 export { applyGatewayPayment } from "./iuran";
+// A family's move-out (issue 45): the registry's batch settles its bills to its card.
+export { settleBillsToFamily } from "./iuran-pindah";
 export { activeCampaigns } from "./kampanye";
 export { financeReport, reportHtml, reportXlsx } from "./laporan";

@@ -14,6 +14,7 @@ export async function loadFinanceSettings(ctx: Pick<TenantCtx, "db">) {
   return {
     transparansi: row?.transparansi ?? false,
     expenseApprovalThreshold: row?.expenseApprovalThreshold ?? DEFAULT_APPROVAL_THRESHOLD,
+    billEmptyUnits: row?.billEmptyUnits ?? false,
     updatedAt: row?.updatedAt ?? null,
   };
 }
@@ -27,6 +28,7 @@ export async function updateFinanceSettings({ ctx, input }: { ctx: TenantCtx; in
   const next = {
     transparansi: input.transparansi ?? current.transparansi,
     expenseApprovalThreshold: input.expenseApprovalThreshold ?? current.expenseApprovalThreshold,
+    billEmptyUnits: input.billEmptyUnits ?? current.billEmptyUnits,
     updatedAt: nowIso(ctx),
     updatedBy: requireUser(ctx).userId,
   };
@@ -39,7 +41,11 @@ export async function updateFinanceSettings({ ctx, input }: { ctx: TenantCtx; in
       action: "keuangan.settings",
       targetType: "finance_settings",
       targetId: "1",
-      detail: { transparansi: next.transparansi, expenseApprovalThreshold: next.expenseApprovalThreshold },
+      detail: {
+        transparansi: next.transparansi,
+        expenseApprovalThreshold: next.expenseApprovalThreshold,
+        billEmptyUnits: next.billEmptyUnits,
+      },
     }),
   ]);
   return loadFinanceSettings(ctx);

@@ -43,6 +43,12 @@ export const duesBills = sqliteTable(
     targetId: text("target_id").notNull(),
     unitId: text("unit_id").notNull(),
     familyId: text("family_id"),
+    /**
+     * The family card this open bill was settled to when that family moved out and left the unit empty
+     * (issue 45): the family's debt from then on, shown to the treasurer apart, never to the unit's next
+     * occupant, and left out of the unit's kept balances.
+     */
+    movedOutFamilyId: text("moved_out_family_id"),
     amount: integer("amount").notNull(),
     paidAmount: integer("paid_amount").notNull().default(0),
     status: text("status", { enum: ["belum", "sebagian", "lunas"] }).notNull(),
@@ -318,6 +324,8 @@ export const financeSettings = sqliteTable("finance_settings", {
   rowVersion: rowVersion(),
   transparansi: integer("transparansi", { mode: "boolean" }).notNull(),
   expenseApprovalThreshold: integer("expense_approval_threshold").notNull(),
+  /** Whether units marked `kosong` are billed dues per unit (some RTs bill the owners of empty houses). */
+  billEmptyUnits: integer("bill_empty_units", { mode: "boolean" }).notNull().default(false),
   updatedAt: text("updated_at").notNull(),
   updatedBy: text("updated_by"),
 });

@@ -19,6 +19,8 @@ export const ACCESS: AccessTable = {
   "POST /api/iuran/tagihan/:id/bayar-online": { who: R },
   "GET /api/iuran/mine": { who: R },
   "GET /api/iuran/tunggakan": { who: S },
+  // Issue 45: what moved-out families still owe, beside the units' arrears: the same readers.
+  "GET /api/iuran/tunggakan/pindah": { who: S },
   "POST /api/iuran/pengingat": { who: FINANCE },
   "GET /api/kas": { who: S },
   "POST /api/kas": { who: FINANCE },

@@ -3,12 +3,13 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { jobs } from "../../../src/app";
 import { platformDb } from "../../../src/core/db/platform";
-import { users } from "../../../src/core/db/platform-schema";
+import { memberships, users } from "../../../src/core/db/platform-schema";
 import { openCursor } from "../../../src/core/http/cursor";
 import { CRON, runScheduled } from "../../../src/core/jobs";
 import { pdfRendering } from "../../../src/core/pdf";
 import { readWorkbook, XLSX_TYPE } from "../../../src/core/spreadsheet";
 import { systemPlatformCtx } from "../../../src/core/tenancy/contexts";
+import { endMoveOutGrace } from "../../../src/modules/identity/service";
 import { arrears } from "../../../src/modules/keuangan/iuran-arrears";
 import { withAmount } from "../../../src/modules/keuangan/iuran-types";
 import { correctCashEntry, createCashEntry, listCash } from "../../../src/modules/keuangan/kas";
@@ -16,17 +17,20 @@ import { sendReminders } from "../../../src/modules/keuangan/pengingat";
 import { reminderSendAfter } from "../../../src/modules/keuangan/periods";
 import { ctxAt } from "../../helpers/clock";
 import { memberCtx } from "../../helpers/contexts";
-import { bindings, call, callJson, expectProblem, type Member } from "../../helpers/harness";
+import { bindings, call, callJson, expectProblem, login, type Member } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
 import { CLEAN_PNG } from "../galeri-pasar/images";
 import { postFile, type StoredFile } from "../galeri-pasar/post";
+import { nik } from "../surat/helpers";
 import { type Community, community } from "./helpers";
 
 interface Bill {
   id: string;
   period: string;
+  basis: "unit" | "kk";
   unitId: string;
   familyId: string | null;
+  movedOutFamilyId?: string | null;
   amount: number;
   paidAmount: number;
   outstanding: number;
@@ -809,5 +813,142 @@ describe("monthly generation", () => {
     await runScheduled(system, jobs, CRON.JAKARTA_DAILY, first);
     const bills = await billsOf(c, "period=2026-12");
     expect(bills.map((b) => b.unitId)).toEqual([c.home.unitId]);
+  });
+});
+
+describe("moving out (issue 45)", () => {
+  const mutasi = (c: Community, body: Record<string, unknown>, token = c.sek.token) =>
+    callJson<{ id: string; familyCardId: string }>("/api/kependudukan/mutasi", { token, body });
+  const occupancy = async (c: Community, unitId: string) =>
+    (
+      await callJson<{ occupancy: string | null }>(`/api/kependudukan/units/${unitId}`, {
+        token: c.sek.token,
+      })
+    ).body.occupancy;
+  const membershipOf = (userId: string) =>
+    platformDb(bindings).select().from(memberships).where(eq(memberships.userId, userId)).get();
+
+  it("is one act: memberships end with a grace period, the house is empty, and its bills become the family's debt", async () => {
+    const c = await community();
+    await duesType(c);
+    await duesType(c, { name: "Iuran sosial", amount: 10_000, basis: "kk" });
+    await generate(c, "2026-03");
+    const mine = await callJson<{ totals: { outstanding: number } }>("/api/iuran/mine", {
+      token: c.home.warga.token,
+    });
+    expect(mine.body.totals.outstanding).toBe(35_000);
+
+    // Bad input, and another community's secretary: nothing moves.
+    expectProblem(await mutasi(c, { kind: "pindah_keluar", date: "2026-03-20" }), 400, "invalid_input");
+    const other = await community();
+    expectProblem(
+      await mutasi(other, { kind: "pindah_keluar", date: "2026-03-20", familyCardId: c.home.kkId }),
+      404,
+      "not_found",
+    );
+    expect((await membershipOf(c.home.warga.id))?.graceUntil).toBeNull();
+
+    const left = await mutasi(c, { kind: "pindah_keluar", date: "2026-03-20", familyCardId: c.home.kkId });
+    expect(left.status, JSON.stringify(left.body)).toBe(201);
+    expect(await occupancy(c, c.home.unitId)).toBe("kosong");
+
+    // The membership has ended, kept only for the grace period: no duty, no house, old sign-ins refused.
+    const ended = await membershipOf(c.home.warga.id);
+    expect(ended).toMatchObject({ roles: [], unitId: null, personId: c.home.headMemberId });
+    expect(Date.parse(ended?.graceUntil ?? "") - Date.now()).toBeGreaterThan(29 * 86_400_000);
+    expect((await callJson("/api/iuran/mine", { token: c.home.warga.token })).status).toBe(401);
+    // Signing in again, the person still downloads their own data, this community's included.
+    const again = await login(c.home.warga.email, c.tenant.slug);
+    const exported = await callJson<{ memberships: { tenant: { slug: string } }[] }>(
+      "/api/user/data-export",
+      {
+        token: again,
+      },
+    );
+    expect(exported.status).toBe(200);
+    expect(exported.body.memberships.map((m) => m.tenant.slug)).toContain(c.tenant.slug);
+    expectProblem(await callJson("/api/iuran/mine", { token: again }), 403, "forbidden_role");
+
+    // The treasurer sees the family's debt apart, labelled; the house owes nothing any more.
+    const debts = await callJson<{ items: Record<string, unknown>[] }>("/api/iuran/tunggakan/pindah", {
+      token: c.bendahara.token,
+    });
+    expect(debts.body.items).toEqual([
+      expect.objectContaining({
+        familyId: c.home.kkId,
+        label: "pindah",
+        headName: "Budi Santoso",
+        leftOn: "2026-03-20",
+        unitId: c.home.unitId,
+        owed: 35_000,
+        unpaidBills: 2,
+        oldestPeriod: "2026-03",
+      }),
+    ]);
+    const ctx = await memberCtx(c.tenant.slug, c.sek, "sekretaris");
+    const report = await arrears({ ctx, now: new Date("2026-04-20T05:00:00Z") });
+    expect(report.items.find((i) => i.unitId === c.home.unitId)).toBeUndefined();
+    expectProblem(await callJson("/api/iuran/tunggakan/pindah", { token: again }), 403, "forbidden_role");
+    expectProblem(await callJson("/api/kampanye", { token: again }), 403, "forbidden_role");
+
+    // An empty house is not billed per unit, unless the community says so.
+    await generate(c, "2026-04");
+    expect(await billsOf(c, `period=2026-04&unitId=${c.home.unitId}`)).toEqual([]);
+    const setting = await callJson<{ billEmptyUnits: boolean }>("/api/keuangan/pengaturan", {
+      method: "PUT",
+      token: c.admin.token,
+      body: { billEmptyUnits: true },
+    });
+    expect(setting.body.billEmptyUnits).toBe(true);
+    await generate(c, "2026-05");
+    expect((await billsOf(c, `period=2026-05&unitId=${c.home.unitId}`)).map((b) => b.basis)).toEqual([
+      "unit",
+    ]);
+
+    // The next occupant starts clean: none of the previous family's bills, and none of them to pay.
+    const arrived = await mutasi(c, {
+      kind: "pindah_masuk",
+      date: "2026-03-25",
+      kkNumber: nik(),
+      unitId: c.home.unitId,
+      headName: "Joko Purnomo",
+      headNik: nik("150585"),
+      headSex: "L",
+    });
+    expect(arrived.status, JSON.stringify(arrived.body)).toBe(201);
+    expect(await occupancy(c, c.home.unitId)).toBeNull();
+    const newcomer = await c.tenant.member("warga", {
+      unitId: c.home.unitId,
+      whatsapp: `62857${String(Date.now()).slice(-7)}`,
+    });
+    const theirs = await callJson<{ items: Bill[] }>("/api/iuran/mine", { token: newcomer.token });
+    expect(theirs.status, JSON.stringify(theirs.body)).toBe(200);
+    expect(theirs.body.items.map((b) => b.period)).toEqual(["2026-05"]);
+    const old = debts.body.items[0] as { familyId: string };
+    const [oldBill] = (await billsOf(c, "period=2026-03")).filter((b) => b.basis === "unit");
+    expect(oldBill).toMatchObject({ movedOutFamilyId: old.familyId });
+    expectProblem(
+      await callJson(`/api/iuran/tagihan/${oldBill?.id}/bayar-online`, { token: newcomer.token, body: {} }),
+      404,
+      "not_found",
+    );
+
+    // After the grace period the hourly job ends the membership for good.
+    await endMoveOutGrace({ platform: platformDb(bindings) }, new Date(Date.now() + 31 * 86_400_000));
+    expect(await membershipOf(c.home.warga.id)).toBeUndefined();
+  });
+
+  it("a death that leaves nobody living in the house is a move-out too; one that leaves a family is not", async () => {
+    const c = await community();
+    await duesType(c);
+    await generate(c, "2026-03");
+    await mutasi(c, { kind: "meninggal", date: "2026-03-10", memberId: c.home.childMemberId });
+    expect(await occupancy(c, c.home.unitId)).toBeNull();
+    expect((await membershipOf(c.home.warga.id))?.graceUntil).toBeNull();
+    const last = await mutasi(c, { kind: "meninggal", date: "2026-03-12", memberId: c.home.headMemberId });
+    expect(last.status, JSON.stringify(last.body)).toBe(201);
+    expect(await occupancy(c, c.home.unitId)).toBe("kosong");
+    expect((await membershipOf(c.home.warga.id))?.graceUntil).not.toBeNull();
+    expect(await billsOf(c, `unitId=${c.home.unitId}`)).toEqual([]);
   });
 });

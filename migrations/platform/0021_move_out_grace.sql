@@ -1,0 +1,1 @@
+ALTER TABLE `memberships` ADD `grace_until` text;
