@@ -395,5 +395,13 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
     "statements": [
       "CREATE TABLE `slot_owner` (\n\t`id` integer PRIMARY KEY NOT NULL,\n\t`tenant_id` text NOT NULL,\n\tCONSTRAINT \"slot_owner_one_row\" CHECK(\"slot_owner\".\"id\" = 1)\n);"
     ]
+  },
+  {
+    "name": "0030_chunky_joseph.sql",
+    "statements": [
+      "DROP INDEX `dues_payments_order_uq`;",
+      "CREATE UNIQUE INDEX `dues_payments_order_bill_uq` ON `dues_payments` (`gateway_order_id`,`bill_id`);",
+      "ALTER TABLE `dues_types` ADD `due_day` integer DEFAULT 10 NOT NULL;"
+    ]
   }
 ];

@@ -29,6 +29,7 @@ import { ListCampaigns } from "./routes/listCampaigns";
 import { ListCash } from "./routes/listCash";
 import { ListDuesTypes } from "./routes/listDuesTypes";
 import { ListExpenses } from "./routes/listExpenses";
+import { PayBillsOnline } from "./routes/payBillsOnline";
 import { PayOnline } from "./routes/payOnline";
 import { PutBudget } from "./routes/putBudget";
 import { RecordPayment } from "./routes/recordPayment";
@@ -186,6 +187,7 @@ export const keuanganModule = defineModule({
       access: finance,
     },
     { method: "post", path: "/api/iuran/tagihan/:id/bayar-online", endpoint: PayOnline, access: resident },
+    { method: "post", path: "/api/iuran/bayar-online", endpoint: PayBillsOnline, access: resident },
     { method: "get", path: "/api/iuran/mine", endpoint: GetMyDues, access: resident },
     { method: "get", path: "/api/iuran/tunggakan", endpoint: GetArrears, access: staff },
     { method: "post", path: "/api/iuran/pengingat", endpoint: SendReminders, access: finance },

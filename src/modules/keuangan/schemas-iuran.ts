@@ -195,3 +195,18 @@ export const OnlinePayment = z
     expiresAt: z.string(),
   })
   .openapi("DuesOnlinePayment");
+
+export const MultiPayInput = z.object({
+  billIds: z
+    .array(z.string().min(1).max(64))
+    .min(1)
+    .max(24)
+    .describe("Open bills of the caller's household, paid together in one checkout (one gateway fee)"),
+});
+export type MultiPayInput = z.infer<typeof MultiPayInput>;
+
+export const MultiOnlinePayment = OnlinePayment.extend({
+  items: z
+    .array(z.object({ billId: z.string(), amount: z.number().int() }))
+    .describe("The bills the order pays, oldest period first, each with what it still owed"),
+}).openapi("DuesMultiOnlinePayment");
