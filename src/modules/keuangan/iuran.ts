@@ -13,8 +13,9 @@ import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
 import { requireCompleteProfile } from "../identity/service";
 import { refreshUnitPeriod } from "./iuran-balances";
 import { postCash } from "./kas";
+import { DEFAULT_DUE_DAY, dueDateOf, isOverdue } from "./periods";
 import type { BillListQuery, PaymentInput } from "./schemas";
-import { duesBills, duesPayments } from "./tables";
+import { duesBills, duesPayments, duesTypes } from "./tables";
 
 export type BillRow = typeof duesBills.$inferSelect;
 
@@ -344,7 +345,7 @@ export async function applyGatewayPayments(
 const PAID_SHOWN = 12;
 
 async function duesOfUnit(ctx: TenantCtx, unitId: string) {
-  const [unpaid, paid, [totals], payments] = await ctx.db.batch([
+  const [unpaid, paid, [totals], payments, types] = await ctx.db.batch([
     ctx.db
       .select()
       .from(duesBills)
@@ -374,17 +375,40 @@ async function duesOfUnit(ctx: TenantCtx, unitId: string) {
         ),
       )
       .orderBy(asc(duesPayments.id)),
+    // Each type's due day: a bill is tunggakan only after it (issue 45).
+    ctx.db.select({ id: duesTypes.id, dueDay: duesTypes.dueDay }).from(duesTypes),
   ]);
   const billed = Number(totals?.billed ?? 0);
   const paidSum = Number(totals?.paid ?? 0);
   const bills = [...unpaid, ...paid];
-  return {
-    unitId,
-    items: bills.map((bill) => ({
+  const dueDays = new Map(types.map((t) => [t.id, t.dueDay]));
+  const now = ctx.now();
+  let overdueSum = 0;
+  const items = bills.map((bill) => {
+    const dueDay = dueDays.get(bill.typeId) ?? DEFAULT_DUE_DAY;
+    const overdue = bill.status !== "lunas" && isOverdue(bill.period, dueDay, now);
+    if (overdue) {
+      overdueSum += bill.amount - bill.paidAmount;
+    }
+    return {
       ...presentBill(bill),
       payments: payments.filter((p) => p.billId === bill.id).map(presentOwnPayment),
-    })),
-    totals: { billed, paid: paidSum, outstanding: billed - paidSum, unpaidBills: unpaid.length },
+      dueDate: dueDateOf(bill.period, dueDay),
+      overdue,
+    };
+  });
+  const outstanding = billed - paidSum;
+  return {
+    unitId,
+    items,
+    totals: {
+      billed,
+      paid: paidSum,
+      outstanding,
+      unpaidBills: unpaid.length,
+      overdue: overdueSum,
+      notYetDue: outstanding - overdueSum,
+    },
   };
 }
 
