@@ -46,16 +46,19 @@ VALUES (${q(t.id)}, ${q(t.name)}, 'unit', ${q(periods[0])}, 1, ${q(JSON.stringif
     periods.forEach((p, pi) => {
       homes.forEach((unitId, hi) => {
         // Older months are paid; this month the first house paid, the second paid part, the third owes.
+        // In RT 01 the third house owes all three months (issue 45: paying several in one checkout).
         const paid =
-          pi < 2
-            ? hi === 2 && pi === 1
-              ? 0
-              : t.amount
-            : hi === 0
-              ? t.amount
-              : hi === 1
-                ? Math.round(t.amount / 2)
-                : 0;
+          rt === "rt01" && hi === 2
+            ? 0
+            : pi < 2
+              ? hi === 2 && pi === 1
+                ? 0
+                : t.amount
+              : hi === 0
+                ? t.amount
+                : hi === 1
+                  ? Math.round(t.amount / 2)
+                  : 0;
         const status = paid === 0 ? "belum" : paid === t.amount ? "lunas" : "sebagian";
         const billId = `seed-bill-${rt}-${t.id.split("-").at(-1)}-${p}-${hi + 1}`;
         lines.push(`INSERT OR IGNORE INTO dues_bills (id, type_id, type_name, period, basis, target_id, unit_id, family_id, amount, paid_amount, status, last_payment_id, updated_at)

@@ -15,6 +15,8 @@ const bill = (over: Partial<Bill>): Bill => ({
   outstanding: 20_000,
   status: "belum",
   payments: [],
+  dueDate: "2026-11-10",
+  overdue: false,
   ...over,
 });
 
@@ -26,6 +28,8 @@ const dues = (items: Bill[]): MyDues => ({
     paid: items.reduce((n, b) => n + b.paidAmount, 0),
     outstanding: items.reduce((n, b) => n + b.outstanding, 0),
     unpaidBills: items.filter((b) => b.status !== "lunas").length,
+    overdue: items.filter((b) => b.overdue).reduce((n, b) => n + b.outstanding, 0),
+    notYetDue: items.filter((b) => !b.overdue).reduce((n, b) => n + b.outstanding, 0),
   },
 });
 
@@ -76,6 +80,38 @@ describe("the iuran screen", () => {
     expect(screen.getByText("sudah dibayar Rp5.000")).toBeTruthy();
     const receipt = screen.getByRole("link", { name: "Kuitansi Iuran keamanan Oktober 2026" });
     expect(receipt.getAttribute("href")).toBe("/iuran/kuitansi/p1");
+  });
+
+  it("shows this month apart from the arrears, and pays the ticked bills in one checkout", async () => {
+    await signedInAs();
+    fake.routes["/api/iuran/mine"] = {
+      status: 200,
+      body: dues([
+        bill({ id: "b8", period: "2026-09", dueDate: "2026-09-10", overdue: true }),
+        bill({ id: "b9", period: "2026-10", dueDate: "2026-10-10", overdue: true }),
+        bill({ id: "b10", period: "2026-11", dueDate: "2026-11-10" }),
+      ]),
+    };
+    fake.routes["POST /api/iuran/bayar-online"] = {
+      status: 200,
+      body: { orderId: "iuran-9", paymentUrl: "https://pay.example/9", amount: 40_000, expiresAt: "x" },
+    };
+    const opened = vi.spyOn(gateway, "open").mockImplementation(() => {});
+    open("/iuran");
+    const overdue = await screen.findByRole("region", { name: "Tunggakan" });
+    expect(overdue.textContent).toContain("September 2026");
+    expect(overdue.textContent).toContain("Oktober 2026");
+    expect(overdue.textContent).not.toContain("November 2026");
+    const current = screen.getByRole("region", { name: "Bulan ini" });
+    expect(current.textContent).toContain("November 2026");
+    expect(screen.getByRole("button", { name: "Bayar 3 tagihan — Rp60.000" })).toBeTruthy();
+    fireEvent.click(screen.getByRole("checkbox", { name: "Pilih Iuran sosial November 2026" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Bayar 2 tagihan — Rp40.000" }));
+    await waitFor(() => expect(opened).toHaveBeenCalledWith("https://pay.example/9"));
+    const sent = fake.seen.filter((r) => r.path === "/api/iuran/bayar-online");
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(String(sent[0]?.body))).toEqual({ billIds: ["b8", "b9"] });
+    opened.mockRestore();
   });
 
   it("says so when everything is paid and nothing was ever paid", async () => {

@@ -402,5 +402,13 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
       "ALTER TABLE `dues_bills` ADD `moved_out_family_id` text;",
       "ALTER TABLE `finance_settings` ADD `bill_empty_units` integer DEFAULT false NOT NULL;"
     ]
+  },
+  {
+    "name": "0031_dues_due_day.sql",
+    "statements": [
+      "DROP INDEX `dues_payments_order_uq`;",
+      "CREATE UNIQUE INDEX `dues_payments_order_bill_uq` ON `dues_payments` (`gateway_order_id`,`bill_id`);",
+      "ALTER TABLE `dues_types` ADD `due_day` integer DEFAULT 10 NOT NULL;"
+    ]
   }
 ];

@@ -20,7 +20,13 @@ export {
   type StartedPayment,
 } from "./service";
 export { simulatorEnabled } from "./simulator";
-export type { PaymentCustomer, PaymentKindHandler, PaymentOrder, PaymentOrderStatus } from "./types";
+export type {
+  PaymentCustomer,
+  PaymentKindHandler,
+  PaymentOrder,
+  PaymentOrderItem,
+  PaymentOrderStatus,
+} from "./types";
 
 export function paymentsModule(handlers: readonly PaymentKindHandler[]) {
   const kinds = new Set<string>();

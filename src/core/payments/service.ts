@@ -15,6 +15,7 @@ import type {
   PaymentCustomer,
   PaymentKindHandler,
   PaymentOrder,
+  PaymentOrderItem,
   PaymentOrderStatus,
 } from "./types";
 
@@ -25,6 +26,11 @@ export interface CreatePaymentOrderInput {
   refId: string;
   /** Integer rupiah, at least 1. */
   amount: number;
+  /**
+   * The rows one order pays, when more than one (several dues bills of a household, one gateway fee):
+   * each with its share, the shares summing to `amount`. The handler reads them from `order.items`.
+   */
+  items?: readonly PaymentOrderItem[];
   description: string;
   customer: PaymentCustomer;
   /** When the checkout stops accepting payment; 24 hours from now unless given. */
@@ -50,6 +56,7 @@ function toOrder(row: OrderRow): PaymentOrder {
     kind: row.kind,
     tenantId: row.tenantId,
     refId: row.refId,
+    items: row.items ?? null,
     amount: row.amount,
     description: row.description,
     gateway: row.gateway,
@@ -83,6 +90,14 @@ export async function createPaymentOrder(
       { field: "amount", message: "must be a positive integer" },
     ]);
   }
+  if (
+    input.items &&
+    (input.items.length === 0 ||
+      input.items.some((i) => !Number.isSafeInteger(i.amount) || i.amount < 1) ||
+      input.items.reduce((sum, i) => sum + i.amount, 0) !== input.amount)
+  ) {
+    throw new Error("an order's items must be positive shares summing to its amount");
+  }
   const gateway = checkoutGateway(ctx);
   const adapter = await gatewayAdapter(ctx, gateway);
   if (!adapter) {
@@ -108,6 +123,7 @@ export async function createPaymentOrder(
     tenantId: ctx.tenant.id,
     tenantSlug: ctx.tenant.slug,
     refId: input.refId,
+    items: input.items ? input.items.map(({ refId, amount }) => ({ refId, amount })) : null,
     amount: input.amount,
     description: input.description,
     gateway,

@@ -11,6 +11,12 @@ export type PaymentOrderStatus = (typeof PAYMENT_ORDER_STATUSES)[number];
 export const PAYMENT_GATEWAYS = ["midtrans", "xendit", "simulator"] as const;
 export type PaymentGatewayName = (typeof PAYMENT_GATEWAYS)[number];
 
+/** One of the rows an order of several pays, and its share of the order's amount. */
+export interface PaymentOrderItem {
+  refId: string;
+  amount: number;
+}
+
 export const paymentOrders = sqliteTable(
   "payment_orders",
   {
@@ -19,8 +25,13 @@ export const paymentOrders = sqliteTable(
     kind: text("kind").notNull(),
     tenantId: text("tenant_id").notNull(),
     tenantSlug: text("tenant_slug").notNull(),
-    /** The paying module's own row (an invoice id, a dues bill id). */
+    /** The paying module's own row (an invoice id, a dues bill id; a household for an order of many bills). */
     refId: text("ref_id").notNull(),
+    /**
+     * The module's rows one order pays, with each one's share of `amount` (which is their sum): several
+     * dues bills of one household in one checkout, one gateway fee (issue 45). Null for one row (`refId`).
+     */
+    items: text("items", { mode: "json" }).$type<PaymentOrderItem[]>(),
     /** Integer rupiah; a callback for any other amount changes nothing. */
     amount: integer("amount").notNull(),
     description: text("description").notNull(),

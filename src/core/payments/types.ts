@@ -1,7 +1,7 @@
 import type { TenantCtx } from "../context";
-import type { PaymentGatewayName, PaymentOrderStatus } from "./tables";
+import type { PaymentGatewayName, PaymentOrderItem, PaymentOrderStatus } from "./tables";
 
-export type { PaymentGatewayName, PaymentOrderStatus } from "./tables";
+export type { PaymentGatewayName, PaymentOrderItem, PaymentOrderStatus } from "./tables";
 
 /** `fetch` as the adapters call it; tests and the simulator answer it without the network. */
 export type Fetcher = (input: string, init?: RequestInit) => Promise<Response>;
@@ -68,6 +68,8 @@ export interface PaymentOrder {
   kind: string;
   tenantId: string;
   refId: string;
+  /** The rows an order of several pays, each with its share of `amount`; null for one row (`refId`). */
+  items: PaymentOrderItem[] | null;
   amount: number;
   description: string;
   gateway: PaymentGatewayName;

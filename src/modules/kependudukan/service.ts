@@ -244,6 +244,41 @@ export async function familyCardsByIds({ ctx, ids }: { ctx: Pick<TenantCtx, "db"
   return found;
 }
 
+/**
+ * The kepala keluarga of the active family card living in each of the given units (the oldest card
+ * when a house holds more than one), with the WhatsApp number on the card: the arrears list names the
+ * family to remind (issue 45). One statement, the ids as one JSON parameter like `unitsByIds`.
+ */
+export async function familyHeadsAt({
+  ctx,
+  unitIds,
+}: {
+  ctx: Pick<TenantCtx, "db">;
+  unitIds: readonly string[];
+}) {
+  const found = new Map<string, { name: string; whatsapp: string | null }>();
+  const unique = [...new Set(unitIds)];
+  if (unique.length === 0) {
+    return found;
+  }
+  const rows = await ctx.db
+    .select({ unitId: familyCards.unitId, name: familyCards.headName, whatsapp: familyCards.headWhatsapp })
+    .from(familyCards)
+    .where(
+      and(
+        eq(familyCards.status, "aktif"),
+        sql`${familyCards.unitId} IN (SELECT value FROM json_each(${JSON.stringify(unique)}))`,
+      ),
+    )
+    .orderBy(asc(familyCards.id));
+  for (const row of rows) {
+    if (!found.has(row.unitId)) {
+      found.set(row.unitId, { name: row.name, whatsapp: row.whatsapp });
+    }
+  }
+  return found;
+}
+
 // Registry of family cards and their members (families.ts); letters read households through these.
 export { householdAt, householdMembers, maskNik } from "./families";
 // One registry person, what an account links to (identity's memberships.person_id).

@@ -30,6 +30,7 @@ import { ListCampaigns } from "./routes/listCampaigns";
 import { ListCash } from "./routes/listCash";
 import { ListDuesTypes } from "./routes/listDuesTypes";
 import { ListExpenses } from "./routes/listExpenses";
+import { PayBillsOnline } from "./routes/payBillsOnline";
 import { PayOnline } from "./routes/payOnline";
 import { PutBudget } from "./routes/putBudget";
 import { RecordPayment } from "./routes/recordPayment";
@@ -188,6 +189,7 @@ export const keuanganModule = defineModule({
       access: finance,
     },
     { method: "post", path: "/api/iuran/tagihan/:id/bayar-online", endpoint: PayOnline, access: resident },
+    { method: "post", path: "/api/iuran/bayar-online", endpoint: PayBillsOnline, access: resident },
     { method: "get", path: "/api/iuran/mine", endpoint: GetMyDues, access: resident },
     { method: "get", path: "/api/iuran/tunggakan", endpoint: GetArrears, access: staff },
     { method: "get", path: "/api/iuran/tunggakan/pindah", endpoint: GetMovedOutDebts, access: staff },

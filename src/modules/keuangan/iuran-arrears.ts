@@ -1,20 +1,60 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, sql } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/sqlite-core";
 import type { TenantCtx } from "../../core/context";
+import { rupiah } from "../../core/format";
+import { hasRole, ROLES } from "../../core/http/access";
 import { invalidCursor } from "../../core/http/cursor";
-import { unitsByIds } from "../kependudukan/service";
-import { daysSincePeriodStart, periodOf, previousPeriod } from "./periods";
+import { normaliseIndonesianMobile, toMsisdn } from "../../core/phone";
+import { jakartaDay } from "../../core/time";
+import { membersWithContact } from "../identity/service";
+import { familyHeadsAt, unitsByIds } from "../kependudukan/service";
+import {
+  DEFAULT_DUE_DAY,
+  daysSincePeriodStart,
+  dueDateOf,
+  isOverdue,
+  periodDays,
+  periodOf,
+  previousPeriod,
+} from "./periods";
 import type { ArrearsQuery } from "./schemas";
-import { duesBalances, duesUnitBalances } from "./tables";
+import { duesBalances, duesTypes, duesUnitBalances } from "./tables";
 
 // --- arrears -------------------------------------------------------------------------------------
 
 type Buckets = ReturnType<typeof bucketStarts>;
 type Aging = { d0_30: number; d31_60: number; d61_90: number; d90plus: number };
 
-/** The oldest period still in each aging bucket (0–30, 31–60, 61–90 days since the period began). */
-function bucketStarts(now: Date) {
+/**
+ * The month's due date as the arrears see it (issue 45): a bill is tunggakan only once its due day has
+ * passed in Asia/Jakarta. The kept balances hold a slot per unit, period and target, not per dues type,
+ * so the list takes the latest due day among the active types: no bill is ever called tunggakan before
+ * its own due date (a type due earlier waits for the latest). `through` is the latest period owed: the
+ * current one once that day has passed, else the one before.
+ */
+export async function owedThrough(ctx: Pick<TenantCtx, "db">, now: Date) {
+  const row = await ctx.db
+    .select({ dueDay: sql<number | null>`max(${duesTypes.dueDay})` })
+    .from(duesTypes)
+    .where(eq(duesTypes.active, true))
+    .get();
+  const dueDay = Number(row?.dueDay ?? DEFAULT_DUE_DAY);
   const current = periodOf(now);
+  const overdue = isOverdue(current, dueDay, now);
+  return {
+    current,
+    dueDate: dueDateOf(current, dueDay),
+    overdue,
+    through: overdue ? current : previousPeriod(current),
+  };
+}
+
+/**
+ * The oldest period still in each aging bucket (0–30, 31–60, 61–90 days since the period began), and as
+ * `current` the latest period owed (`owedThrough`): a month not yet due is not in the arrears.
+ */
+function bucketStarts(now: Date, through: string) {
+  const current = through;
   const starts: string[] = [];
   for (const limit of [30, 60, 90]) {
     let p = current;
@@ -74,12 +114,20 @@ interface UnitRow {
   d90plus: number;
 }
 
+/** Who to remind at a unit: the family head's name, and a number to reach them (or null). */
+interface Contact {
+  headName: string | null;
+  whatsapp: string | null;
+}
+
 /** One answer line: the unit's house (block and number, null if the unit is gone) and its figures. */
-function present(row: UnitRow, unit: { block: string; number: string } | undefined) {
+function present(row: UnitRow, unit: { block: string; number: string } | undefined, contact?: Contact) {
   return {
     unitId: row.unitId,
     block: unit?.block ?? null,
     number: unit?.number ?? null,
+    headName: contact?.headName ?? null,
+    waLink: null as string | null,
     owed: Number(row.owed),
     unpaidBills: Number(row.unpaidBills),
     oldestPeriod: row.oldestPeriod,
@@ -98,12 +146,10 @@ function present(row: UnitRow, unit: { block: string; number: string } | undefin
  * The route pages instead (`arrearsPage`).
  */
 export async function arrears({ ctx, now = ctx.now() }: { ctx: TenantCtx; now?: Date }) {
-  const buckets = bucketStarts(now);
+  const buckets = bucketStarts(now, (await owedThrough(ctx, now)).through);
   const rows = await perUnit(ctx, buckets);
-  const units = await unitsByIds({ ctx, ids: rows.map((r) => r.unitId) });
   const totals = { owed: 0, units: rows.length, aging: { d0_30: 0, d31_60: 0, d61_90: 0, d90plus: 0 } };
-  const items = rows.map((row) => {
-    const item = present(row, units.get(row.unitId));
+  const items = (await lines(ctx, rows)).map((item) => {
     totals.owed += item.owed;
     for (const key of Object.keys(item.aging) as (keyof Aging)[]) {
       totals.aging[key] += item.aging[key];
@@ -175,6 +221,59 @@ function owingPage(ctx: TenantCtx, buckets: Buckets, after: ReturnType<typeof pa
 }
 
 /**
+ * The family head (kepala keluarga of the active card at the unit, from the registry) and a WhatsApp
+ * number for each unit: a resident account of the unit with a number, else the number on the card;
+ * normalised to the international digits wa.me takes (null when none reads as a number).
+ */
+async function contactsAt(ctx: TenantCtx, unitIds: readonly string[]) {
+  const found = new Map<string, Contact>();
+  if (unitIds.length === 0) {
+    return found;
+  }
+  const wanted = new Set(unitIds);
+  const [heads, members] = await Promise.all([familyHeadsAt({ ctx, unitIds }), membersWithContact({ ctx })]);
+  const memberNumbers = new Map<string, string>();
+  for (const m of members) {
+    if (m.unitId && wanted.has(m.unitId) && m.whatsapp && !memberNumbers.has(m.unitId)) {
+      memberNumbers.set(m.unitId, m.whatsapp);
+    }
+  }
+  for (const unitId of unitIds) {
+    const head = heads.get(unitId);
+    const raw = memberNumbers.get(unitId) ?? head?.whatsapp ?? null;
+    const whatsapp = raw ? (normaliseIndonesianMobile(raw) ?? toMsisdn(raw)) : null;
+    found.set(unitId, { headName: head?.name ?? null, whatsapp });
+  }
+  return found;
+}
+
+/**
+ * The answer lines of the given units: house, figures, the family head, and (for the treasurer and admin,
+ * who manage finance and so may see numbers, issue 44) a WhatsApp link to remind them.
+ */
+async function lines(ctx: TenantCtx, rows: readonly UnitRow[]) {
+  const ids = rows.map((r) => r.unitId);
+  const [units, contacts] = await Promise.all([unitsByIds({ ctx, ids }), contactsAt(ctx, ids)]);
+  const seesNumbers = hasRole(ctx, ROLES.FINANCE);
+  return rows.map((row) => {
+    const contact = contacts.get(row.unitId);
+    const item = present(row, units.get(row.unitId), contact);
+    item.waLink = seesNumbers && contact?.whatsapp ? reminderLink(ctx, contact, item) : null;
+    return item;
+  });
+}
+
+/** `https://wa.me/<number>?text=…`: a prefilled Indonesian reminder naming the family and the amount. */
+function reminderLink(ctx: TenantCtx, contact: Contact, item: { owed: number; oldestPeriod: string }) {
+  const greeting = contact.headName ? `Bapak/Ibu ${contact.headName}` : "Bapak/Ibu";
+  const text =
+    `Halo ${greeting}, kami mengingatkan iuran ${ctx.tenant.name} yang belum dibayar sebesar ` +
+    `${rupiah(item.owed)} (sejak ${item.oldestPeriod}). Pembayaran bisa lewat aplikasi: ` +
+    `${ctx.config.APP_URL}/iuran. Terima kasih.`;
+  return `https://wa.me/${contact.whatsapp}?text=${encodeURIComponent(text)}`;
+}
+
+/**
  * `GET /api/iuran/tunggakan`: one page of the arrears as of `now`, owed descending then unit id, with
  * the totals over every unit in arrears. Each unit's owed is its kept total (`dues_unit_balances`), so
  * nothing is grouped but the slots of units that owe on a period billed ahead; the page, the unit count
@@ -191,14 +290,15 @@ export async function arrearsPage({
   input: ArrearsQuery;
   now?: Date;
 }) {
-  const buckets = bucketStarts(now);
+  const month = await owedThrough(ctx, now);
+  const buckets = bucketStarts(now, month.through);
   const db = ctx.db;
   const b = duesBalances;
   const { owing, counted, page } = owingPage(ctx, buckets, parseCursor(input.cursor), input.limit);
   // One statement: the count and sum ride on every row of the page (and alone on an empty page), and
   // each page row is joined to its own kept rows for its figures; the aging totals beside it, one batch
   // (one transaction, so the buckets and the total owed they are taken from agree).
-  const [ranked, recent] = await db.batch([
+  const [ranked, recent, [thisMonth]] = await db.batch([
     db
       .with(owing, counted, page)
       .select({
@@ -220,11 +320,18 @@ export async function arrearsPage({
       .from(b)
       .where(and(gte(b.period, buckets.p90), lte(b.period, buckets.current)))
       .groupBy(b.period),
+    // The current month, shown apart from the arrears (issue 45).
+    db
+      .select({
+        outstanding: sql<number>`coalesce(sum(${b.outstanding}), 0)`,
+        units: sql<number>`count(distinct ${b.unitId})`,
+      })
+      .from(b)
+      .where(eq(b.period, month.current)),
   ]);
   const found = ranked.flatMap(({ unitId, ...row }) => (unitId === null ? [] : [{ ...row, unitId }]));
   const shown = found.slice(0, input.limit);
-  const units = await unitsByIds({ ctx, ids: shown.map((r) => r.unitId) });
-  const items = shown.map((row) => present(row, units.get(row.unitId)));
+  const items = await lines(ctx, shown);
   const last = items.at(-1);
   const head = ranked[0];
   const owed = Number(head?.totalOwed ?? 0);
@@ -237,22 +344,41 @@ export async function arrearsPage({
     asOf: now.toISOString(),
     items,
     totals: { owed, units: Number(head?.units ?? 0), aging },
+    bulanIni: {
+      period: month.current,
+      dueDate: month.dueDate,
+      overdue: month.overdue,
+      outstanding: Number(thisMonth?.outstanding ?? 0),
+      units: Number(thisMonth?.units ?? 0),
+    },
     nextCursor: found.length > input.limit && last ? `${last.owed}~${last.unitId}` : null,
   };
 }
 
-/** Dashboard: rupiah owed on bills of past and current periods, from the kept balances (`n`). */
+/**
+ * The latest period owed at `now` as SQL (`owedThrough` inside the statement, for the dashboard's
+ * synchronous queries): the current period once the active types' latest due day has passed, else the one
+ * before.
+ */
+function owedThroughSql(now: Date) {
+  const current = periodOf(now);
+  const day = Number(jakartaDay(now).slice(8));
+  const lastDay = Number(periodDays(current).last.slice(8));
+  return sql`CASE WHEN ${day} > min(${lastDay}, (SELECT coalesce(max(${duesTypes.dueDay}), ${DEFAULT_DUE_DAY}) FROM ${duesTypes} WHERE ${duesTypes.active} = 1)) THEN ${current} ELSE ${previousPeriod(current)} END`;
+}
+
+/** Dashboard: rupiah owed on bills past their due date (the arrears), from the kept balances (`n`). */
 export function arrearsAmountQuery(ctx: TenantCtx) {
   return ctx.db
     .select({ n: sql<number>`coalesce(sum(${duesBalances.outstanding}), 0)` })
     .from(duesBalances)
-    .where(lte(duesBalances.period, periodOf(ctx.now())));
+    .where(lte(duesBalances.period, owedThroughSql(ctx.now())));
 }
 
-/** Dashboard: units with something owed, from the kept balances (`n`). */
+/** Dashboard: units with something past its due date, from the kept balances (`n`). */
 export function arrearsUnitsQuery(ctx: TenantCtx) {
   return ctx.db
     .select({ n: sql<number>`count(distinct ${duesBalances.unitId})` })
     .from(duesBalances)
-    .where(lte(duesBalances.period, periodOf(ctx.now())));
+    .where(lte(duesBalances.period, owedThroughSql(ctx.now())));
 }

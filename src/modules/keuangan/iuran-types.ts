@@ -6,7 +6,7 @@ import { Conflict, Invalid } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { nowIso } from "../../core/time";
 import { unitsByIds } from "../kependudukan/service";
-import { nextPeriod, periodOf, rateFor } from "./periods";
+import { DEFAULT_DUE_DAY, nextPeriod, periodOf, rateFor } from "./periods";
 import type { DuesTypeInput } from "./schemas";
 import { type DuesRate, duesBills, duesTypes } from "./tables";
 
@@ -27,6 +27,7 @@ function presentType(row: TypeRow, now: Date) {
     startPeriod: row.startPeriod,
     active: row.active,
     exemptUnitIds: row.exemptUnitIds,
+    dueDay: row.dueDay,
     rates: row.rates,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -64,6 +65,7 @@ export async function createDuesType({ ctx, input }: { ctx: TenantCtx; input: Du
       active: input.active,
       rates: [{ from: input.startPeriod, amount: input.amount }],
       exemptUnitIds,
+      dueDay: input.dueDay ?? DEFAULT_DUE_DAY,
       updatedAt: nowIso(),
     }),
     audit(ctx, {
@@ -124,6 +126,7 @@ export async function updateDuesType({
         active: input.active,
         rates,
         exemptUnitIds,
+        dueDay: input.dueDay ?? current.dueDay,
         updatedAt: now.toISOString(),
       })
       .where(eq(duesTypes.id, id)),

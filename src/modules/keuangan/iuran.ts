@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, ne, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted, isUniqueViolation } from "../../core/db/errors";
@@ -12,8 +13,9 @@ import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
 import { requireCompleteProfile } from "../identity/service";
 import { refreshUnitPeriod } from "./iuran-balances";
 import { postCash } from "./kas";
+import { DEFAULT_DUE_DAY, dueDateOf, isOverdue } from "./periods";
 import type { BillListQuery, PaymentInput } from "./schemas";
-import { duesBills, duesPayments } from "./tables";
+import { duesBills, duesPayments, duesTypes } from "./tables";
 
 export type BillRow = typeof duesBills.$inferSelect;
 
@@ -123,23 +125,26 @@ export interface PaymentFacts {
   proofFileId?: string;
 }
 
-/**
- * Records a payment: the bill's paid amount moves by a conditional UPDATE that refuses to pass the
- * bill's amount, the guard stops the batch unless that UPDATE was this payment's, and the payment row
- * and its cash-book entry land in the same batch. Two payments racing for the last rupiah: one wins,
- * the other is 409 `overpayment` (or `bill_paid`). The bill's slot of the kept balances is rewritten
- * in the same batch, after the guard.
- */
-export async function applyPayment(ctx: TenantCtx, bill: BillRow, facts: PaymentFacts) {
+/** 409 `bill_paid` or `overpayment` when the bill cannot take `amount` as last read. */
+function refuseUnfit(bill: BillRow, amount: number) {
   if (bill.status === "lunas") {
     throw new Conflict("bill_paid", "This bill is already paid in full.");
   }
-  if (bill.paidAmount + facts.amount > bill.amount) {
+  if (bill.paidAmount + amount > bill.amount) {
     throw new Conflict(
       "overpayment",
       `Only Rp${bill.amount - bill.paidAmount} is outstanding on this bill; the payment would exceed it.`,
     );
   }
+}
+
+/**
+ * The statements of one payment of a bill, for a batch: the conditional UPDATE of the bill, the guard
+ * that stops the batch unless that UPDATE was this payment's, the bill's slot of the kept balances, the
+ * payment row, its cash-book entry and the audit record. A gateway order of several bills puts each
+ * bill's statements in one batch (`applyGatewayPayments`).
+ */
+function paymentWrites(ctx: TenantCtx, bill: BillRow, facts: PaymentFacts) {
   const paymentId = newId();
   const entry = postCash(ctx, {
     kind: "masuk",
@@ -151,43 +156,54 @@ export async function applyPayment(ctx: TenantCtx, bill: BillRow, facts: Payment
     sourceId: paymentId,
   });
   const now = nowIso();
+  const writes: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [
+    ctx.db
+      .update(duesBills)
+      .set({
+        paidAmount: sql`${duesBills.paidAmount} + ${facts.amount}`,
+        status: sql`CASE WHEN ${duesBills.paidAmount} + ${facts.amount} >= ${duesBills.amount} THEN 'lunas' ELSE 'sebagian' END`,
+        lastPaymentId: paymentId,
+        updatedAt: now,
+      })
+      .where(
+        and(eq(duesBills.id, bill.id), sql`${duesBills.paidAmount} + ${facts.amount} <= ${duesBills.amount}`),
+      ),
+    abortBatchUnless(ctx.db, duesBills, bill.id, eq(duesBills.lastPaymentId, paymentId)),
+    ...refreshUnitPeriod(ctx.db, bill),
+    ctx.db.insert(duesPayments).values({
+      id: paymentId,
+      billId: bill.id,
+      amount: facts.amount,
+      method: facts.method,
+      paidAt: new Date(facts.paidAt).toISOString(),
+      gatewayOrderId: facts.gatewayOrderId ?? null,
+      proofFileId: facts.proofFileId ?? null,
+      cashEntryId: entry.id,
+      recordedBy: ctx.actor.kind === "user" ? ctx.actor.userId : null,
+    }),
+    ...entry.writes,
+    audit(ctx, {
+      action: "iuran.payment",
+      targetType: "dues_bill",
+      targetId: bill.id,
+      detail: { paymentId, amount: facts.amount, method: facts.method, cashEntryId: entry.id },
+    }),
+  ];
+  return { paymentId, entry, writes };
+}
+
+/**
+ * Records a payment: the bill's paid amount moves by a conditional UPDATE that refuses to pass the
+ * bill's amount, the guard stops the batch unless that UPDATE was this payment's, and the payment row
+ * and its cash-book entry land in the same batch. Two payments racing for the last rupiah: one wins,
+ * the other is 409 `overpayment` (or `bill_paid`). The bill's slot of the kept balances is rewritten
+ * in the same batch, after the guard.
+ */
+export async function applyPayment(ctx: TenantCtx, bill: BillRow, facts: PaymentFacts) {
+  refuseUnfit(bill, facts.amount);
+  const payment = paymentWrites(ctx, bill, facts);
   try {
-    await ctx.db.batch([
-      ctx.db
-        .update(duesBills)
-        .set({
-          paidAmount: sql`${duesBills.paidAmount} + ${facts.amount}`,
-          status: sql`CASE WHEN ${duesBills.paidAmount} + ${facts.amount} >= ${duesBills.amount} THEN 'lunas' ELSE 'sebagian' END`,
-          lastPaymentId: paymentId,
-          updatedAt: now,
-        })
-        .where(
-          and(
-            eq(duesBills.id, bill.id),
-            sql`${duesBills.paidAmount} + ${facts.amount} <= ${duesBills.amount}`,
-          ),
-        ),
-      abortBatchUnless(ctx.db, duesBills, bill.id, eq(duesBills.lastPaymentId, paymentId)),
-      ...refreshUnitPeriod(ctx.db, bill),
-      ctx.db.insert(duesPayments).values({
-        id: paymentId,
-        billId: bill.id,
-        amount: facts.amount,
-        method: facts.method,
-        paidAt: new Date(facts.paidAt).toISOString(),
-        gatewayOrderId: facts.gatewayOrderId ?? null,
-        proofFileId: facts.proofFileId ?? null,
-        cashEntryId: entry.id,
-        recordedBy: ctx.actor.kind === "user" ? ctx.actor.userId : null,
-      }),
-      ...entry.writes,
-      audit(ctx, {
-        action: "iuran.payment",
-        targetType: "dues_bill",
-        targetId: bill.id,
-        detail: { paymentId, amount: facts.amount, method: facts.method, cashEntryId: entry.id },
-      }),
-    ]);
+    await ctx.db.batch(payment.writes);
   } catch (error) {
     if (isBatchAborted(error)) {
       const fresh = await loadBill(ctx, bill.id);
@@ -197,6 +213,7 @@ export async function applyPayment(ctx: TenantCtx, bill: BillRow, facts: Payment
     }
     throw error;
   }
+  const { paymentId, entry } = payment;
   const after = await loadBill(ctx, bill.id);
   return {
     id: paymentId,
@@ -257,6 +274,73 @@ export async function applyGatewayPayment(
   }
 }
 
+/**
+ * A paid gateway order of several bills of one household (one checkout, one fee): every bill that can
+ * still take its share is paid in ONE batch, so the household never sees half of an order applied. The
+ * order id on each payment (unique with the bill) makes a repeated callback a no-op (`applied: false`).
+ * A bill settled meanwhile in cash, or gone, cannot take its share: that money is answered in `unapplied`
+ * for the treasurer to refund. A payment racing the batch aborts it (the guard), and the error is thrown
+ * so the gateway's retry applies the order again against the bills as they then are.
+ */
+export async function applyGatewayPayments(
+  ctx: TenantCtx,
+  order: { orderId: string; items: readonly { refId: string; amount: number }[]; paidAt: string },
+): Promise<{ applied: boolean; unapplied: { billId: string; amount: number; reason: string }[] }> {
+  const seen = async () =>
+    (await ctx.db
+      .select({ id: duesPayments.id })
+      .from(duesPayments)
+      .where(eq(duesPayments.gatewayOrderId, order.orderId))
+      .get()) !== undefined;
+  const none = { applied: false, unapplied: [] };
+  if (await seen()) {
+    return none;
+  }
+  const ids = order.items.map((i) => i.refId);
+  const bills = new Map(
+    (await ctx.db.select().from(duesBills).where(inArray(duesBills.id, ids))).map((b) => [b.id, b]),
+  );
+  const writes: BatchItem<"sqlite">[] = [];
+  const unapplied: { billId: string; amount: number; reason: string }[] = [];
+  for (const item of order.items) {
+    const bill = bills.get(item.refId);
+    const reason = !bill
+      ? "not_found"
+      : bill.status === "lunas"
+        ? "bill_paid"
+        : bill.paidAmount + item.amount > bill.amount
+          ? "overpayment"
+          : null;
+    if (reason || !bill) {
+      unapplied.push({ billId: item.refId, amount: item.amount, reason: reason ?? "not_found" });
+      continue;
+    }
+    writes.push(
+      ...paymentWrites(ctx, bill, {
+        amount: item.amount,
+        method: "online",
+        paidAt: order.paidAt,
+        gatewayOrderId: order.orderId,
+      }).writes,
+    );
+  }
+  const [first, ...rest] = writes;
+  if (!first) {
+    // Nothing fit: either another delivery of this order has just paid them all, or the money is unapplied.
+    return (await seen()) ? none : { applied: false, unapplied };
+  }
+  try {
+    await ctx.db.batch([first, ...rest]);
+    return { applied: true, unapplied };
+  } catch (error) {
+    // A second delivery racing this one: whichever batch landed first paid the order.
+    if ((isUniqueViolation(error) || isBatchAborted(error)) && (await seen())) {
+      return none;
+    }
+    throw error;
+  }
+}
+
 // --- the resident's own dues -------------------------------------------------------------------
 
 /** How many settled bills the resident's view shows after the unpaid ones. */
@@ -265,7 +349,7 @@ const PAID_SHOWN = 12;
 async function duesOfUnit(ctx: TenantCtx, unitId: string) {
   // The unit's household's bills: never those settled to a family that moved out (issue 45).
   const ofUnit = and(eq(duesBills.unitId, unitId), isNull(duesBills.movedOutFamilyId));
-  const [unpaid, paid, [totals], payments] = await ctx.db.batch([
+  const [unpaid, paid, [totals], payments, types] = await ctx.db.batch([
     ctx.db
       .select()
       .from(duesBills)
@@ -290,17 +374,40 @@ async function duesOfUnit(ctx: TenantCtx, unitId: string) {
       .from(duesPayments)
       .where(inArray(duesPayments.billId, ctx.db.select({ id: duesBills.id }).from(duesBills).where(ofUnit)))
       .orderBy(asc(duesPayments.id)),
+    // Each type's due day: a bill is tunggakan only after it (issue 45).
+    ctx.db.select({ id: duesTypes.id, dueDay: duesTypes.dueDay }).from(duesTypes),
   ]);
   const billed = Number(totals?.billed ?? 0);
   const paidSum = Number(totals?.paid ?? 0);
   const bills = [...unpaid, ...paid];
-  return {
-    unitId,
-    items: bills.map((bill) => ({
+  const dueDays = new Map(types.map((t) => [t.id, t.dueDay]));
+  const now = ctx.now();
+  let overdueSum = 0;
+  const items = bills.map((bill) => {
+    const dueDay = dueDays.get(bill.typeId) ?? DEFAULT_DUE_DAY;
+    const overdue = bill.status !== "lunas" && isOverdue(bill.period, dueDay, now);
+    if (overdue) {
+      overdueSum += bill.amount - bill.paidAmount;
+    }
+    return {
       ...presentBill(bill),
       payments: payments.filter((p) => p.billId === bill.id).map(presentOwnPayment),
-    })),
-    totals: { billed, paid: paidSum, outstanding: billed - paidSum, unpaidBills: unpaid.length },
+      dueDate: dueDateOf(bill.period, dueDay),
+      overdue,
+    };
+  });
+  const outstanding = billed - paidSum;
+  return {
+    unitId,
+    items,
+    totals: {
+      billed,
+      paid: paidSum,
+      outstanding,
+      unpaidBills: unpaid.length,
+      overdue: overdueSum,
+      notYetDue: outstanding - overdueSum,
+    },
   };
 }
 

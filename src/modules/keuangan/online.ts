@@ -1,10 +1,13 @@
+import { inArray } from "drizzle-orm";
 import type { TenantCtx } from "../../core/context";
 import { clientUrl } from "../../core/env";
 import { Conflict, DomainError, NotFound } from "../../core/errors";
 import { log } from "../../core/http/log";
 import { createPaymentOrder, type PaymentOrder, paymentOrdersFor } from "../../core/payments";
 import { membershipIn, requireCompleteProfile, userContact } from "../identity/service";
-import { applyGatewayPayment, loadBill } from "./iuran";
+import { applyGatewayPayment, applyGatewayPayments, loadBill } from "./iuran";
+import type { MultiPayInput } from "./schemas";
+import { duesBills } from "./tables";
 
 /** The payment-order kind of dues bills (`iuran-<ULID>` order ids). */
 export const DUES_PAYMENT_KIND = "iuran";
@@ -61,12 +64,98 @@ export async function payOnline({ ctx, id }: { ctx: TenantCtx; id: string }) {
 }
 
 /**
+ * `POST /api/iuran/bayar-online`: several open bills of the caller's household in ONE gateway order (one
+ * checkout, one fee), each bill's share being what it still owes. A bill of another household, or of
+ * another tenant (not in this tenant's database at all), is 404 like a bill that does not exist, so the
+ * answer never tells them apart; a bill paid in full is 409 `bill_paid`. Asking again for the same bills
+ * while such an order is open hands out the same link. The callback pays every bill in one batch.
+ */
+export async function payBillsOnline({ ctx, input }: { ctx: TenantCtx; input: MultiPayInput }) {
+  const membership = await membershipIn({ ctx });
+  const ids = [...new Set(input.billIds)];
+  const rows = await ctx.db.select().from(duesBills).where(inArray(duesBills.id, ids));
+  const unitId = membership?.unitId;
+  // A bill settled to a family that moved out is that family's debt, never the next occupant's (issue 45).
+  if (
+    !unitId ||
+    rows.length !== ids.length ||
+    rows.some((b) => b.unitId !== unitId || b.movedOutFamilyId !== null)
+  ) {
+    throw new NotFound("Bill");
+  }
+  await requireCompleteProfile({ ctx });
+  const paid = rows.filter((b) => b.status === "lunas");
+  if (paid.length) {
+    throw new Conflict("bill_paid", `Already paid in full: ${paid.map((b) => b.id).join(", ")}.`);
+  }
+  // Oldest period first: the order's lines read like the household's list.
+  const bills = rows.sort((a, b) => a.period.localeCompare(b.period) || a.id.localeCompare(b.id));
+  const items = bills.map((b) => ({ refId: b.id, amount: b.amount - b.paidAmount }));
+  const amount = items.reduce((sum, i) => sum + i.amount, 0);
+  const key = (list: readonly { refId: string; amount: number }[]) =>
+    list
+      .map((i) => `${i.refId}:${i.amount}`)
+      .sort()
+      .join(",");
+  const open = (await paymentOrdersFor(ctx, DUES_PAYMENT_KIND, unitId)).find(
+    (o) =>
+      o.status === "pending" &&
+      o.items !== null &&
+      key(o.items) === key(items) &&
+      Date.parse(o.expiresAt) > ctx.now().getTime() + REUSE_MARGIN_MS,
+  );
+  const lines = items.map((i) => ({ billId: i.refId, amount: i.amount }));
+  if (open) {
+    return { orderId: open.id, paymentUrl: open.paymentUrl, amount, expiresAt: open.expiresAt, items: lines };
+  }
+  const contact = await userContact({ ctx, id: membership.userId });
+  const periods = [...new Set(bills.map((b) => b.period))];
+  const started = await createPaymentOrder(ctx, {
+    kind: DUES_PAYMENT_KIND,
+    refId: unitId,
+    items,
+    amount,
+    description: `Iuran ${bills.length} tagihan (${periods.join(", ")}) – ${ctx.tenant.name}`.slice(0, 250),
+    customer: {
+      name: contact?.name ?? "Warga",
+      email: contact?.email ?? null,
+      phone: contact?.whatsapp ?? null,
+    },
+    returnUrl: (orderId) => `${clientUrl(ctx.env)}/iuran?bayar=${encodeURIComponent(orderId)}`,
+  });
+  return {
+    orderId: started.orderId,
+    paymentUrl: started.paymentUrl,
+    amount,
+    expiresAt: started.expiresAt,
+    items: lines,
+  };
+}
+
+/**
  * A paid order: the bill takes the payment once (the order id is unique among payments, so 20
  * callbacks make one payment and one cash entry). When the bill was settled meanwhile in cash the
  * money still arrived: it is logged for the treasurer to refund, and the callback is not failed, since
  * a retry could not change the outcome.
  */
 export async function onDuesOrderPaid(ctx: TenantCtx, order: PaymentOrder): Promise<void> {
+  if (order.items) {
+    const result = await applyGatewayPayments(ctx, {
+      orderId: order.id,
+      items: order.items,
+      paidAt: order.paidAt ?? ctx.now().toISOString(),
+    });
+    for (const line of result.unapplied) {
+      log("warn", "dues_online_payment_unapplied", {
+        tenant: ctx.tenant.slug,
+        orderId: order.id,
+        billId: line.billId,
+        amount: line.amount,
+        reason: line.reason,
+      });
+    }
+    return;
+  }
   try {
     await applyGatewayPayment(ctx, {
       orderId: order.id,

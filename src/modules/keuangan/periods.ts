@@ -68,3 +68,20 @@ export function reminderSendAfter(at: Date): Date {
   const day = hour >= 21 ? jakartaDay(new Date(at.getTime() + DAY_MS)) : jakartaDay(at);
   return new Date(jakartaDayStart(day).getTime() + 7 * 3_600_000);
 }
+
+/** A dues type's due day when none is set (issue 45): the 10th of the month. */
+export const DEFAULT_DUE_DAY = 10;
+
+/** The Jakarta day a period's bill is due: the due day, or the period's last day when the month is shorter. */
+export function dueDateOf(period: string, dueDay: number): string {
+  const last = periodDays(period).last;
+  return Number(last.slice(8)) < dueDay ? last : `${period}-${String(dueDay).padStart(2, "0")}`;
+}
+
+/**
+ * Whether a bill of `period` is tunggakan at `now`: only once its due day has passed in Asia/Jakarta.
+ * On the due day itself it is still "bulan ini".
+ */
+export function isOverdue(period: string, dueDay: number, now: Date): boolean {
+  return jakartaDay(now) > dueDateOf(period, dueDay);
+}

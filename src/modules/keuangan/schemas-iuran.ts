@@ -13,6 +13,17 @@ export const DuesTypeInput = z.object({
   startPeriod: Period,
   active: z.boolean().default(true),
   exemptUnitIds: z.array(z.string().min(1).max(64)).max(500).optional(),
+  dueDay: z
+    .number()
+    .int()
+    .min(1)
+    .max(31)
+    .optional()
+    .describe(
+      "The day of the month a period's bill is due (Asia/Jakarta; past the month's end, its last day). " +
+        "Until then the bill is 'bulan ini', after it tunggakan. 10 when a type is created without it; " +
+        "kept when an update leaves it out",
+    ),
 });
 export type DuesTypeInput = z.infer<typeof DuesTypeInput>;
 
@@ -26,6 +37,7 @@ export const DuesType = z
     startPeriod: z.string(),
     active: z.boolean(),
     exemptUnitIds: z.array(z.string()),
+    dueDay: z.number().int().describe("The day of the month a period's bill is due"),
     rates: z.array(z.object({ from: z.string(), amount: z.number().int() })),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -128,12 +140,20 @@ export const OwnPayment = z
 export const MyDues = z
   .object({
     unitId: z.string(),
-    items: z.array(Bill.extend({ payments: z.array(OwnPayment) })),
+    items: z.array(
+      Bill.extend({
+        payments: z.array(OwnPayment),
+        dueDate: z.string().describe("The day (Asia/Jakarta) the bill is due, from its dues type"),
+        overdue: z.boolean().describe("Open and past its due date: tunggakan (else 'bulan ini')"),
+      }),
+    ),
     totals: z.object({
       billed: z.number().int(),
       paid: z.number().int(),
       outstanding: z.number().int(),
       unpaidBills: z.number().int(),
+      overdue: z.number().int().describe("Outstanding on bills past their due date (tunggakan)"),
+      notYetDue: z.number().int().describe("Outstanding on bills not yet due (bulan ini)"),
     }),
   })
   .openapi("MyDues");
@@ -161,6 +181,17 @@ export const Arrears = z
           unitId: z.string(),
           block: z.string().nullable(),
           number: z.string().nullable(),
+          headName: z
+            .string()
+            .nullable()
+            .describe("The kepala keluarga of the active family card at the unit (registry); null if none"),
+          waLink: z
+            .string()
+            .nullable()
+            .describe(
+              "A wa.me link with a prefilled Indonesian reminder of the amount, to the unit's number; " +
+                "for the treasurer and admin only (null for other staff, and when the unit has no number)",
+            ),
           owed: z.number().int(),
           unpaidBills: z.number().int(),
           oldestPeriod: z.string(),
@@ -171,6 +202,15 @@ export const Arrears = z
     totals: z
       .object({ owed: z.number().int(), units: z.number().int(), aging: Aging })
       .describe("Over every unit in arrears, whatever the page"),
+    bulanIni: z
+      .object({
+        period: z.string(),
+        dueDate: z.string().describe("The day (Asia/Jakarta) the month's bills are due"),
+        overdue: z.boolean().describe("The due date has passed: the month also counts in the arrears"),
+        outstanding: z.number().int().describe("Still open on the current month's bills"),
+        units: z.number().int(),
+      })
+      .describe("The current month, apart: its bills are tunggakan only after the due date"),
     nextCursor: z.string().nullable().describe("The `cursor` of the next page; null on the last"),
   })
   .openapi("DuesArrears");
@@ -223,3 +263,18 @@ export const OnlinePayment = z
     expiresAt: z.string(),
   })
   .openapi("DuesOnlinePayment");
+
+export const MultiPayInput = z.object({
+  billIds: z
+    .array(z.string().min(1).max(64))
+    .min(1)
+    .max(24)
+    .describe("Open bills of the caller's household, paid together in one checkout (one gateway fee)"),
+});
+export type MultiPayInput = z.infer<typeof MultiPayInput>;
+
+export const MultiOnlinePayment = OnlinePayment.extend({
+  items: z
+    .array(z.object({ billId: z.string(), amount: z.number().int() }))
+    .describe("The bills the order pays, oldest period first, each with what it still owed"),
+}).openapi("DuesMultiOnlinePayment");

@@ -22,6 +22,11 @@ export const duesTypes = sqliteTable("dues_types", {
   /** Every amount the type has had, oldest first; a bill takes the one in force for its period. */
   rates: text("rates", { mode: "json" }).$type<DuesRate[]>().notNull(),
   exemptUnitIds: text("exempt_unit_ids", { mode: "json" }).$type<string[]>().notNull(),
+  /**
+   * The day of the month a period's bill is due (Asia/Jakarta; a day past the month's end is its last
+   * day). Until that day has passed the bill is "bulan ini", after it tunggakan (issue 45).
+   */
+  dueDay: integer("due_day").notNull().default(10),
   createdAt: createdAt(),
   updatedAt: text("updated_at").notNull(),
 });
@@ -144,7 +149,8 @@ export const duesPayments = sqliteTable(
     index("dues_payments_bill_idx").on(t.billId),
     index("dues_payments_paid_at_idx").on(t.paidAt, t.amount),
     index("dues_payments_reversed_at_idx").on(t.reversedAt),
-    uniqueIndex("dues_payments_order_uq").on(t.gatewayOrderId),
+    // One payment per bill of a gateway order: an order may cover several bills of a household (issue 45).
+    uniqueIndex("dues_payments_order_bill_uq").on(t.gatewayOrderId, t.billId),
   ],
 );
 

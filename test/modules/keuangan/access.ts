@@ -17,6 +17,8 @@ export const ACCESS: AccessTable = {
   // Reversing a payment is the same write as recording one, undone: the finance group.
   "POST /api/iuran/pembayaran/:id/pembatalan": { who: FINANCE },
   "POST /api/iuran/tagihan/:id/bayar-online": { who: R },
+  // Issue 45: several bills of the caller's own household in one checkout, like one bill above.
+  "POST /api/iuran/bayar-online": { who: R },
   "GET /api/iuran/mine": { who: R },
   "GET /api/iuran/tunggakan": { who: S },
   // Issue 45: what moved-out families still owe, beside the units' arrears: the same readers.

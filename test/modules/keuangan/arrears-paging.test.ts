@@ -2,12 +2,17 @@ import { and, asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { TenantCtx } from "../../../src/core/context";
 import { openCursor, sealCursor } from "../../../src/core/http/cursor";
-import { recordPayment } from "../../../src/modules/keuangan/iuran";
-import { arrears, arrearsPage } from "../../../src/modules/keuangan/iuran-arrears";
+import { duesOfUnit, recordPayment } from "../../../src/modules/keuangan/iuran";
+import {
+  arrears,
+  arrearsAmountQuery,
+  arrearsPage,
+  arrearsUnitsQuery,
+} from "../../../src/modules/keuangan/iuran-arrears";
 import { generateBills } from "../../../src/modules/keuangan/iuran-generate";
-import { createDuesType } from "../../../src/modules/keuangan/iuran-types";
+import { createDuesType, updateDuesType } from "../../../src/modules/keuangan/iuran-types";
 import { duesBills } from "../../../src/modules/keuangan/tables";
-import { setNow } from "../../helpers/clock";
+import { ctxAt, jakartaTime, setNow } from "../../helpers/clock";
 import { memberCtx } from "../../helpers/contexts";
 import { callJson, expectProblem } from "../../helpers/harness";
 import { type Community, community } from "./helpers";
@@ -24,6 +29,8 @@ interface Line {
   unitId: string;
   block: string | null;
   number: string | null;
+  headName: string | null;
+  waLink: string | null;
   owed: number;
   unpaidBills: number;
   oldestPeriod: string;
@@ -202,5 +209,137 @@ describe("arrears, a page at a time", () => {
     const rest = await arrearsPage({ ctx, input: { limit: 5, cursor: page.nextCursor ?? undefined } });
     expect([...page.items, ...rest.items]).toEqual((await arrears({ ctx })).items);
     expect(rest.nextCursor).toBeNull();
+  });
+});
+
+describe("the current month apart from the arrears, and who to remind (issue 45)", () => {
+  it("a bill is tunggakan only after its type's due day in Jakarta: not on the day, from the next", async () => {
+    const c = await community();
+    const base = await memberCtx(c.tenant.slug, c.bendahara, "bendahara");
+    const ctx = ctxAt(base, jakartaTime("2026-10-01"));
+    const type = await createDuesType({
+      ctx,
+      input: {
+        name: "Iuran kebersihan",
+        amount: 25_000,
+        basis: "unit",
+        startPeriod: "2026-09",
+        active: true,
+        dueDay: 10,
+      },
+    });
+    expect(type.dueDay).toBe(10);
+    await generateBills({ ctx, period: "2026-09" });
+    await generateBills({ ctx, period: "2026-10" });
+    const dashboard = async (at: Date) => {
+      const [[amount], [units]] = await base.db.batch([
+        arrearsAmountQuery(ctxAt(base, at)),
+        arrearsUnitsQuery(ctxAt(base, at)),
+      ]);
+      return { amount: Number(amount?.n), units: Number(units?.n) };
+    };
+
+    // The due day itself, late in the evening WIB: October is still "bulan ini".
+    const onTheDay = ctxAt(base, jakartaTime("2026-10-10", 23));
+    const page = await arrearsPage({ ctx: onTheDay, input: { limit: 20 } });
+    expect(page.totals.owed).toBe(25_000);
+    expect(page.items).toEqual([expect.objectContaining({ unitId: c.home.unitId, oldestPeriod: "2026-09" })]);
+    expect(page.bulanIni).toEqual({
+      period: "2026-10",
+      dueDate: "2026-10-10",
+      overdue: false,
+      outstanding: 25_000,
+      units: 1,
+    });
+    expect(await dashboard(jakartaTime("2026-10-10", 23))).toEqual({ amount: 25_000, units: 1 });
+    const mine = await duesOfUnit(onTheDay, c.home.unitId);
+    expect(mine.items.map((b) => [b.period, b.dueDate, b.overdue])).toEqual([
+      ["2026-09", "2026-09-10", true],
+      ["2026-10", "2026-10-10", false],
+    ]);
+    expect(mine.totals).toMatchObject({ outstanding: 50_000, overdue: 25_000, notYetDue: 25_000 });
+
+    // 00:30 WIB the day after (still the 10th in UTC): October is tunggakan too.
+    const dayAfter = ctxAt(base, new Date("2026-10-10T17:30:00.000Z"));
+    const later = await arrearsPage({ ctx: dayAfter, input: { limit: 20 } });
+    expect(later.totals.owed).toBe(50_000);
+    expect(later.bulanIni).toMatchObject({ overdue: true, outstanding: 25_000 });
+    expect(await dashboard(new Date("2026-10-10T17:30:00.000Z"))).toEqual({ amount: 50_000, units: 1 });
+    expect((await duesOfUnit(dayAfter, c.home.unitId)).totals).toMatchObject({
+      overdue: 50_000,
+      notYetDue: 0,
+    });
+
+    // A due day past the month's end is its last day: on 30 November still due, on 1 December owed.
+    await updateDuesType({
+      ctx,
+      id: type.id,
+      input: {
+        name: "Iuran kebersihan",
+        amount: 25_000,
+        basis: "unit",
+        startPeriod: "2026-09",
+        active: true,
+        dueDay: 31,
+      },
+    });
+    await generateBills({ ctx, period: "2026-11" });
+    const monthEnd = ctxAt(base, jakartaTime("2026-11-30", 23));
+    const end = await arrearsPage({ ctx: monthEnd, input: { limit: 20 } });
+    expect(end.bulanIni).toMatchObject({ period: "2026-11", dueDate: "2026-11-30", overdue: false });
+    expect(end.totals.owed).toBe(50_000);
+    const november = (await duesOfUnit(monthEnd, c.home.unitId)).items.find((b) => b.period === "2026-11");
+    expect(november).toMatchObject({ dueDate: "2026-11-30", overdue: false });
+    const december = await arrearsPage({
+      ctx: ctxAt(base, jakartaTime("2026-12-01", 0)),
+      input: { limit: 20 },
+    });
+    expect(december.totals.owed).toBe(75_000);
+
+    // An update that leaves the due day out keeps it; a due day outside 1-31 is refused.
+    const kept = await updateDuesType({
+      ctx,
+      id: type.id,
+      input: {
+        name: "Iuran kebersihan",
+        amount: 25_000,
+        basis: "unit",
+        startPeriod: "2026-09",
+        active: true,
+      },
+    });
+    expect(kept.dueDay).toBe(31);
+    for (const dueDay of [0, 32, 1.5]) {
+      expectProblem(
+        await callJson("/api/iuran/jenis", {
+          token: c.bendahara.token,
+          body: { name: "Iuran sampah", amount: 10_000, basis: "unit", startPeriod: "2026-09", dueDay },
+        }),
+        400,
+        "invalid_input",
+      );
+    }
+  });
+
+  it("names the family head, and gives the treasurer (not the secretary) a WhatsApp reminder link", async () => {
+    setNow(NOW);
+    const { c } = await owingCommunity();
+    const page = await callJson<Page>("/api/iuran/tunggakan", { token: c.bendahara.token });
+    const home = page.body.items.find((i) => i.unitId === c.home.unitId);
+    expect(home?.headName).toBe("Budi Santoso");
+    const link = new URL(home?.waLink ?? "");
+    expect(`${link.origin}${link.pathname}`).toMatch(/^https:\/\/wa\.me\/62813\d{7}$/);
+    const text = link.searchParams.get("text") ?? "";
+    expect(text).toContain("Budi Santoso");
+    expect(text).toContain(`Rp${(home?.owed ?? 0).toLocaleString("id-ID")}`);
+    // A house with no family card and no resident account: nobody to name or message.
+    const empty = page.body.items.find((i) => i.unitId !== c.home.unitId);
+    expect(empty).toMatchObject({ headName: null, waLink: null });
+    // The secretary sees the arrears, but no numbers (issue 44).
+    const sek = await callJson<Page>("/api/iuran/tunggakan", { token: c.sek.token });
+    expect(sek.body.items.find((i) => i.unitId === c.home.unitId)).toMatchObject({
+      headName: "Budi Santoso",
+      waLink: null,
+    });
   });
 });

@@ -229,7 +229,12 @@ describe("payments", () => {
       ["2026-04", "belum"],
       ["2026-03", "lunas"],
     ]);
-    expect(mine.body.totals).toEqual({ billed: 50_000, paid: 25_000, outstanding: 25_000, unpaidBills: 1 });
+    expect(mine.body.totals).toMatchObject({
+      billed: 50_000,
+      paid: 25_000,
+      outstanding: 25_000,
+      unpaidBills: 1,
+    });
     const homeless = await c.tenant.member("warga");
     expectProblem(await callJson("/api/iuran/mine", { token: homeless.token }), 409, "profile_incomplete");
     expectProblem(await callJson("/api/iuran/mine", { token: c.sek.token }), 403, "forbidden_role");

@@ -204,3 +204,155 @@ describe("paying dues online", () => {
     expect(text).not.toContain("Kembali ke aplikasi");
   });
 });
+
+/** Issue 45: a household with three open months, for one checkout of several bills. */
+async function threeMonths() {
+  const tenant = await createTenant();
+  const home = await household(tenant);
+  const bendahara = await tenant.member("bendahara");
+  await callJson("/api/iuran/jenis", {
+    token: bendahara.token,
+    body: { name: "Iuran keamanan", amount: 50_000, basis: "unit", startPeriod: "2026-01" },
+  });
+  for (const period of ["2026-08", "2026-09", "2026-10"]) {
+    await callJson("/api/iuran/tagihan/generate", { token: bendahara.token, body: { period } });
+  }
+  const list = await callJson<{ items: Bill[] }>(`/api/iuran/tagihan?unitId=${home.unitId}`, {
+    token: bendahara.token,
+  });
+  expect(list.body.items).toHaveLength(3);
+  return { tenant, home, bendahara, bills: list.body.items };
+}
+
+describe("paying several months in one checkout (issue 45)", () => {
+  it("opens ONE order for the household's bills and pays all of them on its callback, once", async () => {
+    const gw = fakeGateways();
+    const { home, bendahara, bills } = await threeMonths();
+    const billIds = bills.map((b) => b.id);
+    const started = await callJson<{ orderId: string; amount: number; items: { billId: string }[] }>(
+      "/api/iuran/bayar-online",
+      { token: home.warga.token, body: { billIds } },
+    );
+    expect(started.status).toBe(200);
+    expect(started.body.amount).toBe(150_000);
+    expect(started.body.items.map((i) => i.billId).sort()).toEqual([...billIds].sort());
+    const again = await callJson<{ orderId: string }>("/api/iuran/bayar-online", {
+      token: home.warga.token,
+      body: { billIds: [...billIds].reverse() },
+    });
+    expect(again.body.orderId).toBe(started.body.orderId);
+    const snaps = gw.sent.filter((s) => s.url.endsWith("/snap/v1/transactions"));
+    expect(snaps).toHaveLength(1);
+    expect(snaps[0]?.body).toMatchObject({
+      transaction_details: { order_id: started.body.orderId, gross_amount: 150_000 },
+    });
+
+    const orderId = started.body.orderId;
+    gw.midtrans.set(orderId, { transaction_status: "settlement", gross_amount: "150000.00" });
+    const body = await midtransNotification(orderId, {
+      transaction_status: "settlement",
+      gross_amount: "150000.00",
+    });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => postCallback(body)));
+    expect(answers.every((res) => res.status === 200)).toBe(true);
+    const mine = await callJson<{ items: (Bill & { payments: { orderId: string }[] })[] }>(
+      "/api/iuran/mine",
+      { token: home.warga.token },
+    );
+    for (const id of billIds) {
+      const bill = mine.body.items.find((b) => b.id === id);
+      expect(bill).toMatchObject({ status: "lunas", paidAmount: 50_000 });
+      expect(bill?.payments).toEqual([expect.objectContaining({ orderId, amount: 50_000 })]);
+    }
+    const book = await callJson<{ items: { source: string; amount: number }[] }>("/api/kas", {
+      token: bendahara.token,
+    });
+    expect(book.body.items.filter((e) => e.source === "iuran").map((e) => e.amount)).toEqual([
+      50_000, 50_000, 50_000,
+    ]);
+    const arrears = await callJson<{ totals: { owed: number } }>("/api/iuran/tunggakan", {
+      token: bendahara.token,
+    });
+    expect(arrears.body.totals.owed).toBe(0);
+  });
+
+  it("refuses another household's, another tenant's and a paid bill, and an empty choice", async () => {
+    fakeGateways();
+    const { home, bendahara, bills } = await threeMonths();
+    const [first, second] = bills as [Bill, Bill];
+    const neighbour = await household(home.tenant);
+    await callJson("/api/iuran/tagihan/generate", { token: bendahara.token, body: { period: "2026-11" } });
+    const theirs = await callJson<{ items: Bill[] }>(`/api/iuran/tagihan?unitId=${neighbour.unitId}`, {
+      token: bendahara.token,
+    });
+    const theirBill = theirs.body.items[0] as Bill;
+    expectProblem(
+      await callJson("/api/iuran/bayar-online", {
+        token: home.warga.token,
+        body: { billIds: [first.id, theirBill.id] },
+      }),
+      404,
+      "not_found",
+    );
+    const elsewhere = await threeMonths();
+    expectProblem(
+      await callJson("/api/iuran/bayar-online", {
+        token: home.warga.token,
+        body: { billIds: [first.id, (elsewhere.bills[0] as Bill).id] },
+      }),
+      404,
+      "not_found",
+    );
+    await callJson(`/api/iuran/tagihan/${second.id}/pembayaran`, {
+      token: bendahara.token,
+      body: { amount: 50_000, method: "tunai", paidAt: "2026-10-03T02:00:00.000Z" },
+    });
+    expectProblem(
+      await callJson("/api/iuran/bayar-online", {
+        token: home.warga.token,
+        body: { billIds: [first.id, second.id] },
+      }),
+      409,
+      "bill_paid",
+    );
+    expectProblem(
+      await callJson("/api/iuran/bayar-online", { token: home.warga.token, body: { billIds: [] } }),
+      400,
+      "invalid_input",
+    );
+    expectProblem(
+      await callJson("/api/iuran/bayar-online", { token: bendahara.token, body: { billIds: [first.id] } }),
+      403,
+      "forbidden_role",
+    );
+  });
+
+  it("a bill settled in cash meanwhile keeps its cash payment; the order pays the others", async () => {
+    const gw = fakeGateways();
+    const { home, bendahara, bills } = await threeMonths();
+    const [first, second, third] = bills as [Bill, Bill, Bill];
+    const started = await callJson<{ orderId: string }>("/api/iuran/bayar-online", {
+      token: home.warga.token,
+      body: { billIds: [first.id, second.id, third.id] },
+    });
+    await callJson(`/api/iuran/tagihan/${second.id}/pembayaran`, {
+      token: bendahara.token,
+      body: { amount: 50_000, method: "tunai", paidAt: "2026-10-03T02:00:00.000Z" },
+    });
+    const orderId = started.body.orderId;
+    gw.midtrans.set(orderId, { transaction_status: "settlement", gross_amount: "150000.00" });
+    const body = await midtransNotification(orderId, {
+      transaction_status: "settlement",
+      gross_amount: "150000.00",
+    });
+    expect((await postCallback(body)).status).toBe(200);
+    const staffList = await callJson<{ items: (Bill & { payments: { method: string }[] })[] }>(
+      `/api/iuran/tagihan?unitId=${home.unitId}`,
+      { token: bendahara.token },
+    );
+    const byId = new Map(staffList.body.items.map((b) => [b.id, b]));
+    expect(byId.get(first.id)).toMatchObject({ status: "lunas", payments: [{ method: "online" }] });
+    expect(byId.get(third.id)).toMatchObject({ status: "lunas", payments: [{ method: "online" }] });
+    expect(byId.get(second.id)).toMatchObject({ status: "lunas", payments: [{ method: "tunai" }] });
+  });
+});

@@ -1,7 +1,8 @@
 import type { ComponentChildren } from "preact";
+import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { ApiError, api } from "../../api/client";
-import { dateTime, money, period } from "../../format";
+import { date, dateTime, money, period } from "../../format";
 import { type MessageKey, t, useLanguage } from "../../i18n";
 import { useSession } from "../../session";
 import { FormError, useSubmit } from "../../ui/forms";
@@ -25,11 +26,21 @@ export interface Bill {
   outstanding: number;
   status: "belum" | "sebagian" | "lunas";
   payments: OwnPayment[];
+  /** The day (Jakarta) the bill is due; open and past it, the bill is tunggakan (else "bulan ini"). */
+  dueDate: string;
+  overdue: boolean;
 }
 export interface MyDues {
   unitId: string;
   items: Bill[];
-  totals: { billed: number; paid: number; outstanding: number; unpaidBills: number };
+  totals: {
+    billed: number;
+    paid: number;
+    outstanding: number;
+    unpaidBills: number;
+    overdue: number;
+    notYetDue: number;
+  };
 }
 interface OnlinePayment {
   orderId: string;
@@ -98,9 +109,54 @@ function Loaded({ dues, children }: { dues: Resource<MyDues>; children: (d: MyDu
 
 function Bills({ dues, reload }: { dues: MyDues; reload: () => void }) {
   const unpaid = dues.items.filter((b) => b.status !== "lunas");
+  const overdue = unpaid.filter((b) => b.overdue);
+  const current = unpaid.filter((b) => !b.overdue);
+  // Every open bill is ticked at first: paying all of them in one checkout is the usual wish.
+  const [unticked, setUnticked] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (id: string) =>
+    setUnticked((before) => {
+      const next = new Set(before);
+      next.has(id) ? next.delete(id) : next.add(id);
+      return next;
+    });
+  const chosen = unpaid.filter((b) => !unticked.has(b.id));
   const payments = dues.items
     .flatMap((bill) => bill.payments.map((payment) => ({ bill, payment })))
     .sort((a, b) => b.payment.paidAt.localeCompare(a.payment.paidAt));
+  const group = (titleKey: MessageKey, bills: Bill[], id: string) =>
+    bills.length > 0 && (
+      <section aria-labelledby={id}>
+        <h3 id={id}>{t(titleKey)}</h3>
+        <ul class="rows iuran-bills">
+          {bills.map((bill) => (
+            <li key={bill.id}>
+              <label class="iuran-pick">
+                <input
+                  type="checkbox"
+                  checked={!unticked.has(bill.id)}
+                  onChange={() => toggle(bill.id)}
+                  aria-label={t("iuran.pick", { name: bill.typeName, period: period(bill.period) })}
+                />
+                <span>
+                  <strong>{bill.typeName}</strong>
+                  <br />
+                  <span class="muted">
+                    {period(bill.period)} · {t("iuran.dueDate", { date: date(bill.dueDate) })}
+                  </span>
+                  {bill.status === "sebagian" && (
+                    <>
+                      {" "}
+                      <span class="badge">{t("iuran.partial", { paid: money(bill.paidAmount) })}</span>
+                    </>
+                  )}
+                </span>
+              </label>
+              <PayButton bill={bill} onGone={reload} />
+            </li>
+          ))}
+        </ul>
+      </section>
+    );
   return (
     <>
       <article class="card" aria-labelledby="iuran-due-title">
@@ -109,25 +165,10 @@ function Bills({ dues, reload }: { dues: MyDues; reload: () => void }) {
           <Empty>{t("iuran.dueNone")}</Empty>
         ) : (
           <>
-            <ul class="rows iuran-bills">
-              {unpaid.map((bill) => (
-                <li key={bill.id}>
-                  <span>
-                    <strong>{bill.typeName}</strong>
-                    <br />
-                    <span class="muted">{period(bill.period)}</span>
-                    {bill.status === "sebagian" && (
-                      <>
-                        {" "}
-                        <span class="badge">{t("iuran.partial", { paid: money(bill.paidAmount) })}</span>
-                      </>
-                    )}
-                  </span>
-                  <PayButton bill={bill} onGone={reload} />
-                </li>
-              ))}
-            </ul>
+            {group("iuran.overdue", overdue, "iuran-overdue-title")}
+            {group("iuran.thisMonth", current, "iuran-current-title")}
             <p class="total">{t("iuran.total", { amount: money(dues.totals.outstanding) })}</p>
+            {unpaid.length > 1 && <PayMany bills={chosen} onGone={reload} />}
           </>
         )}
       </article>
@@ -163,6 +204,49 @@ function Bills({ dues, reload }: { dues: MyDues; reload: () => void }) {
         )}
       </article>
     </>
+  );
+}
+
+/**
+ * The ticked bills in ONE checkout (POST /api/iuran/bayar-online): one gateway fee for several months.
+ * The API hands out the same open order when asked again for the same bills.
+ */
+function PayMany({ bills, onGone }: { bills: Bill[]; onGone: () => void }) {
+  const pay = useSubmit((key) =>
+    api.post<OnlinePayment>(
+      "/api/iuran/bayar-online",
+      { billIds: bills.map((b) => b.id) },
+      { idempotencyKey: key },
+    ),
+  );
+  const start = async () => {
+    const order = await pay.submit();
+    if (order) {
+      gateway.open(order.paymentUrl);
+    }
+  };
+  const amount = bills.reduce((sum, b) => sum + b.outstanding, 0);
+  const paidMeanwhile = pay.error instanceof ApiError && pay.error.problem.code === "bill_paid";
+  return (
+    <div class="iuran-pay-many">
+      <button
+        type="button"
+        class="primary"
+        onClick={start}
+        disabled={pay.busy || bills.length === 0}
+        aria-busy={pay.busy ? "true" : undefined}
+      >
+        {pay.busy
+          ? t("common.sending")
+          : t("iuran.payMany", { count: String(bills.length), amount: money(amount) })}
+      </button>
+      <FormError error={pay.error} />
+      {paidMeanwhile && (
+        <button type="button" onClick={onGone}>
+          {t("iuran.refresh")}
+        </button>
+      )}
+    </div>
   );
 }
 
@@ -203,8 +287,10 @@ function PayButton({ bill, onGone }: { bill: Bill; onGone: () => void }) {
   );
 }
 
-/** Back from the gateway: the order's payment and its receipt, or "not confirmed yet" with a re-check. */
+/** Back from the gateway: the order's payments (one per bill it paid) and their receipts, or "not confirmed yet" with a re-check. */
 function Returned({ dues, orderId }: { dues: Resource<MyDues>; orderId: string }) {
+  const session = useSession();
+  const community = session.status === "signedIn" ? session.user.tenant?.name : undefined;
   if (dues.state !== "ready") {
     return null;
   }
@@ -224,7 +310,11 @@ function Returned({ dues, orderId }: { dues: Resource<MyDues>; orderId: string }
       <p class="iuran-ok" role="status">
         {t("iuran.paidOk")}
       </p>
-      <ReceiptOf dues={dues.data} find={(p) => p.orderId === orderId} />
+      {dues.data.items.flatMap((bill) =>
+        bill.payments
+          .filter((p) => p.orderId === orderId)
+          .map((payment) => <Receipt key={payment.id} bill={bill} payment={payment} community={community} />),
+      )}
     </div>
   );
 }
