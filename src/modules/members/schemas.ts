@@ -109,3 +109,13 @@ export const PendingInvitation = z
     createdAt: z.string(),
   })
   .openapi("PendingInvitation");
+
+export const IssuedSignInCode = z
+  .object({
+    userId: z.string(),
+    code: z.string().describe("Shown once: only its hash is kept. Single use."),
+    link: z.string().describe("The web app's sign-in page carrying the code: what the QR holds"),
+    qrSvg: z.string().describe("The link as a QR code, an SVG document"),
+    expiresAt: z.string().describe("24 hours after issue"),
+  })
+  .openapi("IssuedSignInCode");
