@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DUTIES } from "../../core/context";
 import { ListQuery } from "../../core/db/paging";
-import { Email, IndonesianMobile, Line } from "../../core/schemas";
+import { Email, IndonesianMobile, InvitationOutcome, Line } from "../../core/schemas";
 
 /** A duty in the community; `warga` (residency) and `super_admin` (the platform's) are not duties. */
 const Duty = z.enum(DUTIES);
@@ -80,7 +80,7 @@ export const Member = z
 
 export const InvitationSent = z
   .object({
-    invitation: z.object({ channel: z.enum(["email", "whatsapp"]).nullable(), sent: z.boolean() }),
+    invitation: InvitationOutcome,
   })
   .openapi("MemberInvitation");
 
