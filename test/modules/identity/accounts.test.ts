@@ -151,7 +151,6 @@ describe("an invitation that could not be sent (issue 45)", () => {
         NOTIFY: {
           fetch: () => Promise.reject(new Error("notify down")),
         } as unknown as typeof ctx.env.NOTIFY,
-        WHATSAPP_GATEWAY_URL: undefined,
       },
     };
     const failed = await deliverInvitation(down, {
