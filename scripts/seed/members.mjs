@@ -1,3 +1,5 @@
+// A member without email (issue 45): RT 02's night guard Udin signs in with a code sent to his proven
+// WhatsApp number (`POST /api/auth/otp/request`), or with a code RT 02's admin hands him. No password.
 // Pending invitations demo data (issue 44): RT 01's admin invited a new secretary who has not set a
 // password yet, so `GET /api/members/invitations` (and the members list, as `diundang`) shows one.
 // Idempotent: fixed ids; each run moves the link's expiry a week ahead while it is still pending, so it
@@ -12,7 +14,12 @@ export function platformSql({ accounts, now, q }) {
   const invitee = { name: "Rina Marlina", email: "calon.sekretaris.rt01@warga.test", whatsapp: null };
   const expiresAt = new Date(new Date(now).getTime() + 7 * DAY).toISOString();
   const data = JSON.stringify({ invitee });
-  return `INSERT OR IGNORE INTO users (id, email, name, whatsapp, password_hash, status, updated_at)
+  return `INSERT OR IGNORE INTO users (id, email, name, whatsapp, password_hash, status, updated_at, whatsapp_verified_at)
+VALUES ('seed-user-satpam-rt02', NULL, 'Udin Saprudin', '6281234569002', NULL, 'active', ${q(now)}, ${q(now)});
+INSERT OR IGNORE INTO memberships (id, user_id, tenant_id, roles, unit_id, person_id)
+SELECT 'seed-member-satpam-rt02', u.id, 'seed-tenant-rt02', '["satpam"]', NULL, NULL
+FROM users u WHERE u.id = 'seed-user-satpam-rt02' AND EXISTS (SELECT 1 FROM tenants WHERE id = 'seed-tenant-rt02');
+INSERT OR IGNORE INTO users (id, email, name, whatsapp, password_hash, status, updated_at)
 VALUES ('seed-user-invited-rt01', ${q(invitee.email)}, ${q(invitee.name)}, NULL, NULL, 'active', ${q(now)});
 INSERT OR IGNORE INTO memberships (id, user_id, tenant_id, roles, unit_id, person_id)
 SELECT 'seed-member-invited-rt01', u.id, 'seed-tenant-rt01', '["sekretaris"]', NULL, NULL

@@ -96,3 +96,17 @@ export const Email = z
   // The pattern zod checks, stated so /openapi.json refuses what the run time refuses (issue 42).
   .openapi({ pattern: z.regexes.email.source })
   .transform((v) => v.trim().toLowerCase());
+
+/**
+ * What became of an invitation or set-password link (issue 45): the channel it actually went by, and
+ * when nothing was sent, why and what staff can do (identity's `InvitationResult`).
+ */
+export const InvitationOutcome = z.object({
+  channel: z.enum(["email", "whatsapp"]).nullable(),
+  sent: z.boolean().describe("Whether the notification service took the message"),
+  reason: z
+    .enum(["no_contact", "delivery_failed"])
+    .optional()
+    .describe("Only when not sent: no email or number to send to, or the notification service failed"),
+  hint: z.string().optional().describe("Only when not sent: what to do instead (Indonesian)"),
+});

@@ -177,8 +177,17 @@ describe("demo seed", () => {
         .prepare("SELECT tenant_id AS tenant, status FROM billing_invoices WHERE voided_at IS NOT NULL")
         .all(),
     ).toEqual([{ tenant: "seed-tenant-rt02", status: "void" }]);
-    // The demo accounts, and RT 01's invited secretary who has not set a password yet (members.mjs).
-    expect(platform.prepare("SELECT count(*) AS n FROM users").get().n).toBe(sql.accounts + 1);
+    // The demo accounts, RT 01's invited secretary who has not set a password yet, and RT 02's guard who
+    // has no email and signs in with a WhatsApp code (members.mjs, issue 45).
+    expect(platform.prepare("SELECT count(*) AS n FROM users").get().n).toBe(sql.accounts + 2);
+    expect(
+      platform
+        .prepare(
+          `SELECT u.email, u.whatsapp_verified_at IS NOT NULL AS proven, m.tenant_id AS tenant, m.roles
+           FROM users u JOIN memberships m ON m.user_id = u.id WHERE u.id = 'seed-user-satpam-rt02'`,
+        )
+        .get(),
+    ).toEqual({ email: null, proven: 1, tenant: "seed-tenant-rt02", roles: '["satpam"]' });
     expect(platform.prepare("PRAGMA foreign_key_check").all()).toEqual([]);
     for (const db of databases.values()) {
       expect(db.prepare("PRAGMA foreign_key_check").all()).toEqual([]);
@@ -201,10 +210,13 @@ describe("demo seed", () => {
       person: null,
     });
     expect(of("admin.rw05@warga.test")).toMatchObject({ roles: '["admin"]', unit: null, person: null });
-    // Not the guard, nor RT 01's invited secretary (members.mjs), who has not accepted yet.
+    // Not the guards (RT 02's has no email), nor RT 01's invited secretary (members.mjs), who has not accepted yet.
     const linked = members.filter(
       (m) =>
-        m.tenant !== "seed-tenant-rw05" && !m.email.startsWith("satpam.") && !m.email.startsWith("calon."),
+        m.tenant !== "seed-tenant-rw05" &&
+        m.email !== null &&
+        !m.email.startsWith("satpam.") &&
+        !m.email.startsWith("calon."),
     );
     expect(linked.map((m) => m.email)).toEqual(
       ["admin", "bendahara", "sekretaris", "warga1", "warga2", "warga3"].flatMap((who) =>

@@ -10,6 +10,8 @@ import { Loading } from "./ui/states";
 const SignIn = lazy(() => import("./screens/auth/SignIn").then((m) => m.SignIn));
 const MagicLinkRequest = lazy(() => import("./screens/auth/MagicLink").then((m) => m.MagicLinkRequest));
 const MagicLinkLanding = lazy(() => import("./screens/auth/MagicLink").then((m) => m.MagicLinkLanding));
+const WhatsappSignIn = lazy(() => import("./screens/auth/Code").then((m) => m.WhatsappSignIn));
+const SignInCode = lazy(() => import("./screens/auth/Code").then((m) => m.SignInCode));
 const Forgot = lazy(() => import("./screens/auth/Forgot").then((m) => m.Forgot));
 const Join = lazy(() => import("./screens/auth/Join").then((m) => m.Join));
 const Reset = lazy(() => import("./screens/auth/Reset").then((m) => m.Reset));
@@ -89,6 +91,7 @@ const ChooseScreen = signedIn(Choose);
 const SignInScreen = signedOut(SignIn);
 const MagicRequestScreen = signedOut(MagicLinkRequest);
 const ForgotScreen = signedOut(Forgot);
+const WhatsappSignInScreen = signedOut(WhatsappSignIn);
 
 function Header() {
   const session = useSession();
@@ -177,6 +180,8 @@ export function App() {
             <Route path="/login" component={SignInScreen} />
             <Route path="/login/link" component={MagicRequestScreen} />
             <Route path="/auth/magic-link" component={MagicLinkLanding} />
+            <Route path="/login/whatsapp" component={WhatsappSignInScreen} />
+            <Route path="/auth/code" component={SignInCode} />
             <Route path="/forgot-password" component={ForgotScreen} />
             <Route path="/join" component={Join} />
             <Route path="/reset-password" component={Reset} />

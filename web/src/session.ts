@@ -225,6 +225,16 @@ export async function signInWithMagicLink(token: string) {
   return accept(await api.post<SignedIn>("/api/auth/magic-link/verify", { token }));
 }
 
+/** A six-digit code WhatsApp brought to a verified number (issue 45). */
+export async function signInWithWhatsappCode(input: { whatsapp: string; code: string; tenant?: string }) {
+  return accept(await api.post<SignedIn>("/api/auth/otp/verify", input));
+}
+
+/** The one-time code an officer handed over, typed or from its QR (issue 45). */
+export async function signInWithCode(code: string) {
+  return accept(await api.post<SignedIn>("/api/auth/code/redeem", { code }));
+}
+
 /** The one-time code an OpenID Connect sign-in returns with (`/auth/callback?code=`). */
 export async function signInWithOAuthCode(code: string) {
   return accept(await api.post<SignedIn>("/api/auth/oauth/exchange", { code }));

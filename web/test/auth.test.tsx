@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor } from "@testing-library/preact";
 import { LocationProvider, Route, Router } from "preact-iso";
 import { describe, expect, it } from "vitest";
+import { SignInCode, WhatsappSignIn } from "../src/screens/auth/Code";
 import { Daftar } from "../src/screens/auth/Daftar";
 import { Join } from "../src/screens/auth/Join";
 import { OAuthCallback } from "../src/screens/auth/OAuthCallback";
@@ -182,6 +183,66 @@ describe("signing in with Google", () => {
     at("/auth/callback?error=account_not_found", "/auth/callback", OAuthCallback);
     expect((await screen.findByRole("alert")).textContent).toContain("belum terdaftar di Warga");
     expect(location.search).toBe("");
+  });
+});
+
+describe("signing in without email (issue 45)", () => {
+  const session = {
+    status: 200,
+    body: { accessToken: "a", expiresIn: 900, user: { ...invitation, id: "u7", email: null } },
+  };
+
+  it("offers both ways from the sign-in screen", async () => {
+    fake.routes["GET /api/auth/providers"] = { status: 200, body: { providers: [] } };
+    at("/login?tenant=rt-02", "/login", SignIn);
+    const whatsapp = await screen.findByRole("link", { name: "Masuk dengan kode WhatsApp" });
+    expect(whatsapp.getAttribute("href")).toBe("/login/whatsapp?tenant=rt-02");
+    const code = screen.getByRole("link", { name: "Punya kode masuk dari pengurus?" });
+    expect(code.getAttribute("href")).toBe("/auth/code");
+  });
+
+  it("asks for a WhatsApp code, then signs in with it", async () => {
+    fake.routes["POST /api/auth/otp/request"] = { status: 202, body: { status: "accepted" } };
+    fake.routes["POST /api/auth/otp/verify"] = session;
+    at("/login/whatsapp", "/login/whatsapp", WhatsappSignIn);
+    fireEvent.input(screen.getByLabelText("Nomor WhatsApp"), { target: { value: "081234567890" } });
+    fireEvent.click(screen.getByRole("button", { name: "Kirim kode" }));
+    const code = await screen.findByLabelText("Kode 6 angka");
+    expect(sentBody("/api/auth/otp/request")).toEqual({ whatsapp: "081234567890" });
+    expect(screen.getByRole("status").textContent).toContain("WhatsApp");
+    fireEvent.input(code, { target: { value: "123456" } });
+    fireEvent.click(screen.getByRole("button", { name: "Masuk" }));
+    await waitFor(() => expect(location.pathname).toBe("/"));
+    expect(sentBody("/api/auth/otp/verify")).toEqual({ whatsapp: "081234567890", code: "123456" });
+  });
+
+  it("tells a wrong WhatsApp code and stays", async () => {
+    fake.routes["POST /api/auth/otp/request"] = { status: 202, body: { status: "accepted" } };
+    fake.routes["POST /api/auth/otp/verify"] = problem(401, "code_invalid", "wrong");
+    at("/login/whatsapp", "/login/whatsapp", WhatsappSignIn);
+    fireEvent.input(screen.getByLabelText("Nomor WhatsApp"), { target: { value: "081234567890" } });
+    fireEvent.click(screen.getByRole("button", { name: "Kirim kode" }));
+    fireEvent.input(await screen.findByLabelText("Kode 6 angka"), { target: { value: "000000" } });
+    fireEvent.click(screen.getByRole("button", { name: "Masuk" }));
+    await screen.findByRole("alert");
+    expect(location.pathname).toBe("/login/whatsapp");
+  });
+
+  it("signs in with the officer's code from its QR link, which leaves the address bar at once", async () => {
+    fake.routes["POST /api/auth/code/redeem"] = session;
+    at("/auth/code?code=ABCD-EFGH-JKMN", "/auth/code", SignInCode);
+    await waitFor(() => expect(location.pathname).toBe("/"));
+    expect(sentBody("/api/auth/code/redeem")).toEqual({ code: "ABCD-EFGH-JKMN" });
+  });
+
+  it("takes a typed officer's code and says when it was used", async () => {
+    fake.routes["POST /api/auth/code/redeem"] = problem(401, "token_used", "used");
+    at("/auth/code", "/auth/code", SignInCode);
+    fireEvent.input(screen.getByLabelText("Kode masuk"), { target: { value: "abcd efgh jkmn" } });
+    fireEvent.click(screen.getByRole("button", { name: "Masuk" }));
+    await screen.findByRole("alert");
+    expect(sentBody("/api/auth/code/redeem")).toEqual({ code: "abcd efgh jkmn" });
+    expect(location.pathname).toBe("/auth/code");
   });
 });
 

@@ -105,6 +105,13 @@ export const contactCodes = sqliteTable(
     id: text("id").primaryKey(),
     userId: text("user_id").notNull(),
     channel: text("channel", { enum: ["whatsapp", "email"] }).notNull(),
+    /**
+     * What the code is for (issue 45): `verify` proves a contact the caller typed on their profile;
+     * `sign_in` signs in, or recovers, the account that has proven the number it was sent to.
+     */
+    purpose: text("purpose", { enum: ["verify", "sign_in"] })
+      .notNull()
+      .default("verify"),
     /** The contact the code was sent to: verifying proves this one, even if the profile changed since. */
     contact: text("contact").notNull(),
     codeHash: text("code_hash").notNull(),
@@ -243,7 +250,7 @@ export const oneTimeTokens = sqliteTable(
   {
     id: text("id").primaryKey(),
     purpose: text("purpose", {
-      enum: ["magic_link", "password_reset", "invitation", "oauth_exchange", "join"],
+      enum: ["magic_link", "password_reset", "invitation", "oauth_exchange", "join", "sign_in_code"],
     }).notNull(),
     tokenHash: text("token_hash").notNull(),
     userId: text("user_id").notNull(),

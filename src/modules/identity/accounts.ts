@@ -255,7 +255,9 @@ async function prepareJoin(ctx: InvitingCtx, account: UserRow, input: NewMember)
         roles: input.roles,
         idempotencyKey: `join:${join.id}`,
       });
-      return { channel: shown, sent: result.sent };
+      // The channel the inviter's input implies (issue 44: not whether an account exists), with why
+      // nothing went when nothing did.
+      return { ...result, channel: shown };
     },
   };
 }

@@ -12,7 +12,7 @@ import {
   type PreparedInvitation,
 } from "./accounts";
 import { holdsDutySql, signedInSql } from "./duties";
-import { deliverInvitation, invitationChannel } from "./invitations";
+import { deliverInvitation } from "./invitations";
 import { retireTokens } from "./oneTimeTokens";
 
 /**
@@ -116,7 +116,6 @@ export async function inviteAdmin({
   if (isAdmin && account.passwordHash !== null) {
     throw new Conflict("already_member", "This person is already an admin of this community.");
   }
-  const shown = invitationChannel({ name: input.fullName, email: input.email, whatsapp: input.whatsapp });
   const grant = ctx.platform
     .update(memberships)
     .set({ roles: [...membership.roles, "admin"] })
@@ -126,13 +125,14 @@ export async function inviteAdmin({
       statements: [grant],
       outcome: "duty_added",
       send: async () => {
-        const result = await deliverInvitation(ctx, {
+        // A member already: the answer names the channel the message really took (issue 45), which
+        // may be their number when the operator typed an email they do not have.
+        return deliverInvitation(ctx, {
           target: account,
           token: null,
           roles,
           idempotencyKey: `admin-duty:${membership.id}:${ctx.requestId}`,
         });
-        return { channel: shown, sent: result.sent };
       },
     };
   }
@@ -151,13 +151,13 @@ export async function inviteAdmin({
     statements: isAdmin ? relink : [grant, ...relink],
     outcome: "resent",
     send: async () => {
-      const result = await deliverInvitation(ctx, {
+      // Re-sent to the member's own contact: the answer names the channel it really took (issue 45).
+      return deliverInvitation(ctx, {
         target: account,
         token: invitation.token,
         roles,
         idempotencyKey: `invitation:${invitation.id}`,
       });
-      return { channel: shown, sent: result.sent };
     },
   };
 }

@@ -16,6 +16,10 @@ import { contactCodeRateLimit } from "./limits";
  */
 
 export type ContactChannel = (typeof contactCodes.$inferSelect)["channel"];
+export type CodePurpose = (typeof contactCodes.$inferSelect)["purpose"];
+
+/** Each purpose hashes under its own label, so a code sent for one can never pass as the other. */
+const CODE_DOMAIN: Record<CodePurpose, string> = { verify: "contact-code", sign_in: "sign-in-code" };
 
 /** How long a code works, and how many wrong codes spend it. */
 export const CONTACT_CODE_TTL_SECONDS = 10 * 60;
@@ -49,7 +53,7 @@ export async function verifiedHolderOf(
 }
 
 /** Six digits, uniform (rejection sampling: no bias toward low codes). */
-function newCode(): string {
+export function newCode(): string {
   const buffer = new Uint32Array(1);
   for (;;) {
     crypto.getRandomValues(buffer);
@@ -65,9 +69,9 @@ function newCode(): string {
  * a copy of the table does not give six-digit codes away to a quick search, and a code proves only the
  * contact it was sent to.
  */
-async function codeHash(
+export async function codeHash(
   pepper: string,
-  code: { userId: string; channel: ContactChannel; contact: string; code: string },
+  code: { userId: string; channel: ContactChannel; contact: string; code: string; purpose?: CodePurpose },
 ): Promise<string> {
   const key = await crypto.subtle.importKey(
     "raw",
@@ -79,7 +83,9 @@ async function codeHash(
   const mac = await crypto.subtle.sign(
     "HMAC",
     key,
-    new TextEncoder().encode(`contact-code\n${code.userId}\n${code.channel}\n${code.contact}\n${code.code}`),
+    new TextEncoder().encode(
+      `${CODE_DOMAIN[code.purpose ?? "verify"]}\n${code.userId}\n${code.channel}\n${code.contact}\n${code.code}`,
+    ),
   );
   return base64url(new Uint8Array(mac));
 }
@@ -142,6 +148,7 @@ export async function requestContactCode({
         and(
           eq(contactCodes.userId, user.id),
           eq(contactCodes.channel, input.channel),
+          eq(contactCodes.purpose, "verify"),
           isNull(contactCodes.usedAt),
         ),
       ),
@@ -207,6 +214,7 @@ export async function verifyContactCode({
       and(
         eq(contactCodes.userId, actor.userId),
         eq(contactCodes.channel, input.channel),
+        eq(contactCodes.purpose, "verify"),
         isNull(contactCodes.usedAt),
         gt(contactCodes.expiresAt, nowIso),
       ),

@@ -31,6 +31,9 @@ export const IDENTITY_ERROR_CODES = [
   // Proving a contact with a one-time code (issue 44).
   "contact_already_verified",
   "contact_code_invalid",
+  // Signing in without email (issue 45): a WhatsApp code, an officer's sign-in code.
+  "code_invalid",
+  "sign_in_code_refused",
   // Device push tokens.
   "push_token_not_found",
 ] as const;
@@ -66,5 +69,7 @@ defineIndonesianTitles<(typeof IDENTITY_ERROR_CODES)[number]>({
   no_contact: "Tidak ada kontak untuk mengirim pesan",
   contact_already_verified: "Kontak ini sudah terverifikasi",
   contact_code_invalid: "Kode salah, kedaluwarsa, atau sudah dipakai; minta kode baru",
+  code_invalid: "Kode salah, kedaluwarsa, atau sudah dipakai; minta kode baru",
+  sign_in_code_refused: "Akun ini masuk dengan kredensialnya sendiri; kode masuk tidak dapat dibuat",
   push_token_not_found: "Token notifikasi tidak ditemukan",
 });

@@ -16,11 +16,13 @@ import { LogoutOthers } from "./routes/logoutOthers";
 import { OAuthCallback } from "./routes/oauthCallback";
 import { PreviewInvitation } from "./routes/previewInvitation";
 import { PutNotificationPreferences } from "./routes/putNotificationPreferences";
+import { RedeemSignInCode } from "./routes/redeemSignInCode";
 import { Refresh } from "./routes/refresh";
 import { RegisterPushToken } from "./routes/registerPushToken";
 import { ReleaseWhatsapp } from "./routes/releaseWhatsapp";
 import { RequestContactCode } from "./routes/requestContactCode";
 import { RequestMagicLink } from "./routes/requestMagicLink";
+import { RequestWhatsappCode } from "./routes/requestWhatsappCode";
 import { ResetPassword } from "./routes/resetPassword";
 import { StartOAuth } from "./routes/startOAuth";
 import { SwitchTenant } from "./routes/switchTenant";
@@ -28,6 +30,7 @@ import { UnregisterPushToken } from "./routes/unregisterPushToken";
 import { UpdateProfile } from "./routes/updateProfile";
 import { VerifyContact } from "./routes/verifyContact";
 import { VerifyMagicLink } from "./routes/verifyMagicLink";
+import { VerifyWhatsappCode } from "./routes/verifyWhatsappCode";
 
 const pub = { scope: "public" } as const satisfies Access;
 const user = { scope: "user" } as const satisfies Access;
@@ -48,6 +51,9 @@ export const identityModule = defineModule({
     { method: "post", path: "/api/auth/switch-tenant", endpoint: SwitchTenant, access: user },
     { method: "post", path: "/api/auth/magic-link", endpoint: RequestMagicLink, access: pub },
     { method: "post", path: "/api/auth/magic-link/verify", endpoint: VerifyMagicLink, access: pub },
+    { method: "post", path: "/api/auth/otp/request", endpoint: RequestWhatsappCode, access: pub },
+    { method: "post", path: "/api/auth/otp/verify", endpoint: VerifyWhatsappCode, access: pub },
+    { method: "post", path: "/api/auth/code/redeem", endpoint: RedeemSignInCode, access: pub },
     { method: "post", path: "/api/auth/forgot-password", endpoint: ForgotPassword, access: pub },
     { method: "post", path: "/api/auth/reset-password", endpoint: ResetPassword, access: pub },
     { method: "post", path: "/api/auth/join/accept", endpoint: AcceptJoin, access: pub },

@@ -20,9 +20,34 @@ export function invitationChannel(target: InvitationTarget): InvitationChannel |
   return target.whatsapp ? "whatsapp" : null;
 }
 
+/**
+ * Why an invitation was not sent (issue 45): the person has neither an email nor a number
+ * (`no_contact`), or the notification service did not take the message (`delivery_failed`). The
+ * account and its membership exist either way.
+ */
+export type NotSentReason = "no_contact" | "delivery_failed";
+
 export interface InvitationResult {
+  /** The channel the link actually went by (or was tried on). */
   channel: InvitationChannel | null;
   sent: boolean;
+  /** Only when `sent` is false: why, and what staff can do about it (Indonesian, for the console). */
+  reason?: NotSentReason;
+  hint?: string;
+}
+
+const NOT_SENT_HINTS: Record<NotSentReason, string> = {
+  no_contact:
+    "Tidak ada email atau nomor WhatsApp untuk dikirimi tautan. Tambahkan kontak pada undangan, " +
+    "atau berikan kode masuk sekali pakai dari menu Anggota.",
+  delivery_failed:
+    "Pesan belum terkirim karena layanan notifikasi sedang bermasalah. Kirim ulang nanti, " +
+    "atau berikan kode masuk sekali pakai dari menu Anggota.",
+};
+
+/** An answer for a link that did not go out, with its reason and what to do. */
+export function notSent(channel: InvitationChannel | null, reason: NotSentReason): InvitationResult {
+  return { channel, sent: false, reason, hint: NOT_SENT_HINTS[reason] };
 }
 
 /**
@@ -75,14 +100,14 @@ export async function deliverInvitation(
       });
       return { channel, sent: true };
     }
-    return { channel: null, sent: false };
+    return notSent(null, "no_contact");
   } catch (error) {
     log("error", "invitation_not_sent", {
       requestId: ctx.requestId,
       channel,
       error: error instanceof Error ? error.message : String(error),
     });
-    return { channel, sent: false };
+    return notSent(channel, "delivery_failed");
   }
 }
 
@@ -127,13 +152,13 @@ export async function deliverJoinLink(
       });
       return { channel, sent: true };
     }
-    return { channel: null, sent: false };
+    return notSent(null, "no_contact");
   } catch (error) {
     log("error", "join_link_not_sent", {
       requestId: ctx.requestId,
       channel,
       error: error instanceof Error ? error.message : String(error),
     });
-    return { channel, sent: false };
+    return notSent(channel, "delivery_failed");
   }
 }

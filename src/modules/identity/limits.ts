@@ -17,6 +17,15 @@ export const identityRateLimit = createRateLimit({
   "forgot-password:subject": { limit: 5, windowSeconds: 60 * 60 },
   "forgot-password:ip": { limit: 30, windowSeconds: 10 * 60 },
   "token-exchange:ip": { limit: 60, windowSeconds: 10 * 60 },
+  // Issue 45: a WhatsApp sign-in code costs a message to the number; a code typed is a guess at six digits
+  // (each code also spends itself after five wrong tries, contacts.ts).
+  "whatsapp-code:subject": { limit: 3, windowSeconds: 15 * 60 },
+  "whatsapp-code:ip": { limit: 30, windowSeconds: 10 * 60 },
+  "whatsapp-code-verify:subject": { limit: 10, windowSeconds: 15 * 60 },
+  "whatsapp-code-verify:ip": { limit: 60, windowSeconds: 10 * 60 },
+  // An officer's sign-in code: 60 bits, so these only stop a client spraying guesses or a leaked code.
+  "sign-in-code:ip": { limit: 20, windowSeconds: 10 * 60 },
+  "sign-in-code:subject": { limit: 5, windowSeconds: 10 * 60 },
 });
 
 /**

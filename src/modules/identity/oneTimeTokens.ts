@@ -22,6 +22,8 @@ export const TOKEN_TTL_SECONDS: Record<TokenPurpose, number> = {
   invitation: (7 * DAY_MS) / 1000,
   oauth_exchange: 2 * 60,
   join: (7 * DAY_MS) / 1000,
+  // An officer's sign-in code (signInCodes.ts): handed over in person, so a day rather than minutes.
+  sign_in_code: 24 * 60 * 60,
 };
 
 /** Where a sign-in link points: the web portal, which posts the token to the verify route. */

@@ -272,3 +272,20 @@ export const ReleaseWhatsappInput = z.object({
 export const WhatsappReleased = z
   .object({ userId: z.string().describe("The account that lost the proof"), released: z.literal(true) })
   .openapi("WhatsappReleased");
+
+/** Issue 45: a sign-in code sent to a proven WhatsApp number. */
+export const WhatsappCodeRequestInput = z.object({ whatsapp: IndonesianMobile });
+export const WhatsappCodeVerifyInput = z.object({
+  whatsapp: IndonesianMobile,
+  code: z.string().regex(/^\d{6}$/, "six digits"),
+  tenant: Slug.optional(),
+});
+
+/** Issue 45: the code an officer handed over (`ABCD-EFGH-JKMN`, case, spaces and dashes as typed). */
+export const SignInCodeInput = z.object({
+  code: z
+    .string()
+    .min(12)
+    .max(20)
+    .describe("The 12 characters of the code, dashes and spaces optional, any case"),
+});

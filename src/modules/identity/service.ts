@@ -64,6 +64,7 @@ export {
   type PendingInvitation,
   revokeInvitation,
 } from "./pendingInvitations";
+export { issueSignInCode, SIGN_IN_CODE_TTL_SECONDS } from "./signInCodes";
 
 /**
  * A membership as a versioned resource at `path` (ETag and If-Match, core/http/conditional.ts, ADR

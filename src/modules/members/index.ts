@@ -3,6 +3,7 @@ import { defineModule } from "../../core/module";
 import { versionedMembership } from "../identity/service";
 import { GetMember } from "./routes/getMember";
 import { InviteMember } from "./routes/inviteMember";
+import { IssueSignInCode } from "./routes/issueSignInCode";
 import { LinkMemberPerson } from "./routes/linkMemberPerson";
 import { ListInvitations } from "./routes/listInvitations";
 import { ListMembers } from "./routes/listMembers";
@@ -35,6 +36,8 @@ export const membersModule = defineModule({
     { method: "get", path: "/api/members/:userId", endpoint: GetMember, access: staff },
     { method: "post", path: "/api/members/invitations", endpoint: InviteMember, access: admin },
     { method: "delete", path: "/api/members/invitations/:id", endpoint: RevokeInvitation, access: admin },
+    // Issue 45: a code handed over in person is a credential for the account: the admin's, as invitations are.
+    { method: "post", path: "/api/members/:userId/sign-in-code", endpoint: IssueSignInCode, access: admin },
     { method: "put", path: "/api/members/:userId/roles", endpoint: SetMemberRoles, access: admin },
     { method: "put", path: "/api/members/:userId/person", endpoint: LinkMemberPerson, access: secretariat },
     // Issue 44: a house is granted by the secretariat (or by accepting a resident's `rumah` request).

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DUTIES } from "../../core/context";
 import { ListQuery } from "../../core/db/paging";
-import { Email, IndonesianMobile, Line } from "../../core/schemas";
+import { Email, IndonesianMobile, InvitationOutcome, Line } from "../../core/schemas";
 
 /** A duty in the community; `warga` (residency) and `super_admin` (the platform's) are not duties. */
 const Duty = z.enum(DUTIES);
@@ -80,7 +80,7 @@ export const Member = z
 
 export const InvitationSent = z
   .object({
-    invitation: z.object({ channel: z.enum(["email", "whatsapp"]).nullable(), sent: z.boolean() }),
+    invitation: InvitationOutcome,
   })
   .openapi("MemberInvitation");
 
@@ -109,3 +109,13 @@ export const PendingInvitation = z
     createdAt: z.string(),
   })
   .openapi("PendingInvitation");
+
+export const IssuedSignInCode = z
+  .object({
+    userId: z.string(),
+    code: z.string().describe("Shown once: only its hash is kept. Single use."),
+    link: z.string().describe("The web app's sign-in page carrying the code: what the QR holds"),
+    qrSvg: z.string().describe("The link as a QR code, an SVG document"),
+    expiresAt: z.string().describe("24 hours after issue"),
+  })
+  .openapi("IssuedSignInCode");

@@ -1,6 +1,15 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
-import { Block, Email, HouseNumber, IndonesianMobile, Line, Paragraph, Slug } from "../../core/schemas";
+import {
+  Block,
+  Email,
+  HouseNumber,
+  IndonesianMobile,
+  InvitationOutcome,
+  Line,
+  Paragraph,
+  Slug,
+} from "../../core/schemas";
 
 const Status = z.enum(["menunggu", "disetujui", "ditolak"]);
 
@@ -64,10 +73,7 @@ export const DecisionInput = z
   });
 export type DecisionInput = z.infer<typeof DecisionInput>;
 
-const Invitation = z.object({
-  channel: z.enum(["email", "whatsapp"]).nullable(),
-  sent: z.boolean(),
-});
+const Invitation = InvitationOutcome;
 
 export const DecisionResult = z
   .object({ application: Application, invitation: Invitation.nullable() })

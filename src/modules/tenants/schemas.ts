@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
 import { SUBSCRIPTION_STATUSES, TENANT_STATUSES } from "../../core/db/platform-schema";
 import { FEATURE_FLAGS } from "../../core/flags";
-import { Email, IndonesianMobile, Line, Slug } from "../../core/schemas";
+import { Email, IndonesianMobile, InvitationOutcome, Line, Slug } from "../../core/schemas";
 
 export const Flags = z.object(
   Object.fromEntries(FEATURE_FLAGS.map((f) => [f, z.boolean()])) as {
@@ -43,12 +43,7 @@ export const AdminInviteeInput = z
 export type AdminInviteeInput = z.infer<typeof AdminInviteeInput>;
 
 /** What the operator learns of an invitation: how it went out, never its link or whether an account existed. */
-export const AdminInvitation = z
-  .object({
-    channel: z.enum(["email", "whatsapp"]).nullable(),
-    sent: z.boolean().describe("Whether the notification service took the message"),
-  })
-  .openapi("AdminInvitation");
+export const AdminInvitation = z.object(InvitationOutcome.shape).openapi("AdminInvitation");
 
 export const CreateTenantInput = z.object({
   slug: Slug,

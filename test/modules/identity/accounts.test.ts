@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { platformDb } from "../../../src/core/db/platform";
 import { memberships, oneTimeTokens, users } from "../../../src/core/db/platform-schema";
 import { newId } from "../../../src/core/ids";
+import { deliverInvitation } from "../../../src/modules/identity/invitations";
 import {
   createResidentAccount,
   inviteResident,
@@ -133,5 +134,31 @@ describe("user lookups", () => {
     expect(Object.fromEntries(names)).toEqual({ [a.id]: "Ani", [b.id]: "Bayu" });
     expect(await userContact({ ctx, id: a.id })).toEqual({ id: a.id, name: "Ani", email: a.email, whatsapp });
     expect(await userContact({ ctx, id: "01HZZZZZZZZZZZZZZZZZZZZZZZ" })).toBeNull();
+  });
+});
+
+describe("an invitation that could not be sent (issue 45)", () => {
+  it("says why and what to do: no contact, or the notification service failed", async () => {
+    const { ctx } = await staffCtx();
+    const target = { name: "Pak Udin", email: null, whatsapp: null };
+    const none = await deliverInvitation(ctx, { target, token: "t", idempotencyKey: unique("inv") });
+    expect(none).toMatchObject({ channel: null, sent: false, reason: "no_contact" });
+    expect(none.hint).toContain("kode masuk");
+    const down = {
+      ...ctx,
+      env: {
+        ...ctx.env,
+        NOTIFY: {
+          fetch: () => Promise.reject(new Error("notify down")),
+        } as unknown as typeof ctx.env.NOTIFY,
+      },
+    };
+    const failed = await deliverInvitation(down, {
+      target: { ...target, whatsapp: nextPhone() },
+      token: "t",
+      idempotencyKey: unique("inv"),
+    });
+    expect(failed).toMatchObject({ channel: "whatsapp", sent: false, reason: "delivery_failed" });
+    expect(failed.hint).toContain("Kirim ulang");
   });
 });

@@ -1,10 +1,17 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { platformDb } from "../../../src/core/db/platform";
-import { memberships, oneTimeTokens } from "../../../src/core/db/platform-schema";
+import {
+  auditLog,
+  contactCodes,
+  memberships,
+  oneTimeTokens,
+  users,
+} from "../../../src/core/db/platform-schema";
 import { newId, sha256Hex } from "../../../src/core/ids";
 import { bindings, callJson, createTenant, expectProblem } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
+import { nextPhone } from "../members/helpers";
 import { postSettled, type Session, sentMessage, tokenIn } from "./helpers";
 
 const requestLink = (email: string, tenant?: string) =>
@@ -89,5 +96,195 @@ describe("magic link", () => {
     await postSettled("/api/auth/forgot-password", { email: member.email });
     const token = tokenIn(await sentMessage({ recipient: member.email, template: "PASSWORD_RESET" }));
     expectProblem(await verify(token), 401, "token_invalid");
+  });
+});
+
+describe("signing in with a WhatsApp code (issue 45)", () => {
+  const askCode = (whatsapp: string) => postSettled("/api/auth/otp/request", { whatsapp });
+  const enter = (whatsapp: string, code: string) =>
+    callJson<Session>("/api/auth/otp/verify", { body: { whatsapp, code } });
+  async function codeSentTo(recipient: string): Promise<string> {
+    const message = (await queuedMessages({ recipient })).at(-1);
+    const match = /Kode masuk Warga Anda: (\d{6})/.exec(JSON.stringify(message?.payload));
+    if (!match?.[1]) {
+      throw new Error(`no sign-in code was sent to ${recipient}`);
+    }
+    return match[1];
+  }
+  const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+
+  it("sends a code to a verified number only, and the code signs in once", async () => {
+    const tenant = await createTenant();
+    const phone = nextPhone();
+    const satpam = await tenant.member("satpam", { whatsapp: phone.stored });
+    const sent = await askCode(phone.typed);
+    expect(sent.status).toBe(202);
+    expect(sent.body).toEqual({ status: "accepted" });
+    const code = await codeSentTo(phone.stored);
+    expectProblem(await enter(phone.typed, wrong(code)), 401, "code_invalid");
+    const session = await enter(phone.typed, code);
+    expect(session.status).toBe(200);
+    expect(session.body.user).toMatchObject({
+      id: satpam.id,
+      roles: ["satpam"],
+      tenant: { slug: tenant.slug },
+    });
+    expect((await callJson("/api/user/me", { token: session.body.accessToken })).status).toBe(200);
+    expectProblem(await enter(phone.typed, code), 401, "code_invalid");
+  });
+
+  it("answers an unknown or unverified number as a known one and sends it nothing", async () => {
+    const tenant = await createTenant();
+    const known = nextPhone();
+    const claimed = nextPhone();
+    await tenant.member("warga", { whatsapp: known.stored });
+    await tenant.member("warga", { whatsapp: claimed.stored, whatsappVerified: false });
+    const unknown = nextPhone();
+    const a = await askCode(known.typed);
+    const b = await askCode(unknown.typed);
+    const c = await askCode(claimed.typed);
+    expect([b.status, b.body, c.status, c.body]).toEqual([a.status, a.body, a.status, a.body]);
+    expect(await queuedMessages({ recipient: known.stored })).toHaveLength(1);
+    expect(await queuedMessages({ recipient: unknown.stored })).toEqual([]);
+    expect(await queuedMessages({ recipient: claimed.stored })).toEqual([]);
+    expectProblem(await enter(unknown.typed, "123456"), 401, "code_invalid");
+    expectProblem(await askCode("12345"), 400, "invalid_input");
+    expectProblem(await enter(known.typed, "12ab56"), 400, "invalid_input");
+  });
+
+  it("spends a code after five wrong tries, and a new code retires the older", async () => {
+    const phone = nextPhone();
+    await (await createTenant()).member("warga", { whatsapp: phone.stored });
+    await askCode(phone.typed);
+    const first = await codeSentTo(phone.stored);
+    await askCode(phone.typed);
+    const second = await codeSentTo(phone.stored);
+    if (first !== second) {
+      expectProblem(await enter(phone.typed, first), 401, "code_invalid");
+    }
+    for (let i = 0; i < 4; i += 1) {
+      expectProblem(await enter(phone.typed, wrong(second)), 401, "code_invalid");
+    }
+    // The fifth try was spent above when the first code was refused (or here): the right code no longer works.
+    if (first === second) {
+      expectProblem(await enter(phone.typed, wrong(second)), 401, "code_invalid");
+    }
+    expectProblem(await enter(phone.typed, second), 401, "code_invalid");
+  });
+
+  it("expires after ten minutes, and a profile verification code does not sign in", async () => {
+    const phone = nextPhone();
+    const member = await (await createTenant()).member("warga", { whatsapp: phone.stored });
+    await askCode(phone.typed);
+    const code = await codeSentTo(phone.stored);
+    await platformDb(bindings)
+      .update(contactCodes)
+      .set({ expiresAt: new Date(Date.now() - 1).toISOString() })
+      .where(eq(contactCodes.userId, member.id));
+    expectProblem(await enter(phone.typed, code), 401, "code_invalid");
+  });
+});
+
+describe("a sign-in code handed over by an officer (issue 45)", () => {
+  const issue = (token: string, userId: string) =>
+    callJson<{ code: string; link: string; qrSvg: string; expiresAt: string }>(
+      `/api/members/${userId}/sign-in-code`,
+      { token, method: "POST" },
+    );
+  const redeem = (code: string) => callJson<Session>("/api/auth/code/redeem", { body: { code } });
+
+  it("signs the member in once, typed loosely, and is shown once, hashed at rest and audited", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const satpam = await tenant.member("satpam");
+    const issued = await issue(admin.token, satpam.id);
+    expect(issued.status).toBe(201);
+    expect(issued.body.code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+    expect(issued.body.link).toBe(`http://app.test/auth/code?code=${issued.body.code}`);
+    expect(issued.body.qrSvg).toMatch(/^<\?xml|^<svg/);
+    expect(Date.parse(issued.body.expiresAt) - Date.now()).toBeGreaterThan(23 * 3600_000);
+    expect(Date.parse(issued.body.expiresAt) - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
+    const rows = await platformDb(bindings)
+      .select()
+      .from(oneTimeTokens)
+      .where(eq(oneTimeTokens.userId, satpam.id));
+    expect(JSON.stringify(rows)).not.toContain(issued.body.code);
+    const audit = await platformDb(bindings)
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.tenantId, tenant.id), eq(auditLog.action, "member.sign_in_code")));
+    expect(audit).toHaveLength(1);
+    expect(JSON.stringify(audit)).not.toContain(issued.body.code);
+
+    const typed = issued.body.code.toLowerCase().replace(/-/g, " ");
+    const session = await redeem(typed);
+    expect(session.status).toBe(200);
+    expect(session.body.user).toMatchObject({
+      id: satpam.id,
+      roles: ["satpam"],
+      tenant: { slug: tenant.slug },
+    });
+    expectProblem(await redeem(issued.body.code), 401, "token_used");
+  });
+
+  it("retires the older code, expires, and refuses bad codes", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const warga = await tenant.member("warga");
+    const first = (await issue(admin.token, warga.id)).body.code;
+    const second = (await issue(admin.token, warga.id)).body.code;
+    expectProblem(await redeem(first), 401, "token_used");
+    await platformDb(bindings)
+      .update(oneTimeTokens)
+      .set({ expiresAt: new Date(Date.now() - 1).toISOString() })
+      .where(eq(oneTimeTokens.userId, warga.id));
+    expectProblem(await redeem(second), 401, "token_expired");
+    expectProblem(await redeem("ZZZZ-ZZZZ-ZZZZ"), 401, "token_invalid");
+    expectProblem(await redeem("UUUU-UUUU-UUUU"), 401, "token_invalid");
+    expectProblem(await redeem("short"), 400, "invalid_input");
+  });
+
+  it("is the admin's alone, for members of this community who belong nowhere else", async () => {
+    const tenant = await createTenant();
+    const other = await createTenant();
+    const admin = await tenant.member("admin");
+    const sekretaris = await tenant.member("sekretaris");
+    const warga = await tenant.member("warga");
+    expectProblem(await issue(sekretaris.token, warga.id), 403, "forbidden_role");
+    expectProblem(await issue(warga.token, warga.id), 403, "forbidden_role");
+    const stranger = await other.member("warga");
+    expectProblem(await issue(admin.token, stranger.id), 404, "not_found");
+    await platformDb(bindings)
+      .insert(memberships)
+      .values({ id: newId(), userId: warga.id, tenantId: other.id, roles: ["admin"] });
+    expectProblem(await issue(admin.token, warga.id), 409, "sign_in_code_refused");
+  });
+
+  it("accepts a pending invitation: the invited member joins by the code", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const phone = nextPhone();
+    const invited = await callJson("/api/members/invitations", {
+      token: admin.token,
+      body: { name: "Pak Udin", whatsapp: phone.typed, roles: ["satpam"] },
+    });
+    expect(invited.status).toBeLessThan(300);
+    // The community's first admin has a pending invitation of its own: only Pak Udin's counts here.
+    const pending = async () =>
+      (
+        await callJson<{ items: { name: string }[] }>("/api/members/invitations", { token: admin.token })
+      ).body.items.filter((i) => i.name === "Pak Udin");
+    expect(await pending()).toHaveLength(1);
+    const account = await platformDb(bindings)
+      .select()
+      .from(users)
+      .where(eq(users.whatsapp, phone.stored))
+      .get();
+    const userId = account?.id ?? "";
+    const code = (await issue(admin.token, userId)).body.code;
+    const session = await redeem(code);
+    expect(session.status).toBe(200);
+    expect(session.body.user).toMatchObject({ id: userId, roles: ["satpam"] });
+    expect(await pending()).toEqual([]);
   });
 });

@@ -187,6 +187,26 @@ describe("POST /api/platform/tenants/:id/admin-invitations", () => {
     expectProblem(await inviteAdmin(tenant.id, { name: "Ketua", email }), 409, "already_member");
   });
 
+  it("names the channel a re-sent link really took, not the one the operator's input implies (issue 45)", async () => {
+    const whatsapp = nextPhone();
+    const created = await create({ name: "Pak Udin", whatsapp });
+    const account = await platformDb(bindings)
+      .update(users)
+      .set({ whatsappVerifiedAt: new Date().toISOString() })
+      .where(eq(users.whatsapp, asStored(whatsapp)))
+      .returning({ id: users.id })
+      .get();
+    expect(account).toBeDefined();
+    const res = await inviteAdmin(created.body.id, {
+      name: "Pak Udin",
+      email: `${unique("udin")}@warga.test`,
+      whatsapp,
+    });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ channel: "whatsapp", sent: true });
+    expect(await queuedMessages({ recipient: asStored(whatsapp) })).toHaveLength(2);
+  });
+
   it("gives the admin duty to a member who already signs in, and tells them", async () => {
     const tenant = await createTenant();
     const warga = await tenant.member("warga", { unitId: "unit-rumah" });

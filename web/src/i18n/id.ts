@@ -38,6 +38,22 @@ export const id = {
   "signIn.magic": "Masuk dengan tautan lewat email",
   "signIn.forgot": "Lupa kata sandi?",
   "signIn.google": "Masuk dengan Google",
+  "signIn.whatsapp": "Masuk dengan kode WhatsApp",
+  "signIn.officerCode": "Punya kode masuk dari pengurus?",
+  "code.whatsappTitle": "Masuk dengan kode WhatsApp",
+  "code.whatsappIntro":
+    "Tulis nomor WhatsApp yang sudah terverifikasi di akun Anda. Kami kirim kode 6 angka ke nomor itu.",
+  "code.whatsapp": "Nomor WhatsApp",
+  "code.send": "Kirim kode",
+  "code.sent":
+    "Jika nomor ini terdaftar dan terverifikasi, kode masuk sudah dikirim lewat WhatsApp (berlaku 10 menit).",
+  "code.otp": "Kode 6 angka",
+  "code.again": "Ganti nomor atau minta kode baru",
+  "code.back": "Kembali ke halaman masuk",
+  "code.officerTitle": "Masuk dengan kode dari pengurus",
+  "code.officerIntro":
+    "Tulis kode masuk yang diberikan pengurus (contoh: ABCD-EFGH-JKMN). Kode hanya berlaku sekali, selama 24 jam.",
+  "code.officerCode": "Kode masuk",
   "magic.title": "Masuk dengan tautan",
   "magic.intro": "Kami kirim tautan masuk ke email Anda. Tautan berlaku sebentar dan hanya sekali pakai.",
   "magic.submit": "Kirim tautan",

@@ -71,6 +71,14 @@ export function SignIn() {
           <a href="/login/link">{t("signIn.magic")}</a>
         </li>
         <li>
+          <a href={`/login/whatsapp${query.tenant ? `?tenant=${encodeURIComponent(query.tenant)}` : ""}`}>
+            {t("signIn.whatsapp")}
+          </a>
+        </li>
+        <li>
+          <a href="/auth/code">{t("signIn.officerCode")}</a>
+        </li>
+        <li>
           <a href="/forgot-password">{t("signIn.forgot")}</a>
         </li>
       </ul>

@@ -1,0 +1,1 @@
+ALTER TABLE `contact_codes` ADD `purpose` text DEFAULT 'verify' NOT NULL;
