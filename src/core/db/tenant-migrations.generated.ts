@@ -395,5 +395,18 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
     "statements": [
       "CREATE TABLE `slot_owner` (\n\t`id` integer PRIMARY KEY NOT NULL,\n\t`tenant_id` text NOT NULL,\n\tCONSTRAINT \"slot_owner_one_row\" CHECK(\"slot_owner\".\"id\" = 1)\n);"
     ]
+  },
+  {
+    "name": "0030_bitter_fallen_one.sql",
+    "statements": [
+      "CREATE TABLE `visitor_passages` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`visitor_id` text NOT NULL,\n\t`direction` text NOT NULL,\n\t`at` text NOT NULL,\n\t`passed_by` text NOT NULL\n);",
+      "CREATE INDEX `visitor_passages_visitor_idx` ON `visitor_passages` (`visitor_id`,`at`);",
+      "ALTER TABLE `visitors` ADD `registered_by` text;",
+      "ALTER TABLE `visitors` ADD `category` text;",
+      "ALTER TABLE `visitors` ADD `stay_until` text;",
+      "ALTER TABLE `visitors` ADD `approval_method` text;",
+      "ALTER TABLE `visitors` ADD `multi_entry` integer DEFAULT false NOT NULL;",
+      "CREATE INDEX `visitors_unit_idx` ON `visitors` (`unit_id`,`id`);"
+    ]
   }
 ];

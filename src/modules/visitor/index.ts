@@ -3,6 +3,7 @@ import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
 import { VISITOR_ERROR_CODES } from "./errors";
 import { CreateVisitor } from "./routes/createVisitor";
+import { CreateWalkIn } from "./routes/createWalkIn";
 import { DecideVisitor } from "./routes/decideVisitor";
 import { GateCheckIn } from "./routes/gateCheckIn";
 import { GateCheckOut } from "./routes/gateCheckOut";
@@ -10,8 +11,10 @@ import { GetVisitor } from "./routes/getVisitor";
 import { GetVisitorQr } from "./routes/getVisitorQr";
 import { GetVisitorSettings } from "./routes/getVisitorSettings";
 import { GuestPassPage } from "./routes/guestPassPage";
+import { HostDecision } from "./routes/hostDecision";
 import { ListMyVisitors } from "./routes/listMyVisitors";
 import { ListVisitors } from "./routes/listVisitors";
+import { PhoneApproval } from "./routes/phoneApproval";
 import { UpdateVisitorSettings } from "./routes/updateVisitorSettings";
 import { countAwaitingGuests } from "./service";
 import { visitors } from "./tables";
@@ -34,7 +37,7 @@ export const visitorModule = defineModule({
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {
     visitors: {
-      subjects: ["resident_id", "decided_by", "checked_in_by", "checked_out_by"],
+      subjects: ["resident_id", "decided_by", "checked_in_by", "checked_out_by", "registered_by"],
       personal: ["guest_name", "purpose", "vehicle_plate", "identity", "note"],
       // The guest's identity number is the guest's, not the resident's who registered the visit.
       aboutOthers: ["identity"],
@@ -51,8 +54,13 @@ export const visitorModule = defineModule({
         "checked_out_at",
         "created_at",
         "updated_at",
+        "category",
+        "stay_until",
+        "approval_method",
+        "multi_entry",
       ],
     },
+    visitor_passages: { subjects: ["passed_by"], other: ["id", "visitor_id", "direction", "at"] },
     visitor_settings: { subjects: ["updated_by"], other: ["updated_at"] },
   },
   routes: [
@@ -64,9 +72,14 @@ export const visitorModule = defineModule({
     { method: "get", path: "/api/visitor", endpoint: ListVisitors, access: gate },
     { method: "post", path: "/api/visitor/gate/check-in", endpoint: GateCheckIn, access: gate },
     { method: "post", path: "/api/visitor/gate/check-out", endpoint: GateCheckOut, access: gate },
+    // Issue 45: the guard registers a walk-in; the host's household answers it from their phone, or the
+    // guard approves it after calling them.
+    { method: "post", path: "/api/visitor/gate/walk-in", endpoint: CreateWalkIn, access: gate },
     { method: "get", path: "/api/visitor/:id", endpoint: GetVisitor, access: member },
     { method: "get", path: "/api/visitor/:id/qr", endpoint: GetVisitorQr, access: member },
     { method: "put", path: "/api/visitor/:id", endpoint: DecideVisitor, access: staff },
+    { method: "post", path: "/api/visitor/:id/tuan-rumah", endpoint: HostDecision, access: resident },
+    { method: "post", path: "/api/visitor/:id/telepon", endpoint: PhoneApproval, access: gate },
     // Public: the approval email's pass link, forwarded to the guest. The signed pass is the link's
     // secret (pass-link.ts); the web app takes this path over once it exists.
     {

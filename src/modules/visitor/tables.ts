@@ -2,6 +2,11 @@ import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { rowVersion } from "../../core/db/row-version";
 
+/** Who a guest at the gate is (issue 45): most are ojol drivers and couriers, not social visits. */
+export const VISIT_CATEGORIES = ["tamu", "ojol", "kurir", "keluarga", "layanan", "lainnya"] as const;
+/** How a request was approved: by staff, by the host from their phone, or by the guard after calling the host. */
+export const APPROVAL_METHODS = ["pengurus", "tuan_rumah", "telepon"] as const;
+
 /**
  * A guest a resident registers (buku tamu). Check-in and check-out are recorded on the request itself:
  * the status stays `disetujui`, and `checkedInAt`/`checkedOutAt` say whether the guest is inside.
@@ -32,6 +37,17 @@ export const visitors = sqliteTable(
     checkedInBy: text("checked_in_by"),
     checkedOutAt: text("checked_out_at"),
     checkedOutBy: text("checked_out_by"),
+    /** The guard who registered a walk-in at the gate (issue 45); null for a resident's own registration. */
+    registeredBy: text("registered_by"),
+    category: text("category", { enum: VISIT_CATEGORIES }),
+    /** The last day of a stay of several days, as the resident asked for it; null for a single visit. */
+    stayUntil: text("stay_until"),
+    approvalMethod: text("approval_method", { enum: APPROVAL_METHODS }),
+    /**
+     * A pass for a stay longer than a day lets its guest out and in again while it is valid; a single
+     * visit's pass is spent at the first exit (`pass_used`). Set when the pass is issued.
+     */
+    multiEntry: integer("multi_entry", { mode: "boolean" }).notNull().default(false),
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
     updatedAt: text("updated_at").notNull(),
   },
@@ -40,6 +56,7 @@ export const visitors = sqliteTable(
     // The review list by status, newest first: one range of the index, not every row of the status sorted.
     index("visitors_status_id_idx").on(t.status, t.id),
     index("visitors_resident_idx").on(t.residentId, t.id),
+    index("visitors_unit_idx").on(t.unitId, t.id),
     index("visitors_inside_idx").on(t.checkedInAt, t.checkedOutAt),
     // Who is inside now, newest first: only those rows, not a walk of every guest ever registered.
     index("visitors_inside_now_idx")
@@ -60,3 +77,20 @@ export const visitorSettings = sqliteTable("visitor_settings", {
   updatedAt: text("updated_at").notNull(),
   updatedBy: text("updated_by"),
 });
+
+/**
+ * Every time a guest went through the gate (issue 45): a multi-day pass goes in and out several times,
+ * while the visitor row keeps only the latest entry and exit. Written in the scan's own batch.
+ */
+export const visitorPassages = sqliteTable(
+  "visitor_passages",
+  {
+    id: text("id").primaryKey(),
+    visitorId: text("visitor_id").notNull(),
+    direction: text("direction", { enum: ["in", "out"] }).notNull(),
+    at: text("at").notNull(),
+    /** The guard or staff member, or `device:<id>` for a gate device. */
+    passedBy: text("passed_by").notNull(),
+  },
+  (t) => [index("visitor_passages_visitor_idx").on(t.visitorId, t.at)],
+);

@@ -34,6 +34,25 @@ const visitor = (w: World) =>
     return { ...created, pass: approved.pass };
   });
 
+/** A walk-in the guard registered at the gate for A's resident's house (issue 45), still waiting. */
+const walkIn = (w: World, kind: string) =>
+  w.once(kind, async () => {
+    const unit = await made(
+      callJson<{ block: string; number: string }>(`/api/kependudukan/units/${w.a.household.unitId}`, {
+        token: w.a.as.sekretaris.token,
+      }),
+      "unit",
+      200,
+    );
+    return made(
+      callJson<{ id: string }>("/api/visitor/gate/walk-in", {
+        token: w.a.as.satpam.token,
+        body: { guestName: "Ojol Bayu", category: "ojol", block: unit.block, number: unit.number },
+      }),
+      "walk-in",
+    );
+  });
+
 /** One factory per id-bearing path of its routes, for the isolation walk (test/helpers/factories.ts). */
 export const FACTORIES: FactoryTable = {
   "/api/visitor/:id": {
@@ -53,6 +72,24 @@ export const FACTORIES: FactoryTable = {
       const [header, payload] = pass.split(".");
       return { params: { pass }, foreign: { pass: `${header}.${payload}.${"A".repeat(43)}` } };
     },
+  },
+  // The host's answer: the host household's own (another resident gets 404 too).
+  "/api/visitor/:id/tuan-rumah": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await walkIn(w, "walk-in host")).id },
+      body: { post: { status: "ditolak" } },
+      ownerRole: "warga",
+      residentOwned: true,
+    }),
+  },
+  "/api/visitor/:id/telepon": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await walkIn(w, "walk-in phone")).id },
+      body: { post: {} },
+      ownerRole: "satpam",
+    }),
   },
   "/api/visitor/:id/qr": {
     kind: "tenant",
