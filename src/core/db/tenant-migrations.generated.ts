@@ -408,5 +408,14 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
       "ALTER TABLE `visitors` ADD `multi_entry` integer DEFAULT false NOT NULL;",
       "CREATE INDEX `visitors_unit_idx` ON `visitors` (`unit_id`,`id`);"
     ]
+  },
+  {
+    "name": "0031_colossal_luminals.sql",
+    "statements": [
+      "CREATE TABLE `regular_visitors` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`resident_id` text NOT NULL,\n\t`unit_id` text NOT NULL,\n\t`name` text NOT NULL,\n\t`role` text NOT NULL,\n\t`vehicle_plate` text,\n\t`days` text NOT NULL,\n\t`from_time` text NOT NULL,\n\t`until_time` text NOT NULL,\n\t`valid_until` text,\n\t`revoked_at` text,\n\t`revoked_by` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `regular_visitors_unit_idx` ON `regular_visitors` (`unit_id`,`id`);",
+      "ALTER TABLE `visitors` ADD `regular_id` text;",
+      "CREATE UNIQUE INDEX `visitors_regular_inside_uq` ON `visitors` (`regular_id`) WHERE regular_id IS NOT NULL AND checked_out_at IS NULL;"
+    ]
   }
 ];

@@ -20,6 +20,8 @@ export const VISITOR_ERROR_CODES = [
   "not_walk_in",
   "not_host",
   "stay_too_long",
+  "outside_window",
+  "pass_revoked",
 ] as const;
 
 declare module "../../core/errors" {
@@ -46,4 +48,6 @@ defineIndonesianTitles<(typeof VISITOR_ERROR_CODES)[number]>({
   not_walk_in: "Bukan tamu yang datang langsung",
   not_host: "Bukan tamu untuk rumah Anda",
   stay_too_long: "Lama menginap terlalu panjang",
+  outside_window: "Di luar jadwal kartu tamu tetap",
+  pass_revoked: "Kartu tamu tetap sudah dicabut",
 });

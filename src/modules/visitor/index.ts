@@ -2,6 +2,7 @@ import { ROLES, tenantAccess } from "../../core/http/access";
 import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
 import { VISITOR_ERROR_CODES } from "./errors";
+import { CreateRegularVisitor } from "./routes/createRegularVisitor";
 import { CreateVisitor } from "./routes/createVisitor";
 import { CreateWalkIn } from "./routes/createWalkIn";
 import { DecideVisitor } from "./routes/decideVisitor";
@@ -13,8 +14,11 @@ import { GetVisitorSettings } from "./routes/getVisitorSettings";
 import { GuestPassPage } from "./routes/guestPassPage";
 import { HostDecision } from "./routes/hostDecision";
 import { ListMyVisitors } from "./routes/listMyVisitors";
+import { ListRegularVisitors } from "./routes/listRegularVisitors";
 import { ListVisitors } from "./routes/listVisitors";
 import { PhoneApproval } from "./routes/phoneApproval";
+import { RegularVisitorCheckIn } from "./routes/regularVisitorCheckIn";
+import { RevokeRegularVisitor } from "./routes/revokeRegularVisitor";
 import { UpdateVisitorSettings } from "./routes/updateVisitorSettings";
 import { countAwaitingGuests } from "./service";
 import { visitors } from "./tables";
@@ -27,6 +31,8 @@ const staff = tenantAccess(ROLES.STAFF, flag);
 const gate = tenantAccess(ROLES.GATE, flag);
 const member = tenantAccess(ROLES.MEMBER, flag);
 const admin = tenantAccess(ROLES.ADMIN, flag);
+// Regular visitors' cards: the household's own, and every card for the gate (the guard included).
+const memberOrGate = tenantAccess([...ROLES.MEMBER, "satpam"], flag);
 
 // Static paths before `/:id`, so `mine`, `settings` and `gate/...` are never read as ids.
 export const visitorModule = defineModule({
@@ -58,6 +64,25 @@ export const visitorModule = defineModule({
         "stay_until",
         "approval_method",
         "multi_entry",
+        "regular_id",
+      ],
+    },
+    regular_visitors: {
+      subjects: ["resident_id", "revoked_by"],
+      personal: ["name", "vehicle_plate"],
+      // The regular visitor's name is theirs, not the household's who issued the card.
+      aboutOthers: ["name", "vehicle_plate"],
+      other: [
+        "id",
+        "unit_id",
+        "role",
+        "days",
+        "from_time",
+        "until_time",
+        "valid_until",
+        "revoked_at",
+        "created_at",
+        "updated_at",
       ],
     },
     visitor_passages: { subjects: ["passed_by"], other: ["id", "visitor_id", "direction", "at"] },
@@ -75,6 +100,21 @@ export const visitorModule = defineModule({
     // Issue 45: the guard registers a walk-in; the host's household answers it from their phone, or the
     // guard approves it after calling them.
     { method: "post", path: "/api/visitor/gate/walk-in", endpoint: CreateWalkIn, access: gate },
+    // Issue 45: regular visitors (domestic help, drivers) on a recurring card with time windows.
+    { method: "post", path: "/api/visitor/regular", endpoint: CreateRegularVisitor, access: resident },
+    { method: "get", path: "/api/visitor/regular", endpoint: ListRegularVisitors, access: memberOrGate },
+    {
+      method: "delete",
+      path: "/api/visitor/regular/:id",
+      endpoint: RevokeRegularVisitor,
+      access: tenantAccess(ROLES.MEMBER, flag),
+    },
+    {
+      method: "post",
+      path: "/api/visitor/regular/:id/check-in",
+      endpoint: RegularVisitorCheckIn,
+      access: gate,
+    },
     { method: "get", path: "/api/visitor/:id", endpoint: GetVisitor, access: member },
     { method: "get", path: "/api/visitor/:id/qr", endpoint: GetVisitorQr, access: member },
     { method: "put", path: "/api/visitor/:id", endpoint: DecideVisitor, access: staff },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
 import { Line, Paragraph, PLATE_RULE } from "../../core/schemas";
-import { APPROVAL_METHODS, VISIT_CATEGORIES } from "./tables";
+import { APPROVAL_METHODS, REGULAR_ROLES, VISIT_CATEGORIES } from "./tables";
 
 /** "b 1234  xyz" and "B 1234 XYZ" are the same plate. */
 export const normalisePlate = (v: string) => v.trim().toUpperCase().replace(/\s+/g, " ");
@@ -175,6 +175,7 @@ export const Visitor = z
         "pengurus (staff), tuan_rumah (the host from their phone), telepon (the guard after calling the host)",
       ),
     multiEntry: z.boolean().describe("The pass lets its guest out and in again while it is valid"),
+    regularId: z.string().nullable().describe("The regular visitor's card this visit entered on"),
   })
   .openapi("VisitorRequest");
 
@@ -186,3 +187,46 @@ export const GateResult = z
     checkedOutAt: z.string().nullable(),
   })
   .openapi("GateResult");
+
+const TimeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "HH:MM, 00:00 to 23:59");
+
+export const RegularVisitorInput = z
+  .object({
+    name: Line(120, 2),
+    role: z.enum(REGULAR_ROLES).describe("art (domestic help), sopir, pengasuh, tukang, lainnya"),
+    vehiclePlate: Plate.optional(),
+    days: z
+      .array(z.number().int().min(1).max(7))
+      .min(1)
+      .max(7)
+      .refine((d) => new Set(d).size === d.length, "each day once")
+      .describe("ISO weekdays the visitor comes: 1 Monday … 7 Sunday"),
+    fromTime: TimeOfDay.describe("From this time of day (Asia/Jakarta)"),
+    untilTime: TimeOfDay.describe("Until this time of day (Asia/Jakarta), after fromTime"),
+    validUntil: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD")
+      .optional()
+      .describe("The card's last day; until revoked when left out"),
+  })
+  .refine((v) => v.untilTime > v.fromTime, { message: "untilTime after fromTime", path: ["untilTime"] });
+export type RegularVisitorInput = z.infer<typeof RegularVisitorInput>;
+
+export const RegularVisitor = z
+  .object({
+    id: z.string(),
+    residentId: z.string(),
+    unitId: z.string(),
+    name: z.string(),
+    role: z.enum(REGULAR_ROLES),
+    vehiclePlate: z.string().nullable(),
+    days: z.array(z.number().int()),
+    fromTime: z.string(),
+    untilTime: z.string(),
+    validUntil: z.string().nullable(),
+    revokedAt: z.string().nullable(),
+    /** Whether the gate lets them in right now (inside a window, not revoked, not past its last day). */
+    admittedNow: z.boolean(),
+    createdAt: z.string(),
+  })
+  .openapi("RegularVisitor");

@@ -83,6 +83,7 @@ export async function presentVisitor(
     stayUntil: row.stayUntil,
     approvalMethod: row.approvalMethod,
     multiEntry: row.multiEntry,
+    regularId: row.regularId,
   };
 }
 

@@ -20,6 +20,12 @@ export const ACCESS: AccessTable = {
   "POST /api/visitor/gate/walk-in": { who: GATE, flag: "tamu" },
   "POST /api/visitor/:id/telepon": { who: GATE, flag: "tamu" },
   "POST /api/visitor/:id/tuan-rumah": { who: R, flag: "tamu" },
+  // Issue 45: regular visitors' cards: the household issues and revokes its own (staff revoke any); the
+  // gate lists every card and lets a holder in inside its windows.
+  "POST /api/visitor/regular": { who: R, flag: "tamu" },
+  "GET /api/visitor/regular": { who: [...R_S, "satpam"], flag: "tamu" },
+  "DELETE /api/visitor/regular/:id": { who: R_S, flag: "tamu" },
+  "POST /api/visitor/regular/:id/check-in": { who: GATE, flag: "tamu" },
   "GET /api/visitor/:id": { who: R_S, flag: "tamu" },
   "GET /api/visitor/:id/qr": { who: R_S, flag: "tamu" },
   "PUT /api/visitor/:id": { who: S, flag: "tamu" },

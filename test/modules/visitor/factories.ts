@@ -53,6 +53,24 @@ const walkIn = (w: World, kind: string) =>
     );
   });
 
+/** A regular visitor's card of A's resident's household, admitted at any hour of any day. */
+const regular = (w: World, kind: string) =>
+  w.once(kind, () =>
+    made(
+      callJson<{ id: string }>("/api/visitor/regular", {
+        token: w.a.as.warga.token,
+        body: {
+          name: "Mbak Sri",
+          role: "art",
+          days: [1, 2, 3, 4, 5, 6, 7],
+          fromTime: "00:00",
+          untilTime: "23:59",
+        },
+      }),
+      "regular visitor",
+    ),
+  );
+
 /** One factory per id-bearing path of its routes, for the isolation walk (test/helpers/factories.ts). */
 export const FACTORIES: FactoryTable = {
   "/api/visitor/:id": {
@@ -88,6 +106,21 @@ export const FACTORIES: FactoryTable = {
     make: async (w) => ({
       params: { id: (await walkIn(w, "walk-in phone")).id },
       body: { post: {} },
+      ownerRole: "satpam",
+    }),
+  },
+  "/api/visitor/regular/:id": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await regular(w, "regular to revoke")).id },
+      ownerRole: "warga",
+      residentOwned: true,
+    }),
+  },
+  "/api/visitor/regular/:id/check-in": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await regular(w, "regular at the gate")).id },
       ownerRole: "satpam",
     }),
   },

@@ -5,6 +5,7 @@ import {
   call,
   callJson,
   createTenant,
+  ENGLISH,
   expectProblem,
   operatorToken,
   type TestTenant,
@@ -433,6 +434,7 @@ describe("the gate as it is (issue 45)", () => {
     category: string | null;
     approvalMethod: string | null;
     multiEntry: boolean;
+    regularId: string | null;
   }
 
   /** A registered house with one resident account (the host) and the community's guard. */
@@ -661,5 +663,77 @@ describe("the gate as it is (issue 45)", () => {
     setNow(jakartaTime(jakartaDayIn(3), 10));
     expect((await byId(satpam.token, "out", created.body.id)).status).toBe(200);
     expectProblem(await gate(satpam.token, "in", pass), 409, "pass_expired");
+  });
+  it("a regular visitor's card admits inside its windows (Asia/Jakarta) and says why not outside them, until revoked", async () => {
+    const tenant = await createTenant();
+    const other = await createTenant();
+    const warga = await resident(tenant);
+    const neighbour = await resident(tenant);
+    const satpam = await tenant.member("satpam");
+    const sek = await tenant.member("sekretaris");
+    const foreignGuard = await other.member("satpam");
+    const issue = (token: string, body: Record<string, unknown>) =>
+      callJson<{ id: string; days: number[]; admittedNow: boolean }>("/api/visitor/regular", { token, body });
+    const card = {
+      name: "Mbak Sri",
+      role: "art",
+      days: [5, 1, 2, 3, 4],
+      fromTime: "07:00",
+      untilTime: "17:00",
+    };
+    expectProblem(await issue(warga.token, { ...card, untilTime: "06:00" }), 400, "invalid_input");
+    expectProblem(await issue(warga.token, { ...card, days: [0] }), 400, "invalid_input");
+    expectProblem(await issue(warga.token, { ...card, days: [1, 1] }), 400, "invalid_input");
+    expectProblem(await issue(warga.token, { ...card, fromTime: "7 pagi" }), 400, "invalid_input");
+    expectProblem(await issue(satpam.token, card), 403, "forbidden_role");
+    const issued = await issue(warga.token, card);
+    expect(issued.status).toBe(201);
+    expect(issued.body.days).toEqual([1, 2, 3, 4, 5]);
+    const id = issued.body.id;
+    const enter = (token: string) =>
+      callJson<{ visitorId: string; guestName: string }>(`/api/visitor/regular/${id}/check-in`, {
+        token,
+        body: {},
+        headers: ENGLISH,
+      });
+
+    // 2026-12-05 is a Saturday: no window that day.
+    setNow(jakartaTime("2026-12-05", 9));
+    const saturday = await enter(satpam.token);
+    expectProblem(saturday, 409, "outside_window");
+    expect((saturday.body as unknown as { detail: string }).detail).toContain("07:00–17:00 WIB");
+    // Monday before seven WIB (06:30 in Jakarta, 23:30 UTC the day before): still outside.
+    setNow(new Date(jakartaTime("2026-12-07", 6).getTime() + 30 * 60_000));
+    expectProblem(await enter(satpam.token), 409, "outside_window");
+    setNow(jakartaTime("2026-12-07", 8));
+    expectProblem(await enter(foreignGuard.token), 404, "not_found");
+    const entered = await enter(satpam.token);
+    expect(entered.status).toBe(200);
+    expect(entered.body.guestName).toBe("Mbak Sri");
+    expectProblem(await enter(satpam.token), 409, "already_checked_in");
+    const inside = await callJson<{ items: WalkInBody[] }>("/api/visitor?inside=true", {
+      token: satpam.token,
+    });
+    expect(inside.body.items.map((v) => [v.id, v.regularId])).toEqual([[entered.body.visitorId, id]]);
+    expect((await byId(satpam.token, "out", entered.body.visitorId)).status).toBe(200);
+
+    // The guard lists the card; the household lists its own, a neighbour none, and only they or staff revoke.
+    const gateList = await callJson<{ items: { id: string; admittedNow: boolean }[] }>(
+      "/api/visitor/regular",
+      {
+        token: satpam.token,
+      },
+    );
+    expect(gateList.body.items).toEqual([expect.objectContaining({ id, admittedNow: true })]);
+    const theirs = await callJson<{ items: unknown[] }>("/api/visitor/regular", { token: neighbour.token });
+    expect(theirs.body.items).toEqual([]);
+    const revoke = (token: string) => callJson(`/api/visitor/regular/${id}`, { method: "DELETE", token });
+    expectProblem(await revoke(neighbour.token), 404, "not_found");
+    expectProblem(await revoke(satpam.token), 403, "forbidden_role");
+    expect((await revoke(warga.token)).status).toBe(200);
+    expectProblem(await enter(satpam.token), 409, "pass_revoked");
+    expect((await revoke(sek.token)).status).toBe(200);
+    const afterRevoke = await callJson<{ items: unknown[] }>("/api/visitor/regular", { token: satpam.token });
+    expect(afterRevoke.body.items).toEqual([]);
   });
 });
