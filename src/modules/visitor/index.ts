@@ -63,7 +63,6 @@ export const visitorModule = defineModule({
         "category",
         "stay_until",
         "approval_method",
-        "multi_entry",
         "regular_id",
       ],
     },
