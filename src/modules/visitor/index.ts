@@ -102,9 +102,11 @@ export const visitorModule = defineModule({
     // Issue 45: regular visitors (domestic help, drivers) on a recurring card with time windows.
     { method: "post", path: "/api/visitor/regular", endpoint: CreateRegularVisitor, access: resident },
     { method: "get", path: "/api/visitor/regular", endpoint: ListRegularVisitors, access: memberOrGate },
+    // A POST to its own path, not DELETE on `/regular/:id`: that path would read as `/:id/qr` (one
+    // segment fewer than the card's own verbs, so no route of the guest book is ambiguous).
     {
-      method: "delete",
-      path: "/api/visitor/regular/:id",
+      method: "post",
+      path: "/api/visitor/regular/:id/cabut",
       endpoint: RevokeRegularVisitor,
       access: tenantAccess(ROLES.MEMBER, flag),
     },

@@ -24,7 +24,7 @@ export const ACCESS: AccessTable = {
   // gate lists every card and lets a holder in inside its windows.
   "POST /api/visitor/regular": { who: R, flag: "tamu" },
   "GET /api/visitor/regular": { who: [...R_S, "satpam"], flag: "tamu" },
-  "DELETE /api/visitor/regular/:id": { who: R_S, flag: "tamu" },
+  "POST /api/visitor/regular/:id/cabut": { who: R_S, flag: "tamu" },
   "POST /api/visitor/regular/:id/check-in": { who: GATE, flag: "tamu" },
   "GET /api/visitor/:id": { who: R_S, flag: "tamu" },
   "GET /api/visitor/:id/qr": { who: R_S, flag: "tamu" },

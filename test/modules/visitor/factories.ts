@@ -109,7 +109,7 @@ export const FACTORIES: FactoryTable = {
       ownerRole: "satpam",
     }),
   },
-  "/api/visitor/regular/:id": {
+  "/api/visitor/regular/:id/cabut": {
     kind: "tenant",
     make: async (w) => ({
       params: { id: (await regular(w, "regular to revoke")).id },

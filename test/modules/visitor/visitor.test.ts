@@ -727,7 +727,7 @@ describe("the gate as it is (issue 45)", () => {
     expect(gateList.body.items).toEqual([expect.objectContaining({ id, admittedNow: true })]);
     const theirs = await callJson<{ items: unknown[] }>("/api/visitor/regular", { token: neighbour.token });
     expect(theirs.body.items).toEqual([]);
-    const revoke = (token: string) => callJson(`/api/visitor/regular/${id}`, { method: "DELETE", token });
+    const revoke = (token: string) => callJson(`/api/visitor/regular/${id}/cabut`, { token, body: {} });
     expectProblem(await revoke(neighbour.token), 404, "not_found");
     expectProblem(await revoke(satpam.token), 403, "forbidden_role");
     expect((await revoke(warga.token)).status).toBe(200);
