@@ -2,6 +2,9 @@
 // is already valid (the gate's list and the resident's pass show something), and one from an earlier day
 // who checked in and out; warga1 also has one awaiting approval and one refused. The QR pass is signed at read time from the approval
 // (visitor/pass.ts), so only its window is stored: the same window the approval route computes.
+// RT 01 also shows the gate as it is (issue 45): a walk-in the guard registered, waiting for its host; a
+// guest staying several days on a multi-entry pass, inside now; and a regular visitor's card (domestic
+// help, Monday to Saturday 07:00–17:00 WIB).
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -122,13 +125,51 @@ export function tenantSql({ now: nowIso, q, rt, resident }) {
       createdAt: iso(now.getTime() - 5 * HOUR),
     },
   ];
-  return rows
-    .map((v) => {
-      const approved = v.status === "disetujui";
-      const window = approved ? passWindow(v.visitAt) : null;
-      const updatedAt = v.checkedOutAt ?? v.decidedAt ?? v.createdAt;
-      return `INSERT OR IGNORE INTO visitors (id, resident_id, unit_id, guest_name, purpose, visit_at, vehicle_plate, identity, status, note, decided_by, decided_at, pass_valid_from, pass_valid_until, notified_at, checked_in_at, checked_in_by, checked_out_at, checked_out_by, created_at, updated_at)
-VALUES (${q(`seed-visitor-${rt}-${v.key}`)}, ${q(v.host.id)}, ${q(v.host.unit.id)}, ${q(v.guest)}, ${q(v.purpose)}, ${q(v.visitAt)}, ${q(v.plate)}, ${q(v.identity)}, ${q(v.status)}, ${q(v.note)}, ${q(v.decidedAt ? admin : null)}, ${q(v.decidedAt)}, ${q(window?.from)}, ${q(window?.until)}, ${q(approved ? v.decidedAt : null)}, ${q(v.checkedInAt)}, ${q(v.checkedInAt ? guard : null)}, ${q(v.checkedOutAt)}, ${q(v.checkedOutAt ? guard : null)}, ${q(v.createdAt)}, ${q(updatedAt)});`;
-    })
-    .join("\n");
+  if (rt === "rt01") {
+    rows.push(
+      {
+        key: "datang-langsung",
+        host: resident(2),
+        guest: "Bayu (GoFood)",
+        purpose: "Antar makanan",
+        visitAt: iso(now.getTime() - 5 * 60_000),
+        plate: "B 4321 KJT",
+        identity: null,
+        status: "menunggu",
+        registeredBy: guard,
+        category: "ojol",
+        createdAt: iso(now.getTime() - 5 * 60_000),
+      },
+      {
+        key: "menginap",
+        host: resident(3),
+        guest: "Ibu Sumarni (mertua)",
+        purpose: "Menginap selama hajatan keluarga",
+        visitAt: jakartaAt(now, -1, 15),
+        stayUntil: jakartaAt(now, 2, 12).slice(0, 10),
+        plate: "B 7781 SMR",
+        identity: "KTP",
+        status: "disetujui",
+        decidedAt: jakartaAt(now, -2, 9),
+        checkedInAt: jakartaAt(now, -1, 15, 20),
+        createdAt: jakartaAt(now, -2, 8),
+      },
+    );
+  }
+  const visitorSql = rows.map((v) => {
+    const approved = v.status === "disetujui";
+    const day = approved ? passWindow(v.visitAt) : null;
+    // A stay runs to the end of its last day in Jakarta, and lets its guest out and in again.
+    const window =
+      day && v.stayUntil ? { ...day, until: passWindow(`${v.stayUntil}T12:00:00+07:00`).until } : day;
+    const updatedAt = v.checkedOutAt ?? v.checkedInAt ?? v.decidedAt ?? v.createdAt;
+    return `INSERT OR IGNORE INTO visitors (id, resident_id, unit_id, guest_name, purpose, visit_at, vehicle_plate, identity, status, note, decided_by, decided_at, pass_valid_from, pass_valid_until, notified_at, checked_in_at, checked_in_by, checked_out_at, checked_out_by, registered_by, category, stay_until, approval_method, multi_entry, created_at, updated_at)
+VALUES (${q(`seed-visitor-${rt}-${v.key}`)}, ${q(v.host.id)}, ${q(v.host.unit.id)}, ${q(v.guest)}, ${q(v.purpose)}, ${q(v.visitAt)}, ${q(v.plate)}, ${q(v.identity)}, ${q(v.status)}, ${q(v.note)}, ${q(v.decidedAt ? admin : null)}, ${q(v.decidedAt)}, ${q(window?.from)}, ${q(window?.until)}, ${q(approved ? v.decidedAt : null)}, ${q(v.checkedInAt)}, ${q(v.checkedInAt ? guard : null)}, ${q(v.checkedOutAt)}, ${q(v.checkedOutAt ? guard : null)}, ${q(v.registeredBy ?? null)}, ${q(v.category ?? null)}, ${q(v.stayUntil ?? null)}, ${q(v.decidedAt ? "pengurus" : null)}, ${v.stayUntil ? 1 : 0}, ${q(v.createdAt)}, ${q(updatedAt)});`;
+  });
+  if (rt === "rt01") {
+    const host = resident(1);
+    visitorSql.push(`INSERT OR IGNORE INTO regular_visitors (id, resident_id, unit_id, name, role, vehicle_plate, days, from_time, until_time, valid_until, created_at, updated_at)
+VALUES (${q(`seed-regular-${rt}-art`)}, ${q(host.id)}, ${q(host.unit.id)}, 'Mbak Sri Rahayu', 'art', NULL, '1,2,3,4,5,6', '07:00', '17:00', NULL, ${q(iso(now.getTime() - 30 * DAY))}, ${q(iso(now.getTime() - 30 * DAY))});`);
+  }
+  return visitorSql.join("\n");
 }

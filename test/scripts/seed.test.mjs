@@ -91,7 +91,8 @@ describe("demo seed", () => {
       expect(
         states(
           `SELECT v.status, v.checked_in_at IS NOT NULL, v.checked_out_at IS NOT NULL, v.pass_valid_from IS NOT NULL
-           FROM visitors v JOIN units u ON u.id = v.unit_id ORDER BY v.id`,
+           FROM visitors v JOIN units u ON u.id = v.unit_id
+           WHERE v.registered_by IS NULL AND v.stay_until IS NULL ORDER BY v.id`,
         ),
         id,
       ).toEqual([
@@ -108,7 +109,8 @@ describe("demo seed", () => {
       expect(
         states(
           `SELECT sum(status = 'disetujui' AND checked_in_at IS NULL), sum(checked_out_at IS NOT NULL)
-           FROM visitors GROUP BY resident_id ORDER BY resident_id`,
+           FROM visitors WHERE registered_by IS NULL AND stay_until IS NULL
+           GROUP BY resident_id ORDER BY resident_id`,
         ),
         id,
       ).toEqual(["1 1", "1 1", "1 1"]);
@@ -147,6 +149,23 @@ describe("demo seed", () => {
     expect(rt01.prepare("SELECT count(*) AS n FROM units WHERE block = 'D' AND number = '12'").get().n).toBe(
       0,
     );
+    // Issue 45 in RT 01: a walk-in waiting for its host, a stay on a multi-entry pass inside now, a
+    // regular visitor's card.
+    expect(
+      rt01
+        .prepare(
+          `SELECT status, category, registered_by IS NOT NULL AS walkIn, multi_entry AS multi,
+                  checked_in_at IS NOT NULL AND checked_out_at IS NULL AS inside
+           FROM visitors WHERE registered_by IS NOT NULL OR stay_until IS NOT NULL ORDER BY id`,
+        )
+        .all(),
+    ).toEqual([
+      { status: "menunggu", category: "ojol", walkIn: 1, multi: 0, inside: 0 },
+      { status: "disetujui", category: null, walkIn: 0, multi: 1, inside: 1 },
+    ]);
+    expect(rt01.prepare("SELECT days, from_time, until_time FROM regular_visitors").all()).toEqual([
+      { days: "1,2,3,4,5,6", from_time: "07:00", until_time: "17:00" },
+    ]);
     // Each approved pass window covers its visit (an hour before it, to the end of that Jakarta day).
     for (const v of rt01.prepare("SELECT * FROM visitors WHERE status = 'disetujui'").all()) {
       expect(Date.parse(v.visit_at) - Date.parse(v.pass_valid_from)).toBe(3_600_000);

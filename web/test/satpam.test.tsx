@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor } from "@testing-library/preact";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/preact";
 import { LocationProvider } from "preact-iso";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Satpam } from "../src/screens/satpam";
@@ -100,7 +100,15 @@ describe("the QR decoder", () => {
 describe("the gate", () => {
   beforeEach(async () => {
     await signedInAs(guard);
-    fake.routes["GET /api/visitor"] = { status: 200, body: { items: TODAY, nextCursor: null } };
+    // Today's guests, or (with `inside=true`) who is inside now, whatever day they came.
+    fake.routes["GET /api/visitor"] = (sent) => ({
+      status: 200,
+      body: {
+        items: sent.query.get("inside") === "true" ? TODAY.filter((v) => v.inside) : TODAY,
+        nextCursor: null,
+      },
+    });
+    fake.routes["GET /api/visitor/regular"] = { status: 200, body: { items: [], nextCursor: null } };
   });
 
   it("lists today's guests: expected, inside and gone, asking for today only", async () => {
@@ -109,10 +117,9 @@ describe("the gate", () => {
     const expected = screen.getByRole("heading", { name: "Ditunggu (1)" }).closest("article");
     expect(expected?.textContent).toContain("Agus Setiawan");
     expect(expected?.textContent).toContain("tamu Budi Santoso");
-    expect(screen.getByRole("heading", { name: "Di dalam (1)" }).closest("article")?.textContent).toContain(
-      "Sri Wahyuni",
-    );
-    const list = fake.seen.find((s) => s.path === "/api/visitor");
+    const insideNow = await screen.findByRole("heading", { name: "Di dalam sekarang (1)" });
+    expect(insideNow.closest("article")?.textContent).toContain("Sri Wahyuni");
+    const list = fake.seen.find((s) => s.path === "/api/visitor" && !s.query.has("inside"));
     expect(list?.query.get("from")).toBe(list?.query.get("to"));
     expect(list?.query.get("from")).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
@@ -175,6 +182,116 @@ describe("the gate", () => {
     const keys = new Set(gateWrites().map((s) => s.headers.get("Idempotency-Key")));
     expect(gateWrites().length).toBeGreaterThan(1);
     expect(keys.size).toBe(1);
+  });
+
+  it("registers a walk-in for a house and tells the guard the host was told", async () => {
+    fake.routes["POST /api/visitor/gate/walk-in"] = {
+      status: 201,
+      body: visitor({ id: "w1", guestName: "Bayu", status: "menunggu", walkIn: true }),
+    };
+    open();
+    await screen.findByText(/1 ditunggu/);
+    fireEvent.click(screen.getByRole("button", { name: "Tamu datang langsung" }));
+    fireEvent.input(screen.getByLabelText("Nama tamu"), { target: { value: "Bayu" } });
+    fireEvent.change(screen.getByLabelText("Jenis tamu"), { target: { value: "ojol" } });
+    fireEvent.input(screen.getByLabelText("Nomor kendaraan (boleh kosong)"), {
+      target: { value: "B 4321 KJT" },
+    });
+    fireEvent.input(screen.getByLabelText("Blok"), { target: { value: "C" } });
+    fireEvent.input(screen.getByLabelText("Nomor rumah"), { target: { value: "12" } });
+    fireEvent.click(screen.getByRole("button", { name: "Catat dan kabari tuan rumah" }));
+    expect(await screen.findByText(/Bayu dicatat; tuan rumah sudah diberi tahu/)).toBeTruthy();
+    const sent = fake.seen.find((s) => s.path === "/api/visitor/gate/walk-in");
+    expect(JSON.parse(String(sent?.body))).toEqual({
+      guestName: "Bayu",
+      category: "ojol",
+      vehiclePlate: "B 4321 KJT",
+      block: "C",
+      number: "12",
+    });
+  });
+
+  it("approves a waiting walk-in after calling the host, lets an approved one in, and lets out who is inside", async () => {
+    const walkIns = [
+      visitor({ id: "w1", guestName: "Bayu", status: "menunggu", walkIn: true }),
+      visitor({ id: "w2", guestName: "Kurir JNE", walkIn: true }),
+      visitor({ id: "v2", guestName: "Sri Wahyuni", checkedInAt: now, inside: true }),
+    ];
+    fake.routes["GET /api/visitor"] = (sent) => ({
+      status: 200,
+      body: {
+        items: sent.query.get("inside") === "true" ? walkIns.filter((v) => v.inside) : walkIns,
+        nextCursor: null,
+      },
+    });
+    const ok = { status: 200, body: {} };
+    fake.routes["POST /api/visitor/w1/telepon"] = ok;
+    fake.routes["POST /api/visitor/gate/check-in"] = ok;
+    fake.routes["POST /api/visitor/gate/check-out"] = ok;
+    open();
+    const waiting = await screen.findByRole("heading", { name: "Menunggu tuan rumah (1)" });
+    fireEvent.click(screen.getByRole("button", { name: "Setujui (sudah ditelepon)" }));
+    await waitFor(() => expect(fake.seen.some((s) => s.path === "/api/visitor/w1/telepon")).toBe(true));
+    expect(waiting.closest("article")?.textContent).toContain("Bayu");
+    // Each answer reloads the lists: the button is found in the list as it stands once drawn again.
+    const buttonIn = (heading: string, button: string) =>
+      waitFor(() => {
+        const card = screen.getByRole("heading", { name: heading }).closest("article");
+        if (!card) {
+          throw new Error(`no card for ${heading}`);
+        }
+        return within(card as HTMLElement).getByRole("button", { name: button });
+      });
+    fireEvent.click(await buttonIn("Ditunggu (1)", "Masuk"));
+    await waitFor(() => expect(gateWrites().some((s) => s.path === "/api/visitor/gate/check-in")).toBe(true));
+    expect(JSON.parse(String(gateWrites().find((s) => s.path.endsWith("check-in"))?.body))).toEqual({
+      visitorId: "w2",
+    });
+    fireEvent.click(await buttonIn("Di dalam sekarang (1)", "Keluar"));
+    await waitFor(() => expect(gateWrites().some((s) => s.path.endsWith("check-out"))).toBe(true));
+    expect(JSON.parse(String(gateWrites().find((s) => s.path.endsWith("check-out"))?.body))).toEqual({
+      visitorId: "v2",
+    });
+  });
+
+  it("lets a regular visitor in inside their window, and says when they are outside it", async () => {
+    fake.routes["GET /api/visitor/regular"] = {
+      status: 200,
+      body: {
+        items: [
+          {
+            id: "r1",
+            name: "Mbak Sri",
+            role: "art",
+            days: [1, 2, 3, 4, 5],
+            fromTime: "07:00",
+            untilTime: "17:00",
+            admittedNow: true,
+          },
+          {
+            id: "r2",
+            name: "Pak Darto",
+            role: "sopir",
+            days: [6],
+            fromTime: "06:00",
+            untilTime: "09:00",
+            admittedNow: false,
+          },
+        ],
+        nextCursor: null,
+      },
+    };
+    fake.routes["POST /api/visitor/regular/r1/check-in"] = { status: 200, body: {} };
+    open();
+    const card = (await screen.findByRole("heading", { name: "Tamu tetap" })).closest(
+      "article",
+    ) as HTMLElement;
+    await within(card).findByText("Mbak Sri");
+    expect(card.textContent).toContain("Di luar jadwal");
+    fireEvent.click(within(card).getByRole("button", { name: "Masuk" }));
+    await waitFor(() =>
+      expect(fake.seen.some((s) => s.path === "/api/visitor/regular/r1/check-in")).toBe(true),
+    );
   });
 
   it("is not for a resident without gate duty", async () => {

@@ -145,6 +145,38 @@ describe("my guests", () => {
     expect(screen.getByRole("link", { name: /Agus/ }).getAttribute("href")).toBe("/tamu?id=a");
   });
 
+  it("shows a walk-in waiting at the gate for this house, answered with Setujui or Tolak", async () => {
+    const atGate = guest({
+      id: "w1",
+      guestName: "Bayu",
+      purpose: "Ojek online",
+      visitAt: new Date().toISOString(),
+      walkIn: true,
+    });
+    let answered = false;
+    fake.routes["GET /api/visitor/mine"] = () => ({
+      status: 200,
+      body: { items: [answered ? { ...atGate, status: "disetujui" } : atGate], nextCursor: null },
+    });
+    fake.routes["POST /api/visitor/w1/tuan-rumah"] = () => {
+      answered = true;
+      return { status: 200, body: { ...atGate, status: "disetujui" } };
+    };
+    open("/tamu");
+    const card = (await screen.findByRole("heading", { name: "Tamu menunggu di gerbang" })).closest(
+      "article",
+    );
+    expect(card?.textContent).toContain("Bayu");
+    expect(card?.textContent).toContain("Ojek online");
+    expect(screen.getByRole("button", { name: "Tolak" })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Setujui" }));
+    await waitFor(() =>
+      expect(screen.queryByRole("heading", { name: "Tamu menunggu di gerbang" })).toBeNull(),
+    );
+    const sent = fake.seen.find((s) => s.path === "/api/visitor/w1/tuan-rumah");
+    expect(JSON.parse(String(sent?.body))).toEqual({ status: "disetujui" });
+  });
+
   it("says so when there are none, and offers a retry when the list fails", async () => {
     fake.routes["GET /api/visitor/mine"] = problem(503, "unavailable", "Layanan sedang tidak tersedia.");
     open("/tamu");

@@ -410,5 +410,22 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
       "CREATE UNIQUE INDEX `dues_payments_order_bill_uq` ON `dues_payments` (`gateway_order_id`,`bill_id`);",
       "ALTER TABLE `dues_types` ADD `due_day` integer DEFAULT 10 NOT NULL;"
     ]
+  },
+  {
+    "name": "0032_gate_as_it_is.sql",
+    "statements": [
+      "CREATE TABLE `regular_visitors` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`resident_id` text NOT NULL,\n\t`unit_id` text NOT NULL,\n\t`name` text NOT NULL,\n\t`role` text NOT NULL,\n\t`vehicle_plate` text,\n\t`days` text NOT NULL,\n\t`from_time` text NOT NULL,\n\t`until_time` text NOT NULL,\n\t`valid_until` text,\n\t`revoked_at` text,\n\t`revoked_by` text,\n\t`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `regular_visitors_unit_idx` ON `regular_visitors` (`unit_id`,`id`);",
+      "CREATE TABLE `visitor_passages` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`visitor_id` text NOT NULL,\n\t`direction` text NOT NULL,\n\t`at` text NOT NULL,\n\t`passed_by` text NOT NULL\n);",
+      "CREATE INDEX `visitor_passages_visitor_idx` ON `visitor_passages` (`visitor_id`,`at`);",
+      "ALTER TABLE `visitors` ADD `registered_by` text;",
+      "ALTER TABLE `visitors` ADD `category` text;",
+      "ALTER TABLE `visitors` ADD `stay_until` text;",
+      "ALTER TABLE `visitors` ADD `approval_method` text;",
+      "ALTER TABLE `visitors` ADD `multi_entry` integer DEFAULT false NOT NULL;",
+      "ALTER TABLE `visitors` ADD `regular_id` text;",
+      "CREATE INDEX `visitors_unit_idx` ON `visitors` (`unit_id`,`id`);",
+      "CREATE UNIQUE INDEX `visitors_regular_inside_uq` ON `visitors` (`regular_id`) WHERE regular_id IS NOT NULL AND checked_out_at IS NULL;"
+    ]
   }
 ];

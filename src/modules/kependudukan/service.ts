@@ -189,6 +189,28 @@ export async function findOrCreateUnit({
   return unit;
 }
 
+/**
+ * The unit at a block and number as someone says them at the gate (normalised as the registry writes
+ * them), or null: a lookup only, never a new unit (the visitor module's walk-ins, issue 45).
+ */
+export async function unitByAddress({
+  ctx,
+  block,
+  number,
+}: {
+  ctx: Pick<TenantCtx, "db">;
+  block: string;
+  number: string;
+}) {
+  return (
+    (await ctx.db
+      .select({ id: units.id, block: units.block, number: units.number })
+      .from(units)
+      .where(and(eq(units.block, normaliseBlock(block)), eq(units.number, normaliseHouseNumber(number))))
+      .get()) ?? null
+  );
+}
+
 /** Block and number of the given units, for views that show residents with their houses. */
 export async function unitsByIds({ ctx, ids }: { ctx: Pick<TenantCtx, "db">; ids: readonly string[] }) {
   const found = new Map<string, { id: string; block: string; number: string }>();

@@ -14,6 +14,14 @@ export const VISITOR_ERROR_CODES = [
   "already_checked_in",
   "already_checked_out",
   "not_checked_in",
+  // Walk-ins and stays (issue 45).
+  "unknown_house",
+  "no_host",
+  "not_walk_in",
+  "not_host",
+  "stay_too_long",
+  "outside_window",
+  "pass_revoked",
 ] as const;
 
 declare module "../../core/errors" {
@@ -35,4 +43,11 @@ defineIndonesianTitles<(typeof VISITOR_ERROR_CODES)[number]>({
   already_checked_in: "Tamu sudah masuk",
   already_checked_out: "Tamu sudah keluar",
   not_checked_in: "Tamu belum masuk",
+  unknown_house: "Rumah tidak terdaftar",
+  no_host: "Rumah ini belum punya akun warga",
+  not_walk_in: "Bukan tamu yang datang langsung",
+  not_host: "Bukan tamu untuk rumah Anda",
+  stay_too_long: "Lama menginap terlalu panjang",
+  outside_window: "Di luar jadwal kartu tamu tetap",
+  pass_revoked: "Kartu tamu tetap sudah dicabut",
 });

@@ -3,9 +3,10 @@ import type { TenantCtx } from "../../core/context";
 import { rawD1, sqlName } from "../../core/db/raw";
 import { Conflict, type DomainError, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
+import { newId } from "../../core/ids";
 import { nowIso } from "../../core/time";
 import { verifyPass } from "./pass";
-import { visitors } from "./tables";
+import { visitorPassages, visitors } from "./tables";
 
 /**
  * The gate: a scanned pass checks its guest in or out in one conditional UPDATE, and a refusal says why
@@ -59,8 +60,10 @@ function refusalSql(direction: GateDirection, row: string): string {
   const unapproved = `WHEN ${col(visitors.status)} <> ${literal("disetujui")} THEN ${literal("not_approved")}`;
   const inside = `${col(visitors.checkedInAt)} IS NOT NULL AND ${col(visitors.checkedOutAt)} IS NULL`;
   const left = `WHEN ${col(visitors.checkedOutAt)} IS NOT NULL`;
+  // A stay of several days goes out and in again while its pass is valid (verifyPass checked the window).
+  const reentry = `${left} AND ${col(visitors.multiEntry)} = 1 THEN NULL`;
   return direction === "in"
-    ? `CASE ${missing} ${unapproved} WHEN ${col(visitors.checkedInAt)} IS NULL THEN NULL ` +
+    ? `CASE ${missing} ${unapproved} WHEN ${col(visitors.checkedInAt)} IS NULL THEN NULL ${reentry} ` +
         `${left} THEN ${literal("pass_used")} ELSE ${literal("already_checked_in")} END`
     : `CASE ${missing} WHEN ${inside} THEN NULL ${unapproved} ` +
         `${left} THEN ${literal("already_checked_out")} ELSE ${literal("not_checked_in")} END`;
@@ -83,11 +86,33 @@ const PASS_SQL = byDirection((direction) => {
     direction === "in"
       ? [visitors.checkedInAt, visitors.checkedInBy]
       : [visitors.checkedOutAt, visitors.checkedOutBy];
+  // An entry (a first one, or a re-entry on a multi-day pass) opens a new stay inside: no exit yet.
+  const reopen =
+    direction === "in"
+      ? `, ${sqlName(visitors.checkedOutAt)} = NULL, ${sqlName(visitors.checkedOutBy)} = NULL`
+      : "";
   return (
-    `UPDATE ${VISITORS} SET ${sqlName(at)} = ?2, ${sqlName(by)} = ?3, ${sqlName(visitors.updatedAt)} = ?2 ` +
+    `UPDATE ${VISITORS} SET ${sqlName(at)} = ?2, ${sqlName(by)} = ?3, ${sqlName(visitors.updatedAt)} = ?2${reopen} ` +
     `WHERE ${sqlName(visitors.id)} = ?1 AND (${refusalSql(direction, VISITORS)}) IS NULL ` +
     `RETURNING ${sqlName(visitors.guestName)} AS guestName, ${sqlName(visitors.checkedInAt)} AS checkedInAt, ` +
     `${sqlName(visitors.checkedOutAt)} AS checkedOutAt`
+  );
+});
+
+/**
+ * The passage, after the UPDATE in the same batch: written only when the UPDATE let the guest through
+ * (the row now carries this scan's time and operator). ?1 the visitor, ?2 when, ?3 who, ?4 the new id.
+ */
+const PASSAGE_SQL = byDirection((direction) => {
+  const [at, by] =
+    direction === "in"
+      ? [visitors.checkedInAt, visitors.checkedInBy]
+      : [visitors.checkedOutAt, visitors.checkedOutBy];
+  const p = visitorPassages;
+  return (
+    `INSERT INTO ${sqlName(p)} (${sqlName(p.id)}, ${sqlName(p.visitorId)}, ${sqlName(p.direction)}, ` +
+    `${sqlName(p.at)}, ${sqlName(p.passedBy)}) SELECT ?4, ?1, '${direction}', ?2, ?3 FROM ${VISITORS} ` +
+    `WHERE ${sqlName(visitors.id)} = ?1 AND ${sqlName(at)} = ?2 AND ${sqlName(by)} = ?3`
   );
 });
 
@@ -158,8 +183,30 @@ export async function gatePass({
   record?: ScanRecord;
 }): Promise<{ passed: GatePassed } | { refused: GateRefusal }> {
   const visitorId = await verifyPass(ctx.config, input.qr.trim(), ctx.tenant.slug);
+  return gateById({ ctx, visitorId, direction: input.direction, record });
+}
+
+/**
+ * `gatePass` for a visitor already known to be this community's: after a verified pass, or a guard's
+ * exit from the list of who is inside (no pass to scan then; an exit is never refused for a window).
+ */
+export async function gateById({
+  ctx,
+  visitorId,
+  direction,
+  record,
+}: {
+  ctx: TenantCtx;
+  visitorId: string;
+  direction: GateDirection;
+  record?: ScanRecord;
+}): Promise<{ passed: GatePassed } | { refused: GateRefusal }> {
+  const input = { direction };
   const d1 = rawD1(ctx);
-  const pass = d1.prepare(PASS_SQL[input.direction]).bind(visitorId, nowIso(), gateOperator(ctx));
+  const at = nowIso();
+  const operator = gateOperator(ctx);
+  const pass = d1.prepare(PASS_SQL[input.direction]).bind(visitorId, at, operator);
+  const passage = d1.prepare(PASSAGE_SQL[input.direction]).bind(visitorId, at, operator, newId());
   // The outcome before the UPDATE, then the UPDATE: from the caller's record when it writes one, else
   // read alone. A D1 batch is one transaction, so both see the same row.
   const outcome = record
@@ -173,7 +220,7 @@ export async function gatePass({
           ...record.values,
         )
     : d1.prepare(OUTCOME_SQL[input.direction]).bind(visitorId);
-  const [before, updated] = await d1.batch<unknown>([outcome, pass]);
+  const [before, updated] = await d1.batch<unknown>([outcome, pass, passage]);
   const passed = updated?.results[0] as Omit<GatePassed, "visitorId"> | undefined;
   if (passed) {
     return {

@@ -2,7 +2,9 @@ import { ROLES, tenantAccess } from "../../core/http/access";
 import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
 import { VISITOR_ERROR_CODES } from "./errors";
+import { CreateRegularVisitor } from "./routes/createRegularVisitor";
 import { CreateVisitor } from "./routes/createVisitor";
+import { CreateWalkIn } from "./routes/createWalkIn";
 import { DecideVisitor } from "./routes/decideVisitor";
 import { GateCheckIn } from "./routes/gateCheckIn";
 import { GateCheckOut } from "./routes/gateCheckOut";
@@ -10,8 +12,13 @@ import { GetVisitor } from "./routes/getVisitor";
 import { GetVisitorQr } from "./routes/getVisitorQr";
 import { GetVisitorSettings } from "./routes/getVisitorSettings";
 import { GuestPassPage } from "./routes/guestPassPage";
+import { HostDecision } from "./routes/hostDecision";
 import { ListMyVisitors } from "./routes/listMyVisitors";
+import { ListRegularVisitors } from "./routes/listRegularVisitors";
 import { ListVisitors } from "./routes/listVisitors";
+import { PhoneApproval } from "./routes/phoneApproval";
+import { RegularVisitorCheckIn } from "./routes/regularVisitorCheckIn";
+import { RevokeRegularVisitor } from "./routes/revokeRegularVisitor";
 import { UpdateVisitorSettings } from "./routes/updateVisitorSettings";
 import { countAwaitingGuests } from "./service";
 import { visitors } from "./tables";
@@ -24,6 +31,8 @@ const staff = tenantAccess(ROLES.STAFF, flag);
 const gate = tenantAccess(ROLES.GATE, flag);
 const member = tenantAccess(ROLES.MEMBER, flag);
 const admin = tenantAccess(ROLES.ADMIN, flag);
+// Regular visitors' cards: the household's own, and every card for the gate (the guard included).
+const memberOrGate = tenantAccess([...ROLES.MEMBER, "satpam"], flag);
 
 // Static paths before `/:id`, so `mine`, `settings` and `gate/...` are never read as ids.
 export const visitorModule = defineModule({
@@ -34,7 +43,7 @@ export const visitorModule = defineModule({
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {
     visitors: {
-      subjects: ["resident_id", "decided_by", "checked_in_by", "checked_out_by"],
+      subjects: ["resident_id", "decided_by", "checked_in_by", "checked_out_by", "registered_by"],
       personal: ["guest_name", "purpose", "vehicle_plate", "identity", "note"],
       // The guest's identity number is the guest's, not the resident's who registered the visit.
       aboutOthers: ["identity"],
@@ -51,8 +60,31 @@ export const visitorModule = defineModule({
         "checked_out_at",
         "created_at",
         "updated_at",
+        "category",
+        "stay_until",
+        "approval_method",
+        "regular_id",
       ],
     },
+    regular_visitors: {
+      subjects: ["resident_id", "revoked_by"],
+      personal: ["name", "vehicle_plate"],
+      // The regular visitor's name is theirs, not the household's who issued the card.
+      aboutOthers: ["name", "vehicle_plate"],
+      other: [
+        "id",
+        "unit_id",
+        "role",
+        "days",
+        "from_time",
+        "until_time",
+        "valid_until",
+        "revoked_at",
+        "created_at",
+        "updated_at",
+      ],
+    },
+    visitor_passages: { subjects: ["passed_by"], other: ["id", "visitor_id", "direction", "at"] },
     visitor_settings: { subjects: ["updated_by"], other: ["updated_at"] },
   },
   routes: [
@@ -64,9 +96,31 @@ export const visitorModule = defineModule({
     { method: "get", path: "/api/visitor", endpoint: ListVisitors, access: gate },
     { method: "post", path: "/api/visitor/gate/check-in", endpoint: GateCheckIn, access: gate },
     { method: "post", path: "/api/visitor/gate/check-out", endpoint: GateCheckOut, access: gate },
+    // Issue 45: the guard registers a walk-in; the host's household answers it from their phone, or the
+    // guard approves it after calling them.
+    { method: "post", path: "/api/visitor/gate/walk-in", endpoint: CreateWalkIn, access: gate },
+    // Issue 45: regular visitors (domestic help, drivers) on a recurring card with time windows.
+    { method: "post", path: "/api/visitor/regular", endpoint: CreateRegularVisitor, access: resident },
+    { method: "get", path: "/api/visitor/regular", endpoint: ListRegularVisitors, access: memberOrGate },
+    // A POST to its own path, not DELETE on `/regular/:id`: that path would read as `/:id/qr` (one
+    // segment fewer than the card's own verbs, so no route of the guest book is ambiguous).
+    {
+      method: "post",
+      path: "/api/visitor/regular/:id/cabut",
+      endpoint: RevokeRegularVisitor,
+      access: tenantAccess(ROLES.MEMBER, flag),
+    },
+    {
+      method: "post",
+      path: "/api/visitor/regular/:id/check-in",
+      endpoint: RegularVisitorCheckIn,
+      access: gate,
+    },
     { method: "get", path: "/api/visitor/:id", endpoint: GetVisitor, access: member },
     { method: "get", path: "/api/visitor/:id/qr", endpoint: GetVisitorQr, access: member },
     { method: "put", path: "/api/visitor/:id", endpoint: DecideVisitor, access: staff },
+    { method: "post", path: "/api/visitor/:id/tuan-rumah", endpoint: HostDecision, access: resident },
+    { method: "post", path: "/api/visitor/:id/telepon", endpoint: PhoneApproval, access: gate },
     // Public: the approval email's pass link, forwarded to the guest. The signed pass is the link's
     // secret (pass-link.ts); the web app takes this path over once it exists.
     {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
 import { Line, Paragraph, PLATE_RULE } from "../../core/schemas";
+import { APPROVAL_METHODS, REGULAR_ROLES, VISIT_CATEGORIES } from "./tables";
 
 /** "b 1234  xyz" and "B 1234 XYZ" are the same plate. */
 export const normalisePlate = (v: string) => v.trim().toUpperCase().replace(/\s+/g, " ");
@@ -28,8 +29,46 @@ export const CreateVisitorInput = z.object({
         "does not record it (GET /api/visitor/settings `requireIdentity`); left out where required: 400 " +
         "`invalid_input` with a field error",
     ),
+  stayUntil: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD")
+    .optional()
+    .describe(
+      "For a stay of several days: its last day (Asia/Jakarta), at most 30 days after the visit (400 " +
+        "`stay_too_long`). The pass then runs to the end of that day and lets the guest out and in again",
+    ),
 });
 export type CreateVisitorInput = z.infer<typeof CreateVisitorInput>;
+
+const Plate = z
+  .string()
+  .max(20)
+  .describe(PLATE_RULE)
+  .transform(normalisePlate)
+  .pipe(z.string().regex(/^[A-Z0-9 ]{1,15}$/, "letters, digits and spaces, at most 15"));
+
+/** A guest who came to the gate without a registration (issue 45), registered there by the guard. */
+export const WalkInInput = z.object({
+  guestName: Line(120, 2),
+  category: z
+    .enum(VISIT_CATEGORIES)
+    .describe("Who the guest is: tamu, ojol (ride or food driver), kurir, keluarga, layanan, lainnya"),
+  purpose: Line(500, 2)
+    .optional()
+    .describe("What for, in the guest's words; the category alone when left out"),
+  vehiclePlate: Plate.optional(),
+  identity: Line(100).optional(),
+  block: Line(20, 1).describe("The host's house: its block, as the registry writes it"),
+  number: Line(20, 1).describe("The host's house: its number"),
+});
+export type WalkInInput = z.infer<typeof WalkInInput>;
+
+/** The host's answer to a walk-in, from their phone. */
+export const HostDecisionInput = z.object({
+  status: z.enum(["disetujui", "ditolak"]),
+  note: Paragraph(500, 0).optional(),
+});
+export type HostDecisionInput = z.infer<typeof HostDecisionInput>;
 
 export const VisitorSettings = z
   .object({
@@ -75,9 +114,18 @@ export const GateScanInput = z
         "The pass's short code (`passCode`, e.g. `K7QX-2M9D`; case, spaces and dashes do not matter), typed " +
           "by the guard when the QR cannot be scanned",
       ),
+    visitorId: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe(
+        "The registration itself, from the guard's list: a check-in only for an approved walk-in (no pass " +
+          "to scan; else 400 `not_walk_in`), a check-out for anyone inside",
+      ),
   })
-  .refine((v) => (v.qr === undefined) !== (v.code === undefined), {
-    message: "give either qr or code",
+  .refine((v) => [v.qr, v.code, v.visitorId].filter((x) => x !== undefined).length === 1, {
+    message: "give one of qr, code or visitorId",
     path: ["qr"],
   });
 
@@ -117,6 +165,17 @@ export const Visitor = z
     checkedOutAt: z.string().nullable(),
     inside: z.boolean(),
     createdAt: z.string(),
+    walkIn: z.boolean().describe("Registered at the gate by the guard (issue 45), not by the resident"),
+    category: z.enum(VISIT_CATEGORIES).nullable(),
+    stayUntil: z.string().nullable(),
+    approvalMethod: z
+      .enum(APPROVAL_METHODS)
+      .nullable()
+      .describe(
+        "pengurus (staff), tuan_rumah (the host from their phone), telepon (the guard after calling the host)",
+      ),
+    multiEntry: z.boolean().describe("The pass lets its guest out and in again while it is valid"),
+    regularId: z.string().nullable().describe("The regular visitor's card this visit entered on"),
   })
   .openapi("VisitorRequest");
 
@@ -128,3 +187,46 @@ export const GateResult = z
     checkedOutAt: z.string().nullable(),
   })
   .openapi("GateResult");
+
+const TimeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "HH:MM, 00:00 to 23:59");
+
+export const RegularVisitorInput = z
+  .object({
+    name: Line(120, 2),
+    role: z.enum(REGULAR_ROLES).describe("art (domestic help), sopir, pengasuh, tukang, lainnya"),
+    vehiclePlate: Plate.optional(),
+    days: z
+      .array(z.number().int().min(1).max(7))
+      .min(1)
+      .max(7)
+      .refine((d) => new Set(d).size === d.length, "each day once")
+      .describe("ISO weekdays the visitor comes: 1 Monday … 7 Sunday"),
+    fromTime: TimeOfDay.describe("From this time of day (Asia/Jakarta)"),
+    untilTime: TimeOfDay.describe("Until this time of day (Asia/Jakarta), after fromTime"),
+    validUntil: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD")
+      .optional()
+      .describe("The card's last day; until revoked when left out"),
+  })
+  .refine((v) => v.untilTime > v.fromTime, { message: "untilTime after fromTime", path: ["untilTime"] });
+export type RegularVisitorInput = z.infer<typeof RegularVisitorInput>;
+
+export const RegularVisitor = z
+  .object({
+    id: z.string(),
+    residentId: z.string(),
+    unitId: z.string(),
+    name: z.string(),
+    role: z.enum(REGULAR_ROLES),
+    vehiclePlate: z.string().nullable(),
+    days: z.array(z.number().int()),
+    fromTime: z.string(),
+    untilTime: z.string(),
+    validUntil: z.string().nullable(),
+    revokedAt: z.string().nullable(),
+    /** Whether the gate lets them in right now (inside a window, not revoked, not past its last day). */
+    admittedNow: z.boolean(),
+    createdAt: z.string(),
+  })
+  .openapi("RegularVisitor");

@@ -5,23 +5,31 @@ import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, jakartaDayFilters, keysetPage, type ListQuery } from "../../core/db/paging";
 import { rowById } from "../../core/db/rows";
-import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { Conflict, Invalid, NotFound, Unprocessable } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { tellResident } from "../../core/notifier";
-import { addDays, DAY_MS, jakartaDay, nowIso } from "../../core/time";
-import { requireCompleteProfile, userNames } from "../identity/service";
-import { type GateDirection, type GatePassed, passGate } from "./gate-pass";
+import { addDays, DAY_MS, jakartaDay, jakartaDayStart, nowIso } from "../../core/time";
+import { membershipIn, requireCompleteProfile, residentsOf, userNames } from "../identity/service";
+import { unitByAddress } from "../kependudukan/service";
+import { type GateDirection, type GatePassed, gateById, gateRefusalError, passGate } from "./gate-pass";
 import { visitorQuota } from "./limits";
-import { defaultWindow, normalisePassCode, passCode, signPass } from "./pass";
+import { defaultWindow, normalisePassCode, type PassWindow, passCode, signPass } from "./pass";
 import { guestPassUrl } from "./pass-link";
-import type { CreateVisitorInput, DecideVisitorInput, VisitorListQuery } from "./schemas";
+import type {
+  CreateVisitorInput,
+  DecideVisitorInput,
+  HostDecisionInput,
+  VisitorListQuery,
+  WalkInInput,
+} from "./schemas";
 import { requireRecordedFields } from "./settings";
 import { visitors } from "./tables";
 
 type VisitorRow = typeof visitors.$inferSelect;
 const VISIT_GRACE_MS = 3_600_000;
 const MAX_AHEAD_DAYS = 90;
+const MAX_STAY_DAYS = 30;
 
 /** Who reviews guests and works the gate: the secretariat, as in the route table. */
 const isStaff = (ctx: TenantCtx) => hasRole(ctx, ROLES.STAFF);
@@ -70,17 +78,63 @@ export async function presentVisitor(
     checkedOutAt: row.checkedOutAt,
     inside: row.checkedInAt !== null && row.checkedOutAt === null,
     createdAt: row.createdAt,
+    walkIn: row.registeredBy !== null,
+    category: row.category,
+    stayUntil: row.stayUntil,
+    approvalMethod: row.approvalMethod,
+    multiEntry: row.multiEntry,
+    regularId: row.regularId,
   };
 }
 
-/** Fetch-or-404: a resident sees only their own requests; staff see all of the tenant's. */
+/** The caller's house in this community, or null (a guard, or a resident without one yet). */
+async function callerUnit(ctx: TenantCtx): Promise<string | null> {
+  return (await membershipIn({ ctx }))?.unitId ?? null;
+}
+
+/** A walk-in is the host household's to see and answer: every resident account at its unit. */
+async function isHostOf(ctx: TenantCtx, row: VisitorRow): Promise<boolean> {
+  return row.registeredBy !== null && row.unitId !== null && row.unitId === (await callerUnit(ctx));
+}
+
+/**
+ * Fetch-or-404: a resident sees only their own requests and the walk-ins to their house; staff see all
+ * of the tenant's.
+ */
 async function loadVisitor(ctx: TenantCtx, id: string): Promise<VisitorRow> {
   const row = await rowById(ctx.db, visitors, id);
-  if (!row || (!isStaff(ctx) && row.residentId !== requireUser(ctx).userId)) {
+  if (!row || (!isStaff(ctx) && row.residentId !== requireUser(ctx).userId && !(await isHostOf(ctx, row)))) {
     throw new NotFound("Visitor request");
   }
   return row;
 }
+
+/** The last day of a requested stay, checked: on or after the visit's day, at most 30 days after it. */
+function checkedStay(visitAt: Date, stayUntil: string | undefined): string | null {
+  if (stayUntil === undefined) {
+    return null;
+  }
+  const last = jakartaDayStart(stayUntil, "stayUntil");
+  const first = jakartaDayStart(jakartaDay(visitAt));
+  if (last < first || last.getTime() - first.getTime() > MAX_STAY_DAYS * DAY_MS) {
+    throw new Invalid("stay_too_long", "A stay ends on or after the visit's day, at most 30 days later.", [
+      { field: "stayUntil", message: "before the visit or more than 30 days after it" },
+    ]);
+  }
+  return stayUntil;
+}
+
+/** The pass window a decision gives when staff name none: the visit's day, or the whole stay. */
+function windowFor(row: VisitorRow): PassWindow {
+  const day = defaultWindow(row.visitAt);
+  return row.stayUntil
+    ? { ...day, validUntil: new Date(jakartaDayStart(row.stayUntil).getTime() + DAY_MS - 1000).toISOString() }
+    : day;
+}
+
+/** A pass longer than a day is a stay: its guest goes out and in again while it is valid. */
+const isStay = (window: PassWindow) =>
+  new Date(window.validUntil).getTime() - new Date(window.validFrom).getTime() > DAY_MS;
 
 export async function createVisitor({ ctx, input }: { ctx: TenantCtx; input: CreateVisitorInput }) {
   const residentId = requireUser(ctx).userId;
@@ -97,6 +151,7 @@ export async function createVisitor({ ctx, input }: { ctx: TenantCtx; input: Cre
       { field: "visitAt", message: "more than 90 days ahead" },
     ]);
   }
+  const stayUntil = checkedStay(visitAt, input.stayUntil);
   await requireRecordedFields(ctx, input);
   await visitorQuota(ctx, "tamu-create:member");
   const [row] = await ctx.db
@@ -110,6 +165,7 @@ export async function createVisitor({ ctx, input }: { ctx: TenantCtx; input: Cre
       visitAt: visitAt.toISOString(),
       vehiclePlate: input.vehiclePlate ?? null,
       identity: input.identity ?? null,
+      stayUntil,
       status: "menunggu",
       updatedAt: nowIso(),
     })
@@ -120,13 +176,86 @@ export async function createVisitor({ ctx, input }: { ctx: TenantCtx; input: Cre
   return presentVisitor(ctx, row, { withPass: true });
 }
 
+const CATEGORY_WORDS: Record<NonNullable<VisitorRow["category"]>, string> = {
+  tamu: "Tamu",
+  ojol: "Ojek online",
+  kurir: "Kurir",
+  keluarga: "Keluarga",
+  layanan: "Layanan",
+  lainnya: "Lainnya",
+};
+
+/**
+ * The guard registers a guest who came to the gate unannounced (issue 45): waiting for the host's
+ * household (from their phone), staff, or the guard after calling the host. The house is named by block
+ * and number (422 `unknown_house` when the registry has none, 422 `no_host` when nobody there has an
+ * account to answer: staff decide then). Every resident account of the house is told. Audited.
+ */
+export async function createWalkIn({ ctx, input }: { ctx: TenantCtx; input: WalkInInput }) {
+  const guard = requireUser(ctx).userId;
+  const unit = await unitByAddress({ ctx, block: input.block, number: input.number });
+  if (!unit) {
+    throw new Unprocessable("unknown_house", "The registry has no house at that block and number.", [
+      { field: "number", message: "no such house" },
+    ]);
+  }
+  const hosts = (await residentsOf({ ctx })).filter((r) => r.unitId === unit.id).map((r) => r.userId);
+  const [host] = hosts;
+  if (!host) {
+    throw new Unprocessable("no_host", "Nobody at that house has an account to answer; ask the staff.", [
+      { field: "number", message: "no resident account at this house" },
+    ]);
+  }
+  const now = nowIso();
+  const id = newId();
+  const [[row]] = await ctx.db.batch([
+    ctx.db
+      .insert(visitors)
+      .values({
+        id,
+        residentId: host,
+        unitId: unit.id,
+        guestName: input.guestName,
+        purpose: input.purpose ?? CATEGORY_WORDS[input.category],
+        category: input.category,
+        visitAt: now,
+        vehiclePlate: input.vehiclePlate ?? null,
+        identity: input.identity ?? null,
+        registeredBy: guard,
+        status: "menunggu",
+        updatedAt: now,
+      })
+      .returning(),
+    audit(ctx, { action: "visitor.walk_in", targetType: "visitor", targetId: id }),
+  ]);
+  if (!row) {
+    throw new Error("insert returned no row");
+  }
+  const what = `${CATEGORY_WORDS[input.category]} ${row.guestName}`;
+  await Promise.all(
+    hosts.map((userId) =>
+      tellResident(ctx, userId, {
+        subject: "Tamu menunggu di gerbang",
+        text:
+          `${what} menunggu di gerbang untuk rumah ${unit.block}/${unit.number}. ` +
+          `Setujui atau tolak di aplikasi: ${ctx.config.APP_URL}/tamu`,
+        idempotencyKey: `visitor-walk-in:${ctx.tenant.slug}:${id}:${userId}`,
+      }),
+    ),
+  );
+  return presentVisitor(ctx, row);
+}
+
+/** The caller's own registrations, and the walk-ins the guard registered for their house. */
 export async function listMyVisitors({ ctx, input }: { ctx: TenantCtx; input: ListQuery }) {
+  const unitId = await callerUnit(ctx);
+  const own = eq(visitors.residentId, requireUser(ctx).userId);
   const rows = await ctx.db
     .select()
     .from(visitors)
     .where(
       and(
-        eq(visitors.residentId, requireUser(ctx).userId),
+        unitId ? or(own, and(eq(visitors.unitId, unitId), isNotNull(visitors.registeredBy))) : own,
         ...afterCursor(visitors.id, input.cursor, "desc"),
       ),
     )
@@ -172,10 +301,40 @@ export async function checkGate({
   input,
 }: {
   ctx: TenantCtx;
-  input: { qr?: string; code?: string; direction: GateDirection };
+  input: { qr?: string; code?: string; visitorId?: string; direction: GateDirection };
 }): Promise<GatePassed> {
+  if (input.visitorId !== undefined) {
+    return gateByRegistration(ctx, input.visitorId, input.direction);
+  }
   const qr = input.qr ?? (await passByCode(ctx, input.code ?? ""));
   return passGate({ ctx, input: { qr, direction: input.direction } });
+}
+
+/**
+ * The gate by the registration itself, from the guard's list (issue 45): a walk-in has no pass in the
+ * guest's hand, so it enters by its id once approved, through its own pass (every check a scanned one
+ * meets); anyone inside leaves by their id from the list of who is inside now.
+ */
+async function gateByRegistration(ctx: TenantCtx, id: string, direction: GateDirection) {
+  const row = await rowById(ctx.db, visitors, id);
+  if (!row) {
+    throw new NotFound("Visitor request");
+  }
+  if (direction === "in") {
+    if (row.registeredBy === null) {
+      throw new Invalid("not_walk_in", "A registered guest enters with their pass (its QR or code).");
+    }
+    const pass = await passOf(ctx, row);
+    if (!pass) {
+      throw gateRefusalError("not_approved");
+    }
+    return passGate({ ctx, input: { qr: pass, direction } });
+  }
+  const outcome = await gateById({ ctx, visitorId: id, direction });
+  if ("refused" in outcome) {
+    throw gateRefusalError(outcome.refused);
+  }
+  return outcome.passed;
 }
 
 /**
@@ -184,7 +343,8 @@ export async function checkGate({
  */
 export async function listVisitors({ ctx, input }: { ctx: TenantCtx; input: VisitorListQuery }) {
   const today = jakartaDay(ctx.now());
-  const [from, to] = isStaff(ctx) ? [input.from, input.to] : [today, today];
+  // Who is inside now is the gate's business whatever day they came (a stay of several days).
+  const [from, to] = isStaff(ctx) || input.inside === "true" ? [input.from, input.to] : [today, today];
   const filters: SQL[] = [
     ...afterCursor(visitors.id, input.cursor, "desc"),
     ...(input.status ? [eq(visitors.status, input.status)] : []),
@@ -250,19 +410,79 @@ export async function decideVisitor({
   input: DecideVisitorInput;
 }) {
   const current = await loadVisitor(ctx, id);
+  const window =
+    input.validFrom && input.validUntil
+      ? {
+          validFrom: new Date(input.validFrom).toISOString(),
+          validUntil: new Date(input.validUntil).toISOString(),
+        }
+      : undefined;
+  return decide(ctx, current, { status: input.status, note: input.note, window, method: "pengurus" });
+}
+
+/**
+ * The host's household answers a walk-in to their house from their phone (issue 45). Only a walk-in
+ * (409 `not_walk_in` for a registration of their own, which staff decide) and only the host's (404 for
+ * anyone else's, as every other resident's request). Audited.
+ */
+export async function hostDecision({
+  ctx,
+  id,
+  input,
+}: {
+  ctx: TenantCtx;
+  id: string;
+  input: HostDecisionInput;
+}) {
+  const row = await rowById(ctx.db, visitors, id);
+  if (!row || !(await isHostOf(ctx, row))) {
+    if (row && row.residentId === requireUser(ctx).userId) {
+      throw new Conflict("not_walk_in", "Staff decide your own registrations.");
+    }
+    throw new NotFound("Visitor request");
+  }
+  return decide(ctx, row, { status: input.status, note: input.note, method: "tuan_rumah" });
+}
+
+/**
+ * The guard approves a walk-in after calling the host (issue 45), recorded as such (`telepon`, the guard
+ * as the one who decided): only a walk-in (400 `not_walk_in`). Audited.
+ */
+export async function phoneApproval({
+  ctx,
+  id,
+  input,
+}: {
+  ctx: TenantCtx;
+  id: string;
+  input: { note?: string };
+}) {
+  const row = await rowById(ctx.db, visitors, id);
+  if (!row) {
+    throw new NotFound("Visitor request");
+  }
+  if (row.registeredBy === null) {
+    throw new Invalid("not_walk_in", "Only a guest registered at the gate is approved by phone.");
+  }
+  return decide(ctx, row, { status: "disetujui", note: input.note, method: "telepon" });
+}
+
+async function decide(
+  ctx: TenantCtx,
+  current: VisitorRow,
+  input: {
+    status: "disetujui" | "ditolak";
+    note?: string;
+    window?: PassWindow;
+    method: NonNullable<VisitorRow["approvalMethod"]>;
+  },
+) {
+  const id = current.id;
   if (current.status !== "menunggu") {
     throw new Conflict("invalid_transition", `This request is already ${current.status}.`);
   }
   const now = nowIso();
-  const window =
-    input.status === "disetujui"
-      ? input.validFrom && input.validUntil
-        ? {
-            validFrom: new Date(input.validFrom).toISOString(),
-            validUntil: new Date(input.validUntil).toISOString(),
-          }
-        : defaultWindow(current.visitAt)
-      : null;
+  const window = input.status === "disetujui" ? (input.window ?? windowFor(current)) : null;
   if (window && window.validUntil <= window.validFrom) {
     throw new Invalid("invalid_window", "validUntil must be after validFrom.", [
       { field: "validUntil", message: "before validFrom" },
@@ -283,6 +503,8 @@ export async function decideVisitor({
           decidedAt: now,
           passValidFrom: window?.validFrom ?? null,
           passValidUntil: window?.validUntil ?? null,
+          approvalMethod: input.method,
+          multiEntry: window ? isStay(window) : false,
           updatedAt: now,
         })
         .where(and(eq(visitors.id, id), eq(visitors.status, "menunggu")))
@@ -297,6 +519,7 @@ export async function decideVisitor({
         action: input.status === "disetujui" ? "visitor.approve" : "visitor.reject",
         targetType: "visitor",
         targetId: id,
+        detail: { method: input.method },
       }),
     ]);
   } catch (error) {

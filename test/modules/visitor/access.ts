@@ -15,6 +15,17 @@ export const ACCESS: AccessTable = {
   "GET /api/visitor": { who: GATE, flag: "tamu" },
   "POST /api/visitor/gate/check-in": { who: GATE, flag: "tamu" },
   "POST /api/visitor/gate/check-out": { who: GATE, flag: "tamu" },
+  // Issue 45: the guard registers a walk-in and approves it after calling the host; the host's
+  // household answers it from their phone.
+  "POST /api/visitor/gate/walk-in": { who: GATE, flag: "tamu" },
+  "POST /api/visitor/:id/telepon": { who: GATE, flag: "tamu" },
+  "POST /api/visitor/:id/tuan-rumah": { who: R, flag: "tamu" },
+  // Issue 45: regular visitors' cards: the household issues and revokes its own (staff revoke any); the
+  // gate lists every card and lets a holder in inside its windows.
+  "POST /api/visitor/regular": { who: R, flag: "tamu" },
+  "GET /api/visitor/regular": { who: [...R_S, "satpam"], flag: "tamu" },
+  "POST /api/visitor/regular/:id/cabut": { who: R_S, flag: "tamu" },
+  "POST /api/visitor/regular/:id/check-in": { who: GATE, flag: "tamu" },
   "GET /api/visitor/:id": { who: R_S, flag: "tamu" },
   "GET /api/visitor/:id/qr": { who: R_S, flag: "tamu" },
   "PUT /api/visitor/:id": { who: S, flag: "tamu" },

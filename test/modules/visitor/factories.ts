@@ -34,6 +34,43 @@ const visitor = (w: World) =>
     return { ...created, pass: approved.pass };
   });
 
+/** A walk-in the guard registered at the gate for A's resident's house (issue 45), still waiting. */
+const walkIn = (w: World, kind: string) =>
+  w.once(kind, async () => {
+    const unit = await made(
+      callJson<{ block: string; number: string }>(`/api/kependudukan/units/${w.a.household.unitId}`, {
+        token: w.a.as.sekretaris.token,
+      }),
+      "unit",
+      200,
+    );
+    return made(
+      callJson<{ id: string }>("/api/visitor/gate/walk-in", {
+        token: w.a.as.satpam.token,
+        body: { guestName: "Ojol Bayu", category: "ojol", block: unit.block, number: unit.number },
+      }),
+      "walk-in",
+    );
+  });
+
+/** A regular visitor's card of A's resident's household, admitted at any hour of any day. */
+const regular = (w: World, kind: string) =>
+  w.once(kind, () =>
+    made(
+      callJson<{ id: string }>("/api/visitor/regular", {
+        token: w.a.as.warga.token,
+        body: {
+          name: "Mbak Sri",
+          role: "art",
+          days: [1, 2, 3, 4, 5, 6, 7],
+          fromTime: "00:00",
+          untilTime: "23:59",
+        },
+      }),
+      "regular visitor",
+    ),
+  );
+
 /** One factory per id-bearing path of its routes, for the isolation walk (test/helpers/factories.ts). */
 export const FACTORIES: FactoryTable = {
   "/api/visitor/:id": {
@@ -53,6 +90,39 @@ export const FACTORIES: FactoryTable = {
       const [header, payload] = pass.split(".");
       return { params: { pass }, foreign: { pass: `${header}.${payload}.${"A".repeat(43)}` } };
     },
+  },
+  // The host's answer: the host household's own (another resident gets 404 too).
+  "/api/visitor/:id/tuan-rumah": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await walkIn(w, "walk-in host")).id },
+      body: { post: { status: "ditolak" } },
+      ownerRole: "warga",
+      residentOwned: true,
+    }),
+  },
+  "/api/visitor/:id/telepon": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await walkIn(w, "walk-in phone")).id },
+      body: { post: {} },
+      ownerRole: "satpam",
+    }),
+  },
+  "/api/visitor/regular/:id/cabut": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await regular(w, "regular to revoke")).id },
+      ownerRole: "warga",
+      residentOwned: true,
+    }),
+  },
+  "/api/visitor/regular/:id/check-in": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: (await regular(w, "regular at the gate")).id },
+      ownerRole: "satpam",
+    }),
   },
   "/api/visitor/:id/qr": {
     kind: "tenant",

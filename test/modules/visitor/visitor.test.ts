@@ -5,6 +5,7 @@ import {
   call,
   callJson,
   createTenant,
+  ENGLISH,
   expectProblem,
   operatorToken,
   type TestTenant,
@@ -424,5 +425,315 @@ describe("the gate guard (satpam, issue 27)", () => {
       403,
       "forbidden_role",
     );
+  });
+});
+
+describe("the gate as it is (issue 45)", () => {
+  interface WalkInBody extends VisitorBody {
+    walkIn: boolean;
+    category: string | null;
+    approvalMethod: string | null;
+    multiEntry: boolean;
+    regularId: string | null;
+  }
+
+  /** A registered house with one resident account (the host) and the community's guard. */
+  async function gateWithHost(tenant: TestTenant) {
+    const sek = await tenant.member("sekretaris");
+    unitSeq += 1;
+    const number = String(100 + unitSeq);
+    const unit = await callJson<{ id: string }>("/api/kependudukan/units", {
+      token: sek.token,
+      body: { block: "D", number },
+    });
+    expect(unit.status).toBe(201);
+    const host = await tenant.member("warga", {
+      unitId: unit.body.id,
+      whatsapp: `62813${String(unitSeq).padStart(7, "0")}`,
+    });
+    const satpam = await tenant.member("satpam");
+    return { sek, host, satpam, number, unitId: unit.body.id };
+  }
+
+  const walkIn = (token: string, body: Record<string, unknown>) =>
+    callJson<WalkInBody>("/api/visitor/gate/walk-in", { token, body });
+  const byId = (token: string, direction: "in" | "out", visitorId: string) =>
+    callJson<{ visitorId: string; checkedInAt: string | null; checkedOutAt: string | null }>(
+      `/api/visitor/gate/check-${direction}`,
+      { token, body: { visitorId } },
+    );
+
+  it("the guard registers a walk-in; the host's household sees it waiting, is told, and approves it from their phone", async () => {
+    const tenant = await createTenant();
+    const { host, satpam, number, unitId } = await gateWithHost(tenant);
+    const neighbour = await resident(tenant);
+    const created = await walkIn(satpam.token, {
+      guestName: "Bayu (Gojek)",
+      category: "ojol",
+      vehiclePlate: "b 4321 kjt",
+      block: "d",
+      number,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      status: "menunggu",
+      walkIn: true,
+      category: "ojol",
+      purpose: "Ojek online",
+      vehiclePlate: "B 4321 KJT",
+      unitId,
+    });
+    const id = created.body.id;
+    const [told] = await queuedMessages({ recipient: host.email });
+    expect(JSON.stringify(told?.payload)).toContain("menunggu di gerbang");
+
+    // The host's list carries it; a neighbour neither lists, reads nor answers it.
+    const mine = await callJson<{ items: WalkInBody[] }>("/api/visitor/mine", { token: host.token });
+    expect(mine.body.items.map((v) => [v.id, v.status, v.walkIn])).toEqual([[id, "menunggu", true]]);
+    const theirs = await callJson<{ items: WalkInBody[] }>("/api/visitor/mine", { token: neighbour.token });
+    expect(theirs.body.items).toEqual([]);
+    expectProblem(await callJson(`/api/visitor/${id}`, { token: neighbour.token }), 404, "not_found");
+    const answer = (token: string, body: unknown) =>
+      callJson<WalkInBody>(`/api/visitor/${id}/tuan-rumah`, { token, body });
+    expectProblem(await answer(neighbour.token, { status: "disetujui" }), 404, "not_found");
+    expectProblem(await answer(host.token, { status: "mungkin" }), 400, "invalid_input");
+    // Not yet approved: the guard cannot let them in.
+    expectProblem(await byId(satpam.token, "in", id), 409, "not_approved");
+
+    const approved = await answer(host.token, { status: "disetujui" });
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({
+      status: "disetujui",
+      approvalMethod: "tuan_rumah",
+      multiEntry: false,
+    });
+    expectProblem(await answer(host.token, { status: "ditolak" }), 409, "invalid_transition");
+
+    // No pass in the guest's hand: the guard lets them in from the list, and out again.
+    expect((await byId(satpam.token, "in", id)).status).toBe(200);
+    const inside = await callJson<{ items: WalkInBody[] }>("/api/visitor?inside=true", {
+      token: satpam.token,
+    });
+    expect(inside.body.items.map((v) => v.id)).toEqual([id]);
+    expect((await byId(satpam.token, "out", id)).status).toBe(200);
+    expectProblem(await byId(satpam.token, "in", id), 409, "pass_used");
+  });
+
+  it("the guard approves after calling the host, recorded as such; refuses bad input, wrong duty and another community", async () => {
+    const tenant = await createTenant();
+    const other = await createTenant();
+    const { host, satpam, number } = await gateWithHost(tenant);
+    const admin = await tenant.member("admin");
+    const foreignGuard = await other.member("satpam");
+
+    expectProblem(
+      await walkIn(satpam.token, { guestName: "X", category: "ojol", block: "D", number }),
+      400,
+      "invalid_input",
+    );
+    expectProblem(
+      await walkIn(satpam.token, { guestName: "Kurir JNE", category: "maling", block: "D", number }),
+      400,
+      "invalid_input",
+    );
+    expectProblem(
+      await walkIn(satpam.token, { guestName: "Kurir JNE", category: "kurir", block: "Z", number: "999" }),
+      422,
+      "unknown_house",
+    );
+    // A registered house where nobody has an account: staff decide.
+    const sek = await tenant.member("sekretaris");
+    await callJson("/api/kependudukan/units", { token: sek.token, body: { block: "D", number: "900" } });
+    expectProblem(
+      await walkIn(satpam.token, { guestName: "Kurir JNE", category: "kurir", block: "D", number: "900" }),
+      422,
+      "no_host",
+    );
+    expectProblem(
+      await walkIn(host.token, { guestName: "Kurir JNE", category: "kurir", block: "D", number }),
+      403,
+      "forbidden_role",
+    );
+    // Another community's guard finds no such house.
+    expectProblem(
+      await walkIn(foreignGuard.token, { guestName: "Kurir JNE", category: "kurir", block: "D", number }),
+      422,
+      "unknown_house",
+    );
+
+    const created = await walkIn(satpam.token, {
+      guestName: "Kurir JNE",
+      category: "kurir",
+      purpose: "Antar paket",
+      block: "D",
+      number,
+    });
+    const id = created.body.id;
+    const phone = (token: string) => callJson<WalkInBody>(`/api/visitor/${id}/telepon`, { token, body: {} });
+    expectProblem(await phone(host.token), 403, "forbidden_role");
+    expectProblem(await phone(foreignGuard.token), 404, "not_found");
+    expectProblem(await byId(foreignGuard.token, "in", id), 404, "not_found");
+    const approved = await phone(satpam.token);
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ status: "disetujui", approvalMethod: "telepon", walkIn: true });
+    expectProblem(await phone(satpam.token), 409, "invalid_transition");
+
+    // A resident's own registration is not the guard's to approve, nor enters without its pass, nor the
+    // host's to decide.
+    const own = await register(host.token, { visitAt: inHours(0.5) });
+    expectProblem(
+      await callJson(`/api/visitor/${own.body.id}/telepon`, { token: satpam.token, body: {} }),
+      400,
+      "not_walk_in",
+    );
+    expectProblem(
+      await callJson(`/api/visitor/${own.body.id}/tuan-rumah`, {
+        token: host.token,
+        body: { status: "disetujui" },
+      }),
+      409,
+      "not_walk_in",
+    );
+    await callJson(`/api/visitor/${own.body.id}`, {
+      method: "PUT",
+      token: sek.token,
+      body: { status: "disetujui" },
+    });
+    expectProblem(await byId(satpam.token, "in", own.body.id), 400, "not_walk_in");
+
+    const audit = await callJson<{
+      items: { action: string; actorId: string; targetId: string; detail: unknown }[];
+    }>("/api/audit?limit=100", { token: admin.token });
+    expect(
+      audit.body.items.filter((e) => e.targetId === id).map((e) => [e.action, e.actorId, e.detail]),
+    ).toEqual(
+      expect.arrayContaining([
+        ["visitor.walk_in", satpam.id, null],
+        ["visitor.approve", satpam.id, { method: "telepon" }],
+      ]),
+    );
+  });
+
+  it("a stay of several days goes out and in again within its pass, each passage recorded; the guard sees who is inside whatever day they came", async () => {
+    const tenant = await createTenant();
+    const warga = await resident(tenant);
+    const sek = await tenant.member("sekretaris");
+    const satpam = await tenant.member("satpam");
+    expectProblem(
+      await register(warga.token, { visitAt: inHours(0.5), stayUntil: jakartaDayIn(40) }),
+      400,
+      "stay_too_long",
+    );
+    expectProblem(
+      await register(warga.token, { visitAt: inHours(30), stayUntil: jakartaDayIn(0) }),
+      400,
+      "stay_too_long",
+    );
+    const last = jakartaDayIn(2);
+    const created = await register(warga.token, { visitAt: inHours(0.5), stayUntil: last });
+    const approved = await callJson<WalkInBody>(`/api/visitor/${created.body.id}`, {
+      method: "PUT",
+      token: sek.token,
+      body: { status: "disetujui" },
+    });
+    expect(approved.body).toMatchObject({ multiEntry: true, passValidUntil: `${last}T16:59:59.000Z` });
+    const pass = approved.body.pass ?? "";
+    expect((await gate(satpam.token, "in", pass)).status).toBe(200);
+    expect((await gate(satpam.token, "out", pass)).status).toBe(200);
+    const again = await gate(satpam.token, "in", pass);
+    expect(again.status).toBe(200);
+    expect(again.body.checkedOutAt).toBeNull();
+    expectProblem(await gate(satpam.token, "in", pass), 409, "already_checked_in");
+    const passages = await tenantD1(tenant)
+      .prepare("SELECT direction FROM visitor_passages WHERE visitor_id = ? ORDER BY at")
+      .bind(created.body.id)
+      .all<{ direction: string }>();
+    expect(passages.results.map((p) => p.direction)).toEqual(["in", "out", "in"]);
+
+    // The next day: still inside, on the guard's list of who is inside (not on today's guests).
+    setNow(jakartaTime(jakartaDayIn(1), 10));
+    const inside = await callJson<{ items: VisitorBody[] }>("/api/visitor?inside=true", {
+      token: satpam.token,
+    });
+    expect(inside.body.items.map((v) => v.id)).toEqual([created.body.id]);
+    const today = await callJson<{ items: VisitorBody[] }>("/api/visitor", { token: satpam.token });
+    expect(today.body.items).toEqual([]);
+
+    // After the stay: the guard still lets them out from the list, but the pass opens the gate no more.
+    setNow(jakartaTime(jakartaDayIn(3), 10));
+    expect((await byId(satpam.token, "out", created.body.id)).status).toBe(200);
+    expectProblem(await gate(satpam.token, "in", pass), 409, "pass_expired");
+  });
+  it("a regular visitor's card admits inside its windows (Asia/Jakarta) and says why not outside them, until revoked", async () => {
+    const tenant = await createTenant();
+    const other = await createTenant();
+    const warga = await resident(tenant);
+    const neighbour = await resident(tenant);
+    const satpam = await tenant.member("satpam");
+    const sek = await tenant.member("sekretaris");
+    const foreignGuard = await other.member("satpam");
+    const issue = (token: string, body: Record<string, unknown>) =>
+      callJson<{ id: string; days: number[]; admittedNow: boolean }>("/api/visitor/regular", { token, body });
+    const card = {
+      name: "Mbak Sri",
+      role: "art",
+      days: [5, 1, 2, 3, 4],
+      fromTime: "07:00",
+      untilTime: "17:00",
+    };
+    expectProblem(await issue(warga.token, { ...card, untilTime: "06:00" }), 400, "invalid_input");
+    expectProblem(await issue(warga.token, { ...card, days: [0] }), 400, "invalid_input");
+    expectProblem(await issue(warga.token, { ...card, days: [1, 1] }), 400, "invalid_input");
+    expectProblem(await issue(warga.token, { ...card, fromTime: "7 pagi" }), 400, "invalid_input");
+    expectProblem(await issue(satpam.token, card), 403, "forbidden_role");
+    const issued = await issue(warga.token, card);
+    expect(issued.status).toBe(201);
+    expect(issued.body.days).toEqual([1, 2, 3, 4, 5]);
+    const id = issued.body.id;
+    const enter = (token: string) =>
+      callJson<{ visitorId: string; guestName: string }>(`/api/visitor/regular/${id}/check-in`, {
+        token,
+        body: {},
+        headers: ENGLISH,
+      });
+
+    // 2026-12-05 is a Saturday: no window that day.
+    setNow(jakartaTime("2026-12-05", 9));
+    const saturday = await enter(satpam.token);
+    expectProblem(saturday, 409, "outside_window");
+    expect((saturday.body as unknown as { detail: string }).detail).toContain("07:00–17:00 WIB");
+    // Monday before seven WIB (06:30 in Jakarta, 23:30 UTC the day before): still outside.
+    setNow(new Date(jakartaTime("2026-12-07", 6).getTime() + 30 * 60_000));
+    expectProblem(await enter(satpam.token), 409, "outside_window");
+    setNow(jakartaTime("2026-12-07", 8));
+    expectProblem(await enter(foreignGuard.token), 404, "not_found");
+    const entered = await enter(satpam.token);
+    expect(entered.status).toBe(200);
+    expect(entered.body.guestName).toBe("Mbak Sri");
+    expectProblem(await enter(satpam.token), 409, "already_checked_in");
+    const inside = await callJson<{ items: WalkInBody[] }>("/api/visitor?inside=true", {
+      token: satpam.token,
+    });
+    expect(inside.body.items.map((v) => [v.id, v.regularId])).toEqual([[entered.body.visitorId, id]]);
+    expect((await byId(satpam.token, "out", entered.body.visitorId)).status).toBe(200);
+
+    // The guard lists the card; the household lists its own, a neighbour none, and only they or staff revoke.
+    const gateList = await callJson<{ items: { id: string; admittedNow: boolean }[] }>(
+      "/api/visitor/regular",
+      {
+        token: satpam.token,
+      },
+    );
+    expect(gateList.body.items).toEqual([expect.objectContaining({ id, admittedNow: true })]);
+    const theirs = await callJson<{ items: unknown[] }>("/api/visitor/regular", { token: neighbour.token });
+    expect(theirs.body.items).toEqual([]);
+    const revoke = (token: string) => callJson(`/api/visitor/regular/${id}/cabut`, { token, body: {} });
+    expectProblem(await revoke(neighbour.token), 404, "not_found");
+    expectProblem(await revoke(satpam.token), 403, "forbidden_role");
+    expect((await revoke(warga.token)).status).toBe(200);
+    expectProblem(await enter(satpam.token), 409, "pass_revoked");
+    expect((await revoke(sek.token)).status).toBe(200);
+    const afterRevoke = await callJson<{ items: unknown[] }>("/api/visitor/regular", { token: satpam.token });
+    expect(afterRevoke.body.items).toEqual([]);
   });
 });

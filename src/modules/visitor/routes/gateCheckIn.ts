@@ -15,7 +15,9 @@ export class GateCheckIn extends Endpoint {
       "its short code as typed (`code`, the registration's `passCode`; an unknown code is 400 `invalid_pass`). The " +
       "pass must be this community's (400 `invalid_pass`, `foreign_pass`) and inside its window (409 " +
       "`pass_not_yet_valid`, `pass_expired`); the visit must be approved and not yet checked in (409 " +
-      "`not_approved`, `already_checked_in`, `pass_used`). Records the check-in and who made it in one " +
+      "`not_approved`, `already_checked_in`, `pass_used`; a pass for a stay of several days, `multiEntry`, " +
+      "lets its guest in again after an exit while it is valid). An approved walk-in (issue 45), who holds no " +
+      "pass, enters by its registration's id (`visitorId`; 400 `not_walk_in` for any other guest). Records the check-in and who made it in one " +
       "conditional write, so two gates scanning at once record one; 404 when the visit no longer " +
       "exists.",
     request: { body: { content: { "application/json": { schema: GateScanInput } } } },

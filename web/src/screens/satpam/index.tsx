@@ -8,6 +8,7 @@ import { Empty, type Page, Show, useResource } from "../../ui/states";
 import type { Visitor } from "../tamu/visitor";
 import { Camera } from "./Camera";
 import { decodePhoto } from "./scanner";
+import { ApproveByPhone, InsideNow, LetIn, RegularVisitors, WalkInForm } from "./walk-in";
 
 type Direction = "in" | "out";
 
@@ -53,6 +54,14 @@ function Gate() {
   const [direction, setDirection] = useState<Direction>("in");
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);
+  // Bumped by every passage and decision, so the list of who is inside now reads again.
+  const [tick, setTick] = useState(0);
+  const changed = () => {
+    setTick((n) => n + 1);
+    if (guests.state === "ready") {
+      guests.reload();
+    }
+  };
   // A retry of the same scan (after no answer) keeps its Idempotency-Key; another scan gets its own.
   const lastScan = useRef<{ signature: string; key: string } | null>(null);
 
@@ -72,9 +81,7 @@ function Gate() {
       const host =
         guests.state === "ready" ? guests.data.items.find((v) => v.id === result.visitorId) : undefined;
       setOutcome({ ok: true, direction: dir, result, host: host?.residentName });
-      if (guests.state === "ready") {
-        guests.reload();
-      }
+      changed();
       return true;
     } catch (error) {
       setOutcome({
@@ -102,14 +109,19 @@ function Gate() {
         busy={busy}
         onScan={(qr) => send(qr, direction)}
       />
+      <WalkInForm onRegistered={changed} />
+      <InsideNow reloadKey={tick} onChanged={changed} />
       <Show resource={guests} lines={4}>
-        {(page) => <TodayList items={page.items} />}
+        {(page) => <TodayList items={page.items} onChanged={changed} />}
       </Show>
+      <RegularVisitors onChanged={changed} />
     </section>
   );
 }
 
 const expected = (v: Visitor) => v.status === "disetujui" && !v.checkedInAt;
+/** A walk-in the guard registered, still waiting for the host (or the guard's call to them). */
+const waiting = (v: Visitor) => v.status === "menunggu" && v.walkIn === true;
 const inside = (v: Visitor) => v.inside;
 const gone = (v: Visitor) => v.checkedOutAt !== null;
 
@@ -258,10 +270,11 @@ function Controls(props: {
   );
 }
 
-function TodayList({ items }: { items: Visitor[] }) {
+function TodayList({ items, onChanged }: { items: Visitor[]; onChanged: () => void }) {
+  // Who is inside now is its own list (InsideNow), whatever day they came.
   const groups = [
+    { key: "waiting", title: t("satpam.waitingHost"), rows: items.filter(waiting) },
     { key: "expected", title: t("satpam.expected"), rows: items.filter(expected) },
-    { key: "inside", title: t("satpam.inside"), rows: items.filter(inside) },
     { key: "gone", title: t("satpam.gone"), rows: items.filter(gone) },
   ];
   return (
@@ -285,7 +298,13 @@ function TodayList({ items }: { items: Visitor[] }) {
                       {v.vehiclePlate ? ` · ${v.vehiclePlate}` : null}
                     </span>
                   </span>
-                  <span class="muted">{time(v.checkedOutAt ?? v.checkedInAt ?? v.visitAt)}</span>
+                  {g.key === "waiting" ? (
+                    <ApproveByPhone visitor={v} onDone={onChanged} />
+                  ) : g.key === "expected" && v.walkIn ? (
+                    <LetIn visitor={v} onDone={onChanged} />
+                  ) : (
+                    <span class="muted">{time(v.checkedOutAt ?? v.checkedInAt ?? v.visitAt)}</span>
+                  )}
                 </li>
               ))}
             </ul>

@@ -21,7 +21,26 @@ export interface Visitor {
   checkedInAt: string | null;
   checkedOutAt: string | null;
   inside: boolean;
+  /** Registered at the gate by the guard (issue 45): the host's household answers it. */
+  walkIn?: boolean;
+  category?: string | null;
+  approvalMethod?: "pengurus" | "tuan_rumah" | "telepon" | null;
+  multiEntry?: boolean;
 }
+
+/** A regular visitor's card (src/modules/visitor/schemas.ts `RegularVisitor`). */
+export interface RegularVisitor {
+  id: string;
+  name: string;
+  role: string;
+  days: number[];
+  fromTime: string;
+  untilTime: string;
+  admittedNow: boolean;
+}
+
+/** The categories of a walk-in, as the API names them (src/modules/visitor/tables.ts). */
+export const WALK_IN_CATEGORIES = ["ojol", "kurir", "tamu", "keluarga", "layanan", "lainnya"] as const;
 
 /** Where a guest stands, as a person says it: waiting, approved, refused, inside, gone. */
 export type Stage = "menunggu" | "disetujui" | "ditolak" | "masuk" | "keluar";

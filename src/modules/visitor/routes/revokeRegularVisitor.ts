@@ -1,0 +1,26 @@
+import type { Context } from "hono";
+import type { HonoEnv } from "../../../core/env";
+import { tenantCtx } from "../../../core/http/access";
+import { Endpoint } from "../../../core/http/endpoint";
+import { IdParam, json, problems } from "../../../core/http/openapi";
+import { revokeRegular } from "../regular";
+import { RegularVisitor } from "../schemas";
+
+export class RevokeRegularVisitor extends Endpoint {
+  override schema = {
+    tags: ["Tamu"],
+    summary: "Revoke a regular visitor's card",
+    description:
+      "The household the card belongs to, or staff, with `tamu` on (404 for another household's card). The " +
+      "gate admits it no more (its check-in answers `pass_revoked`); a visitor already inside still leaves. " +
+      "Idempotent. " +
+      "Audited.",
+    request: { params: IdParam },
+    responses: { 200: json(RegularVisitor), ...problems(401, 403, 404) },
+  };
+
+  override async handle(c: Context<HonoEnv>) {
+    const { params } = await this.getValidatedData<typeof this.schema>();
+    return c.json(await revokeRegular({ ctx: tenantCtx(c), id: params.id }));
+  }
+}
