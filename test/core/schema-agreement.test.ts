@@ -34,6 +34,8 @@ interface Operation {
  */
 const IN_WORDS: Record<string, string> = {
   "POST /api/auth/login whatsapp": "Indonesian mobile number",
+  "POST /api/auth/otp/request whatsapp": "Indonesian mobile number",
+  "POST /api/auth/otp/verify whatsapp": "Indonesian mobile number",
   "POST /api/members/invitations whatsapp": "Indonesian mobile number",
   "POST /api/platform/tenants/{id}/admin-invitations whatsapp": "Indonesian mobile number",
   "PUT /api/user/profile whatsapp": "Indonesian mobile number",

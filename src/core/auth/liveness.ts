@@ -132,7 +132,7 @@ async function readFeed(platform: PlatformDb): Promise<void> {
         FROM ${sessionRevocations} WHERE ${sessionRevocations.at} > ${since}
         UNION ALL
         SELECT 'm', ${membershipChanges.membershipId}, ${membershipChanges.at}, ${membershipChanges.roles},
-          ${membershipChanges.unitId}, ${membershipChanges.removed}, ${membershipChanges.rowVersion}
+          ${membershipChanges.unitId}, ${membershipChanges.removed}, ${membershipChanges.membershipVersion}
         FROM ${membershipChanges} WHERE ${membershipChanges.at} > ${since}`,
   );
   const now = Date.now();

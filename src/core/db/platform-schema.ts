@@ -212,7 +212,7 @@ export const membershipChanges = sqliteTable(
     /** 1 when the membership was deleted. */
     removed: integer("removed").notNull().default(0),
     /** `memberships.row_version` after the change (one past the last for a deletion). */
-    rowVersion: integer("row_version").notNull(),
+    membershipVersion: integer("membership_version").notNull(),
     at: text("at").notNull(),
   },
   (t) => [index("membership_changes_at_idx").on(t.at)],

@@ -18,6 +18,10 @@ export const ACCESS: AccessTable = {
   "POST /api/auth/forgot-password": pub,
   "POST /api/auth/reset-password": pub,
   "POST /api/auth/join/accept": pub,
+  // Issue 45: signing in without email, by a code to a proven WhatsApp number or one an officer handed over.
+  "POST /api/auth/otp/request": pub,
+  "POST /api/auth/otp/verify": pub,
+  "POST /api/auth/code/redeem": pub,
   // Issue 43: the web app's landing of an invitation or join link, and its provider buttons.
   "POST /api/auth/join/preview": pub,
   "GET /api/auth/providers": pub,

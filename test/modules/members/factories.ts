@@ -28,6 +28,11 @@ export const FACTORIES: FactoryTable = {
     kind: "tenant",
     make: async (w) => ({ params: { id: await invitationOfA(w) } }),
   },
+  // Issue 45: an officer's one-time sign-in code for a member of A; B's admin never reaches A's member.
+  "/api/members/:userId/sign-in-code": {
+    kind: "tenant",
+    make: async (w) => ({ params: { userId: (await memberOfA(w)).id }, body: { post: {} } }),
+  },
   "/api/members/:userId": {
     kind: "tenant",
     make: async (w) => ({ params: { userId: (await memberOfA(w)).id } }),

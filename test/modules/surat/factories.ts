@@ -62,6 +62,14 @@ export const FACTORIES: FactoryTable = {
     kind: "tenant",
     make: async (w) => ({ ...(await letterRoute()(w)), ownGetStatus: 409 }),
   },
+  // Issue 45: the RT issues a letter without the RW's acknowledgement; B's staff never find A's letter.
+  "/api/surat/:id/issue-without-rw": {
+    kind: "tenant",
+    make: async (w) => ({
+      ...(await letterRoute({ reason: "RW tidak dapat dihubungi" })(w)),
+      ownerRole: "admin",
+    }),
+  },
   "/api/surat/rw-acknowledgements/:letterId": { kind: "tenant", make: ackRoute({}) },
   "/api/surat/rw-acknowledgements/:letterId/decline": {
     kind: "tenant",
