@@ -12,5 +12,8 @@ export default defineConfig({
     root,
     include: ["test/scripts/**/*.test.mjs"],
     environment: "node",
+    // Some of these do a run's worth of work in one test (the seed over every database, a lint of the whole
+    // /openapi.json): seconds on a quiet machine, past vitest's default 5 s on a busy one.
+    testTimeout: 30_000,
   },
 });

@@ -125,6 +125,10 @@ export const FIELD_MESSAGES_ID: Readonly<Record<string, string>> = {
   // visitor, musyawarah, surat
   "validFrom and validUntil go together": "validFrom dan validUntil harus diisi bersama",
   "give either qr or code": "isi qr atau code, salah satu saja",
+  "give one of qr, code or visitorId": "isi salah satu dari qr, code atau visitorId",
+  "no such house": "rumah ini tidak ada",
+  "untilTime after fromTime": "untilTime harus setelah fromTime",
+  "each day once": "setiap hari cukup sekali",
   "a percentage is at most 100": "persentase paling banyak 100",
   "options must be distinct": "pilihan tidak boleh sama",
   "not a valid choice for this poll": "bukan pilihan yang sah untuk musyawarah ini",

@@ -1,7 +1,9 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
+import { vi } from "vitest";
 import { jobs } from "../../../src/app";
 import { CRON, runScheduled } from "../../../src/core/jobs";
+import { pdfRendering } from "../../../src/core/pdf";
 import { systemPlatformCtx } from "../../../src/core/tenancy/contexts";
 import worker from "../../../src/index";
 import { bindings, operatorToken, type TestTenant } from "../../helpers/harness";
@@ -40,14 +42,35 @@ export async function requestAndSettle(path: string, token: string) {
  * background run not awaited by anyone), the hourly job is run past that run's lease to finish it.
  */
 export async function readyExport(adminToken: string): Promise<string> {
-  const { status, body } = await requestAndSettle("/api/archives", adminToken);
-  if (status !== 202) {
-    throw new Error(`export request: ${status} ${JSON.stringify(body)}`);
+  return withStandInPdf(async () => {
+    const { status, body } = await requestAndSettle("/api/archives", adminToken);
+    if (status !== 202) {
+      throw new Error(`export request: ${status} ${JSON.stringify(body)}`);
+    }
+    if (!body.created) {
+      await runArchiveJob(new Date(Date.now() + 60 * 60 * 1000));
+    }
+    return body.archive.id;
+  });
+}
+
+/**
+ * Runs `work` with a stand-in PDF renderer, so an archive's handover pack (which prints the finished
+ * letters, issue 45) launches no browser: a walk that only needs an archive to exist stays fast. A test
+ * that already replaced the renderer (to count or fail its prints) keeps its own.
+ */
+export async function withStandInPdf<T>(work: () => Promise<T>): Promise<T> {
+  if (vi.isMockFunction(pdfRendering.create)) {
+    return work();
   }
-  if (!body.created) {
-    await runArchiveJob(new Date(Date.now() + 60 * 60 * 1000));
+  const spy = vi.spyOn(pdfRendering, "create").mockImplementation(() => ({
+    render: async () => new TextEncoder().encode("%PDF-1.7\n% stand-in\n%%EOF\n"),
+  }));
+  try {
+    return await work();
+  } finally {
+    spy.mockRestore();
   }
-  return body.archive.id;
 }
 
 /** Imports an archive into `target` as the operator: the status, headers and parsed body. */

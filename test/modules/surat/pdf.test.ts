@@ -128,8 +128,10 @@ describe("letter PDF", () => {
         nomorSurat: "001/SP-SKCK/RT001.RW005/XI/2026",
         tanggalSurat: "2026-11-20",
       });
+      // Before the RW acknowledges, the PDF is the RT's staff's only (the resident's answer is 409
+      // awaiting_rw_acknowledgement, issue 45; tested in rw-acknowledgement.test.ts).
       const first = (
-        await pdfText(await bytesOf(await call(`/api/surat/${body.id}/pdf`, { token: h.warga.token })))
+        await pdfText(await bytesOf(await call(`/api/surat/${body.id}/pdf`, { token: h.sek.token })))
       ).toUpperCase();
       for (const part of [
         "RT 001 / RW 005",

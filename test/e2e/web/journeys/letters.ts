@@ -13,9 +13,6 @@ const PNG = Buffer.from(
 );
 const photo = (name: string) => ({ name, mimeType: "image/png", buffer: PNG });
 
-/** Today in Asia/Jakarta, as the letter's date. */
-const jakartaToday = () => new Date(Date.now() + 7 * 3_600_000).toISOString().slice(0, 10);
-
 /** The resident's letters, complaints and market (issue 43 part B). */
 export const lettersJourneys: Journey[] = [
   {
@@ -46,23 +43,33 @@ export const lettersJourneys: Journey[] = [
       const id = new URL(page.url()).pathname.split("/").at(-1) ?? "";
       expect(id).not.toBe("baru");
 
-      // The secretary numbers and finishes it, as the staff console (part 2) will.
+      // The secretary finishes it in one step, as the staff console (part 2) will; the letter takes the
+      // next number itself (issue 45).
       const secretary = await app.apiAs(SECRETARY);
       const next = await secretary("GET", "/api/surat/next-number?jenis=domisili");
       expect(next.status).toBe(200);
-      const { nomorSurat } = (await next.json()) as { nomorSurat: string };
-      expect((await secretary("PUT", `/api/surat/${id}`, { status: "diproses" })).status).toBe(200);
-      const finished = await secretary("PUT", `/api/surat/${id}`, {
-        status: "selesai",
-        nomorSurat,
-        tanggalSurat: jakartaToday(),
-      });
+      const suggested = ((await next.json()) as { nomorSurat: string }).nomorSurat;
+      const finished = await secretary("PUT", `/api/surat/${id}`, { status: "selesai" });
       expect(finished.status, await finished.clone().text()).toBe(200);
+      const { nomorSurat } = (await finished.json()) as { nomorSurat: string };
+      expect(nomorSurat).toBe(suggested);
 
+      // RT 01 has the RW's acknowledgement on: the resident sees the letter wait for the RW, with nothing
+      // to download yet.
+      await page.reload();
+      await page.getByText("Menunggu persetujuan RW").first().waitFor();
+      await app.settled(page);
+      expect(await page.getByRole("button", { name: "Unduh PDF" }).count()).toBe(0);
+      await app.screenshot(page, "surat-awaiting-rw-360");
+
+      // The RW's head acknowledges it; the PDF is the resident's from then on.
+      const rw = await app.apiAs("admin.rw05@warga.test");
+      const acknowledged = await rw("POST", `/api/surat/rw-acknowledgements/${id}`);
+      expect(acknowledged.status, await acknowledged.clone().text()).toBe(200);
       await page.reload();
       await page.getByRole("button", { name: "Unduh PDF" }).waitFor();
       await page.getByText(nomorSurat).waitFor();
-      // Its history: requested, in progress, finished.
+      // Its history: requested, finished, acknowledged by the RW.
       await expect(page.locator(".timeline li").count()).resolves.toBeGreaterThanOrEqual(3);
       const [download] = await Promise.all([
         page.waitForEvent("download", { timeout: 90_000 }),
