@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../../src/app";
 import { indonesianTitle, pickLanguage } from "../../src/core/i18n";
-import { callJson, createTenant, ENGLISH, expectProblem } from "../helpers/harness";
+import { callJson, createTenant, ENGLISH, expectProblem, expectRefusedMove } from "../helpers/harness";
 
 interface ProblemBody {
   title: string;
@@ -147,7 +147,7 @@ describe("problems in the caller's language (issue 30 item 3; Indonesian by defa
         headers: lang ? { "Accept-Language": lang } : {},
       });
     const id409 = await finish("id");
-    expectProblem(id409, 409, "invalid_transition");
+    expectRefusedMove(id409, ["diproses", "ditolak"]);
     expect(id409.body.title).toBe("Perubahan status ini tidak diizinkan");
     const en409 = await finish("en-US");
     expectProblem(en409, 409, "invalid_transition");

@@ -322,3 +322,21 @@ export function expectProblem(
   expect(res.body).toMatchObject({ status, code, type: expect.any(String), title: expect.any(String) });
   expect(res.status).toBe(status);
 }
+
+/**
+ * A refused state change (issue 45): 409 `invalid_transition` naming the caller's allowed next states in
+ * `allowedNext` and at the end of the (Indonesian, unless the call asked otherwise) detail.
+ */
+export function expectRefusedMove(
+  res: { status: number; headers: Headers; body: unknown },
+  allowedNext: readonly string[],
+) {
+  expectProblem(res, 409, "invalid_transition");
+  const body = res.body as { allowedNext?: string[]; detail: string };
+  expect(body.allowedNext).toEqual(allowedNext);
+  expect(body.detail).toContain(
+    allowedNext.length
+      ? `Status berikutnya yang diizinkan: ${allowedNext.join(", ")}.`
+      : "Tidak ada perubahan status lagi yang diizinkan.",
+  );
+}

@@ -17,6 +17,17 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 export const TENANT_STATUSES = ["provisioning", "active", "suspended", "ditutup"] as const;
 export type TenantStatus = (typeof TENANT_STATUSES)[number];
 
+/**
+ * The operator's moves from each status (what a tenant's state conflicts name as allowed next): a
+ * provisioning tenant waits for its job, a live one is suspended, resumed or closed, a closed one is final.
+ */
+export const TENANT_NEXT: Record<TenantStatus, readonly TenantStatus[]> = {
+  provisioning: [],
+  active: ["suspended", "ditutup"],
+  suspended: ["active", "ditutup"],
+  ditutup: [],
+};
+
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
 
 export const tenants = sqliteTable(

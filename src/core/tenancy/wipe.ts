@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { PlatformCtx } from "../context";
-import { tenants } from "../db/platform-schema";
-import { Conflict } from "../errors";
+import { TENANT_NEXT, tenants } from "../db/platform-schema";
+import { InvalidTransition } from "../errors";
 import { bindingsOf } from "./contexts";
 import { slotDatabase } from "./slots";
 
@@ -27,7 +27,10 @@ export async function emptyClosedSlot(ctx: PlatformCtx, tenantId: string): Promi
     .where(eq(tenants.id, tenantId))
     .get();
   if (row?.status !== "ditutup" || row.slot === null) {
-    throw new Conflict("invalid_transition", "Only a closed community that still holds a slot is emptied.");
+    throw new InvalidTransition(
+      "Only a closed community that still holds a slot is emptied.",
+      row ? TENANT_NEXT[row.status] : [],
+    );
   }
   const db = slotDatabase(bindingsOf(ctx), row.slot);
   const { results } = await db
@@ -76,9 +79,9 @@ export async function deleteClosedFiles(
     .where(eq(tenants.id, tenantId))
     .get();
   if (row?.status !== "ditutup" || row.slot !== null) {
-    throw new Conflict(
-      "invalid_transition",
+    throw new InvalidTransition(
       "Only a closed community whose slot is released loses its files.",
+      row ? TENANT_NEXT[row.status] : [],
     );
   }
   const files = bindingsOf(ctx).FILES;

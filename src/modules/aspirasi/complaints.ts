@@ -4,7 +4,7 @@ import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, jakartaDayFilters, keysetPage, type ListQuery } from "../../core/db/paging";
 import { rowById } from "../../core/db/rows";
-import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { Invalid, InvalidTransition, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
 import { newId } from "../../core/ids";
@@ -199,9 +199,9 @@ export async function updateComplaint({
 }) {
   const current = await load(ctx, id);
   if (!NEXT[current.status].includes(input.status)) {
-    throw new Conflict(
-      "invalid_transition",
+    throw new InvalidTransition(
       `A complaint that is ${current.status} cannot become ${input.status}.`,
+      NEXT[current.status],
     );
   }
   if ((input.status === "ditolak" || input.status === current.status) && !input.response) {
@@ -238,7 +238,11 @@ export async function updateComplaint({
     ]);
   } catch (error) {
     if (isBatchAborted(error)) {
-      throw new Conflict("invalid_transition", "This complaint changed meanwhile; reload it and try again.");
+      const fresh = await load(ctx, id);
+      throw new InvalidTransition(
+        "This complaint changed meanwhile; reload it and try again.",
+        NEXT[fresh.status],
+      );
     }
     throw error;
   }

@@ -4,7 +4,7 @@ import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted, isUniqueViolation } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
 import { rowByIdOrNotFound } from "../../core/db/rows";
-import { Conflict } from "../../core/errors";
+import { Conflict, InvalidTransition } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { tellResident } from "../../core/notifier";
@@ -13,6 +13,13 @@ import type { CreateProposalInput, DecideProposalInput, ProposalListQuery } from
 import { proposalEndorsements, proposals } from "./tables";
 
 type Row = typeof proposals.$inferSelect;
+
+/** A proposal is decided once: `diajukan → diterima | ditolak`, then final. */
+const NEXT: Record<Row["status"], Row["status"][]> = {
+  diajukan: ["diterima", "ditolak"],
+  diterima: [],
+  ditolak: [],
+};
 
 function present(row: Row, endorsedByMe: boolean) {
   return {
@@ -137,7 +144,7 @@ export async function decideProposal({
   id: string;
   input: DecideProposalInput;
 }) {
-  const current = await load(ctx, id);
+  await load(ctx, id); // 404 for an unknown proposal
   const now = ctx.now().toISOString();
   // Only from diajukan: a concurrent decision loses here instead of overwriting the first, and the
   // guard (`changes()` is the update's row count) keeps the loser's audit record out too.
@@ -164,7 +171,8 @@ export async function decideProposal({
     }
   }
   if (!row) {
-    throw new Conflict("invalid_transition", `This proposal is already ${current.status}.`);
+    const fresh = await load(ctx, id);
+    throw new InvalidTransition(`This proposal is already ${fresh.status}.`, NEXT[fresh.status]);
   }
   await tellResident(ctx, row.residentId, {
     subject: `Usulan "${row.title}" ${input.status}`,

@@ -6,7 +6,7 @@ import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
 import { rowById } from "../../core/db/rows";
-import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { Invalid, InvalidTransition, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { Line } from "../../core/schemas";
@@ -145,6 +145,18 @@ export async function listCorrections({ ctx, input }: { ctx: TenantCtx; input: C
   };
 }
 
+type CorrectionStatus = CorrectionRow["status"];
+
+/** A correction is decided once: `diajukan → diterima | ditolak`, then final. */
+const CORRECTION_NEXT: Record<CorrectionStatus, CorrectionStatus[]> = {
+  diajukan: ["diterima", "ditolak"],
+  diterima: [],
+  ditolak: [],
+};
+
+/** A house or member correction whose subject is gone can still be rejected, never accepted. */
+const ONLY_REJECT = CORRECTION_NEXT.diajukan.filter((s) => s !== "diterima");
+
 /**
  * Staff accept (the change is applied to the member in the same batch as the decision and its audit
  * record) or reject with a reason. Only a proposed correction can be decided, once.
@@ -164,7 +176,7 @@ export async function decideCorrection({
     throw new NotFound("Correction");
   }
   if (row.status !== "diajukan") {
-    throw new Conflict("invalid_transition", `This correction was already ${row.status}.`);
+    throw new InvalidTransition(`This correction was already ${row.status}.`, CORRECTION_NEXT[row.status]);
   }
   const statements: BatchItem<"sqlite">[] = [];
   let memberName: string | null = null;
@@ -175,7 +187,7 @@ export async function decideCorrection({
   if (input.status === "diterima" && house) {
     const member = await getMember({ ctx, id: row.userId }).catch((error: unknown) => {
       if (error instanceof NotFound) {
-        throw new Conflict("invalid_transition", "The resident who asked is no longer a member here.");
+        throw new InvalidTransition("The resident who asked is no longer a member here.", ONLY_REJECT);
       }
       throw error;
     });
@@ -188,9 +200,9 @@ export async function decideCorrection({
   if (input.status === "diterima" && row.field !== "lainnya" && row.field !== "rumah" && row.memberId) {
     const member = await rowById(ctx.db, familyMembers, row.memberId);
     if (!member) {
-      throw new Conflict(
-        "invalid_transition",
+      throw new InvalidTransition(
         "The member this correction is about is no longer registered.",
+        ONLY_REJECT,
       );
     }
     memberName = member.name;
@@ -214,7 +226,11 @@ export async function decideCorrection({
     await ctx.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (error) {
     if (isBatchAborted(error)) {
-      throw new Conflict("invalid_transition", "This correction was decided meanwhile.");
+      const fresh = await rowById(ctx.db, corrections, id);
+      throw new InvalidTransition(
+        "This correction was decided meanwhile.",
+        CORRECTION_NEXT[fresh?.status ?? "ditolak"],
+      );
     }
     registryConflict(error);
   }

@@ -5,7 +5,7 @@ import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
 import { rowById } from "../../core/db/rows";
-import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { Conflict, Invalid, InvalidTransition, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { jakartaDay } from "../../core/time";
@@ -18,6 +18,17 @@ import type { MutasiInput, MutasiListQuery } from "./schemas";
 import { familyCards, familyMembers, mutations, units } from "./tables";
 
 type MutationRow = typeof mutations.$inferSelect;
+type CardStatus = (typeof familyCards.$inferSelect)["status"];
+type LivingStatus = (typeof familyMembers.$inferSelect)["livingStatus"];
+
+/** A family card's life: an active card moves out (`pindah`) or ends when nobody on it is alive. */
+const CARD_NEXT: Record<CardStatus, CardStatus[]> = {
+  aktif: ["pindah", "meninggal"],
+  pindah: [],
+  meninggal: [],
+};
+/** A person's: `hidup → meninggal`, once. */
+const LIVING_NEXT: Record<LivingStatus, LivingStatus[]> = { hidup: ["meninggal"], meninggal: [] };
 
 const stale = () =>
   new Conflict("invalid_transition", "The registry changed meanwhile; reload and try again.");
@@ -188,7 +199,10 @@ async function meninggalStatements(
     throw new NotFound("Family member");
   }
   if (member.livingStatus === "meninggal") {
-    throw new Conflict("invalid_transition", "This person is already recorded as deceased.");
+    throw new InvalidTransition(
+      "This person is already recorded as deceased.",
+      LIVING_NEXT[member.livingStatus],
+    );
   }
   const othersAlive = await ctx.db.$count(
     familyMembers,
@@ -316,7 +330,10 @@ async function activeCard(ctx: TenantCtx, id: string) {
     throw new NotFound("Family card");
   }
   if (card.status !== "aktif") {
-    throw new Conflict("invalid_transition", `This family card is no longer active (${card.status}).`);
+    throw new InvalidTransition(
+      `This family card is no longer active (${card.status}).`,
+      CARD_NEXT[card.status],
+    );
   }
   return card;
 }

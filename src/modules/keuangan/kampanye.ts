@@ -4,7 +4,7 @@ import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
 import { rowById, rowByIdOrNotFound } from "../../core/db/rows";
-import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { Conflict, Invalid, InvalidTransition, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { jakartaDay, nowIso } from "../../core/time";
@@ -18,6 +18,13 @@ import { campaigns, donations } from "./tables";
 
 type CampaignRow = typeof campaigns.$inferSelect;
 type DonationRow = typeof donations.$inferSelect;
+
+/** A pledged donation is decided once: `dijanjikan → dikonfirmasi | ditolak`, then final. */
+const DONATION_NEXT: Record<DonationRow["status"], DonationRow["status"][]> = {
+  dijanjikan: ["dikonfirmasi", "ditolak"],
+  dikonfirmasi: [],
+  ditolak: [],
+};
 
 const isFinance = (ctx: TenantCtx) => hasRole(ctx, ROLES.FINANCE);
 
@@ -387,7 +394,10 @@ export async function decideDonation({
     throw new Conflict("self_confirmation", "Another finance officer decides your own donation.");
   }
   if (donation.status !== "dijanjikan") {
-    throw new Conflict("invalid_transition", `This donation is already ${donation.status}.`);
+    throw new InvalidTransition(
+      `This donation is already ${donation.status}.`,
+      DONATION_NEXT[donation.status],
+    );
   }
   const now = nowIso(ctx);
   const entry = status === "dikonfirmasi" ? postCash(ctx, cashPosting(ctx, campaign, donation)) : null;
@@ -413,7 +423,11 @@ export async function decideDonation({
     ]);
   } catch (error) {
     if (isBatchAborted(error)) {
-      throw new Conflict("invalid_transition", "This donation was decided meanwhile.");
+      const fresh = await rowById(ctx.db, donations, donationId);
+      throw new InvalidTransition(
+        "This donation was decided meanwhile.",
+        DONATION_NEXT[fresh?.status ?? "ditolak"],
+      );
     }
     throw error;
   }

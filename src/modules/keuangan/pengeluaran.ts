@@ -4,7 +4,7 @@ import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
 import { rowByIdOrNotFound } from "../../core/db/rows";
-import { Conflict, Forbidden, Invalid } from "../../core/errors";
+import { Conflict, Forbidden, Invalid, InvalidTransition } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { nowIso } from "../../core/time";
@@ -16,6 +16,13 @@ import { loadFinanceSettings } from "./settings";
 import { expenses } from "./tables";
 
 type ExpenseRow = typeof expenses.$inferSelect;
+
+/** An expense is decided once: `diajukan → disetujui | ditolak`, then final. */
+const EXPENSE_NEXT: Record<ExpenseRow["status"], ExpenseRow["status"][]> = {
+  diajukan: ["disetujui", "ditolak"],
+  disetujui: [],
+  ditolak: [],
+};
 
 function present(ctx: TenantCtx, row: ExpenseRow) {
   return {
@@ -173,7 +180,7 @@ export async function decideExpense({
     throw new Conflict("self_approval", "Another officer decides an expense you submitted.");
   }
   if (current.status !== "diajukan") {
-    throw new Conflict("invalid_transition", `This expense is already ${current.status}.`);
+    throw new InvalidTransition(`This expense is already ${current.status}.`, EXPENSE_NEXT[current.status]);
   }
   if (input.status === "ditolak" && !input.reason?.trim()) {
     throw new Invalid("invalid_input", "A rejection needs a reason.", [
@@ -211,7 +218,10 @@ export async function decideExpense({
     ]);
   } catch (error) {
     if (isBatchAborted(error)) {
-      throw new Conflict("invalid_transition", "This expense was decided meanwhile.");
+      throw new InvalidTransition(
+        "This expense was decided meanwhile.",
+        EXPENSE_NEXT[(await load(ctx, id)).status],
+      );
     }
     throw error;
   }

@@ -1,7 +1,8 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
-import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { rowById } from "../../core/db/rows";
+import { Conflict, Invalid, InvalidTransition, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { nowIso } from "../../core/time";
@@ -12,6 +13,13 @@ import type { CreatePollInput, UpdatePollInput } from "./schemas";
 import { polls, pollVoters } from "./tables";
 
 /** Polls written by the secretariat: a draft defined, published (its tally opened), changed, deleted. */
+
+/** A poll's life: a draft (edited freely) is published, a published poll is closed, a closed one is final. */
+const POLL_NEXT: Record<PollRow["status"], PollRow["status"][]> = {
+  draft: ["aktif"],
+  aktif: ["ditutup"],
+  ditutup: [],
+};
 
 interface Definition {
   title: string;
@@ -194,7 +202,7 @@ async function changeDraft(ctx: TenantCtx, id: string, input: UpdatePollInput, r
   const { status, ...fields } = input;
   const editing = Object.values(fields).some((v) => v !== undefined);
   if (status === "ditutup") {
-    throw new Conflict("invalid_transition", "A draft must be published before it can be closed.");
+    throw new InvalidTransition("A draft must be published before it can be closed.", POLL_NEXT.draft);
   }
   if (!editing && status !== "aktif") {
     return presentPoll(ctx, row);
@@ -232,7 +240,8 @@ async function changeDraft(ctx: TenantCtx, id: string, input: UpdatePollInput, r
     return presentPoll(ctx, updated);
   } catch (error) {
     if (isBatchAborted(error)) {
-      throw new Conflict("invalid_transition", "The poll is no longer a draft.");
+      const fresh = await rowById(ctx.db, polls, id);
+      throw new InvalidTransition("The poll is no longer a draft.", POLL_NEXT[fresh?.status ?? "ditutup"]);
     }
     throw error;
   }
@@ -243,13 +252,16 @@ export async function updatePoll({ ctx, id, input }: { ctx: TenantCtx; id: strin
   const { status, ...fields } = input;
   const editing = Object.values(fields).some((v) => v !== undefined);
   if (row.status === "ditutup") {
-    throw new Conflict("invalid_transition", "A closed poll is final.");
+    throw new InvalidTransition("A closed poll is final.", POLL_NEXT.ditutup);
   }
   if (row.status === "draft") {
     return changeDraft(ctx, id, input, row);
   }
   if (editing || status === "draft") {
-    throw new Conflict("invalid_transition", "A published poll can only be closed; its options are frozen.");
+    throw new InvalidTransition(
+      "A published poll can only be closed; its options are frozen.",
+      POLL_NEXT.aktif,
+    );
   }
   if (status === "ditutup") {
     await tally(ctx, id).close();

@@ -3,7 +3,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { rowById } from "../../core/db/rows";
-import { Conflict, NotFound } from "../../core/errors";
+import { InvalidTransition, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
 import { notifyFor } from "../../core/notifier";
@@ -13,6 +13,13 @@ import type { ModerationInput } from "./schemas";
 import { pasarListings } from "./tables";
 
 /** Moderation: a moderator hides or restores a listing, and its seller is told. */
+
+/** A moderator's moves from each state: hide a shown or sold listing, restore a hidden one. */
+const MODERATION_NEXT: Record<ListingRow["status"], ListingRow["status"][]> = {
+  aktif: ["disembunyikan"],
+  terjual: ["disembunyikan"],
+  disembunyikan: ["aktif"],
+};
 
 /** Tells the seller by push; the moderation is already stored, so a failure is logged, not thrown. */
 async function pushModeration(ctx: TenantCtx, row: ListingRow, at: string): Promise<void> {
@@ -50,10 +57,10 @@ export async function moderateListing({
     throw new NotFound("Listing", "listing_not_found");
   }
   const hiding = input.status === "disembunyikan";
-  if (hiding === (current.status === "disembunyikan")) {
-    throw new Conflict(
-      "invalid_transition",
+  if (!MODERATION_NEXT[current.status].includes(input.status)) {
+    throw new InvalidTransition(
       hiding ? "This listing is already hidden." : "Only a hidden listing can be restored.",
+      MODERATION_NEXT[current.status],
     );
   }
   const at = nowIso();
@@ -81,7 +88,11 @@ export async function moderateListing({
     ]);
   } catch (error) {
     if (isBatchAborted(error)) {
-      throw new Conflict("invalid_transition", "The listing changed meanwhile; reload it.");
+      const fresh = await rowById(ctx.db, pasarListings, id);
+      throw new InvalidTransition(
+        "The listing changed meanwhile; reload it.",
+        fresh ? MODERATION_NEXT[fresh.status] : [],
+      );
     }
     throw error;
   }

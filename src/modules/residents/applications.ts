@@ -6,7 +6,7 @@ import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
 import { residentApplications } from "../../core/db/platform-schema";
 import { rowById } from "../../core/db/rows";
-import { Conflict, NotFound } from "../../core/errors";
+import { Conflict, InvalidTransition, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { normaliseBlock, normaliseHouseNumber } from "../../core/schemas";
@@ -97,7 +97,21 @@ export async function listApplications({ ctx, input }: { ctx: TenantCtx; input: 
   return { items: page.items.map(presentApplication), nextCursor: page.nextCursor };
 }
 
-const alreadyDecided = () => new Conflict("invalid_transition", "This application has already been decided.");
+type ApplicationStatus = ApplicationRow["status"];
+
+/** An application is decided once: `menunggu → disetujui | ditolak`, then final. */
+const APPLICATION_NEXT: Record<ApplicationStatus, ApplicationStatus[]> = {
+  menunggu: ["disetujui", "ditolak"],
+  disetujui: [],
+  ditolak: [],
+};
+
+/**
+ * Another decision is stored: `status` when read, else the loser of a race on `status = 'menunggu'`,
+ * which found a decision (and from either decision the table allows nothing).
+ */
+const alreadyDecided = (status: Exclude<ApplicationStatus, "menunggu"> = "disetujui") =>
+  new InvalidTransition("This application has already been decided.", APPLICATION_NEXT[status]);
 
 /**
  * The person staff picked as the applicant's own: a person on an active family card of this tenant's
@@ -147,7 +161,7 @@ export async function decideApplication({
     throw new NotFound("Application");
   }
   if (application.status !== "menunggu") {
-    throw alreadyDecided();
+    throw alreadyDecided(application.status);
   }
   const decisionId = newId();
   const now = ctx.now().toISOString();

@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { platformAudit } from "../../core/audit";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
-import { Conflict, Invalid } from "../../core/errors";
+import { Invalid, InvalidTransition } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { userNames } from "../identity/service";
@@ -21,8 +21,12 @@ const OPERATOR_FROM: Record<TicketStatus, readonly TicketStatus[]> = {
   selesai: ["baru", "diproses"],
 };
 
-const invalidTransition = (from: string, to: string) =>
-  new Conflict("invalid_transition", `A ticket that is ${from} cannot become ${to}.`);
+/** The operator's moves from `from`, read off the table above. */
+const operatorNext = (from: TicketStatus) =>
+  (Object.keys(OPERATOR_FROM) as TicketStatus[]).filter((to) => OPERATOR_FROM[to].includes(from));
+
+const invalidTransition = (from: TicketStatus, to: TicketStatus) =>
+  new InvalidTransition(`A ticket that is ${from} cannot become ${to}.`, operatorNext(from));
 
 const attachmentTaken = (field: string) =>
   new Invalid("invalid_attachment", "This image is already attached elsewhere.", [

@@ -2,8 +2,8 @@ import { and, eq, isNotNull, isNull, lte, ne, notExists, or, sql } from "drizzle
 import { platformAudit } from "../../core/audit";
 import type { PlatformCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
-import { auditLog, tenants } from "../../core/db/platform-schema";
-import { Conflict, Invalid } from "../../core/errors";
+import { auditLog, TENANT_NEXT, tenants } from "../../core/db/platform-schema";
+import { Conflict, Invalid, InvalidTransition } from "../../core/errors";
 import { log } from "../../core/http/log";
 import type { After } from "../../core/sharedCalls";
 import { closedTenantCtx, forgetTenant, tenantRowById } from "../../core/tenancy/contexts";
@@ -78,7 +78,10 @@ export async function closeTenant({
     ]);
   }
   if (current.status === "provisioning") {
-    throw new Conflict("invalid_transition", "A tenant still being provisioned cannot be closed yet.");
+    throw new InvalidTransition(
+      "A tenant still being provisioned cannot be closed yet.",
+      TENANT_NEXT[current.status],
+    );
   }
   const closedAt = nowIso(ctx);
   const archive = closingExport(ctx, current, closedAt);

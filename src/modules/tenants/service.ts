@@ -2,9 +2,9 @@ import { and, asc, eq } from "drizzle-orm";
 import { platformAudit } from "../../core/audit";
 import type { PlatformCtx } from "../../core/context";
 import { afterCursor, keysetPage } from "../../core/db/paging";
-import { tenants } from "../../core/db/platform-schema";
+import { TENANT_NEXT, tenants } from "../../core/db/platform-schema";
 import { rowById } from "../../core/db/rows";
-import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { Invalid, InvalidTransition, NotFound } from "../../core/errors";
 import { defaultFlags, parseFlags } from "../../core/flags";
 import { newId } from "../../core/ids";
 import { forgetTenant, tenantFields } from "../../core/tenancy/contexts";
@@ -136,7 +136,10 @@ export async function updateTenant({
     throw tenantClosed();
   }
   if (input.status && current.status === "provisioning") {
-    throw new Conflict("invalid_transition", "A tenant still being provisioned cannot change status.");
+    throw new InvalidTransition(
+      "A tenant still being provisioned cannot change status.",
+      TENANT_NEXT[current.status],
+    );
   }
   const flags = input.flags ? { ...parseFlags(current.flags), ...input.flags } : undefined;
   // The operator sets or clears an RT's parent RW directly, without the RT's consent that an RW head's

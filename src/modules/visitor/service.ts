@@ -5,7 +5,7 @@ import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, jakartaDayFilters, keysetPage, type ListQuery } from "../../core/db/paging";
 import { rowById } from "../../core/db/rows";
-import { Conflict, Invalid, NotFound, Unprocessable } from "../../core/errors";
+import { Conflict, Invalid, InvalidTransition, NotFound, Unprocessable } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { tellResident } from "../../core/notifier";
@@ -467,6 +467,13 @@ export async function phoneApproval({
   return decide(ctx, row, { status: "disetujui", note: input.note, method: "telepon" });
 }
 
+/** A visitor request is decided once: `menunggu → disetujui | ditolak`, then final. */
+const DECISION_NEXT: Record<VisitorRow["status"], VisitorRow["status"][]> = {
+  menunggu: ["disetujui", "ditolak"],
+  disetujui: [],
+  ditolak: [],
+};
+
 async function decide(
   ctx: TenantCtx,
   current: VisitorRow,
@@ -479,7 +486,7 @@ async function decide(
 ) {
   const id = current.id;
   if (current.status !== "menunggu") {
-    throw new Conflict("invalid_transition", `This request is already ${current.status}.`);
+    throw new InvalidTransition(`This request is already ${current.status}.`, DECISION_NEXT[current.status]);
   }
   const now = nowIso();
   const window = input.status === "disetujui" ? (input.window ?? windowFor(current)) : null;
@@ -524,7 +531,11 @@ async function decide(
     ]);
   } catch (error) {
     if (isBatchAborted(error)) {
-      throw new Conflict("invalid_transition", "This request was decided meanwhile.");
+      const fresh = await rowById(ctx.db, visitors, id);
+      throw new InvalidTransition(
+        "This request was decided meanwhile.",
+        DECISION_NEXT[fresh?.status ?? "ditolak"],
+      );
     }
     throw error;
   }

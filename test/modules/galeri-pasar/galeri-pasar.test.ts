@@ -13,6 +13,7 @@ import {
   callJson,
   createTenant,
   expectProblem,
+  expectRefusedMove,
   type Member,
   setTenantFlags,
   type TestTenant,
@@ -454,7 +455,7 @@ describe("pasar: listings, photos, WhatsApp contact and moderation", () => {
       status: "disembunyikan",
       moderation: { reason: "Produk obat tanpa izin edar BPOM" },
     });
-    expectProblem(await moderate({ status: "disembunyikan", reason: "Lagi" }), 409, "invalid_transition");
+    expectRefusedMove(await moderate({ status: "disembunyikan", reason: "Lagi" }), ["aktif"]);
 
     const own = await callJson<ListingView>(`/api/pasar/listings/${created.id}`, { token: seller.token });
     expect(own.body.moderation?.reason).toBe("Produk obat tanpa izin edar BPOM");

@@ -17,7 +17,15 @@ import { sendReminders } from "../../../src/modules/keuangan/pengingat";
 import { reminderSendAfter } from "../../../src/modules/keuangan/periods";
 import { ctxAt } from "../../helpers/clock";
 import { memberCtx } from "../../helpers/contexts";
-import { bindings, call, callJson, expectProblem, login, type Member } from "../../helpers/harness";
+import {
+  bindings,
+  call,
+  callJson,
+  expectProblem,
+  expectRefusedMove,
+  login,
+  type Member,
+} from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
 import { CLEAN_PNG } from "../galeri-pasar/images";
 import { postFile, type StoredFile } from "../galeri-pasar/post";
@@ -575,7 +583,7 @@ describe("budget and expenses", () => {
     ]);
     expect([one.status, two.status].sort()).toEqual([200, 409]);
     const approved = one.status === 200 ? one.body.status === "disetujui" : two.body.status === "disetujui";
-    expectProblem(await decide(c.admin.token, { status: "disetujui" }), 409, "invalid_transition");
+    expectRefusedMove(await decide(c.admin.token, { status: "disetujui" }), []);
 
     expectProblem(
       await callJson("/api/anggaran/2026", {
@@ -669,7 +677,7 @@ describe("campaigns and donations", () => {
         body: { status },
       });
     expect((await decide("dikonfirmasi")).status).toBe(200);
-    expectProblem(await decide("ditolak"), 409, "invalid_transition");
+    expectRefusedMove(await decide("ditolak"), []);
     expectProblem(
       await callJson(`/api/kampanye/${id}/donasi/${pledge.body.id}`, {
         method: "PUT",

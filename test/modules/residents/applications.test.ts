@@ -13,6 +13,7 @@ import {
   callJson,
   createTenant,
   expectProblem,
+  expectRefusedMove,
   insertUser,
   operatorToken,
   PASSWORD,
@@ -323,7 +324,7 @@ describe("deciding applications", () => {
       userId: null,
     });
     expect(rejected.body.invitation).toBeNull();
-    expectProblem(await decide(sek.token, app.id, { status: "disetujui" }), 409, "invalid_transition");
+    expectRefusedMove(await decide(sek.token, app.id, { status: "disetujui" }), []);
     const accounts = await platformDb(bindings).select().from(users).where(eq(users.whatsapp, app.whatsapp));
     expect(accounts).toEqual([]);
   });
