@@ -74,6 +74,21 @@ function nik(region, birth, sex, serial) {
   return `${region}${day}${m}${y.slice(2)}${String(serial).padStart(4, "0")}`;
 }
 
+/**
+ * RT 01's family that moved out on 30 September (issue 45): the last of the street's twelve other
+ * households, whose card key follows the residents' houses. Its head's registry person and name,
+ * for the demo account still in its grace period (members.mjs) and its debt (keuangan.mjs).
+ */
+export function movedOutHead(accounts) {
+  const residents = accounts.filter((a) => a.tenant === "seed-tenant-rt01" && a.home && a.roles.length === 0);
+  const key = residents.length + 12;
+  return {
+    cardId: `seed-kk-rt01-${key}`,
+    personId: `seed-km-rt01-${key}-1`,
+    name: `${FIRST_MEN[11]} ${FAMILY[11]}`,
+  };
+}
+
 export function tenantSql({ accounts, tenant, now, q, rt }) {
   if (!rt) {
     return "";

@@ -4,6 +4,7 @@
 // balance, an approved expense and the head's own waiting for the treasurer, this year's budget and a
 // campaign with a confirmed donation and the treasurer's own pledge; the kept dues balances. Fixed ids:
 // every run is a no-op after the first. Amounts are whole rupiah.
+import { movedOutHead } from "./kependudukan.mjs";
 
 const JAKARTA_MS = 7 * 3_600_000;
 
@@ -118,11 +119,7 @@ VALUES (${q(`${bounced}-pay`)}, ${q(bounced)}, 50000, 'transfer', ${q(`${bounced
   // street's other households, its house now kosong) left September's dues unpaid. Recording the move
   // settled them to its family card: its debt (GET /api/iuran/tunggakan/pindah), not the empty house's.
   if (rt === "rt01") {
-    // Its card's key follows the residents' houses and the street's eleven other households.
-    const residents = accounts.filter(
-      (a) => a.tenant === "seed-tenant-rt01" && a.home && a.roles.length === 0,
-    );
-    const cardId = `seed-kk-rt01-${residents.length + 12}`;
+    const { cardId } = movedOutHead(accounts);
     const unitId = "seed-unit-rt01-x12";
     for (const t of types) {
       const billId = `seed-bill-rt01-pindah-${t.id.split("-").at(-1)}-2026-09`;

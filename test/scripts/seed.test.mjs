@@ -196,9 +196,27 @@ describe("demo seed", () => {
         .prepare("SELECT tenant_id AS tenant, status FROM billing_invoices WHERE voided_at IS NOT NULL")
         .all(),
     ).toEqual([{ tenant: "seed-tenant-rt02", status: "void" }]);
-    // The demo accounts, RT 01's invited secretary who has not set a password yet, and RT 02's guard who
-    // has no email and signs in with a WhatsApp code (members.mjs, issue 45).
-    expect(platform.prepare("SELECT count(*) AS n FROM users").get().n).toBe(sql.accounts + 2);
+    // The demo accounts, RT 01's invited secretary who has not set a password yet, RT 02's guard who
+    // has no email and signs in with a WhatsApp code, and RT 01's moved-out head (members.mjs, issue 45).
+    expect(platform.prepare("SELECT count(*) AS n FROM users").get().n).toBe(sql.accounts + 3);
+    // The moved-out head: his membership ended with a grace period, linked to his person on the card
+    // that left, whose September dues are its debt.
+    const moved = platform
+      .prepare(
+        "SELECT roles, unit_id AS unit, person_id AS person, grace_until AS grace FROM memberships WHERE id = 'seed-member-pindah-rt01'",
+      )
+      .get();
+    expect(moved).toMatchObject({ roles: "[]", unit: null });
+    expect(Date.parse(moved.grace)).toBeGreaterThan(Date.now());
+    const left = databases
+      .get("seed-tenant-rt01")
+      .prepare(
+        `SELECT c.status, (SELECT count(*) FROM dues_bills b WHERE b.moved_out_family_id = c.id AND b.status = 'belum') AS owed
+         FROM family_members p JOIN family_cards c ON c.id = p.family_card_id WHERE p.id = ?`,
+      )
+      .get(moved.person);
+    expect(left.status).toBe("pindah");
+    expect(left.owed).toBeGreaterThan(0);
     expect(
       platform
         .prepare(
@@ -229,13 +247,15 @@ describe("demo seed", () => {
       person: null,
     });
     expect(of("admin.rw05@warga.test")).toMatchObject({ roles: '["admin"]', unit: null, person: null });
-    // Not the guards (RT 02's has no email), nor RT 01's invited secretary (members.mjs), who has not accepted yet.
+    // Not the guards (RT 02's has no email), nor RT 01's invited secretary (members.mjs), who has not
+    // accepted yet, nor its moved-out head (members.mjs), whose card is no longer active.
     const linked = members.filter(
       (m) =>
         m.tenant !== "seed-tenant-rw05" &&
         m.email !== null &&
         !m.email.startsWith("satpam.") &&
-        !m.email.startsWith("calon."),
+        !m.email.startsWith("calon.") &&
+        !m.email.startsWith("pindah."),
     );
     expect(linked.map((m) => m.email)).toEqual(
       ["admin", "bendahara", "sekretaris", "warga1", "warga2", "warga3"].flatMap((who) =>

@@ -2,6 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/pre
 import { LocationProvider } from "preact-iso";
 import { describe, expect, it, vi } from "vitest";
 import * as client from "../src/api/client";
+import { gateway } from "../src/screens/iuran";
 import { Profil } from "../src/screens/profil";
 import { sessionState } from "../src/session";
 import { fake, problem, signedInAs, useFakeApi } from "./fake-api";
@@ -44,6 +45,56 @@ const open = () =>
   );
 
 describe("the profil screen", () => {
+  it("tells a moved-out person what their family still owes there, pays it in one checkout and keeps the download", async () => {
+    await signedInAs();
+    routes();
+    fake.routes["GET /api/user/tanggungan"] = {
+      status: 200,
+      body: {
+        items: [
+          {
+            tenant: { slug: "rt04-jatimulya", name: "RT 04 / RW 07 Jatimulya", type: "RT" },
+            graceUntil: "2026-04-19T05:00:00.000Z",
+            familyId: "k1",
+            headName: "Budi Santoso",
+            owed: 85_000,
+            bills: [{ id: "b1" }, { id: "b2" }],
+          },
+        ],
+      },
+    };
+    fake.routes["POST /api/user/tanggungan/bayar"] = {
+      status: 200,
+      body: {
+        orderId: "iuran-1",
+        paymentUrl: "https://pay.test/1",
+        amount: 85_000,
+        expiresAt: "x",
+        items: [],
+      },
+    };
+    const opened = vi.spyOn(gateway, "open").mockImplementation(() => {});
+    open();
+    const notice = (
+      await screen.findByRole("heading", { name: /Anda tercatat pindah dari RT 04 \/ RW 07 Jatimulya/ })
+    ).closest("article") as HTMLElement;
+    expect(notice.textContent).toContain("sisa tanggungan Rp85.000");
+    expect(within(notice).getByRole("button", { name: "Unduh data saya" })).toBeTruthy();
+    fireEvent.click(within(notice).getByRole("button", { name: "Bayar Rp85.000 sekaligus" }));
+    await waitFor(() => expect(opened).toHaveBeenCalledWith("https://pay.test/1"));
+    const sent = fake.seen.find((s) => s.method === "POST" && s.path === "/api/user/tanggungan/bayar");
+    expect(JSON.parse(sent?.body as string)).toEqual({ tenant: "rt04-jatimulya", billIds: ["b1", "b2"] });
+  });
+
+  it("shows no move-out notice to someone who has not moved out", async () => {
+    await signedInAs();
+    routes();
+    fake.routes["GET /api/user/tanggungan"] = { status: 200, body: { items: [] } };
+    open();
+    await screen.findByLabelText("Nama lengkap");
+    expect(screen.queryByText(/tercatat pindah/)).toBeNull();
+  });
+
   it("saves the profile; a refused WhatsApp number is shown beside its field and what was typed stays", async () => {
     await signedInAs();
     routes();

@@ -93,7 +93,7 @@ async function openSession(ctx: PlatformCtx, user: UserRow, standing: Standing, 
 
 /**
  * Where a verified person lands: the tenant they asked for, else their first community that is not
- * suspended; an operator asking for no tenant gets the platform session. A closed community is never
+ * suspended, a membership in a move-out grace period only when there is no other; an operator asking for no tenant gets the platform session. A closed community is never
  * landed in: asked for by name, or the only ones the person has, it is 410 `tenant_closed`. Every sign-in method (password,
  * magic link, OIDC) ends here, so the rules are the same for all of them.
  */
@@ -106,9 +106,12 @@ export async function signIn(ctx: PlatformCtx, user: UserRow, tenantSlug?: strin
   }
   const all = await membershipsOf({ ctx, id: user.id });
   const open = all.filter((m) => m.tenant.status !== "ditutup");
+  // Without a named community, a live membership first: one ended by a move-out and kept for its grace
+  // period (issue 45) reaches no community route, so it is landed on only when nothing else is open.
+  const live = open.filter((m) => m.tenant.status !== "suspended");
   const chosen = tenantSlug
     ? open.find((m) => m.tenant.slug === tenantSlug)
-    : (open.find((m) => m.tenant.status !== "suspended") ?? open[0]);
+    : (live.find((m) => !m.membership.graceUntil) ?? live[0] ?? open[0]);
   if (!chosen) {
     // Issue 42: a member of a community that has closed hears that it closed (410, as its routes and
     // public pages say), not that they never belonged; a membership elsewhere that is open signed in above.

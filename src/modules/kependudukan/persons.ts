@@ -32,3 +32,23 @@ export async function isPersonAt({
   }
   return (await personById({ ctx, id: personId }))?.unitId === unitId;
 }
+
+/**
+ * The family card a registry person is on, whatever the card's status: a family that moved out keeps
+ * its card (`pindah`), and its bills name it (keuangan's moved-out debt, issue 45). Undefined for an
+ * unknown person.
+ */
+export async function familyCardOfPerson({
+  ctx,
+  personId,
+}: {
+  ctx: Pick<TenantCtx, "db">;
+  personId: string;
+}) {
+  const row = await ctx.db
+    .select({ familyCardId: familyMembers.familyCardId })
+    .from(familyMembers)
+    .where(eq(familyMembers.id, personId))
+    .get();
+  return row?.familyCardId;
+}

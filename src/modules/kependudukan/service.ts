@@ -304,7 +304,7 @@ export async function familyHeadsAt({
 // Registry of family cards and their members (families.ts); letters read households through these.
 export { householdAt, householdMembers, maskNik } from "./families";
 // One registry person, what an account links to (identity's memberships.person_id).
-export { isPersonAt, personById } from "./persons";
+export { familyCardOfPerson, isPersonAt, personById } from "./persons";
 
 /** First day of a `YYYY-MM` period. */
 function periodStart(period: string): string {

@@ -21,6 +21,7 @@ import { GetArrears } from "./routes/getArrears";
 import { GetBudget } from "./routes/getBudget";
 import { GetCampaign } from "./routes/getCampaign";
 import { GetFinanceSettings } from "./routes/getFinanceSettings";
+import { GetGraceDebts } from "./routes/getGraceDebts";
 import { GetMovedOutDebts } from "./routes/getMovedOutDebts";
 import { GetMyDues } from "./routes/getMyDues";
 import { GetPublicReport } from "./routes/getPublicReport";
@@ -31,6 +32,7 @@ import { ListCash } from "./routes/listCash";
 import { ListDuesTypes } from "./routes/listDuesTypes";
 import { ListExpenses } from "./routes/listExpenses";
 import { PayBillsOnline } from "./routes/payBillsOnline";
+import { PayGraceDebts } from "./routes/payGraceDebts";
 import { PayOnline } from "./routes/payOnline";
 import { PutBudget } from "./routes/putBudget";
 import { RecordPayment } from "./routes/recordPayment";
@@ -193,6 +195,15 @@ export const keuanganModule = defineModule({
     { method: "get", path: "/api/iuran/mine", endpoint: GetMyDues, access: resident },
     { method: "get", path: "/api/iuran/tunggakan", endpoint: GetArrears, access: staff },
     { method: "get", path: "/api/iuran/tunggakan/pindah", endpoint: GetMovedOutDebts, access: staff },
+    // Issue 45: a moved-out family's own debt, for its members in their grace period (no community
+    // role any more, so at the user level; tanggungan.ts decides whose bills are reachable).
+    { method: "get", path: "/api/user/tanggungan", endpoint: GetGraceDebts, access: { scope: "user" } },
+    {
+      method: "post",
+      path: "/api/user/tanggungan/bayar",
+      endpoint: PayGraceDebts,
+      access: { scope: "user" },
+    },
     { method: "post", path: "/api/iuran/pengingat", endpoint: SendReminders, access: finance },
     { method: "get", path: "/api/kas", endpoint: ListCash, access: staff },
     { method: "post", path: "/api/kas", endpoint: CreateCashEntry, access: finance },

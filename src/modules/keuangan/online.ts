@@ -84,12 +84,33 @@ export async function payBillsOnline({ ctx, input }: { ctx: TenantCtx; input: Mu
     throw new NotFound("Bill");
   }
   await requireCompleteProfile({ ctx });
+  return openBillsOrder(ctx, { bills: rows, refId: unitId, userId: membership.userId, returnPath: "/iuran" });
+}
+
+type BillRow = typeof duesBills.$inferSelect;
+
+/**
+ * ONE gateway order for several open bills (one checkout, one fee), each bill's share being what it
+ * still owes; asking again for the same bills while such an order is open hands out the same link. The
+ * one way dues bills are paid together: a household's (`payBillsOnline`, by unit) and a moved-out
+ * family's debt (`tanggungan.ts`, by family card). The caller has checked the bills are the payer's and
+ * open; `refId` groups the payer's orders, `returnPath` is the app's screen the gateway sends them back to.
+ */
+export async function openBillsOrder(
+  ctx: TenantCtx,
+  {
+    bills: rows,
+    refId,
+    userId,
+    returnPath,
+  }: { bills: readonly BillRow[]; refId: string; userId: string; returnPath: string },
+) {
   const paid = rows.filter((b) => b.status === "lunas");
   if (paid.length) {
     throw new Conflict("bill_paid", `Already paid in full: ${paid.map((b) => b.id).join(", ")}.`);
   }
   // Oldest period first: the order's lines read like the household's list.
-  const bills = rows.sort((a, b) => a.period.localeCompare(b.period) || a.id.localeCompare(b.id));
+  const bills = [...rows].sort((a, b) => a.period.localeCompare(b.period) || a.id.localeCompare(b.id));
   const items = bills.map((b) => ({ refId: b.id, amount: b.amount - b.paidAmount }));
   const amount = items.reduce((sum, i) => sum + i.amount, 0);
   const key = (list: readonly { refId: string; amount: number }[]) =>
@@ -97,7 +118,7 @@ export async function payBillsOnline({ ctx, input }: { ctx: TenantCtx; input: Mu
       .map((i) => `${i.refId}:${i.amount}`)
       .sort()
       .join(",");
-  const open = (await paymentOrdersFor(ctx, DUES_PAYMENT_KIND, unitId)).find(
+  const open = (await paymentOrdersFor(ctx, DUES_PAYMENT_KIND, refId)).find(
     (o) =>
       o.status === "pending" &&
       o.items !== null &&
@@ -108,11 +129,11 @@ export async function payBillsOnline({ ctx, input }: { ctx: TenantCtx; input: Mu
   if (open) {
     return { orderId: open.id, paymentUrl: open.paymentUrl, amount, expiresAt: open.expiresAt, items: lines };
   }
-  const contact = await userContact({ ctx, id: membership.userId });
+  const contact = await userContact({ ctx, id: userId });
   const periods = [...new Set(bills.map((b) => b.period))];
   const started = await createPaymentOrder(ctx, {
     kind: DUES_PAYMENT_KIND,
-    refId: unitId,
+    refId,
     items,
     amount,
     description: `Iuran ${bills.length} tagihan (${periods.join(", ")}) – ${ctx.tenant.name}`.slice(0, 250),
@@ -121,7 +142,7 @@ export async function payBillsOnline({ ctx, input }: { ctx: TenantCtx; input: Mu
       email: contact?.email ?? null,
       phone: contact?.whatsapp ?? null,
     },
-    returnUrl: (orderId) => `${clientUrl(ctx.env)}/iuran?bayar=${encodeURIComponent(orderId)}`,
+    returnUrl: (orderId) => `${clientUrl(ctx.env)}${returnPath}?bayar=${encodeURIComponent(orderId)}`,
   });
   return {
     orderId: started.orderId,

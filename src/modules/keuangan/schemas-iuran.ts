@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
-import { Line, Paragraph } from "../../core/schemas";
+import { Line, Paragraph, Slug } from "../../core/schemas";
 import { Period } from "./periods";
 import { FileId, Rupiah } from "./schemas-shared";
 
@@ -278,3 +278,46 @@ export const MultiOnlinePayment = OnlinePayment.extend({
     .array(z.object({ billId: z.string(), amount: z.number().int() }))
     .describe("The bills the order pays, oldest period first, each with what it still owed"),
 }).openapi("DuesMultiOnlinePayment");
+
+// --- a moved-out family's debt, seen and paid by its members in their grace period (issue 45) -------
+
+export const GraceDebtBill = z.object({
+  id: z.string(),
+  period: z.string(),
+  typeName: z.string(),
+  amount: z.number().int(),
+  paidAmount: z.number().int(),
+  outstanding: z.number().int(),
+});
+
+export const GraceDebts = z
+  .object({
+    items: z
+      .array(
+        z.object({
+          tenant: z.object({ slug: z.string(), name: z.string(), type: z.enum(["RT", "RW"]) }),
+          graceUntil: z
+            .string()
+            .describe("Until when the person can still see and pay this (30 days after leaving)"),
+          familyId: z.string().describe("The family card the debt was settled to"),
+          headName: z.string().nullable(),
+          owed: z.number().int().describe("What the family still owes there, in rupiah"),
+          bills: z.array(GraceDebtBill).describe("Its open bills, oldest period first"),
+        }),
+      )
+      .describe("One entry per community the caller moved out of and is still in the grace period of"),
+  })
+  .openapi("GraceDebts");
+export type GraceDebts = z.infer<typeof GraceDebts>;
+
+export const GraceDebtPayInput = MultiPayInput.extend({
+  tenant: Slug.optional().describe(
+    "The community the debt is in; needed only when the caller is in the grace period of more than one",
+  ),
+  billIds: z
+    .array(z.string().min(1).max(64))
+    .min(1)
+    .max(24)
+    .describe("Open bills settled to the caller's moved-out family, paid together in one checkout"),
+});
+export type GraceDebtPayInput = z.infer<typeof GraceDebtPayInput>;

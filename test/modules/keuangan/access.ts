@@ -1,4 +1,4 @@
-import { type AccessTable, ADMIN, FINANCE, pub, R, R_FINANCE, R_S, S } from "../../helpers/access";
+import { type AccessTable, ADMIN, FINANCE, pub, R, R_FINANCE, R_S, S, user } from "../../helpers/access";
 
 /** Who may call each route of the keuangan module, and why (reading rules: test/helpers/access.ts). */
 export const ACCESS: AccessTable = {
@@ -23,6 +23,11 @@ export const ACCESS: AccessTable = {
   "GET /api/iuran/tunggakan": { who: S },
   // Issue 45: what moved-out families still owe, beside the units' arrears: the same readers.
   "GET /api/iuran/tunggakan/pindah": { who: S },
+  // Issue 45: a moved-out family's members, in their grace period, see and pay that family's own debt.
+  // The grace membership holds no role, so these are user-level; which bills are reachable is decided
+  // per call (keuangan/tanggungan.ts), tested in keuangan.test.ts.
+  "GET /api/user/tanggungan": user,
+  "POST /api/user/tanggungan/bayar": user,
   "POST /api/iuran/pengingat": { who: FINANCE },
   "GET /api/kas": { who: S },
   "POST /api/kas": { who: FINANCE },

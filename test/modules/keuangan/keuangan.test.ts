@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { jobs } from "../../../src/app";
@@ -27,9 +27,10 @@ import {
   type Member,
 } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
+import { fakeGateways, midtransNotification, postCallback } from "../billing/gateway";
 import { CLEAN_PNG } from "../galeri-pasar/images";
 import { postFile, type StoredFile } from "../galeri-pasar/post";
-import { nik } from "../surat/helpers";
+import { household, nik } from "../surat/helpers";
 import { type Community, community } from "./helpers";
 
 interface Bill {
@@ -949,6 +950,112 @@ describe("moving out (issue 45)", () => {
     // After the grace period the hourly job ends the membership for good.
     await endMoveOutGrace({ platform: platformDb(bindings) }, new Date(Date.now() + 31 * 86_400_000));
     expect(await membershipOf(c.home.warga.id)).toBeUndefined();
+  });
+
+  it("in the grace period the moved-out person sees and pays exactly their family's debt, in one checkout", async () => {
+    interface Debts {
+      items: {
+        tenant: { slug: string };
+        familyId: string;
+        headName: string | null;
+        owed: number;
+        bills: Bill[];
+      }[];
+    }
+    const tanggungan = (token: string) => callJson<Debts>("/api/user/tanggungan", { token });
+    const bayar = (token: string, body: Record<string, unknown>) =>
+      callJson<{ orderId: string; amount: number; items: { billId: string }[] }>(
+        "/api/user/tanggungan/bayar",
+        {
+          token,
+          body,
+        },
+      );
+    const gw = fakeGateways();
+    const c = await community();
+    const neighbour = await household(c.tenant);
+    await duesType(c);
+    await duesType(c, { name: "Iuran sosial", amount: 10_000, basis: "kk" });
+    await generate(c, "2026-03");
+    expect((await tanggungan(c.home.warga.token)).body.items).toEqual([]);
+    await mutasi(c, { kind: "pindah_keluar", date: "2026-03-20", familyCardId: c.home.kkId });
+    await mutasi(c, { kind: "pindah_keluar", date: "2026-03-21", familyCardId: neighbour.kkId });
+    const ours = (await billsOf(c, "period=2026-03")).filter((b) => b.movedOutFamilyId === c.home.kkId);
+    const theirs = (await billsOf(c, "period=2026-03")).filter((b) => b.movedOutFamilyId === neighbour.kkId);
+    expect(ours).toHaveLength(2);
+    expect(theirs).toHaveLength(2);
+
+    // Signed in again (their only membership is the grace one), they see their family's debt, no other.
+    const again = await login(c.home.warga.email);
+    const seen = await tanggungan(again);
+    expect(seen.status, JSON.stringify(seen.body)).toBe(200);
+    expect(seen.body.items).toEqual([
+      expect.objectContaining({
+        tenant: expect.objectContaining({ slug: c.tenant.slug }),
+        familyId: c.home.kkId,
+        headName: "Budi Santoso",
+        owed: 35_000,
+      }),
+    ]);
+    expect(seen.body.items[0]?.bills.map((b) => b.id).sort()).toEqual(ours.map((b) => b.id).sort());
+
+    // Another family's bill, even alongside their own, and a community they never left: 404; bad input 400.
+    const ourIds = ours.map((b) => b.id);
+    expectProblem(await bayar(again, { billIds: [...ourIds, theirs[0]?.id] }), 404, "not_found");
+    expectProblem(await bayar(again, { billIds: ourIds, tenant: "kampung-lain" }), 404, "not_found");
+    expectProblem(await bayar(again, { billIds: [] }), 400, "invalid_input");
+    // Another community's member (wrong tenant) and the house's next occupant reach none of it.
+    const other = await community();
+    expect((await tanggungan(other.home.warga.token)).body.items).toEqual([]);
+    expectProblem(await bayar(other.home.warga.token, { billIds: ourIds }), 404, "not_found");
+    expectProblem(
+      await bayar(other.home.warga.token, { billIds: ourIds, tenant: c.tenant.slug }),
+      404,
+      "not_found",
+    );
+    const newcomer = await c.tenant.member("warga", {
+      unitId: c.home.unitId,
+      whatsapp: `62858${String(Date.now()).slice(-7)}`,
+    });
+    expect((await tanggungan(newcomer.token)).body.items).toEqual([]);
+    expectProblem(await bayar(newcomer.token, { billIds: ourIds }), 404, "not_found");
+
+    // One checkout for both bills, paid by the gateway's callback.
+    const started = await bayar(again, { billIds: ourIds });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    expect(started.body.amount).toBe(35_000);
+    expect(gw.sent.filter((s) => s.url.endsWith("/snap/v1/transactions"))).toHaveLength(1);
+    const { orderId } = started.body;
+    gw.midtrans.set(orderId, { transaction_status: "settlement", gross_amount: "35000.00" });
+    const paid = await postCallback(
+      await midtransNotification(orderId, { transaction_status: "settlement", gross_amount: "35000.00" }),
+    );
+    expect(paid.status).toBe(200);
+    expect((await tanggungan(again)).body.items).toEqual([expect.objectContaining({ owed: 0, bills: [] })]);
+    const debts = await callJson<{ items: { familyId: string }[] }>("/api/iuran/tunggakan/pindah", {
+      token: c.bendahara.token,
+    });
+    expect(debts.body.items.map((d) => d.familyId)).toEqual([neighbour.kkId]);
+    expect(
+      (await billsOf(c, "period=2026-03")).filter((b) => ourIds.includes(b.id)).map((b) => b.status),
+    ).toEqual(["lunas", "lunas"]);
+
+    // With a live membership elsewhere, signing in without naming a community lands there, not on the
+    // grace one; the debt is still theirs to see.
+    await platformDb(bindings)
+      .insert(memberships)
+      .values({ id: `m-${other.tenant.slug}`, userId: c.home.warga.id, tenantId: other.tenant.id });
+    const live = await login(c.home.warga.email);
+    expect(JSON.parse(atob(live.split(".")[1] ?? "")).tenant).toBe(other.tenant.slug);
+    expect((await tanggungan(live)).body.items.map((i) => i.tenant.slug)).toEqual([c.tenant.slug]);
+
+    // After the grace period (before the hourly job deletes the membership): nothing listed or payable.
+    await platformDb(bindings)
+      .update(memberships)
+      .set({ graceUntil: new Date(Date.now() - 60_000).toISOString() })
+      .where(and(eq(memberships.tenantId, c.tenant.id), eq(memberships.userId, c.home.warga.id)));
+    expect((await tanggungan(again)).body.items).toEqual([]);
+    expectProblem(await bayar(again, { billIds: ourIds, tenant: c.tenant.slug }), 404, "not_found");
   });
 
   it("a death that leaves nobody living in the house is a move-out too; one that leaves a family is not", async () => {

@@ -523,6 +523,11 @@ export const id = {
   "profil.quiet.end": "Sampai",
   "profil.notificationsSave": "Simpan notifikasi",
   "profil.notificationsSaved": "Pengaturan notifikasi tersimpan.",
+  "profil.movedOut": "Anda tercatat pindah dari {community} — sisa tanggungan {amount}",
+  "profil.movedOutClear": "Anda tercatat pindah dari {community} — tidak ada sisa tanggungan",
+  "profil.movedOutUntil":
+    "Sampai {date} Anda masih dapat membayar tanggungan keluarga di sana dan mengunduh data Anda.",
+  "profil.movedOutPay": "Bayar {amount} sekaligus",
   "profil.export": "Data pribadi saya",
   "profil.exportIntro": "Unduh semua data yang disimpan Warga tentang Anda, dalam satu berkas JSON.",
   "profil.exportButton": "Unduh data saya",

@@ -1,12 +1,13 @@
 import { useEffect, useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { ApiError, api, saveBlob } from "../../api/client";
-import { date } from "../../format";
+import { date, money } from "../../format";
 import { type MessageKey, t, useLanguage } from "../../i18n";
 import { PushToggle } from "../../pwa/PushToggle";
 import { signOut } from "../../session";
 import { Field, FormError, Select, Submit, TextArea, useSubmit } from "../../ui/forms";
 import { Empty, Show, useResource } from "../../ui/states";
+import { gateway } from "../iuran";
 import { ContactVerify } from "./ContactVerify";
 
 interface Me {
@@ -77,6 +78,7 @@ export function Profil() {
   return (
     <section class="profil" aria-labelledby="profil-title">
       <h1 id="profil-title">{t("profil.title")}</h1>
+      <MovedOut />
       <ProfileForm />
       <HouseholdBlock />
       <PreferencesForm />
@@ -476,12 +478,88 @@ function PreferenceFields({ initial }: { initial: Preferences }) {
   );
 }
 
-function DataExport() {
-  const download = useSubmit(async () => {
+/** A moved-out family's debt where the caller is in the grace period (GET /api/user/tanggungan). */
+interface GraceDebts {
+  items: {
+    tenant: { slug: string; name: string };
+    graceUntil: string;
+    owed: number;
+    bills: { id: string }[];
+  }[];
+}
+
+/** Downloading everything held about me (the right of access), from this card or the move-out notice. */
+function useDataDownload() {
+  return useSubmit(async () => {
     const blob = await api.blob("/api/user/data-export");
     saveBlob(blob, "warga-data-saya.json");
     return true;
   });
+}
+
+/**
+ * Issue 45: after a family moves out, its members keep a grace period in which they can still pay what
+ * the family owes there (one checkout for all of it) and download their data. Shown only to them; the
+ * screen stays as it is for everyone else, and when the list cannot be read.
+ */
+function MovedOut() {
+  const debts = useResource(() => api.read<GraceDebts>("/api/user/tanggungan"));
+  if (debts.state !== "ready") {
+    return null;
+  }
+  return (
+    <>
+      {debts.data.data.items.map((debt) => (
+        <MovedOutNotice key={debt.tenant.slug} debt={debt} />
+      ))}
+    </>
+  );
+}
+
+function MovedOutNotice({ debt }: { debt: GraceDebts["items"][number] }) {
+  const download = useDataDownload();
+  const pay = useSubmit(async (key) => {
+    const order = await api.post<{ paymentUrl: string }>(
+      "/api/user/tanggungan/bayar",
+      { tenant: debt.tenant.slug, billIds: debt.bills.map((b) => b.id) },
+      { idempotencyKey: key },
+    );
+    gateway.open(order.paymentUrl);
+    return true;
+  });
+  return (
+    <article class="card profil-moved-out" aria-labelledby={`profil-moved-${debt.tenant.slug}`}>
+      <h2 id={`profil-moved-${debt.tenant.slug}`}>
+        {debt.owed > 0
+          ? t("profil.movedOut", { community: debt.tenant.name, amount: money(debt.owed) })
+          : t("profil.movedOutClear", { community: debt.tenant.name })}
+      </h2>
+      <p class="muted">{t("profil.movedOutUntil", { date: date(debt.graceUntil) })}</p>
+      <FormError error={pay.error ?? download.error} />
+      {debt.owed > 0 && (
+        <button
+          type="button"
+          onClick={() => pay.submit()}
+          disabled={pay.busy}
+          aria-busy={pay.busy ? "true" : undefined}
+        >
+          {pay.busy ? t("common.loading") : t("profil.movedOutPay", { amount: money(debt.owed) })}
+        </button>
+      )}
+      <button
+        type="button"
+        onClick={() => download.submit()}
+        disabled={download.busy}
+        aria-busy={download.busy ? "true" : undefined}
+      >
+        {download.busy ? t("common.loading") : t("profil.exportButton")}
+      </button>
+    </article>
+  );
+}
+
+function DataExport() {
+  const download = useDataDownload();
   return (
     <article class="card" aria-labelledby="profil-export-title">
       <h2 id="profil-export-title">{t("profil.export")}</h2>
