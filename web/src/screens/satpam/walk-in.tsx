@@ -34,6 +34,7 @@ export function WalkInForm({ onRegistered }: { onRegistered: () => void }) {
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
   const [photoError, setPhotoError] = useState<string | null>(null);
+  const [photo, setPhoto] = useState<File | null>(null);
   if (!open) {
     return (
       <p>
@@ -73,8 +74,7 @@ export function WalkInForm({ onRegistered }: { onRegistered: () => void }) {
         idempotencyKey: newIdempotencyKey(),
       });
       // The photo goes right after the registration: a failure there leaves the guest registered.
-      const photo = form.get("photo");
-      if (photo instanceof File && photo.size > 0) {
+      if (photo) {
         const upload = new FormData();
         upload.set("file", photo, photo.name);
         try {
@@ -86,6 +86,7 @@ export function WalkInForm({ onRegistered }: { onRegistered: () => void }) {
         }
       }
       setDone(created.guestName);
+      setPhoto(null);
       setOpen(false);
       onRegistered();
     } catch (e) {
@@ -121,7 +122,13 @@ export function WalkInForm({ onRegistered }: { onRegistered: () => void }) {
       </label>
       <label>
         {t("satpam.walkInPhoto")}
-        <input name="photo" type="file" accept="image/jpeg,image/png,image/webp" capture="environment" />
+        <input
+          name="photo"
+          type="file"
+          accept="image/jpeg,image/png,image/webp"
+          capture="environment"
+          onChange={(e) => setPhoto((e.currentTarget as HTMLInputElement).files?.[0] ?? null)}
+        />
       </label>
       <fieldset>
         <legend>{t("satpam.walkInHouse")}</legend>
