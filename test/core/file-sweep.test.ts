@@ -133,6 +133,7 @@ describe("file references declared by the modules", () => {
       "expenses.receipt_file_id",
       "gallery_photos.id",
       "pasar_photos.file_id",
+      "visitors.photo_file_id",
     ]);
     // The check itself catches a renamed column and a forgotten one.
     const renamed = fileReferences.map((r) =>
