@@ -293,7 +293,8 @@ describe("the gate", () => {
     fireEvent.click(screen.getByRole("button", { name: "Catat dan kabari tuan rumah" }));
     expect(await screen.findByText(/Kurir JNE dicatat/)).toBeTruthy();
     const sent = fake.seen.find((s) => s.method === "POST" && s.path === "/api/visitor/w9/foto");
-    expect((sent?.body as FormData).get("file")).toBeInstanceOf(File);
+    const form = sent?.body;
+    expect(form instanceof FormData && form.get("file")).toBeInstanceOf(File);
     // The registration itself stays JSON: the photo is not in it.
     const walkIn = fake.seen.find((s) => s.path === "/api/visitor/gate/walk-in");
     expect(JSON.parse(String(walkIn?.body))).not.toHaveProperty("photo");
