@@ -133,6 +133,7 @@ describe("file references declared by the modules", () => {
       "expenses.receipt_file_id",
       "gallery_photos.id",
       "pasar_photos.file_id",
+      "visitors.photo_file_id",
     ]);
     // The check itself catches a renamed column and a forgotten one.
     const renamed = fileReferences.map((r) =>
@@ -325,6 +326,33 @@ describe("the daily sweep of unattached uploads", () => {
       }),
     );
     attached["complaints.photo"] = evidence.id;
+
+    // visitor: a walk-in's photo, taken by the guard at the gate (issue 45).
+    const satpam = await tenant.member("satpam");
+    const unit = await callJson<{ block: string; number: string }>(
+      `/api/kependudukan/units/${c.home.unitId}`,
+      {
+        token: sek.token,
+      },
+    );
+    const walkIn = await created(
+      callJson("/api/visitor/gate/walk-in", {
+        token: satpam.token,
+        body: { guestName: "Kurir JNE", category: "kurir", block: unit.body.block, number: unit.body.number },
+      }),
+    );
+    const gatePhoto = await postFile(`/api/visitor/${walkIn.id}/foto`, {
+      token: satpam.token,
+      bytes: CLEAN_PNG,
+      name: "foto.png",
+      type: "image/png",
+    });
+    expect(gatePhoto.status).toBe(200);
+    const pointer = await slotDb(tenant.slot)
+      .prepare("SELECT photo_file_id AS id FROM visitors WHERE id = ?")
+      .bind(walkIn.id)
+      .first<{ id: string }>();
+    attached["visitors.photo_file_id"] = pointer?.id ?? "";
 
     // Every declared reference has its case here.
     expect(Object.keys(attached).sort()).toEqual(fileReferences.map((r) => `${r.table}.${r.column}`).sort());

@@ -49,6 +49,7 @@ const IN_WORDS: Record<string, string> = {
   "POST /api/visitor/gate/walk-in vehiclePlate": "at most 15 once trimmed",
   "POST /api/visitor/regular vehiclePlate": "at most 15 once trimmed",
   "POST /api/visitor/regular untilTime": "after fromTime",
+  "POST /api/visitor/regular number": "with `block`",
   "POST /api/kependudukan/units latitude": "together with longitude",
   "PUT /api/kependudukan/units/{id} latitude": "together with longitude",
   "POST /api/kependudukan/kk kkNumber": "must hold and agree",

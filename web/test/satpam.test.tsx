@@ -254,6 +254,52 @@ describe("the gate", () => {
     });
   });
 
+  it("shows a walk-in's photo beside its name, read with the token, and sends the photo taken when registering", async () => {
+    vi.stubGlobal(
+      "URL",
+      Object.assign(URL, { createObjectURL: () => "blob:tamu", revokeObjectURL: () => {} }),
+    );
+    const photoUrl = "http://127.0.0.1:8787/api/visitor/w1/foto";
+    fake.routes["GET /api/visitor"] = {
+      status: 200,
+      body: {
+        items: [visitor({ id: "w1", guestName: "Bayu", status: "menunggu", walkIn: true, photoUrl })],
+        nextCursor: null,
+      },
+    };
+    fake.routes["GET /api/visitor/w1/foto"] = { status: 200, body: "png" };
+    fake.routes["POST /api/visitor/gate/walk-in"] = {
+      status: 201,
+      body: visitor({ id: "w9", guestName: "Kurir JNE", status: "menunggu", walkIn: true }),
+    };
+    fake.routes["POST /api/visitor/w9/foto"] = { status: 200, body: {} };
+    open();
+    const waiting = (await screen.findByRole("heading", { name: "Menunggu tuan rumah (1)" })).closest(
+      "article",
+    ) as HTMLElement;
+    await waitFor(() =>
+      expect(within(waiting).getByAltText("Foto Bayu").getAttribute("src")).toBe("blob:tamu"),
+    );
+    expect(
+      fake.seen.find((s) => s.path === "/api/visitor/w1/foto")?.headers.get("Authorization"),
+    ).toBeTruthy();
+
+    fireEvent.click(screen.getByRole("button", { name: "Tamu datang langsung" }));
+    fireEvent.input(screen.getByLabelText("Nama tamu"), { target: { value: "Kurir JNE" } });
+    fireEvent.input(screen.getByLabelText("Blok"), { target: { value: "C" } });
+    fireEvent.input(screen.getByLabelText("Nomor rumah"), { target: { value: "12" } });
+    const photo = new File(["png"], "kurir.png", { type: "image/png" });
+    fireEvent.change(screen.getByLabelText("Foto tamu (boleh kosong)"), { target: { files: [photo] } });
+    fireEvent.click(screen.getByRole("button", { name: "Catat dan kabari tuan rumah" }));
+    expect(await screen.findByText(/Kurir JNE dicatat/)).toBeTruthy();
+    const sent = fake.seen.find((s) => s.method === "POST" && s.path === "/api/visitor/w9/foto");
+    const form = sent?.body;
+    expect(form instanceof FormData && form.get("file")).toBeInstanceOf(File);
+    // The registration itself stays JSON: the photo is not in it.
+    const walkIn = fake.seen.find((s) => s.path === "/api/visitor/gate/walk-in");
+    expect(JSON.parse(String(walkIn?.body))).not.toHaveProperty("photo");
+  });
+
   it("lets a regular visitor in inside their window, and says when they are outside it", async () => {
     fake.routes["GET /api/visitor/regular"] = {
       status: 200,

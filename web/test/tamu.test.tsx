@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor } from "@testing-library/preact";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/preact";
 import { LocationProvider } from "preact-iso";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { Tamu } from "../src/screens/tamu";
@@ -186,6 +186,115 @@ describe("my guests", () => {
     fake.routes["GET /api/visitor/mine"] = { status: 200, body: { items: [], nextCursor: null } };
     fireEvent.click(screen.getByRole("button", { name: "Coba lagi" }));
     expect(await screen.findByText("Belum ada tamu yang Anda daftarkan.")).toBeTruthy();
+  });
+});
+
+describe("regular visitors (Tamu tetap)", () => {
+  const card = {
+    id: "r1",
+    name: "Mbak Sri",
+    role: "art",
+    vehiclePlate: null,
+    days: [1, 2, 3, 4, 5],
+    fromTime: "07:00",
+    untilTime: "17:00",
+    validUntil: null,
+    revokedAt: null,
+    admittedNow: true,
+  };
+
+  it("is reached from the guest list, issues a card, keeps what was typed when refused, and revokes one", async () => {
+    let cards = [card];
+    fake.routes["GET /api/visitor/mine"] = { status: 200, body: { items: [], nextCursor: null } };
+    fake.routes["GET /api/visitor/regular"] = () => ({
+      status: 200,
+      body: { items: cards, nextCursor: null },
+    });
+    open("/tamu");
+    expect((await screen.findByRole("link", { name: "Tamu tetap" })).getAttribute("href")).toBe(
+      "/tamu?tetap",
+    );
+
+    fake.routes["POST /api/visitor/regular"] = {
+      status: 400,
+      body: {
+        ...(problem(400, "invalid_input", "Data yang dikirim tidak valid.").body as object),
+        errors: [{ field: "vehiclePlate", message: "huruf, angka dan spasi, paling banyak 15" }],
+      },
+    };
+    open("/tamu?tetap");
+    const list = await screen.findByText("Mbak Sri");
+    expect(list.closest("li")?.textContent).toContain("Sen, Sel, Rab, Kam, Jum");
+    fireEvent.input(screen.getByLabelText("Nama"), { target: { value: "Pak Darto" } });
+    fireEvent.change(screen.getByLabelText("Peran"), { target: { value: "sopir" } });
+    fireEvent.input(screen.getByLabelText("Peran"), { target: { value: "sopir" } });
+    // Weekdays are ticked by default: untick Friday, tick Saturday.
+    fireEvent.change(screen.getByLabelText("Jum"));
+    fireEvent.change(screen.getByLabelText("Sab"));
+    fireEvent.input(screen.getByLabelText("Dari jam (WIB)"), { target: { value: "06:00" } });
+    fireEvent.input(screen.getByLabelText("Sampai jam (WIB)"), { target: { value: "09:00" } });
+    fireEvent.input(screen.getByLabelText("Pelat kendaraan (boleh dikosongkan)"), {
+      target: { value: "B-1!!" },
+    });
+    fireEvent.input(screen.getByLabelText("Hari terakhir (boleh dikosongkan)"), {
+      target: { value: "2027-06-30" },
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Buat kartu" }));
+    const plate = screen.getByLabelText("Pelat kendaraan (boleh dikosongkan)") as HTMLInputElement;
+    await waitFor(() => expect(plate.getAttribute("aria-invalid")).toBe("true"));
+    expect(plate.value).toBe("B-1!!");
+    expect((screen.getByLabelText("Nama") as HTMLInputElement).value).toBe("Pak Darto");
+    expect((screen.getByLabelText("Sab") as HTMLInputElement).checked).toBe(true);
+
+    const issued = { ...card, id: "r2", name: "Pak Darto", role: "sopir", days: [1, 2, 3, 4, 6] };
+    fake.routes["POST /api/visitor/regular"] = () => {
+      cards = [issued, card];
+      return { status: 201, body: issued };
+    };
+    fireEvent.input(plate, { target: { value: "B 1234 XYZ" } });
+    fireEvent.click(screen.getByRole("button", { name: "Buat kartu" }));
+    await screen.findByText("Pak Darto");
+    const writes = fake.seen.filter((s) => s.method === "POST" && s.path === "/api/visitor/regular");
+    expect(JSON.parse(String(writes[1]?.body))).toEqual({
+      name: "Pak Darto",
+      role: "sopir",
+      days: [1, 2, 3, 4, 6],
+      fromTime: "06:00",
+      untilTime: "09:00",
+      vehiclePlate: "B 1234 XYZ",
+      validUntil: "2027-06-30",
+    });
+    expect(writes[1]?.headers.get("Idempotency-Key")).toBe(writes[0]?.headers.get("Idempotency-Key"));
+    expect((screen.getByLabelText("Nama") as HTMLInputElement).value).toBe("");
+
+    fake.routes["POST /api/visitor/regular/r1/cabut"] = () => {
+      cards = [issued];
+      return { status: 200, body: { ...card, revokedAt: new Date().toISOString() } };
+    };
+    const row = screen.getByText("Mbak Sri").closest("li") as HTMLElement;
+    fireEvent.click(within(row).getByRole("button", { name: "Cabut" }));
+    await waitFor(() => expect(screen.queryByText("Mbak Sri")).toBeNull());
+  });
+
+  it("shows the host a walk-in's photo read with the token", async () => {
+    fake.routes["GET /api/visitor/mine"] = {
+      status: 200,
+      body: {
+        items: [
+          guest({
+            id: "w1",
+            guestName: "Bayu",
+            walkIn: true,
+            visitAt: new Date().toISOString(),
+            photoUrl: "http://127.0.0.1:8787/api/visitor/w1/foto",
+          }),
+        ],
+        nextCursor: null,
+      },
+    };
+    fake.routes["GET /api/visitor/w1/foto"] = { status: 200, body: "png" };
+    open("/tamu");
+    expect(await screen.findByRole("img", { name: "Foto Bayu" })).toBeTruthy();
   });
 });
 

@@ -427,5 +427,11 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
       "CREATE INDEX `visitors_unit_idx` ON `visitors` (`unit_id`,`id`);",
       "CREATE UNIQUE INDEX `visitors_regular_inside_uq` ON `visitors` (`regular_id`) WHERE regular_id IS NOT NULL AND checked_out_at IS NULL;"
     ]
+  },
+  {
+    "name": "0033_cultured_whizzer.sql",
+    "statements": [
+      "ALTER TABLE `visitors` ADD `photo_file_id` text;"
+    ]
   }
 ];

@@ -11,6 +11,7 @@ export {
   prepareTenantFile,
   presentTenantFile,
   requireTenantFile,
+  serveAuthorisedTenantFile,
   type TenantFile,
   tenantFilesByIds,
   tenantFileUrl,

@@ -15,6 +15,7 @@ export const FILE_PURPOSES = [
   "pengaduan",
   "pasar",
   "galeri",
+  "tamu",
 ] as const;
 export type FilePurpose = (typeof FILE_PURPOSES)[number];
 
@@ -42,4 +43,10 @@ export const PURPOSE_POLICY: Readonly<Record<FilePurpose, PurposePolicy>> = {
   pasar: { upload: ROLES.MEMBER, read: ROLES.MEMBER, flag: "pasar" },
   /** A gallery photo: stored by `POST /api/galeri/:id/foto` together with its album entry. */
   galeri: { upload: null, read: ROLES.MEMBER },
+  /**
+   * A walk-in's photo at the gate: stored by `POST /api/visitor/:id/foto` (the guard), read by the gate
+   * and staff here; the host's household reads it through `GET /api/visitor/:id/foto`, which checks the
+   * walk-in is to their house (a neighbour gets 404).
+   */
+  tamu: { upload: null, read: ROLES.GATE, flag: "tamu" },
 };

@@ -218,6 +218,34 @@ export async function serveTenantFile({
     throw new NotFound("File", "file_not_found");
   }
   requireFlag(ctx, purpose);
+  return serveRow(ctx, row, input.ifNoneMatch);
+}
+
+/**
+ * A file its module has already authorised the caller for (a walk-in's photo, read by the host's
+ * household through `GET /api/visitor/:id/foto`): served like `GET /api/files/:id`, without the
+ * purpose's role check, but only a file of `purpose` (anything else: 404).
+ */
+export async function serveAuthorisedTenantFile({
+  ctx,
+  id,
+  purpose,
+  input,
+}: {
+  ctx: TenantCtx;
+  id: string;
+  purpose: FilePurpose;
+  input: { ifNoneMatch: string | null };
+}): Promise<Response> {
+  const row = await rowById(ctx.db, tenantFiles, id);
+  if (!row || row.purpose !== purpose) {
+    throw new NotFound("File", "file_not_found");
+  }
+  requireFlag(ctx, purpose);
+  return serveRow(ctx, row, input.ifNoneMatch);
+}
+
+async function serveRow(ctx: TenantCtx, row: TenantFileRow, ifNoneMatch: string | null): Promise<Response> {
   // Issue 31, N7: a row names its object, but only an object under this tenant's prefix is served
   // (a row restored from a forged archive could name another community's key).
   if (!row.r2Key.startsWith(`tenants/${ctx.tenant.id}/`)) {
@@ -230,7 +258,7 @@ export async function serveTenantFile({
     "Cache-Control": CACHE_CONTROL,
     "X-Content-Type-Options": "nosniff",
   };
-  const wanted = (input.ifNoneMatch ?? "").split(",").map((t) => t.trim().replace(/^W\//, ""));
+  const wanted = (ifNoneMatch ?? "").split(",").map((t) => t.trim().replace(/^W\//, ""));
   if (wanted.includes(etag) || wanted.includes("*")) {
     return new Response(null, { status: 304, headers });
   }

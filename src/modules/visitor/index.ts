@@ -2,6 +2,7 @@ import { ROLES, tenantAccess } from "../../core/http/access";
 import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
 import { VISITOR_ERROR_CODES } from "./errors";
+import { AttachWalkInPhoto } from "./routes/attachWalkInPhoto";
 import { CreateRegularVisitor } from "./routes/createRegularVisitor";
 import { CreateVisitor } from "./routes/createVisitor";
 import { CreateWalkIn } from "./routes/createWalkIn";
@@ -11,6 +12,7 @@ import { GateCheckOut } from "./routes/gateCheckOut";
 import { GetVisitor } from "./routes/getVisitor";
 import { GetVisitorQr } from "./routes/getVisitorQr";
 import { GetVisitorSettings } from "./routes/getVisitorSettings";
+import { GetWalkInPhoto } from "./routes/getWalkInPhoto";
 import { GuestPassPage } from "./routes/guestPassPage";
 import { HostDecision } from "./routes/hostDecision";
 import { ListMyVisitors } from "./routes/listMyVisitors";
@@ -40,6 +42,8 @@ export const visitorModule = defineModule({
   errorCodes: VISITOR_ERROR_CODES,
   // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
   versioned: [versioned("/api/visitor/:id", visitors)],
+  // A walk-in's photo (issue 45) is kept while the walk-in points at it.
+  fileReferences: [{ table: "visitors", column: "photo_file_id" }],
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   personalData: {
     visitors: {
@@ -64,6 +68,7 @@ export const visitorModule = defineModule({
         "stay_until",
         "approval_method",
         "regular_id",
+        "photo_file_id",
       ],
     },
     regular_visitors: {
@@ -100,7 +105,8 @@ export const visitorModule = defineModule({
     // guard approves it after calling them.
     { method: "post", path: "/api/visitor/gate/walk-in", endpoint: CreateWalkIn, access: gate },
     // Issue 45: regular visitors (domestic help, drivers) on a recurring card with time windows.
-    { method: "post", path: "/api/visitor/regular", endpoint: CreateRegularVisitor, access: resident },
+    // A household issues its own card; staff (spec: S, as for deciding guests) one for a house they name.
+    { method: "post", path: "/api/visitor/regular", endpoint: CreateRegularVisitor, access: member },
     { method: "get", path: "/api/visitor/regular", endpoint: ListRegularVisitors, access: memberOrGate },
     // A POST to its own path, not DELETE on `/regular/:id`: that path would read as `/:id/qr` (one
     // segment fewer than the card's own verbs, so no route of the guest book is ambiguous).
@@ -121,6 +127,9 @@ export const visitorModule = defineModule({
     { method: "put", path: "/api/visitor/:id", endpoint: DecideVisitor, access: staff },
     { method: "post", path: "/api/visitor/:id/tuan-rumah", endpoint: HostDecision, access: resident },
     { method: "post", path: "/api/visitor/:id/telepon", endpoint: PhoneApproval, access: gate },
+    // Issue 45: a walk-in's photo, taken by the guard; the host's household sees it (checked in the verb).
+    { method: "post", path: "/api/visitor/:id/foto", endpoint: AttachWalkInPhoto, access: gate },
+    { method: "get", path: "/api/visitor/:id/foto", endpoint: GetWalkInPhoto, access: memberOrGate },
     // Public: the approval email's pass link, forwarded to the guest. The signed pass is the link's
     // secret (pass-link.ts); the web app takes this path over once it exists.
     {

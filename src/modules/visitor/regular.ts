@@ -4,11 +4,12 @@ import type { TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
 import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
 import { rowById } from "../../core/db/rows";
-import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { Conflict, Forbidden, Invalid, NotFound, Unprocessable } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { jakartaDay, jakartaDayStart, nowIso } from "../../core/time";
-import { membershipIn, requireCompleteProfile } from "../identity/service";
+import { membershipIn, requireCompleteProfile, residentsOf } from "../identity/service";
+import { unitByAddress } from "../kependudukan/service";
 import type { GatePassed } from "./gate-pass";
 import type { RegularVisitorInput } from "./schemas";
 import { regularVisitors, visitorPassages, visitors } from "./tables";
@@ -75,10 +76,36 @@ export function presentRegular(row: RegularRow, now: Date) {
 const isStaff = (ctx: TenantCtx) => hasRole(ctx, ROLES.STAFF);
 const worksGate = (ctx: TenantCtx) => hasRole(ctx, ROLES.GATE);
 
-/** The household issues a card for its own house. Audited. */
+/**
+ * Whose card it is. A resident's is for their own house (naming another: 403); staff name the house by
+ * block and number (422 `unknown_house`), and the card is held by a resident account there, or by the
+ * staff member when the household has none (an elderly couple without a phone).
+ */
+async function householdFor(
+  ctx: TenantCtx,
+  input: RegularVisitorInput,
+): Promise<{ residentId: string; unitId: string }> {
+  const userId = requireUser(ctx).userId;
+  if (input.block === undefined || input.number === undefined) {
+    const { unitId } = await requireCompleteProfile({ ctx });
+    return { residentId: userId, unitId };
+  }
+  if (!isStaff(ctx)) {
+    throw new Forbidden("forbidden", "A household issues cards for its own house; staff name another.");
+  }
+  const unit = await unitByAddress({ ctx, block: input.block, number: input.number });
+  if (!unit) {
+    throw new Unprocessable("unknown_house", "The registry has no house at that block and number.", [
+      { field: "number", message: "no such house" },
+    ]);
+  }
+  const [host] = (await residentsOf({ ctx })).filter((r) => r.unitId === unit.id);
+  return { residentId: host?.userId ?? userId, unitId: unit.id };
+}
+
+/** The household issues a card for its own house, or staff for a house they name. Audited. */
 export async function createRegular({ ctx, input }: { ctx: TenantCtx; input: RegularVisitorInput }) {
-  const residentId = requireUser(ctx).userId;
-  const { unitId } = await requireCompleteProfile({ ctx });
+  const { residentId, unitId } = await householdFor(ctx, input);
   if (input.validUntil) {
     jakartaDayStart(input.validUntil, "validUntil");
     if (input.validUntil < jakartaDay(ctx.now())) {
@@ -106,7 +133,12 @@ export async function createRegular({ ctx, input }: { ctx: TenantCtx; input: Reg
         updatedAt: now,
       })
       .returning(),
-    audit(ctx, { action: "visitor.regular_create", targetType: "regular_visitor", targetId: id }),
+    audit(ctx, {
+      action: "visitor.regular_create",
+      targetType: "regular_visitor",
+      targetId: id,
+      detail: { unitId },
+    }),
   ]);
   if (!row) {
     throw new Error("insert returned no row");

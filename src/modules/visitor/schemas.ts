@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
+import { binaryPart } from "../../core/http/openapi";
 import { Line, Paragraph, PLATE_RULE } from "../../core/schemas";
 import { APPROVAL_METHODS, REGULAR_ROLES, VISIT_CATEGORIES } from "./tables";
 
@@ -176,8 +177,25 @@ export const Visitor = z
       ),
     multiEntry: z.boolean().describe("The pass lets its guest out and in again while it is valid"),
     regularId: z.string().nullable().describe("The regular visitor's card this visit entered on"),
+    photoUrl: z
+      .string()
+      .nullable()
+      .describe(
+        "A walk-in's photo taken at the gate (GET, signed in: the gate, staff, the host's household)",
+      ),
   })
   .openapi("VisitorRequest");
+
+/** A walk-in's photo: one image in the multipart field `file`. */
+export const multipartWalkInPhoto = {
+  content: {
+    "multipart/form-data": {
+      schema: z.object({
+        file: binaryPart("JPEG, PNG or WebP image, at most 5 MB; EXIF (GPS position) is stripped"),
+      }),
+    },
+  },
+};
 
 export const GateResult = z
   .object({
@@ -208,6 +226,16 @@ export const RegularVisitorInput = z
       .regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD")
       .optional()
       .describe("The card's last day; until revoked when left out"),
+    block: Line(20, 1)
+      .optional()
+      .describe(
+        "Staff only: the household's house (block, with `number`); a resident's card is for their own",
+      ),
+    number: Line(20, 1).optional().describe("Staff only: the house number, with `block`"),
+  })
+  .refine((v) => (v.block === undefined) === (v.number === undefined), {
+    message: "block and number together",
+    path: ["number"],
   })
   .refine((v) => v.untilTime > v.fromTime, { message: "untilTime after fromTime", path: ["untilTime"] });
 export type RegularVisitorInput = z.infer<typeof RegularVisitorInput>;

@@ -6,10 +6,12 @@ import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, jakartaDayFilters, keysetPage, type ListQuery } from "../../core/db/paging";
 import { rowById } from "../../core/db/rows";
 import { Conflict, Invalid, InvalidTransition, NotFound, Unprocessable } from "../../core/errors";
+import type { ImageUpload } from "../../core/files";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { tellResident } from "../../core/notifier";
 import { addDays, DAY_MS, jakartaDay, jakartaDayStart, nowIso } from "../../core/time";
+import { planTenantFileDeletion, prepareTenantFile, serveAuthorisedTenantFile } from "../../core/uploads";
 import { membershipIn, requireCompleteProfile, residentsOf, userNames } from "../identity/service";
 import { unitByAddress } from "../kependudukan/service";
 import { type GateDirection, type GatePassed, gateById, gateRefusalError, passGate } from "./gate-pass";
@@ -84,8 +86,13 @@ export async function presentVisitor(
     approvalMethod: row.approvalMethod,
     multiEntry: row.multiEntry,
     regularId: row.regularId,
+    photoUrl: row.photoFileId ? walkInPhotoUrl(ctx, row.id) : null,
   };
 }
+
+/** The walk-in's photo through its own route: the host's household reads it there, not in `/api/files`. */
+const walkInPhotoUrl = (ctx: TenantCtx, id: string) =>
+  `${ctx.config.APP_URL.replace(/\/$/, "")}/api/visitor/${id}/foto`;
 
 /** The caller's house in this community, or null (a guard, or a resident without one yet). */
 async function callerUnit(ctx: TenantCtx): Promise<string | null> {
@@ -244,6 +251,78 @@ export async function createWalkIn({ ctx, input }: { ctx: TenantCtx; input: Walk
     ),
   );
   return presentVisitor(ctx, row);
+}
+
+/**
+ * The guard attaches a photo to a walk-in, when registering or right after (issue 45): only a walk-in
+ * (400 `not_walk_in`); a second photo replaces the first, whose file is deleted. The image is cleaned
+ * and stored under the tenant (core/uploads, purpose `tamu`) in the same batch as the walk-in's
+ * pointer to it. Audited.
+ */
+export async function attachWalkInPhoto({
+  ctx,
+  id,
+  upload,
+}: {
+  ctx: TenantCtx;
+  id: string;
+  upload: ImageUpload;
+}) {
+  const row = await rowById(ctx.db, visitors, id);
+  if (!row) {
+    throw new NotFound("Visitor request");
+  }
+  if (row.registeredBy === null) {
+    throw new Invalid("not_walk_in", "Only a guest registered at the gate has a photo taken there.");
+  }
+  const prepared = await prepareTenantFile(ctx, { upload, purpose: "tamu" });
+  const old = row.photoFileId ? await planTenantFileDeletion(ctx, [row.photoFileId]) : null;
+  let updated: VisitorRow | undefined;
+  try {
+    [, [updated]] = await ctx.db.batch([
+      prepared.insert,
+      ctx.db
+        .update(visitors)
+        .set({ photoFileId: prepared.file.id, updatedAt: nowIso() })
+        .where(eq(visitors.id, id))
+        .returning(),
+      ...(old ? [old.statement] : []),
+      audit(ctx, {
+        action: "visitor.walk_in_photo",
+        targetType: "visitor",
+        targetId: id,
+        detail: { fileId: prepared.file.id, replaced: row.photoFileId, removed: prepared.removed },
+      }),
+    ]);
+  } catch (error) {
+    await prepared.discard();
+    throw error;
+  }
+  await old?.purge();
+  return presentVisitor(ctx, updated ?? { ...row, photoFileId: prepared.file.id });
+}
+
+/**
+ * A walk-in's photo: the gate and staff, and the host's household (every resident account at its
+ * house); anyone else, or a walk-in without a photo, 404.
+ */
+export async function walkInPhoto({
+  ctx,
+  id,
+  ifNoneMatch,
+}: {
+  ctx: TenantCtx;
+  id: string;
+  ifNoneMatch: string | null;
+}): Promise<Response> {
+  const row = await rowById(ctx.db, visitors, id);
+  if (!row || (!hasRole(ctx, ROLES.GATE) && !(await isHostOf(ctx, row)))) {
+    throw new NotFound("Visitor request");
+  }
+  if (!row.photoFileId) {
+    throw new NotFound("File", "file_not_found");
+  }
+  return serveAuthorisedTenantFile({ ctx, id: row.photoFileId, purpose: "tamu", input: { ifNoneMatch } });
 }
 
 /** The caller's own registrations, and the walk-ins the guard registered for their house. */

@@ -20,9 +20,14 @@ export const ACCESS: AccessTable = {
   "POST /api/visitor/gate/walk-in": { who: GATE, flag: "tamu" },
   "POST /api/visitor/:id/telepon": { who: GATE, flag: "tamu" },
   "POST /api/visitor/:id/tuan-rumah": { who: R, flag: "tamu" },
-  // Issue 45: regular visitors' cards: the household issues and revokes its own (staff revoke any); the
-  // gate lists every card and lets a holder in inside its windows.
-  "POST /api/visitor/regular": { who: R, flag: "tamu" },
+  // Issue 45: the guard photographs a walk-in; the gate, staff and the host's household see the photo
+  // (the verb narrows a resident to the walk-ins to their house).
+  "POST /api/visitor/:id/foto": { who: GATE, flag: "tamu" },
+  "GET /api/visitor/:id/foto": { who: [...R_S, "satpam"], flag: "tamu" },
+  // Issue 45: regular visitors' cards: the household issues and revokes its own (staff, spec S as for
+  // deciding guests, issue one for a house they name and revoke any); the gate lists every card and lets
+  // a holder in inside its windows.
+  "POST /api/visitor/regular": { who: R_S, flag: "tamu" },
   "GET /api/visitor/regular": { who: [...R_S, "satpam"], flag: "tamu" },
   "POST /api/visitor/regular/:id/cabut": { who: R_S, flag: "tamu" },
   "POST /api/visitor/regular/:id/check-in": { who: GATE, flag: "tamu" },

@@ -1,4 +1,4 @@
-import { type FactoryTable, made, type World } from "../../helpers/factories";
+import { type FactoryTable, made, photoForm, type World } from "../../helpers/factories";
 import { callJson } from "../../helpers/harness";
 
 /**
@@ -108,6 +108,23 @@ export const FACTORIES: FactoryTable = {
       body: { post: {} },
       ownerRole: "satpam",
     }),
+  },
+  // A walk-in's photo: the gate's to attach and read (the host's household reads it too; another
+  // community's guard gets 404).
+  "/api/visitor/:id/foto": {
+    kind: "tenant",
+    make: async (w) => {
+      const { id } = await w.once("walk-in photo", async () => {
+        const walk = await walkIn(w, "walk-in with photo");
+        await made(
+          callJson(`/api/visitor/${walk.id}/foto`, { token: w.a.as.satpam.token, body: photoForm() }),
+          "walk-in photo",
+          200,
+        );
+        return walk;
+      });
+      return { params: { id }, body: { post: photoForm() }, ownerRole: "satpam" };
+    },
   },
   "/api/visitor/regular/:id/cabut": {
     kind: "tenant",

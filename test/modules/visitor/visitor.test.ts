@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MAX_IMAGE_BYTES } from "../../../src/core/files";
 import { jakartaTime, setNow } from "../../helpers/clock";
 import { tenantD1, withTrigger } from "../../helpers/d1";
 import {
@@ -12,6 +13,7 @@ import {
   type TestTenant,
 } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
+import { CLEAN_JPEG, CLEAN_PNG } from "../galeri-pasar/images";
 import { GUEST_PAPERS } from "./factories";
 
 interface VisitorBody {
@@ -737,5 +739,106 @@ describe("the gate as it is (issue 45)", () => {
     expect((await revoke(sek.token)).status).toBe(200);
     const afterRevoke = await callJson<{ items: unknown[] }>("/api/visitor/regular", { token: satpam.token });
     expect(afterRevoke.body.items).toEqual([]);
+  });
+
+  const imageForm = (bytes: Uint8Array, name = "foto.png", type = "image/png") => {
+    const form = new FormData();
+    form.set("file", new File([bytes], name, { type }));
+    return form;
+  };
+
+  it("the guard photographs a walk-in: the gate, staff and the host see it, a neighbour and another community do not", async () => {
+    const tenant = await createTenant();
+    const other = await createTenant();
+    const { sek, host, satpam, number } = await gateWithHost(tenant);
+    const neighbour = await resident(tenant);
+    const foreignGuard = await other.member("satpam");
+    const created = await walkIn(satpam.token, {
+      guestName: "Kurir JNE",
+      category: "kurir",
+      block: "D",
+      number,
+    });
+    expect(created.status).toBe(201);
+    expect((created.body as unknown as { photoUrl: string | null }).photoUrl).toBeNull();
+    const id = created.body.id;
+    const attach = (token: string, form: FormData) =>
+      callJson<{ photoUrl: string | null }>(`/api/visitor/${id}/foto`, { token, body: form });
+    const photo = (token: string) => call(`/api/visitor/${id}/foto`, { token });
+
+    // No photo yet: 404 for everyone, the gate included.
+    expectProblem(await callJson(`/api/visitor/${id}/foto`, { token: satpam.token }), 404, "file_not_found");
+    // Not an image, too large, not a walk-in, not the guard's duty, another community: refused.
+    const html = new TextEncoder().encode("<!doctype html><script>alert(1)</script>");
+    expectProblem(await attach(satpam.token, imageForm(html, "x.png")), 415, "unsupported_image_type");
+    const big = new Uint8Array(MAX_IMAGE_BYTES + 1);
+    big.set(CLEAN_PNG);
+    expectProblem(await attach(satpam.token, imageForm(big)), 413, "file_too_large");
+    expectProblem(await attach(host.token, imageForm(CLEAN_PNG)), 403, "forbidden_role");
+    expectProblem(await attach(foreignGuard.token, imageForm(CLEAN_PNG)), 404, "not_found");
+    const own = await register(host.token);
+    expectProblem(
+      await callJson(`/api/visitor/${own.body.id}/foto`, { token: satpam.token, body: imageForm(CLEAN_PNG) }),
+      400,
+      "not_walk_in",
+    );
+
+    const attached = await attach(satpam.token, imageForm(CLEAN_PNG));
+    expect(attached.status).toBe(200);
+    expect(attached.body.photoUrl).toMatch(new RegExp(`/api/visitor/${id}/foto$`));
+    for (const reader of [satpam, sek, host]) {
+      const res = await photo(reader.token);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("Content-Type")).toBe("image/png");
+      await res.arrayBuffer();
+    }
+    // The host's list carries the photo's address; a neighbour and another community's guard get 404.
+    const mine = await callJson<{ items: { id: string; photoUrl: string | null }[] }>("/api/visitor/mine", {
+      token: host.token,
+    });
+    expect(mine.body.items.find((v) => v.id === id)?.photoUrl).toBe(attached.body.photoUrl);
+    expectProblem(await callJson(`/api/visitor/${id}/foto`, { token: neighbour.token }), 404, "not_found");
+    expectProblem(await callJson(`/api/visitor/${id}/foto`, { token: foreignGuard.token }), 404, "not_found");
+
+    // A second photo replaces the first.
+    expect((await attach(satpam.token, imageForm(CLEAN_JPEG, "foto.jpg", "image/jpeg"))).status).toBe(200);
+    const replaced = await photo(host.token);
+    expect(replaced.headers.get("Content-Type")).toBe("image/jpeg");
+    await replaced.arrayBuffer();
+    const files = await tenantD1(tenant)
+      .prepare("SELECT COUNT(*) AS n FROM files WHERE purpose = 'tamu'")
+      .first<{ n: number }>();
+    expect(files?.n).toBe(1);
+  });
+
+  it("staff issue a regular visitor's card for a household they name; a resident only for their own house", async () => {
+    const tenant = await createTenant();
+    const { sek, host, satpam, number, unitId } = await gateWithHost(tenant);
+    const neighbour = await resident(tenant);
+    const bendahara = await tenant.member("bendahara");
+    const card = { name: "Pak Darto", role: "sopir", days: [1, 3, 5], fromTime: "06:00", untilTime: "09:00" };
+    const issue = (token: string, body: Record<string, unknown>) =>
+      callJson<{ id: string; unitId: string; residentId: string }>("/api/visitor/regular", { token, body });
+
+    expectProblem(await issue(sek.token, { ...card, block: "D" }), 400, "invalid_input");
+    expectProblem(await issue(sek.token, { ...card, block: "Z", number: "999" }), 422, "unknown_house");
+    expectProblem(await issue(neighbour.token, { ...card, block: "D", number }), 403, "forbidden");
+    expectProblem(await issue(satpam.token, { ...card, block: "D", number }), 403, "forbidden_role");
+    const issued = await issue(sek.token, { ...card, block: "d", number });
+    expect(issued.status).toBe(201);
+    expect(issued.body).toMatchObject({ unitId, residentId: host.id });
+    expect((await issue(bendahara.token, { ...card, block: "D", number })).status).toBe(201);
+    // The household lists the card as its own and may revoke it; a neighbour sees none of it.
+    const theirs = await callJson<{ items: { id: string }[] }>("/api/visitor/regular", { token: host.token });
+    expect(theirs.body.items.map((c) => c.id)).toContain(issued.body.id);
+    const neighbours = await callJson<{ items: unknown[] }>("/api/visitor/regular", {
+      token: neighbour.token,
+    });
+    expect(neighbours.body.items).toEqual([]);
+    const revoked = await callJson(`/api/visitor/regular/${issued.body.id}/cabut`, {
+      token: host.token,
+      body: {},
+    });
+    expect(revoked.status).toBe(200);
   });
 });

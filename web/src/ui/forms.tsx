@@ -74,7 +74,7 @@ function Labelled(props: {
 }
 
 interface FieldProps extends ControlProps {
-  type?: "text" | "email" | "password" | "tel" | "date" | "datetime-local" | "number";
+  type?: "text" | "email" | "password" | "tel" | "date" | "time" | "datetime-local" | "number";
   /** The phone's keyboard: `numeric` for amounts and counts typed as text. */
   inputMode?: "text" | "numeric" | "tel" | "email";
   autoComplete?: string;

@@ -8,7 +8,7 @@ import { Empty, type Page, Show, useResource } from "../../ui/states";
 import type { Visitor } from "../tamu/visitor";
 import { Camera } from "./Camera";
 import { decodePhoto } from "./scanner";
-import { ApproveByPhone, InsideNow, LetIn, RegularVisitors, WalkInForm } from "./walk-in";
+import { ApproveByPhone, GuestPhoto, InsideNow, LetIn, RegularVisitors, WalkInForm } from "./walk-in";
 
 type Direction = "in" | "out";
 
@@ -290,6 +290,7 @@ function TodayList({ items, onChanged }: { items: Visitor[]; onChanged: () => vo
             <ul class="rows">
               {g.rows.map((v) => (
                 <li key={v.id}>
+                  <GuestPhoto visitor={v} />
                   <span>
                     <strong>{v.guestName}</strong>
                     <br />

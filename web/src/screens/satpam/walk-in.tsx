@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { api, newIdempotencyKey } from "../../api/client";
 import { time } from "../../format";
 import { type MessageKey, t } from "../../i18n";
+import { AuthImage } from "../../ui/AuthImage";
 import { problemText } from "../../ui/problem";
 import { Empty, type Page, Show, useResource } from "../../ui/states";
 import { type RegularVisitor, type Visitor, WALK_IN_CATEGORIES } from "../tamu/visitor";
@@ -13,12 +14,27 @@ import { type RegularVisitor, type Visitor, WALK_IN_CATEGORIES } from "../tamu/v
 
 const categoryKey = (c: string) => `satpam.category.${c}` as MessageKey;
 
+/** The walk-in's photo beside its name, when the guard took one (read with the token). */
+export function GuestPhoto({ visitor }: { visitor: Visitor }) {
+  return visitor.photoUrl ? (
+    <AuthImage
+      src={visitor.photoUrl}
+      alt={t("tamu.walkIn.photo", { guest: visitor.guestName })}
+      width={48}
+      height={48}
+      class="guest-thumb"
+    />
+  ) : null;
+}
+
 /** "Tamu datang langsung": name, category, purpose, plate and the host's house. */
 export function WalkInForm({ onRegistered }: { onRegistered: () => void }) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
+  const [photoError, setPhotoError] = useState<string | null>(null);
+  const [photo, setPhoto] = useState<File | null>(null);
   if (!open) {
     return (
       <p>
@@ -26,6 +42,12 @@ export function WalkInForm({ onRegistered }: { onRegistered: () => void }) {
           {t("satpam.walkIn")}
         </button>
         {done && <span role="status"> {t("satpam.walkInSent", { guest: done })}</span>}
+        {photoError && (
+          <span class="field-error" role="alert">
+            {" "}
+            {photoError}
+          </span>
+        )}
       </p>
     );
   }
@@ -46,11 +68,25 @@ export function WalkInForm({ onRegistered }: { onRegistered: () => void }) {
     }
     setBusy(true);
     setError(null);
+    setPhotoError(null);
     try {
       const created = await api.post<Visitor>("/api/visitor/gate/walk-in", body, {
         idempotencyKey: newIdempotencyKey(),
       });
+      // The photo goes right after the registration: a failure there leaves the guest registered.
+      if (photo) {
+        const upload = new FormData();
+        upload.set("file", photo, photo.name);
+        try {
+          await api.upload(`/api/visitor/${encodeURIComponent(created.id)}/foto`, upload, {
+            idempotencyKey: newIdempotencyKey(),
+          });
+        } catch (e) {
+          setPhotoError(t("satpam.walkInPhotoFailed", { reason: problemText(e) }));
+        }
+      }
       setDone(created.guestName);
+      setPhoto(null);
       setOpen(false);
       onRegistered();
     } catch (e) {
@@ -83,6 +119,16 @@ export function WalkInForm({ onRegistered }: { onRegistered: () => void }) {
       <label>
         {t("satpam.walkInPlate")}
         <input name="vehiclePlate" maxLength={20} autoCapitalize="characters" />
+      </label>
+      <label>
+        {t("satpam.walkInPhoto")}
+        <input
+          name="photo"
+          type="file"
+          accept="image/jpeg,image/png,image/webp"
+          capture="environment"
+          onChange={(e) => setPhoto((e.currentTarget as HTMLInputElement).files?.[0] ?? null)}
+        />
       </label>
       <fieldset>
         <legend>{t("satpam.walkInHouse")}</legend>
@@ -185,6 +231,7 @@ export function InsideNow({ reloadKey, onChanged }: { reloadKey: number; onChang
               <ul class="rows">
                 {page.items.map((v) => (
                   <li key={v.id}>
+                    <GuestPhoto visitor={v} />
                     <span>
                       <strong>{v.guestName}</strong>
                       <br />

@@ -3,10 +3,12 @@ import { useLocation } from "preact-iso";
 import { api, newIdempotencyKey } from "../../api/client";
 import { dateTime } from "../../format";
 import { t, useLanguage } from "../../i18n";
+import { AuthImage } from "../../ui/AuthImage";
 import { problemText } from "../../ui/problem";
 import { type Page, ShowPaged, usePaged } from "../../ui/states";
 import { PassView } from "./PassView";
 import { RegisterForm } from "./RegisterForm";
+import { RegularCards } from "./RegularCards";
 import { stageKey, stageOf, type Visitor, whenOf } from "./visitor";
 
 /**
@@ -23,6 +25,9 @@ export function Tamu() {
   if (query.baru !== undefined) {
     return <RegisterForm />;
   }
+  if (query.tetap !== undefined) {
+    return <RegularCards />;
+  }
   return <MyGuests />;
 }
 
@@ -38,6 +43,9 @@ function MyGuests() {
       <p>
         <a class="button primary" href="/tamu?baru">
           {t("tamu.register")}
+        </a>{" "}
+        <a class="button" href="/tamu?tetap">
+          {t("tamu.regular.title")}
         </a>
       </p>
       <ShowPaged paged={paged} empty={t("tamu.empty")} lines={4}>
@@ -112,6 +120,15 @@ function AtGate({ visitor, onDone }: { visitor: Visitor; onDone: () => void }) {
   return (
     <li>
       <span>
+        {visitor.photoUrl && (
+          <AuthImage
+            src={visitor.photoUrl}
+            alt={t("tamu.walkIn.photo", { guest: visitor.guestName })}
+            width={64}
+            height={64}
+            class="guest-thumb"
+          />
+        )}
         <strong>{visitor.guestName}</strong>
         <br />
         <span class="muted">

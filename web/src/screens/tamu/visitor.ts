@@ -26,6 +26,8 @@ export interface Visitor {
   category?: string | null;
   approvalMethod?: "pengurus" | "tuan_rumah" | "telepon" | null;
   multiEntry?: boolean;
+  /** A walk-in's photo taken at the gate (read with the token: `AuthImage`). */
+  photoUrl?: string | null;
 }
 
 /** A regular visitor's card (src/modules/visitor/schemas.ts `RegularVisitor`). */
@@ -33,11 +35,17 @@ export interface RegularVisitor {
   id: string;
   name: string;
   role: string;
+  vehiclePlate?: string | null;
   days: number[];
   fromTime: string;
   untilTime: string;
+  validUntil?: string | null;
+  revokedAt?: string | null;
   admittedNow: boolean;
 }
+
+/** Who a regular visitor is, as the API names it (src/modules/visitor/tables.ts `REGULAR_ROLES`). */
+export const REGULAR_ROLES = ["art", "sopir", "pengasuh", "tukang", "lainnya"] as const;
 
 /** The categories of a walk-in, as the API names them (src/modules/visitor/tables.ts). */
 export const WALK_IN_CATEGORIES = ["ojol", "kurir", "tamu", "keluarga", "layanan", "lainnya"] as const;

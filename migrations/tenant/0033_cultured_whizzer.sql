@@ -1,0 +1,1 @@
+ALTER TABLE `visitors` ADD `photo_file_id` text;
