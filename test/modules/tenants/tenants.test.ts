@@ -170,5 +170,6 @@ describe("tenant database slots", () => {
     for (const r of refused) {
       expectProblem(r, 503, "no_free_slot");
     }
-  });
+    // Ten communities created at once, each migrating its database: seconds alone, more on a busy machine.
+  }, 60_000);
 });
