@@ -281,10 +281,74 @@ describe("a sign-in code handed over by an officer (issue 45)", () => {
       .where(eq(users.whatsapp, phone.stored))
       .get();
     const userId = account?.id ?? "";
+    const status = async () =>
+      (await callJson<{ status: string }>(`/api/members/${userId}`, { token: admin.token })).body.status;
+    expect(await status()).toBe("diundang");
     const code = (await issue(admin.token, userId)).body.code;
     const session = await redeem(code);
     expect(session.status).toBe(200);
     expect(session.body.user).toMatchObject({ id: userId, roles: ["satpam"] });
     expect(await pending()).toEqual([]);
+    // Signed in by the code, without a password: an active member, no longer "invited".
+    expect(account?.passwordHash).toBeNull();
+    expect(await status()).toBe("aktif");
+  });
+
+  it("lets a member who signs in by a code set a password, and one with a password change it with the current one", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const phone = nextPhone();
+    await callJson("/api/members/invitations", {
+      token: admin.token,
+      body: { name: "Pak Udin", whatsapp: phone.typed, roles: ["satpam"] },
+    });
+    const account = await platformDb(bindings)
+      .select()
+      .from(users)
+      .where(eq(users.whatsapp, phone.stored))
+      .get();
+    const session = await redeem((await issue(admin.token, account?.id ?? "")).body.code);
+    const token = session.body.accessToken;
+    const me = async () => (await callJson<{ hasPassword: boolean }>("/api/user/me", { token })).body;
+    const setPassword = (body: Record<string, unknown>, as = token) =>
+      callJson("/api/user/password", { token: as, body });
+    expect(await me()).toMatchObject({ hasPassword: false });
+    expectProblem(await setPassword({ newPassword: "pendek" }), 400, "password_too_short");
+    expectProblem(await setPassword({}), 400, "invalid_input");
+    expectProblem(
+      await callJson("/api/user/password", { body: { newPassword: "sandi-udin-01" } }),
+      401,
+      "unauthorized",
+    );
+    expect((await setPassword({ newPassword: "sandi-udin-01" })).status).toBe(204);
+    expect(await me()).toMatchObject({ hasPassword: true });
+    const stored = await platformDb(bindings)
+      .select()
+      .from(users)
+      .where(eq(users.id, account?.id ?? ""))
+      .get();
+    expect(stored?.passwordHash).not.toBeNull();
+    // With a password, a change needs the current one; the other sessions end.
+    const other = await redeem((await issue(admin.token, account?.id ?? "")).body.code);
+    expectProblem(await setPassword({ newPassword: "sandi-udin-02" }), 400, "current_password_invalid");
+    expectProblem(
+      await setPassword({ newPassword: "sandi-udin-02", currentPassword: "salah-sekali" }),
+      400,
+      "current_password_invalid",
+    );
+    expect(
+      (await setPassword({ newPassword: "sandi-udin-02", currentPassword: "sandi-udin-01" })).status,
+    ).toBe(204);
+    expectProblem(await callJson("/api/user/me", { token: other.body.accessToken }), 401, "session_revoked");
+    expect((await me()).hasPassword).toBe(true);
+    const audit = await platformDb(bindings)
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.targetId, account?.id ?? ""))
+      .all();
+    expect(audit.map((a) => a.action)).toEqual(
+      expect.arrayContaining(["user.password_set", "user.password_change"]),
+    );
+    expect(JSON.stringify(audit)).not.toContain("sandi-udin");
   });
 });
