@@ -133,6 +133,33 @@ describe("the profil screen", () => {
     });
   });
 
+  it("lets a member who signs in by a code create a password; one with a password is not offered it", async () => {
+    await signedInAs();
+    routes();
+    fake.routes["GET /api/user/me"] = { status: 200, body: { ...me, email: null, hasPassword: false } };
+    let short = true;
+    fake.routes["POST /api/user/password"] = () =>
+      short ? problem(400, "password_too_short", "Kata sandi terlalu pendek") : { status: 204, body: null };
+    const view = open();
+    const field = (await screen.findByLabelText("Kata sandi baru (minimal 8 karakter)")) as HTMLInputElement;
+    fireEvent.input(field, { target: { value: "pendek12" } });
+    fireEvent.click(screen.getByRole("button", { name: "Buat kata sandi" }));
+    expect(await screen.findByText("Kata sandi terlalu pendek")).toBeTruthy();
+    short = false;
+    fireEvent.click(screen.getByRole("button", { name: "Buat kata sandi" }));
+    expect(
+      await screen.findByText("Kata sandi dibuat. Berikutnya Anda bisa masuk dengan kata sandi ini."),
+    ).toBeTruthy();
+    const sent = fake.seen.filter((s) => s.method === "POST" && s.path === "/api/user/password");
+    expect(JSON.parse(sent[1]?.body as string)).toEqual({ newPassword: "pendek12" });
+    view.unmount();
+
+    fake.routes["GET /api/user/me"] = { status: 200, body: { ...me, hasPassword: true } };
+    open();
+    await screen.findByLabelText("Nama lengkap");
+    expect(screen.queryByRole("button", { name: "Buat kata sandi" })).toBeNull();
+  });
+
   it("asks for a house instead of setting it: the waiting request is shown and prefilled", async () => {
     await signedInAs();
     routes();

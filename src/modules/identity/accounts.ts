@@ -1,13 +1,26 @@
-import { and, eq, isNotNull, or } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, ne, not, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Duty, TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
-import { memberships, users } from "../../core/db/platform-schema";
+import { memberships, oneTimeTokens, users } from "../../core/db/platform-schema";
 import { Conflict, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
-import { residentSql } from "./duties";
-import { deliverInvitation, deliverJoinLink, type InvitationResult, invitationChannel } from "./invitations";
-import { newOneTimeToken, retireInvitations, retireTokens, type TokenPurpose } from "./oneTimeTokens";
+import { verifiedHolderOf, whatsappTaken } from "./contacts";
+import { residentSql, signedInSql } from "./duties";
+import {
+  deliverInvitation,
+  deliverJoinLink,
+  type InvitationResult,
+  type InvitationTarget,
+  invitationChannel,
+} from "./invitations";
+import {
+  newOneTimeToken,
+  retireInvitations,
+  retireTokens,
+  type TokenPurpose,
+  tokenTenantSql,
+} from "./oneTimeTokens";
 import type { UserRow } from "./service";
 
 export type { InvitationResult } from "./invitations";
@@ -131,6 +144,170 @@ export async function accountByContact(
 }
 
 /**
+ * This community's invited member whose account carries `whatsapp` unproven and has never signed in
+ * (issue 45): inviting the same number again reaches the account the first invitation made, not a
+ * second account with the same number. Only accounts this community's own invitation made and nobody
+ * has used are matched, never an unproven number across accounts (issue 44, P1).
+ */
+async function invitedByNumber(ctx: Pick<InvitingCtx, "platform" | "tenant">, whatsapp: string | null) {
+  if (!whatsapp) {
+    return undefined;
+  }
+  const row = await ctx.platform
+    .select({ user: users })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(
+      and(
+        eq(memberships.tenantId, ctx.tenant.id),
+        eq(users.whatsapp, whatsapp),
+        isNull(users.whatsappVerifiedAt),
+        not(signedInSql(sql`${users.id}`, sql`${memberships.tenantId}`)),
+      ),
+    )
+    .get();
+  return row?.user;
+}
+
+/** Whether the account has a password or has opened a session in this community. */
+async function hasSignedIn(ctx: Pick<InvitingCtx, "platform" | "tenant">, userId: string) {
+  const row = await ctx.platform
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), signedInSql(sql`${users.id}`, sql`${ctx.tenant.id}`)))
+    .get();
+  return row !== undefined;
+}
+
+/**
+ * A new set-password link for an account this community invited and nobody has used yet (issue 45):
+ * the membership takes the newest invitation's duties, house and person, every earlier invitation and
+ * reset link of the account is retired, and the link goes to the account's own contacts.
+ */
+function prepareReinvitation(ctx: InvitingCtx, account: UserRow, input: NewMember): Promise<PreparedAccount> {
+  return resendInvitation(ctx, account, {
+    roles: input.roles,
+    membership: ctx.platform
+      .update(memberships)
+      .set({ roles: input.roles, unitId: input.unitId, personId: input.personId ?? null })
+      .where(and(eq(memberships.userId, account.id), eq(memberships.tenantId, ctx.tenant.id))),
+  });
+}
+
+/**
+ * The re-sent set-password link (a resident's reset by staff, an invitation repeated, a contact added
+ * to it): earlier invitations here and every set-password or reset link of the account retired, then
+ * the new link stored, in the caller's batch; `send()` delivers it to `to` (the account's contacts
+ * unless the caller names the one to use).
+ */
+async function resendInvitation(
+  ctx: InvitingCtx,
+  account: Pick<UserRow, "id" | "name" | "email" | "whatsapp">,
+  opts: { roles?: Duty[]; membership?: BatchItem<"sqlite">; to?: InvitationTarget } = {},
+): Promise<PreparedAccount> {
+  const to = opts.to ?? { name: account.name, email: account.email, whatsapp: account.whatsapp };
+  const invitation = await newInvitationToken(ctx, {
+    purpose: "invitation",
+    userId: account.id,
+    invitee: to,
+  });
+  return {
+    userId: account.id,
+    // Retiring first: the new token is not yet there to be retired with the old ones (this
+    // community's invitations as replaced, then any other set-password or reset link of the account).
+    statements: [
+      invitation.retire,
+      retireTokens(ctx, account.id, ["invitation", "password_reset"]),
+      ...(opts.membership ? [opts.membership] : []),
+      invitation.insert,
+    ],
+    send: () =>
+      deliverInvitation(ctx, {
+        target: to,
+        token: invitation.token,
+        ...(opts.roles ? { roles: opts.roles } : {}),
+        idempotencyKey: `invitation:${invitation.id}`,
+      }),
+  };
+}
+
+/**
+ * Adds or replaces the email or WhatsApp number of an account this community invited and nobody has
+ * used yet (issue 45), and re-sends its set-password link through that contact. The contact is kept
+ * unproven (issue 44: only proven contacts are matched; using the link proves it). `id` is the pending
+ * invitation's (as `GET /api/members/invitations` lists it). 404 for no invitation of this community;
+ * 409 `invitation_is_join` for a join link (the account's contacts are its holder's), 409
+ * `invitation_not_pending` for one accepted, revoked or replaced, 409 `whatsapp_taken` for a number
+ * another account has proven, 409 `account_conflict` for an email another account has.
+ */
+export async function setInvitationContact(
+  ctx: TenantCtx,
+  input: { id: string; email?: string; whatsapp?: string },
+): Promise<PreparedAccount> {
+  const row = await ctx.platform
+    .select({ purpose: oneTimeTokens.purpose, usedAt: oneTimeTokens.usedAt, user: users })
+    .from(oneTimeTokens)
+    .innerJoin(users, eq(users.id, oneTimeTokens.userId))
+    .where(and(eq(oneTimeTokens.id, input.id), sql`${tokenTenantSql} = ${ctx.tenant.id}`))
+    .get();
+  if (!row || (row.purpose !== "invitation" && row.purpose !== "join")) {
+    throw new NotFound("Invitation");
+  }
+  if (row.purpose === "join") {
+    throw new Conflict(
+      "invitation_is_join",
+      "This invitation asks an existing account to join; its contacts are its holder's. Revoke it and invite by another contact.",
+    );
+  }
+  const member = await ctx.platform
+    .select({ id: memberships.id })
+    .from(memberships)
+    .where(and(eq(memberships.userId, row.user.id), eq(memberships.tenantId, ctx.tenant.id)))
+    .get();
+  if (row.usedAt || !member || (await hasSignedIn(ctx, row.user.id))) {
+    throw new Conflict(
+      "invitation_not_pending",
+      "This invitation was accepted, revoked or replaced. Re-send the newest one, or invite the person again.",
+    );
+  }
+  const { user } = row;
+  if (input.whatsapp && (await verifiedHolderOf(ctx, input.whatsapp, user.id))) {
+    throw whatsappTaken();
+  }
+  if (input.email) {
+    const holder = await ctx.platform
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, input.email), ne(users.id, user.id)))
+      .get();
+    if (holder) {
+      throw new Conflict(
+        "account_conflict",
+        "Another account has this email: invite the person by it instead.",
+      );
+    }
+  }
+  const now = ctx.now().toISOString();
+  const change = input.email
+    ? { email: input.email, emailVerifiedAt: user.email === input.email ? user.emailVerifiedAt : null }
+    : { whatsapp: input.whatsapp ?? null, whatsappVerifiedAt: null };
+  const updated = { ...user, ...change };
+  const prepared = await resendInvitation(ctx, updated, {
+    membership: ctx.platform
+      .update(users)
+      .set({ ...change, updatedAt: now })
+      .where(eq(users.id, user.id)),
+    // Through the contact the admin just gave, whatever else the account has.
+    to: {
+      name: user.name,
+      email: input.email ?? null,
+      whatsapp: input.email ? null : (input.whatsapp ?? null),
+    },
+  });
+  return prepared;
+}
+
+/**
  * A resident membership in this tenant for the person named in an application (see `inviteMember`).
  */
 export function createResidentAccount({
@@ -168,7 +345,7 @@ export async function inviteMember({
   ctx: InvitingCtx;
   input: NewMember;
 }): Promise<PreparedAccount> {
-  const existing = await accountByContact(ctx, input);
+  const existing = (await accountByContact(ctx, input)) ?? (await invitedByNumber(ctx, input.whatsapp));
   const personId = input.personId ?? null;
   if (personId) {
     const holder = await ctx.platform
@@ -187,7 +364,11 @@ export async function inviteMember({
       .where(and(eq(memberships.userId, existing.id), eq(memberships.tenantId, ctx.tenant.id)))
       .get();
     if (member) {
-      throw new Conflict("already_member", "This person already has an account in this community.");
+      if (await hasSignedIn(ctx, existing.id)) {
+        throw new Conflict("already_member", "This person already has an account in this community.");
+      }
+      // Invited here before and never signed in: the same account gets the newest link and duties.
+      return prepareReinvitation(ctx, existing, input);
     }
     return prepareJoin(ctx, existing, input);
   }
@@ -287,26 +468,7 @@ export async function inviteResident({
   if (!invitationChannel(user)) {
     throw new Conflict("no_contact", "This resident has neither an email nor a WhatsApp number.");
   }
-  const invitation = await newInvitationToken(ctx, {
-    purpose: "invitation",
-    userId: id,
-    invitee: { name: user.name, email: user.email, whatsapp: user.whatsapp },
-  });
-  return {
-    // Retiring first: the new token is not yet there to be retired with the old ones (this
-    // community's invitations as replaced, then any other set-password or reset link of the account).
-    statements: [
-      invitation.retire,
-      retireTokens(ctx, id, ["invitation", "password_reset"]),
-      invitation.insert,
-    ],
-    send: () =>
-      deliverInvitation(ctx, {
-        target: user,
-        token: invitation.token,
-        idempotencyKey: `invitation:${invitation.id}`,
-      }),
-  };
+  return resendInvitation(ctx, user);
 }
 
 /**

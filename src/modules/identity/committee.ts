@@ -30,8 +30,12 @@ export interface MemberListInput extends ListQuery {
   searchContacts?: boolean;
 }
 
-const statusOf = (user: { status: "active" | "disabled"; passwordHash: string | null }): MemberStatus =>
-  user.status === "disabled" ? "nonaktif" : user.passwordHash === null ? "diundang" : "aktif";
+/**
+ * `diundang` until the member has signed in: a password set, or a session opened in this community
+ * (issue 45: a member who only ever signs in by a code has no password, and is active all the same).
+ */
+const statusOf = (user: { status: "active" | "disabled"; signedIn: boolean }): MemberStatus =>
+  user.status === "disabled" ? "nonaktif" : user.signedIn ? "aktif" : "diundang";
 
 const memberColumns = {
   id: memberships.id,
@@ -42,7 +46,7 @@ const memberColumns = {
   roles: memberships.roles,
   unitId: memberships.unitId,
   personId: memberships.personId,
-  passwordHash: users.passwordHash,
+  signedIn: sql<boolean>`${signedInSql(sql`${users.id}`, sql`${memberships.tenantId}`)}`.mapWith(Boolean),
   userStatus: users.status,
   joinedAt: memberships.createdAt,
 };
@@ -56,7 +60,7 @@ interface MemberRow {
   roles: Duty[];
   unitId: string | null;
   personId: string | null;
-  passwordHash: string | null;
+  signedIn: boolean;
   userStatus: "active" | "disabled";
   joinedAt: string;
 }
@@ -73,7 +77,7 @@ function presentMember(row: MemberRow) {
     personId: row.personId,
     roles,
     resident,
-    status: statusOf({ status: row.userStatus, passwordHash: row.passwordHash }),
+    status: statusOf({ status: row.userStatus, signedIn: row.signedIn }),
     joinedAt: row.joinedAt,
   };
 }

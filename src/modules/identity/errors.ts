@@ -14,6 +14,8 @@ export const IDENTITY_ERROR_CODES = [
   "account_disabled",
   "no_membership",
   "password_too_short",
+  // Changing one's own password (issue 45): the current one, when the account has one, was wrong.
+  "current_password_invalid",
   "provider_not_found",
   "provider_unconfigured",
   // Memberships and duties (issue 27; members' routes and residents' applications throw them too).
@@ -22,6 +24,9 @@ export const IDENTITY_ERROR_CODES = [
   "person_taken",
   // Invitations with a lifecycle (issue 44): a withdrawn or replaced link.
   "invitation_retired",
+  // Adding a contact to an invitation (issue 45): one no longer pending, or an existing account's join link.
+  "invitation_not_pending",
+  "invitation_is_join",
   // Accounts and profiles (residents, members, musyawarah, keuangan and pasar throw some of them too).
   "profile_incomplete",
   "whatsapp_taken",
@@ -56,12 +61,16 @@ defineIndonesianTitles<(typeof IDENTITY_ERROR_CODES)[number]>({
   account_disabled: "Akun dinonaktifkan",
   no_membership: "Anda bukan anggota komunitas ini",
   password_too_short: "Kata sandi terlalu pendek",
+  current_password_invalid: "Kata sandi saat ini salah",
   provider_not_found: "Penyedia masuk tidak dikenal",
   provider_unconfigured: "Penyedia masuk belum diatur",
   last_admin: "Admin terakhir tidak dapat dihapus",
   not_resident: "Hanya warga yang dapat melakukan ini",
   person_taken: "Data warga ini sudah terhubung ke akun lain",
   invitation_retired: "Undangan ini sudah ditarik atau diganti undangan yang lebih baru",
+  invitation_not_pending:
+    "Undangan ini sudah diterima, ditarik atau diganti; kirim ulang undangan terbaru atau undang lagi",
+  invitation_is_join: "Undangan ini untuk akun yang sudah ada; kontaknya milik pemegang akun",
   profile_incomplete: "Lengkapi profil Anda terlebih dahulu",
   whatsapp_taken: "Nomor WhatsApp sudah terverifikasi di akun lain",
   account_conflict: "Akun bentrok dengan akun yang sudah ada",

@@ -24,6 +24,7 @@ import { RequestContactCode } from "./routes/requestContactCode";
 import { RequestMagicLink } from "./routes/requestMagicLink";
 import { RequestWhatsappCode } from "./routes/requestWhatsappCode";
 import { ResetPassword } from "./routes/resetPassword";
+import { SetPassword } from "./routes/setPassword";
 import { StartOAuth } from "./routes/startOAuth";
 import { SwitchTenant } from "./routes/switchTenant";
 import { UnregisterPushToken } from "./routes/unregisterPushToken";
@@ -69,6 +70,8 @@ export const identityModule = defineModule({
     },
     { method: "post", path: "/api/auth/oauth/exchange", endpoint: ExchangeOAuthCode, access: pub },
     { method: "get", path: "/api/user/me", endpoint: GetMe, access: user },
+    // Issue 45: a member who signs in by a code sets a password of their own; others change theirs.
+    { method: "post", path: "/api/user/password", endpoint: SetPassword, access: user },
     {
       method: "put",
       path: "/api/user/profile",

@@ -26,6 +26,8 @@ export const identityRateLimit = createRateLimit({
   // An officer's sign-in code: 60 bits, so these only stop a client spraying guesses or a leaked code.
   "sign-in-code:ip": { limit: 20, windowSeconds: 10 * 60 },
   "sign-in-code:subject": { limit: 5, windowSeconds: 10 * 60 },
+  // Issue 45: changing one's own password checks the current one: a stolen session guessing it.
+  "password-change:subject": { limit: 10, windowSeconds: 15 * 60 },
 });
 
 /**

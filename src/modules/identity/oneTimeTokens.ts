@@ -134,6 +134,8 @@ export type TokenOutcome =
       data: TokenData;
       /** The community of an invitation or join link, when it names one. */
       tenantId: string | null;
+      /** The channel an invitation's link was sent by, when it was stored (issue 45: the contact it proves). */
+      channel: "email" | "whatsapp" | null;
       createdAt: string;
     }
   | { ok: false; reason: ConsumeFailure; retired?: RetiredReason };
@@ -212,6 +214,7 @@ export async function consumeOneTimeToken(
       purpose: spent.purpose,
       data: spent.data ?? {},
       tenantId: spent.tenantId ?? spent.data?.tenantId ?? null,
+      channel: spent.channel ?? null,
       createdAt: spent.createdAt,
     };
   }
@@ -262,6 +265,7 @@ export async function peekOneTimeToken(
     purpose: row.purpose,
     data: row.data ?? {},
     tenantId: row.tenantId ?? row.data?.tenantId ?? null,
+    channel: row.channel ?? null,
     createdAt: row.createdAt,
   };
 }

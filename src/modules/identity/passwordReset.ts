@@ -1,11 +1,13 @@
-import { and, eq, isNotNull, isNull, ne, notExists } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, ne, notExists, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
+import { platformAudit } from "../../core/audit";
 import { forgetSession } from "../../core/auth/liveness";
-import { hashPassword } from "../../core/auth/password";
+import { hashPassword, verifyPassword } from "../../core/auth/password";
 import type { PlatformCtx } from "../../core/context";
 import { sessions, users } from "../../core/db/platform-schema";
 import { clientUrl } from "../../core/env";
-import { Invalid } from "../../core/errors";
+import { Invalid, NotFound } from "../../core/errors";
+import { requireUser } from "../../core/http/access";
 import { notifyFor } from "../../core/notifier";
 import type { Defer } from "./background";
 import { identityRateLimit as rateLimit } from "./limits";
@@ -107,7 +109,7 @@ export async function resetPassword({
       .where(and(eq(sessions.userId, result.userId), isNull(sessions.revokedAt)))
       .returning({ familyId: sessions.familyId }),
     retireTokens(ctx, result.userId, ["password_reset", "invitation"]),
-    ...proveDeliveredContact(ctx, result.userId, now),
+    ...proveDeliveredContact(ctx, result.userId, now, result.channel),
   ]);
   for (const { familyId } of ended) {
     forgetSession(familyId);
@@ -117,23 +119,34 @@ export async function resetPassword({
 
 /**
  * A set-password or reset link goes to the account's email, or to its number when it has none
- * (invitations.ts `invitationChannel`): using it proves that contact. The number only when no other
- * account has proven it already (that one keeps it until released).
+ * (invitations.ts `invitationChannel`), or by the channel the invitation names (issue 45: an admin
+ * re-sent it through a number added to an account that has an email): using it proves that contact,
+ * never the other. The number only when no other account has proven it already (that one keeps it
+ * until released).
  */
-function proveDeliveredContact(ctx: PlatformCtx, userId: string, now: string) {
+function proveDeliveredContact(
+  ctx: PlatformCtx,
+  userId: string,
+  now: string,
+  channel: "email" | "whatsapp" | null,
+) {
   const other = alias(users, "other_holder");
+  // Without a stored channel (a reset link, an older invitation): the email when there is one.
+  const never = sql`0`;
+  const byEmail = channel === null || channel === "email" ? undefined : never;
+  const byWhatsapp = channel === null ? isNull(users.email) : channel === "whatsapp" ? undefined : never;
   return [
     ctx.platform
       .update(users)
       .set({ emailVerifiedAt: now })
-      .where(and(eq(users.id, userId), isNotNull(users.email), isNull(users.emailVerifiedAt))),
+      .where(and(eq(users.id, userId), isNotNull(users.email), byEmail, isNull(users.emailVerifiedAt))),
     ctx.platform
       .update(users)
       .set({ whatsappVerifiedAt: now })
       .where(
         and(
           eq(users.id, userId),
-          isNull(users.email),
+          byWhatsapp,
           isNotNull(users.whatsapp),
           isNull(users.whatsappVerifiedAt),
           notExists(
@@ -151,4 +164,78 @@ function proveDeliveredContact(ctx: PlatformCtx, userId: string, now: string) {
         ),
       ),
   ] as const;
+}
+
+function checkLength(password: string, field: string) {
+  if ([...password].length < MIN_PASSWORD_LENGTH) {
+    throw new Invalid(
+      "password_too_short",
+      `The password needs at least ${MIN_PASSWORD_LENGTH} characters.`,
+      [{ field, message: `at least ${MIN_PASSWORD_LENGTH} characters` }],
+    );
+  }
+}
+
+/**
+ * The caller sets their own password (issue 45). An account that has none (it only ever signed in by
+ * a code) sets one with no more than its session; one that has a password changes it with the current
+ * one (400 `current_password_invalid` otherwise, limited per account), and every other session of the
+ * account ends, as after a reset. Audited without either password.
+ */
+export async function setOwnPassword({
+  ctx,
+  input,
+}: {
+  ctx: PlatformCtx;
+  input: { newPassword: string; currentPassword?: string | undefined };
+}) {
+  const actor = requireUser(ctx);
+  checkLength(input.newPassword, "newPassword");
+  const user = await ctx.platform
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, actor.userId))
+    .get();
+  if (!user) {
+    throw new NotFound("User");
+  }
+  const first = user.passwordHash === null;
+  if (!first) {
+    await rateLimit(ctx.env, [{ policy: "password-change:subject", subject: actor.userId }]);
+    const check = await verifyPassword(
+      input.currentPassword ?? "",
+      user.passwordHash,
+      ctx.config.PASSWORD_PEPPER,
+    );
+    if (!input.currentPassword || !check.valid) {
+      throw new Invalid("current_password_invalid", "The current password is wrong.", [
+        { field: "currentPassword", message: "the account's current password" },
+      ]);
+    }
+  }
+  const passwordHash = await hashPassword(input.newPassword, ctx.config.PASSWORD_PEPPER);
+  const now = ctx.now().toISOString();
+  const db = ctx.platform;
+  const [, ended] = await db.batch([
+    db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, actor.userId)),
+    db
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(sessions.userId, actor.userId),
+          first ? sql`0` : ne(sessions.familyId, actor.sessionId),
+          isNull(sessions.revokedAt),
+        ),
+      )
+      .returning({ familyId: sessions.familyId }),
+    platformAudit(ctx, {
+      action: first ? "user.password_set" : "user.password_change",
+      targetType: "user",
+      targetId: actor.userId,
+    }),
+  ]);
+  for (const { familyId } of ended) {
+    forgetSession(familyId);
+  }
 }

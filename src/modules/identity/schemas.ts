@@ -54,6 +54,11 @@ export const Me = z
     emailVerified: z
       .boolean()
       .describe("Whether the holder proved the email; an unproven one still receives messages"),
+    hasPassword: z
+      .boolean()
+      .describe(
+        "Whether the account has a password; one that only signs in by a code may set one (`POST /api/user/password`)",
+      ),
     whatsappVerified: z
       .boolean()
       .describe(
@@ -118,6 +123,19 @@ export const ResetPasswordInput = z.object({
     .string()
     .max(200)
     .describe("The new password: at least 8 characters (400 `password_too_short` otherwise), at most 200"),
+});
+
+/** Length is checked by the service, which answers `password_too_short`. */
+export const SetPasswordInput = z.object({
+  newPassword: z
+    .string()
+    .max(200)
+    .describe("The new password: at least 8 characters (400 `password_too_short` otherwise), at most 200"),
+  currentPassword: z
+    .string()
+    .max(200)
+    .optional()
+    .describe("Required when the account has a password already; ignored when it has none"),
 });
 
 export const Accepted = z.object({ status: z.literal("accepted") }).openapi("Accepted");

@@ -33,6 +33,7 @@ export {
   type PreparedAccount,
   type PreparedInvitation,
   personTaken,
+  setInvitationContact,
 } from "./accounts";
 export {
   type CommitteeMember,
@@ -150,6 +151,7 @@ export async function me({ ctx }: { ctx: PlatformCtx }) {
     email: user.email,
     whatsapp: user.whatsapp,
     emailVerified: user.emailVerifiedAt !== null,
+    hasPassword: user.passwordHash !== null,
     whatsappVerified: user.whatsappVerifiedAt !== null,
     ...(current
       ? standingOf(current.membership)

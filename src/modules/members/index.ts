@@ -9,6 +9,7 @@ import { ListInvitations } from "./routes/listInvitations";
 import { ListMembers } from "./routes/listMembers";
 import { RemoveMember } from "./routes/removeMember";
 import { RevokeInvitation } from "./routes/revokeInvitation";
+import { SetInvitationContact } from "./routes/setInvitationContact";
 import { SetMemberRoles } from "./routes/setMemberRoles";
 import { SetMemberUnit } from "./routes/setMemberUnit";
 
@@ -36,6 +37,13 @@ export const membersModule = defineModule({
     { method: "get", path: "/api/members/:userId", endpoint: GetMember, access: staff },
     { method: "post", path: "/api/members/invitations", endpoint: InviteMember, access: admin },
     { method: "delete", path: "/api/members/invitations/:id", endpoint: RevokeInvitation, access: admin },
+    // Issue 45: a contact added to an invitation is where the next link goes: the admin's, as inviting is.
+    {
+      method: "put",
+      path: "/api/members/invitations/:id/contact",
+      endpoint: SetInvitationContact,
+      access: admin,
+    },
     // Issue 45: a code handed over in person is a credential for the account: the admin's, as invitations are.
     { method: "post", path: "/api/members/:userId/sign-in-code", endpoint: IssueSignInCode, access: admin },
     { method: "put", path: "/api/members/:userId/roles", endpoint: SetMemberRoles, access: admin },

@@ -42,6 +42,18 @@ export const InvitationInput = z
   });
 export type InvitationInput = z.infer<typeof InvitationInput>;
 
+/** A contact for an invited member (issue 45): exactly one, the one to re-send the invitation through. */
+export const InvitationContactInput = z
+  .object({
+    email: Email.optional(),
+    whatsapp: IndonesianMobile.optional(),
+  })
+  .refine((v) => (v.email === undefined) !== (v.whatsapp === undefined), {
+    message: "exactly one of an email or a WhatsApp number",
+    path: ["email"],
+  });
+export type InvitationContactInput = z.infer<typeof InvitationContactInput>;
+
 export const PersonInput = z.object({
   /** Their own person on a family card (`family_members.id`); null unlinks. */
   personId: z.string().min(1).max(64).nullable(),
@@ -72,7 +84,7 @@ export const Member = z
     personId: z.string().nullable(),
     roles: z.array(Duty),
     resident: z.boolean(),
-    /** `diundang` until the account has a password; `nonaktif` for a disabled account. */
+    /** `diundang` until the member has signed in (a password set, or a session opened here); `nonaktif` for a disabled account. */
     status: z.enum(["aktif", "diundang", "nonaktif"]),
     joinedAt: z.string(),
   })

@@ -17,6 +17,7 @@ import {
   maskWhatsapp,
   personTaken,
   revokeInvitation,
+  setInvitationContact,
   setMemberPerson,
   setMemberRoles,
   setMemberUnit,
@@ -26,7 +27,14 @@ import { isPersonAt, personById, unitsByIds } from "../kependudukan/service";
 import { cancelLettersOf } from "../surat/service";
 import { revokePassesOf } from "../visitor/service";
 import { memberRateLimit as rateLimit } from "./limits";
-import type { InvitationInput, MemberListQuery, PersonInput, RolesInput, UnitInput } from "./schemas";
+import type {
+  InvitationContactInput,
+  InvitationInput,
+  MemberListQuery,
+  PersonInput,
+  RolesInput,
+  UnitInput,
+} from "./schemas";
 
 /**
  * The committee (issue 27): who belongs to the community and with which duties. Memberships are
@@ -140,6 +148,44 @@ export async function listInvitations({ ctx, input }: { ctx: TenantCtx; input: L
     })),
     nextCursor: page.nextCursor,
   };
+}
+
+/**
+ * Adds or replaces the email or number of an invited member who has not signed in yet, and re-sends
+ * the invitation through it (issue 45; identity's `setInvitationContact`). Limited as invitations are,
+ * audited without the contact; the answer is the invitation outcome inviting gives.
+ */
+export async function changeInvitationContact({
+  ctx,
+  id,
+  input,
+}: {
+  ctx: TenantCtx;
+  id: string;
+  input: InvitationContactInput;
+}) {
+  await rateLimit(ctx.env, [{ policy: "member-invitation:admin", subject: requireUser(ctx).userId }]);
+  const prepared = await setInvitationContact(ctx, { id, ...input });
+  try {
+    await ctx.platform.batch([
+      ...prepared.statements,
+      platformAudit(ctx, {
+        action: "member.invitation_contact",
+        targetType: "user",
+        targetId: prepared.userId,
+        detail: { invitationId: id, channel: input.email ? "email" : "whatsapp" },
+      }),
+    ]);
+  } catch (error) {
+    if (isAccountConflict(error)) {
+      throw new Conflict(
+        "account_conflict",
+        "Another account has this email: invite the person by it instead.",
+      );
+    }
+    throw error;
+  }
+  return { invitation: await prepared.send() };
 }
 
 /** Revokes a pending invitation of this community (identity's `revokeInvitation`; audited). */

@@ -29,6 +29,8 @@ export const ACCESS: AccessTable = {
   "GET /api/auth/oauth/:provider/callback": pub,
   "POST /api/auth/oauth/exchange": pub,
   "GET /api/user/me": user,
+  // Issue 45: one's own password, set by a code-only member or changed with the current one.
+  "POST /api/user/password": user,
 
   // Spec: PUT /api/user/profile, R ("Resident profile"). Staff are residents of their RT too: they
   // complete the same profile (name, WhatsApp, house), so every member may (settled in issue 11).

@@ -9,9 +9,10 @@ import {
   users,
 } from "../../../src/core/db/platform-schema";
 import { newId, sha256Hex } from "../../../src/core/ids";
-import { bindings, callJson, createTenant, expectProblem } from "../../helpers/harness";
+import { auditTrail } from "../../helpers/contexts";
+import { bindings, callJson, createTenant, expectProblem, insertUser } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
-import { nextPhone } from "../members/helpers";
+import { allMembers, invite, nextPhone } from "../members/helpers";
 import { postSettled, type Session, sentMessage, tokenIn } from "./helpers";
 
 const requestLink = (email: string, tenant?: string) =>
@@ -281,10 +282,219 @@ describe("a sign-in code handed over by an officer (issue 45)", () => {
       .where(eq(users.whatsapp, phone.stored))
       .get();
     const userId = account?.id ?? "";
+    const status = async () =>
+      (await callJson<{ status: string }>(`/api/members/${userId}`, { token: admin.token })).body.status;
+    expect(await status()).toBe("diundang");
     const code = (await issue(admin.token, userId)).body.code;
     const session = await redeem(code);
     expect(session.status).toBe(200);
     expect(session.body.user).toMatchObject({ id: userId, roles: ["satpam"] });
     expect(await pending()).toEqual([]);
+    // Signed in by the code, without a password: an active member, no longer "invited".
+    expect(account?.passwordHash).toBeNull();
+    expect(await status()).toBe("aktif");
+  });
+
+  it("lets a member who signs in by a code set a password, and one with a password change it with the current one", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const phone = nextPhone();
+    await callJson("/api/members/invitations", {
+      token: admin.token,
+      body: { name: "Pak Udin", whatsapp: phone.typed, roles: ["satpam"] },
+    });
+    const account = await platformDb(bindings)
+      .select()
+      .from(users)
+      .where(eq(users.whatsapp, phone.stored))
+      .get();
+    const session = await redeem((await issue(admin.token, account?.id ?? "")).body.code);
+    const token = session.body.accessToken;
+    const me = async () => (await callJson<{ hasPassword: boolean }>("/api/user/me", { token })).body;
+    const setPassword = (body: Record<string, unknown>, as = token) =>
+      callJson("/api/user/password", { token: as, body });
+    expect(await me()).toMatchObject({ hasPassword: false });
+    expectProblem(await setPassword({ newPassword: "pendek" }), 400, "password_too_short");
+    expectProblem(await setPassword({}), 400, "invalid_input");
+    expectProblem(
+      await callJson("/api/user/password", { body: { newPassword: "sandi-udin-01" } }),
+      401,
+      "unauthorized",
+    );
+    expect((await setPassword({ newPassword: "sandi-udin-01" })).status).toBe(204);
+    expect(await me()).toMatchObject({ hasPassword: true });
+    const stored = await platformDb(bindings)
+      .select()
+      .from(users)
+      .where(eq(users.id, account?.id ?? ""))
+      .get();
+    expect(stored?.passwordHash).not.toBeNull();
+    // With a password, a change needs the current one; the other sessions end.
+    const other = await redeem((await issue(admin.token, account?.id ?? "")).body.code);
+    expectProblem(await setPassword({ newPassword: "sandi-udin-02" }), 400, "current_password_invalid");
+    expectProblem(
+      await setPassword({ newPassword: "sandi-udin-02", currentPassword: "salah-sekali" }),
+      400,
+      "current_password_invalid",
+    );
+    expect(
+      (await setPassword({ newPassword: "sandi-udin-02", currentPassword: "sandi-udin-01" })).status,
+    ).toBe(204);
+    expectProblem(await callJson("/api/user/me", { token: other.body.accessToken }), 401, "session_revoked");
+    expect((await me()).hasPassword).toBe(true);
+    const audit = await platformDb(bindings)
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.targetId, account?.id ?? ""))
+      .all();
+    expect(audit.map((a) => a.action)).toEqual(
+      expect.arrayContaining(["user.password_set", "user.password_change"]),
+    );
+    expect(JSON.stringify(audit)).not.toContain("sandi-udin");
+  });
+});
+
+const pending = (token: string) =>
+  callJson<{ items: { id: string; name: string; kind: string; channel: string | null; roles: string[] }[] }>(
+    "/api/members/invitations?limit=100",
+    { token },
+  );
+const revoke = (token: string, id: string) =>
+  callJson(`/api/members/invitations/${id}`, { method: "DELETE", token });
+async function lastLinkTo(recipient: string): Promise<string> {
+  const message = (await queuedMessages({ recipient })).at(-1);
+  return tokenIn(message ?? ({ payload: {} } as never));
+}
+const setContact = (token: string, id: string, body: Record<string, unknown>) =>
+  callJson<{ invitation: { channel: string | null; sent: boolean; reason?: string } }>(
+    `/api/members/invitations/${id}/contact`,
+    { method: "PUT", token, body },
+  );
+const setPassword = (token: string, password: string) =>
+  callJson("/api/auth/reset-password", { body: { token, password } });
+
+describe("an invitation to someone without email (issue 45)", () => {
+  it("inviting the same unverified number again reaches the invited account, never a second one", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const phone = nextPhone();
+    expect(
+      (await invite(admin.token, { name: "Pak Udin", whatsapp: phone.typed, roles: ["satpam"] })).status,
+    ).toBe(202);
+    const first = await lastLinkTo(phone.stored);
+    const again = await invite(admin.token, {
+      name: "Pak Udin",
+      whatsapp: phone.typed,
+      roles: ["satpam", "bendahara"],
+    });
+    expect(again.status).toBe(202);
+    expect(again.body.invitation).toEqual({ channel: "whatsapp", sent: true });
+    const accounts = await platformDb(bindings).select().from(users).where(eq(users.whatsapp, phone.stored));
+    expect(accounts).toHaveLength(1);
+    expect((await allMembers(admin.token)).filter((m) => m.whatsapp === phone.stored)).toEqual([
+      expect.objectContaining({
+        userId: accounts[0]?.id,
+        roles: ["satpam", "bendahara"],
+        status: "diundang",
+      }),
+    ]);
+    expectProblem(await setPassword(first, "sandi-udin-01"), 410, "invitation_retired");
+    expect((await setPassword(await lastLinkTo(phone.stored), "sandi-udin-01")).status).toBe(204);
+    // Once he has signed in, he is a member like any other.
+    expectProblem(
+      await invite(admin.token, { name: "Pak Udin", whatsapp: phone.typed, roles: ["satpam"] }),
+      409,
+      "already_member",
+    );
+  });
+
+  it("the admin adds a WhatsApp number to an email invitation and re-sends it there; the link proves that number only", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const phone = nextPhone();
+    const email = `udin-${newId().toLowerCase()}@warga.test`;
+    await invite(admin.token, { name: "Pak Udin", email, roles: ["satpam"] });
+    const emailed = await lastLinkTo(email);
+    const id = (await pending(admin.token)).body.items.find((i) => i.name === "Pak Udin")?.id ?? "";
+    const res = await setContact(admin.token, id, { whatsapp: phone.typed });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ invitation: { channel: "whatsapp", sent: true } });
+    expect((await pending(admin.token)).body.items.filter((i) => i.name === "Pak Udin")).toEqual([
+      expect.objectContaining({ kind: "account", channel: "whatsapp", roles: ["satpam"] }),
+    ]);
+    expect(await auditTrail(admin.token, "action=member.invitation_contact")).toEqual([
+      expect.objectContaining({ detail: { invitationId: id, channel: "whatsapp" } }),
+    ]);
+    expect(JSON.stringify(await auditTrail(admin.token, "action=member.invitation_contact"))).not.toContain(
+      phone.stored,
+    );
+    expectProblem(await setPassword(emailed, "sandi-udin-01"), 410, "invitation_retired");
+    expect((await setPassword(await lastLinkTo(phone.stored), "sandi-udin-01")).status).toBe(204);
+    const account = await platformDb(bindings).select().from(users).where(eq(users.email, email)).get();
+    expect(account).toMatchObject({ whatsapp: phone.stored, emailVerifiedAt: null });
+    expect(account?.whatsappVerifiedAt).not.toBeNull();
+    // Accepted: nothing more to add to it.
+    expectProblem(await setContact(admin.token, id, { email: `x-${email}` }), 409, "invitation_not_pending");
+  });
+
+  it("stores the contact unverified and refuses bad input, others' contacts, join links, used links and other communities", async () => {
+    const tenant = await createTenant();
+    const other = await createTenant();
+    const admin = await tenant.member("admin");
+    const sek = await tenant.member("sekretaris");
+    const otherAdmin = await other.member("admin");
+    const phone = nextPhone();
+    await invite(admin.token, { name: "Bu Siti", whatsapp: phone.typed, roles: ["sekretaris"] });
+    const id = (await pending(admin.token)).body.items.find((i) => i.name === "Bu Siti")?.id ?? "";
+    expectProblem(await setContact(admin.token, id, {}), 400, "invalid_input");
+    expectProblem(
+      await setContact(admin.token, id, { email: "siti@warga.test", whatsapp: phone.typed }),
+      400,
+      "invalid_input",
+    );
+    expectProblem(await setContact(admin.token, id, { whatsapp: "021-555-1234" }), 400, "invalid_input");
+    expectProblem(await setContact(admin.token, newId(), { whatsapp: phone.typed }), 404, "not_found");
+    expectProblem(await setContact(otherAdmin.token, id, { whatsapp: phone.typed }), 404, "not_found");
+    expectProblem(await setContact(sek.token, id, { whatsapp: phone.typed }), 403, "forbidden_role");
+    // A number another account has proven, an email another account has.
+    const verified = nextPhone();
+    const holder = await insertUser({ name: "Pemilik Nomor" });
+    await platformDb(bindings)
+      .update(users)
+      .set({ whatsapp: verified.stored, whatsappVerifiedAt: new Date().toISOString() })
+      .where(eq(users.id, holder.id));
+    expectProblem(await setContact(admin.token, id, { whatsapp: verified.typed }), 409, "whatsapp_taken");
+    expectProblem(await setContact(admin.token, id, { email: holder.email }), 409, "account_conflict");
+    // A number only claimed elsewhere is stored, unverified, and the link goes there.
+    const claimed = nextPhone();
+    const claimer = await insertUser({ name: "Pengklaim" });
+    await platformDb(bindings)
+      .update(users)
+      .set({ whatsapp: claimed.stored })
+      .where(eq(users.id, claimer.id));
+    expect((await setContact(admin.token, id, { whatsapp: claimed.typed })).body.invitation).toEqual({
+      channel: "whatsapp",
+      sent: true,
+    });
+    const siti = await platformDb(bindings).select().from(users).where(eq(users.name, "Bu Siti")).all();
+    expect(siti.filter((u) => u.whatsapp === claimed.stored)).toEqual([
+      expect.objectContaining({ whatsappVerifiedAt: null }),
+    ]);
+    // A join link's contacts are its holder's; a revoked invitation is no longer pending.
+    const existing = await insertUser({ name: "Bu Ani" });
+    await invite(admin.token, { name: "Ani", email: existing.email, roles: ["bendahara"] });
+    const joinId = (await pending(admin.token)).body.items.find((i) => i.name === "Ani")?.id ?? "";
+    expectProblem(
+      await setContact(admin.token, joinId, { whatsapp: phone.typed }),
+      409,
+      "invitation_is_join",
+    );
+    const newest = (await pending(admin.token)).body.items.find((i) => i.name === "Bu Siti")?.id ?? "";
+    expect((await revoke(admin.token, newest)).status).toBe(204);
+    expectProblem(
+      await setContact(admin.token, newest, { whatsapp: phone.typed }),
+      409,
+      "invitation_not_pending",
+    );
   });
 });

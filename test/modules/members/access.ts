@@ -12,6 +12,8 @@ export const ACCESS: AccessTable = {
   // Issue 44: pending invitations are the admin's, as sending them is (who, duties, sender, expiry).
   "GET /api/members/invitations": { who: ADMIN },
   "DELETE /api/members/invitations/:id": { who: ADMIN },
+  // Issue 45: a contact added to an invitation is where the next link goes: the admin's, as inviting is.
+  "PUT /api/members/invitations/:id/contact": { who: ADMIN },
   // Issue 45: a one-time sign-in code is a credential for the member's account, so it is the admin's, as
   // invitations are (ADR 0044).
   "POST /api/members/:userId/sign-in-code": { who: ADMIN },

@@ -28,6 +28,14 @@ export const FACTORIES: FactoryTable = {
     kind: "tenant",
     make: async (w) => ({ params: { id: await invitationOfA(w) } }),
   },
+  // Issue 45: a number added to a pending invitation of A, which B's admin cannot reach.
+  "/api/members/invitations/:id/contact": {
+    kind: "tenant",
+    make: async (w) => ({
+      params: { id: await invitationOfA(w) },
+      body: { put: { whatsapp: "081234567890" } },
+    }),
+  },
   // Issue 45: an officer's one-time sign-in code for a member of A; B's admin never reaches A's member.
   "/api/members/:userId/sign-in-code": {
     kind: "tenant",

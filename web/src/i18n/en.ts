@@ -560,6 +560,11 @@ export const en: Messages = {
   "profil.export": "My personal data",
   "profil.exportIntro": "Download everything Warga holds about you, as one JSON file.",
   "profil.exportButton": "Download my data",
+  "profil.passwordCreate": "Create a password",
+  "profil.passwordCreateIntro":
+    "You sign in with a code. Create a password to sign in without waiting for one.",
+  "profil.passwordNew": "New password (at least 8 characters)",
+  "profil.passwordCreated": "Password created. Next time you can sign in with it.",
   "profil.signOutAll": "Sign out everywhere",
   "profil.signOutAllIntro":
     "For a lost phone or a shared computer: every sign-in of your account ends, this one included.",

@@ -560,6 +560,11 @@ export const id = {
   "profil.export": "Data pribadi saya",
   "profil.exportIntro": "Unduh semua data yang disimpan Warga tentang Anda, dalam satu berkas JSON.",
   "profil.exportButton": "Unduh data saya",
+  "profil.passwordCreate": "Buat kata sandi",
+  "profil.passwordCreateIntro":
+    "Anda masuk dengan kode. Buat kata sandi agar bisa masuk tanpa menunggu kode.",
+  "profil.passwordNew": "Kata sandi baru (minimal 8 karakter)",
+  "profil.passwordCreated": "Kata sandi dibuat. Berikutnya Anda bisa masuk dengan kata sandi ini.",
   "profil.signOutAll": "Keluar dari semua perangkat",
   "profil.signOutAllIntro":
     "Untuk ponsel yang hilang atau komputer bersama: semua sesi masuk akun Anda berakhir, termasuk yang ini.",

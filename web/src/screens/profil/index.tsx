@@ -17,6 +17,8 @@ interface Me {
   whatsapp: string | null;
   emailVerified?: boolean;
   whatsappVerified?: boolean;
+  /** False for an account that only signs in by a code (issue 45): it may set a password here. */
+  hasPassword?: boolean;
   unit?: { id: string; block: string; number: string } | null;
   /** The newest request for a house: a house is granted by the secretariat, never claimed. */
   unitRequest?: {
@@ -220,7 +222,53 @@ function ProfileFields({ me, etag }: { me: Me; etag: string | null }) {
           verified={current.emailVerified ?? false}
         />
       )}
+      {current.hasPassword === false && <CreatePassword />}
     </>
+  );
+}
+
+/**
+ * "Buat kata sandi" (issue 45): a member who signs in by a code (WhatsApp or one handed over by an
+ * officer) has no password; they may set one here, with no more than their session.
+ */
+function CreatePassword() {
+  const [password, setPassword] = useState("");
+  const [done, setDone] = useState(false);
+  const form = useSubmit(async () => {
+    await api.post("/api/user/password", { newPassword: password });
+    return true;
+  });
+  const onSubmit = async (event: Event) => {
+    if (await form.submit(event)) {
+      setDone(true);
+      setPassword("");
+    }
+  };
+  if (done) {
+    return (
+      <p class="profil-saved" role="status">
+        {t("profil.passwordCreated")}
+      </p>
+    );
+  }
+  return (
+    <form onSubmit={onSubmit} aria-labelledby="profil-password-title">
+      <h3 id="profil-password-title">{t("profil.passwordCreate")}</h3>
+      <p class="muted">{t("profil.passwordCreateIntro")}</p>
+      <Field
+        label={t("profil.passwordNew")}
+        name="newPassword"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={8}
+        value={password}
+        onInput={setPassword}
+        error={form.fields.newPassword}
+      />
+      <FormError error={form.error} />
+      <Submit busy={form.busy}>{t("profil.passwordCreate")}</Submit>
+    </form>
   );
 }
 
