@@ -429,7 +429,7 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
     ]
   },
   {
-    "name": "0033_cultured_whizzer.sql",
+    "name": "0033_walk_in_photo.sql",
     "statements": [
       "ALTER TABLE `visitors` ADD `photo_file_id` text;"
     ]

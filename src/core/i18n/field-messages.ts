@@ -130,7 +130,8 @@ export const FIELD_MESSAGES_ID: Readonly<Record<string, string>> = {
   "untilTime after fromTime": "untilTime harus setelah fromTime",
   "each day once": "setiap hari cukup sekali",
   "block and number together": "blok dan nomor harus diisi bersama",
-  "required when you moved out of more than one community": "wajib diisi bila Anda pindah dari lebih dari satu komunitas",
+  "required when you moved out of more than one community":
+    "wajib diisi bila Anda pindah dari lebih dari satu komunitas",
   "a percentage is at most 100": "persentase paling banyak 100",
   "options must be distinct": "pilihan tidak boleh sama",
   "not a valid choice for this poll": "bukan pilihan yang sah untuk musyawarah ini",
