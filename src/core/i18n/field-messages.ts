@@ -130,6 +130,7 @@ export const FIELD_MESSAGES_ID: Readonly<Record<string, string>> = {
   "untilTime after fromTime": "untilTime harus setelah fromTime",
   "each day once": "setiap hari cukup sekali",
   "block and number together": "blok dan nomor harus diisi bersama",
+  "exactly one of an email or a WhatsApp number": "isi tepat satu: email atau nomor WhatsApp",
   "required when you moved out of more than one community":
     "wajib diisi bila Anda pindah dari lebih dari satu komunitas",
   "a percentage is at most 100": "persentase paling banyak 100",
