@@ -52,7 +52,7 @@ async function holdStateLock(dir) {
       continue;
     }
     if (waited % 30 === 0) {
-      console.log(`bench: waiting for the run holding ${lock} (pid ${owner || "?"}) to finish`);
+      console.error(`bench: waiting for the run holding ${lock} (pid ${owner || "?"}) to finish`);
     }
     await sleep(2000);
   }
@@ -88,7 +88,7 @@ function resetIfMigrationsRewritten(dir) {
     stale = before === null || before.some((name) => !now.includes(name));
   }
   if (stale) {
-    console.log(`bench: ${dir} was built with migrations no longer here; starting it over`);
+    console.error(`bench: ${dir} was built with migrations no longer here; starting it over`);
     rmSync(dir, { recursive: true, force: true });
   }
   mkdirSync(dir, { recursive: true });

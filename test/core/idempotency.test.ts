@@ -328,6 +328,7 @@ const CREDENTIAL_FIELD = /(^token$|token$|^apikey$|apikey|secret|password$|crede
 
 type JsonSchema = {
   $ref?: string;
+  type?: string | string[];
   properties?: Record<string, JsonSchema>;
   items?: JsonSchema;
   anyOf?: JsonSchema[];
@@ -354,7 +355,8 @@ function credentialFields(
   }
   const found: string[] = [];
   for (const [name, value] of Object.entries(schema.properties ?? {})) {
-    if (CREDENTIAL_FIELD.test(name)) {
+    // A flag about a credential (`hasPassword`) is not one.
+    if (CREDENTIAL_FIELD.test(name) && value.type !== "boolean") {
       found.push(name);
     }
     found.push(...credentialFields(value, components, seen));

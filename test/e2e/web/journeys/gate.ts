@@ -136,4 +136,68 @@ export const gateJourneys: Journey[] = [
       expect(out.checkedOutAt).not.toBeNull();
     },
   },
+  {
+    name: "an ojol comes to the gate without a pass: the satpam registers the walk-in, the host approves it on their phone, the satpam lets him in and, later, out",
+    run: async (app) => {
+      const host = await app.apiAs(RESIDENT);
+      const me = (await (await host("GET", "/api/user/me")).json()) as {
+        unit: { block: string; number: string } | null;
+      };
+      expect(me.unit, "the demo resident lives in a house").not.toBeNull();
+      const guest = `Agus Ojol ${Date.now().toString(36).slice(-4)}`;
+
+      // The guard: "Tamu datang langsung", the guest's name and kind, and the host's house.
+      const gate = await app.page();
+      await app.signIn(gate, GUARD);
+      await gate.goto(`${app.url}/satpam`);
+      await app.settled(gate);
+      await gate.getByRole("button", { name: "Tamu datang langsung" }).click();
+      await gate.getByLabel("Nama tamu").fill(guest);
+      await gate.getByLabel("Jenis tamu").selectOption({ label: "Ojek online" });
+      await gate.getByLabel("Keperluan (boleh kosong)").fill("Antar makanan");
+      await gate.getByLabel("Blok").fill(me.unit?.block ?? "");
+      await gate.getByLabel("Nomor rumah").fill(me.unit?.number ?? "");
+      expect(await app.seriousViolations(gate), "walk-in form: axe serious/critical").toEqual([]);
+      await app.screenshot(gate, "satpam-walk-in-360");
+      await gate.getByRole("button", { name: "Catat dan kabari tuan rumah" }).click();
+      await gate
+        .getByRole("status")
+        .filter({ hasText: `${guest} dicatat` })
+        .waitFor();
+
+      // The host, on their phone: the guest waiting at the gate, approved with one tap.
+      const phone = await app.page();
+      await app.signIn(phone, RESIDENT);
+      await phone.goto(`${app.url}/tamu`);
+      const atGate = phone.locator("article", {
+        has: phone.getByRole("heading", { name: "Tamu menunggu di gerbang" }),
+      });
+      const waiting = atGate.getByRole("listitem").filter({ hasText: guest });
+      await waiting.waitFor();
+      await app.settled(phone);
+      expect(await app.seriousViolations(phone), "tamu at the gate: axe serious/critical").toEqual([]);
+      await app.screenshot(phone, "tamu-walk-in-360");
+      await waiting.getByRole("button", { name: "Setujui" }).click();
+      await waiting.waitFor({ state: "detached" });
+
+      // The guard lets him in from the list, finds him under "Di dalam sekarang", and out again.
+      await gate.reload();
+      const row = gate.getByRole("listitem").filter({ hasText: guest });
+      await row.getByRole("button", { name: "Masuk" }).first().click();
+      const inside = gate
+        .locator("article", { has: gate.getByRole("heading", { name: /Di dalam sekarang/ }) })
+        .getByRole("listitem")
+        .filter({ hasText: guest });
+      await inside.waitFor();
+      await app.screenshot(gate, "satpam-inside-360");
+      await inside.getByRole("button", { name: "Keluar" }).click();
+      await inside.waitFor({ state: "detached" });
+      const stillInside = (await (
+        await (
+          await app.apiAs(GUARD)
+        )("GET", "/api/visitor?inside=true&limit=100")
+      ).json()) as { items: { guestName: string }[] };
+      expect(stillInside.items.map((v) => v.guestName)).not.toContain(guest);
+    },
+  },
 ];

@@ -4,6 +4,8 @@ import type { Journey } from "../harness";
 
 /** The only account these journeys change anything of (journeys share one server and database). */
 const RESIDENT = "warga2.rt01@warga.test";
+/** RT 01's third house owes three months (the seed): its dues are paid here, nothing else of it changes. */
+const OWES_MONTHS = "warga3.rt01@warga.test";
 
 /**
  * The test server's notification service is a stub that accepts everything and keeps nothing; the API's
@@ -87,6 +89,45 @@ export const residentJourneys: Journey[] = [
       await app.settled(wide);
       expect(await app.seriousViolations(wide), "iuran desktop: axe serious/critical").toEqual([]);
       await app.screenshot(wide, "iuran-desktop");
+    },
+  },
+  {
+    name: "a resident who owes three months sees this month apart from the arrears and pays them all in one checkout",
+    run: async (app) => {
+      const page = await app.page();
+      await app.signIn(page, OWES_MONTHS);
+      await page.goto(`${app.url}/iuran`);
+      await page.getByRole("heading", { level: 1, name: "Iuran" }).waitFor();
+      await page.getByRole("heading", { name: "Tunggakan" }).waitFor();
+      await page.getByRole("heading", { name: "Bulan ini" }).waitFor();
+      await app.settled(page);
+      expect(await app.seriousViolations(page), "iuran, several months: axe serious/critical").toEqual([]);
+      await app.screenshot(page, "iuran-months-360");
+
+      // Every open bill is ticked at first: one button pays them all, through one gateway order.
+      const payAll = page.getByRole("button", { name: /^Bayar \d+ tagihan/ });
+      const label = (await payAll.textContent()) ?? "";
+      const count = Number(/Bayar (\d+) tagihan/.exec(label)?.[1] ?? 0);
+      expect(count, label).toBeGreaterThanOrEqual(3);
+      const devOrigin = "http://127.0.0.1:8787";
+      await page.route(`${devOrigin}/dev/payments/**`, (route) =>
+        route.continue({ url: route.request().url().replace(devOrigin, app.url) }),
+      );
+      await payAll.click();
+      await page.waitForURL(/\/dev\/payments\/iuran-/);
+      await page.getByRole("button", { name: "Bayar", exact: true }).click();
+      await page.getByText("Pembayaran berhasil").waitFor();
+      const back = new URL(
+        (await page.getByRole("link", { name: "Kembali ke aplikasi" }).getAttribute("href")) ?? "",
+      );
+      await page.goto(`${app.url}${back.pathname}${back.search}`);
+      await page.getByText("Pembayaran berhasil. Terima kasih!").waitFor();
+      // One receipt per bill the order paid, and nothing left to pay.
+      await expect
+        .poll(async () => page.getByRole("article", { name: "Kuitansi pembayaran iuran" }).count())
+        .toBe(count);
+      await page.goto(`${app.url}/iuran`);
+      await page.getByText("Semua iuran sudah lunas. Terima kasih!").waitFor();
     },
   },
   {
