@@ -252,12 +252,19 @@ describe("one letter", () => {
         nomorSurat: "001/SKD/XI/2026",
         pdfAvailable: false,
         awaitingRw: true,
+        history: [
+          { status: "diajukan", note: null, byStaff: false, createdAt: "2026-11-20T01:00:00Z" },
+          { status: "selesai", note: null, byStaff: true, createdAt: "2026-11-21T01:00:00Z" },
+        ],
       }),
     };
     openArea("/surat", Surat, "/surat/L1");
     expect((await screen.findAllByText("Menunggu persetujuan RW")).length).toBeGreaterThan(0);
     expect(screen.getByRole("status").textContent).toContain("menunggu persetujuan RW");
     expect(screen.queryByRole("button", { name: "Unduh PDF" })).toBeNull();
+    // Its history does not call it ready to download either.
+    expect(screen.getByText("selesai, menunggu persetujuan RW")).toBeTruthy();
+    expect(screen.queryByText("selesai, siap diunduh")).toBeNull();
   });
 
   it("cancels a request after asking once, with the reason given", async () => {

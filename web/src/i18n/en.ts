@@ -183,6 +183,7 @@ export const en: Messages = {
   "surat.number": "Letter number",
   "surat.noteFix": "Secretary's note: needs correction",
   "surat.noteRefused": "Reason for refusal",
+  "surat.finishedAwaitingRw": "done, waiting for the RW's acknowledgement",
   "surat.awaitingRw": "Waiting for the RW's approval",
   "surat.awaitingRwText":
     "The letter is finished and waits for the RW's approval. You can download the PDF once the RW approves it; you will be told.",

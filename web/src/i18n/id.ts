@@ -182,6 +182,7 @@ export const id = {
   "surat.number": "Nomor surat",
   "surat.noteFix": "Catatan sekretaris: perlu diperbaiki",
   "surat.noteRefused": "Alasan ditolak",
+  "surat.finishedAwaitingRw": "selesai, menunggu persetujuan RW",
   "surat.awaitingRw": "Menunggu persetujuan RW",
   "surat.awaitingRwText":
     "Surat sudah selesai dan menunggu persetujuan RW. PDF-nya dapat diunduh setelah RW menyetujuinya; Anda akan diberi tahu.",

@@ -218,7 +218,11 @@ function History({ letter }: { letter: Letter }) {
       <ol class="timeline">
         {events.map((e, i) => (
           <li key={`${e.createdAt}-${i}`}>
-            <strong>{statusText(e.status)}</strong>
+            <strong>
+              {e.status === "selesai" && letter.awaitingRw
+                ? t("surat.finishedAwaitingRw")
+                : statusText(e.status)}
+            </strong>
             <span class="muted">{dateTime(e.createdAt)}</span>
             {e.note && <p>{e.note}</p>}
           </li>
