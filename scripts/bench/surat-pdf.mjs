@@ -83,6 +83,9 @@ export async function run() {
         provinsi: "Jawa Barat",
         headName: "Ketua RT 01",
         address: "Jl. Sukamaju",
+        // The demo's RT 01 waits for its RW before the resident gets a letter (issue 45): the bench times
+        // the resident's own downloads, so its letters are the RT's alone.
+        rwAcknowledgement: false,
       },
     });
     const renders = [];
