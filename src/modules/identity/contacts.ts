@@ -224,19 +224,7 @@ export async function verifyContactCode({
   if (!live) {
     throw codeRefused();
   }
-  const counted = await ctx.platform
-    .update(contactCodes)
-    .set({ attempts: sql`${contactCodes.attempts} + 1` })
-    .where(
-      and(
-        eq(contactCodes.id, live.id),
-        isNull(contactCodes.usedAt),
-        sql`${contactCodes.attempts} < ${CONTACT_CODE_MAX_ATTEMPTS}`,
-      ),
-    )
-    .returning({ id: contactCodes.id })
-    .get();
-  if (!counted) {
+  if (!(await countAttempt(ctx, live.id))) {
     throw codeRefused();
   }
   const expected = await codeHash(ctx.config.PASSWORD_PEPPER, {
@@ -319,4 +307,24 @@ export async function releaseWhatsapp({
     }),
   ]);
   return { userId: holder.id, released: true };
+}
+
+/**
+ * Counts one try against a live code, or says it is spent: used meanwhile, or out of its
+ * CONTACT_CODE_MAX_ATTEMPTS tries. Verifying a contact and signing in by WhatsApp code both ask.
+ */
+export async function countAttempt(ctx: { platform: PlatformCtx["platform"] }, id: string): Promise<boolean> {
+  const counted = await ctx.platform
+    .update(contactCodes)
+    .set({ attempts: sql`${contactCodes.attempts} + 1` })
+    .where(
+      and(
+        eq(contactCodes.id, id),
+        isNull(contactCodes.usedAt),
+        sql`${contactCodes.attempts} < ${CONTACT_CODE_MAX_ATTEMPTS}`,
+      ),
+    )
+    .returning({ id: contactCodes.id })
+    .get();
+  return counted !== undefined;
 }

@@ -6,7 +6,7 @@ import { log } from "../../core/http/log";
 import { newId, timingSafeEqualText } from "../../core/ids";
 import { notifyFor } from "../../core/notifier";
 import type { Defer } from "./background";
-import { CONTACT_CODE_MAX_ATTEMPTS, CONTACT_CODE_TTL_SECONDS, codeHash, newCode } from "./contacts";
+import { CONTACT_CODE_TTL_SECONDS, codeHash, countAttempt, newCode } from "./contacts";
 import { identityRateLimit as rateLimit } from "./limits";
 import { signIn } from "./sessions";
 
@@ -135,19 +135,7 @@ export async function verifyWhatsappCode({
   if (!live) {
     throw refused();
   }
-  const counted = await ctx.platform
-    .update(contactCodes)
-    .set({ attempts: sql`${contactCodes.attempts} + 1` })
-    .where(
-      and(
-        eq(contactCodes.id, live.id),
-        isNull(contactCodes.usedAt),
-        sql`${contactCodes.attempts} < ${CONTACT_CODE_MAX_ATTEMPTS}`,
-      ),
-    )
-    .returning({ id: contactCodes.id })
-    .get();
-  if (!counted) {
+  if (!(await countAttempt(ctx, live.id))) {
     throw refused();
   }
   const expected = await codeHash(ctx.config.PASSWORD_PEPPER, {
