@@ -1,5 +1,3 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type Journey, type JourneyScope, startWebApp } from "./web/harness";
 import { authJourneys } from "./web/journeys/auth";
 import { communityJourneys } from "./web/journeys/community";
 import { gateJourneys } from "./web/journeys/gate";
@@ -8,6 +6,7 @@ import { offlineJourneys } from "./web/journeys/offline";
 import { residentJourneys } from "./web/journeys/resident";
 import { shellJourneys } from "./web/journeys/shell";
 import { swaggerJourneys } from "./web/journeys/swagger";
+import { runJourneys } from "./web/run";
 
 /**
  * The web app in a real Chromium against the real local API with the demo data (ADR 0041): the journeys
@@ -15,8 +14,9 @@ import { swaggerJourneys } from "./web/journeys/swagger";
  * screenshots for the README. One server and one browser for all of them (test/e2e/web/harness.ts);
  * each journey has its own browser profile and, where it changes data, its own demo account.
  * `npx vitest run --project e2e test/e2e/web.e2e.test.ts -t <words of a journey's name>` runs some.
+ * The committee's console has its own file (console.browser.test.ts, `npm run test:console`).
  */
-const chains: Journey[][] = [
+runJourneys("the web app in a browser", [
   shellJourneys,
   lettersJourneys,
   communityJourneys,
@@ -25,67 +25,4 @@ const chains: Journey[][] = [
   gateJourneys,
   residentJourneys,
   swaggerJourneys,
-];
-
-/**
- * Two journeys at a time (the e2e project's `maxConcurrency`): a journey mostly waits on the browser and
- * the server, so two side by side take little more than one. Each module's journeys stay in order, one
- * after another (they share demo accounts, and one signs its account out everywhere); modules are
- * interleaved, so the pair running is usually from two modules, which use different accounts.
- */
-const journeys = Array.from({ length: Math.max(...chains.map((c) => c.length)) }, (_, i) =>
-  chains.flatMap((chain, module) => (chain[i] ? [{ journey: chain[i], module }] : [])),
-).flat();
-
-const chromium = inject("chromium");
-// The app's build, the bundle, workerd's start, migrations and seed: about half a minute on a quiet
-// 2-core machine; the margin is for one shared with other test files.
-const SETUP_MS = 300_000;
-const JOURNEY_MS = 240_000;
-
-let journey: (() => JourneyScope) | undefined;
-let unavailable: string | undefined = chromium.ready ? undefined : chromium.reason;
-let stop = async () => {};
-
-beforeAll(async () => {
-  if (unavailable) {
-    return;
-  }
-  const started = await startWebApp(true);
-  stop = started.stop;
-  journey = started.journey;
-  unavailable ??= started.unavailable;
-}, SETUP_MS);
-
-afterAll(() => stop());
-
-describe.concurrent("the web app in a browser", () => {
-  // Each module's turn: a journey waits for the one of its module that started before it (taken when
-  // the journey starts, so one left out by `-t` holds nothing up).
-  const turns = new Map<number, Promise<void>>();
-  for (const { journey: j, module } of journeys) {
-    it(
-      j.name,
-      async (t) => {
-        const before = turns.get(module);
-        let done = () => {};
-        turns.set(module, new Promise<void>((resolve) => (done = resolve)));
-        try {
-          await before;
-          t.skip(unavailable !== undefined, unavailable);
-          const scope = (journey as () => JourneyScope)();
-          let errors: string[];
-          try {
-            await j.run(scope.app);
-          } finally {
-            errors = await scope.end();
-          }
-          expect(errors, "uncaught errors in the app's pages").toEqual([]);
-        } finally {
-          done();
-        }
-      },
-      JOURNEY_MS,
-    );
-  }
-});
+]);

@@ -1,9 +1,10 @@
 import type { ComponentType } from "preact";
 import { useEffect } from "preact/hooks";
 import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from "preact-iso";
+import { isOfficer } from "./console/duties";
 import { type MessageKey, setLanguage, t, useLanguage } from "./i18n";
 import { OfflineBanner } from "./pwa/OfflineBanner";
-import { signOut, useSession } from "./session";
+import { type SessionUser, signOut, useSession } from "./session";
 import { Loading } from "./ui/states";
 
 // Every screen is its own chunk: the first screen loads the shell and itself only (ADR 0041).
@@ -35,6 +36,8 @@ const Pasar = lazy(() => import("./screens/pasar").then((m) => m.Pasar));
 const Asisten = lazy(() => import("./screens/asisten").then((m) => m.Asisten));
 const Profil = lazy(() => import("./screens/profil").then((m) => m.Profil));
 const Menu = lazy(() => import("./screens/menu").then((m) => m.Menu));
+// The committee's console (issue 46): one chunk for its frame, each of its sections another.
+const Console = lazy(() => import("./console").then((m) => m.Console));
 
 /** Moves to `to` once rendered (a redirect inside the app). */
 function Redirect({ to }: { to: string }) {
@@ -85,6 +88,7 @@ const signedInScreens: [string, ComponentType][] = [
   ["/asisten", Asisten],
   ["/profil", Profil],
   ["/menu", Menu],
+  ["/pengurus", Console],
 ];
 const areaRoutes = signedInScreens.map(([path, Screen]) => [path, signedIn(Screen)] as const);
 const ChooseScreen = signedIn(Choose);
@@ -141,6 +145,25 @@ const RESIDENT_TABS: Tab[] = [
 ];
 /** A guard who lives elsewhere has one screen of their own: the gate. */
 const GUARD_TABS: Tab[] = [HOME, { path: "/satpam", key: "nav.satpam" }, MORE];
+const CONSOLE: Tab = { path: "/pengurus", key: "nav.console" };
+/**
+ * An officer's household and the committee's console are one tap apart: "Pengurus" takes the guests'
+ * place (under "Lainnya"), and "Beranda" is the way home (issue 46).
+ */
+const OFFICER_TABS: Tab[] = [
+  HOME,
+  { path: "/iuran", key: "nav.iuran" },
+  { path: "/surat", key: "nav.surat" },
+  CONSOLE,
+  MORE,
+];
+
+function tabsOf(user: SessionUser): Tab[] {
+  if (isOfficer(user)) {
+    return user.resident ? OFFICER_TABS : [HOME, CONSOLE, MORE];
+  }
+  return user.resident ? RESIDENT_TABS : user.roles.includes("satpam") ? GUARD_TABS : [HOME, MORE];
+}
 
 function BottomNav() {
   const session = useSession();
@@ -148,8 +171,7 @@ function BottomNav() {
   if (session.status !== "signedIn") {
     return null;
   }
-  const user = session.user;
-  const tabs = user.resident ? RESIDENT_TABS : user.roles.includes("satpam") ? GUARD_TABS : [HOME, MORE];
+  const tabs = tabsOf(session.user);
   return (
     <nav class="tabs" aria-label={t("nav.main")}>
       {tabs.map((tab) => {

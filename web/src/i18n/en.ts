@@ -24,6 +24,7 @@ export const en: Messages = {
   "nav.pasar": "Market",
   "nav.asisten": "Assistant",
   "nav.profil": "Profile",
+  "nav.console": "Committee",
   "nav.switch": "Switch community",
   "common.loading": "Loading…",
   "common.retry": "Try again",

@@ -22,6 +22,7 @@ export const id = {
   "nav.pasar": "Pasar",
   "nav.asisten": "Asisten",
   "nav.profil": "Profil",
+  "nav.console": "Pengurus",
   "nav.switch": "Ganti komunitas",
   "common.loading": "Memuat…",
   "common.retry": "Coba lagi",

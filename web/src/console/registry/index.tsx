@@ -1,0 +1,11 @@
+import { useLanguage } from "../../i18n";
+
+/** Placeholder until this section is built (issue 46): replaced as a whole by its screens. */
+export function Registry() {
+  useLanguage();
+  return (
+    <section aria-labelledby="s-title">
+      <h1 id="s-title">Registry</h1>
+    </section>
+  );
+}
