@@ -1,5 +1,6 @@
 // Lighthouse for `npm run bench -- web` (issue 43: performance ≥ 95, accessibility 100, best practices
-// ≥ 95 on sign-in, home, iuran and surat). The app as deployed (the deploy bundle on workerd with the
+// ≥ 95 on sign-in, home, iuran and surat; issue 46: performance ≥ 90 and accessibility 100 on the
+// console's dashboard, registry list and letter queue, signed in as RT 01's head). The app as deployed (the deploy bundle on workerd with the
 // static assets and the demo seed, as the browser journeys run it), the machine's Chromium, and
 // Lighthouse's mobile profile with its default (simulated) throttling. Figures, not a test.
 import { execFileSync } from "node:child_process";
@@ -16,13 +17,19 @@ import { declaredSlots, migrateAndSeed } from "./d1.mjs";
 /** Where each page's Lighthouse report is written (JSON; open it in the Lighthouse viewer or read it). */
 const REPORTS = join(root, ".cache", "lighthouse");
 const TARGETS = { performance: 95, accessibility: 100, "best-practices": 95 };
-const RESIDENT = { email: "warga1.rt01@warga.test", password: "warga-demo-2026" };
-/** Signed out first (a signed-in person is sent home from /login), then the resident's screens. */
+const CONSOLE_TARGETS = { performance: 90, accessibility: 100, "best-practices": 95 };
+const RESIDENT = "warga1.rt01@warga.test";
+const HEAD = "admin.rt01@warga.test";
+const PASSWORD = "warga-demo-2026";
+/** Signed out first (a signed-in person is sent home from /login), then the resident's screens, then the console's. */
 const PAGES = [
-  { name: "sign-in", path: "/login", signedIn: false },
-  { name: "home", path: "/", signedIn: true },
-  { name: "iuran", path: "/iuran", signedIn: true },
-  { name: "surat", path: "/surat", signedIn: true },
+  { name: "sign-in", path: "/login", as: null, targets: TARGETS },
+  { name: "home", path: "/", as: RESIDENT, targets: TARGETS },
+  { name: "iuran", path: "/iuran", as: RESIDENT, targets: TARGETS },
+  { name: "surat", path: "/surat", as: RESIDENT, targets: TARGETS },
+  { name: "console", path: "/pengurus", as: HEAD, targets: CONSOLE_TARGETS },
+  { name: "registry", path: "/pengurus/warga", as: HEAD, targets: CONSOLE_TARGETS },
+  { name: "letter desk", path: "/pengurus/surat", as: HEAD, targets: CONSOLE_TARGETS },
 ];
 
 /**
@@ -50,14 +57,18 @@ async function forgetServiceWorker(port, url) {
   }
 }
 
-/** Signs in on the sign-in screen in Chromium's default profile: the refresh cookie keeps the session. */
-async function signIn(port, url) {
+/**
+ * Signs in as `email` on the sign-in screen in Chromium's default profile (after dropping the cookie of
+ * whoever was signed in before): the refresh cookie keeps the session.
+ */
+async function signIn(port, url, email) {
   const browser = await playwright.connectOverCDP(`http://127.0.0.1:${port}`);
   try {
+    await browser.contexts()[0].clearCookies();
     const page = await browser.contexts()[0].newPage();
     await page.goto(`${url}/login`);
-    await page.getByLabel("Email").fill(RESIDENT.email);
-    await page.getByLabel("Kata sandi").fill(RESIDENT.password);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Kata sandi").fill(PASSWORD);
     await page.getByRole("button", { name: "Masuk", exact: true }).click();
     await page.getByRole("heading", { level: 1, name: /^Halo, / }).waitFor();
     await page.close();
@@ -91,11 +102,11 @@ export async function runLighthouse() {
       ],
     });
     const rows = [];
-    let signedIn = false;
+    let signedInAs = null;
     for (const page of PAGES) {
-      if (page.signedIn && !signedIn) {
-        await signIn(chrome.port, server.url);
-        signedIn = true;
+      if (page.as && page.as !== signedInAs) {
+        await signIn(chrome.port, server.url, page.as);
+        signedInAs = page.as;
       }
       if (process.env.WARGA_LIGHTHOUSE_WARM !== "1") {
         await forgetServiceWorker(chrome.port, server.url);
@@ -104,7 +115,7 @@ export async function runLighthouse() {
         port: chrome.port,
         output: "json",
         logLevel: "error",
-        onlyCategories: Object.keys(TARGETS),
+        onlyCategories: Object.keys(page.targets),
         // Keeps the refresh cookie: Lighthouse would otherwise clear the origin's storage and sign out.
         disableStorageReset: true,
       });
@@ -132,19 +143,19 @@ export async function runLighthouse() {
 export function printLighthouse(rows) {
   const score = (lhr, c) => Math.round((lhr.categories[c].score ?? 0) * 100);
   console.log(
-    `\nLighthouse 12, mobile profile, default throttling (simulated), ${process.env.WARGA_LIGHTHOUSE_WARM === "1" ? "repeat visits under the service worker (WARGA_LIGHTHOUSE_WARM=1)" : "first visits (no service worker yet)"}; targets: performance ≥ 95, accessibility 100, best practices ≥ 95`,
+    `\nLighthouse 12, mobile profile, default throttling (simulated), ${process.env.WARGA_LIGHTHOUSE_WARM === "1" ? "repeat visits under the service worker (WARGA_LIGHTHOUSE_WARM=1)" : "first visits (no service worker yet)"}; targets: performance ≥ 95 (console pages ≥ 90), accessibility 100, best practices ≥ 95`,
   );
   console.log(
-    `${"page".padEnd(10)}${"performance".padStart(13)}${"accessibility".padStart(15)}${"best pract.".padStart(13)}  result`,
+    `${"page".padEnd(14)}${"performance".padStart(13)}${"accessibility".padStart(15)}${"best pract.".padStart(13)}  result`,
   );
   let failed = 0;
   const notes = [];
   for (const { page, lhr, finalPath } of rows) {
-    const under = Object.entries(TARGETS).filter(([c, target]) => score(lhr, c) < target);
+    const under = Object.entries(page.targets).filter(([c, target]) => score(lhr, c) < target);
     failed += under.length > 0 ? 1 : 0;
     const where = finalPath === page.path ? page.name : `${page.name} (ended at ${finalPath})`;
     console.log(
-      `${where.padEnd(10)}${String(score(lhr, "performance")).padStart(13)}${String(score(lhr, "accessibility")).padStart(15)}${String(score(lhr, "best-practices")).padStart(13)}  ${under.length ? "FAIL" : "PASS"}`,
+      `${where.padEnd(14)}${String(score(lhr, "performance")).padStart(13)}${String(score(lhr, "accessibility")).padStart(15)}${String(score(lhr, "best-practices")).padStart(13)}  ${under.length ? "FAIL" : "PASS"}`,
     );
     for (const [category] of under) {
       notes.push(

@@ -1,5 +1,6 @@
 import { jakartaDay } from "../../../../src/core/time";
 import { api } from "../../api/client";
+import { isOfficer } from "../../console/duties";
 import { date, dateTime, money, period } from "../../format";
 import { type MessageKey, t, useLanguage } from "../../i18n";
 import { type SessionUser, useSession } from "../../session";
@@ -66,7 +67,13 @@ export function Home() {
       <h1 id="home-title">{t("home.greeting", { name: user.name })}</h1>
       <p class="muted">{user.tenant?.name}</p>
       <h2 class="sr-only">{t("home.needs")}</h2>
-      {user.resident ? <ResidentBlocks /> : <p class="card">{t("home.notResident")}</p>}
+      {user.resident ? (
+        <ResidentBlocks />
+      ) : (
+        <p class="card">
+          {t("home.notResident")} {isOfficer(user) && <a href="/pengurus">{t("home.console")}</a>}
+        </p>
+      )}
       <Announcements user={user} />
     </section>
   );
