@@ -47,6 +47,7 @@ const suites = {
   "read-path": () => import("./bench/read-path.mjs").then((m) => m.run()),
   web: () => import("./bench/web-bundle.mjs").then((m) => m.run()),
   asisten: () => import("./bench/asisten.mjs").then((m) => m.run()),
+  setup: () => import("./bench/setup.mjs").then((m) => m.run()),
 };
 for (const dir of readdirSync(join(root, "workers"), { withFileTypes: true })) {
   const bench = join(root, "workers", dir.name, "bench");

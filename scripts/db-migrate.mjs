@@ -4,7 +4,9 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { migrate } from "./lib/d1-apply.mjs";
 import { root } from "./lib/dev-server.mjs";
+import { openLocalD1 } from "./lib/local-d1.mjs";
 import { migratedDatabases, pool, STATE_DIR, targetArgs, workerConfigs, wrangler } from "./lib/wrangler.mjs";
 
 const STAMP = join(STATE_DIR, "migrations.sha256");
@@ -25,8 +27,12 @@ function fingerprint(jobs) {
   return hash.digest("hex");
 }
 
-/** @param {{ remote?: boolean, quiet?: boolean }} [opts] */
-export async function migrateAll({ remote = false, quiet = false } = {}) {
+/**
+ * Local databases are migrated in one process through Miniflare's bindings (`local`: databases already
+ * opened by the caller, e.g. `npm run dev`, which seeds them next); remote ones by wrangler's CLI.
+ * @param {{ remote?: boolean, quiet?: boolean, local?: Awaited<ReturnType<typeof openLocalD1>> }} [opts]
+ */
+export async function migrateAll({ remote = false, quiet = false, local } = {}) {
   const jobs = workerConfigs().flatMap((config) =>
     migratedDatabases(config).map((db) => ({
       config,
@@ -40,29 +46,32 @@ export async function migrateAll({ remote = false, quiet = false } = {}) {
   if (!remote && existsSync(STAMP) && readFileSync(STAMP, "utf8") === digest) {
     return 0;
   }
-  await pool(jobs, remote ? 2 : 4, async (job) => {
-    const args = ["d1", "migrations", "apply", job.name, "-c", job.config, ...targetArgs(remote)];
-    // Parallel local runs share one state directory; on a fresh one, a workerd still recovering a
-    // database another run opened answers SQLITE_BUSY. Applied migrations are recorded, so a retry
-    // resumes where the failed run stopped.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await wrangler(args);
-        break;
-      } catch (error) {
-        if (remote || attempt >= 3 || !/SQLITE_BUSY/.test(String(error?.stderr ?? error))) {
-          throw error;
+  if (!remote) {
+    const opened = local ?? (await openLocalD1(workerConfigs(), STATE_DIR));
+    try {
+      let done = 0;
+      for (const db of opened.databases) {
+        await migrate(await opened.binding(db), db.migrations);
+        done += 1;
+        if (!quiet) {
+          console.log(`  migrated ${db.name} (${done}/${opened.databases.length})`);
         }
       }
+    } finally {
+      if (!local) {
+        await opened.dispose();
+      }
     }
+    mkdirSync(STATE_DIR, { recursive: true });
+    writeFileSync(STAMP, digest);
+    return jobs.length;
+  }
+  await pool(jobs, 2, async (job) => {
+    await wrangler(["d1", "migrations", "apply", job.name, "-c", job.config, ...targetArgs(true)]);
     if (!quiet) {
       console.log(`migrated ${job.binding} (${job.name})`);
     }
   });
-  if (!remote) {
-    mkdirSync(STATE_DIR, { recursive: true });
-    writeFileSync(STAMP, digest);
-  }
   return jobs.length;
 }
 

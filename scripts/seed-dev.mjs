@@ -2,11 +2,12 @@
 // Tenants: RW rw-05-sukamaju with RTs rt-01-sukamaju and rt-02-sukamaju linked to it.
 // Accounts (password warga-demo-2026) are listed in the README.
 import { pbkdf2Sync, randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { targetArgs, wrangler } from "./lib/wrangler.mjs";
+import { runAll, splitSql } from "./lib/d1-apply.mjs";
+import { openLocalD1 } from "./lib/local-d1.mjs";
+import { STATE_DIR } from "./lib/wrangler.mjs";
 
 export const DEMO_PASSWORD = "warga-demo-2026";
 const ITERATIONS = 100_000;
@@ -184,22 +185,6 @@ VALUES (${q(a.unit.id)}, ${q(a.unit.block)}, ${q(a.unit.number)}, ${q(now)});`,
     .join("\n");
 }
 
-async function execute(database, sql) {
-  const file = join(mkdtempSync(join(tmpdir(), "warga-seed-")), "seed.sql");
-  writeFileSync(file, sql);
-  return wrangler([
-    "d1",
-    "execute",
-    database,
-    "-c",
-    "wrangler.toml",
-    ...targetArgs(false),
-    "--file",
-    file,
-    "--yes",
-  ]);
-}
-
 /**
  * Each module's demo data lives in scripts/seed/<module>.mjs, which may export
  * `platformSql({ accounts, tenants, now, q })` and `tenantSql({ accounts, tenant, rt, resident, now, q })`
@@ -250,29 +235,31 @@ export async function seedSql({ slots, now = new Date().toISOString() }) {
   };
 }
 
-/** Local only: demo accounts with a published password must never reach a deployed database. */
-export async function seed({ slots }) {
+/**
+ * Local only: demo accounts with a published password must never reach a deployed database. Through
+ * Miniflare's bindings on the local state, in one process (`local`: databases the caller already opened,
+ * as `npm run dev` does for migrations and seed together).
+ */
+export async function seed({ slots, local }) {
   const sql = await seedSql({ slots });
-  await execute("warga-platform", sql.platform);
-  const out = await wrangler([
-    "d1",
-    "execute",
-    "warga-platform",
-    "-c",
-    "wrangler.toml",
-    ...targetArgs(false),
-    "--json",
-    "--command",
-    SEEDED_TENANTS,
-  ]);
-  const rows = JSON.parse(out)[0].results;
-  for (const row of rows) {
-    const text = sql.tenant(row);
-    if (text) {
-      await execute(`warga-tenant-${String(row.slot).padStart(2, "0")}`, text);
+  const opened = local ?? (await openLocalD1(["wrangler.toml"], STATE_DIR));
+  try {
+    const database = (binding) => opened.binding(opened.databases.find((d) => d.binding === binding));
+    const platform = await database("PLATFORM_DB");
+    await runAll(platform, splitSql(sql.platform));
+    const rows = (await platform.prepare(SEEDED_TENANTS).all()).results;
+    for (const row of rows) {
+      const text = sql.tenant(row);
+      if (text) {
+        await runAll(await database(`TENANT_DB_${String(row.slot).padStart(2, "0")}`), splitSql(text));
+      }
+    }
+    return { tenants: rows, accounts: sql.accounts };
+  } finally {
+    if (!local) {
+      await opened.dispose();
     }
   }
-  return { tenants: rows, accounts: sql.accounts };
 }
 
 /** The demo tenants as the platform database holds them after seeding (their slots are claimed there). */
