@@ -56,10 +56,10 @@ export function ArrearsScreen() {
     {
       label: fx("household"),
       cell: (u: ArrearsUnit) => (
-        <>
+        <div class="fin-cell">
           {unitName(u)}
           {u.headName ? <div class="muted">{u.headName}</div> : null}
-        </>
+        </div>
       ),
     },
     { label: fx("owed"), numeric: true, cell: (u: ArrearsUnit) => money(u.owed) },
@@ -153,10 +153,10 @@ export function ArrearsScreen() {
               {
                 label: fx("head"),
                 cell: (m) => (
-                  <>
+                  <div class="fin-cell">
                     {m.headName ?? m.familyId}
                     <div class="muted">{unitName(m)}</div>
-                  </>
+                  </div>
                 ),
               },
               { label: fx("leftOn"), cell: (m) => (m.leftOn ? date(m.leftOn) : "-") },

@@ -237,11 +237,11 @@ export function CampaignDetail() {
                   {
                     label: fx("donor"),
                     cell: (d) => (
-                      <>
+                      <div class="fin-cell">
                         {d.donorName ?? fx("anonymous")}
                         {d.anonymous && d.donorName ? <span class="muted"> ({fx("anonymous")})</span> : null}
                         {d.note ? <div class="muted">{d.note}</div> : null}
-                      </>
+                      </div>
                     ),
                   },
                   { label: fx("amount"), numeric: true, cell: (d) => money(d.amount) },

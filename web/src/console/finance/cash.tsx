@@ -113,12 +113,12 @@ export function CashBookScreen() {
               {
                 label: fx("note"),
                 cell: (e) => (
-                  <>
+                  <div class="fin-cell">
                     {e.note}
                     <div class="muted">
                       {e.category} · {fx(e.source)}
                     </div>
-                  </>
+                  </div>
                 ),
               },
               {

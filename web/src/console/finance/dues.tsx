@@ -56,12 +56,12 @@ export function DuesTypes() {
                   label: fx("amount"),
                   numeric: true,
                   cell: (t) => (
-                    <>
+                    <div class="fin-cell">
                       {money(t.amount)}
                       {t.nextAmount !== null ? (
                         <div class="muted">{fx("nextAmount", { amount: money(t.nextAmount) })}</div>
                       ) : null}
-                    </>
+                    </div>
                   ),
                 },
                 { label: fx("basis"), cell: (t) => basisLabel(t.basis) },

@@ -98,11 +98,11 @@ export function Expenses() {
               {
                 label: fx("description"),
                 cell: (e) => (
-                  <>
+                  <div class="fin-cell">
                     {e.description}
                     <div class="muted">{e.category}</div>
                     {e.reason ? <div class="muted">{`${fx("reason")}: ${e.reason}`}</div> : null}
-                  </>
+                  </div>
                 ),
               },
               { label: fx("amount"), numeric: true, cell: (e) => money(e.amount) },

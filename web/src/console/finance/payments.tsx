@@ -5,7 +5,7 @@ import { date, jakartaDay, money, period } from "../../format";
 import { Field, FormError, Select, Submit, useSubmit } from "../../ui/forms";
 import { Show, useResource } from "../../ui/states";
 import { DataTable } from "../ui";
-import { type Arrears, rupiahInput, unitName, useDuty } from "./common";
+import { type Arrears, rupiahInput, Status, unitName, useDuty } from "./common";
 import { fx } from "./text";
 
 interface Payment {
@@ -85,7 +85,9 @@ export function PaymentsScreen() {
       {unit ? (
         <Show resource={bills}>
           {({ items }) => {
-            const open = items.filter((b) => b.outstanding > 0);
+            const open = items
+              .filter((b) => b.outstanding > 0)
+              .sort((x, y) => x.period.localeCompare(y.period) || x.typeName.localeCompare(y.typeName));
             const paid = items.flatMap((b) => b.payments.map((p) => ({ ...p, bill: b })));
             return (
               <>
@@ -93,22 +95,31 @@ export function PaymentsScreen() {
                 {open.length === 0 ? (
                   <p class="empty">{fx("noOpenBills")}</p>
                 ) : (
-                  <ul class="rows fin-bills">
-                    {open.map((b) => (
-                      <li key={b.id} class="card">
-                        <OpenBill
-                          bill={b}
-                          canRecord={duty.finance}
-                          onPaid={(text) => {
-                            setNotice(text);
-                            if (bills.state === "ready") {
-                              bills.reload();
-                            }
-                          }}
-                        />
-                      </li>
-                    ))}
-                  </ul>
+                  <>
+                    <DataTable
+                      caption={fx("openBills")}
+                      rowKey={(b) => b.id}
+                      rows={open}
+                      columns={[
+                        { label: fx("period"), cell: (b) => `${b.typeName} · ${period(b.period)}` },
+                        { label: fx("amount"), numeric: true, cell: (b) => money(b.amount) },
+                        { label: fx("outstanding"), numeric: true, cell: (b) => money(b.outstanding) },
+                        { label: fx("status"), cell: (b) => <Status value={b.status} /> },
+                      ]}
+                    />
+                    {duty.finance ? (
+                      <RecordPayment
+                        key={open.map((b) => `${b.id}:${b.outstanding}`).join()}
+                        bills={open}
+                        onPaid={(text) => {
+                          setNotice(text);
+                          if (bills.state === "ready") {
+                            bills.reload();
+                          }
+                        }}
+                      />
+                    ) : null}
+                  </>
                 )}
                 <h2>{fx("history")}</h2>
                 {paid.length === 0 ? (
@@ -124,10 +135,10 @@ export function PaymentsScreen() {
                       {
                         label: fx("method"),
                         cell: (p) => (
-                          <>
+                          <div class="fin-cell">
                             {fx(p.method)}
                             {p.reversal ? <span class="badge fin-dibatalkan"> {fx("reversed")}</span> : null}
-                          </>
+                          </div>
                         ),
                       },
                       { label: fx("amount"), numeric: true, cell: (p) => money(p.amount) },
@@ -143,67 +154,73 @@ export function PaymentsScreen() {
   );
 }
 
-/** One open bill: what it still owes, and (for the treasurer) the form to record a payment on it. */
-function OpenBill(props: { bill: Bill; canRecord: boolean; onPaid: (notice: string) => void }) {
-  const b = props.bill;
+/** The treasurer records a payment on one of the household's open bills (cash by default). */
+function RecordPayment(props: { bills: Bill[]; onPaid: (notice: string) => void }) {
   const today = jakartaDay(new Date());
-  const [amount, setAmount] = useState(String(b.outstanding));
+  const first = props.bills[0];
+  const [billId, setBillId] = useState(first?.id ?? "");
+  const [amount, setAmount] = useState(String(first?.outstanding ?? ""));
   const [method, setMethod] = useState("tunai");
   const [day, setDay] = useState(today);
   const pay = useSubmit(async (key) => {
     const paidAt = day >= today ? new Date().toISOString() : `${day}T12:00:00+07:00`;
     const value = rupiahInput(amount);
     await api.post(
-      `/api/iuran/tagihan/${b.id}/pembayaran`,
+      `/api/iuran/tagihan/${billId}/pembayaran`,
       { amount: value, method, paidAt },
       { idempotencyKey: key },
     );
     props.onPaid(fx("recorded", { amount: money(value) }));
   });
-  const title = `${b.typeName} · ${period(b.period)}`;
   return (
-    <div>
-      <h3>{title}</h3>
-      <p>
-        {fx("outstanding")}: <strong>{money(b.outstanding)}</strong>{" "}
-        <span class={`badge fin-${b.status}`}>{fx(b.status)}</span>
-      </p>
-      {props.canRecord ? (
-        <form class="fin-form" onSubmit={pay.submit} aria-label={`${fx("record")}: ${title}`}>
-          <Field
-            label={fx("amount")}
-            name="amount"
-            inputMode="numeric"
-            value={amount}
-            onInput={setAmount}
-            required
-            error={pay.fields.amount}
-          />
-          <Select
-            label={fx("method")}
-            name="method"
-            value={method}
-            onInput={setMethod}
-            options={[
-              { value: "tunai", label: fx("tunai") },
-              { value: "transfer", label: fx("transfer") },
-            ]}
-          />
-          <Field
-            label={fx("paidOn")}
-            name="paidAt"
-            type="date"
-            value={day}
-            onInput={setDay}
-            required
-            error={pay.fields.paidAt}
-          />
-          <FormError error={pay.error} />
-          <div class="actions">
-            <Submit busy={pay.busy}>{fx("record")}</Submit>
-          </div>
-        </form>
-      ) : null}
-    </div>
+    <form class="fin-form card" onSubmit={pay.submit} aria-label={fx("record")}>
+      <div class="fin-wide">
+        <Select
+          label={fx("bill")}
+          name="bill"
+          value={billId}
+          onInput={(id) => {
+            setBillId(id);
+            setAmount(String(props.bills.find((b) => b.id === id)?.outstanding ?? ""));
+          }}
+          options={props.bills.map((b) => ({
+            value: b.id,
+            label: `${b.typeName} · ${period(b.period)} (${money(b.outstanding)})`,
+          }))}
+        />
+      </div>
+      <Field
+        label={fx("amount")}
+        name="amount"
+        inputMode="numeric"
+        value={amount}
+        onInput={setAmount}
+        required
+        error={pay.fields.amount}
+      />
+      <Select
+        label={fx("method")}
+        name="method"
+        value={method}
+        onInput={setMethod}
+        options={[
+          { value: "tunai", label: fx("tunai") },
+          { value: "transfer", label: fx("transfer") },
+        ]}
+      />
+      <Field
+        label={fx("paidOn")}
+        name="paidAt"
+        type="date"
+        value={day}
+        onInput={setDay}
+        required
+        error={pay.fields.paidAt}
+      />
+      <FormError error={pay.error} />
+      <div class="actions">
+        <Submit busy={pay.busy}>{fx("record")}</Submit>
+      </div>
+    </form>
   );
 }
