@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
 import { api } from "../../api/client";
 import { date, jakartaDay, money } from "../../format";
+import { useLanguage } from "../../i18n";
 import { Field, FormError, Submit, TextArea, useSubmit } from "../../ui/forms";
 import { Show, ShowPaged, usePaged, useResource } from "../../ui/states";
 import { Confirm, ConflictNotice, currentEtag, DataTable, isConflict } from "../ui";
@@ -29,6 +30,7 @@ interface Donation {
 
 /** `/pengurus/keuangan/kampanye`: the campaigns with what each has raised; staff start one. */
 export function Campaigns() {
+  useLanguage();
   const [tick, setTick] = useState(0);
   const list = usePaged(
     (cursor) =>

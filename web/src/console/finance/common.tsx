@@ -1,4 +1,5 @@
 import { jakartaDay, period } from "../../format";
+import { useLanguage } from "../../i18n";
 import { useSession } from "../../session";
 import { dutiesOf } from "../duties";
 import { fx } from "./text";
@@ -48,6 +49,8 @@ export interface Report {
 
 /** What the person may do here, by the API's access lines (keuangan/index.ts): staff read, finance writes. */
 export function useDuty() {
+  // Every screen asks for the duty: re-rendered when the language changes, too.
+  useLanguage();
   const session = useSession();
   const duties = session.status === "signedIn" ? dutiesOf(session.user) : [];
   return {

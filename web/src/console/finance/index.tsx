@@ -4,6 +4,7 @@ import { ArrearsScreen } from "./arrears";
 import { BudgetScreen } from "./budget";
 import { CampaignDetail, Campaigns } from "./campaigns";
 import { CashBookScreen } from "./cash";
+import { useDuty } from "./common";
 import { DuesTypeForm, DuesTypes } from "./dues";
 import { Expenses } from "./expenses";
 import "./finance.css";
@@ -33,12 +34,13 @@ const TABS = [
  */
 export function Finance() {
   useLanguage();
+  const duty = useDuty();
   const { path } = useLocation();
   return (
     <div class="fin">
       <nav class="fin-tabs" aria-label={fx("sub")}>
         <ul>
-          {TABS.map(([p, key]) => {
+          {TABS.filter(([p]) => duty.finance || p !== "/tagihan").map(([p, key]) => {
             const href = `${BASE}${p}`;
             const here =
               p === "" ? path === BASE || path === `${BASE}/` : path === href || path.startsWith(`${href}/`);

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { api, saveBlob } from "../../api/client";
 import { dateTime, money, period } from "../../format";
+import { useLanguage } from "../../i18n";
 import { FormError, Select } from "../../ui/forms";
 import { Show, useResource } from "../../ui/states";
 import { BarChart } from "../ui";
@@ -9,6 +10,7 @@ import { fx } from "./text";
 
 /** `/pengurus/keuangan/laporan`: the month's report as the API composes it, and its PDF and workbook. */
 export function ReportScreen() {
+  useLanguage();
   const [month, setMonth] = useState(thisMonth());
   const report = useResource(
     () => api.get<Report>("/api/laporan/keuangan", { query: { bulan: month } }),
