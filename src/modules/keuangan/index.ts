@@ -34,6 +34,7 @@ import { ListExpenses } from "./routes/listExpenses";
 import { PayBillsOnline } from "./routes/payBillsOnline";
 import { PayGraceDebts } from "./routes/payGraceDebts";
 import { PayOnline } from "./routes/payOnline";
+import { PreviewBills } from "./routes/previewBills";
 import { PutBudget } from "./routes/putBudget";
 import { RecordPayment } from "./routes/recordPayment";
 import { ReversePayment } from "./routes/reversePayment";
@@ -181,6 +182,7 @@ export const keuanganModule = defineModule({
     { method: "get", path: "/api/iuran/jenis", endpoint: ListDuesTypes, access: staff },
     { method: "post", path: "/api/iuran/jenis", endpoint: CreateDuesType, access: finance },
     { method: "put", path: "/api/iuran/jenis/:id", endpoint: UpdateDuesType, access: finance },
+    { method: "get", path: "/api/iuran/tagihan/pratinjau", endpoint: PreviewBills, access: finance },
     { method: "post", path: "/api/iuran/tagihan/generate", endpoint: GenerateBills, access: finance },
     { method: "get", path: "/api/iuran/tagihan", endpoint: ListBills, access: staff },
     { method: "post", path: "/api/iuran/tagihan/:id/pembayaran", endpoint: RecordPayment, access: finance },

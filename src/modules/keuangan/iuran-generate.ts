@@ -14,13 +14,8 @@ import { duesBills, duesTypes } from "./tables";
 /** Targets per INSERT … SELECT: the whole list travels as one JSON parameter. */
 const GENERATE_CHUNK = 500;
 
-/**
- * One bill per unit (or KK) per active type for the period; a unit marked `kosong` gets no per-unit bill
- * unless the finance settings' `billEmptyUnits` says so. Each INSERT takes its targets as one JSON
- * array and skips those already billed through the unique (type, period, target) key, so a second run,
- * or two at once, create nothing twice. The period's kept balances are rewritten in the same batch.
- */
-export async function generateBills({ ctx, period }: { ctx: TenantCtx; period: string }) {
+/** Who gets which bill of the period: each active type in force then, with its amount and targets. */
+async function planBills({ ctx, period }: { ctx: TenantCtx; period: string }) {
   const [types, targets, settings] = await Promise.all([
     ctx.db.select().from(duesTypes).where(eq(duesTypes.active, true)),
     billingTargets({ ctx, period }),
@@ -30,9 +25,11 @@ export async function generateBills({ ctx, period }: { ctx: TenantCtx; period: s
   const unitTargets = settings.billEmptyUnits
     ? targets.units
     : targets.units.filter((u) => u.occupancy !== "kosong");
-  const now = nowIso();
-  const statements = [];
-  let wanted = 0;
+  const plan: {
+    type: (typeof types)[number];
+    amount: number;
+    list: { t: string; u: string; f: string | null }[];
+  }[] = [];
   for (const type of types) {
     const amount = rateFor(type.rates, period);
     if (type.startPeriod > period || amount === null) {
@@ -41,12 +38,62 @@ export async function generateBills({ ctx, period }: { ctx: TenantCtx; period: s
     const exempt = new Set(type.exemptUnitIds);
     const list =
       type.basis === "unit"
-        ? unitTargets
-            .filter((u) => !exempt.has(u.id))
-            .map((u) => ({ id: newId(), t: u.id, u: u.id, f: null }))
+        ? unitTargets.filter((u) => !exempt.has(u.id)).map((u) => ({ t: u.id, u: u.id, f: null }))
         : targets.families
             .filter((f) => !exempt.has(f.unitId))
-            .map((f) => ({ id: newId(), t: f.id, u: f.unitId, f: f.id }));
+            .map((f) => ({ t: f.id, u: f.unitId, f: f.id }));
+    plan.push({ type, amount, list });
+  }
+  return { types, plan };
+}
+
+/**
+ * What generating the period's bills would do, writing nothing: per active type in force then, how many
+ * bills it would issue and at what amount, and how many of its targets are already billed. The same
+ * plan `generateBills` follows, so the preview's counts are the generation's `created` and `existing`.
+ */
+export async function previewBills({ ctx, period }: { ctx: TenantCtx; period: string }) {
+  const { plan } = await planBills({ ctx, period });
+  const billed = await ctx.db
+    .select({ typeId: duesBills.typeId, targetId: duesBills.targetId })
+    .from(duesBills)
+    .where(eq(duesBills.period, period));
+  const already = new Set(billed.map((b) => `${b.typeId}|${b.targetId}`));
+  const types = plan.map(({ type, amount, list }) => {
+    const existing = list.filter((item) => already.has(`${type.id}|${item.t}`)).length;
+    const bills = list.length - existing;
+    return {
+      typeId: type.id,
+      name: type.name,
+      basis: type.basis,
+      amount,
+      bills,
+      existing,
+      total: bills * amount,
+    };
+  });
+  return {
+    period,
+    bills: types.reduce((sum, t) => sum + t.bills, 0),
+    existing: types.reduce((sum, t) => sum + t.existing, 0),
+    total: types.reduce((sum, t) => sum + t.total, 0),
+    types,
+  };
+}
+
+/**
+ * One bill per unit (or KK) per active type for the period; a unit marked `kosong` gets no per-unit bill
+ * unless the finance settings' `billEmptyUnits` says so. Each INSERT takes its targets as one JSON
+ * array and skips those already billed through the unique (type, period, target) key, so a second run,
+ * or two at once, create nothing twice. The period's kept balances are rewritten in the same batch.
+ */
+export async function generateBills({ ctx, period }: { ctx: TenantCtx; period: string }) {
+  const { types, plan } = await planBills({ ctx, period });
+  const now = nowIso();
+  const statements = [];
+  let wanted = 0;
+  for (const { type, amount, list: targets } of plan) {
+    const list = targets.map((item) => ({ id: newId(), ...item }));
     wanted += list.length;
     for (let i = 0; i < list.length; i += GENERATE_CHUNK) {
       const json = JSON.stringify(list.slice(i, i + GENERATE_CHUNK));

@@ -51,6 +51,29 @@ export const GenerateResult = z
   .object({ period: z.string(), created: z.number().int(), existing: z.number().int() })
   .openapi("DuesGeneration");
 
+export const PreviewQuery = z.object({ period: Period });
+export const GenerationPreview = z
+  .object({
+    period: z.string(),
+    bills: z.number().int().describe("Bills a generation of the period would issue now"),
+    existing: z.number().int().describe("Bills of the period already issued (a generation skips them)"),
+    total: z.number().int().describe("The amount of the bills it would issue, in rupiah"),
+    types: z
+      .array(
+        z.object({
+          typeId: z.string(),
+          name: z.string(),
+          basis: z.enum(["unit", "kk"]),
+          amount: z.number().int().describe("The type's amount in force in the period"),
+          bills: z.number().int(),
+          existing: z.number().int(),
+          total: z.number().int(),
+        }),
+      )
+      .describe("Each active dues type in force in the period"),
+  })
+  .openapi("DuesGenerationPreview");
+
 export const BillStatus = z.enum(["belum", "sebagian", "lunas"]);
 export const BillListQuery = ListQuery.extend({
   period: Period.optional(),

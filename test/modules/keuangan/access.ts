@@ -10,6 +10,8 @@ export const ACCESS: AccessTable = {
   "GET /api/iuran/jenis": { who: S },
   "POST /api/iuran/jenis": { who: FINANCE },
   "PUT /api/iuran/jenis/:id": { who: FINANCE },
+  // Issue 46: what a generation would issue, before it does: the same group as the generation.
+  "GET /api/iuran/tagihan/pratinjau": { who: FINANCE },
   "POST /api/iuran/tagihan/generate": { who: FINANCE },
   "GET /api/iuran/tagihan": { who: S },
   "POST /api/iuran/tagihan/:id/pembayaran": { who: FINANCE },

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { callJson, expectProblem } from "../../helpers/harness";
+import { type Community, community } from "./helpers";
+
+/** Issue 46: the console shows what a month's generation would issue before the treasurer runs it. */
+interface Preview {
+  period: string;
+  bills: number;
+  existing: number;
+  total: number;
+  types: {
+    typeId: string;
+    name: string;
+    basis: string;
+    amount: number;
+    bills: number;
+    existing: number;
+    total: number;
+  }[];
+}
+
+const preview = (c: Community, period: string, token = c.bendahara.token) =>
+  callJson<Preview>(`/api/iuran/tagihan/pratinjau?period=${period}`, { token });
+
+async function duesType(c: Community, body: Record<string, unknown>) {
+  const res = await callJson<{ id: string }>("/api/iuran/jenis", {
+    token: c.bendahara.token,
+    body: { name: "Iuran kebersihan", amount: 25_000, basis: "unit", startPeriod: "2026-01", ...body },
+  });
+  expect(res.status).toBe(201);
+  return res.body.id;
+}
+
+async function billCount(c: Community, period: string) {
+  const res = await callJson<{ items: unknown[] }>(`/api/iuran/tagihan?limit=100&period=${period}`, {
+    token: c.sek.token,
+  });
+  expect(res.status).toBe(200);
+  return res.body.items.length;
+}
+
+describe("the preview of a month's bills", () => {
+  it("counts what the generation then issues, writes nothing, and counts the issued ones as existing", async () => {
+    const c = await community();
+    const unit = await duesType(c, {});
+    const kk = await duesType(c, { name: "Iuran keamanan", amount: 50_000, basis: "kk" });
+    // Not yet in force in March: left out of the preview as of the generation.
+    await duesType(c, { name: "Iuran sosial", amount: 10_000, startPeriod: "2026-06" });
+
+    const before = await preview(c, "2026-03");
+    expect(before.status).toBe(200);
+    expect(before.body).toMatchObject({ period: "2026-03", bills: 2, existing: 0, total: 75_000 });
+    expect(before.body.types).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          typeId: unit,
+          basis: "unit",
+          amount: 25_000,
+          bills: 1,
+          existing: 0,
+          total: 25_000,
+        }),
+        expect.objectContaining({
+          typeId: kk,
+          basis: "kk",
+          amount: 50_000,
+          bills: 1,
+          existing: 0,
+          total: 50_000,
+        }),
+      ]),
+    );
+    expect(before.body.types).toHaveLength(2);
+    expect(await billCount(c, "2026-03")).toBe(0);
+
+    const generated = await callJson<{ created: number; existing: number }>("/api/iuran/tagihan/generate", {
+      token: c.bendahara.token,
+      body: { period: "2026-03" },
+    });
+    expect(generated.body).toMatchObject({ created: before.body.bills, existing: 0 });
+
+    const after = await preview(c, "2026-03", c.admin.token);
+    expect(after.status).toBe(200);
+    expect(after.body).toMatchObject({ bills: 0, existing: 2, total: 0 });
+  });
+
+  it("refuses a bad month, the secretary and a resident; another tenant sees none of it", async () => {
+    const c = await community();
+    await duesType(c, {});
+    expectProblem(await preview(c, "2026-13"), 400, "invalid_input");
+    expectProblem(
+      await callJson("/api/iuran/tagihan/pratinjau", { token: c.bendahara.token }),
+      400,
+      "invalid_input",
+    );
+    expectProblem(await preview(c, "2026-03", c.sek.token), 403, "forbidden_role");
+    expectProblem(await preview(c, "2026-03", c.home.warga.token), 403, "forbidden_role");
+
+    const other = await community();
+    const theirs = await preview(other, "2026-03");
+    expect(theirs.status).toBe(200);
+    expect(theirs.body).toMatchObject({ bills: 0, existing: 0, total: 0, types: [] });
+  });
+});
