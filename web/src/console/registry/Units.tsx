@@ -1,0 +1,144 @@
+import { api } from "../../api/client";
+import { Empty, Show, useResource } from "../../ui/states";
+import { DataTable } from "../ui";
+import { humanize, tx } from "./text";
+import { BASE } from "./types";
+
+interface Feature {
+  id: string;
+  geometry: { coordinates: [number, number] };
+  properties: { block: string; number: string; occupancy: string | null; families: number; persons: number };
+}
+
+/**
+ * The map's background, when the build sets one: a tile URL template such as
+ * `https://tile.example.org/{z}/{x}/{y}.png` (`VITE_MAP_TILES`). Without it (offline, in tests) the plan
+ * is the houses' coordinates alone, which needs no network.
+ */
+const TILES: string | undefined = import.meta.env.VITE_MAP_TILES || undefined;
+
+const TILE = 256;
+/** Web Mercator: a coordinate as pixels of the world at zoom `z`. */
+function project(lng: number, lat: number, z: number): [number, number] {
+  const size = TILE * 2 ** z;
+  const s = Math.sin((Math.max(-85, Math.min(85, lat)) * Math.PI) / 180);
+  return [((lng + 180) / 360) * size, (0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI)) * size];
+}
+
+/** `/pengurus/warga/unit`: the houses by their coordinates (GeoJSON from the API) and as a list. */
+export function Units() {
+  const geo = useResource(() =>
+    api.get<{ features: Feature[] }>(`${BASE}/units`, { query: { format: "geojson" } }),
+  );
+  return (
+    <section aria-labelledby="units-title">
+      <h1 id="units-title">{tx("unitsTitle")}</h1>
+      <p class="muted">{tx("unitsIntro")}</p>
+      <Show resource={geo} lines={6}>
+        {({ features }) =>
+          features.length === 0 ? (
+            <Empty>{tx("noCoords")}</Empty>
+          ) : (
+            <div class="reg-map">
+              <Plot features={features} />
+              <DataTable
+                caption={tx("unitsCaption")}
+                rows={[...features].sort(
+                  (a, b) =>
+                    a.properties.block.localeCompare(b.properties.block) ||
+                    a.properties.number.localeCompare(b.properties.number, "id", { numeric: true }),
+                )}
+                rowKey={(f) => f.id}
+                columns={[
+                  {
+                    label: tx("house"),
+                    cell: (f) => tx("houseText", { block: f.properties.block, number: f.properties.number }),
+                  },
+                  {
+                    label: tx("coords"),
+                    cell: (f) => (
+                      <span class="reg-mono">
+                        {f.geometry.coordinates[1].toFixed(5)}, {f.geometry.coordinates[0].toFixed(5)}
+                      </span>
+                    ),
+                  },
+                  { label: tx("occupancy"), cell: (f) => humanize(f.properties.occupancy) },
+                  { label: tx("families"), cell: (f) => f.properties.families, numeric: true },
+                  { label: tx("persons"), cell: (f) => f.properties.persons, numeric: true },
+                ]}
+              />
+            </div>
+          )
+        }
+      </Show>
+    </section>
+  );
+}
+
+function Plot({ features }: { features: Feature[] }) {
+  const lngs = features.map((f) => f.geometry.coordinates[0]);
+  const lats = features.map((f) => f.geometry.coordinates[1]);
+  const [x0, y0] = project(Math.min(...lngs), Math.max(...lats), 0);
+  const [x1, y1] = project(Math.max(...lngs), Math.min(...lats), 0);
+  const span = Math.max(x1 - x0, y1 - y0);
+  // The zoom at which the houses span about 500 px (a street fits; one house alone gets zoom 19).
+  const z = span > 0 ? Math.max(1, Math.min(19, Math.floor(Math.log2(500 / span)))) : 19;
+  const points = features.map((f) => ({
+    f,
+    at: project(f.geometry.coordinates[0], f.geometry.coordinates[1], z),
+  }));
+  const pad = 40;
+  const minX = Math.min(...points.map((p) => p.at[0])) - pad;
+  const minY = Math.min(...points.map((p) => p.at[1])) - pad;
+  const width = Math.max(...points.map((p) => p.at[0])) - minX + pad;
+  const height = Math.max(...points.map((p) => p.at[1])) - minY + pad;
+  const tiles: { key: string; x: number; y: number; href: string }[] = [];
+  if (TILES) {
+    for (let tx0 = Math.floor(minX / TILE); tx0 * TILE < minX + width && tiles.length < 64; tx0++) {
+      for (let ty = Math.floor(minY / TILE); ty * TILE < minY + height && tiles.length < 64; ty++) {
+        tiles.push({
+          key: `${tx0}/${ty}`,
+          x: tx0 * TILE,
+          y: ty * TILE,
+          href: TILES.replace("{z}", String(z)).replace("{x}", String(tx0)).replace("{y}", String(ty)),
+        });
+      }
+    }
+  }
+  const labels = features.length <= 60;
+  return (
+    <figure class="reg-plot card">
+      <svg
+        viewBox={`${minX} ${minY} ${width} ${height}`}
+        role="img"
+        aria-label={tx("plotLabel", { n: features.length })}
+        preserveAspectRatio="xMidYMid meet"
+      >
+        <rect x={minX} y={minY} width={width} height={height} class="reg-plot-ground" />
+        {tiles.map((t) => (
+          <image key={t.key} href={t.href} x={t.x} y={t.y} width={TILE} height={TILE} />
+        ))}
+        {points.map(({ f, at }) => (
+          <g key={f.id} class={`reg-pin reg-pin-${f.properties.occupancy ?? "none"}`}>
+            <circle cx={at[0]} cy={at[1]} r={6}>
+              <title>
+                {tx("houseText", { block: f.properties.block, number: f.properties.number })}:{" "}
+                {f.properties.persons} {tx("persons").toLowerCase()}
+              </title>
+            </circle>
+            {labels && (
+              <text x={at[0] + 9} y={at[1] + 4}>
+                {f.properties.block} {f.properties.number}
+              </text>
+            )}
+          </g>
+        ))}
+      </svg>
+      {TILES && (
+        <figcaption class="muted">
+          {tx("tiles", { source: new URL(TILES.replace(/[{}]/g, "")).host })}
+        </figcaption>
+      )}
+    </figure>
+  );
+}
