@@ -5,7 +5,7 @@ import { Select, TextArea, useSubmit } from "../../ui/forms";
 import type { Page } from "../../ui/states";
 import { ShowPaged, usePaged } from "../../ui/states";
 import { Confirm, DataTable } from "../ui";
-import { humanize, tx } from "./text";
+import { fieldLabel, tx } from "./text";
 import { BASE } from "./types";
 
 interface Correction {
@@ -55,7 +55,7 @@ export function Corrections() {
       )}
       <div class="filters">
         <Select
-          label={tx("status")}
+          label={tx("corrStatus")}
           name="status"
           value={status}
           onInput={setStatus}
@@ -70,7 +70,7 @@ export function Corrections() {
             rowKey={(c) => c.id}
             columns={[
               { label: tx("name"), cell: (c) => c.memberName ?? tx("none") },
-              { label: tx("field"), cell: (c) => humanize(c.field) },
+              { label: tx("field"), cell: (c) => fieldLabel(c.field) },
               {
                 label: tx("value"),
                 cell: (c) => (
@@ -89,7 +89,7 @@ export function Corrections() {
                       <button
                         type="button"
                         class="reg-small"
-                        aria-label={`${tx("approve")}: ${humanize(c.field)} ${c.memberName ?? ""}`}
+                        aria-label={`${tx("approve")}: ${fieldLabel(c.field)} ${c.memberName ?? ""}`}
                         onClick={() => setDeciding({ c, accept: true })}
                       >
                         {tx("approve")}
@@ -97,7 +97,7 @@ export function Corrections() {
                       <button
                         type="button"
                         class="reg-small danger"
-                        aria-label={`${tx("reject")}: ${humanize(c.field)} ${c.memberName ?? ""}`}
+                        aria-label={`${tx("reject")}: ${fieldLabel(c.field)} ${c.memberName ?? ""}`}
                         onClick={() => setDeciding({ c, accept: false })}
                       >
                         {tx("reject")}

@@ -18,6 +18,15 @@ interface Feature {
 const TILES: string | undefined = import.meta.env.VITE_MAP_TILES || undefined;
 
 const TILE = 256;
+
+/** Where the tiles come from, named under the plan (the attribution the tile source asks for). */
+function tileHost(template: string): string {
+  try {
+    return new URL(template.replace(/[{}]/g, ""), location.href).host;
+  } catch {
+    return template;
+  }
+}
 /** Web Mercator: a coordinate as pixels of the world at zoom `z`. */
 function project(lng: number, lat: number, z: number): [number, number] {
   const size = TILE * 2 ** z;
@@ -88,19 +97,21 @@ function Plot({ features }: { features: Feature[] }) {
     at: project(f.geometry.coordinates[0], f.geometry.coordinates[1], z),
   }));
   const pad = 40;
-  const minX = Math.min(...points.map((p) => p.at[0])) - pad;
-  const minY = Math.min(...points.map((p) => p.at[1])) - pad;
-  const width = Math.max(...points.map((p) => p.at[0])) - minX + pad;
-  const height = Math.max(...points.map((p) => p.at[1])) - minY + pad;
+  // Drawn relative to the plan's corner: world pixels at zoom 19 run to 10⁸, past what the browser's
+  // single-precision SVG coordinates keep whole.
+  const originX = Math.min(...points.map((p) => p.at[0])) - pad;
+  const originY = Math.min(...points.map((p) => p.at[1])) - pad;
+  const width = Math.max(...points.map((p) => p.at[0])) - originX + pad;
+  const height = Math.max(...points.map((p) => p.at[1])) - originY + pad;
   const tiles: { key: string; x: number; y: number; href: string }[] = [];
   if (TILES) {
-    for (let tx0 = Math.floor(minX / TILE); tx0 * TILE < minX + width && tiles.length < 64; tx0++) {
-      for (let ty = Math.floor(minY / TILE); ty * TILE < minY + height && tiles.length < 64; ty++) {
+    for (let col = Math.floor(originX / TILE); col * TILE < originX + width && tiles.length < 64; col++) {
+      for (let row = Math.floor(originY / TILE); row * TILE < originY + height && tiles.length < 64; row++) {
         tiles.push({
-          key: `${tx0}/${ty}`,
-          x: tx0 * TILE,
-          y: ty * TILE,
-          href: TILES.replace("{z}", String(z)).replace("{x}", String(tx0)).replace("{y}", String(ty)),
+          key: `${col}/${row}`,
+          x: col * TILE - originX,
+          y: row * TILE - originY,
+          href: TILES.replace("{z}", String(z)).replace("{x}", String(col)).replace("{y}", String(row)),
         });
       }
     }
@@ -109,36 +120,32 @@ function Plot({ features }: { features: Feature[] }) {
   return (
     <figure class="reg-plot card">
       <svg
-        viewBox={`${minX} ${minY} ${width} ${height}`}
+        viewBox={`0 0 ${width} ${height}`}
         role="img"
         aria-label={tx("plotLabel", { n: features.length })}
         preserveAspectRatio="xMidYMid meet"
       >
-        <rect x={minX} y={minY} width={width} height={height} class="reg-plot-ground" />
+        <rect x={0} y={0} width={width} height={height} class="reg-plot-ground" />
         {tiles.map((t) => (
           <image key={t.key} href={t.href} x={t.x} y={t.y} width={TILE} height={TILE} />
         ))}
         {points.map(({ f, at }) => (
           <g key={f.id} class={`reg-pin reg-pin-${f.properties.occupancy ?? "none"}`}>
-            <circle cx={at[0]} cy={at[1]} r={6}>
+            <circle cx={at[0] - originX} cy={at[1] - originY} r={6}>
               <title>
                 {tx("houseText", { block: f.properties.block, number: f.properties.number })}:{" "}
                 {f.properties.persons} {tx("persons").toLowerCase()}
               </title>
             </circle>
             {labels && (
-              <text x={at[0] + 9} y={at[1] + 4}>
+              <text x={at[0] - originX + 9} y={at[1] - originY + 4}>
                 {f.properties.block} {f.properties.number}
               </text>
             )}
           </g>
         ))}
       </svg>
-      {TILES && (
-        <figcaption class="muted">
-          {tx("tiles", { source: new URL(TILES.replace(/[{}]/g, "")).host })}
-        </figcaption>
-      )}
+      {TILES && <figcaption class="muted">{tx("tiles", { source: tileHost(TILES) })}</figcaption>}
     </figure>
   );
 }

@@ -120,6 +120,9 @@ export const tx = catalog({
     rejectTitle: "Tolak koreksi ini?",
     approveTitle: "Terima koreksi ini? Data langsung diubah.",
     reason: "Alasan penolakan",
+    corrStatus: "Status permintaan",
+    other: "Lainnya",
+    houseAsk: "Rumah",
     cs_diajukan: "Menunggu",
     cs_diterima: "Diterima",
     cs_ditolak: "Ditolak",
@@ -289,6 +292,9 @@ export const tx = catalog({
     rejectTitle: "Reject this correction?",
     approveTitle: "Accept this correction? The record changes at once.",
     reason: "Reason for rejecting",
+    corrStatus: "Request status",
+    other: "Something else",
+    houseAsk: "House",
     cs_diajukan: "Waiting",
     cs_diterima: "Accepted",
     cs_ditolak: "Rejected",
@@ -351,4 +357,24 @@ export function humanize(code: string | null | undefined): string {
   }
   const words = code.replace(/_/g, " ");
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A correction's field (the API's names) in words. */
+export function fieldLabel(field: string): string {
+  const words: Record<string, () => string> = {
+    name: () => tx("name"),
+    nik: () => tx("nik"),
+    sex: () => tx("sex"),
+    birthDate: () => tx("birthDate"),
+    birthPlace: () => tx("birthPlace"),
+    religion: () => tx("religion"),
+    education: () => tx("education"),
+    occupation: () => tx("occupation"),
+    maritalStatus: () => tx("marital"),
+    citizenship: () => tx("citizenship"),
+    residenceStatus: () => tx("residence"),
+    lainnya: () => tx("other"),
+    rumah: () => tx("houseAsk"),
+  };
+  return words[field]?.() ?? humanize(field);
 }
