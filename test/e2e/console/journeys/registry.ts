@@ -89,7 +89,26 @@ export const registryJourneys: Journey[] = [
         await app.settled(page);
         expect(await app.seriousViolations(page), `life events ${size}: axe`).toEqual([]);
         await app.screenshot(page, `console-registry-mutasi-${size}`);
+        if (size === "desktop") {
+          // The app's language switch: the registry's own words follow it.
+          await page.getByRole("button", { name: "English" }).click();
+          await page.getByRole("heading", { level: 1, name: "Life events" }).waitFor();
+          await page
+            .getByRole("navigation", { name: "Registry sections" })
+            .getByRole("link", { name: "Family cards" })
+            .waitFor();
+          await app.screenshot(page, "console-registry-mutasi-en-desktop");
+        }
       }
+
+      // The treasurer's dashboard links dues to their work, but not residents to a registry they cannot open.
+      const treasurer = await app.page();
+      await app.signIn(treasurer, "bendahara.rt02@warga.test");
+      await treasurer.goto(`${app.url}/pengurus`);
+      const theirs = treasurer.getByRole("list", { name: "Indikator operasional" });
+      await theirs.getByRole("link", { name: /Tunggakan iuran/ }).waitFor();
+      await theirs.getByText("Warga terdaftar").waitFor();
+      expect(await theirs.getByRole("link", { name: /Warga terdaftar/ }).count()).toBe(0);
     },
   },
   {

@@ -3,9 +3,7 @@ import { dateTime, money } from "../../format";
 import { useLanguage } from "../../i18n";
 import { useSession } from "../../session";
 import { Empty, Show, useResource } from "../../ui/states";
-// sections.ts loads this screen lazily (a dynamic import), so by the time it runs sections.ts is whole.
-// biome-ignore lint/suspicious/noImportCycles: a lazy import back, not a load-order cycle
-import { sectionsFor } from "../sections";
+import { type Duty, dutiesOf } from "../duties";
 import { tx } from "./text";
 import "./dashboard.css";
 
@@ -21,17 +19,22 @@ interface Seen {
   values: Record<string, number>;
 }
 
-/** Where the work behind each indicator is (a section of the console, under /pengurus). */
-const WORK: Record<string, string> = {
-  duesArrears: "/keuangan",
-  duesArrearsUnits: "/keuangan",
-  lettersAwaitingProcessing: "/surat",
-  newComplaints: "/konten",
-  openComplaints: "/konten",
-  guestsAwaitingApproval: "/tamu",
-  activePolls: "/musyawarah",
-  totalResidents: "/warga",
-  pasarActiveListings: "/konten",
+/**
+ * Where the work behind each indicator is (a section of the console, under /pengurus), and the duties
+ * that open it: as sections.ts offers them to an RT (it loads this screen, so it cannot be imported
+ * back without a cycle).
+ */
+const SECRETARIAT: Duty[] = ["admin", "sekretaris"];
+const WORK: Record<string, { path: string; duties: Duty[] }> = {
+  duesArrears: { path: "/keuangan", duties: ["admin", "bendahara", "sekretaris"] },
+  duesArrearsUnits: { path: "/keuangan", duties: ["admin", "bendahara", "sekretaris"] },
+  lettersAwaitingProcessing: { path: "/surat", duties: SECRETARIAT },
+  newComplaints: { path: "/konten", duties: SECRETARIAT },
+  openComplaints: { path: "/konten", duties: SECRETARIAT },
+  guestsAwaitingApproval: { path: "/tamu", duties: ["admin", "sekretaris", "bendahara"] },
+  activePolls: { path: "/musyawarah", duties: SECRETARIAT },
+  totalResidents: { path: "/warga", duties: SECRETARIAT },
+  pasarActiveListings: { path: "/konten", duties: SECRETARIAT },
 };
 
 /** Indicators counted in rupiah rather than in things. */
@@ -79,7 +82,7 @@ export function Dashboard() {
   if (!user) {
     return null;
   }
-  const open = new Set(sectionsFor(user).map((s) => s.path));
+  const duties = dutiesOf(user);
   return (
     <section aria-labelledby="dash-title" class="dash">
       <h1 id="dash-title">{tx("title")}</h1>
@@ -115,11 +118,11 @@ export function Dashboard() {
                       )}
                     </>
                   );
-                  const path = WORK[i.key];
+                  const work = WORK[i.key];
                   return (
                     <li key={i.key}>
-                      {path && open.has(path) ? (
-                        <a href={`/pengurus${path}`}>{body}</a>
+                      {work?.duties.some((d) => duties.includes(d)) ? (
+                        <a href={`/pengurus${work.path}`}>{body}</a>
                       ) : (
                         <div class="dash-card">{body}</div>
                       )}

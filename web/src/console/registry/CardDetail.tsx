@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { api } from "../../api/client";
 import { date, jakartaDay } from "../../format";
+import { useLanguage } from "../../i18n";
 import { Field, FormError, Select, Submit, TextArea, useSubmit } from "../../ui/forms";
 import { Show, useResource } from "../../ui/states";
 import { Confirm, DataTable } from "../ui";
@@ -12,6 +13,7 @@ type Event = { kind: "pindah_keluar" } | { kind: "meninggal"; member: Member } |
 
 /** A family card: its facts, members and vehicles, and the life events recorded on it. */
 export function CardDetail({ params }: { params: { id: string } }) {
+  useLanguage();
   const card = useResource(() => api.get<Card>(`${BASE}/kk/${params.id}`), [params.id]);
   const [event, setEvent] = useState<Event>(null);
   const [done, setDone] = useState<string | null>(null);

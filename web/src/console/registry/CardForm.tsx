@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api } from "../../api/client";
+import { useLanguage } from "../../i18n";
 import { Field, FormError, Select, Submit, TextArea, useSubmit } from "../../ui/forms";
 import { Show, useResource } from "../../ui/states";
 import { ConflictNotice, currentEtag, isConflict } from "../ui";
@@ -28,6 +29,7 @@ export const optional = (values: string[]) => [
 
 /** `/pengurus/warga/baru` (a new card with its head) or `/pengurus/warga/kk/:id/ubah` (an edit). */
 export function CardForm({ params }: { params: { id?: string } }) {
+  useLanguage();
   return params.id ? <EditCard id={params.id} /> : <NewCard />;
 }
 

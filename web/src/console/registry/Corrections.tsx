@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { api } from "../../api/client";
 import { date } from "../../format";
+import { useLanguage } from "../../i18n";
 import { Select, TextArea, useSubmit } from "../../ui/forms";
 import type { Page } from "../../ui/states";
 import { ShowPaged, usePaged } from "../../ui/states";
@@ -23,6 +24,7 @@ const STATUSES = ["diajukan", "diterima", "ditolak"] as const;
 
 /** `/pengurus/warga/koreksi`: what residents asked to correct, accepted (applied at once) or rejected. */
 export function Corrections() {
+  useLanguage();
   const [status, setStatus] = useState<string>("diajukan");
   const [deciding, setDeciding] = useState<{ c: Correction; accept: boolean } | null>(null);
   const [reason, setReason] = useState("");

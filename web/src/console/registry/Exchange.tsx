@@ -1,9 +1,10 @@
 import { useId, useState } from "preact/hooks";
 import { api, saveBlob } from "../../api/client";
 import { jakartaDay } from "../../format";
+import { useLanguage } from "../../i18n";
 import { FormError, useSubmit } from "../../ui/forms";
 import { DataTable, Progress } from "../ui";
-import { tx } from "./text";
+import { fieldLabel, tx } from "./text";
 import { BASE } from "./types";
 
 interface Report {
@@ -23,6 +24,7 @@ interface Report {
  * written); only a clean report offers the real import (all or nothing). Export downloads the registry.
  */
 export function Exchange() {
+  useLanguage();
   const inputId = useId();
   const [file, setFile] = useState<File | null>(null);
   const [report, setReport] = useState<Report | null>(null);
@@ -132,8 +134,8 @@ function ReportView({ report }: { report: Report }) {
           rowKey={(e) => `${e.sheet}-${e.row}-${e.field}-${e.message}`}
           columns={[
             { label: tx("sheet"), cell: (e) => e.sheet },
-            { label: tx("row"), cell: (e) => e.row, numeric: true },
-            { label: tx("field"), cell: (e) => e.field },
+            { label: tx("row"), cell: (e) => e.row },
+            { label: tx("field"), cell: (e) => fieldLabel(e.field) },
             { label: tx("message"), cell: (e) => e.message },
           ]}
         />

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { api } from "../../api/client";
+import { useLanguage } from "../../i18n";
 import { Field, Select } from "../../ui/forms";
 import type { Page } from "../../ui/states";
 import { ShowPaged, usePaged } from "../../ui/states";
@@ -16,6 +17,7 @@ export const statusText = (s: string) =>
 
 /** The family cards, searched and filtered, 25 at a time. */
 export function CardList() {
+  useLanguage();
   const [typed, setTyped] = useState("");
   const [q, setQ] = useState("");
   const [status, setStatus] = useState("aktif");

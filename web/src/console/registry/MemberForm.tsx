@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api } from "../../api/client";
 import { jakartaDay } from "../../format";
+import { useLanguage } from "../../i18n";
 import { Field, FormError, Select, Submit, useSubmit } from "../../ui/forms";
 import { Show, useResource } from "../../ui/states";
 import { optional } from "./CardForm";
@@ -40,6 +41,7 @@ const EDITABLE = [
  * refusals are shown beside the fields.
  */
 export function MemberForm({ params }: { params: { id: string; memberId?: string } }) {
+  useLanguage();
   const { path: here } = useLocation();
   const mode: Mode = params.memberId ? "edit" : here.endsWith("/kelahiran") ? "birth" : "new";
   const card = useResource(() => api.get<CardDetail>(`${BASE}/kk/${params.id}`), [params.id]);

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { api } from "../../api/client";
 import { date } from "../../format";
+import { useLanguage } from "../../i18n";
 import { Select } from "../../ui/forms";
 import type { Page } from "../../ui/states";
 import { ShowPaged, usePaged } from "../../ui/states";
@@ -21,6 +22,7 @@ interface Mutasi {
 
 /** `/pengurus/warga/mutasi`: births, deaths, moves in and out as recorded, newest first, paged. */
 export function MutasiList() {
+  useLanguage();
   const [kind, setKind] = useState("");
   const paged = usePaged<Mutasi>(
     (cursor) =>

@@ -1,4 +1,5 @@
 import { api } from "../../api/client";
+import { useLanguage } from "../../i18n";
 import { Show, useResource } from "../../ui/states";
 import { BarChart } from "../ui";
 import { humanize, tx } from "./text";
@@ -29,6 +30,7 @@ const bars = (t: Tally) => t.map((x) => ({ label: label(x.key), value: x.count }
 
 /** `/pengurus/warga/statistik`: the registry's counts as bar charts that read as lists too. */
 export function Stats() {
+  useLanguage();
   const stats = useResource(() => api.get<Statistik>(`${BASE}/statistik`));
   return (
     <section aria-labelledby="stats-title">

@@ -1,4 +1,5 @@
 import { api } from "../../api/client";
+import { useLanguage } from "../../i18n";
 import { Empty, Show, useResource } from "../../ui/states";
 import { DataTable } from "../ui";
 import { humanize, tx } from "./text";
@@ -36,6 +37,7 @@ function project(lng: number, lat: number, z: number): [number, number] {
 
 /** `/pengurus/warga/unit`: the houses by their coordinates (GeoJSON from the API) and as a list. */
 export function Units() {
+  useLanguage();
   const geo = useResource(() =>
     api.get<{ features: Feature[] }>(`${BASE}/units`, { query: { format: "geojson" } }),
   );

@@ -375,6 +375,22 @@ export function fieldLabel(field: string): string {
     residenceStatus: () => tx("residence"),
     lainnya: () => tx("other"),
     rumah: () => tx("houseAsk"),
+    kkNumber: () => tx("kk"),
+    block: () => tx("block"),
+    number: () => tx("number"),
+    relationship: () => tx("relationship"),
+    livingStatus: () => tx("living"),
+    headWhatsapp: () => tx("whatsapp"),
+    status: () => tx("status"),
+    statusDate: () => tx("statusDate"),
+    notes: () => tx("notes"),
+    plate: () => tx("plate"),
+    kind: () => tx("kind"),
+    brand: () => tx("brand"),
+    model: () => tx("model"),
+    colour: () => tx("colour"),
+    occupancy: () => tx("occupancy"),
+    latitude: () => tx("coords"),
   };
   return words[field]?.() ?? humanize(field);
 }
