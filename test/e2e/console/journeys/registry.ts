@@ -230,7 +230,7 @@ export const registryJourneys: Journey[] = [
       await page.getByText(/^Ada \d+ masalah\. Tidak ada yang ditulis/).waitFor();
       // On a phone each cell is read with its column's name before it (the card layout): match the text.
       const problems = page.getByRole("table", { name: "Masalah di berkas" });
-      await problems.getByText("nik", { exact: true }).first().waitFor();
+      await problems.getByText("NIK", { exact: true }).first().waitFor();
       // The problem is on the bad row (3, after the header and the good row), not on the good one.
       expect(await problems.locator("tbody tr td:nth-child(2)").allTextContents()).not.toContain("2");
       await problems.locator("tbody tr td:nth-child(2)", { hasText: /^3$/ }).first().waitFor();

@@ -2,13 +2,13 @@ import { api } from "../../api/client";
 import { useLanguage } from "../../i18n";
 import { Empty, Show, useResource } from "../../ui/states";
 import { DataTable } from "../ui";
-import { humanize, tx } from "./text";
+import { tx } from "./text";
 import { BASE } from "./types";
 
 interface Feature {
   id: string;
   geometry: { coordinates: [number, number] };
-  properties: { block: string; number: string; occupancy: string | null; families: number; persons: number };
+  properties: { block: string; number: string; occupancy: "pemilik" | "penyewa" | "kosong" | null; families: number; persons: number };
 }
 
 /**
@@ -73,7 +73,7 @@ export function Units() {
                       </span>
                     ),
                   },
-                  { label: tx("occupancy"), cell: (f) => humanize(f.properties.occupancy) },
+                  { label: tx("occupancy"), cell: (f) => tx(`oc_${f.properties.occupancy ?? "none"}`) },
                   { label: tx("families"), cell: (f) => f.properties.families, numeric: true },
                   { label: tx("persons"), cell: (f) => f.properties.persons, numeric: true },
                 ]}
@@ -147,7 +147,17 @@ function Plot({ features }: { features: Feature[] }) {
           </g>
         ))}
       </svg>
-      {TILES && <figcaption class="muted">{tx("tiles", { source: tileHost(TILES) })}</figcaption>}
+      <figcaption>
+        <ul class="reg-legend" aria-label={tx("legend")}>
+          {(["pemilik", "penyewa", "kosong", "none"] as const).map((o) => (
+            <li key={o}>
+              <span class={`reg-dot reg-pin-${o}`} aria-hidden="true" />
+              {tx(`oc_${o}`)}
+            </li>
+          ))}
+        </ul>
+        {TILES && <span class="muted">{tx("tiles", { source: tileHost(TILES) })}</span>}
+      </figcaption>
     </figure>
   );
 }
