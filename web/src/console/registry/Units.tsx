@@ -8,7 +8,13 @@ import { BASE } from "./types";
 interface Feature {
   id: string;
   geometry: { coordinates: [number, number] };
-  properties: { block: string; number: string; occupancy: "pemilik" | "penyewa" | "kosong" | null; families: number; persons: number };
+  properties: {
+    block: string;
+    number: string;
+    occupancy: "pemilik" | "penyewa" | "kosong" | null;
+    families: number;
+    persons: number;
+  };
 }
 
 /**
