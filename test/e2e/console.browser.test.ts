@@ -1,4 +1,5 @@
 import { financeJourneys } from "./console/journeys/finance";
+import { registryJourneys } from "./console/journeys/registry";
 import { consoleShellJourneys } from "./console/journeys/shell";
 import { runJourneys } from "./web/run";
 
@@ -8,4 +9,8 @@ import { runJourneys } from "./web/run";
  * script (`npm run test:console`, run by .ci/run after `npm test`) so `npm test` stays within its time;
  * `npm run test:console -- -t <words of a journey's name>` runs some.
  */
-runJourneys("the committee's console in a browser", [consoleShellJourneys, financeJourneys]);
+runJourneys("the committee's console in a browser", [
+  consoleShellJourneys,
+  registryJourneys,
+  financeJourneys,
+]);

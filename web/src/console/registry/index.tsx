@@ -1,11 +1,67 @@
+import { Route, Router, useLocation } from "preact-iso";
 import { useLanguage } from "../../i18n";
+import { CardDetail } from "./CardDetail";
+import { CardForm } from "./CardForm";
+import { Corrections } from "./Corrections";
+import { Exchange } from "./Exchange";
+import { CardList } from "./List";
+import { MemberForm } from "./MemberForm";
+import { MutasiList } from "./Mutasi";
+import { Stats } from "./Stats";
+import { tx } from "./text";
+import { HOME } from "./types";
+import { Units } from "./Units";
+import "./registry.css";
 
-/** Placeholder until this section is built (issue 46): replaced as a whole by its screens. */
+const PARTS = [
+  { path: "", label: () => tx("navCards") },
+  { path: "/unit", label: () => tx("navUnits") },
+  { path: "/koreksi", label: () => tx("navCorrections") },
+  { path: "/mutasi", label: () => tx("navMutasi") },
+  { path: "/impor", label: () => tx("navExchange") },
+  { path: "/statistik", label: () => tx("navStats") },
+];
+
+/**
+ * `/pengurus/warga/*`: the registry for the secretary and admin (issue 46 item 2): family cards (search,
+ * detail, add and edit with If-Match, members, vehicles, life events), the houses on a plan, residents'
+ * corrections, import with its dry run and export, statistics.
+ */
 export function Registry() {
   useLanguage();
+  const { path } = useLocation();
+  const rest = path.slice(HOME.length);
+  const current = (p: string) =>
+    p === ""
+      ? rest === "" || rest === "/" || rest === "/baru" || rest.startsWith("/kk/")
+      : rest.startsWith(p);
   return (
-    <section aria-labelledby="s-title">
-      <h1 id="s-title">Registry</h1>
-    </section>
+    <div class="reg">
+      <nav class="reg-nav" aria-label={tx("nav")}>
+        <ul>
+          {PARTS.map((p) => (
+            <li key={p.path}>
+              <a href={`${HOME}${p.path}`} aria-current={current(p.path) ? "page" : undefined}>
+                {p.label()}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <Router>
+        <Route path="/" component={CardList} />
+        <Route path="/baru" component={CardForm} />
+        <Route path="/kk/:id" component={CardDetail} />
+        <Route path="/kk/:id/ubah" component={CardForm} />
+        <Route path="/kk/:id/anggota/baru" component={MemberForm} />
+        <Route path="/kk/:id/kelahiran" component={MemberForm} />
+        <Route path="/kk/:id/anggota/:memberId" component={MemberForm} />
+        <Route path="/unit" component={Units} />
+        <Route path="/koreksi" component={Corrections} />
+        <Route path="/mutasi" component={MutasiList} />
+        <Route path="/impor" component={Exchange} />
+        <Route path="/statistik" component={Stats} />
+      </Router>
+    </div>
   );
 }
