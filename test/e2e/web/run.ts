@@ -12,8 +12,9 @@ import { type Journey, type JourneyScope, startWebApp } from "./harness";
  * interleaved, so the pair running is usually from two modules, which use different accounts.
  */
 export function runJourneys(title: string, chains: Journey[][]): void {
+  // `place`: how many of its module's journeys run before it (each waits for those: see below).
   const journeys = Array.from({ length: Math.max(...chains.map((c) => c.length)) }, (_, i) =>
-    chains.flatMap((chain, module) => (chain[i] ? [{ journey: chain[i], module }] : [])),
+    chains.flatMap((chain, module) => (chain[i] ? [{ journey: chain[i], module, place: i }] : [])),
   ).flat();
 
   const chromium = inject("chromium");
@@ -42,7 +43,7 @@ export function runJourneys(title: string, chains: Journey[][]): void {
     // Each module's turn: a journey waits for the one of its module that started before it (taken when
     // the journey starts, so one left out by `-t` holds nothing up).
     const turns = new Map<number, Promise<void>>();
-    for (const { journey: j, module } of journeys) {
+    for (const { journey: j, module, place } of journeys) {
       it(
         j.name,
         async (t) => {
@@ -64,7 +65,9 @@ export function runJourneys(title: string, chains: Journey[][]): void {
             done();
           }
         },
-        JOURNEY_MS,
+        // Its own time and that of the journeys of its module it waits for: vitest's clock starts when
+        // the test does, before the wait.
+        JOURNEY_MS * (place + 1),
       );
     }
   });
