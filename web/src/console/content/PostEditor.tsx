@@ -224,18 +224,10 @@ function Form(props: { kind: PostKind; answer?: Answer<Post>; reload?: () => voi
           </div>
         </form>
         {announcement && (
-          <div>
-            <AnnouncementPreview
-              title={title}
-              body={body}
-              urgent={urgent}
-              whatsapp={whatsapp}
-              email={email}
-            />
-            {post && <Delivery id={post.id} tick={deliveryTick} />}
-          </div>
+          <AnnouncementPreview title={title} body={body} urgent={urgent} whatsapp={whatsapp} email={email} />
         )}
       </div>
+      {announcement && post && <Delivery id={post.id} tick={deliveryTick} />}
       <Confirm
         open={deleting}
         title={tx("deleteConfirm", { title: post?.title ?? "" })}
@@ -260,14 +252,15 @@ const CHANNELS = ["push", "whatsapp", "email"] as const;
 /** How the current version's fan-out went, per channel. */
 function Delivery({ id, tick }: { id: string; tick: number }) {
   const summary = useResource(() => api.get<DeliverySummary>(`/api/pengumuman/${id}/pengiriman`), [id, tick]);
-  const name = { push: tx("previewPush"), whatsapp: tx("channelWhatsapp"), email: tx("channelEmail") };
   return (
     <section class="card" aria-labelledby="konten-delivery-title">
       <h2 id="konten-delivery-title">{tx("delivery")}</h2>
       <Show resource={summary} lines={3}>
         {(s) =>
           s.version === null ? (
-            <p class="muted">{tx("deliveryNone")}</p>
+            <p class={s.deliveryPending ? "alert" : "muted"} role="status">
+              {s.deliveryPending ? tx("deliveryPending") : tx("deliveryNone")}
+            </p>
           ) : (
             <>
               {s.deliveryPending && (
@@ -275,23 +268,34 @@ function Delivery({ id, tick }: { id: string; tick: number }) {
                   {tx("deliveryPending")}
                 </p>
               )}
-              <DataTable<{ channel: (typeof CHANNELS)[number]; d: ChannelDelivery }>
-                caption={tx("deliveryCaption")}
-                rowKey={(r) => r.channel}
-                rows={CHANNELS.map((channel) => ({ channel, d: s.channels[channel] }))}
-                columns={[
-                  { label: tx("channel"), cell: (r) => name[r.channel] },
-                  { label: tx("total"), cell: (r) => r.d.total, numeric: true },
-                  { label: tx("queued"), cell: (r) => r.d.queued, numeric: true },
-                  { label: tx("sent"), cell: (r) => r.d.sent, numeric: true },
-                  { label: tx("failed"), cell: (r) => r.d.failed, numeric: true },
-                  { label: tx("skipped"), cell: (r) => r.d.skipped, numeric: true },
-                ]}
-              />
+              {s.channels ? (
+                <ChannelTable channels={s.channels} />
+              ) : (
+                <p class="muted">{tx("deliveryUnknown")}</p>
+              )}
             </>
           )
         }
       </Show>
     </section>
+  );
+}
+
+function ChannelTable({ channels }: { channels: NonNullable<DeliverySummary["channels"]> }) {
+  const name = { push: tx("previewPush"), whatsapp: tx("channelWhatsapp"), email: tx("channelEmail") };
+  return (
+    <DataTable<{ channel: (typeof CHANNELS)[number]; d: ChannelDelivery }>
+      caption={tx("deliveryCaption")}
+      rowKey={(r) => r.channel}
+      rows={CHANNELS.map((channel) => ({ channel, d: channels[channel] }))}
+      columns={[
+        { label: tx("channel"), cell: (r) => name[r.channel] },
+        { label: tx("total"), cell: (r) => r.d.total, numeric: true },
+        { label: tx("queued"), cell: (r) => r.d.queued, numeric: true },
+        { label: tx("sent"), cell: (r) => r.d.sent, numeric: true },
+        { label: tx("failed"), cell: (r) => r.d.failed, numeric: true },
+        { label: tx("skipped"), cell: (r) => r.d.skipped, numeric: true },
+      ]}
+    />
   );
 }

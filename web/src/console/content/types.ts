@@ -32,7 +32,8 @@ export interface DeliverySummary {
   id: string;
   version: number | null;
   deliveryPending: boolean;
-  channels: { push: ChannelDelivery; whatsapp: ChannelDelivery; email: ChannelDelivery };
+  /** Absent only when the messaging service answers without its log. */
+  channels?: { push: ChannelDelivery; whatsapp: ChannelDelivery; email: ChannelDelivery };
 }
 
 export interface Complaint {
