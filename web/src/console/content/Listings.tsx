@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { api } from "../../api/client";
-import { date, money } from "../../format";
+import { date } from "../../format";
+import { priceText } from "../../screens/pasar/types";
 import { Field, Select, TextArea, useSubmit } from "../../ui/forms";
 import { type Page, ShowPaged, usePaged } from "../../ui/states";
 import { Confirm, DataTable } from "../ui";
@@ -67,7 +68,7 @@ export function Listings() {
             columns={[
               { label: tx("titleLabel"), cell: (l) => l.title },
               { label: tx("seller"), cell: (l) => l.sellerName ?? "—" },
-              { label: tx("price"), cell: (l) => money(l.price), numeric: true },
+              { label: tx("price"), cell: (l) => priceText(l.price) },
               { label: tx("when"), cell: (l) => date(l.createdAt) },
               {
                 label: tx("action"),

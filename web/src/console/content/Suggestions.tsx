@@ -55,7 +55,7 @@ export function Suggestions() {
       </div>
       <ShowPaged paged={list} empty={tx("noSaran")} lines={4}>
         {(items) => (
-          <ul class="rows" aria-label={tx("saranCaption")}>
+          <ul class="konten-saran" aria-label={tx("saranCaption")}>
             {items.map((s) => (
               <Row key={s.id} s={s} />
             ))}

@@ -77,7 +77,7 @@ export interface Listing {
   sellerName: string | null;
   title: string;
   description: string;
-  price: number;
+  price: number | "nego";
   status: "aktif" | "terjual" | "disembunyikan";
   createdAt: string;
 }
