@@ -1,5 +1,6 @@
 import { Route, Router, useLocation } from "preact-iso";
 import { useLanguage } from "../../i18n";
+import { AgendaEditor, AgendaList } from "./Agenda";
 import { ComplaintDetail, Complaints } from "./Complaints";
 import "./content.css";
 import { Listings } from "./Listings";
@@ -17,6 +18,7 @@ function Tabs() {
   const tabs = [
     { href: BASE, label: tx("tabPengumuman"), also: `${BASE}/pengumuman` },
     { href: `${BASE}/berita`, label: tx("tabBerita") },
+    { href: `${BASE}/agenda`, label: tx("tabAgenda") },
     { href: `${BASE}/pengaduan`, label: tx("tabPengaduan") },
     { href: `${BASE}/saran`, label: tx("tabSaran") },
     { href: `${BASE}/usulan`, label: tx("tabUsulan") },
@@ -68,6 +70,8 @@ export function Content() {
         <Route path="/berita" component={News} />
         <Route path="/berita/baru" component={NewNews} />
         <Route path="/berita/:id" component={EditNews} />
+        <Route path="/agenda" component={AgendaList} />
+        <Route path="/agenda/:id" component={AgendaEditor} />
         <Route path="/pengaduan" component={Complaints} />
         <Route path="/pengaduan/:id" component={ComplaintDetail} />
         <Route path="/saran" component={Suggestions} />
