@@ -1,4 +1,5 @@
 import { financeJourneys } from "./console/journeys/finance";
+import { peopleJourneys } from "./console/journeys/people";
 import { registryJourneys } from "./console/journeys/registry";
 import { consoleShellJourneys } from "./console/journeys/shell";
 import { runJourneys } from "./web/run";
@@ -13,4 +14,5 @@ runJourneys("the committee's console in a browser", [
   consoleShellJourneys,
   registryJourneys,
   financeJourneys,
+  peopleJourneys,
 ]);
