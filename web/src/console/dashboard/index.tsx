@@ -3,7 +3,7 @@ import { dateTime, money } from "../../format";
 import { useLanguage } from "../../i18n";
 import { useSession } from "../../session";
 import { Empty, Show, useResource } from "../../ui/states";
-import { type Duty, dutiesOf } from "../duties";
+import { PLACES, type PlaceKey, placesFor } from "../places";
 import { tx } from "./text";
 import "./dashboard.css";
 
@@ -19,22 +19,17 @@ interface Seen {
   values: Record<string, number>;
 }
 
-/**
- * Where the work behind each indicator is (a section of the console, under /pengurus), and the duties
- * that open it: as sections.ts offers them to an RT (it loads this screen, so it cannot be imported
- * back without a cycle).
- */
-const SECRETARIAT: Duty[] = ["admin", "sekretaris"];
-const WORK: Record<string, { path: string; duties: Duty[] }> = {
-  duesArrears: { path: "/keuangan", duties: ["admin", "bendahara", "sekretaris"] },
-  duesArrearsUnits: { path: "/keuangan", duties: ["admin", "bendahara", "sekretaris"] },
-  lettersAwaitingProcessing: { path: "/surat", duties: SECRETARIAT },
-  newComplaints: { path: "/konten", duties: SECRETARIAT },
-  openComplaints: { path: "/konten", duties: SECRETARIAT },
-  guestsAwaitingApproval: { path: "/tamu", duties: ["admin", "sekretaris", "bendahara"] },
-  activePolls: { path: "/musyawarah", duties: SECRETARIAT },
-  totalResidents: { path: "/warga", duties: SECRETARIAT },
-  pasarActiveListings: { path: "/konten", duties: SECRETARIAT },
+/** The section of the console (places.ts) with the work behind each indicator. */
+const WORK: Record<string, PlaceKey> = {
+  duesArrears: "Finance",
+  duesArrearsUnits: "Finance",
+  lettersAwaitingProcessing: "Letters",
+  newComplaints: "Content",
+  openComplaints: "Content",
+  guestsAwaitingApproval: "Guests",
+  activePolls: "Polls",
+  totalResidents: "Registry",
+  pasarActiveListings: "Content",
 };
 
 /** Indicators counted in rupiah rather than in things. */
@@ -82,7 +77,7 @@ export function Dashboard() {
   if (!user) {
     return null;
   }
-  const duties = dutiesOf(user);
+  const open = new Set(placesFor(user).map((p) => p.key));
   return (
     <section aria-labelledby="dash-title" class="dash">
       <h1 id="dash-title">{tx("title")}</h1>
@@ -121,8 +116,8 @@ export function Dashboard() {
                   const work = WORK[i.key];
                   return (
                     <li key={i.key}>
-                      {work?.duties.some((d) => duties.includes(d)) ? (
-                        <a href={`/pengurus${work.path}`}>{body}</a>
+                      {work && open.has(work) ? (
+                        <a href={`/pengurus${PLACES[work].path}`}>{body}</a>
                       ) : (
                         <div class="dash-card">{body}</div>
                       )}
