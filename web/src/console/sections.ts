@@ -65,7 +65,8 @@ export const SECTIONS: Section[] = [
   {
     path: "/rt",
     label: { id: "RT di bawah RW", en: "RTs of the RW" },
-    duties: SECRETARIAT,
+    // The hierarchy's routes are the RW admin's alone (src/modules/hierarchy).
+    duties: ADMIN,
     communities: ["RW"],
     screen: lazy(() => import("./rw").then((m) => m.RwLinks)),
   },
