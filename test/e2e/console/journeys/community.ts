@@ -204,6 +204,13 @@ export const communityJourneys: Journey[] = [
         await page.getByRole("heading", { level: 1, name: "Pengaturan komunitas" }).waitFor();
         await app.settled(page);
         await page.getByRole("heading", { name: "Pengaturan surat" }).waitFor();
+        // The modules as the operator set them, read-only.
+        await page.getByRole("heading", { name: "Modul aktif" }).waitFor();
+        await page
+          .locator(".set-flags li")
+          .filter({ hasText: "Surat pengantar" })
+          .getByText("Aktif")
+          .waitFor();
         expect(await app.seriousViolations(page), `settings ${size}: axe`).toEqual([]);
         await app.screenshot(page, `console-community-settings-${size}`);
 

@@ -3,7 +3,7 @@ import { api } from "../../api/client";
 import { date, money } from "../../format";
 import { useLanguage } from "../../i18n";
 import { FormError, Select, Submit, useSubmit } from "../../ui/forms";
-import { type Page, Show, ShowPaged, usePaged, useResource } from "../../ui/states";
+import { type Page, type Resource, Show, ShowPaged, usePaged, useResource } from "../../ui/states";
 import { DataTable } from "../ui";
 import { tx } from "./text";
 
@@ -50,6 +50,9 @@ interface Plan {
  */
 export function Subscription() {
   useLanguage();
+  const plans = useResource(() => api.get<{ items: Plan[] }>("/api/billing/plans"));
+  const planName = (code: string) =>
+    (plans.state === "ready" ? plans.data.items.find((p) => p.code === code)?.name : undefined) ?? code;
   const [subscription, setSubscription] = useState<SubscriptionState | null>(null);
   const invoices = usePaged<Invoice>(
     (cursor) =>
@@ -71,7 +74,7 @@ export function Subscription() {
         <dl class="card set-facts">
           <div>
             <dt>{tx("plan")}</dt>
-            <dd>{subscription.plan}</dd>
+            <dd>{planName(subscription.plan)}</dd>
           </div>
           <div>
             <dt>{tx("status")}</dt>
@@ -98,7 +101,8 @@ export function Subscription() {
             rows={rows}
             columns={[
               { label: tx("number"), cell: (i) => i.number },
-              { label: tx("plan"), cell: (i) => `${i.plan} · ${i.months}` },
+              { label: tx("plan"), cell: (i) => planName(i.plan) },
+              { label: tx("months"), numeric: true, cell: (i) => i.months },
               { label: tx("amount"), numeric: true, cell: (i) => money(i.amount) },
               { label: tx("due"), cell: (i) => date(i.dueAt) },
               { label: tx("status"), cell: (i) => <InvoiceState invoice={i} /> },
@@ -106,7 +110,7 @@ export function Subscription() {
           />
         )}
       </ShowPaged>
-      <Renew onIssued={() => invoices.state === "ready" && invoices.reload()} />
+      <Renew plans={plans} onIssued={() => invoices.state === "ready" && invoices.reload()} />
     </section>
   );
 }
@@ -136,8 +140,7 @@ function InvoiceState({ invoice }: { invoice: Invoice }) {
 }
 
 /** A new invoice for a plan and a length (1–36 months), paid at the gateway right after. */
-function Renew({ onIssued }: { onIssued: () => void }) {
-  const plans = useResource(() => api.get<{ items: Plan[] }>("/api/billing/plans"));
+function Renew({ plans, onIssued }: { plans: Resource<{ items: Plan[] }>; onIssued: () => void }) {
   const [plan, setPlan] = useState("");
   const [months, setMonths] = useState("12");
   const [issued, setIssued] = useState<Invoice | null>(null);

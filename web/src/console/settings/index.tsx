@@ -59,8 +59,44 @@ function Overview() {
           </a>
         </li>
       </ul>
+      <Features />
       {isRt && <LetterSettingsState />}
       {isRt && <ParentRequest />}
+    </section>
+  );
+}
+
+type Flag = "warga" | "surat" | "tamu" | "musyawarah" | "pasar";
+const FLAGS: Flag[] = ["warga", "surat", "tamu", "musyawarah", "pasar"];
+
+/**
+ * The modules on for this community (GET /api/tenant/features): read-only, since only the platform's
+ * operators switch them; a support ticket is the way to ask.
+ */
+function Features() {
+  const features = useResource(() => api.get<{ flags: Record<Flag, boolean> }>("/api/tenant/features"));
+  return (
+    <section class="card" aria-labelledby="set-flags">
+      <h2 id="set-flags">{tx("features")}</h2>
+      <Show resource={features}>
+        {(f) => (
+          <>
+            <ul class="set-flags">
+              {FLAGS.map((flag) => (
+                <li key={flag}>
+                  <span>{tx(`flag_${flag}`)}</span>
+                  <span class={`badge set-flag-${f.flags[flag] ? "on" : "off"}`}>
+                    {f.flags[flag] ? tx("flagOn") : tx("flagOff")}
+                  </span>
+                </li>
+              ))}
+            </ul>
+            <p class="muted">
+              {tx("flagsReadOnly")} <a href="/pengurus/pengaturan/bantuan/baru">{tx("flagsAsk")}</a>
+            </p>
+          </>
+        )}
+      </Show>
     </section>
   );
 }
