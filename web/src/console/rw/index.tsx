@@ -326,7 +326,6 @@ function AckQueue() {
   );
   const [notice, setNotice] = useState<string | null>(null);
   const [declining, setDeclining] = useState<AckItem | null>(null);
-  const [reason, setReason] = useState("");
   const [acking, setAcking] = useState<string | null>(null);
   const [ackError, setAckError] = useState<unknown>(null);
   const reload = () => letters.state === "ready" && letters.reload();
@@ -343,25 +342,6 @@ function AckQueue() {
       setAckError(error);
     } finally {
       setAcking(null);
-    }
-  };
-  const decline = useSubmit((key) =>
-    api.post(
-      `/api/surat/rw-acknowledgements/${encodeURIComponent(declining?.letterId ?? "")}/decline`,
-      { reason: reason.trim() },
-      { idempotencyKey: key },
-    ),
-  );
-  const confirmDecline = async () => {
-    const l = declining;
-    if (!l) {
-      return;
-    }
-    if ((await decline.submit()) !== undefined) {
-      setDeclining(null);
-      setReason("");
-      setNotice(tx("declined", label(l)));
-      reload();
     }
   };
   return (
@@ -450,33 +430,63 @@ function AckQueue() {
           />
         )}
       </ShowPaged>
-      <Confirm
-        open={declining !== null}
-        title={declining ? tx("declineTitle", { number: declining.nomorSurat ?? "–" }) : ""}
-        confirmLabel={tx("decline")}
-        danger
-        busy={decline.busy}
-        error={decline.error}
-        onConfirm={confirmDecline}
-        onCancel={() => setDeclining(null)}
-      >
-        {declining && (
-          <>
-            <p>
-              {declining.jenisName} · {declining.subjectName} · {declining.rt.name}
-            </p>
-            <TextArea
-              label={tx("reason")}
-              name="reason"
-              value={reason}
-              onInput={setReason}
-              required
-              maxLength={1000}
-              error={decline.fields.reason}
-            />
-          </>
-        )}
-      </Confirm>
+      {declining && (
+        <DeclineDialog
+          key={declining.letterId}
+          letter={declining}
+          onDeclined={() => {
+            setNotice(tx("declined", label(declining)));
+            setDeclining(null);
+            reload();
+          }}
+          onCancel={() => setDeclining(null)}
+        />
+      )}
     </section>
+  );
+}
+
+/**
+ * Declining one letter with a reason (POST …/:letterId/decline). One dialog per letter (keyed by it), so
+ * a retry after a failure keeps its Idempotency-Key while another letter's decline gets its own.
+ */
+function DeclineDialog(props: { letter: AckItem; onDeclined: () => void; onCancel: () => void }) {
+  const [reason, setReason] = useState("");
+  const decline = useSubmit((key) =>
+    api.post(
+      `/api/surat/rw-acknowledgements/${encodeURIComponent(props.letter.letterId)}/decline`,
+      { reason: reason.trim() },
+      { idempotencyKey: key },
+    ),
+  );
+  const confirm = async () => {
+    if ((await decline.submit()) !== undefined) {
+      props.onDeclined();
+    }
+  };
+  return (
+    <Confirm
+      open
+      title={tx("declineTitle", { number: props.letter.nomorSurat ?? "–" })}
+      confirmLabel={tx("decline")}
+      danger
+      busy={decline.busy}
+      error={decline.error}
+      onConfirm={confirm}
+      onCancel={props.onCancel}
+    >
+      <p>
+        {props.letter.jenisName} · {props.letter.subjectName} · {props.letter.rt.name}
+      </p>
+      <TextArea
+        label={tx("reason")}
+        name="reason"
+        value={reason}
+        onInput={setReason}
+        required
+        maxLength={1000}
+        error={decline.fields.reason}
+      />
+    </Confirm>
   );
 }
