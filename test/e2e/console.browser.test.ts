@@ -1,3 +1,4 @@
+import { communityJourneys } from "./console/journeys/community";
 import { financeJourneys } from "./console/journeys/finance";
 import { peopleJourneys } from "./console/journeys/people";
 import { registryJourneys } from "./console/journeys/registry";
@@ -15,4 +16,5 @@ runJourneys("the committee's console in a browser", [
   registryJourneys,
   financeJourneys,
   peopleJourneys,
+  communityJourneys,
 ]);

@@ -1,9 +1,11 @@
+import { ROLES, tenantAccess } from "../../core/http/access";
 import { CRON } from "../../core/jobs";
 import { defineModule } from "../../core/module";
 import { closingJob } from "./closing";
 import { TENANTS_ERROR_CODES } from "./errors";
 import { CloseTenant } from "./routes/closeTenant";
 import { CreateTenant } from "./routes/createTenant";
+import { GetCommunityFeatures } from "./routes/getCommunityFeatures";
 import { InviteAdmin } from "./routes/inviteAdmin";
 import { ListTenants } from "./routes/listTenants";
 import { UpdateTenant } from "./routes/updateTenant";
@@ -23,6 +25,13 @@ export const tenantsModule = defineModule({
       path: "/api/platform/tenants/:id/admin-invitations",
       endpoint: InviteAdmin,
       access: platform,
+    },
+    // Issue 46: the community's admin reads its own flags (the console's settings); only operators switch them.
+    {
+      method: "get",
+      path: "/api/tenant/features",
+      endpoint: GetCommunityFeatures,
+      access: tenantAccess(ROLES.ADMIN),
     },
   ],
   // A closed community still holding its slot (its isolate died, or the wipe failed) is finished here.

@@ -100,3 +100,21 @@ export const TenantListQuery = ListQuery.extend({
   status: z.enum(TENANT_STATUSES).optional(),
 });
 export type TenantListQuery = z.infer<typeof TenantListQuery>;
+
+/**
+ * What a community's admin may know of its own account (issue 46: the console's settings): which of the
+ * spec's modules are on. Read-only for the community: only the platform's operators switch a module
+ * (PATCH /api/platform/tenants/:id).
+ */
+export const CommunityFeatures = z
+  .object({
+    slug: z.string(),
+    name: z.string(),
+    type: z.enum(["RT", "RW"]),
+    flags: Flags.describe("The spec's feature flags: a module switched off answers 403 `feature_disabled`"),
+    subscription: z.enum(SUBSCRIPTION_STATUSES),
+    changedBy: z
+      .literal("operator")
+      .describe("Who may switch a module: the platform's operators only, never the community"),
+  })
+  .openapi("CommunityFeatures");

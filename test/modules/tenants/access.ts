@@ -1,4 +1,4 @@
-import { type AccessTable, platform } from "../../helpers/access";
+import { type AccessTable, ADMIN, platform } from "../../helpers/access";
 
 /** Who may call each route of the tenants module, and why (reading rules: test/helpers/access.ts). */
 export const ACCESS: AccessTable = {
@@ -10,4 +10,7 @@ export const ACCESS: AccessTable = {
   // Issue 27: the operator closes a community and invites its admins.
   "DELETE /api/platform/tenants/:id": platform,
   "POST /api/platform/tenants/:id/admin-invitations": platform,
+
+  // Issue 46: the community's admin reads its own feature flags (the console's settings). No flag.
+  "GET /api/tenant/features": { who: ADMIN },
 };

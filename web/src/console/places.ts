@@ -50,7 +50,8 @@ export const PLACES = {
   RwLinks: {
     path: "/rt",
     label: { id: "RT di bawah RW", en: "RTs of the RW" },
-    duties: SECRETARIAT,
+    // The hierarchy's routes are the RW admin's alone (src/modules/hierarchy).
+    duties: ADMIN,
     communities: ["RW"],
   },
   RwLetters: {
