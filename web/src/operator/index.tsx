@@ -24,6 +24,11 @@ const AREAS: Area[] = [
     label: "support",
     screen: lazy(() => import("./support").then((m) => m.Support)),
   },
+  {
+    path: "/communities",
+    label: "communities",
+    screen: lazy(() => import("./communities").then((m) => m.Communities)),
+  },
 ];
 
 function ToFirst() {
