@@ -29,6 +29,11 @@ const AREAS: Area[] = [
     label: "communities",
     screen: lazy(() => import("./communities").then((m) => m.Communities)),
   },
+  {
+    path: "/billing",
+    label: "billing",
+    screen: lazy(() => import("./billing").then((m) => m.Billing)),
+  },
 ];
 
 function ToFirst() {

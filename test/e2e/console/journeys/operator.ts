@@ -63,6 +63,24 @@ async function openTicket(app: WebApp, title: string, withPhoto: boolean): Promi
   return (await res.json()) as Created;
 }
 
+/** A link as sent (on APP_URL) opened on this test's server: the same path and query. */
+const here = (app: WebApp, link: string) => {
+  const u = new URL(link);
+  return `${app.url}${u.pathname}${u.search}`;
+};
+
+/** The invited admin sets a password on the invitation's page and lands signed in at home. */
+async function acceptInvitation(app: WebApp, link: string, name: string) {
+  const page = await app.page();
+  await page.goto(here(app, link));
+  await page.getByRole("heading", { level: 1, name: "Bergabung dengan komunitas" }).waitFor();
+  await app.settled(page);
+  await page.getByLabel("Kata sandi baru (minimal 8 karakter)").fill("sandi-admin-baru-1");
+  await page.getByRole("button", { name: "Bergabung" }).click();
+  await page.getByRole("heading", { level: 1, name: new RegExp(`^Halo, ${name}`) }).waitFor();
+  return page;
+}
+
 /** Today's calendar day in Asia/Jakarta, and the days either side. */
 function jakartaDay(offsetDays = 0): string {
   return new Date(Date.now() + 7 * 3_600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
@@ -176,6 +194,165 @@ export const operatorJourneys: Journey[] = [
       await page.getByLabel("Dibuat sejak").fill(jakartaDay(-1));
       await page.getByLabel("Dibuat sampai").fill(today);
       await page.getByRole("link", { name: title }).waitFor();
+    },
+  },
+  {
+    name: "the operator creates a community with its first admin, who follows the invitation into their new community's console",
+    run: async (app) => {
+      const n = Date.now() % 100_000;
+      const slug = `rt-09-uji-${n}`;
+      const name = `RT 09 Uji ${n}`;
+      const email = `ketua-${n}@contoh.test`;
+      const page = await app.page(DESK);
+      await app.signIn(page, OPERATOR);
+      await page.goto(`${app.url}/platform/communities`);
+      await page.getByRole("heading", { level: 1, name: "Komunitas" }).waitFor();
+      await page.getByText(/^Slot basis data: \d+ kosong dari \d+/).waitFor();
+      await page.getByRole("link", { name: "RT 01 / RW 05 Sukamaju" }).waitFor();
+      await app.settled(page);
+      expect(await app.seriousViolations(page), "communities: axe serious/critical").toEqual([]);
+      await app.screenshot(page, "console-operator-communities-desktop");
+
+      await page.getByRole("link", { name: "Buat komunitas" }).click();
+      await page.getByRole("heading", { level: 1, name: "Buat komunitas" }).waitFor();
+      await page.getByLabel("Nama komunitas").fill(name);
+      await page.getByLabel("Slug (huruf kecil, angka dan tanda hubung)").fill(slug);
+      await page
+        .getByLabel("RW induk (untuk RT, boleh dikosongkan)")
+        .selectOption({ value: "rw-05-sukamaju" });
+      await page.getByLabel("Pasar warga").uncheck();
+      await page.getByLabel("Nama admin").fill("Ibu Ratna Uji");
+      await page.getByLabel("Email (boleh dikosongkan bila ada WhatsApp)").fill(email);
+      await app.settled(page);
+      expect(await app.seriousViolations(page), "create: axe serious/critical").toEqual([]);
+      await app.screenshot(page, "console-operator-create-desktop");
+      const since = app.outbox().length;
+      await page.getByRole("button", { name: "Buat komunitas" }).click();
+      await page.getByRole("heading", { level: 1, name: `Komunitas ${name} dibuat.` }).waitFor();
+      await page.getByText("Undangan terkirim lewat email.").waitFor();
+
+      // Its page: the parent RW and the features as chosen.
+      await page.getByRole("link", { name: "Buka komunitas" }).click();
+      await page.getByRole("heading", { level: 1, name }).waitFor();
+      await page.getByText("RW 05 Sukamaju (rw-05-sukamaju)").first().waitFor();
+      expect(await page.getByLabel("Pasar warga").isChecked()).toBe(false);
+      expect(await page.getByLabel("Surat").isChecked()).toBe(true);
+      expect(await app.seriousViolations(page), "community: axe serious/critical").toEqual([]);
+      await app.screenshot(page, "console-operator-community-desktop");
+
+      // The admin follows the email's link, sets a password, and the console of the new community opens.
+      const link = await app.linkSentTo(email, "/reset-password", since);
+      const admin = await acceptInvitation(app, link, "Ibu Ratna Uji");
+      await admin.getByText(name).first().waitFor();
+      await admin
+        .getByRole("navigation", { name: "Menu utama" })
+        .getByRole("link", { name: "Pengurus" })
+        .click();
+      const sections = admin.getByRole("navigation", { name: "Menu pengurus" });
+      await sections.getByRole("link", { name: "Tim pengurus" }).waitFor();
+
+      // On a phone the list is one card per community.
+      const phone = await app.page();
+      await app.signIn(phone, OPERATOR);
+      await phone.goto(`${app.url}/platform/communities`);
+      await phone.getByRole("link", { name }).waitFor();
+      await app.settled(phone);
+      expect(await app.seriousViolations(phone), "communities 360: axe serious/critical").toEqual([]);
+      await app.screenshot(phone, "console-operator-communities-360");
+    },
+  },
+  {
+    name: "the operator closes a community after typing its slug, and its admin's session ends",
+    run: async (app) => {
+      const n = Date.now() % 100_000;
+      const slug = `rt-08-tutup-${n}`;
+      const name = `RT 08 Tutup ${n}`;
+      const email = `tutup-${n}@contoh.test`;
+      const operator = await app.apiAs(OPERATOR);
+      const since = app.outbox().length;
+      const made = await operator("POST", "/api/platform/tenants", {
+        slug,
+        name,
+        type: "RT",
+        admin: { name: "Pak Darto Uji", email },
+      });
+      expect(made.status, await made.clone().text()).toBe(201);
+      const { id } = (await made.json()) as { id: string };
+      const admin = await acceptInvitation(
+        app,
+        await app.linkSentTo(email, "/reset-password", since),
+        "Pak Darto Uji",
+      );
+
+      const page = await app.page();
+      await app.signIn(page, OPERATOR);
+      await page.goto(`${app.url}/platform/communities/${id}`);
+      await page.getByRole("heading", { level: 1, name }).waitFor();
+      await page.getByRole("button", { name: "Tutup komunitas" }).click();
+      const dialog = page.getByRole("dialog", { name: `Tutup komunitas ${name}?` });
+      await dialog.getByText(/Arsip akhir dibuat lebih dulu/).waitFor();
+      // A wrong slug closes nothing.
+      await dialog.getByLabel(`Ketik slug komunitas (${slug}) untuk memastikan`).fill("salah-ketik");
+      await dialog.getByRole("button", { name: "Ya, tutup komunitas" }).click();
+      await dialog.getByText("Slug yang diketik tidak sama.").waitFor();
+      expect(await app.seriousViolations(page), "close dialog: axe serious/critical").toEqual([]);
+      await app.screenshot(page, "console-operator-close-360");
+      await dialog.getByLabel(`Ketik slug komunitas (${slug}) untuk memastikan`).fill(slug);
+      await dialog.getByRole("button", { name: "Ya, tutup komunitas" }).click();
+      await page.getByText(/^Komunitas ditutup\. Arsip akhir /).waitFor();
+      await page.getByText("Ditutup", { exact: true }).waitFor();
+
+      // The admin's session is over: the next load of the app asks them to sign in.
+      await admin.reload();
+      await admin.waitForURL(/\/login/);
+    },
+  },
+  {
+    name: "the operator issues a community's invoice and voids it with a reason, beside the plans",
+    run: async (app) => {
+      // A community of this journey's own, so no seeded community's invoices change under other journeys.
+      const n = Date.now() % 100_000;
+      const name = `RT 07 Tagihan ${n}`;
+      const operator = await app.apiAs(OPERATOR);
+      const made = await operator("POST", "/api/platform/tenants", {
+        slug: `rt-07-tagihan-${n}`,
+        name,
+        type: "RT",
+        admin: { name: "Pak Tagih Uji", email: `tagih-${n}@contoh.test` },
+      });
+      expect(made.status, await made.clone().text()).toBe(201);
+
+      const page = await app.page(DESK);
+      await app.signIn(page, OPERATOR);
+      await page.goto(`${app.url}/platform/billing`);
+      await page.getByRole("heading", { level: 1, name: "Tagihan langganan" }).waitFor();
+      await page.getByRole("table", { name: "Daftar paket" }).waitFor();
+      await page.getByLabel("Komunitas").selectOption({ label: `${name} (rt-07-tagihan-${n})` });
+      await page.getByText("Komunitas ini belum punya tagihan.").waitFor();
+      await page.getByLabel("Bulan").fill("3");
+      await page.getByLabel("Catatan (boleh dikosongkan)").fill("Potongan perkenalan tiga bulan.");
+      await page.getByLabel("Jumlah (Rp, kosongkan untuk harga paket × bulan)").fill("100000");
+      await page.getByRole("button", { name: "Terbitkan tagihan" }).click();
+      await page.getByText(/^Tagihan .+ terbit\.$/).waitFor();
+      const row = page.getByRole("row").filter({ hasText: "Rp100.000" });
+      await row.getByText("Terbit").waitFor();
+      await app.settled(page);
+      expect(await app.seriousViolations(page), "billing: axe serious/critical").toEqual([]);
+      await app.screenshot(page, "console-operator-billing-desktop");
+
+      await row.getByRole("button", { name: "Batalkan" }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByLabel("Alasan (dilihat admin komunitas)").fill("Diganti tagihan tahunan.");
+      await dialog.getByRole("button", { name: "Ya, batalkan tagihan" }).click();
+      await page.getByText("Dibatalkan: Diganti tagihan tahunan.").waitFor();
+
+      const phone = await app.page();
+      await app.signIn(phone, OPERATOR);
+      await phone.goto(page.url());
+      await phone.getByText("Dibatalkan: Diganti tagihan tahunan.").waitFor();
+      await app.settled(phone);
+      expect(await app.seriousViolations(phone), "billing 360: axe serious/critical").toEqual([]);
+      await app.screenshot(phone, "console-operator-billing-360");
     },
   },
   {
