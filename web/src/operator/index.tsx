@@ -34,6 +34,11 @@ const AREAS: Area[] = [
     label: "billing",
     screen: lazy(() => import("./billing").then((m) => m.Billing)),
   },
+  {
+    path: "/health",
+    label: "health",
+    screen: lazy(() => import("./health").then((m) => m.HealthView)),
+  },
 ];
 
 function ToFirst() {

@@ -329,7 +329,7 @@ export const operatorJourneys: Journey[] = [
       await page.getByRole("table", { name: "Daftar paket" }).waitFor();
       await page.getByLabel("Komunitas").selectOption({ label: `${name} (rt-07-tagihan-${n})` });
       await page.getByText("Komunitas ini belum punya tagihan.").waitFor();
-      await page.getByLabel("Bulan").fill("3");
+      await page.getByLabel("Bulan", { exact: true }).fill("3");
       await page.getByLabel("Catatan (boleh dikosongkan)").fill("Potongan perkenalan tiga bulan.");
       await page.getByLabel("Jumlah (Rp, kosongkan untuk harga paket × bulan)").fill("100000");
       await page.getByRole("button", { name: "Terbitkan tagihan" }).click();
@@ -353,6 +353,36 @@ export const operatorJourneys: Journey[] = [
       await app.settled(phone);
       expect(await app.seriousViolations(phone), "billing 360: axe serious/critical").toEqual([]);
       await app.screenshot(phone, "console-operator-billing-360");
+    },
+  },
+  {
+    name: "the operator reads the platform's health: slots, notifications and communities without an admin",
+    run: async (app) => {
+      const page = await app.page(DESK);
+      await app.signIn(page, OPERATOR);
+      await page.goto(`${app.url}/platform`);
+      await page.getByRole("heading", { level: 1, name: "Tiket dukungan" }).waitFor();
+      await page
+        .getByRole("navigation", { name: "Menu operator" })
+        .getByRole("link", { name: "Kesehatan & operasi" })
+        .click();
+      await page.getByRole("heading", { level: 1, name: "Kesehatan platform" }).waitFor();
+      await app.settled(page);
+      await page
+        .getByRole("table", { name: "Slot basis data komunitas" })
+        .getByText("rt-01-sukamaju (active)")
+        .waitFor();
+      await page.getByRole("heading", { name: "Layanan notifikasi" }).waitFor();
+      await page.getByRole("heading", { name: "Komunitas tanpa admin" }).waitFor();
+      expect(await app.seriousViolations(page), "health: axe serious/critical").toEqual([]);
+      await app.screenshot(page, "console-operator-health-desktop");
+      const phone = await app.page();
+      await app.signIn(phone, OPERATOR);
+      await phone.goto(`${app.url}/platform/health`);
+      await phone.getByRole("heading", { level: 1, name: "Kesehatan platform" }).waitFor();
+      await app.settled(phone);
+      expect(await app.seriousViolations(phone), "health 360: axe serious/critical").toEqual([]);
+      await app.screenshot(phone, "console-operator-health-360");
     },
   },
   {
