@@ -1,5 +1,6 @@
 import { communityJourneys } from "./console/journeys/community";
 import { financeJourneys } from "./console/journeys/finance";
+import { operatorJourneys } from "./console/journeys/operator";
 import { peopleJourneys } from "./console/journeys/people";
 import { registryJourneys } from "./console/journeys/registry";
 import { consoleShellJourneys } from "./console/journeys/shell";
@@ -17,4 +18,6 @@ runJourneys("the committee's console in a browser", [
   financeJourneys,
   peopleJourneys,
   communityJourneys,
+  // The platform operator's console (issue 47), on the same foundation.
+  operatorJourneys,
 ]);

@@ -38,6 +38,8 @@ const Profil = lazy(() => import("./screens/profil").then((m) => m.Profil));
 const Menu = lazy(() => import("./screens/menu").then((m) => m.Menu));
 // The committee's console (issue 46): one chunk for its frame, each of its sections another.
 const Console = lazy(() => import("./console").then((m) => m.Console));
+// The platform operator's console (issue 47): its frame one chunk, each of its areas another.
+const Operator = lazy(() => import("./operator").then((m) => m.Operator));
 
 /** Moves to `to` once rendered (a redirect inside the app). */
 function Redirect({ to }: { to: string }) {
@@ -89,6 +91,7 @@ const signedInScreens: [string, ComponentType][] = [
   ["/profil", Profil],
   ["/menu", Menu],
   ["/pengurus", Console],
+  ["/platform", Operator],
 ];
 const areaRoutes = signedInScreens.map(([path, Screen]) => [path, signedIn(Screen)] as const);
 const ChooseScreen = signedIn(Choose);
@@ -158,7 +161,13 @@ const OFFICER_TABS: Tab[] = [
   MORE,
 ];
 
+/** A platform operator (no community of their own here) has their console a tap away (issue 47). */
+const OPERATOR: Tab = { path: "/platform", key: "nav.operator" };
+
 function tabsOf(user: SessionUser): Tab[] {
+  if (user.roles.includes("super_admin") && !user.tenant) {
+    return [HOME, OPERATOR, MORE];
+  }
   if (isOfficer(user)) {
     return user.resident ? OFFICER_TABS : [HOME, CONSOLE, MORE];
   }

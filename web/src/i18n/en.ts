@@ -25,6 +25,7 @@ export const en: Messages = {
   "nav.asisten": "Assistant",
   "nav.profil": "Profile",
   "nav.console": "Committee",
+  "nav.operator": "Operator",
   "nav.switch": "Switch community",
   "common.loading": "Loading…",
   "common.retry": "Try again",

@@ -23,6 +23,7 @@ export const id = {
   "nav.asisten": "Asisten",
   "nav.profil": "Profil",
   "nav.console": "Pengurus",
+  "nav.operator": "Operator",
   "nav.switch": "Ganti komunitas",
   "common.loading": "Memuat…",
   "common.retry": "Coba lagi",
