@@ -101,6 +101,7 @@ export const en: Messages = {
   "home.news": "Latest announcements",
   "home.newsNone": "No announcements yet.",
   "home.notResident": "The resident screens are for people who live in this community.",
+  "home.operator": "Open the platform operator console",
   "home.console": "Open the committee screens",
   "home.guests": "Guests today",
   "home.guestsNone": "No guests waiting or expected today.",

@@ -100,6 +100,7 @@ export const id = {
   "home.news": "Pengumuman terbaru",
   "home.newsNone": "Belum ada pengumuman.",
   "home.notResident": "Layar warga untuk penghuni rumah di komunitas ini.",
+  "home.operator": "Buka konsol operator platform",
   "home.console": "Buka layar pengurus",
   "home.guests": "Tamu hari ini",
   "home.guestsNone": "Tidak ada tamu yang menunggu atau datang hari ini.",

@@ -67,14 +67,19 @@ export function Home() {
       <h1 id="home-title">{t("home.greeting", { name: user.name })}</h1>
       <p class="muted">{user.tenant?.name}</p>
       <h2 class="sr-only">{t("home.needs")}</h2>
-      {user.resident ? (
+      {!user.tenant ? (
+        // A platform operator signed in without a community: their work is the operator's console.
+        <p class="card">
+          <a href="/platform">{t("home.operator")}</a>
+        </p>
+      ) : user.resident ? (
         <ResidentBlocks />
       ) : (
         <p class="card">
           {t("home.notResident")} {isOfficer(user) && <a href="/pengurus">{t("home.console")}</a>}
         </p>
       )}
-      <Announcements user={user} />
+      {user.tenant && <Announcements user={user} />}
     </section>
   );
 }
