@@ -19,6 +19,11 @@ export default defineConfig(async () => {
             EMAIL_PROVIDER: "http",
             EMAIL_HTTP_API_KEY: "re_test_key",
             WHATSAPP_GATEWAY_TOKEN: "gateway-test-token",
+            // wrangler reads workers/notify/.dev.vars into the bindings, and `npm run dev` writes a local
+            // VAPID pair there: blanked, so the tests see Web Push off (as on a fresh clone) whoever ran
+            // `npm run dev` in this checkout before. Tests that need keys set them on their own env.
+            VAPID_PUBLIC_KEY: "",
+            VAPID_PRIVATE_KEY: "",
           },
           // Tests drive the consumer themselves (createMessageBatch), so producers write to a queue nobody
           // consumes; otherwise the real local consumer would race the test's own deliveries.

@@ -76,11 +76,9 @@ export const offlineJourneys: Journey[] = [
       await app.screenshot(page, "offline-360");
 
       await context.setOffline(false);
-      await expect.poll(() => banner.textContent(), { timeout: 10_000 }).toBe("");
+      await expect.poll(() => banner.textContent()).toBe("");
       // Back online the session is asked for again with the cookie: a real token, so writes work again.
-      await expect
-        .poll(() => page.evaluate(async () => (await fetch("/api/health")).status), { timeout: 10_000 })
-        .toBe(200);
+      await expect.poll(() => page.evaluate(async () => (await fetch("/api/health")).status)).toBe(200);
       const kept = () =>
         page.evaluate(async () =>
           (await caches.has("warga-data")) ? (await (await caches.open("warga-data")).keys()).length : 0,
@@ -147,7 +145,7 @@ export const offlineJourneys: Journey[] = [
             data: n.data as unknown,
           })),
         );
-      await expect.poll(shown, { timeout: 10_000 }).toEqual([
+      await expect.poll(shown).toEqual([
         {
           title: "Pengumuman",
           body: "Kerja bakti Minggu pagi",
