@@ -89,7 +89,7 @@ function Desk(props: {
         </span>
       </p>
       {props.done && (
-        <p class="notice" role="status">
+        <p class="card" role="status">
           {props.done}
         </p>
       )}
@@ -173,7 +173,10 @@ function Facts({ letter }: { letter: StaffLetter }) {
 }
 
 /** Number and finish in one step; the next number is suggested, a typed one is used as typed. */
-function Finish(props: { letter: StaffLetter; write: (c: Change, m: (l: StaffLetter) => string) => Promise<void> }) {
+function Finish(props: {
+  letter: StaffLetter;
+  write: (c: Change, m: (l: StaffLetter) => string) => Promise<void>;
+}) {
   const { letter } = props;
   const next = useResource(
     () => api.get<{ nomorSurat: string }>("/api/surat/next-number", { query: { jenis: letter.jenis } }),
@@ -210,7 +213,13 @@ function Finish(props: { letter: StaffLetter; write: (c: Change, m: (l: StaffLet
           {incomplete && <a href="/pengurus/surat/pengaturan">{lx("settingsLink")}</a>}
         </p>
       )}
-      <Field label={lx("number")} name="nomorSurat" value={nomor} onInput={setNomor} error={form.fields.nomorSurat} />
+      <Field
+        label={lx("number")}
+        name="nomorSurat"
+        value={nomor}
+        onInput={setNomor}
+        error={form.fields.nomorSurat}
+      />
       <Field
         label={lx("letterDate")}
         name="tanggalSurat"
@@ -293,9 +302,7 @@ function RwState(props: { letter: StaffLetter; path: string; after: (m: string |
   return (
     <div class="card" aria-labelledby="letter-rw">
       <h2 id="letter-rw">{lx("rwTitle")}</h2>
-      <p role="status">
-        {lx(`rw_${ack.status}`, { name: ack.name ?? "—", at, reason: ack.reason ?? "—" })}
-      </p>
+      <p role="status">{lx(`rw_${ack.status}`, { name: ack.name ?? "—", at, reason: ack.reason ?? "—" })}</p>
       {props.letter.awaitingRw && (
         <>
           <button type="button" onClick={() => setOpen(true)}>

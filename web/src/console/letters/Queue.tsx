@@ -53,7 +53,9 @@ export function LetterQueue() {
           onInput={(j) => route(href(status, j))}
           options={[
             { value: "", label: lx("allJenis") },
-            ...(types.state === "ready" ? types.data.items.map((j) => ({ value: j.code, label: j.name })) : []),
+            ...(types.state === "ready"
+              ? types.data.items.map((j) => ({ value: j.code, label: j.name }))
+              : []),
           ]}
         />
       </div>
@@ -74,7 +76,9 @@ export function LetterQueue() {
               {
                 label: lx("colStatus"),
                 cell: (l) => (
-                  <span class={`badge badge-${l.status}`}>{l.awaitingRw ? lx("awaitingRw") : lx(l.status)}</span>
+                  <span class={`badge badge-${l.status}`}>
+                    {l.awaitingRw ? lx("awaitingRw") : lx(l.status)}
+                  </span>
                 ),
               },
               { label: lx("colNumber"), cell: (l) => l.nomorSurat ?? "—" },

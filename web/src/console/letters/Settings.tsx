@@ -103,12 +103,12 @@ function SettingsForm({ answer, reload }: { answer: Answer<LetterSettings>; relo
           {lx("missing", { list: s.missing.map((n) => lx(n as TextName)).join(", ") })}
         </p>
       ) : (
-        <p class="notice" role="status">
+        <p class="card" role="status">
           {lx("complete")}
         </p>
       )}
       {saved && (
-        <p class="notice" role="status">
+        <p class="card" role="status">
           {lx("settingsSaved")}
         </p>
       )}

@@ -73,7 +73,8 @@ export const lx = catalog({
     headName: "Nama penanda tangan",
     headTitle: "Jabatan penanda tangan",
     numberFormat: "Format nomor surat",
-    numberFormatHelp: "Wajib memuat {seq} sekali dan {year}; boleh {code}, {rt}, {rw}, {month}, {monthRoman}.",
+    numberFormatHelp:
+      "Wajib memuat {seq} sekali dan {year}; boleh {code}, {rt}, {rw}, {month}, {monthRoman}.",
     rwAck: "Surat selesai menunggu persetujuan RW",
     rwNotLinked: "RT ini belum terhubung ke RW.",
     logo: "Logo",
@@ -115,7 +116,8 @@ export const lx = catalog({
     requested: "Requested on",
     number: "Letter number",
     letterDate: "Letter date",
-    identityNote: "The personal particulars (NIK, family card, address) are printed from the registry on the PDF.",
+    identityNote:
+      "The personal particulars (NIK, family card, address) are printed from the registry on the PDF.",
     fieldsTitle: "The letter's fields",
     residentNote: "Note",
     finishTitle: "Number & finish",
