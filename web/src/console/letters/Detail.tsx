@@ -300,7 +300,7 @@ function RwState(props: { letter: StaffLetter; path: string; after: (m: string |
   }
   const at = ack.at ? dateTime(ack.at) : "";
   return (
-    <div class="card" aria-labelledby="letter-rw">
+    <section class="card" aria-labelledby="letter-rw">
       <h2 id="letter-rw">{lx("rwTitle")}</h2>
       <p role="status">{lx(`rw_${ack.status}`, { name: ack.name ?? "—", at, reason: ack.reason ?? "—" })}</p>
       {props.letter.awaitingRw && (
@@ -329,7 +329,7 @@ function RwState(props: { letter: StaffLetter; path: string; after: (m: string |
           </Confirm>
         </>
       )}
-    </div>
+    </section>
   );
 }
 
@@ -359,7 +359,7 @@ function Pdf({ letter, path }: { letter: StaffLetter; path: string }) {
     }
   };
   return (
-    <div class="card" aria-labelledby="letter-pdf">
+    <section class="card" aria-labelledby="letter-pdf">
       <h2 id="letter-pdf">{lx("pdfTitle")}</h2>
       <div class="actions">
         <button
@@ -395,7 +395,7 @@ function Pdf({ letter, path }: { letter: StaffLetter; path: string }) {
         </p>
       ) : null}
       {url && <iframe class="letters-pdf" src={url} title={lx("pdfFrame", { n: letter.nomorSurat ?? "" })} />}
-    </div>
+    </section>
   );
 }
 
