@@ -1,3 +1,4 @@
+import { deskJourneys } from "./console/journeys/desk";
 import { consoleShellJourneys } from "./console/journeys/shell";
 import { runJourneys } from "./web/run";
 
@@ -7,4 +8,4 @@ import { runJourneys } from "./web/run";
  * script (`npm run test:console`, run by .ci/run after `npm test`) so `npm test` stays within its time;
  * `npm run test:console -- -t <words of a journey's name>` runs some.
  */
-runJourneys("the committee's console in a browser", [consoleShellJourneys]);
+runJourneys("the committee's console in a browser", [consoleShellJourneys, deskJourneys]);
