@@ -81,9 +81,12 @@ export const deskJourneys: Journey[] = [
       await resident.getByText("Menunggu persetujuan RW").first().waitFor();
       expect(await resident.getByRole("button", { name: "Unduh PDF" }).count()).toBe(0);
 
-      // The PDF preview, read with the secretary's session.
-      await desk.getByRole("button", { name: "Tampilkan PDF" }).click();
-      await desk.locator("iframe.letters-pdf").waitFor({ timeout: 90_000 });
+      // The PDF, read with the secretary's session before the resident may have it.
+      const [preview] = await Promise.all([
+        desk.waitForEvent("download", { timeout: 90_000 }),
+        desk.getByRole("button", { name: "Unduh PDF" }).click(),
+      ]);
+      expect(preview.suggestedFilename()).toMatch(/\.pdf$/);
       await check(app, desk, "letters-finished");
 
       // The RW is slow: the RT issues it without the RW, with its reason.
@@ -133,7 +136,7 @@ export const deskJourneys: Journey[] = [
       await app.signIn(desk, SECRETARY);
       await desk.goto(`${app.url}/pengurus/tamu`);
       await desk.getByRole("heading", { level: 1, name: "Tamu" }).waitFor();
-      await desk.getByText(guest).waitFor();
+      await desk.getByRole("cell", { name: guest, exact: true }).waitFor();
       // Gate devices are the admin's: the secretary is not offered them.
       expect(await desk.getByRole("link", { name: "Perangkat gerbang" }).count()).toBe(0);
       await check(app, desk, "guests-waiting");
@@ -144,7 +147,7 @@ export const deskJourneys: Journey[] = [
       await app.settled(desk);
       await check(app, desk, "guests-today");
       await desk.getByRole("link", { name: "Semua kunjungan" }).click();
-      await desk.getByText(guest).first().waitFor();
+      await desk.getByRole("cell", { name: guest, exact: true }).first().waitFor();
       await check(app, desk, "guests-all");
 
       // The admin adds a device; its key is shown once, and copied.
@@ -217,7 +220,9 @@ export const deskJourneys: Journey[] = [
       await check(app, desk, "polls-new");
       await desk.getByRole("button", { name: "Simpan draf" }).click();
 
-      await desk.getByRole("heading", { level: 1, name: title }).waitFor();
+      const heading = desk.getByRole("heading", { level: 1, name: title });
+      await heading.or(desk.locator(".alert, .field-error")).first().waitFor();
+      expect(await desk.locator(".alert, .field-error").allTextContents(), "the draft is saved").toEqual([]);
       await desk.getByText("Draf", { exact: true }).first().waitFor();
       await desk.getByRole("button", { name: "Terbitkan" }).click();
       const dialog = desk.getByRole("dialog", { name: /^Terbitkan musyawarah ini\?/ });

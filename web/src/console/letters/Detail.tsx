@@ -333,27 +333,18 @@ function RwState(props: { letter: StaffLetter; path: string; after: (m: string |
   );
 }
 
-/** The PDF as the resident will get it: read with the session's token, shown from an object URL. */
+/** The PDF as the resident will get it, read with the session's token and saved by the browser. */
 function Pdf({ letter, path }: { letter: StaffLetter; path: string }) {
-  const [url, setUrl] = useState<string | null>(null);
-  const [blob, setBlob] = useState<Blob | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  useEffect(() => () => void (url && URL.revokeObjectURL(url)), [url]);
-  const name = `surat-${(letter.nomorSurat ?? letter.id).replace(/[^A-Za-z0-9.-]+/g, "-")}.pdf`;
-  const load = async (): Promise<Blob | null> => {
-    if (blob) {
-      return blob;
-    }
+  const download = async () => {
     setBusy(true);
     setError(null);
     try {
-      const got = await api.blob(`${path}/pdf`);
-      setBlob(got);
-      return got;
+      const blob = await api.blob(`${path}/pdf`);
+      saveBlob(blob, `surat-${(letter.nomorSurat ?? letter.id).replace(/[^A-Za-z0-9.-]+/g, "-")}.pdf`);
     } catch (caught) {
       setError(caught);
-      return null;
     } finally {
       setBusy(false);
     }
@@ -361,40 +352,20 @@ function Pdf({ letter, path }: { letter: StaffLetter; path: string }) {
   return (
     <section class="card" aria-labelledby="letter-pdf">
       <h2 id="letter-pdf">{lx("pdfTitle")}</h2>
-      <div class="actions">
-        <button
-          type="button"
-          disabled={busy}
-          onClick={async () => {
-            const got = await load();
-            if (got) {
-              setUrl(URL.createObjectURL(got));
-            }
-          }}
-        >
-          {lx("showPdf")}
-        </button>
-        <button
-          type="button"
-          class="primary"
-          disabled={busy}
-          onClick={async () => {
-            const got = await load();
-            if (got) {
-              saveBlob(got, name);
-            }
-          }}
-        >
-          {lx("downloadPdf")}
-        </button>
-      </div>
-      {busy && <p role="status">…</p>}
+      <button
+        type="button"
+        class="primary"
+        disabled={busy}
+        aria-busy={busy ? "true" : undefined}
+        onClick={download}
+      >
+        {lx("downloadPdf")}
+      </button>
       {error ? (
         <p class="alert" role="alert">
           {problemText(error)}
         </p>
       ) : null}
-      {url && <iframe class="letters-pdf" src={url} title={lx("pdfFrame", { n: letter.nomorSurat ?? "" })} />}
     </section>
   );
 }
