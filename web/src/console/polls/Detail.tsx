@@ -44,6 +44,27 @@ export function PollDesk({ params }: { params: { id: string } }) {
 
 type Move = "publish" | "close" | "delete";
 
+/** Whether two reads of a poll differ only in what ballots change (its tally, turnout, update time). */
+function sameButTally(a: Poll, b: Poll): boolean {
+  const kept = (p: Poll) =>
+    JSON.stringify([
+      p.title,
+      p.description,
+      p.options,
+      p.startsAt,
+      p.endsAt,
+      p.status,
+      p.quorum,
+      p.anonymous,
+      p.multipleChoice,
+      p.maxChoices,
+      p.voterScope,
+      p.resultsVisibility,
+      p.closedAt,
+    ]);
+  return kept(a) === kept(b);
+}
+
 function Desk(props: {
   answer: Answer<Poll>;
   path: string;
@@ -51,10 +72,11 @@ function Desk(props: {
   after: (m: string | null) => void;
 }) {
   const { route } = useLocation();
-  const [live, setLive] = useState<Poll>(props.answer.data);
+  // The poll as last read, with its version: the live reads keep both, so a move names what was shown.
+  const [live, setLive] = useState<Answer<Poll>>(props.answer);
   const [asking, setAsking] = useState<Move | null>(null);
   const [conflict, setConflict] = useState<Move | null>(null);
-  useEffect(() => setLive(props.answer.data), [props.answer]);
+  useEffect(() => setLive(props.answer), [props.answer]);
   // Live results: read again every few seconds while the poll is open and the screen is shown.
   useEffect(() => {
     if (props.answer.data.status !== "aktif") {
@@ -62,12 +84,12 @@ function Desk(props: {
     }
     const timer = setInterval(() => {
       if (document.visibilityState === "visible") {
-        api.get<Poll>(props.path).then(setLive, () => undefined);
+        api.read<Poll>(props.path).then(setLive, () => undefined);
       }
     }, LIVE_SECONDS * 1000);
     return () => clearInterval(timer);
   }, [props.answer, props.path]);
-  const p = live;
+  const p = live.data;
   const perform = async (move: Move, etag: string | null) => {
     if (move === "delete") {
       await api.del(props.path, etag);
@@ -83,9 +105,27 @@ function Desk(props: {
     }
     const move = asking;
     try {
-      await perform(move, props.answer.etag);
+      await perform(move, live.etag);
       setAsking(null);
     } catch (error) {
+      // Each ballot counted moves an open poll's version (its tally is kept on its row), and so does the
+      // close itself: the API closes the tally, whose mirror moves the row, before it checks If-Match,
+      // so a close can answer 412 having closed the poll. Read it again: when it now stands where the
+      // move was to take it, the move is done; when nothing but the tally changed since it was shown,
+      // make the move on the version now; anything else (another officer's edit) is a conflict.
+      const now = isConflict(error) ? await api.read<Poll>(props.path).catch(() => null) : null;
+      if (now && move !== "delete") {
+        if (now.data.status === (move === "publish" ? "aktif" : "ditutup")) {
+          setAsking(null);
+          props.after(px(move === "publish" ? "published" : "closed"));
+          return;
+        }
+        if (sameButTally(now.data, live.data)) {
+          await perform(move, now.etag);
+          setAsking(null);
+          return;
+        }
+      }
       if (isConflict(error)) {
         setAsking(null);
         setConflict(move);
