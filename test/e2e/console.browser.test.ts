@@ -1,4 +1,5 @@
 import { communityJourneys } from "./console/journeys/community";
+import { deskJourneys } from "./console/journeys/desk";
 import { financeJourneys } from "./console/journeys/finance";
 import { operatorJourneys } from "./console/journeys/operator";
 import { peopleJourneys } from "./console/journeys/people";
@@ -16,6 +17,7 @@ runJourneys("the committee's console in a browser", [
   consoleShellJourneys,
   registryJourneys,
   financeJourneys,
+  deskJourneys,
   peopleJourneys,
   communityJourneys,
   // The platform operator's console (issue 47), on the same foundation.

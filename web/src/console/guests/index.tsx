@@ -1,11 +1,20 @@
+import { Route, Router } from "preact-iso";
 import { useLanguage } from "../../i18n";
+import { DeviceEvents, Devices } from "./Devices";
+import "./guests.css";
+import { GuestLists } from "./Lists";
 
-/** Placeholder until this section is built (issue 46): replaced as a whole by its screens. */
+/**
+ * `/pengurus/tamu`: the guest desk (issue 46 item 5). Requests waiting for approval, today's and all
+ * visits; for the admin, the gate devices (a new one's key shown once) and what each one reported.
+ */
 export function Guests() {
   useLanguage();
   return (
-    <section aria-labelledby="s-title">
-      <h1 id="s-title">Guests</h1>
-    </section>
+    <Router>
+      <Route path="/" component={GuestLists} />
+      <Route path="/perangkat" component={Devices} />
+      <Route path="/perangkat/:id" component={DeviceEvents} />
+    </Router>
   );
 }
