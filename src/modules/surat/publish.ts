@@ -6,13 +6,13 @@ import { jakartaDay } from "../../core/time";
 import type { VerifiedLetter } from "../../pages/verify-surat";
 import { householdMembers, personById, unitsByIds } from "../kependudukan/service";
 import { letterHtml, tanggalIndonesia } from "./document";
-import { identityValues, type RegistryPerson } from "./identity";
-import { jenisOf } from "./jenis";
+import { type Chain, identityValues, type RegistryPerson } from "./identity";
+import { IDENTITY_LABELS, jenisOf } from "./jenis";
 import { keptLetter } from "./kept";
 import { pdfRendering } from "./pdf";
-import { awaitingRw, isLetterStaff, type LetterRow, loadLetter, verificationUrl } from "./service";
-import { effectiveSettings, issuedAs } from "./settings";
-import { letters } from "./tables";
+import { awaitingRw, getLetter, isLetterStaff, type LetterRow, loadLetter, verificationUrl } from "./service";
+import { type Effective, effectiveSettings, issuedAs } from "./settings";
+import { type IssuedAs, letters } from "./tables";
 
 export const pdfKey = (slug: string, id: string, version: number) =>
   `tenants/${slug}/surat/${id}/v${version}.pdf`;
@@ -22,17 +22,10 @@ export const pdfKey = (slug: string, id: string, version: number) =>
  * subject's particulars from the registry, and the RW's "Mengetahui" once acknowledged.
  */
 export async function letterDocumentHtml(ctx: TenantCtx, row: LetterRow): Promise<string> {
-  const [household, person, current] = await Promise.all([
+  const [household, { printed, identity }] = await Promise.all([
     householdMembers({ ctx, id: row.unitId }),
-    personById({ ctx, id: row.onBehalfOf }),
-    row.issuedAs ? Promise.resolve(null) : effectiveSettings(ctx),
+    subjectIdentity(ctx, row, (settings) => issuedAs(ctx, settings)),
   ]);
-  // A letter finished before letterheads were kept on it prints today's settings.
-  const printed = row.issuedAs ?? issuedAs(ctx, current ?? (await effectiveSettings(ctx)));
-  const unit = (await unitsByIds({ ctx, ids: [person?.unitId ?? row.unitId] })).values().next().value ?? null;
-  const identity = person
-    ? identityValues(person, unit, printed)
-    : { ...identityValues(NOBODY, unit, printed), nama: row.subjectName, nik: "", jenisKelamin: "" };
   return letterHtml({
     issuedAs: printed,
     jenis: jenisOf(row.jenis),
@@ -45,6 +38,57 @@ export async function letterDocumentHtml(ctx: TenantCtx, row: LetterRow): Promis
         ? { name: row.rwAckName, title: row.rwAckTitle, day: jakartaDay(row.rwAckAt) }
         : null,
   });
+}
+
+/**
+ * The subject's particulars as the letter prints them, from the registry person it is for and the
+ * letterhead it was (or would be) issued with.
+ */
+async function subjectIdentity<C extends Chain>(
+  ctx: TenantCtx,
+  row: LetterRow,
+  chainOf: (settings: Effective) => C,
+) {
+  const [person, current] = await Promise.all([
+    personById({ ctx, id: row.onBehalfOf }),
+    row.issuedAs ? Promise.resolve(null) : effectiveSettings(ctx),
+  ]);
+  // A letter finished before letterheads were kept on it prints today's settings.
+  const printed: C | IssuedAs = row.issuedAs ?? chainOf(current ?? (await effectiveSettings(ctx)));
+  const unit = (await unitsByIds({ ctx, ids: [person?.unitId ?? row.unitId] })).values().next().value ?? null;
+  const identity = person
+    ? identityValues(person, unit, printed)
+    : { ...identityValues(NOBODY, unit, printed), nama: row.subjectName, nik: "", jenisKelamin: "" };
+  return { printed, identity };
+}
+
+/**
+ * A letter as its reader sees it (`GET /api/surat/:id`): staff also get the subject's registry identity,
+ * each particular the letter type prints with its value (issue 46: the letter desk checks who the letter
+ * is for before numbering it). A resident gets the request as before.
+ */
+export async function readLetter({ ctx, id }: { ctx: TenantCtx; id: string }) {
+  const letter = await getLetter({ ctx, id });
+  if (!isLetterStaff(ctx)) {
+    return letter;
+  }
+  // Before the letterhead is complete (the desk is told so elsewhere) the address names what is known.
+  const { identity } = await subjectIdentity(ctx, await loadLetter(ctx, id), (settings) => ({
+    rt: settings.rt,
+    rw: settings.rw,
+    kelurahan: settings.kelurahan ?? "",
+    villageKind: settings.villageKind,
+    kecamatan: settings.kecamatan ?? "",
+    kota: settings.kota ?? "",
+  }));
+  return {
+    ...letter,
+    subject: jenisOf(letter.jenis).identity.map((name) => ({
+      name,
+      label: IDENTITY_LABELS[name],
+      value: identity[name],
+    })),
+  };
 }
 
 /** A person the registry no longer holds (their card moved away): the letter prints the stored name. */

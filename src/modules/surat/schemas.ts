@@ -128,6 +128,13 @@ export const Letter = z
           "`at` say who of the RT issued it without the RW, and when",
       ),
     history: z.array(LetterEvent).optional(),
+    subject: z
+      .array(z.object({ name: z.enum(IDENTITY_FIELDS), label: z.string(), value: z.string() }))
+      .optional()
+      .describe(
+        "Staff reading one letter only: the subject's particulars as this letter type prints them, from the " +
+          "registry (an empty value where the registry lacks one)",
+      ),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

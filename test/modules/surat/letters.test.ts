@@ -174,6 +174,25 @@ describe("requests", () => {
     });
     expect(child.status).toBe(201);
     expect(child.body.subjectName).toBe("Rina Santoso");
+
+    // The letter desk sees who it is for as the letter prints it, from the registry (issue 46); the
+    // resident reading their own request gets no such block.
+    const desk = await callJson<{ subject?: { name: string; label: string; value: string }[] }>(
+      `/api/surat/${child.body.id}`,
+      { token: h.sek.token },
+    );
+    expect(desk.status).toBe(200);
+    const subject = Object.fromEntries((desk.body.subject ?? []).map((p) => [p.name, p.value]));
+    expect(subject).toMatchObject({ nama: "Rina Santoso", jenisKelamin: "Perempuan" });
+    // Her NIK as the registry holds it (the helper's: region 320101, born 04-03-12).
+    expect(subject.nik).toMatch(/^320101440312\d{4}$/);
+    expect(subject.tempatTanggalLahir).toContain("Bandung");
+    expect(subject.alamat).toMatch(/^Blok /);
+    const own = await callJson<{ subject?: unknown }>(`/api/surat/${child.body.id}`, {
+      token: h.warga.token,
+    });
+    expect(own.status).toBe(200);
+    expect(own.body.subject).toBeUndefined();
   });
 
   it("refuses another household's member and an incomplete profile", async () => {

@@ -91,6 +91,16 @@ export const deskJourneys: Journey[] = [
       await row.click();
       await desk.getByRole("heading", { level: 1, name: "Surat Keterangan Domisili" }).waitFor();
       await desk.getByText("Persyaratan membuka rekening bank").waitFor();
+      // Who the letter is for, as it will print them: from the registry, NIK and address included.
+      await desk.getByRole("heading", { name: "Data diri yang dicetak" }).waitFor();
+      await desk
+        .getByText(/^\d{16}$/)
+        .first()
+        .waitFor();
+      await desk
+        .getByText(/^Blok .*Kecamatan/)
+        .first()
+        .waitFor();
       // The next number is suggested, and is what the API suggests.
       const secretary = await app.apiAs(SECRETARY);
       const next = await secretary("GET", "/api/surat/next-number?jenis=domisili");

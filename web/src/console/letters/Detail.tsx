@@ -1,3 +1,4 @@
+import { Fragment } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { type Answer, ApiError, api, saveBlob } from "../../api/client";
 import { date, dateTime, jakartaDay } from "../../format";
@@ -151,6 +152,19 @@ function Facts({ letter }: { letter: StaffLetter }) {
           </>
         )}
       </dl>
+      {letter.subject && letter.subject.length > 0 && (
+        <>
+          <h2>{lx("subjectTitle")}</h2>
+          <dl class="facts card">
+            {letter.subject.map((p) => (
+              <Fragment key={p.name}>
+                <dt>{p.label}</dt>
+                <dd>{p.value || <span class="letters-missing">{lx("notInRegistry")}</span>}</dd>
+              </Fragment>
+            ))}
+          </dl>
+        </>
+      )}
       <p class="muted">{lx("identityNote")}</p>
       {fields.length > 0 && (
         <>

@@ -4,6 +4,8 @@ import type { Letter as ResidentLetter } from "../../screens/surat/types";
 export interface StaffLetter extends ResidentLetter {
   residentName?: string | null;
   verificationUrl: string | null;
+  /** The subject's particulars as the letter prints them, from the registry (staff only). */
+  subject?: { name: string; label: string; value: string }[];
   rwAcknowledgement: {
     status: "menunggu" | "diketahui" | "ditolak" | "tanpa_rw";
     name: string | null;
