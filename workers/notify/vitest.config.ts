@@ -33,6 +33,8 @@ export default defineConfig(async () => {
     ],
     test: {
       name: "notify",
+      // As the api project's: a limit for a machine busy with other files, never a wait.
+      testTimeout: 20_000,
       // Three files at a time, the same in every project (vitest.config.ts).
       maxWorkers: 3,
       include: ["test/**/*.test.ts"],
