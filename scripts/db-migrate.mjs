@@ -43,7 +43,9 @@ export async function migrateAll({ remote = false, quiet = false, local } = {}) 
     })),
   );
   const digest = fingerprint(jobs);
-  if (!remote && existsSync(STAMP) && readFileSync(STAMP, "utf8") === digest) {
+  // The stamp lives with the databases it describes (those the caller opened, else the local state).
+  const stamp = local ? join(local.persistTo, "migrations.sha256") : STAMP;
+  if (!remote && existsSync(stamp) && readFileSync(stamp, "utf8") === digest) {
     return 0;
   }
   if (!remote) {
@@ -62,8 +64,8 @@ export async function migrateAll({ remote = false, quiet = false, local } = {}) 
         await opened.dispose();
       }
     }
-    mkdirSync(STATE_DIR, { recursive: true });
-    writeFileSync(STAMP, digest);
+    mkdirSync(dirname(stamp), { recursive: true });
+    writeFileSync(stamp, digest);
     return jobs.length;
   }
   await pool(jobs, 2, async (job) => {

@@ -52,7 +52,9 @@ export async function run() {
   }
   // The consoles' sections (the committee's, the operator's): chunks a frame loads lazily, each measured
   // with the frame it opens in.
-  for (const frame of screens) {
+  // (Only the consoles' frames: another screen's lazy chunk is a library it loads on demand, e.g. the
+  // gate's QR decoder, not a section with a budget of its own.)
+  for (const frame of screens.filter((f) => /^(console|operator)-/.test(f))) {
     const framed = new Set(extra(frame));
     for (const section of [...lazyOf(frame)].filter((f) => !lazy.has(f) && f !== frame).sort()) {
       const own = [...new Set([...framed, ...extra(section)])];

@@ -95,6 +95,7 @@ export async function openLocalD1(configs, persistTo) {
     })),
   );
   return {
+    persistTo,
     databases,
     binding: async (db) => remoteDatabase(mf, db.worker, db.binding),
     dispose: () => mf.dispose(),
