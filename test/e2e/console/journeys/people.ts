@@ -161,9 +161,14 @@ export const peopleJourneys: Journey[] = [
           .slice(since)
           .filter((m) => m.path === "/v1/fanout" && JSON.stringify(m.body).includes(title))
           .map((m) => m.body as Fanout);
-      // The API may hand the fan-out over just after it answers.
-      for (let waited = 0; fanouts().length < 3 && waited < 10_000; waited += 250) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
+      // The API may hand the fan-out over just after it answers: wait for the next message to arrive, not
+      // for the clock (the journey's own time limit bounds the whole), as `linkSentTo` does.
+      for (;;) {
+        const arrival = app.server.nextArrival();
+        if (fanouts().length >= 3) {
+          break;
+        }
+        await arrival;
       }
       const on = (channel: string) => fanouts().find((f) => f.channel === channel);
       expect(on("push")?.push).toEqual({
