@@ -12,6 +12,7 @@ import {
   HEADER_DATE,
   HEADER_FROM,
   isSubjectLine,
+  MAILING_LIST,
   NUMERIC_DATE,
   REPLY_SEPARATOR,
   STRONG_TIME,
@@ -24,10 +25,10 @@ const ATTRIBUTION_MAX_LINES = 3;
 const ATTRIBUTION_MAX_CHARS = 500;
 // The rest of a wrapped attribution: the verb alone, or an address's end and the verb.
 const VERB_ALONE =
-  /^(?:\S*@\S*\s+)?(?:wrote|writes|menulis|schrieb|a écrit|écrit|skrev|escribió|ha scritto|escreveu|schreef)\s*:$/i;
+  /^(?:\S*@\S*\s+)?(?:wrote|writes|menulis|schrieb|a écrit|écrit|skrev|escribió|ha scritto|ha escrit|escreveu|schreef|napisał(?:a|\(a\))?|написал(?:а)?|написав|írta)\s*:$/i;
 // Every attribution form has a verb or an address; most lines have neither, and skip the forms.
 const MAY_BE_ATTRIBUTION =
-  /wrote|writes|menulis|schrieb|skrev|écrit|escribió|scritto|scrisse|escreveu|geschreven|schreef|pisze|napisał|@/i;
+  /wrote|writes|menulis|schrieb|skrev|écrit|escribió|escrit|scritto|scrisse|escreveu|geschreven|schreef|pisze|napisał|написал|написав|írta|@/i;
 // A header block (From/Sent/To/Cc/Subject and wrapped address lists) is never longer than this.
 const HEADER_BLOCK_MAX_LINES = 16;
 
@@ -56,9 +57,9 @@ export function markerAt(lines: string[], quoted: boolean[], i: number, line: st
   const separator =
     forwardSeparator ||
     (dash && REPLY_SEPARATOR.test(line)) ||
-    (line.startsWith("_") &&
+    ((line.startsWith("_") || line.startsWith("=")) &&
       UNDERSCORES.test(line) &&
-      HEADER_ANY.test(normaliseSpaces(nextNonBlank(lines, i + 1)).trim()));
+      underRule(normaliseSpaces(nextNonBlank(lines, i + 1)).trim()));
   if (separator || (colon && HEADER_ANY.test(line) && isHeaderBlock(lines, i))) {
     const block = headerBlock(lines, separator ? i + 1 : i);
     return {
@@ -75,6 +76,11 @@ export function markerAt(lines: string[], quoted: boolean[], i: number, line: st
     return null;
   }
   return { ...attribution, forward: false, attribution: true, ours: false, certain: true };
+}
+
+/** What may stand under a rule of underscores: a header block, or a mailing list's footer. */
+function underRule(line: string): boolean {
+  return HEADER_ANY.test(line) || (line.length <= 80 && MAILING_LIST.test(line));
 }
 
 /**
@@ -132,10 +138,16 @@ function attributionAt(
   let joined = "";
   for (let n = 0; n < ATTRIBUTION_MAX_LINES; n++) {
     const line = n === 0 ? first : normaliseSpaces(lines[i + n] ?? "").trim();
-    if (line.length === 0 || (n > 0 && (quoted[i + n] || !wraps(joined, line, anchored, paragraphStart)))) {
+    // Gmail may wrap the address's closing bracket onto a line of its own, which reads as a quote:
+    // "… skrev Name <a@b" over ">:".
+    const closesAddress = n > 0 && /^>\s*:$/.test(line) && /<[^<>\s]+@[^<>\s]+$/.test(joined);
+    if (
+      line.length === 0 ||
+      (n > 0 && !closesAddress && (quoted[i + n] || !wraps(joined, line, anchored, paragraphStart)))
+    ) {
       return null;
     }
-    joined = n === 0 ? line : joined.endsWith("<") ? joined + line : `${joined} ${line}`;
+    joined = n === 0 ? line : joined.endsWith("<") || closesAddress ? joined + line : `${joined} ${line}`;
     if (joined.length > ATTRIBUTION_MAX_CHARS) {
       return null;
     }

@@ -9,18 +9,21 @@ export const REPLY_SEPARATOR =
 // Thunderbird write dashes around it, Apple Mail a "Begin forwarded message:" line.
 export const FORWARD_SEPARATOR =
   /^(?:-{2,}\s*(?:forwarded message|pesan yang diteruskan|pesan terusan|pesan diteruskan|weitergeleitete nachricht|message transféré|mensaje reenviado|messaggio inoltrato|doorgestuurd bericht|mensagem encaminhada|videresendt meddelelse|videresendt melding|vidarebefordrat meddelande|wiadomość przekazana)\s*-{2,}|(?:begin forwarded message|awal pesan yang diteruskan|pesan yang diteruskan|pesan terusan|anfang der weitergeleiteten nachricht|début du message réexpédié|inicio del mensaje reenviado|videresendt meddelelse|videresendt melding|start på videresendt besked|vidarebefordrat mejl|vidarebefordrat meddelande)\s*:)$/i;
-export const UNDERSCORES = /^_{8,}$/;
+// Outlook's rule above a header block, and the row of "=" some webmails write there.
+export const UNDERSCORES = /^(?:_{8,}|={8,})$/;
+// A mailing list's footer under its rule ("riak-users mailing list"): the list's, never the sender's.
+export const MAILING_LIST = /\bmailing list$/i;
 
 // Header lines of a quoted message in the locales Outlook, GMX, Zimbra and phones write:
 // en, id, de, es, pt, fr, it, nl, pl, da/no/sv. "From" names the sender; the rest follow it in any order.
-export const HEADER_FROM = /^\*?(?:from|dari|von|de|da|van|od|från|fra)\s*:\*?\s*\S/i;
+export const HEADER_FROM = /^\*?(?:from|dari|von|de|da|van|od|från|fra|发件人|寄件者|от)\s*[:：]\*?\s*\S/i;
 export const HEADER_ANY =
-  /^\*?(?:from|dari|von|de|da|van|od|från|fra|sent|date|to|cc|subject|dikirim|tanggal|kepada|ke|subjek|perihal|tembusan|gesendet|datum|an|betreff|enviado|enviada em|fecha|para|asunto|assunto|envoyé|à|objet|inviato|data|a|oggetto|verzonden|aan|onderwerp|wysłane|do|temat|skickat|till|ämne|kopia|sendt|til|emne|dato|kopi)\s*:\*?(?:\s|$)/i;
+  /^\*?(?:from|dari|von|de|da|van|od|från|fra|sent|date|to|cc|subject|dikirim|tanggal|kepada|ke|subjek|perihal|tembusan|gesendet|datum|an|betreff|enviado|enviada em|fecha|para|asunto|assunto|envoyé|à|objet|sujet|copie à|inviato|data|a|oggetto|verzonden|aan|onderwerp|wysłane|do|temat|skickat|till|ämne|kopia|sendt|til|emne|dato|kopi|от|отправлено|кому|тема)\s*:\*?(?:\s|$)|^\*?(?:envoyé le|message du|发件人|发送时间|收件人|抄送|主题|寄件者|寄件日期|收件者|主旨)\s*[:：]/i;
 // The line that dates a quoted message: Sent, Date, Dikirim, Tanggal, Gesendet, Envoyé …
 export const HEADER_DATE =
-  /^\*?(?:sent|date|dikirim|tanggal|gesendet|datum|enviado|enviada em|fecha|envoyé|date|inviato|data|verzonden|wysłane|skickat|sendt|dato)\s*:/i;
+  /^\*?(?:sent|date|dikirim|tanggal|gesendet|datum|enviado|enviada em|fecha|envoyé|envoyé le|message du|date|inviato|data|verzonden|wysłane|skickat|sendt|dato|отправлено|发送时间|寄件日期)\s*[:：]/i;
 const HEADER_SUBJECT =
-  /^\*?(?:subject|subjek|perihal|betreff|asunto|assunto|objet|oggetto|onderwerp|temat|ämne|emne)\s*:\*?\s*/i;
+  /^\*?(?:subject|subjek|perihal|betreff|asunto|assunto|objet|sujet|oggetto|onderwerp|temat|ämne|emne|тема|主题|主旨)\s*[:：]\*?\s*/i;
 // Subject prefixes: a forward (FW, Fwd, TR, WG, RV, I, Doorst, VS, VB, ENC, PD) or a reply.
 const FORWARD_SUBJECT = /^(?:fwd?|tr|wg|rv|i|doorst|vs|vb|enc|pd)\s*:/i;
 const REPLY_SUBJECT = /^(?:re|aw|sv|r|res|antw|odp|balas)\s*:/i;
@@ -43,7 +46,7 @@ export function isSubjectLine(line: string): boolean {
 
 // Attribution verbs at the end of a line ("… wrote:", "… menulis:", "… a écrit :" …).
 const VERB =
-  "wrote|menulis|escribió|a\\s+écrit|ha scritto|scrisse|escreveu|het volgende geschreven|schreef|pisze|napisał(?:\\(a\\))?";
+  "wrote|menulis|escribió|ha escrit|a\\s+écrit|ha scritto|scrisse|escreveu|het volgende geschreven|schreef|pisze|napisał(?:a|\\(a\\))?|написал(?:а|\\(а\\))?|написав|написала|írta";
 // "On … wrote:" in many languages: a start word, a date (so a digit), the verb at the end, with
 // Zimbra's leading "- " and Zoho's "---- … ----" around it. German and Scandinavian clients put
 // the name after the verb ("Am … schrieb Name <a@b>:", "Den … skrev Name:"), Norwegian and Swedish
@@ -52,17 +55,27 @@ const VERB =
 // Each form is a start test and an end test, both linear, over at most 500 characters.
 // After "schrieb"/"skrev" comes a name (capitalised or quoted) or an address: "Am 3.11. um 10:00
 // schrieb ich an die Stadt:" and "Den 3. nov. kl. 10:00 skrev jeg til kommunen:" are sentences.
-export const NAME_AFTER_VERB = /\s(?:[Ss]chrieb|[Ss]krev)\s+(?:["'(<\p{Lu}]|[^\s:]+@)[^:]*:\s*-*$/u;
+export const NAME_AFTER_VERB = /\s(?:[Ss]chrieb|[Ss]krev|schreef)\s+(?:["'(<\p{Lu}]|[^\s:]+@)[^:]*:\s*-*$/u;
 // The third element says whether a time with a numeric date makes the form strong (see
 // STRONG_TIME); a name-first line needs an address, since "Saya menulis pada 3.11.2026 jam 10.00:"
 // is a sentence.
 export const ATTRIBUTION_FORMS: [start: RegExp, end: RegExp, timeIsEnough: boolean][] = [
   [
     /^[-\s]*(?:on|pada|el|le|il giorno|il|em|op|w dniu|dnia)\s/i,
-    new RegExp(`\\s(?:${VERB})\\s*:?\\s*-*$`, "i"),
+    new RegExp(`[\\s>](?:${VERB})\\s*:?\\s*-*$`, "i"),
     true,
   ],
-  [/^[-\s]*(?:am|den|d\.)\s/i, NAME_AFTER_VERB, true],
+  [/^[-\s]*(?:am|den|d\.|op)\s/i, NAME_AFTER_VERB, true],
+  // Date first, in any language: "20 окт. 2016 г., в 12:10, Name написал:", "02.04.2012 14:20
+  // пользователь Name <a@b> написал:", "2013.02.08. 7:31 keltezéssel, Name írta:".
+  [/^[-\s]*(?:\p{L}{2,4}\.?,?\s+)?\d/u, new RegExp(`[\\s>](?:${VERB})\\s*:\\s*$`, "i"), true],
+  // Date first and an address in brackets, then a short verb in any script and a colon: the shape
+  // of Apple Mail and Gmail in locales without a verb above ("… <a@b> 写道：", "… <a@b> 작성:").
+  [
+    /^[^<>]{0,160}\d[^<>]{0,160}</,
+    /<[^<>\s]+@[^<>\s]+>\s?[^\s<>:：]{1,20}(?:\s[^\s<>:：]{1,20}){0,2}\s*[:：]\s*$/u,
+    true,
+  ],
   [
     /^[-\s]*(?:\p{L}{2,4}\.?,?\s+)?\d{1,2}\.?\s.{0,60}?\s[Kk]l\.?\s*\d{1,2}[:.]\d{2},?\s+[Ss]krev\s/u,
     NAME_AFTER_VERB,
@@ -82,9 +95,9 @@ export const ATTRIBUTION_FORMS: [start: RegExp, end: RegExp, timeIsEnough: boole
 export const DATE_FIRST_BARE =
   /^\d{4}[-/]\d{1,2}[-/]\d{1,2}\s(?:\d{1,2}[:.]\d{2}\s)?.{0,200}<[^<>\s]+@[^<>\s]+>$/;
 export const ATTRIBUTION_START =
-  /^[-\s]*(?:on|pada|el|le|il|em|op|w dniu|dnia|am|den|d\.|\d{4}[-/]\d{1,2}[-/]\d{1,2})\s/i;
+  /^[-\s]*(?:on|pada|el|le|il|em|op|w dniu|dnia|am|den|d\.|\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4},?\s+\d{1,2}[:.]\d{2})\s/i;
 export const ENDS_LIKE_ATTRIBUTION =
-  /\s(?:wrote|writes|menulis|schrieb|escribió|écrit|scritto|escreveu|pisze|skrev|schreef)\s*:$/i;
+  /[\s>](?:wrote|writes|menulis|schrieb|escribió|écrit|escrit|scritto|escreveu|pisze|skrev|schreef|napisał(?:a|\(a\))?|написал(?:а)?|написав|írta)\s*:$/i;
 // An address, or a time with a numeric date ("04/19/2011 07:10 AM", "03.11.2026 um 09:12"): what
 // a client's attribution has and a sentence of the sender's ("Pada 3 November pukul 10.00 Pak
 // Lurah menulis:") rarely does.
@@ -94,7 +107,8 @@ export const NUMERIC_DATE = /\b\d{1,4}[./-]\d{1,2}[./-]\d{2,4}\b/;
 // Quote prefixes: ">" always; "|" and Supercite's initials ("C>", "AB>") when the message uses
 // them under an attribution (strip-quotes.ts), since a "|" line may be the sender's table.
 export const QUOTE_GT = /^\s*>/;
-const ALT_QUOTE = /^\s*(?:\|(?:\s|$)|([A-Z]{1,3})>)/;
+// Supercite and Gnus write the quoted person's initials or name: "C>", "AB>", "Budi>".
+const ALT_QUOTE = /^\s*(?:\|(?:\s|$)|(\p{Lu}\p{L}{0,19})>)/u;
 
 /** The quote style of a line other than ">": "|", the initials, or null. */
 export function altQuotePrefix(line: string): string | null {

@@ -186,6 +186,11 @@ function findHistory(lines: string[], quoted: boolean[]): { end: number; drop: U
     }
     const marker = markerAt(lines, quoted, i, line);
     if (marker === null) {
+      if (senderAbove && isFooterLine(line) && footerOverHistory(lines, quoted, i, limit)) {
+        // A phone app's sign-off closes what the sender wrote; unmarked text under it is the
+        // message replied to (Yahoo and Samsung apps quote without ">").
+        return { end: i, drop };
+      }
       senderAbove = true;
       continue;
     }
@@ -221,6 +226,32 @@ function findHistory(lines: string[], quoted: boolean[]): { end: number; drop: U
     i = after - 1;
   }
   return { end: limit, drop };
+}
+
+/**
+ * Whether line i starts a paragraph of footer lines alone ("Sent from my iPhone", "Dikirim dari
+ * Yahoo Mail di Android") with unquoted text under it that is no marker of its own (a forward or
+ * header block under a sign-off is read by its own rules).
+ */
+function footerOverHistory(lines: string[], quoted: boolean[], i: number, limit: number): boolean {
+  if (i > 0 && (lines[i - 1] ?? "").trim().length > 0) {
+    return false;
+  }
+  let end = i;
+  while (end < limit && (lines[end] ?? "").trim().length > 0) {
+    const line = normaliseSpaces(lines[end] ?? "").trim();
+    if (!isFooterLine(line) && !isLinkLine(line)) {
+      return false;
+    }
+    end++;
+  }
+  const next = nextNonBlankIndex(lines, end);
+  if (next < 0 || next >= limit || quoted[next]) {
+    return false;
+  }
+  const text = normaliseSpaces(lines[next] ?? "").trim();
+  const marker = markerAt(lines, quoted, next, text);
+  return marker === null || (marker.attribution && !marker.forward);
 }
 
 /** Drops the paragraphs of footer lines alone ("Sent from my iPhone") that end just above line i. */
