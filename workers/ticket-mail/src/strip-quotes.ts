@@ -10,7 +10,11 @@
 //   Outlook      "________________________________" then "From:/Sent:/To:/Subject:" in any locale
 //                ("Dari:/Dikirim:/Kepada:/Perihal:", "Da:/Data:/A:/Oggetto:", "Von:/Gesendet:" …),
 //                or "-----Original Message-----" / "-----Pesan Asli-----"
-//   Quotes       "> ", and "| " or Supercite's "C> " when the message uses them under an attribution
+//   Date first   "20 нояб. 2026 г., в 12:10, … написал:", "2026/11/08 14:26、Name <a@b> のメッセージ:"
+//   Phone apps   a sign-off paragraph ("Dikirim dari Yahoo Mail di Android") over unmarked history
+//   Lists        "____" over "… mailing list": the list's footer
+//   Quotes       "> ", and "| ", Supercite's "C> " or "Name> " when the message uses them under an
+//                attribution
 // The rules err towards keeping the sender's text (docs/adr/0018-reply-stripping.md):
 // - History starts at the first marker below the sender's text, because replies are top-posted.
 //   Quoted lines go wherever they are, which keeps the new text of interleaved and bottom-posted
