@@ -1,6 +1,15 @@
 import { Invalid } from "./errors";
 import type { CellIn, CellOut } from "./spreadsheet";
-import { looksLikeFormula } from "./spreadsheet-cells";
+import {
+  type CellKind,
+  type Column,
+  cellByKind,
+  headerOf,
+  IDENTITY_MARK,
+  isPlainIdentity,
+  kindOf,
+  looksLikeFormula,
+} from "./spreadsheet-cells";
 import { byteStream, type RowPages } from "./spreadsheet-stream";
 
 /** CSV in and out, by hand (ADR 0022): the registry's Anggota sheet alone, and the exports' streams. */
@@ -26,41 +35,56 @@ export function dropEmptyTail(rows: CellIn[][]): CellIn[][] {
 }
 
 /**
- * A cell Excel would run as a formula (spreadsheet-cells.ts) gets a leading apostrophe: a CSV opened in
- * Excel must never execute what a resident typed (CSV injection).
+ * One CSV field. A cell Excel would run as a formula (spreadsheet-cells.ts) gets a leading apostrophe: a
+ * CSV opened in Excel must never execute what a resident typed (CSV injection). A plain identity number
+ * in an `identity` column gets the text marker instead (a tab inside quotes, `IDENTITY_MARK`), so a
+ * spreadsheet program keeps it as text; a date column's cell is its `YYYY-MM-DD`.
  */
-function csvCell(value: CellOut): string {
-  if (value === null) {
+function csvCell(value: CellOut, kind: CellKind): string {
+  const shaped = cellByKind(kind, value);
+  if (shaped === null) {
     return "";
   }
-  let text = String(value);
-  if (typeof value === "string" && looksLikeFormula(text)) {
+  let text = String(shaped);
+  if (kind === "identity" && typeof shaped === "string" && isPlainIdentity(text)) {
+    return `"${IDENTITY_MARK}${text}"`;
+  }
+  if (typeof shaped === "string" && looksLikeFormula(text)) {
     text = `'${text}`;
   }
   return /[",\r\n;]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-function csvLines(rows: readonly (readonly CellOut[])[]): string {
+function csvLines(rows: readonly (readonly CellOut[])[], kinds: readonly CellKind[]): string {
   let text = "";
   for (const row of rows) {
-    text += `${row.map(csvCell).join(",")}\r\n`;
+    text += `${row.map((value, i) => csvCell(value, kinds[i] ?? "general")).join(",")}\r\n`;
   }
   return text;
 }
 
-/** RFC 4180 CSV, CRLF line ends, with a UTF-8 byte order mark so Excel reads names like "Siti Ärni" right. */
-export function toCsv(header: readonly string[], rows: readonly (readonly CellOut[])[]): string {
-  return `\uFEFF${csvLines([header])}${csvLines(rows)}`;
+/** The header line: headers are written as text, never marked. */
+function headerLine(columns: readonly Column[]): string {
+  return csvLines([columns.map(headerOf)], []);
+}
+
+/**
+ * RFC 4180 CSV, CRLF line ends, with a UTF-8 byte order mark so Excel reads names like "Siti Ärni" right.
+ * Each column's declared kind (spreadsheet-cells.ts) shapes its cells.
+ */
+export function toCsv(columns: readonly Column[], rows: readonly (readonly CellOut[])[]): string {
+  return `\uFEFF${headerLine(columns)}${csvLines(rows, columns.map(kindOf))}`;
 }
 
 /** `toCsv`, streamed: the BOM and header at once, then one chunk per page as it is read. */
-export function streamCsv(header: readonly string[], pages: RowPages): ReadableStream<Uint8Array> {
+export function streamCsv(columns: readonly Column[], pages: RowPages): ReadableStream<Uint8Array> {
+  const kinds = columns.map(kindOf);
   return byteStream(
     (async function* () {
       const encoder = new TextEncoder();
-      yield encoder.encode(`\uFEFF${csvLines([header])}`);
+      yield encoder.encode(`\uFEFF${headerLine(columns)}`);
       for await (const page of pages) {
-        yield encoder.encode(csvLines(page));
+        yield encoder.encode(csvLines(page, kinds));
       }
     })(),
   );
@@ -69,7 +93,8 @@ export function streamCsv(header: readonly string[], pages: RowPages): ReadableS
 /**
  * Parses CSV text: quoted fields with doubled quotes and line breaks, CRLF or LF, a leading BOM. The
  * separator is `,` or `;` (Excel in an Indonesian locale saves with `;`), whichever the first line has
- * more of outside quotes. Empty trailing rows are dropped; empty cells are null.
+ * more of outside quotes. Empty trailing rows are dropped; empty cells are null. A quoted identity number
+ * with the export's text marker (a leading tab) reads back without it, so the export imports as written.
  */
 export function parseCsv(text: string): CellIn[][] {
   const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
@@ -80,7 +105,7 @@ export function parseCsv(text: string): CellIn[][] {
   let quoted = false;
   let wasQuoted = false;
   const endField = () => {
-    const value = wasQuoted ? field : field.trim();
+    const value = wasQuoted ? unmarked(field) : field.trim();
     row.push(value === "" ? null : value);
     field = "";
     wasQuoted = false;
@@ -123,6 +148,13 @@ export function parseCsv(text: string): CellIn[][] {
     rows.push(row);
   }
   return dropEmptyTail(rows);
+}
+
+/** A quoted field without the identity text marker `csvCell` puts in front of a plain identity number. */
+function unmarked(field: string): string {
+  return field.startsWith(IDENTITY_MARK) && isPlainIdentity(field.slice(IDENTITY_MARK.length))
+    ? field.slice(IDENTITY_MARK.length)
+    : field;
 }
 
 function guessSeparator(text: string): "," | ";" {

@@ -1,6 +1,13 @@
 import { Zip, ZipDeflate } from "fflate";
 import type { CellOut } from "./spreadsheet";
-import { looksLikeFormula } from "./spreadsheet-cells";
+import {
+  type CellKind,
+  type Column,
+  cellByKind,
+  headerOf,
+  kindOf,
+  looksLikeFormula,
+} from "./spreadsheet-cells";
 
 /** Pages of rows, each read only when the writer has sent the previous one. */
 export type RowPages = AsyncIterable<readonly (readonly CellOut[])[]>;
@@ -30,7 +37,8 @@ export function byteStream(chunks: AsyncGenerator<Uint8Array>): ReadableStream<U
 export interface SheetStream {
   /** Sheet name (Excel allows at most 31 characters and none of `[]:*?/\`). */
   name: string;
-  header: readonly string[];
+  /** The columns: a header, or a header and its cells' kind (an identity number, a date). */
+  header: readonly Column[];
   /** Column widths in characters, optional. */
   widths?: readonly number[];
   /** The rows, page by page; called when the writer reaches this sheet. */
@@ -66,15 +74,22 @@ function columnName(index: number): string {
 }
 
 /**
- * One `<row>`: strings as inline text cells (never a number or a formula, so a NIK and "0812…" stay
+ * One `<row>`, each cell first shaped by its column's kind (an identity number as its digits, a date as
+ * `YYYY-MM-DD`): strings as inline text cells (never a number or a formula, so a NIK and "0812…" stay
  * as written, and no shared-strings table has to be held until the end), finite numbers as numbers,
  * null as no cell. Style 1 is the bold header; style 2 (Text format, quote prefix) marks a string that
  * looks like a formula, so editing the cell in Excel keeps it text.
  */
-function rowXml(cells: readonly CellOut[], row: number, columns: readonly string[], style = ""): string {
+function rowXml(
+  cells: readonly CellOut[],
+  row: number,
+  columns: readonly string[],
+  style = "",
+  kinds: readonly CellKind[] = [],
+): string {
   let xml = `<row r="${row}">`;
   for (let c = 0; c < cells.length; c++) {
-    const value = cells[c];
+    const value = cellByKind(kinds[c] ?? "general", cells[c] ?? null);
     const ref = `${columns[c] ?? columnName(c)}${row}`;
     if (typeof value === "number") {
       if (Number.isFinite(value)) {
@@ -171,12 +186,15 @@ export function streamWorkbook(sheets: readonly SheetStream[]): ReadableStream<U
         const columns = Array.from({ length: Math.max(sheet.header.length, 1) }, (_, c) => columnName(c));
         const file = new ZipDeflate(`xl/worksheets/sheet${index + 1}.xml`, { level: DEFLATE_LEVEL });
         zip.add(file);
-        file.push(encoder.encode(sheetHead(sheet) + rowXml(sheet.header, 1, columns, ' s="1"')));
+        const kinds = sheet.header.map(kindOf);
+        file.push(
+          encoder.encode(sheetHead(sheet) + rowXml(sheet.header.map(headerOf), 1, columns, ' s="1"')),
+        );
         let row = 2;
         for await (const page of sheet.pages()) {
           let xml = "";
           for (const cells of page) {
-            xml += rowXml(cells, row++, columns);
+            xml += rowXml(cells, row++, columns, "", kinds);
           }
           file.push(encoder.encode(xml));
           yield take();

@@ -2,10 +2,11 @@
 // registry reads and writes .xlsx only.
 import { read as readXlsx, utils, write as writeXlsx } from "@e965/xlsx/dist/xlsx.mini.min.js";
 import { Invalid } from "./errors";
-import { looksLikeFormula } from "./spreadsheet-cells";
+import { type Column, cellByKind, headerOf, kindOf, looksLikeFormula } from "./spreadsheet-cells";
 import { dropEmptyTail } from "./spreadsheet-csv";
 import { type SheetWant, workbookParts } from "./xlsxParts";
 
+export { type CellKind, type Column, headerOf } from "./spreadsheet-cells";
 export { parseCsv, streamCsv, toCsv } from "./spreadsheet-csv";
 export { openWorkbookRows, type RowIn, type SheetRows } from "./spreadsheet-rows";
 export { type RowPages, type SheetStream, streamWorkbook } from "./spreadsheet-stream";
@@ -26,7 +27,8 @@ export type CellIn = string | null;
 export interface SheetOut {
   /** Sheet name (Excel allows at most 31 characters and none of `[]:*?/\`). */
   name: string;
-  header: readonly string[];
+  /** The columns: a header, or a header and its cells' kind (an identity number, a date). */
+  header: readonly Column[];
   rows: readonly (readonly CellOut[])[];
   /** Column widths in characters, optional. */
   widths?: readonly number[];
@@ -45,9 +47,9 @@ export const CSV_TYPE = "text/csv; charset=utf-8";
 export function writeWorkbook(sheets: readonly SheetOut[]): Uint8Array {
   const book = utils.book_new();
   for (const sheet of sheets) {
-    const ws = utils.aoa_to_sheet([sheet.header as CellOut[], ...(sheet.rows as CellOut[][])], {
-      dense: true,
-    });
+    const kinds = sheet.header.map(kindOf);
+    const rows = sheet.rows.map((row) => row.map((value, i) => cellByKind(kinds[i] ?? "general", value)));
+    const ws = utils.aoa_to_sheet([sheet.header.map(headerOf), ...rows], { dense: true });
     textFormatFormulaLike(ws);
     if (sheet.widths) {
       ws["!cols"] = sheet.widths.map((wch) => ({ wch }));

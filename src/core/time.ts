@@ -22,14 +22,24 @@ export function systemNow(): Date {
   return override ? override() : new Date();
 }
 
+/**
+ * The platform's clock as a `Clock`: what every context core builds tells the time with. Only for the
+ * few places that run before any context exists (the guard resolving a tenant); a verb passes its `ctx`.
+ */
+export const platformClock: Clock = { now: () => systemNow() };
+
 /** Tests only: what `systemNow` answers from now on, or `null` for the real time again (after each test). */
 export function setClockForTests(now: (() => Date) | null): void {
   override = now;
 }
 
-/** The current instant as ISO 8601 UTC, on the context's clock (the platform's clock when none is given). */
-export function nowIso(clock?: Clock): string {
-  return (clock ? clock.now() : systemNow()).toISOString();
+/**
+ * The current instant as ISO 8601 UTC, on the given clock: a verb passes its context (`nowIso(ctx)`), a
+ * place with no request the clock its context builds. There is no default: every business date says
+ * whose time it is, so a test's clock reaches it.
+ */
+export function nowIso(clock: Clock): string {
+  return clock.now().toISOString();
 }
 
 /** The instant `days` whole days (of 24 h; Jakarta has no DST) after `from`. */

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { DomainError } from "../../src/core/errors";
@@ -9,6 +10,7 @@ import {
   toCsv,
   writeWorkbook,
 } from "../../src/core/spreadsheet";
+import type { Column } from "../../src/core/spreadsheet-cells";
 import { codeOf } from "../helpers/domain-errors";
 
 describe("spreadsheets (.xlsx)", () => {
@@ -109,6 +111,90 @@ describe("CSV", () => {
 
   it("refuses a quote that never closes", () => {
     expect(() => parseCsv('a,b\n"open,1\n')).toThrow(DomainError);
+  });
+});
+
+const identity = (header: string): Column => ({ header, kind: "identity" });
+const date = (header: string): Column => ({ header, kind: "date" });
+
+describe("cell kinds declared with the column (issue 49): identity numbers as text, dates as dates", () => {
+  const columns = [identity("NIK"), identity("WhatsApp"), date("Tanggal Lahir"), "Nama", "Jumlah"];
+
+  it("CSV: an identity number is quoted behind a tab, a date is YYYY-MM-DD, others are as before", () => {
+    const text = toCsv(columns, [
+      ["3201010101010001", "081234567890", "1985-03-15", "Siti", 3],
+      [3201010101010, "+62 812-3456-7890", "2026-04-09T18:30:00.000Z", "0812", null],
+    ]);
+    const lines = text.split("\r\n");
+    expect(lines[0]).toBe("\uFEFFNIK,WhatsApp,Tanggal Lahir,Nama,Jumlah");
+    expect(lines[1]).toBe('"\t3201010101010001","\t081234567890",1985-03-15,Siti,3');
+    // A number given for an identity column is written as its digits; an instant as its Jakarta day.
+    expect(lines[2]).toBe('"\t3201010101010","\t+62 812-3456-7890",2026-04-10,0812,');
+    expect(parseCsv(text).slice(1)).toEqual([
+      ["3201010101010001", "081234567890", "1985-03-15", "Siti", "3"],
+      ["3201010101010", "+62 812-3456-7890", "2026-04-10", "0812"],
+    ]);
+  });
+
+  it("CSV: the marker never stands before a formula; a hostile value in an identity column gets the apostrophe", () => {
+    const hostile = ["=1+1", '\t=HYPERLINK("x")', "+62812|cmd", "@SUM(A1)", " +=1"];
+    const text = toCsv(
+      [identity("NIK")],
+      hostile.map((v) => [v]),
+    );
+    const cells = parseCsv(text)
+      .slice(1)
+      .map((row) => row[0] ?? "");
+    for (const [i, cell] of cells.entries()) {
+      expect(cell.startsWith("'"), hostile[i]).toBe(true);
+    }
+    expect(text).not.toMatch(/"\t[^\d+]/);
+  });
+
+  it("CSV: any 16-digit number survives the round trip as text, marked, whole", () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^\d{16}$/), (nik) => {
+        const text = toCsv([identity("NIK"), "Nama"], [[nik, "x"]]);
+        expect(text.split("\r\n")[1]).toBe(`"\t${nik}",x`);
+        expect(parseCsv(text)[1]).toEqual([nik, "x"]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("reads a marked cell back as written by hand or by another program, and leaves other tabs alone", () => {
+    expect(parseCsv('NIK;Nama\n"\t3201010101010001";"\tSiti"\n\t3201010101010002;x')).toEqual([
+      ["NIK", "Nama"],
+      ["3201010101010001", "\tSiti"],
+      ["3201010101010002", "x"],
+    ]);
+  });
+
+  it("xlsx stays as it was: identity numbers are text cells without any marker, dates are YYYY-MM-DD text", async () => {
+    const rows = [["3201010101010001", "081234567890", "1985-03-15", "Siti", 3] as const];
+    const streamed = await bytesOf(
+      streamWorkbook([{ name: "Anggota", header: columns, pages: () => pagesOf([...rows]) }]),
+    );
+    const sheet = new TextDecoder().decode(unzipSync(streamed)["xl/worksheets/sheet1.xml"]);
+    expect(sheet).not.toContain("\t");
+    expect(sheet).toContain('<c r="A2" t="inlineStr"><is><t>3201010101010001</t></is></c>');
+    const written = writeWorkbook([
+      { name: "Anggota", header: columns, rows: [[3201010101010, "0812", "1985-03-15"]] },
+    ]);
+    for (const bytes of [streamed, written]) {
+      const [anggota] = readWorkbook(bytes);
+      expect(anggota?.rows[0]).toEqual(["NIK", "WhatsApp", "Tanggal Lahir", "Nama", "Jumlah"]);
+    }
+    expect(readWorkbook(streamed)[0]?.rows[1]).toEqual([
+      "3201010101010001",
+      "081234567890",
+      "1985-03-15",
+      "Siti",
+      "3",
+    ]);
+    expect(readWorkbook(written)[0]?.rows[1]).toEqual(["3201010101010", "0812", "1985-03-15"]);
+    const writtenXml = new TextDecoder().decode(unzipSync(written)["xl/worksheets/sheet1.xml"]);
+    expect(writtenXml).toMatch(/<c r="A2"[^>]*t="(s|str|inlineStr)"/);
   });
 });
 

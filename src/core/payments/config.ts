@@ -35,7 +35,7 @@ export function checkoutGateway(ctx: Pick<PlatformCtx, "env" | "config">): Payme
  * Callbacks use the order's own gateway, so switching PAYMENT_GATEWAY leaves open orders payable.
  */
 export async function gatewayAdapter(
-  ctx: Pick<PlatformCtx, "env" | "config" | "platform">,
+  ctx: Pick<PlatformCtx, "env" | "config" | "platform" | "now">,
   gateway: PaymentGatewayName,
 ): Promise<GatewayAdapter | null> {
   switch (gateway) {
@@ -64,7 +64,7 @@ export async function gatewayAdapter(
         name: "simulator",
         serverKey,
         hosts: SIMULATOR_HOSTS,
-        fetch: simulatorFetch(ctx.platform, ctx.config.APP_URL, serverKey),
+        fetch: simulatorFetch(ctx.platform, ctx.config.APP_URL, serverKey, ctx),
       });
     }
   }

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { PlatformCtx } from "../context";
 import type { PlatformDb } from "../env";
 import { newId, sha256Hex } from "../ids";
-import { nowIso } from "../time";
+import { type Clock, nowIso } from "../time";
 import { midtransSignature } from "./midtrans";
 import { paymentSimulations } from "./tables";
 import type { Fetcher } from "./types";
@@ -68,8 +68,16 @@ async function notificationOf(sim: Simulation, serverKey: string): Promise<Recor
   };
 }
 
-/** Answers the Snap and status calls the Midtrans adapter makes, from `payment_simulations`. */
-export function simulatorFetch(platform: PlatformDb, appUrl: string, serverKey: string): Fetcher {
+/**
+ * Answers the Snap and status calls the Midtrans adapter makes, from `payment_simulations`, on the clock
+ * of the context that asked for the adapter.
+ */
+export function simulatorFetch(
+  platform: PlatformDb,
+  appUrl: string,
+  serverKey: string,
+  clock: Clock,
+): Fetcher {
   return async (input, init) => {
     const url = new URL(input);
     if (init?.method === "POST" && url.pathname === "/snap/v1/transactions") {
@@ -85,7 +93,7 @@ export function simulatorFetch(platform: PlatformDb, appUrl: string, serverKey: 
           grossAmount: body.transaction_details.gross_amount,
           transactionStatus: "pending",
           transactionId: newId(),
-          updatedAt: nowIso(),
+          updatedAt: nowIso(clock),
         })
         .onConflictDoNothing();
       // Snap sends the payer to `callbacks.finish` when done; the simulator's page offers it as a link.

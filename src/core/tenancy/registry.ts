@@ -4,7 +4,7 @@ import { tenants } from "../db/platform-schema";
 import type { Bindings, PlatformDb } from "../env";
 import { Forbidden, Gone, NotFound } from "../errors";
 import { type FeatureFlag, parseFlags } from "../flags";
-import { nowIso } from "../time";
+import { nowIso, platformClock } from "../time";
 import { claimSlotDatabase } from "./slots";
 
 export const tenantClosed = () =>
@@ -98,9 +98,10 @@ export async function resolveTenant(
   }
   if (tenant.status === "provisioning") {
     await claimSlotDatabase(env, tenant.slot, tenant.id);
+    // The guard resolves a tenant before any context exists: the platform's clock, which every context reads.
     await platform
       .update(tenants)
-      .set({ status: "active", updatedAt: nowIso() })
+      .set({ status: "active", updatedAt: nowIso(platformClock) })
       .where(eq(tenants.id, tenant.id));
     forgetTenant(slug);
     tenant = { ...tenant, status: "active" };

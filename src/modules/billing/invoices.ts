@@ -281,7 +281,7 @@ export async function voidInvoice({
   if (invoice.status === "paid" || invoice.voidedAt) {
     throw refusal(invoice);
   }
-  const now = nowIso();
+  const now = nowIso(ctx);
   const writeId = newId();
   try {
     await ctx.platform.batch([

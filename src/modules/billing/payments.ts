@@ -30,7 +30,7 @@ export async function onInvoicePaid(ctx: TenantCtx, order: PaymentOrder): Promis
     return;
   }
   await ensureSubscription(ctx, ctx.tenant.id);
-  const now = nowIso();
+  const now = nowIso(ctx);
   const writeId = newId();
   try {
     await ctx.platform.batch([
@@ -98,7 +98,7 @@ async function refusePayment(ctx: TenantCtx, invoice: InvoiceRow, order: Payment
   if (invoice.history.some((h) => h.status === "payment_refused" && h.note === order.id)) {
     return;
   }
-  const now = nowIso();
+  const now = nowIso(ctx);
   const writeId = newId();
   // Deliveries arriving together may all apply the order: the entry is written only where it is not
   // yet, and the guard keeps the audit record to the one that wrote it.
@@ -152,7 +152,7 @@ export async function onInvoiceReversed(ctx: TenantCtx, order: PaymentOrder): Pr
   if (!invoice || invoice.history.some((h) => h.status === "reversed" && h.note === order.id)) {
     return;
   }
-  const now = nowIso();
+  const now = nowIso(ctx);
   await ctx.platform.batch([
     ctx.platform
       .update(billingInvoices)

@@ -28,7 +28,7 @@ export async function listPlans({ ctx, includeInactive }: { ctx: PlatformCtx; in
 
 /** `POST /api/platform/billing/plans`: the operator adds a plan (codes are permanent). */
 export async function createPlan({ ctx, input }: { ctx: PlatformCtx; input: CreatePlanInput }) {
-  const now = nowIso();
+  const now = nowIso(ctx);
   try {
     await ctx.platform.batch([
       ctx.platform.insert(billingPlans).values({

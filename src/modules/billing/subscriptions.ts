@@ -91,7 +91,7 @@ export async function ensureSubscription(ctx: PlatformCtx, tenantId: string): Pr
       planCode: "dasar",
       status: "trial",
       activeUntil: addDays(tenant.createdAt, TRIAL_DAYS).toISOString(),
-      updatedAt: nowIso(),
+      updatedAt: nowIso(ctx),
     })
     .onConflictDoNothing();
   return (await ctx.platform
@@ -147,7 +147,7 @@ export function statusWrites(
   status: SubscriptionStatus,
   extra: Partial<SubscriptionRow> = {},
 ) {
-  const now = nowIso();
+  const now = nowIso(ctx);
   return [
     ctx.platform
       .update(billingSubscriptions)

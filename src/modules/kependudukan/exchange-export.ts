@@ -2,47 +2,64 @@ import { asc, eq, gt, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx, TenantDb } from "../../core/context";
 import { log } from "../../core/http/log";
-import { type CellOut, type SheetStream, streamCsv, streamWorkbook } from "../../core/spreadsheet";
+import {
+  type CellOut,
+  type Column,
+  type SheetStream,
+  streamCsv,
+  streamWorkbook,
+} from "../../core/spreadsheet";
 import { familyCards, familyMembers, units, vehicles } from "./tables";
 
 /**
  * The registry as a spreadsheet: the export writes four sheets with Indonesian headers, which the
- * import (`exchange.ts`) reads back.
+ * import (`exchange.ts`) reads back. Identity numbers (NIK, KK number, WhatsApp) and dates are declared
+ * with their column, so both the .xlsx and the CSV write them as text and as `YYYY-MM-DD` (ADR 0022).
  */
 
-const KK_HEADER = [
-  "No. KK",
+const identity = (header: string): Column => ({ header, kind: "identity" });
+const date = (header: string): Column => ({ header, kind: "date" });
+
+const KK_HEADER: readonly Column[] = [
+  identity("No. KK"),
   "Blok",
   "No. Rumah",
   "Kepala Keluarga",
-  "NIK Kepala",
-  "WhatsApp",
+  identity("NIK Kepala"),
+  identity("WhatsApp"),
   "Status",
-  "Tanggal Status",
+  date("Tanggal Status"),
   "Catatan",
   "Jumlah Anggota",
-] as const;
-export const MEMBER_HEADER = [
-  "No. KK",
+];
+export const MEMBER_HEADER: readonly Column[] = [
+  identity("No. KK"),
   "Blok",
   "No. Rumah",
-  "NIK",
+  identity("NIK"),
   "Nama",
   "Hubungan",
   "Jenis Kelamin",
   "Tempat Lahir",
-  "Tanggal Lahir",
+  date("Tanggal Lahir"),
   "Agama",
   "Pendidikan",
   "Pekerjaan",
   "Status Perkawinan",
   "Kewarganegaraan",
   "Status Hidup",
-  "Tanggal Meninggal",
+  date("Tanggal Meninggal"),
   "Status Tinggal",
-] as const;
-const VEHICLE_HEADER = ["No. KK", "Plat Nomor", "Jenis", "Merek", "Model", "Warna"] as const;
-const UNIT_HEADER = ["Blok", "No. Rumah", "Hunian", "Lintang", "Bujur"] as const;
+];
+const VEHICLE_HEADER: readonly Column[] = [
+  identity("No. KK"),
+  "Plat Nomor",
+  "Jenis",
+  "Merek",
+  "Model",
+  "Warna",
+];
+const UNIT_HEADER: readonly Column[] = ["Blok", "No. Rumah", "Hunian", "Lintang", "Bujur"];
 
 /** Rows per read: a page is all the export holds in memory at once (one D1 round trip each). */
 const PAGE = 1000;

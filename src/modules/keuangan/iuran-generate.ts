@@ -89,7 +89,7 @@ export async function previewBills({ ctx, period }: { ctx: TenantCtx; period: st
  */
 export async function generateBills({ ctx, period }: { ctx: TenantCtx; period: string }) {
   const { types, plan } = await planBills({ ctx, period });
-  const now = nowIso();
+  const now = nowIso(ctx);
   const statements = [];
   let wanted = 0;
   for (const { type, amount, list: targets } of plan) {

@@ -66,7 +66,7 @@ export async function createDuesType({ ctx, input }: { ctx: TenantCtx; input: Du
       rates: [{ from: input.startPeriod, amount: input.amount }],
       exemptUnitIds,
       dueDay: input.dueDay ?? DEFAULT_DUE_DAY,
-      updatedAt: nowIso(),
+      updatedAt: nowIso(ctx),
     }),
     audit(ctx, {
       action: "iuran.jenis.create",

@@ -155,7 +155,7 @@ function paymentWrites(ctx: TenantCtx, bill: BillRow, facts: PaymentFacts) {
     source: "iuran",
     sourceId: paymentId,
   });
-  const now = nowIso();
+  const now = nowIso(ctx);
   const writes: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [
     ctx.db
       .update(duesBills)

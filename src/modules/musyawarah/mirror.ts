@@ -25,7 +25,7 @@ const VOTER_ROWS_PER_STATEMENT = 25;
  * anything. Called by the PollTally Durable Object (a system context), never by a route.
  */
 export async function mirrorTally({ ctx, input }: { ctx: TenantCtx; input: TallyMirror }) {
-  const now = nowIso();
+  const now = nowIso(ctx);
   const closing =
     input.status === "ditutup"
       ? { status: "ditutup" as const, closedAt: sql`COALESCE(${polls.closedAt}, ${now})` }

@@ -164,7 +164,7 @@ export async function createPoll({ ctx, input }: { ctx: TenantCtx; input: Create
   const def = merge(EMPTY, input);
   checkDefinition(def);
   const id = newId();
-  const now = nowIso();
+  const now = nowIso(ctx);
   const opening =
     input.status === "aktif"
       ? {
@@ -211,7 +211,7 @@ async function changeDraft(ctx: TenantCtx, id: string, input: UpdatePollInput, r
   if (editing) {
     checkDefinition(def);
   }
-  const now = nowIso();
+  const now = nowIso(ctx);
   const change = {
     ...(editing ? rowValues(def) : {}),
     ...(status === "aktif"
@@ -265,7 +265,7 @@ export async function updatePoll({ ctx, id, input }: { ctx: TenantCtx; id: strin
   }
   if (status === "ditutup") {
     await tally(ctx, id).close();
-    const now = nowIso();
+    const now = nowIso(ctx);
     // The tally's mirror normally did this already; repeating it is harmless and covers a failed mirror.
     await ctx.db.batch([
       ctx.db

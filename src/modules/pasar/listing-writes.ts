@@ -76,7 +76,7 @@ export async function createListing({ ctx, input }: { ctx: TenantCtx; input: Cre
   const photoIds = input.photoIds ?? [];
   await checkPhotos(ctx, photoIds, null);
   await pasarRateLimit(ctx.env, [{ policy: "pasar-create:user", subject: sellerId }]);
-  const now = nowIso();
+  const now = nowIso(ctx);
   const row: ListingRow = {
     id: newId(),
     rowVersion: 1,
@@ -133,7 +133,7 @@ export async function updateListing({
     ...(input.status !== undefined ? { status: input.status } : {}),
     category,
     condition,
-    updatedAt: nowIso(),
+    updatedAt: nowIso(ctx),
   };
   const statements: BatchItem<"sqlite">[] = [
     // Only while still not hidden, when the seller flips the status: a moderator may hide it meanwhile.

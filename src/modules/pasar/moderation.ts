@@ -63,7 +63,7 @@ export async function moderateListing({
       MODERATION_NEXT[current.status],
     );
   }
-  const at = nowIso();
+  const at = nowIso(ctx);
   const change = {
     status: input.status,
     moderationReason: input.reason,

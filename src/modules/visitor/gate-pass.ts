@@ -182,7 +182,7 @@ export async function gatePass({
   input: GateScan;
   record?: ScanRecord;
 }): Promise<{ passed: GatePassed } | { refused: GateRefusal }> {
-  const visitorId = await verifyPass(ctx.config, input.qr.trim(), ctx.tenant.slug);
+  const visitorId = await verifyPass(ctx.config, input.qr.trim(), ctx.tenant.slug, ctx.now());
   return gateById({ ctx, visitorId, direction: input.direction, record });
 }
 
@@ -203,7 +203,7 @@ export async function gateById({
 }): Promise<{ passed: GatePassed } | { refused: GateRefusal }> {
   const input = { direction };
   const d1 = rawD1(ctx);
-  const at = nowIso();
+  const at = nowIso(ctx);
   const operator = gateOperator(ctx);
   const pass = d1.prepare(PASS_SQL[input.direction]).bind(visitorId, at, operator);
   const passage = d1.prepare(PASSAGE_SQL[input.direction]).bind(visitorId, at, operator, newId());

@@ -10,7 +10,7 @@ import { currentSecret, firstVerified, secretsFor } from "../../core/auth/keyrin
 import { derivedHmacKey } from "../../core/auth/keys";
 import type { Config } from "../../core/env";
 import { Conflict, Invalid } from "../../core/errors";
-import { DAY_MS, jakartaDay, jakartaDayStart, systemNow } from "../../core/time";
+import { DAY_MS, jakartaDay, jakartaDayStart } from "../../core/time";
 
 /**
  * A visitor pass is a compact JWT carried in the QR: tenant, visitor id and validity window, signed with
@@ -107,14 +107,9 @@ async function verifiedPass(config: Config, token: string, now: Date): Promise<J
 
 /**
  * Checks a scanned pass for the tenant whose gate scanned it. Forged or altered passes are 400
- * `invalid_pass`; another tenant's pass is 400 `foreign_pass`; outside its window it is 409.
+ * `invalid_pass`; another tenant's pass is 400 `foreign_pass`; outside its window at `now` (the context's clock) it is 409.
  */
-export async function verifyPass(
-  config: Config,
-  token: string,
-  tenant: string,
-  now = systemNow(),
-): Promise<string> {
+export async function verifyPass(config: Config, token: string, tenant: string, now: Date): Promise<string> {
   let payload: Record<string, unknown>;
   try {
     payload = await verifiedPass(config, token, now);

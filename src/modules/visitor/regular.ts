@@ -115,7 +115,7 @@ export async function createRegular({ ctx, input }: { ctx: TenantCtx; input: Reg
     }
   }
   const id = newId();
-  const now = nowIso();
+  const now = nowIso(ctx);
   const [[row]] = await ctx.db.batch([
     ctx.db
       .insert(regularVisitors)
@@ -190,7 +190,7 @@ export async function revokeRegular({ ctx, id }: { ctx: TenantCtx; id: string })
   if (row.revokedAt) {
     return presentRegular(row, ctx.now());
   }
-  const now = nowIso();
+  const now = nowIso(ctx);
   const [[revoked]] = await ctx.db.batch([
     ctx.db
       .update(regularVisitors)
@@ -225,7 +225,7 @@ export async function regularCheckIn({ ctx, id }: { ctx: TenantCtx; id: string }
   if (refused) {
     throw new Conflict(refused.code, refused.detail);
   }
-  const at = nowIso();
+  const at = nowIso(ctx);
   const guard = ctx.actor.kind === "device" ? `device:${ctx.actor.deviceId}` : requireUser(ctx).userId;
   const visitId = newId();
   const windowEnd = new Date(

@@ -174,7 +174,7 @@ export async function createVisitor({ ctx, input }: { ctx: TenantCtx; input: Cre
       identity: input.identity ?? null,
       stayUntil,
       status: "menunggu",
-      updatedAt: nowIso(),
+      updatedAt: nowIso(ctx),
     })
     .returning();
   if (!row) {
@@ -213,7 +213,7 @@ export async function createWalkIn({ ctx, input }: { ctx: TenantCtx; input: Walk
       { field: "number", message: "no resident account at this house" },
     ]);
   }
-  const now = nowIso();
+  const now = nowIso(ctx);
   const id = newId();
   const [[row]] = await ctx.db.batch([
     ctx.db
@@ -283,7 +283,7 @@ export async function attachWalkInPhoto({
       prepared.insert,
       ctx.db
         .update(visitors)
-        .set({ photoFileId: prepared.file.id, updatedAt: nowIso() })
+        .set({ photoFileId: prepared.file.id, updatedAt: nowIso(ctx) })
         .where(eq(visitors.id, id))
         .returning(),
       ...(old ? [old.statement] : []),
@@ -474,7 +474,7 @@ async function notifyApproval(ctx: TenantCtx, row: VisitorRow): Promise<VisitorR
   if (!told) {
     return row;
   }
-  const notifiedAt = nowIso();
+  const notifiedAt = nowIso(ctx);
   await ctx.db.update(visitors).set({ notifiedAt }).where(eq(visitors.id, row.id));
   return { ...row, notifiedAt };
 }
@@ -567,7 +567,7 @@ async function decide(
   if (current.status !== "menunggu") {
     throw new InvalidTransition(`This request is already ${current.status}.`, DECISION_NEXT[current.status]);
   }
-  const now = nowIso();
+  const now = nowIso(ctx);
   const window = input.status === "disetujui" ? (input.window ?? windowFor(current)) : null;
   if (window && window.validUntil <= window.validFrom) {
     throw new Invalid("invalid_window", "validUntil must be after validFrom.", [
@@ -649,7 +649,7 @@ export async function revokePassesOf({ ctx, userId }: { ctx: TenantCtx; userId: 
   if (pending.length === 0) {
     return 0;
   }
-  const now = nowIso();
+  const now = nowIso(ctx);
   const [revoked] = await ctx.db.batch([
     ctx.db
       .update(visitors)

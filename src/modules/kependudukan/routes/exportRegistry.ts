@@ -16,7 +16,9 @@ export class ExportRegistry extends Endpoint {
     description:
       "Secretary and admin, with the registry (`warga`) switched on. The whole registry as a " +
       "spreadsheet: xlsx with the sheets KK, Anggota, Kendaraan and Unit, or csv (the members, UTF-8 " +
-      "with BOM, for Excel). The export is what the import reads back.",
+      "with BOM, for Excel: NIK and KK numbers are quoted behind a tab so Excel keeps them as text, " +
+      "dates are YYYY-MM-DD; other spreadsheet programs open the xlsx as meant). The export is what " +
+      "the import reads back.",
     request: { query: ExportQuery },
     responses: {
       200: {
