@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  callJson,
-  createTenant,
-  expectProblem,
-  operatorToken,
-  unique,
-} from "../../helpers/harness";
+import { callJson, createTenant, expectProblem, operatorToken, unique } from "../../helpers/harness";
 
 /**
  * Issue 47, item 1: the operator's console searches communities on the server (`q` on the list) and
@@ -87,9 +81,7 @@ describe("searching the communities (q)", () => {
       { token },
     );
     expect(second.status).toBe(200);
-    expect([...first.body.items, ...second.body.items].map((t) => t.id).sort()).toEqual(
-      [a.id, b.id].sort(),
-    );
+    expect([...first.body.items, ...second.body.items].map((t) => t.id).sort()).toEqual([a.id, b.id].sort());
     expect(second.body.nextCursor).toBeNull();
     const rws = await callJson<Page>("/api/platform/tenants?q=melati&type=RW", { token });
     expect(rws.body.items).toEqual([]);
@@ -97,7 +89,7 @@ describe("searching the communities (q)", () => {
 
   it("refuses an over-long search and a cursor this list did not give", async () => {
     const token = await operatorToken();
-    const long = await callJson("/api/platform/tenants?q=" + "a".repeat(65), { token });
+    const long = await callJson(`/api/platform/tenants?q=${"a".repeat(65)}`, { token });
     expectProblem(long, 400, "invalid_input");
     const mangled = await callJson("/api/platform/tenants?q=rt&cursor=bukan-kursor", { token });
     expectProblem(mangled, 400, "invalid_cursor");
@@ -106,7 +98,11 @@ describe("searching the communities (q)", () => {
   it("is for platform operators only", async () => {
     const tenant = await createTenant();
     const admin = await tenant.member("admin");
-    expectProblem(await callJson("/api/platform/tenants?q=rt", { token: admin.token }), 403, "forbidden_role");
+    expectProblem(
+      await callJson("/api/platform/tenants?q=rt", { token: admin.token }),
+      403,
+      "forbidden_role",
+    );
   });
 });
 
