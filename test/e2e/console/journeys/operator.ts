@@ -279,6 +279,30 @@ export const operatorJourneys: Journey[] = [
       const sections = admin.getByRole("navigation", { name: "Menu pengurus" });
       await sections.getByRole("link", { name: "Tim pengurus" }).waitFor();
 
+      // The list searches on the server: typing pauses, the address holds the search, Back keeps it.
+      await page.goto(`${app.url}/platform/communities`);
+      await page.getByRole("link", { name: "RT 01 / RW 05 Sukamaju" }).waitFor();
+      await page.getByLabel("Cari nama atau slug").fill(`UJI ${n}`);
+      await page.waitForURL((u) => u.searchParams.get("q") === `UJI ${n}`);
+      await page.getByRole("link", { name }).waitFor();
+      await expect.poll(() => page.getByRole("link", { name: "RT 01 / RW 05 Sukamaju" }).count()).toBe(0);
+      await page.getByRole("link", { name }).click();
+      await page.getByRole("heading", { level: 1, name }).waitFor();
+      // The admin has signed in now: counted, and no invited admin is left waiting.
+      const facts = page.locator("dl.facts");
+      await expect.poll(() => facts.textContent()).toContain("Admin diundang, belum pernah masuk0");
+      await page.goBack();
+      await page.getByRole("link", { name }).waitFor();
+      expect(await page.getByLabel("Cari nama atau slug").inputValue()).toBe(`UJI ${n}`);
+      await page.getByLabel("Cari nama atau slug").fill("tidak-ada-komunitas-begini");
+      await page.getByText("Tidak ada komunitas yang cocok dengan pencarian atau saringan ini.").waitFor();
+
+      // The parent RW's page names its RTs, the new one among them.
+      await page.goto(`${app.url}/platform/communities?q=rw-05-sukamaju`);
+      await page.getByRole("link", { name: "RW 05 Sukamaju", exact: true }).click();
+      await page.getByRole("heading", { level: 1, name: "RW 05 Sukamaju" }).waitFor();
+      await page.getByRole("link", { name }).waitFor();
+
       // On a phone the list is one card per community.
       const phone = await app.page();
       await app.signIn(phone, OPERATOR);
