@@ -157,12 +157,13 @@ function List() {
   const columns: Column<Tenant>[] = [
     {
       label: cm("name"),
+      // One element: on a phone the cell is a row of label and value, and the slug goes under the name.
       cell: (t) => (
-        <>
+        <span>
           <a href={`${BASE}/${t.id}`}>{t.name}</a>
           <br />
           <span class="muted">{t.slug}</span>
-        </>
+        </span>
       ),
     },
     { label: cm("type"), cell: (t) => t.type },
