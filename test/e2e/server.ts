@@ -103,3 +103,31 @@ export async function startSeededServer(
   }
   return { server };
 }
+
+/** What the journeys use of a local D1 binding (Miniflare's `getD1Database`). */
+interface LocalD1 {
+  prepare: (query: string) => {
+    bind: (...values: unknown[]) => { run: () => Promise<{ meta: { changes?: number } }> };
+  };
+}
+
+/**
+ * A journey's seam, on the harness side only: sets when one of the journey's own support tickets was made
+ * (`createdAt`, an ISO instant), in the platform database through the server's local binding. No route
+ * sets a ticket's creation time (the API stamps it), so a journey about a day's boundary (a ticket made at
+ * 23:30 in Jakarta) back-dates the ticket it has just opened here; nothing of it is in the deployed Worker.
+ */
+export async function setSupportTicketCreatedAt(server: E2eServer, id: string, createdAt: string) {
+  if (Number.isNaN(Date.parse(createdAt)) || !createdAt.endsWith("Z")) {
+    throw new Error(`setSupportTicketCreatedAt: ${createdAt} is not an ISO instant in UTC`);
+  }
+  const mf = server.mf as { getD1Database: (binding: string) => Promise<LocalD1> };
+  const db = await mf.getD1Database("PLATFORM_DB");
+  const done = await db
+    .prepare("UPDATE support_tickets SET created_at = ?1 WHERE id = ?2")
+    .bind(createdAt, id)
+    .run();
+  if (done.meta.changes !== 1) {
+    throw new Error(`setSupportTicketCreatedAt: no support ticket ${id}`);
+  }
+}

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, ne, not, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { forgetSession } from "../../core/auth/liveness";
 import type { Duty, PlatformCtx } from "../../core/context";
@@ -51,6 +51,23 @@ export async function adminCounts({
     )
     .groupBy(memberships.tenantId);
   return new Map(rows.map((r) => [r.tenantId, Number(r.admins)]));
+}
+
+/** How many admins of `tenantId` were invited and never signed in (their link can be sent again). */
+export async function invitedAdminCount({ ctx, tenantId }: { ctx: PlatformCtx; tenantId: string }) {
+  const row = await ctx.platform
+    .select({ admins: sql<number>`count(*)` })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(
+      and(
+        eq(memberships.tenantId, tenantId),
+        activeAdmin,
+        not(signedInSql(sql`${users.id}`, sql`${memberships.tenantId}`)),
+      ),
+    )
+    .get();
+  return Number(row?.admins ?? 0);
 }
 
 /** Communities that are not closed and have no admin: nobody there can run the committee. */

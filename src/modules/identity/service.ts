@@ -56,6 +56,7 @@ export {
   endCommunitySessions,
   forgetEndedSessions,
   inviteAdmin,
+  invitedAdminCount,
   type PreparedAdminInvitation,
   tenantsWithoutAdmin,
 } from "./communities";

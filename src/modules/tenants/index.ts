@@ -6,6 +6,7 @@ import { TENANTS_ERROR_CODES } from "./errors";
 import { CloseTenant } from "./routes/closeTenant";
 import { CreateTenant } from "./routes/createTenant";
 import { GetCommunityFeatures } from "./routes/getCommunityFeatures";
+import { GetTenant } from "./routes/getTenant";
 import { InviteAdmin } from "./routes/inviteAdmin";
 import { ListTenants } from "./routes/listTenants";
 import { UpdateTenant } from "./routes/updateTenant";
@@ -18,6 +19,8 @@ export const tenantsModule = defineModule({
   routes: [
     { method: "post", path: "/api/platform/tenants", endpoint: CreateTenant, access: platform },
     { method: "get", path: "/api/platform/tenants", endpoint: ListTenants, access: platform },
+    // Issue 47: one community's page in the operator's console.
+    { method: "get", path: "/api/platform/tenants/:id", endpoint: GetTenant, access: platform },
     { method: "patch", path: "/api/platform/tenants/:id", endpoint: UpdateTenant, access: platform },
     { method: "delete", path: "/api/platform/tenants/:id", endpoint: CloseTenant, access: platform },
     {

@@ -67,6 +67,26 @@ export const TenantListItem = Tenant.extend({
     ),
 }).openapi("TenantListItem");
 
+/** A community named beside another (its parent RW, an RW's RTs). */
+const TenantRef = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  status: z.enum(TENANT_STATUSES),
+});
+
+/** One community as its page in the operator's console shows it: the list's fields and its neighbours. */
+export const TenantDetail = TenantListItem.extend({
+  parent: TenantRef.nullable().describe("An RT's parent RW (null when unlinked, and for an RW)"),
+  children: z.array(TenantRef).describe("An RW's linked RTs, by slug (always empty for an RT)"),
+  invitedAdminCount: z
+    .number()
+    .int()
+    .describe(
+      "Members holding the admin duty who were invited and never signed in: their link can be sent again",
+    ),
+}).openapi("TenantDetail");
+
 export const CloseTenantInput = z.object({
   /** The tenant's slug typed again: closing wipes the community's database once its archive is made. */
   confirmSlug: z.string().trim().min(1).max(64),
@@ -98,6 +118,14 @@ export type UpdateTenantInput = z.infer<typeof UpdateTenantInput>;
 export const TenantListQuery = ListQuery.extend({
   type: z.enum(["RT", "RW"]).optional(),
   status: z.enum(TENANT_STATUSES).optional(),
+  q: z
+    .string()
+    .trim()
+    .max(64)
+    .optional()
+    .describe(
+      "Communities whose slug or name contains these characters, case-insensitive (`%` and `_` mean themselves); empty means no search",
+    ),
 });
 export type TenantListQuery = z.infer<typeof TenantListQuery>;
 

@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, or, sql } from "drizzle-orm";
 import { platformAudit } from "../../core/audit";
 import type { PlatformCtx } from "../../core/context";
 import { afterCursor, keysetPage } from "../../core/db/paging";
@@ -7,10 +7,10 @@ import { rowById } from "../../core/db/rows";
 import { Invalid, InvalidTransition, NotFound } from "../../core/errors";
 import { defaultFlags, parseFlags } from "../../core/flags";
 import { newId } from "../../core/ids";
-import { forgetTenant, tenantFields } from "../../core/tenancy/contexts";
+import { forgetTenant, tenantFields, tenantRowById } from "../../core/tenancy/contexts";
 import { provisionTenant } from "../../core/tenancy/provision";
 import { nowIso } from "../../core/time";
-import { adminCounts } from "../identity/service";
+import { adminCounts, invitedAdminCount } from "../identity/service";
 import { commitAdminInvitation, invitingCtx, tenantClosed } from "./admins";
 import type { CreateTenantInput, TenantListQuery, UpdateTenantInput } from "./schemas";
 
@@ -97,6 +97,18 @@ export async function createTenant({ ctx, input }: { ctx: PlatformCtx; input: Cr
   return { ...presentTenant(row), adminInvitation: await admin.send() };
 }
 
+/**
+ * `q`: the slug or the name contains it, ignoring case. `instr`, not LIKE, so `%` and `_` mean themselves;
+ * slugs are lower case already, and `lower()` folds a name's ASCII letters (all a slug or search needs).
+ */
+function searchFilter(q: string | undefined) {
+  const term = q?.toLowerCase();
+  if (!term) {
+    return undefined;
+  }
+  return or(sql`instr(${tenants.slug}, ${term}) > 0`, sql`instr(lower(${tenants.name}), ${term}) > 0`);
+}
+
 export async function listTenants({ ctx, input }: { ctx: PlatformCtx; input: TenantListQuery }) {
   const rows = await ctx.platform
     .select()
@@ -106,6 +118,7 @@ export async function listTenants({ ctx, input }: { ctx: PlatformCtx; input: Ten
         ...afterCursor(tenants.id, input.cursor, "asc"),
         input.type ? eq(tenants.type, input.type) : undefined,
         input.status ? eq(tenants.status, input.status) : undefined,
+        searchFilter(input.q),
       ),
     )
     .orderBy(asc(tenants.id))
@@ -115,6 +128,33 @@ export async function listTenants({ ctx, input }: { ctx: PlatformCtx; input: Ten
   return {
     items: page.items.map((t) => ({ ...presentTenant(t), adminCount: admins.get(t.id) ?? 0 })),
     nextCursor: page.nextCursor,
+  };
+}
+
+const ref = (row: TenantRow) => ({ id: row.id, slug: row.slug, name: row.name, status: row.status });
+
+/**
+ * `GET /api/platform/tenants/:id`: one community as the list shows it, with its parent RW, an RW's RTs
+ * and how many invited admins never signed in. 404 `tenant_not_found` for an unknown id; a closed
+ * community is still answered (its page says when it closed).
+ */
+export async function getTenant({ ctx, id }: { ctx: PlatformCtx; id: string }) {
+  const row = await tenantRowById(ctx, id);
+  const db = ctx.platform;
+  const [parent, children, admins, invited] = await Promise.all([
+    row.parentId ? rowById(db, tenants, row.parentId) : undefined,
+    row.type === "RW"
+      ? db.select().from(tenants).where(eq(tenants.parentId, row.id)).orderBy(asc(tenants.slug))
+      : [],
+    adminCounts({ ctx, tenantIds: [row.id] }),
+    invitedAdminCount({ ctx, tenantId: row.id }),
+  ]);
+  return {
+    ...presentTenant(row),
+    adminCount: admins.get(row.id) ?? 0,
+    invitedAdminCount: invited,
+    parent: parent ? ref(parent) : null,
+    children: children.map(ref),
   };
 }
 

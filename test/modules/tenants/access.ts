@@ -9,6 +9,9 @@ export const ACCESS: AccessTable = {
 
   // Issue 27: the operator closes a community and invites its admins.
   "DELETE /api/platform/tenants/:id": platform,
+
+  // Issue 47: one community's page in the operator's console.
+  "GET /api/platform/tenants/:id": platform,
   "POST /api/platform/tenants/:id/admin-invitations": platform,
 
   // Issue 46: the community's admin reads its own feature flags (the console's settings). No flag.

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { setSupportTicketCreatedAt } from "../../server";
 import type { Journey, WebApp } from "../../web/harness";
 
 // The platform's operator (issue 47); the community admin on the other side of a ticket.
@@ -81,11 +82,6 @@ async function acceptInvitation(app: WebApp, link: string, name: string) {
   return page;
 }
 
-/** Today's calendar day in Asia/Jakarta, and the days either side. */
-function jakartaDay(offsetDays = 0): string {
-  return new Date(Date.now() + 7 * 3_600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
-}
-
 export const operatorJourneys: Journey[] = [
   {
     name: "the operator answers a community's ticket with an image and changes its status, and the admin sees the answer",
@@ -156,44 +152,76 @@ export const operatorJourneys: Journey[] = [
     },
   },
   {
-    name: "the operator's date filter counts today's ticket on its Jakarta day, both ends inclusive",
+    name: "the operator's inbox: the date filter counts a ticket made at 23:30 Jakarta time on the right day",
     run: async (app) => {
-      // The API stamps a ticket with the time it was opened and nothing sets it otherwise, so the 23:30
-      // case is the API's own test; here the inclusive day boundaries of the screen's filter.
-      const title = `Tiket hari ini ${Date.now() % 100_000}`;
-      await openTicket(app, title, false);
-      const today = jakartaDay();
+      // Two tickets of the journey's own, back-dated through the harness's seam (no route sets when a
+      // ticket was made): one at 23:30 WIB on DAY (16:30 UTC), one at 00:30 WIB on the NEXT day, which is
+      // 17:30 UTC on DAY, so a filter counting UTC days would put both on DAY. The days are in the past,
+      // where no other journey's ticket is made.
+      const n = Date.now() % 100_000;
+      const late = await openTicket(app, `Tiket 23.30 ${n}`, false);
+      const early = await openTicket(app, `Tiket 00.30 ${n}`, false);
+      const DAY = "2026-03-14";
+      const NEXT = "2026-03-15";
+      await setSupportTicketCreatedAt(app.server, late.id, `${DAY}T16:30:00.000Z`);
+      await setSupportTicketCreatedAt(app.server, early.id, `${DAY}T17:30:00.000Z`);
       const operator = await app.apiAs(OPERATOR);
+      // One of them is being handled, so the counts by status tell the two apart.
+      const handled = await operator("PATCH", `/api/platform/support-tickets/${late.id}`, {
+        status: "diproses",
+      });
+      expect(handled.status, await handled.clone().text()).toBe(200);
+
       const page = await app.page(DESK);
       await app.signIn(page, OPERATOR);
       await page.goto(`${app.url}/platform/support-tickets`);
       await page.getByRole("heading", { level: 1, name: "Tiket dukungan" }).waitFor();
-      await page.getByLabel("Dibuat sejak").fill(today);
-      await page.getByLabel("Dibuat sampai").fill(today);
-      await page.getByRole("link", { name: title }).waitFor();
-      // The counts follow the filters: the same as the API's under the same filters.
-      const api = (await (
-        await operator("GET", `/api/platform/support-tickets?from=${today}&to=${today}&limit=1`)
-      ).json()) as { summary: { total: number } };
       const kpis = page.getByRole("list", { name: "Jumlah tiket menurut saringan" });
-      await expect
-        .poll(() => kpis.getByRole("listitem").first().textContent())
-        .toBe(`${api.summary.total} Total`);
-      expect(await app.seriousViolations(page), "inbox filtered: axe serious/critical").toEqual([]);
-      // The day before ends before the ticket; the day after starts after it.
-      await page.getByLabel("Dibuat sejak").fill(jakartaDay(-1));
-      await page.getByLabel("Dibuat sampai").fill(jakartaDay(-1));
+      /** The screen's four counts as the API gives them under the same filters (both ends inclusive). */
+      const countsAgree = async (from: string, to: string) => {
+        const res = await operator("GET", `/api/platform/support-tickets?from=${from}&to=${to}&limit=1`);
+        const { summary } = (await res.json()) as {
+          summary: { total: number; baru: number; diproses: number; selesai: number };
+        };
+        const expected = [
+          `${summary.total} Total`,
+          `${summary.baru} Baru`,
+          `${summary.diproses} Diproses`,
+          `${summary.selesai} Selesai`,
+        ];
+        await expect.poll(() => kpis.getByRole("listitem").allTextContents()).toEqual(expected);
+        return summary;
+      };
+
+      // DAY, from DAY to DAY: the 23:30 ticket, made that evening, and not the one made after midnight.
+      await page.getByLabel("Dibuat sejak").fill(DAY);
+      await page.getByLabel("Dibuat sampai").fill(DAY);
+      const lateRow = page.getByRole("row").filter({ hasText: late.title });
+      await lateRow.waitFor();
+      // Its time as the screen shows it: 23.30 on 14 March, Jakarta time.
+      await expect.poll(() => lateRow.textContent()).toMatch(/14 Mar.*23\.30/);
       await app.settled(page);
-      await page.getByRole("heading", { level: 1, name: "Tiket dukungan" }).waitFor();
-      await expect.poll(() => page.getByRole("link", { name: title }).count()).toBe(0);
-      await page.getByLabel("Dibuat sampai").fill(jakartaDay(1));
-      await page.getByLabel("Dibuat sejak").fill(jakartaDay(1));
+      await expect.poll(() => page.getByRole("link", { name: early.title }).count()).toBe(0);
+      const onDay = await countsAgree(DAY, DAY);
+      expect(onDay.diproses).toBeGreaterThanOrEqual(1);
+      expect(new URL(page.url()).search).toBe(`?from=${DAY}&to=${DAY}`);
+      expect(await app.seriousViolations(page), "inbox by day: axe serious/critical").toEqual([]);
+      await app.screenshot(page, "console-operator-inbox-day-desktop");
+
+      // NEXT, from NEXT to NEXT: the one made at 00:30, never the 23:30 one.
+      await page.getByLabel("Dibuat sejak").fill(NEXT);
+      await page.getByLabel("Dibuat sampai").fill(NEXT);
+      await page.getByRole("link", { name: early.title }).waitFor();
       await app.settled(page);
-      await expect.poll(() => page.getByRole("link", { name: title }).count()).toBe(0);
-      // The one day, from yesterday to today: inclusive at its end.
-      await page.getByLabel("Dibuat sejak").fill(jakartaDay(-1));
-      await page.getByLabel("Dibuat sampai").fill(today);
-      await page.getByRole("link", { name: title }).waitFor();
+      await expect.poll(() => page.getByRole("link", { name: late.title }).count()).toBe(0);
+      const onNext = await countsAgree(NEXT, NEXT);
+
+      // Both days, DAY to NEXT: both tickets, each end inclusive, counted once each.
+      await page.getByLabel("Dibuat sejak").fill(DAY);
+      await page.getByRole("link", { name: late.title }).waitFor();
+      await page.getByRole("link", { name: early.title }).waitFor();
+      const both = await countsAgree(DAY, NEXT);
+      expect(both.total).toBe(onDay.total + onNext.total);
     },
   },
   {
@@ -250,6 +278,30 @@ export const operatorJourneys: Journey[] = [
         .click();
       const sections = admin.getByRole("navigation", { name: "Menu pengurus" });
       await sections.getByRole("link", { name: "Tim pengurus" }).waitFor();
+
+      // The list searches on the server: typing pauses, the address holds the search, Back keeps it.
+      await page.goto(`${app.url}/platform/communities`);
+      await page.getByRole("link", { name: "RT 01 / RW 05 Sukamaju" }).waitFor();
+      await page.getByLabel("Cari nama atau slug").fill(`UJI ${n}`);
+      await page.waitForURL((u) => u.searchParams.get("q") === `UJI ${n}`);
+      await page.getByRole("link", { name }).waitFor();
+      await expect.poll(() => page.getByRole("link", { name: "RT 01 / RW 05 Sukamaju" }).count()).toBe(0);
+      await page.getByRole("link", { name }).click();
+      await page.getByRole("heading", { level: 1, name }).waitFor();
+      // The admin has signed in now: counted, and no invited admin is left waiting.
+      const facts = page.locator("dl.facts");
+      await expect.poll(() => facts.textContent()).toContain("Admin diundang, belum pernah masuk0");
+      await page.goBack();
+      await page.getByRole("link", { name }).waitFor();
+      expect(await page.getByLabel("Cari nama atau slug").inputValue()).toBe(`UJI ${n}`);
+      await page.getByLabel("Cari nama atau slug").fill("tidak-ada-komunitas-begini");
+      await page.getByText("Tidak ada komunitas yang cocok dengan pencarian atau saringan ini.").waitFor();
+
+      // The parent RW's page names its RTs, the new one among them.
+      await page.goto(`${app.url}/platform/communities?q=rw-05-sukamaju`);
+      await page.getByRole("link", { name: "RW 05 Sukamaju", exact: true }).click();
+      await page.getByRole("heading", { level: 1, name: "RW 05 Sukamaju" }).waitFor();
+      await page.getByRole("link", { name }).waitFor();
 
       // On a phone the list is one card per community.
       const phone = await app.page();

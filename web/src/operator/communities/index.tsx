@@ -1,5 +1,5 @@
-import { useMemo, useState } from "preact/hooks";
-import { Route, Router, useRoute } from "preact-iso";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { Route, Router, useLocation, useRoute } from "preact-iso";
 import { api, request } from "../../api/client";
 import { type Column, Confirm, DataTable } from "../../console/ui";
 import { dateTime } from "../../format";
@@ -90,17 +90,66 @@ function SlotPool() {
 
 const statusText = (s: Status) => cm(s);
 
+/** How long typing may pause before the search goes to the server (and into the address). */
+const SEARCH_PAUSE_MS = 300;
+
+/** The list's filters as the address holds them: Back, a reload or a shared link keep the search. */
+function useListFilters() {
+  const { query, route } = useLocation();
+  const filters = {
+    q: query.q ?? "",
+    type: query.type === "RT" || query.type === "RW" ? query.type : "",
+    status: STATUSES.includes(query.status as Status) ? (query.status as string) : "",
+  };
+  const set = (next: Partial<typeof filters>) => {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries({ ...filters, ...next })) {
+      if (v.trim()) {
+        params.set(k, v.trim());
+      }
+    }
+    const qs = params.toString();
+    route(qs ? `${BASE}?${qs}` : BASE, true);
+  };
+  return { filters, set };
+}
+
 function List() {
   useLanguage();
-  const [type, setType] = useState("");
-  const [status, setStatus] = useState("");
-  const [search, setSearch] = useState("");
+  const { filters, set } = useListFilters();
+  // What is typed shows at once; the server is asked (and the address changed) when typing pauses.
+  const [typed, setTyped] = useState(filters.q);
+  const sent = useRef(filters.q);
+  useEffect(() => {
+    const q = typed.trim();
+    if (q === filters.q) {
+      return;
+    }
+    const timer = setTimeout(() => {
+      sent.current = q;
+      set({ q });
+    }, SEARCH_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [typed, filters.q, filters.type, filters.status]);
+  // Back (or a link) to an address with another search: the box follows it.
+  useEffect(() => {
+    if (filters.q !== sent.current) {
+      sent.current = filters.q;
+      setTyped(filters.q);
+    }
+  }, [filters.q]);
   const paged = usePaged<Tenant>(
     (cursor) =>
       api.get<Page<Tenant>>(LIST, {
-        query: { limit: 50, cursor, type: type || undefined, status: status || undefined },
+        query: {
+          limit: 50,
+          cursor,
+          q: filters.q || undefined,
+          type: filters.type || undefined,
+          status: filters.status || undefined,
+        },
       }),
-    [type, status],
+    [filters.q, filters.type, filters.status],
   );
   const rws = useResource(() => allTenants({ type: "RW" }));
   const rwSlug = (id: string | null) =>
@@ -108,12 +157,13 @@ function List() {
   const columns: Column<Tenant>[] = [
     {
       label: cm("name"),
+      // One element: on a phone the cell is a row of label and value, and the slug goes under the name.
       cell: (t) => (
-        <>
+        <span>
           <a href={`${BASE}/${t.id}`}>{t.name}</a>
           <br />
           <span class="muted">{t.slug}</span>
-        </>
+        </span>
       ),
     },
     { label: cm("type"), cell: (t) => t.type },
@@ -123,7 +173,7 @@ function List() {
     { label: cm("status"), cell: (t) => statusText(t.status) },
     { label: cm("subscription"), cell: (t) => cm(t.subscription) },
   ];
-  const needle = search.trim().toLowerCase();
+  const filtered = Boolean(filters.q || filters.type || filters.status);
   return (
     <section aria-labelledby="communities-title">
       <div class="operator-head">
@@ -134,12 +184,12 @@ function List() {
       </div>
       <SlotPool />
       <search class="filters" aria-label={cm("list")}>
-        <Field label={cm("search")} name="q" value={search} onInput={setSearch} />
+        <Field label={cm("search")} name="q" value={typed} onInput={setTyped} />
         <Select
           label={cm("type")}
           name="type"
-          value={type}
-          onInput={setType}
+          value={filters.type}
+          onInput={(v) => set({ type: v })}
           options={[
             { value: "", label: cm("all") },
             { value: "RT", label: "RT" },
@@ -149,22 +199,13 @@ function List() {
         <Select
           label={cm("status")}
           name="status"
-          value={status}
-          onInput={setStatus}
+          value={filters.status}
+          onInput={(v) => set({ status: v })}
           options={[{ value: "", label: cm("all") }, ...STATUSES.map((s) => ({ value: s, label: cm(s) }))]}
         />
       </search>
-      <ShowPaged paged={paged} empty={cm("empty")} lines={6}>
-        {(items) => {
-          const rows = needle
-            ? items.filter((t) => t.slug.includes(needle) || t.name.toLowerCase().includes(needle))
-            : items;
-          return rows.length === 0 ? (
-            <Empty>{cm("noMatch")}</Empty>
-          ) : (
-            <DataTable caption={cm("list")} columns={columns} rows={rows} rowKey={(t) => t.id} />
-          );
-        }}
+      <ShowPaged paged={paged} empty={filtered ? cm("noMatch") : cm("empty")} lines={6}>
+        {(rows) => <DataTable caption={cm("list")} columns={columns} rows={rows} rowKey={(t) => t.id} />}
       </ShowPaged>
     </section>
   );
@@ -368,30 +409,44 @@ function Create() {
   );
 }
 
+interface Ref {
+  id: string;
+  slug: string;
+  name: string;
+  status: Status;
+}
+interface TenantDetail extends Tenant {
+  parent: Ref | null;
+  children: Ref[];
+  invitedAdminCount: number;
+}
+
 function Detail() {
   useLanguage();
   const { params } = useRoute();
   const id = params.id ?? "";
-  const all = useResource(() => allTenants(), [id]);
-  // What the writes answered, over what the list said: the forms stay (and say "saved") meanwhile.
-  const [fresh, setFresh] = useState<Partial<Tenant>>({});
+  const one = useResource(() => api.get<TenantDetail>(`${LIST}/${id}`), [id]);
+  // What the writes answered, over what was read: the forms stay (and say "saved") meanwhile.
+  const [fresh, setFresh] = useState<Partial<TenantDetail>>({});
   const [archive, setArchive] = useState<string | null>(null);
+  if (one.state === "error" && isNotFound(one.error)) {
+    return (
+      <section aria-labelledby="community-title">
+        <p>
+          <a href={BASE}>← {cm("back")}</a>
+        </p>
+        <h1 id="community-title">{cm("title")}</h1>
+        <Empty>{cm("notFound")}</Empty>
+      </section>
+    );
+  }
   return (
     <section aria-labelledby="community-title">
       <p>
         <a href={BASE}>← {cm("back")}</a>
       </p>
-      <Show resource={all} lines={6}>
-        {(list) => {
-          const found = list.find((x) => x.id === id);
-          if (!found) {
-            return (
-              <>
-                <h1 id="community-title">{cm("title")}</h1>
-                <Empty>{cm("notFound")}</Empty>
-              </>
-            );
-          }
+      <Show resource={one} lines={6}>
+        {(found) => {
           const t = { ...found, ...fresh };
           return (
             <>
@@ -403,7 +458,6 @@ function Detail() {
               <Manage
                 key={t.id}
                 tenant={t}
-                all={list}
                 update={(next) => setFresh((f) => ({ ...f, ...next }))}
                 closed={setArchive}
               />
@@ -415,12 +469,14 @@ function Detail() {
   );
 }
 
-type Update = (t: Partial<Tenant>) => void;
+const isNotFound = (error: unknown) =>
+  typeof error === "object" && error !== null && (error as { status?: number }).status === 404;
 
-function Manage(props: { tenant: Tenant; all: Tenant[]; update: Update; closed: (archive: string) => void }) {
-  const { tenant: t, all, update } = props;
+type Update = (t: Partial<TenantDetail>) => void;
+
+function Manage(props: { tenant: TenantDetail; update: Update; closed: (archive: string) => void }) {
+  const { tenant: t, update } = props;
   const open = t.status !== "ditutup";
-  const parent = all.find((x) => x.id === t.parentId);
   return (
     <>
       <h1 id="community-title">{t.name}</h1>
@@ -432,7 +488,22 @@ function Manage(props: { tenant: Tenant; all: Tenant[]; update: Update; closed: 
         {t.type === "RT" && (
           <>
             <dt>{cm("parent")}</dt>
-            <dd>{parent ? `${parent.name} (${parent.slug})` : cm("none")}</dd>
+            <dd>{t.parent ? `${t.parent.name} (${t.parent.slug})` : cm("none")}</dd>
+          </>
+        )}
+        {t.type === "RW" && (
+          <>
+            <dt>{cm("children")}</dt>
+            <dd>
+              {t.children.length === 0
+                ? cm("noChildren")
+                : t.children.map((c, i) => (
+                    <span key={c.id}>
+                      {i > 0 && ", "}
+                      <a href={`${BASE}/${c.id}`}>{c.name}</a> ({c.slug})
+                    </span>
+                  ))}
+            </dd>
           </>
         )}
         <dt>{cm("status")}</dt>
@@ -441,8 +512,10 @@ function Manage(props: { tenant: Tenant; all: Tenant[]; update: Update; closed: 
         <dd>{cm(t.subscription)}</dd>
         <dt>{cm("admins")}</dt>
         <dd>{t.adminCount ?? 0}</dd>
+        <dt>{cm("invited")}</dt>
+        <dd>{t.invitedAdminCount}</dd>
         <dt>{cm("slot")}</dt>
-        <dd>{t.slot ?? cm("none")}</dd>
+        <dd>{t.slot ?? cm("slotFreed")}</dd>
         <dt>{cm("created")}</dt>
         <dd>{dateTime(t.createdAt)}</dd>
         {t.closedAt && (
@@ -455,7 +528,7 @@ function Manage(props: { tenant: Tenant; all: Tenant[]; update: Update; closed: 
       {open && (
         <>
           <FlagsForm tenant={t} update={update} />
-          {t.type === "RT" && <ParentForm tenant={t} all={all} update={update} />}
+          {t.type === "RT" && <ParentForm tenant={t} update={update} />}
           <Invite tenant={t} />
           <Suspend tenant={t} update={update} />
           <Close tenant={t} update={update} closed={props.closed} />
@@ -495,9 +568,13 @@ function FlagsForm({ tenant, update }: { tenant: Tenant; update: Update }) {
   );
 }
 
-function ParentForm({ tenant, all, update }: { tenant: Tenant; all: Tenant[]; update: Update }) {
-  const rws = useMemo(() => all.filter((r) => r.type === "RW" && r.status !== "ditutup"), [all]);
-  const [parent, setParent] = useState(rws.find((r) => r.id === tenant.parentId)?.slug ?? "");
+function ParentForm({ tenant, update }: { tenant: TenantDetail; update: Update }) {
+  const rwList = useResource(() => allTenants({ type: "RW" }));
+  const open = rwList.state === "ready" ? rwList.data.filter((r) => r.status !== "ditutup") : [];
+  // The current parent is a choice from the start, before (and whatever) the list of RWs says.
+  const current = tenant.parent;
+  const rws: Ref[] = current && !open.some((r) => r.id === current.id) ? [current, ...open] : open;
+  const [parent, setParent] = useState(current?.slug ?? "");
   const [saved, setSaved] = useState(false);
   const { submit, busy, error, fields } = useSubmit(() => patch(tenant.id, { parentSlug: parent || null }));
   return (
@@ -509,7 +586,7 @@ function ParentForm({ tenant, all, update }: { tenant: Tenant; all: Tenant[]; up
         const done = await submit(e);
         if (done) {
           setSaved(true);
-          update(done);
+          update({ ...done, parent: rws.find((r) => r.id === done.parentId) ?? null });
         }
       }}
     >
