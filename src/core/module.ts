@@ -101,7 +101,15 @@ export function personalColumns<T extends SQLiteTable>(
 export function personalData(
   ...declarations: readonly PersonalDeclaration[]
 ): Readonly<Record<string, PersonalColumns>> {
-  return Object.fromEntries(declarations);
+  const byTable: Record<string, PersonalColumns> = {};
+  for (const [table, columns] of declarations) {
+    // A second declaration would silently replace the first: one table, one classification.
+    if (table in byTable) {
+      throw new Error(`personalData declares ${table} twice`);
+    }
+    byTable[table] = columns;
+  }
+  return byTable;
 }
 
 /**
