@@ -1,6 +1,6 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { z } from "zod";
-import type { Actor, TenantInfo } from "./context";
+import type { Actor, ServiceEnv, TenantInfo } from "./context";
 import type * as platformSchema from "./db/platform-schema";
 import { rememberLogSecrets, setLogLevel } from "./http/log";
 
@@ -66,8 +66,21 @@ export interface Variables {
   logPath?: string;
 }
 
+/** What core's own middleware and context builders see: every binding, the databases included. */
 export interface HonoEnv {
   Bindings: Bindings;
+  Variables: Variables;
+}
+
+/**
+ * What a route handler in a module or a page sees (issue 48): `c.env` is `ServiceEnv`, which has no
+ * database binding, so `c.env.TENANT_DB_1` or `c.env.PLATFORM_DB` does not compile in a module. The
+ * handler turns `c` into its context with `tenantCtx(c)`/`platformCtx(c)` (core/http/access.ts), and
+ * only core reads the bindings behind it. biome.json keeps `HonoEnv` and `Bindings` out of modules and
+ * pages, so a module cannot name the full type either.
+ */
+export interface RouteEnv {
+  Bindings: ServiceEnv;
   Variables: Variables;
 }
 

@@ -1,3 +1,5 @@
+import { getTableName, type SQL } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { ErrorCode } from "./errors";
 import type { RouteDef } from "./http/access";
 import type { VersionedResource } from "./http/conditional";
@@ -5,10 +7,24 @@ import type { Indicator } from "./indicators";
 import type { Job } from "./jobs";
 import type { PaymentKindHandler } from "./payments/types";
 
+/** Who a resident's own data export is for, in one tenant: what an `ownRows` condition may compare with. */
+export interface OwnRowsPerson {
+  userId: string;
+  /** Their unit in this tenant (null when they have none). */
+  unitId: string | null;
+  /**
+   * The registry person their membership is linked to (`family_members.id`); null when unlinked, which
+   * matches nothing (`= NULL` is never true).
+   */
+  personId: string | null;
+}
+
 /**
- * How each text column of a module's tenant tables relates to a person (UU 27/2022 on personal data):
- * tenant export, a resident's own data export and erasure read these, so a table added later is covered
- * once its module declares it (a test fails on any tenant text column nobody classified).
+ * How each text column of a module's tenant tables relates to a person (UU 27/2022 on personal data),
+ * as its readers see it: SQL names, derived by `personalColumns` from the drizzle column objects a module
+ * declares (never written as strings: a renamed column is a `tsc` error). Tenant export, a resident's own
+ * data export and erasure read these, so a table added later is covered once its module declares it (a
+ * test fails on any tenant text column nobody classified).
  */
 export interface PersonalColumns {
   /** Columns holding a user's id (who wrote, asked, decided): erasure rewrites them to an anonymous reference. */
@@ -24,14 +40,13 @@ export interface PersonalColumns {
   /** Text columns holding no personal data (ids, statuses, times, the community's own text). */
   other?: readonly string[];
   /**
-   * For rows that are a person's own without naming their account (the registry's person records): an
-   * SQL condition on the table selecting the account's own rows, with the parameters `:userId`,
-   * `:unitId` (their unit in this tenant) and `:personId` (the registry person their membership is
-   * linked to, `family_members.id`; null when unlinked, which matches nothing). Never a name: a
-   * namesake is not the person. A resident's own data export reads the matching rows as theirs;
-   * erasure leaves them to the module.
+   * For rows that are a person's own without naming their account (the registry's person records): a
+   * drizzle condition on the table selecting the account's own rows, built by the owning module from its
+   * own column objects (so no module splices another's SQL text). Never a name: a namesake is not the
+   * person. A resident's own data export reads the matching rows as theirs; erasure leaves them to the
+   * module.
    */
-  ownRows?: string;
+  ownRows?: (person: OwnRowsPerson) => SQL;
   /**
    * Personal columns that can hold other people's data even on the owner's rows (an audit entry's
    * detail, about what its actor acted on; a guest's identity number): a resident's own data export
@@ -40,8 +55,66 @@ export interface PersonalColumns {
   aboutOthers?: readonly string[];
 }
 
+/** A column of the drizzle table `T`, as its column object (`table.someColumn`). */
+export type ColumnOf<T extends SQLiteTable> = T["_"]["columns"][keyof T["_"]["columns"]];
+
 /**
- * A column of a module's tenant table that points at files of the tenant's file store (core/uploads).
+ * What a module declares for one of its tenant tables: `PersonalColumns` written with the table's own
+ * column objects, so a column of another table, a renamed or a removed one does not compile.
+ */
+export interface PersonalColumnsOf<T extends SQLiteTable> {
+  subjects?: readonly ColumnOf<T>[];
+  owner?: ColumnOf<T> | null;
+  personal?: readonly ColumnOf<T>[];
+  other?: readonly ColumnOf<T>[];
+  ownRows?: (person: OwnRowsPerson) => SQL;
+  aboutOthers?: readonly ColumnOf<T>[];
+}
+
+/** One table's declaration, by SQL table name, as `AppModule.personalData` holds it. */
+export type PersonalDeclaration = readonly [table: string, columns: PersonalColumns];
+
+const namesOf = (columns: readonly SQLiteColumn[] | undefined) => columns?.map((c) => c.name);
+
+/** Declares how one tenant table holds personal data, with its column objects (see PersonalColumnsOf). */
+export function personalColumns<T extends SQLiteTable>(
+  table: T,
+  declared: NoInfer<PersonalColumnsOf<T>>,
+): PersonalDeclaration {
+  const columns: PersonalColumns = {
+    subjects: namesOf(declared.subjects as readonly SQLiteColumn[] | undefined),
+    personal: namesOf(declared.personal as readonly SQLiteColumn[] | undefined),
+    other: namesOf(declared.other as readonly SQLiteColumn[] | undefined),
+    aboutOthers: namesOf(declared.aboutOthers as readonly SQLiteColumn[] | undefined),
+    ...(declared.owner === undefined ? {} : { owner: (declared.owner as SQLiteColumn | null)?.name ?? null }),
+    ...(declared.ownRows ? { ownRows: declared.ownRows } : {}),
+  };
+  for (const key of ["subjects", "personal", "other", "aboutOthers"] as const) {
+    if (columns[key] === undefined) {
+      delete columns[key];
+    }
+  }
+  return [getTableName(table), columns];
+}
+
+/** A module's `personalData`: its tables' declarations (`personalColumns`), by SQL table name. */
+export function personalData(
+  ...declarations: readonly PersonalDeclaration[]
+): Readonly<Record<string, PersonalColumns>> {
+  const byTable: Record<string, PersonalColumns> = {};
+  for (const [table, columns] of declarations) {
+    // A second declaration would silently replace the first: one table, one classification.
+    if (table in byTable) {
+      throw new Error(`personalData declares ${table} twice`);
+    }
+    byTable[table] = columns;
+  }
+  return byTable;
+}
+
+/**
+ * A column of a module's tenant table that points at files of the tenant's file store (core/uploads),
+ * as the sweep reads it: SQL names, derived by `fileReference` from the column object.
  * The daily sweep of unattached uploads (core/uploads/sweep.ts) deletes an old file only when no
  * declared column points at it, so a module that keeps file ids must declare every column holding
  * them; a test checks each declaration against the tenant schema.
@@ -57,6 +130,11 @@ export interface FileReference {
    * when its id appears anywhere in it.
    */
   holds?: "id" | "text";
+}
+
+/** Declares a column holding file references by its column object (see FileReference). */
+export function fileReference(column: SQLiteColumn, holds?: FileReference["holds"]): FileReference {
+  return { table: getTableName(column.table), column: column.name, ...(holds ? { holds } : {}) };
 }
 
 /** What a module hands the composition root: its routes (with their access rules) and indicators. */

@@ -8,7 +8,7 @@
  */
 import type { Context } from "hono";
 import { rowById } from "../core/db/rows";
-import { clientUrl, type HonoEnv, isLoopbackHost } from "../core/env";
+import { clientUrl, isLoopbackHost, type RouteEnv } from "../core/env";
 import { escapeHtml } from "../core/html";
 import { platformCtx } from "../core/http/access";
 import { notFound } from "../core/http/problem";
@@ -31,12 +31,12 @@ const STYLES = `
 const rupiah = (amount: number) => `Rp${amount.toLocaleString("id-ID")}`;
 
 /** The actor is set by nothing here (no guard): the page is its own, local-only, public thing. */
-function ctxOf(c: Context<HonoEnv>) {
+function ctxOf(c: Context<RouteEnv>) {
   c.set("actor", { kind: "public", ip: c.req.header("CF-Connecting-IP") ?? null });
   return platformCtx(c);
 }
 
-async function load(c: Context<HonoEnv>) {
+async function load(c: Context<RouteEnv>) {
   const ctx = ctxOf(c);
   // Also asked of the request itself: a Worker deployed with the local defaults is reached by its
   // public host, and the page that settles invoices must not exist there (issue 31).
@@ -87,7 +87,7 @@ ${returnUrl ? `<p><a class="back" href="${escapeHtml(returnUrl)}">Kembali ke apl
   });
 }
 
-export async function devPaymentPage(c: Context<HonoEnv>): Promise<Response> {
+export async function devPaymentPage(c: Context<RouteEnv>): Promise<Response> {
   const found = await load(c);
   if (!found) {
     return notFound(c);
@@ -96,8 +96,8 @@ export async function devPaymentPage(c: Context<HonoEnv>): Promise<Response> {
 }
 
 /** `dispatch` hands a request to the API itself, so the notification passes the real callback route. */
-export function devPaymentSubmit(dispatch: (request: Request, c: Context<HonoEnv>) => Promise<Response>) {
-  return async (c: Context<HonoEnv>): Promise<Response> => {
+export function devPaymentSubmit(dispatch: (request: Request, c: Context<RouteEnv>) => Promise<Response>) {
+  return async (c: Context<RouteEnv>): Promise<Response> => {
     const found = await load(c);
     if (!found) {
       return notFound(c);

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../core/env";
+import type { RouteEnv } from "../core/env";
 import { escapeHtml } from "../core/html";
 import { type Language, pickLanguage } from "../core/i18n";
 
@@ -9,7 +9,7 @@ import { type Language, pickLanguage } from "../core/i18n";
  * `Accept-Language` that puts English before Indonesian. `?lang=id` asks for Indonesian whatever the
  * header says. Said in `Content-Language`; `Vary` keeps a cache from handing one language to the other.
  */
-export function pageLanguage(c: Context<HonoEnv>): Language {
+export function pageLanguage(c: Context<RouteEnv>): Language {
   const asked = c.req.query("lang");
   const lang = asked === "en" || asked === "id" ? asked : pickLanguage(c.req.header("Accept-Language"), "id");
   c.header("Content-Language", lang);

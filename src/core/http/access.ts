@@ -8,19 +8,37 @@ import {
   effectiveRoles,
   type PlatformCtx,
   type Role,
+  type TenantCtx,
   type TenantRole,
   type UserActor,
 } from "../context";
 import { platformDb } from "../db/platform";
 import { gateDevices, tenants } from "../db/platform-schema";
-import type { HonoEnv } from "../env";
+import type { HonoEnv, RouteEnv } from "../env";
 import { Forbidden, PaymentRequired, Unauthorized } from "../errors";
 import type { FeatureFlag } from "../flags";
 import { sha256Hex, timingSafeEqualText } from "../ids";
+import { platformCtx as platformCtxOfBindings, tenantCtx as tenantCtxOfBindings } from "../tenancy/contexts";
 import { resolveTenant } from "../tenancy/registry";
 import type { SecretParts } from "./secret";
 
-export { platformCtx, tenantCtx } from "../tenancy/contexts";
+/**
+ * Core's one door from a route handler's `c` (typed `RouteEnv`: `c.env` is ServiceEnv) to the bindings
+ * behind it: the context builders read the databases there; the handler gets only the context.
+ */
+function withBindings(c: Context<RouteEnv>): Context<HonoEnv> {
+  return c as unknown as Context<HonoEnv>;
+}
+
+/** The platform context of a request (core/tenancy/contexts.ts `platformCtx`). */
+export function platformCtx(c: Context<RouteEnv>): PlatformCtx {
+  return platformCtxOfBindings(withBindings(c));
+}
+
+/** The tenant context of a request the guard let through (core/tenancy/contexts.ts `tenantCtx`). */
+export function tenantCtx(c: Context<RouteEnv>): TenantCtx {
+  return tenantCtxOfBindings(withBindings(c));
+}
 
 /**
  * The role vocabulary: the groups the spec names, used both in route access lines and in services'

@@ -2,7 +2,7 @@ import { ApiException, InputValidationException, MultiException } from "chanfana
 import type { Context } from "hono";
 import { z } from "zod";
 import { DEPENDENCY_RETRY_AFTER, dependencyUnavailable, isDependencyFailure } from "../dependency";
-import type { HonoEnv } from "../env";
+import type { HonoEnv, RouteEnv } from "../env";
 import { DomainError, type ErrorCode, type FieldError, type ProblemExtra, statusOfKind } from "../errors";
 import { DEFAULT_LANGUAGE, fieldMessage, pickLanguage, problemText, STATUS_TITLES_EN } from "../i18n";
 import { log } from "./log";
@@ -186,8 +186,15 @@ export function onError(error: Error, c: Context<HonoEnv>): Response {
   return problemResponse(c, 500, "internal_error", "Something went wrong on our side.");
 }
 
-export function notFound(c: Context<HonoEnv>): Response {
-  return problemResponse(c, 404, "route_not_found", `No route for ${c.req.method} ${c.req.path}.`);
+/** The 404 of an unknown route: the app's fallback, and a page's own (its `c` is a route handler's). */
+export function notFound(c: Context<HonoEnv> | Context<RouteEnv>): Response {
+  // Reads the request and its id only, never a binding.
+  return problemResponse(
+    c as Context<HonoEnv>,
+    404,
+    "route_not_found",
+    `No route for ${c.req.method} ${c.req.path}.`,
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { z } from "zod";
-import type { HonoEnv } from "../env";
+import type { RouteEnv } from "../env";
 import { platformCtx } from "../http/access";
 import { Endpoint } from "../http/endpoint";
 import { json, problems } from "../http/openapi";
@@ -36,7 +36,7 @@ export function gatewayCallbackRoute(handlers: readonly PaymentKindHandler[]) {
       responses: { 200: json(CallbackAnswer), ...problems(400, 401, 404, 409, 429, 503) },
     };
 
-    override async handle(c: Context<HonoEnv>) {
+    override async handle(c: Context<RouteEnv>) {
       const { body } = await this.getValidatedData<typeof this.schema>();
       const result = await receiveGatewayCallback(
         platformCtx(c),

@@ -185,6 +185,14 @@ export async function operatorTenantCtx(
  * a tenant that is not closed is 404, and one whose slot went back to the pool is 410.
  */
 export async function closedTenantCtx(base: PlatformCtx, id: string): Promise<TenantCtx> {
+  // Only the platform closes a community (the operator's DELETE /api/platform/tenants/:id, then the
+  // close's own steps) and builds its archives (an operator's request, the hourly job): a context of
+  // anyone else, a tenant's own admin or a service included, is refused before anything is read
+  // (issue 48; biome.json also keeps the import to those two callers).
+  const { actor } = base;
+  if (!(actor.kind === "system" || (actor.kind === "user" && actor.roles.includes("super_admin")))) {
+    throw new Forbidden();
+  }
   const row = await tenantRowById(base, id);
   if (row.status !== "ditutup") {
     throw new NotFound("Tenant", "tenant_not_found");

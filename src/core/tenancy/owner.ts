@@ -4,7 +4,7 @@ import { tenantSlotOwner } from "../db/tenant-schema";
 import { callDependency } from "../dependency";
 import type { Bindings } from "../env";
 import { log } from "../http/log";
-import { defineModule } from "../module";
+import { defineModule, personalColumns, personalData } from "../module";
 import { forgetTenant, tenantClosed } from "./registry";
 
 /**
@@ -310,5 +310,5 @@ export function ownerChecked(bindings: Bindings, tenant: TenantInfo, raw: D1Data
 export const tenancyModule = defineModule({
   name: "tenancy",
   routes: [],
-  personalData: { [SLOT_OWNER_TABLE]: { other: ["tenant_id"] } },
+  personalData: personalData(personalColumns(tenantSlotOwner, { other: [tenantSlotOwner.tenantId] })),
 });

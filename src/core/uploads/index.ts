@@ -1,5 +1,6 @@
+import { tenantFiles } from "../db/tenant-schema";
 import { ROLES, tenantAccess } from "../http/access";
-import { defineModule } from "../module";
+import { defineModule, personalColumns, personalData } from "../module";
 import { UPLOADS_ERROR_CODES } from "./errors";
 import { GetFile } from "./routes/getFile";
 import { UploadFile } from "./routes/uploadFile";
@@ -27,12 +28,19 @@ export const uploadsModule = defineModule({
   errorCodes: UPLOADS_ERROR_CODES,
   // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
   // The image bytes are in R2, not in these columns; the key is built from tenant, purpose and file id.
-  personalData: {
-    files: {
-      subjects: ["uploaded_by"],
-      other: ["id", "purpose", "r2_key", "content_type", "sha256", "created_at"],
-    },
-  },
+  personalData: personalData(
+    personalColumns(tenantFiles, {
+      subjects: [tenantFiles.uploadedBy],
+      other: [
+        tenantFiles.id,
+        tenantFiles.purpose,
+        tenantFiles.r2Key,
+        tenantFiles.contentType,
+        tenantFiles.sha256,
+        tenantFiles.createdAt,
+      ],
+    }),
+  ),
   routes: [
     { method: "post", path: "/api/files", endpoint: UploadFile, access: tenantAccess(ROLES.MEMBER) },
     { method: "get", path: "/api/files/:id", endpoint: GetFile, access: tenantAccess(ROLES.MEMBER) },

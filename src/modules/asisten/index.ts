@@ -2,6 +2,7 @@ import { ROLES, tenantAccess } from "../../core/http/access";
 import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
 import { ASISTEN_ERROR_CODES } from "./errors";
+import { asistenPersonalData } from "./manifest";
 import { Chat } from "./routes/chat";
 import { GetInfoRt } from "./routes/getInfoRt";
 import { GetAssistantStatus } from "./routes/getStatus";
@@ -19,12 +20,7 @@ export const asistenModule = defineModule({
   errorCodes: ASISTEN_ERROR_CODES,
   // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
   versioned: [versioned("/api/ai/info-rt", asistenInfo, { id: "rt" })],
-  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
-  personalData: {
-    // The rules and agenda text is the secretariat's, written for every member: the community's own.
-    asisten_info: { subjects: ["updated_by"], other: ["id", "rules", "agenda", "updated_at"] },
-    asisten_usage: { subjects: ["user_id"], other: ["day"] },
-  },
+  personalData: asistenPersonalData,
   routes: [
     { method: "get", path: "/api/ai/status", endpoint: GetAssistantStatus, access: resident },
     { method: "post", path: "/api/ai/chat", endpoint: Chat, access: resident },

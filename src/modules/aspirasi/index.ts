@@ -4,6 +4,7 @@ import { indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
 import { countNewComplaints, openComplaintsQuery } from "./complaints";
 import { ASPIRASI_ERROR_CODES } from "./errors";
+import { aspirasiFileReferences, aspirasiPersonalData } from "./manifest";
 import { CreateComplaint } from "./routes/createComplaint";
 import { CreateProposal } from "./routes/createProposal";
 import { CreateSuggestion } from "./routes/createSuggestion";
@@ -35,33 +36,8 @@ export const aspirasiModule = defineModule({
   errorCodes: ASPIRASI_ERROR_CODES,
   // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
   versioned: [versioned("/api/pengaduan/:id", complaints), versioned("/api/usulan/:id", proposals)],
-  // A complaint's photo is the file route of the complainant's `pengaduan` upload, not an id: the file
-  // is named inside that text (`…/api/files/<id>`), so the daily sweep of unattached uploads looks there.
-  fileReferences: [{ table: "complaints", column: "photo", holds: "text" }],
-  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
-  personalData: {
-    complaints: {
-      subjects: ["resident_id"],
-      personal: ["title", "description", "photo", "location"],
-      other: ["id", "unit_id", "category", "status", "created_at", "updated_at"],
-    },
-    complaint_messages: {
-      subjects: ["author_id"],
-      personal: ["body"],
-      other: ["id", "complaint_id", "status", "created_at"],
-    },
-    suggestions: {
-      subjects: ["sender_id", "read_by"],
-      personal: ["body"],
-      other: ["id", "read_at", "created_at"],
-    },
-    proposals: {
-      subjects: ["resident_id", "decided_by"],
-      personal: ["title", "description", "note"],
-      other: ["id", "status", "decided_at", "created_at", "updated_at"],
-    },
-    proposal_endorsements: { subjects: ["user_id"], other: ["proposal_id", "created_at"] },
-  },
+  fileReferences: aspirasiFileReferences,
+  personalData: aspirasiPersonalData,
   routes: [
     { method: "post", path: "/api/pengaduan", endpoint: CreateComplaint, access: resident },
     { method: "get", path: "/api/pengaduan/mine", endpoint: ListMyComplaints, access: resident },

@@ -2,6 +2,7 @@ import { ROLES, tenantAccess } from "../../core/http/access";
 import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
 import { GALERI_ERROR_CODES } from "./errors";
+import { galeriFileReferences, galeriPersonalData } from "./manifest";
 import { AddPhoto } from "./routes/addPhoto";
 import { CreateAlbum } from "./routes/createAlbum";
 import { DeleteAlbum } from "./routes/deleteAlbum";
@@ -19,19 +20,8 @@ export const galeriModule = defineModule({
   errorCodes: GALERI_ERROR_CODES,
   // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
   versioned: [versioned("/api/galeri/:id", galleryAlbums)],
-  // A gallery photo's id is its file's id; the daily sweep of unattached uploads keeps them.
-  fileReferences: [{ table: "gallery_photos", column: "id" }],
-  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
-  // Judgment call: albums and their captions are the secretariat's institutional content (only the
-  // secretariat writes them), so their text is the community's own, like news; only the ids of who
-  // created them are a person's.
-  personalData: {
-    gallery_albums: {
-      subjects: ["created_by"],
-      other: ["id", "title", "description", "event_date", "created_at", "updated_at"],
-    },
-    gallery_photos: { subjects: ["created_by"], other: ["id", "album_id", "caption", "created_at"] },
-  },
+  fileReferences: galeriFileReferences,
+  personalData: galeriPersonalData,
   routes: [
     { method: "get", path: "/api/galeri", endpoint: ListAlbums, access: member },
     { method: "post", path: "/api/galeri", endpoint: CreateAlbum, access: secretariat },

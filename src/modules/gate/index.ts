@@ -1,6 +1,7 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
 import { defineModule } from "../../core/module";
 import { GATE_ERROR_CODES } from "./errors";
+import { gatePersonalData } from "./manifest";
 import { ActivateDevice } from "./routes/activateDevice";
 import { CreateDevice } from "./routes/createDevice";
 import { DeactivateDevice } from "./routes/deactivateDevice";
@@ -14,22 +15,7 @@ const admin = tenantAccess(ROLES.ADMIN, "tamu");
 export const gateModule = defineModule({
   name: "gate",
   errorCodes: GATE_ERROR_CODES,
-  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
-  personalData: {
-    gate_events: {
-      other: [
-        "id",
-        "device_id",
-        "kind",
-        "direction",
-        "visitor_id",
-        "action",
-        "reason",
-        "occurred_at",
-        "created_at",
-      ],
-    },
-  },
+  personalData: gatePersonalData,
   routes: [
     { method: "get", path: "/api/gate-devices", endpoint: ListDevices, access: admin },
     { method: "post", path: "/api/gate-devices", endpoint: CreateDevice, access: admin },

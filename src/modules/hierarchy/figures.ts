@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import type { PlatformCtx, TenantCtx, TenantInfo } from "../../core/context";
 import { tenants } from "../../core/db/platform-schema";
-import type { HonoEnv } from "../../core/env";
+import type { RouteEnv } from "../../core/env";
 import { tenantCtx } from "../../core/http/access";
 import { log } from "../../core/http/log";
 import { computeMany, type Indicator } from "../../core/indicators";
@@ -182,7 +182,7 @@ export function feedsRwFigures(module: { indicators?: readonly Indicator[] }): b
  * the write waits for none of it. The RT's own context reads them, through the request's D1 session,
  * which has seen the write. A failure is logged; the kept row then ages out (`MAX_AGE_MS`).
  */
-export function keepFiguresAfterWrite(indicators: readonly Indicator[]): MiddlewareHandler<HonoEnv> {
+export function keepFiguresAfterWrite(indicators: readonly Indicator[]): MiddlewareHandler<RouteEnv> {
   return async (c, next) => {
     await next();
     const tenant = c.get("tenant");

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../core/env";
+import type { RouteEnv } from "../../core/env";
 import { log } from "../../core/http/log";
 
 /**
@@ -9,7 +9,7 @@ import { log } from "../../core/http/log";
  */
 export type Defer = (name: string, task: () => Promise<void>) => void;
 
-export function deferFor(c: Context<HonoEnv>): Defer {
+export function deferFor(c: Context<RouteEnv>): Defer {
   const requestId = c.get("requestId");
   return (name, task) => {
     c.executionCtx.waitUntil(

@@ -1,13 +1,14 @@
-import { inArray } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import { audit, platformAudit } from "../../core/audit";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
 import { tenants, users } from "../../core/db/platform-schema";
-import { rawD1, sqlName } from "../../core/db/raw";
+import { rawD1 } from "../../core/db/raw";
 import { rowById } from "../../core/db/rows";
 import { NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
-import type { PersonalColumns } from "../../core/module";
+import type { OwnRowsPerson, PersonalColumns } from "../../core/module";
 import { notifyFor } from "../../core/notifier";
 import { supportTicketsOf } from "../support/service";
 import {
@@ -103,17 +104,12 @@ const NOT_INCLUDED = [
   "Files (photos, attachments) are listed by id; open them in the app.",
 ];
 
-const PARAMS = ["userId", "unitId", "personId"] as const;
-type Person = Record<(typeof PARAMS)[number], string | null>;
+type Person = OwnRowsPerson;
 
 const OWN = "__warga_own";
 
-/** `:userId`, `:unitId`, `:personId` in a declaration's `ownRows` become ?1 … ?3 (D1 has no named ones). */
-function numbered(condition: string): string {
-  return condition.replace(/:(userId|unitId|personId)\b/g, (_, name: (typeof PARAMS)[number]) => {
-    return `?${PARAMS.indexOf(name) + 1}`;
-  });
-}
+/** Renders a drizzle condition to D1's text and positional parameters. */
+const dialect = new SQLiteSyncDialect();
 
 interface TableQuery {
   table: string;
@@ -129,17 +125,19 @@ function tableQuery(
 ): TableQuery | null {
   const subjects = columns.subjects ?? [];
   const owner = columns.owner === undefined ? subjects[0] : columns.owner;
-  const conditions = subjects.map((s) => `${sqlName(s)} = ?1`);
-  const ownRows = columns.ownRows ? numbered(columns.ownRows) : null;
+  const conditions = subjects.map((s) => sql`${sql.identifier(s)} = ${person.userId}`);
+  // The owning module's own condition, built from its column objects (kependudukan's registry rows).
+  const ownRows = columns.ownRows ? columns.ownRows(person) : null;
   if (ownRows) {
-    conditions.push(`(${ownRows})`);
+    conditions.push(sql`(${ownRows})`);
   }
   if (!conditions.length) {
     return null;
   }
-  const text = `SELECT *, ${ownRows ? `coalesce((${ownRows}), 0)` : "0"} AS ${sqlName(OWN)} FROM ${sqlName(table)} WHERE ${conditions.join(" OR ")}`;
-  const used = Math.max(1, ...[...text.matchAll(/\?(\d)/g)].map((m) => Number(m[1])));
-  const statement = d1.prepare(text).bind(...PARAMS.slice(0, used).map((p) => person[p]));
+  const query = dialect.sqlToQuery(
+    sql`SELECT *, ${ownRows ? sql`coalesce((${ownRows}), 0)` : sql`0`} AS ${sql.identifier(OWN)} FROM ${sql.identifier(table)} WHERE ${sql.join(conditions, sql` OR `)}`,
+  );
+  const statement = d1.prepare(query.sql).bind(...query.params);
   const personal = new Set(columns.personal ?? []);
   const aboutOthers = new Set(columns.aboutOthers ?? []);
   const subjectSet = new Set(subjects);

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
-import type { HonoEnv } from "../../core/env";
+import type { RouteEnv } from "../../core/env";
 import { Forbidden, Invalid, Unauthorized } from "../../core/errors";
 import { REFRESH_TOKEN_TTL_DAYS } from "./sessions";
 
@@ -34,7 +34,7 @@ export const WebClientHeaders = z.object({
 });
 
 /** Whether this is the web app's request; a web request from another origin is refused. */
-export function isWebClient(c: Context<HonoEnv>): boolean {
+export function isWebClient(c: Context<RouteEnv>): boolean {
   if (c.req.header(WEB_CLIENT_HEADER) !== "web") {
     return false;
   }
@@ -49,7 +49,7 @@ export function isWebClient(c: Context<HonoEnv>): boolean {
   return true;
 }
 
-function writeCookies(c: Context<HonoEnv>, value: string, maxAge: number): void {
+function writeCookies(c: Context<RouteEnv>, value: string, maxAge: number): void {
   for (const path of REFRESH_COOKIE_PATHS) {
     setCookie(c, REFRESH_COOKIE, value, { path, httpOnly: true, secure: true, sameSite: "Strict", maxAge });
   }
@@ -57,7 +57,7 @@ function writeCookies(c: Context<HonoEnv>, value: string, maxAge: number): void 
 
 /** The refresh token a refresh or sign-out acts on: the cookie for the web app, the body for others. */
 export function presentedRefreshToken(
-  c: Context<HonoEnv>,
+  c: Context<RouteEnv>,
   web: boolean,
   body: { refreshToken?: string },
 ): string {
@@ -81,7 +81,7 @@ export function presentedRefreshToken(
  * `web` is `isWebClient(c)`, asked before the sign-in so a foreign origin spends no token or attempt.
  */
 export function answerSession<T extends { refreshToken: string }>(
-  c: Context<HonoEnv>,
+  c: Context<RouteEnv>,
   web: boolean,
   result: T,
 ) {
@@ -94,6 +94,6 @@ export function answerSession<T extends { refreshToken: string }>(
 }
 
 /** Sign-out in the web app: the cookie is cleared whatever the session's state was. */
-export function clearRefreshCookie(c: Context<HonoEnv>): void {
+export function clearRefreshCookie(c: Context<RouteEnv>): void {
   writeCookies(c, "", 0);
 }

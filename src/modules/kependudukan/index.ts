@@ -3,6 +3,7 @@ import { versioned } from "../../core/http/conditional";
 import { indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
 import { KEPENDUDUKAN_ERROR_CODES } from "./errors";
+import { kependudukanPersonalData } from "./manifest";
 import { AddFamilyMember } from "./routes/addFamilyMember";
 import { AddVehicle } from "./routes/addVehicle";
 import { CreateFamilyCard } from "./routes/createFamilyCard";
@@ -49,62 +50,7 @@ export const kependudukanModule = defineModule({
     versioned(`${base}/kk/:id/vehicles/:vehicleId`, vehicles, { param: "vehicleId" }),
     versioned(`${base}/units/:id`, units),
   ],
-  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
-  personalData: {
-    units: { other: ["id", "block", "number", "occupancy", "created_at", "updated_at"] },
-    // Counts kept by triggers for the statistics: aggregates over many persons, nobody's own record.
-    registry_counts: { other: ["living_status", "sex", "religion", "residence_status"] },
-    registry_birth_months: { other: ["birth_month"] },
-    units_block_counts: { other: ["block"] },
-    // Registry persons are not accounts: erasure by account id leaves them to the registry's own
-    // edit and delete routes, but their fields are classified for export all the same.
-    // A resident's own data export, through their account's link to their person (memberships.person_id):
-    // the card of the family they head.
-    family_cards: {
-      ownRows: `id IN (SELECT family_card_id FROM family_members WHERE id = :personId AND relationship = 'kepala_keluarga')`,
-      personal: ["kk_number", "head_name", "head_nik", "head_whatsapp", "notes", "search_text"],
-      // The search column holds every member's name and plate: the household's, not only the head's.
-      aboutOthers: ["search_text"],
-      other: ["id", "unit_id", "status", "status_date", "created_at", "updated_at"],
-    },
-    // Their own person record (the linked one); the rest of the household is not theirs.
-    family_members: {
-      ownRows: `id = :personId`,
-      personal: [
-        "name",
-        "nik",
-        "relationship",
-        "sex",
-        "birth_date",
-        "birth_place",
-        "religion",
-        "education",
-        "occupation",
-        "marital_status",
-        "citizenship",
-        "living_status",
-        "death_date",
-        "residence_status",
-      ],
-      other: ["id", "family_card_id", "created_at", "updated_at"],
-    },
-    vehicles: {
-      personal: ["plate", "brand", "model", "colour"],
-      other: ["id", "family_card_id", "kind", "created_at", "updated_at"],
-    },
-    corrections: {
-      subjects: ["user_id", "decided_by"],
-      personal: ["value", "note", "reason"],
-      other: ["id", "unit_id", "member_id", "field", "status", "decided_at", "created_at"],
-    },
-    mutations: {
-      subjects: ["recorded_by"],
-      owner: null,
-      ownRows: `member_id = :personId`,
-      personal: ["person_name", "place", "note"],
-      other: ["id", "kind", "date", "family_card_id", "member_id", "created_at"],
-    },
-  },
+  personalData: kependudukanPersonalData,
   routes: [
     { method: "get", path: `${base}/units`, endpoint: ListUnits, access: registry },
     { method: "get", path: `${base}/units/:id`, endpoint: GetUnit, access: registry },

@@ -7,6 +7,7 @@ import { jakartaDay } from "../../core/time";
 import { KEUANGAN_ERROR_CODES } from "./errors";
 import { arrearsAmountQuery, arrearsUnitsQuery } from "./iuran-arrears";
 import { generateBills } from "./iuran-generate";
+import { keuanganFileReferences, keuanganPersonalData } from "./manifest";
 import { DUES_PAYMENT_KIND, onDuesOrderPaid } from "./online";
 import { releaseHeldReminders } from "./pengingat";
 import { CorrectCashEntry } from "./routes/correctCashEntry";
@@ -68,116 +69,8 @@ export const keuanganModule = defineModule({
     versioned("/api/anggaran", budgetYears, { query: "tahun", key: budgetYears.year, implicit: true }),
     versioned("/api/anggaran/:tahun", budgetYears, { param: "tahun", key: budgetYears.year, implicit: true }),
   ],
-  // Files of the tenant store its rows point at: the daily sweep of unattached uploads keeps these.
-  fileReferences: [
-    { table: "dues_payments", column: "proof_file_id" },
-    { table: "cash_entries", column: "attachment_file_id" },
-    { table: "expenses", column: "receipt_file_id" },
-    { table: "campaigns", column: "cover_file_id" },
-  ],
-  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
-  // The books stay whole on erasure: rows are kept and ids become the anonymous reference. Judgment
-  // call: a cash entry's note, an expense's description and reason, and a campaign's text are written
-  // by the treasurer or the head in office about the community's money, so they are the community's
-  // own (`other`); an expense's description is also copied into its cash entry's note, and the two
-  // must not diverge. What a donor wrote, and a donor's name, are personal.
-  personalData: {
-    dues_types: {
-      other: ["id", "name", "basis", "start_period", "rates", "exempt_unit_ids", "created_at", "updated_at"],
-    },
-    dues_bills: {
-      other: [
-        "id",
-        "type_id",
-        "type_name",
-        "period",
-        "basis",
-        "target_id",
-        "unit_id",
-        "family_id",
-        "moved_out_family_id",
-        "status",
-        "last_payment_id",
-        "created_at",
-        "updated_at",
-      ],
-    },
-    // A reversal's reason is the treasurer's note on the community's money, like a correction's.
-    dues_payments: {
-      subjects: ["recorded_by", "reversed_by"],
-      other: [
-        "id",
-        "bill_id",
-        "method",
-        "paid_at",
-        "gateway_order_id",
-        "proof_file_id",
-        "cash_entry_id",
-        "reversed_at",
-        "reversal_reason",
-        "reversal_entry_id",
-        "created_at",
-      ],
-    },
-    dues_balances: { other: ["target_id", "period", "basis", "unit_id", "family_id"] },
-    dues_unit_balances: { other: ["unit_id", "oldest_period", "newest_period"] },
-    dues_reminders: { other: ["unit_id", "requested_at", "send_after", "sent_at"] },
-    cash_entries: {
-      subjects: ["created_by"],
-      other: [
-        "id",
-        "kind",
-        "category",
-        "date",
-        "note",
-        "source",
-        "source_id",
-        "reverses_id",
-        "attachment_file_id",
-        "created_at",
-      ],
-    },
-    cash_months: { other: ["month", "category"] },
-    budget_lines: { other: ["id", "category", "created_at"] },
-    budget_years: { other: ["updated_at"] },
-    expenses: {
-      subjects: ["submitted_by", "decided_by"],
-      other: [
-        "id",
-        "category",
-        "date",
-        "description",
-        "status",
-        "reason",
-        "receipt_file_id",
-        "decided_at",
-        "cash_entry_id",
-        "created_at",
-        "updated_at",
-      ],
-    },
-    campaigns: {
-      subjects: ["created_by"],
-      other: [
-        "id",
-        "title",
-        "description",
-        "deadline",
-        "status",
-        "cover_file_id",
-        "created_at",
-        "updated_at",
-      ],
-    },
-    // `donor_id` first: erasing a donor blanks their name and note. A cash donation recorded by the
-    // treasurer has no donor id, only `donor_name`, so no user id reaches it.
-    donations: {
-      subjects: ["donor_id", "recorded_by", "decided_by"],
-      personal: ["donor_name", "note"],
-      other: ["id", "campaign_id", "status", "decided_at", "cash_entry_id", "created_at", "updated_at"],
-    },
-    finance_settings: { subjects: ["updated_by"], other: ["updated_at"] },
-  },
+  fileReferences: keuanganFileReferences,
+  personalData: keuanganPersonalData,
   routes: [
     { method: "get", path: "/api/iuran/jenis", endpoint: ListDuesTypes, access: staff },
     { method: "post", path: "/api/iuran/jenis", endpoint: CreateDuesType, access: finance },

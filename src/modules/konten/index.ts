@@ -5,6 +5,7 @@ import { defineModule } from "../../core/module";
 import { remindTomorrow } from "./agenda";
 import { retryOwedBerita } from "./berita";
 import { KONTEN_ERROR_CODES } from "./errors";
+import { kontenFileReferences, kontenPersonalData } from "./manifest";
 import { retryOwedPengumuman } from "./pengumuman";
 import { CreateAgenda } from "./routes/createAgenda";
 import { CreateBerita } from "./routes/createBerita";
@@ -38,57 +39,8 @@ export const kontenModule = defineModule({
     versioned("/api/pengumuman/:id", pengumuman),
     versioned("/api/agenda/:id", agenda),
   ],
-  // A news item's cover (tenant file store); the daily sweep of unattached uploads keeps it.
-  fileReferences: [{ table: "berita", column: "cover_file_id" }],
-  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
-  // Judgment call: news, announcements and events are written by the secretariat in office for the
-  // whole community, so their text is the community's own (`other`), like a poll's wording. Erasing a
-  // former secretary anonymises `author_id` and leaves what the RT published readable.
-  personalData: {
-    berita: {
-      subjects: ["author_id"],
-      other: [
-        "id",
-        "title",
-        "body",
-        "body_html",
-        "cover_file_id",
-        "status",
-        "published_at",
-        "created_at",
-        "updated_at",
-      ],
-    },
-    pengumuman: {
-      subjects: ["author_id"],
-      other: [
-        "id",
-        "title",
-        "body",
-        "body_html",
-        "channels",
-        "blocks",
-        "status",
-        "published_at",
-        "created_at",
-        "updated_at",
-      ],
-    },
-    agenda: {
-      subjects: ["author_id"],
-      other: [
-        "id",
-        "title",
-        "description",
-        "place",
-        "starts_at",
-        "ends_at",
-        "reminded_for",
-        "created_at",
-        "updated_at",
-      ],
-    },
-  },
+  fileReferences: kontenFileReferences,
+  personalData: kontenPersonalData,
   routes: [
     { method: "get", path: "/api/berita", endpoint: ListBerita, access: member },
     { method: "post", path: "/api/berita", endpoint: CreateBerita, access: writer },

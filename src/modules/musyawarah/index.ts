@@ -2,6 +2,7 @@ import { ROLES, tenantAccess } from "../../core/http/access";
 import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
 import { MUSYAWARAH_ERROR_CODES } from "./errors";
+import { musyawarahPersonalData } from "./manifest";
 import { CastVote } from "./routes/castVote";
 import { CreatePoll } from "./routes/createPoll";
 import { DeletePoll } from "./routes/deletePoll";
@@ -24,30 +25,7 @@ export const musyawarahModule = defineModule({
   errorCodes: MUSYAWARAH_ERROR_CODES,
   // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
   versioned: [versioned("/api/musyawarah/:id", polls)],
-  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
-  personalData: {
-    polls: {
-      subjects: ["created_by"],
-      other: [
-        "id",
-        "title",
-        "description",
-        "options",
-        "starts_at",
-        "ends_at",
-        "status",
-        "quorum_kind",
-        "voter_scope",
-        "results_visibility",
-        "results",
-        "created_at",
-        "updated_at",
-        "opened_at",
-        "closed_at",
-      ],
-    },
-    poll_voters: { subjects: ["user_id"], other: ["poll_id", "voter_key", "voted_at"] },
-  },
+  personalData: musyawarahPersonalData,
   routes: [
     { method: "get", path: "/api/musyawarah", endpoint: ListPolls, access: members },
     { method: "post", path: "/api/musyawarah", endpoint: CreatePoll, access: organisers },

@@ -2,6 +2,7 @@ import { ROLES, tenantAccess } from "../../core/http/access";
 import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
 import { PASAR_ERROR_CODES } from "./errors";
+import { pasarFileReferences, pasarPersonalData } from "./manifest";
 import { CreateListing } from "./routes/createListing";
 import { DeleteListing } from "./routes/deleteListing";
 import { GetListing } from "./routes/getListing";
@@ -24,18 +25,8 @@ export const pasarModule = defineModule({
   errorCodes: PASAR_ERROR_CODES,
   // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
   versioned: [versioned("/api/pasar/listings/:id", pasarListings)],
-  // A listing's photos (tenant file store); the daily sweep of unattached uploads keeps them.
-  fileReferences: [{ table: "pasar_photos", column: "file_id" }],
-  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
-  personalData: {
-    // A resident's own listing: what they wrote, and the moderator's reason addressed to them about it.
-    pasar_listings: {
-      subjects: ["seller_id", "moderated_by"],
-      personal: ["title", "description", "moderation_reason"],
-      other: ["id", "category", "condition", "status", "moderated_at", "created_at", "updated_at"],
-    },
-    pasar_photos: { other: ["file_id", "listing_id"] },
-  },
+  fileReferences: pasarFileReferences,
+  personalData: pasarPersonalData,
   routes: [
     { method: "get", path: "/api/pasar/mine", endpoint: ListMyListings, access: member },
     { method: "get", path: "/api/pasar/listings", endpoint: ListListings, access: member },

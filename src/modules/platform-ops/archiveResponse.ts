@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { z } from "zod";
-import type { HonoEnv } from "../../core/env";
+import type { RouteEnv } from "../../core/env";
 import { problems } from "../../core/http/openapi";
 
 /** The answers of both archive downloads (a community's own and the operator's). */
@@ -11,7 +11,7 @@ export const archiveDownloadResponses = {
 
 /** Streams a stored archive as a private, uncached ZIP download. */
 export function zipResponse(
-  c: Context<HonoEnv>,
+  c: Context<RouteEnv>,
   file: { body: ReadableStream; size: number; sha256: string | null; filename: string },
 ) {
   const headers = new Headers(c.res.headers);

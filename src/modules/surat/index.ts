@@ -3,6 +3,7 @@ import { versioned } from "../../core/http/conditional";
 import { indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
 import { SURAT_ERROR_CODES } from "./errors";
+import { suratPersonalData } from "./manifest";
 import { AcknowledgeLetter } from "./routes/acknowledgeLetter";
 import { CancelLetter } from "./routes/cancelLetter";
 import { CreateLetter } from "./routes/createLetter";
@@ -45,62 +46,7 @@ export const suratModule = defineModule({
     versioned("/api/surat/:id", letters),
     versioned("/api/surat/settings", letterSettings, { id: 1 }),
   ],
-  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
-  personalData: {
-    letters: {
-      subjects: ["resident_id", "decided_by", "rw_ack_by"],
-      // issued_as holds the signatory's name; rw_ack_name the RW head's, rw_ack_note the RW's reason.
-      personal: [
-        "on_behalf_of",
-        "subject_name",
-        "keperluan",
-        "fields",
-        "note",
-        "issued_as",
-        "rw_ack_name",
-        "rw_ack_note",
-      ],
-      other: [
-        "id",
-        "unit_id",
-        "jenis",
-        "status",
-        "nomor_surat",
-        "tanggal_surat",
-        "verification_code",
-        "finished_at",
-        "rw_ack_status",
-        "rw_ack_title",
-        "rw_ack_at",
-        "created_at",
-        "updated_at",
-      ],
-    },
-    letter_events: {
-      subjects: ["actor_id"],
-      personal: ["note"],
-      other: ["id", "letter_id", "status", "created_at"],
-    },
-    letter_settings: {
-      subjects: ["updated_by"],
-      personal: ["head_name"],
-      other: [
-        "rt",
-        "rw",
-        "kelurahan",
-        "village_kind",
-        "kecamatan",
-        "kota",
-        "provinsi",
-        "address",
-        "logo_data_url",
-        "head_title",
-        "number_format",
-        "updated_at",
-      ],
-    },
-    letter_sequences: {},
-  },
+  personalData: suratPersonalData,
   routes: [
     { method: "get", path: "/api/surat/jenis", endpoint: ListJenis, access: member },
     { method: "post", path: "/api/surat", endpoint: CreateLetter, access: resident },

@@ -2,6 +2,7 @@ import { ROLES, tenantAccess } from "../../core/http/access";
 import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
 import { VISITOR_ERROR_CODES } from "./errors";
+import { visitorFileReferences, visitorPersonalData } from "./manifest";
 import { AttachWalkInPhoto } from "./routes/attachWalkInPhoto";
 import { CreateRegularVisitor } from "./routes/createRegularVisitor";
 import { CreateVisitor } from "./routes/createVisitor";
@@ -42,56 +43,8 @@ export const visitorModule = defineModule({
   errorCodes: VISITOR_ERROR_CODES,
   // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
   versioned: [versioned("/api/visitor/:id", visitors)],
-  // A walk-in's photo (issue 45) is kept while the walk-in points at it.
-  fileReferences: [{ table: "visitors", column: "photo_file_id" }],
-  // How its tenant tables hold personal data (core/module.ts PersonalColumns; export and erasure).
-  personalData: {
-    visitors: {
-      subjects: ["resident_id", "decided_by", "checked_in_by", "checked_out_by", "registered_by"],
-      personal: ["guest_name", "purpose", "vehicle_plate", "identity", "note"],
-      // The guest's identity number is the guest's, not the resident's who registered the visit.
-      aboutOthers: ["identity"],
-      other: [
-        "id",
-        "unit_id",
-        "visit_at",
-        "status",
-        "decided_at",
-        "pass_valid_from",
-        "pass_valid_until",
-        "notified_at",
-        "checked_in_at",
-        "checked_out_at",
-        "created_at",
-        "updated_at",
-        "category",
-        "stay_until",
-        "approval_method",
-        "regular_id",
-        "photo_file_id",
-      ],
-    },
-    regular_visitors: {
-      subjects: ["resident_id", "revoked_by"],
-      personal: ["name", "vehicle_plate"],
-      // The regular visitor's name is theirs, not the household's who issued the card.
-      aboutOthers: ["name", "vehicle_plate"],
-      other: [
-        "id",
-        "unit_id",
-        "role",
-        "days",
-        "from_time",
-        "until_time",
-        "valid_until",
-        "revoked_at",
-        "created_at",
-        "updated_at",
-      ],
-    },
-    visitor_passages: { subjects: ["passed_by"], other: ["id", "visitor_id", "direction", "at"] },
-    visitor_settings: { subjects: ["updated_by"], other: ["updated_at"] },
-  },
+  fileReferences: visitorFileReferences,
+  personalData: visitorPersonalData,
   routes: [
     { method: "post", path: "/api/visitor", endpoint: CreateVisitor, access: resident },
     { method: "get", path: "/api/visitor/mine", endpoint: ListMyVisitors, access: resident },

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { z } from "zod";
-import type { HonoEnv } from "../../env";
+import type { RouteEnv } from "../../env";
 import { tenantCtx } from "../../http/access";
 import { Endpoint } from "../../http/endpoint";
 import { IdParam, problems } from "../../http/openapi";
@@ -21,7 +21,7 @@ export class GetFile extends Endpoint {
     },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
     // If-None-Match is read as sent: the verb only compares it with the stored ETag.
     return serveTenantFile({

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../env";
+import type { RouteEnv } from "../../env";
 import { Invalid } from "../../errors";
 import { checkMultipart, imageFromFile, readForm } from "../../files";
 import { tenantCtx } from "../../http/access";
@@ -23,7 +23,7 @@ export class UploadFile extends Endpoint {
     responses: { 201: json(UploadedFile, "Stored"), ...problems(400, 401, 403, 413, 415, 429) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     await this.getValidatedData<typeof this.schema>();
     checkMultipart(c.req.raw);
     const form = await readForm(c.req.raw);

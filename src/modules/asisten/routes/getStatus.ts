@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -17,7 +17,7 @@ export class GetAssistantStatus extends Endpoint {
     responses: { 200: json(AssistantStatus), ...problems(401, 403) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     return c.json(assistantStatus({ ctx: tenantCtx(c) }));
   }
 }

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { ListQuery } from "../../../core/db/paging";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
@@ -17,7 +17,7 @@ export class ListMyComplaints extends Endpoint {
     responses: { 200: json(listOf(Complaint)), ...tenantProblems },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { query } = await this.getValidatedData<typeof this.schema>();
     return c.json(await listMyComplaints({ ctx: tenantCtx(c), input: query }));
   }

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { keysetPage } from "../../../core/db/paging";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, problems } from "../../../core/http/openapi";
@@ -19,7 +19,7 @@ export class ListPaymentCallbacks extends Endpoint {
     responses: { 200: json(listOf(PaymentCallback)), ...problems(400, 401, 403) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { query } = await this.getValidatedData<typeof this.schema>();
     const rows = await paymentCallbacksFor(platformCtx(c), {
       orderIds: query.orderId ? [query.orderId] : undefined,

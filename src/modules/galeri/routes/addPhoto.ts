@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { Invalid } from "../../../core/errors";
 import { checkMultipart, imageFromFile, readForm } from "../../../core/files";
 import { tenantCtx } from "../../../core/http/access";
@@ -23,7 +23,7 @@ export class AddPhoto extends Endpoint {
     responses: { 201: json(UploadedPhoto, "Stored"), ...problems(400, 401, 403, 404, 409, 413, 415) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
     checkMultipart(c.req.raw);
     const form = await readForm(c.req.raw);

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -33,7 +33,7 @@ export class GateWebhook extends Endpoint {
   override schema = schema;
 
   /** Not validated by chanfana: the body's shape depends on the device's adapter. */
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const after = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
     return c.json(await handleWebhook({ ctx: tenantCtx(c), input: await readDeviceBody(c.req.raw), after }));
   }

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, listOf, tenantProblems } from "../../../core/http/openapi";
@@ -17,7 +17,7 @@ export class ListDeviceEvents extends Endpoint {
     responses: { 200: json(listOf(GateEvent)), ...tenantProblems },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params, query } = await this.getValidatedData<typeof this.schema>();
     return c.json(await listDeviceEvents({ ctx: tenantCtx(c), id: params.id, input: query }));
   }

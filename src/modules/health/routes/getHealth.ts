@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { z } from "zod";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json } from "../../../core/http/openapi";
@@ -27,7 +27,7 @@ export class GetHealth extends Endpoint {
     responses: { 200: json(Health), 503: json(Health, "A dependency is failing") },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const report = await checkHealth({ ctx: platformCtx(c) });
     return c.json(report, report.status === "ok" ? 200 : 503);
   }

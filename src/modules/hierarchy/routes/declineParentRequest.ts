@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { problems } from "../../../core/http/openapi";
@@ -15,7 +15,7 @@ export class DeclineParentRequest extends Endpoint {
     responses: { 204: { description: "Declined" }, ...problems(401, 403, 404) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     await declineParentRequest({ ctx: tenantCtx(c) });
     return c.body(null, 204);
   }

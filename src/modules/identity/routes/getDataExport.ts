@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -20,7 +20,7 @@ export class GetDataExport extends Endpoint {
     responses: { 200: json(DataExport), ...problems(401, 429, 503) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const ctx = platformCtx(c);
     const body = await exportPersonalData({ ctx });
     return c.json(body, 200, {

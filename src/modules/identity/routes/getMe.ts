@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { PlatformCtx } from "../../../core/context";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -47,7 +47,7 @@ export class GetMe extends Endpoint {
     responses: { 200: json(Me), ...problems(401, 404) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const ctx = platformCtx(c);
     const profile = await me({ ctx });
     return c.json({ ...profile, ...(await houseOf(ctx, profile)) });

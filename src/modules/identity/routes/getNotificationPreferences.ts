@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -17,7 +17,7 @@ export class GetNotificationPreferences extends Endpoint {
     responses: { 200: json(NotificationPreferences), ...problems(401, 503) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     return c.json(await notificationPreferences({ ctx: platformCtx(c) }));
   }
 }

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie } from "hono/cookie";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { problems } from "../../../core/http/openapi";
@@ -26,7 +26,7 @@ export class OAuthCallback extends Endpoint {
     },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params, query } = await this.getValidatedData<typeof this.schema>();
     const location = await finishOAuth({
       ctx: platformCtx(c),

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -30,7 +30,7 @@ export class RedeemSignInCode extends Endpoint {
     responses: { 200: json(LoginResult), ...problems(400, 401, 403, 410, 429) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
     return answerSession(c, isWebClient(c), await redeemSignInCode({ ctx: platformCtx(c), input: body }));
   }

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -22,7 +22,7 @@ export class RegisterPushToken extends Endpoint {
     responses: { 200: json(PushDevice, "Registered"), ...problems(400, 401, 403, 503) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
     return c.json(await registerPushToken({ ctx: tenantCtx(c), input: body }));
   }

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -21,7 +21,7 @@ export class RequestMagicLink extends Endpoint {
     responses: { 202: json(Accepted, "Accepted"), ...problems(400, 429) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
     await requestMagicLink({ ctx: platformCtx(c), input: body, defer: deferFor(c) });
     return c.json({ status: "accepted" as const }, 202);

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { problems } from "../../../core/http/openapi";
@@ -21,7 +21,7 @@ export class SetPassword extends Endpoint {
     responses: { 204: { description: "Password set" }, ...problems(400, 401, 429) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
     await setOwnPassword({ ctx: platformCtx(c), input: body });
     return c.body(null, 204);

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { setCookie } from "hono/cookie";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { problems } from "../../../core/http/openapi";
@@ -21,7 +21,7 @@ export class StartOAuth extends Endpoint {
     responses: { 302: { description: "Redirect to the provider" }, ...problems(400, 404, 503) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params, query } = await this.getValidatedData<typeof this.schema>();
     const ctx = platformCtx(c);
     const { location, state } = await startOAuth({

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { problems } from "../../../core/http/openapi";
@@ -17,7 +17,7 @@ export class DeleteVehicle extends Endpoint {
     responses: { 204: { description: "Deleted" }, ...problems(400, 401, 403, 404) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
     await deleteVehicle({ ctx: tenantCtx(c), id: params.id, vehicleId: params.vehicleId });
     return c.body(null, 204);

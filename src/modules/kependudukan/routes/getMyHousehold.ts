@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -18,7 +18,7 @@ export class GetMyHousehold extends Endpoint {
     responses: { 200: json(Household), ...problems(401, 403, 409) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const ctx = tenantCtx(c);
     // The registry knows units, identity knows whose unit and person is whose: the route joins the two.
     const { unitId, personId } = await requireCompleteProfile({ ctx });

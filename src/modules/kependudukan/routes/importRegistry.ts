@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { z } from "zod";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { Invalid, TooLarge } from "../../../core/errors";
 import { checkMultipart, readForm } from "../../../core/files";
 import { tenantCtx } from "../../../core/http/access";
@@ -38,7 +38,7 @@ export class ImportRegistry extends Endpoint {
     responses: { 200: json(ImportReport, "The per-row report"), ...problems(400, 401, 403, 409, 413, 415) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { query } = await this.getValidatedData<typeof this.schema>();
     checkMultipart(c.req.raw, MAX_IMPORT_BYTES);
     const file = (await readForm(c.req.raw)).get("file");

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, problems } from "../../../core/http/openapi";
@@ -22,7 +22,7 @@ export class ListCorrections extends Endpoint {
     responses: { 200: json(listOf(Correction)), ...problems(400, 401, 403) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { query } = await this.getValidatedData<typeof this.schema>();
     return c.json(await listCorrections({ ctx: tenantCtx(c), input: query }));
   }

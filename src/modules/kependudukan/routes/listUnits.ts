@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { listOf, tenantProblems } from "../../../core/http/openapi";
@@ -27,7 +27,7 @@ export class ListUnits extends Endpoint {
     },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { query } = await this.getValidatedData<typeof this.schema>();
     const ctx = tenantCtx(c);
     const geo =

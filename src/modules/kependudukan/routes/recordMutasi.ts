@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -29,7 +29,7 @@ export class RecordMutasi extends Endpoint {
     responses: { 201: json(Mutasi, "Recorded"), ...problems(400, 401, 403, 404, 409) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
     return c.json(await recordMutasi({ ctx: tenantCtx(c), input: body }), 201);
   }

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -19,7 +19,7 @@ export class GetGraceDebts extends Endpoint {
     responses: { 200: json(GraceDebts), ...problems(401) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     return c.json(await graceDebts({ ctx: platformCtx(c) }));
   }
 }

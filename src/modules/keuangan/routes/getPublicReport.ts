@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -20,7 +20,7 @@ export class GetPublicReport extends Endpoint {
     responses: { 200: json(FinanceReport), ...problems(400, 403, 404) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { query } = await this.getValidatedData<typeof this.schema>();
     const ctx = tenantCtx(c);
     return c.json(await publicFinanceReport({ ctx, month: query.bulan ?? periodOf(ctx.now()) }));

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { z } from "zod";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, tenantProblems } from "../../../core/http/openapi";
@@ -19,7 +19,7 @@ export class ListDuesTypes extends Endpoint {
     responses: { 200: json(z.object({ items: z.array(DuesType) })), ...tenantProblems },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     return c.json(await listDuesTypes({ ctx: tenantCtx(c) }));
   }
 }

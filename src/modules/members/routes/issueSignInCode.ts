@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -25,7 +25,7 @@ export class IssueSignInCode extends Endpoint {
     responses: { 201: json(IssuedSignInCode, "Issued"), ...problems(400, 401, 403, 404, 409) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
     return c.json(await issueSignInCode({ ctx: tenantCtx(c), userId: params.userId }), 201);
   }

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { problems } from "../../../core/http/openapi";
@@ -19,7 +19,7 @@ export class RevokeInvitation extends Endpoint {
     responses: { 204: { description: "Revoked" }, ...problems(400, 401, 403, 404) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
     await withdrawInvitation({ ctx: tenantCtx(c), id: params.id });
     return c.body(null, 204);

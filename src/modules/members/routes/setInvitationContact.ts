@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -30,7 +30,7 @@ export class SetInvitationContact extends Endpoint {
     },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params, body } = await this.getValidatedData<typeof this.schema>();
     return c.json(await changeInvitationContact({ ctx: tenantCtx(c), id: params.id, input: body }));
   }

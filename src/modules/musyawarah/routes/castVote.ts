@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
@@ -25,7 +25,7 @@ export class CastVote extends Endpoint {
     },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params, body } = await this.getValidatedData<typeof this.schema>();
     const keep = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
     return c.json(await castVote({ ctx: tenantCtx(c), id: params.id, input: body, keep }));

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, tenantProblems } from "../../../core/http/openapi";
@@ -16,7 +16,7 @@ export class DeleteListing extends Endpoint {
     responses: { 204: { description: "Deleted" }, ...tenantProblems },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
     await deleteListing({ ctx: tenantCtx(c), id: params.id });
     return c.body(null, 204);

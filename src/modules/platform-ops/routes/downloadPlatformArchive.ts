@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam } from "../../../core/http/openapi";
@@ -17,7 +17,7 @@ export class DownloadPlatformArchive extends Endpoint {
     responses: archiveDownloadResponses,
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
     return zipResponse(c, await downloadPlatformArchive({ ctx: platformCtx(c), id: params.id }));
   }

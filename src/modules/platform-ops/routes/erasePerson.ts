@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { z } from "zod";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -26,7 +26,7 @@ export class ErasePerson extends Endpoint {
     responses: { 200: json(Result), ...problems(400, 401, 403, 404) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params, body } = await this.getValidatedData<typeof this.schema>();
     return c.json(await erasePerson({ ctx: platformCtx(c), id: params.id, input: body }));
   }

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { z } from "zod";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
@@ -30,7 +30,7 @@ export class ImportArchive extends Endpoint {
     responses: { 200: json(ImportResult, "Restored"), ...problems(400, 401, 403, 404, 409, 413, 415, 422) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params, query } = await this.getValidatedData<typeof this.schema>();
     const request = c.req.raw;
     const source = query.archiveId

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
@@ -17,7 +17,7 @@ export class RequestPlatformExport extends Endpoint {
     responses: { 202: json(ArchiveRequested, "Queued"), ...problems(401, 403, 404) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
     const result = await requestPlatformExport({
       ctx: platformCtx(c),

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems, tenantProblems } from "../../../core/http/openapi";
@@ -23,7 +23,7 @@ export class RequestTenantExport extends Endpoint {
     },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const result = await requestTenantExport({
       ctx: tenantCtx(c),
       after: (work) => c.executionCtx.waitUntil(work),

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { z } from "zod";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, tenantProblems } from "../../../core/http/openapi";
@@ -27,7 +27,7 @@ export function getOperasional(indicators: readonly Indicator[]) {
       responses: { 200: json(Operasional), ...tenantProblems },
     };
 
-    override async handle(c: Context<HonoEnv>) {
+    override async handle(c: Context<RouteEnv>) {
       return c.json(await computeIndicators({ ctx: tenantCtx(c), input: { indicators } }));
     }
   };

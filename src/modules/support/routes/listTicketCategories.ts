@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json } from "../../../core/http/openapi";
 import { TICKET_CATEGORIES, TicketCategoryList } from "../schemas";
@@ -17,7 +17,7 @@ export class ListTicketCategories extends Endpoint {
     responses: { 200: json(TicketCategoryList) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     return c.json({ items: TICKET_CATEGORIES });
   }
 }

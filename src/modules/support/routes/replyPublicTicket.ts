@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -21,7 +21,7 @@ export class ReplyPublicTicket extends Endpoint {
     responses: { 201: json(PublicThread, "Appended"), ...problems(400, 404, 429) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params, body } = await this.getValidatedData<typeof this.schema>();
     return c.json(
       await replyPublic({ ctx: platformCtx(c), input: { ...body, token: params.reply_token } }),

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
@@ -19,7 +19,7 @@ export class RespondToTicket extends Endpoint {
     responses: { 200: json(TicketWithThread), ...problems(400, 401, 403, 404, 409) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params, body } = await this.getValidatedData<typeof this.schema>();
     return c.json(await respondToTicket({ ctx: platformCtx(c), id: params.id, input: body }));
   }

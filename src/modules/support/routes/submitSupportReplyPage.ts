@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { z } from "zod";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { DomainError, type StatusOfKind, statusOfKind } from "../../../core/errors";
 import { checkMultipart, type ImageUpload, imageFromFile, readForm } from "../../../core/files";
 import { platformCtx } from "../../../core/http/access";
@@ -54,7 +54,7 @@ export class SubmitSupportReplyPage extends Endpoint {
     },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
     const token = params.reply_token;
     const ctx = platformCtx(c);
@@ -91,7 +91,7 @@ export class SubmitSupportReplyPage extends Endpoint {
   }
 
   private async again(
-    c: Context<HonoEnv>,
+    c: Context<RouteEnv>,
     token: string,
     lang: Language,
     text: string,

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { readImageUpload } from "../../../core/files";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
@@ -21,7 +21,7 @@ export class UploadPublicImage extends Endpoint {
     responses: { 201: json(Upload, "Stored"), ...problems(400, 404, 413, 415, 429) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
     const file = await readImageUpload(c.req.raw);
     return c.json(

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { readImageUpload } from "../../../core/files";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
@@ -20,7 +20,7 @@ export class UploadTicketImage extends Endpoint {
     responses: { 201: json(Upload, "Stored"), ...problems(400, 401, 403, 413, 415) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     await this.getValidatedData<typeof this.schema>();
     const input = await readImageUpload(c.req.raw);
     return c.json(await uploadTenantImage({ ctx: tenantCtx(c), input }), 201);

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { z } from "zod";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -21,7 +21,7 @@ export class AcknowledgeLetter extends Endpoint {
     responses: { 200: json(RwAckItem), ...problems(400, 401, 403, 404, 409) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
     return c.json(await acknowledgeLetter({ ctx: tenantCtx(c), id: params.letterId }));
   }

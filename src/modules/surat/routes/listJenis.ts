@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
 import { JenisList } from "../schemas";
@@ -17,7 +17,7 @@ export class ListJenis extends Endpoint {
     responses: { 200: json(JenisList), ...problems(401, 403) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     return c.json(listJenis());
   }
 }

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -21,7 +21,7 @@ export class CreateTenant extends Endpoint {
     responses: { 201: json(CreatedTenant, "Created"), ...problems(400, 401, 403, 409, 503) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();
     return c.json(await createTenant({ ctx: platformCtx(c), input: body }), 201);
   }

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, tenantProblems } from "../../../core/http/openapi";
@@ -16,7 +16,7 @@ export class GetCommunityFeatures extends Endpoint {
     responses: { 200: json(CommunityFeatures), ...tenantProblems },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { tenant } = tenantCtx(c);
     return c.json({
       slug: tenant.slug,

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, problems } from "../../../core/http/openapi";
@@ -20,7 +20,7 @@ export class GetVisitorQr extends Endpoint {
     },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
     const svg = await visitorQrSvg({ ctx: tenantCtx(c), id: params.id });
     return c.body(svg, 200, { "Content-Type": "image/svg+xml", "Cache-Control": "private, no-store" });
