@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TENANT_MIGRATIONS } from "../../../src/core/db/tenant-migrations.generated";
 import { readWorkbook, writeWorkbook } from "../../../src/core/spreadsheet";
-import { tenantD1 } from "../../helpers/d1";
+import { tenantD1, withTrigger } from "../../helpers/d1";
 import { call, callJson, createTenant, expectProblem, type Member } from "../../helpers/harness";
 import { phoneSpellings, storedMobile, typedSpelling } from "../../helpers/phone";
 
@@ -206,6 +206,53 @@ describe("vehicle plates compared as plates", () => {
     const holder = await callJson<Card>(`${base}/kk/${a.id}`, { token: sek.token });
     expect(holder.body.vehicles.find((v) => v.id === "v-old-4")).toMatchObject({ plateDuplicate: false });
     expectProblem(await addVehicle(sek, b.id, "D77RT"), 409, "plate_taken");
+  });
+
+  it("a vehicle's delete or plate change failing at its audit record leaves the plate, and its duplicate, as they were", async () => {
+    const { tenant, sek, a, b } = await setup();
+    const db = tenantD1(tenant);
+    const kept = await addVehicle(sek, a.id, "F 1 AB");
+    // The same plate under another spelling, written without a key: flagged by the trigger.
+    await db
+      .prepare(
+        "INSERT INTO vehicles (id, family_card_id, plate, kind, updated_at) VALUES ('v-bf-dup', ?, 'F1AB', 'motor', '2026-01-01T00:00:00.000Z')",
+      )
+      .bind(b.id)
+      .run();
+    const state = async () =>
+      (
+        await db
+          .prepare("SELECT id, plate_duplicate AS d FROM vehicles WHERE plate_key = 'F1AB' ORDER BY id")
+          .all()
+      ).results;
+    const before = await state();
+    expect(before).toHaveLength(2);
+    const slug = tenant.slug.replaceAll("-", "_");
+    for (const [action, request] of [
+      [
+        "kk.vehicle.delete",
+        () => call(`${base}/kk/${a.id}/vehicles/${kept.body.id}`, { method: "DELETE", token: sek.token }),
+      ],
+      [
+        "kk.vehicle.update",
+        () =>
+          call(`${base}/kk/${a.id}/vehicles/${kept.body.id}`, {
+            method: "PUT",
+            token: sek.token,
+            body: { plate: "F 2 AB" },
+          }),
+      ],
+    ] as const) {
+      const res = await withTrigger(
+        db,
+        `fail_plate_${slug}`,
+        `BEFORE INSERT ON audit_log WHEN NEW.action = '${action}' BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+        request,
+      );
+      expect(res.status, action).toBe(500);
+      expect(await state(), action).toEqual(before);
+      expect((await duplicates(sek)).items.map((i) => i.id)).toEqual(["v-bf-dup"]);
+    }
   });
 
   it("pages the report by cursor, refuses bad paging, and shows another community's secretary nothing", async () => {
