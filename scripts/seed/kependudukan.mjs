@@ -193,6 +193,14 @@ export function tenantSql({ accounts, tenant, now, q, rt }) {
         `INSERT OR IGNORE INTO vehicles (id, family_card_id, plate, kind, brand, model, colour, updated_at) VALUES (${q(`seed-veh-${rt}-${i + 1}`)}, ${q(cardId)}, ${q(plate)}, ${q(kind)}, ${q(brand)}, ${q(model)}, ${q(colour)}, ${q(now)});`,
       );
     }
+    if (rt === "rt01" && i === 1) {
+      // Issue 49: the first house's car registered again here under another spelling (as the registry
+      // allowed before plates were compared by key). The database's trigger flags it, so the
+      // secretary's duplicate-plate report (Kendaraan ganda) has a pair to show in `npm run dev`.
+      lines.push(
+        `INSERT OR IGNORE INTO vehicles (id, family_card_id, plate, kind, brand, model, colour, updated_at) VALUES (${q(`seed-veh-${rt}-${i + 1}-ganda`)}, ${q(cardId)}, 'D1000SKJ', 'mobil', 'Toyota', 'Avanza', 'Silver', ${q(now)});`,
+      );
+    }
     if (moved) {
       lines.push(
         `INSERT OR IGNORE INTO mutations (id, kind, date, family_card_id, person_name, place, note) VALUES (${q(`seed-mut-${rt}-out`)}, 'pindah_keluar', '2026-09-30', ${q(cardId)}, ${q(house.head)}, 'Kab. Sumedang', 'Pindah tugas kerja');`,

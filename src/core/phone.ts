@@ -33,3 +33,26 @@ export function toMsisdn(input: string): string | null {
   const international = digits.startsWith("0") ? `62${digits.slice(1)}` : digits;
   return /^[1-9]\d{7,14}$/.test(international) ? international : null;
 }
+
+/**
+ * A number as a search term finds it as stored (ADR 0047): the digits of what was typed, separators
+ * and a leading `+` dropped, a leading `0` read as Indonesia's `62` (`0812-3456` → `628123456`), or
+ * null when the term is not (the start of) a number: fewer than 3 digits, or anything but digits,
+ * spaces, dots, dashes, brackets and one leading `+`.
+ */
+export function phoneSearchDigits(term: string): string | null {
+  const compact = term.trim().replace(/[\s().-]/g, "");
+  const digits = compact.startsWith("+") ? compact.slice(1) : compact;
+  if (!/^\d{3,15}$/.test(digits)) {
+    return null;
+  }
+  return digits.startsWith("0") ? `62${digits.slice(1)}` : digits;
+}
+
+/**
+ * `toMsisdn` in SQLite, for a column holding a number a person typed in the registry's old rule
+ * (`+?digits`): a leading `+` dropped, a leading `0` read as `62`. What the migration of ADR 0047 did to
+ * the numbers already stored.
+ */
+export const msisdnSql = (column: string) =>
+  `CASE WHEN ltrim(${column}, '+') LIKE '0%' THEN '62' || substr(ltrim(${column}, '+'), 2) ELSE ltrim(${column}, '+') END`;

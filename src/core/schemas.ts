@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { normaliseIndonesianMobile } from "./phone";
+import { normaliseIndonesianMobile, toMsisdn } from "./phone";
+import { displayPlate } from "./plate";
 
 /** Shared field primitives: one definition of each value more than one module accepts. */
 
@@ -24,11 +25,48 @@ export const IndonesianMobile = z
   });
 
 /**
+ * A phone number that need not be an Indonesian mobile (a family card's WhatsApp, which may be a
+ * relative's abroad): kept as the bare international digits `toMsisdn` gives, so `0812-3456-7890`,
+ * `+62 812 3456 7890` and `6281234567890` are stored, matched and searched as one (ADR 0047).
+ */
+export const PhoneNumber = z
+  .string()
+  .max(32)
+  .describe(
+    "A phone number: 08…, +62… or 62… (spaces, dots, dashes and brackets are ignored), or + and another country's code; kept as the international digits (6281234567890), 8 to 15 of them",
+  )
+  .transform((value, ctx) => {
+    const normalised = toMsisdn(value.trim());
+    if (!normalised) {
+      ctx.addIssue({
+        code: "custom",
+        message: "not a phone number (08…, +62…, 62…, or + and the country code)",
+      });
+      return z.NEVER;
+    }
+    return normalised;
+  });
+
+/**
  * What a vehicle plate field says in /openapi.json (the registry's and the guest book's): the rule its
- * normalised form keeps, which a pattern on the text as sent cannot state.
+ * normalised form keeps, which a pattern on the text as sent cannot state (ADR 0047).
  */
 export const PLATE_RULE =
-  "Letters, digits and spaces: at most 15 once trimmed, upper-cased and single-spaced (`b 1234  xyz` is `B 1234 XYZ`)";
+  "Letters, digits, spaces and dashes, at most 15 letters and digits; compared without spaces, dashes or case (`b1234xyz`, `B-1234-XYZ` and `B 1234 XYZ` are one plate) and kept in the spaced form `B 1234 XYZ` (a plate of another shape: upper case, as typed)";
+
+/** A vehicle plate as typed, kept in its display form (`src/core/plate.ts`); what is not a plate is refused. */
+export const Plate = z
+  .string()
+  .max(20)
+  .describe(PLATE_RULE)
+  .transform((value, ctx) => {
+    const plate = displayPlate(value);
+    if (plate === null) {
+      ctx.addIssue({ code: "custom", message: "not a vehicle plate (letters, digits, spaces, dashes)" });
+      return z.NEVER;
+    }
+    return plate;
+  });
 
 /** Blocks and house numbers are compared as written on the gate: trimmed, upper case, single spaces. */
 export const normaliseBlock = (v: string) => v.trim().toUpperCase().replace(/\s+/g, " ");

@@ -80,6 +80,20 @@ describe("demo seed", () => {
     ]) {
       expect(count(rt01, table), table).toBeGreaterThan(0);
     }
+    // Issue 49: RT 01 has one car registered twice under two spellings, flagged for the secretary's
+    // duplicate-plate report by the database's trigger (migration 0034), neither dropped.
+    expect(
+      rt01
+        .prepare(
+          "SELECT id, plate, plate_key, plate_duplicate FROM vehicles WHERE plate_key = 'D1000SKJ' ORDER BY id",
+        )
+        .all()
+        .map((r) => ({ ...r })),
+    ).toEqual([
+      { id: "seed-veh-rt01-1", plate: "D 1000 SKJ", plate_key: "D1000SKJ", plate_duplicate: 0 },
+      { id: "seed-veh-rt01-2-ganda", plate: "D1000SKJ", plate_key: "D1000SKJ", plate_duplicate: 1 },
+    ]);
+    expect(count(rt01, "vehicles WHERE plate_duplicate = 1")).toBe(1);
     // Guest book, complaints and letters: the same demo in each RT, in several states, hosted by residents.
     for (const id of ["seed-tenant-rt01", "seed-tenant-rt02"]) {
       const db = databases.get(id);

@@ -9,6 +9,8 @@ export const money = (amount: number): string => rupiah(amount);
 export const date = (instant: string | Date): string => jakartaShortDate(instant, language());
 /** A moment with its hour, "29 November 2026, 19.00 WIB": an event's start, a poll's close. */
 export const dateTime = (instant: string | Date): string => jakartaDateTime(instant, language());
+/** A vehicle plate as the API keeps it, "B 1234 XYZ" however it was typed (src/core/plate.ts, ADR 0047). */
+export { displayPlate } from "../../src/core/plate";
 /** The Asia/Jakarta calendar day (YYYY-MM-DD) of an instant: "today" as the community counts it. */
 export { jakartaDay } from "../../src/core/time";
 /** The time of day in Asia/Jakarta, "14.30 WIB" ("14:30 WIB"): where the day goes without saying. */

@@ -16,6 +16,10 @@ export const FIELD_MESSAGES_ID: Readonly<Record<string, string>> = {
     "teks paling banyak {} karakter, tanpa karakter kontrol",
   "at most 300 characters, no control characters": "paling banyak 300 karakter, tanpa karakter kontrol",
   "not an Indonesian mobile number (08…, +62…, 62…)": "bukan nomor ponsel Indonesia (08…, +62…, 62…)",
+  "not a phone number (08…, +62…, 62…, or + and the country code)":
+    "bukan nomor telepon (08…, +62…, 62…, atau + dan kode negara)",
+  "not a vehicle plate (letters, digits, spaces, dashes)":
+    "bukan nomor polisi (huruf, angka, spasi, tanda hubung)",
   "a date (YYYY-MM-DD or DD-MM-YYYY)": "tanggal (YYYY-MM-DD atau DD-MM-YYYY)",
   "not a calendar date": "bukan tanggal yang ada di kalender",
   "YYYY-MM-DD": "harus berformat YYYY-MM-DD",
@@ -98,7 +102,6 @@ export const FIELD_MESSAGES_ID: Readonly<Record<string, string>> = {
   "latitude and longitude go together": "latitude dan longitude harus diisi bersama",
   "latitude and longitude are cleared together": "latitude dan longitude harus dikosongkan bersama",
   "coordinates out of range": "koordinat di luar jangkauan",
-  "letters, digits and spaces, at most 15": "huruf, angka dan spasi, paling banyak 15",
   "unknown block {}": "blok tidak dikenal: {}",
   "{} is not in the registry": "{} tidak ada di data kependudukan",
   "a NIK is 16 digits": "NIK harus 16 angka",

@@ -6,6 +6,7 @@ import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
 import { memberships, sessions, tenants, users } from "../../core/db/platform-schema";
 import { Conflict, NotFound } from "../../core/errors";
+import { phoneSearchDigits } from "../../core/phone";
 import { isPersonTaken, personTaken } from "./accounts";
 import { holdsDutySql, membershipStanding, residentSql, signedInSql } from "./duties";
 import { retireInvitations } from "./oneTimeTokens";
@@ -95,9 +96,10 @@ function textFilter(q: string, searchContacts: boolean): SQL {
     return sql`${users.name} LIKE ${likePattern(q)} ESCAPE '\\'`;
   }
   const patterns = [likePattern(q)];
-  const digits = q.replace(/[\s().+-]/g, "");
-  if (/^\d{3,}$/.test(digits)) {
-    patterns.push(likePattern(digits.startsWith("0") ? `62${digits.slice(1)}` : digits));
+  // `0812-3456`, `+62 812 3456` and `628123456` find the same stored `62812…` (ADR 0047).
+  const digits = phoneSearchDigits(q);
+  if (digits !== null) {
+    patterns.push(likePattern(digits));
   }
   return or(
     ...patterns.flatMap((p) =>

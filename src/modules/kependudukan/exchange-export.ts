@@ -2,6 +2,7 @@ import { asc, eq, gt, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx, TenantDb } from "../../core/context";
 import { log } from "../../core/http/log";
+import { displayPlate } from "../../core/plate";
 import {
   type CellOut,
   type Column,
@@ -190,7 +191,7 @@ function vehiclePages(db: TenantDb) {
         .where(after ? gt(vehicles.id, after) : undefined)
         .orderBy(asc(vehicles.id))
         .limit(PAGE),
-    (v) => [v.kkNumber, v.plate, v.kind, v.brand, v.model, v.colour],
+    (v) => [v.kkNumber, displayPlate(v.plate) ?? v.plate, v.kind, v.brand, v.model, v.colour],
   );
 }
 

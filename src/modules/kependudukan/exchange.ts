@@ -21,13 +21,14 @@ async function loadTaken(ctx: TenantCtx): Promise<Taken> {
   const [existingNiks, existingCards, existingPlates, existingUnits] = await ctx.db.batch([
     ctx.db.select({ v: familyMembers.nik }).from(familyMembers),
     ctx.db.select({ v: familyCards.kkNumber }).from(familyCards),
-    ctx.db.select({ v: vehicles.plate }).from(vehicles),
+    ctx.db.select({ v: vehicles.plateKey }).from(vehicles),
     ctx.db.select({ id: units.id, block: units.block, number: units.number }).from(units),
   ]);
   return {
     niks: new Set(existingNiks.map((r) => r.v)),
     cards: new Set(existingCards.map((r) => r.v)),
-    plates: new Set(existingPlates.map((r) => r.v)),
+    // By key (ADR 0047): a file's `B-1234-XYZ` is the registry's `B 1234 XYZ`.
+    plates: new Set(existingPlates.flatMap((r) => (r.v === null ? [] : [r.v]))),
     unitIds: new Map(existingUnits.map((u) => [`${u.block}\u0000${u.number}`, u.id])),
   };
 }

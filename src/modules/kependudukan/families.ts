@@ -4,9 +4,10 @@ import { isUniqueViolation } from "../../core/db/errors";
 import { afterCursor, keysetPage } from "../../core/db/paging";
 import { rowByIdOrNotFound } from "../../core/db/rows";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
+import { displayPlate, plateSearchKey } from "../../core/plate";
 import { normaliseBlock } from "../../core/schemas";
 import { kkNumberProblems, type NikFacts, nikProblems } from "./nik";
-import { type FamilyCardListQuery, normalisePlate } from "./schemas";
+import type { FamilyCardListQuery } from "./schemas";
 import { familyCards, familyMembers, units, vehicles } from "./tables";
 
 export type CardRow = typeof familyCards.$inferSelect;
@@ -43,7 +44,9 @@ export function presentVehicle(row: VehicleRow) {
   return {
     id: row.id,
     familyCardId: row.familyCardId,
-    plate: row.plate,
+    // Rows from before ADR 0047 keep the spelling they were typed in; they are shown in the standard form.
+    plate: displayPlate(row.plate) ?? row.plate,
+    plateDuplicate: row.plateDuplicate,
     kind: row.kind,
     brand: row.brand,
     model: row.model,
@@ -70,7 +73,7 @@ export function registryConflict(error: unknown): never {
   if (isUniqueViolation(error, "family_members.nik")) {
     throw new Conflict("nik_taken", "A person with this NIK is already registered.");
   }
-  if (isUniqueViolation(error, "vehicles.plate")) {
+  if (isUniqueViolation(error, "vehicles.plate_key")) {
     throw new Conflict("plate_taken", "A vehicle with this plate is already registered.");
   }
   // drizzle's message lists the statement's parameters (NIKs, KK numbers): never let them reach a log.
@@ -197,11 +200,19 @@ function searchFilter(db: TenantDb, q: string): SQL {
         .where(eq(units.block, normaliseBlock(term))),
     ),
   ];
-  // Plates are kept upper case with single spaces: "b  1234" finds "B 1234 XYZ". LIKE ignores ASCII
-  // case, so only a term whose spacing changes needs a second pattern.
-  const plate = normalisePlate(term);
-  if (/^[A-Z0-9 ]{2,15}$/.test(plate) && plate !== term.toUpperCase()) {
-    alternatives.push(like(familyCards.searchText, `%${plate}%`));
+  // A plate is found by its key however it is spaced, dashed or cased ("b1234-xy" finds "B 1234 XY"):
+  // a term with a digit in it is also looked for in the vehicles' keys (a name search needs no second look).
+  const plate = plateSearchKey(term);
+  if (plate !== null && /\d/.test(plate)) {
+    alternatives.push(
+      inArray(
+        familyCards.id,
+        db
+          .select({ id: vehicles.familyCardId })
+          .from(vehicles)
+          .where(like(vehicles.plateKey, `%${plate}%`)),
+      ),
+    );
   }
   if (/^\d{4,16}$/.test(term)) {
     alternatives.push(

@@ -1,9 +1,10 @@
 import { newId } from "../../core/ids";
+import { toMsisdn } from "../../core/phone";
+import { displayPlate, plateKey } from "../../core/plate";
 import { normaliseBlock, normaliseHouseNumber } from "../../core/schemas";
 import type { CellIn } from "../../core/spreadsheet";
 import { cell, day, pick, type Table, text } from "./import-parse";
 import { type Checked, fail } from "./import-validate";
-import { normalisePlate } from "./schemas";
 import { KK_STATUSES, OCCUPANCIES, VEHICLE_KINDS } from "./tables";
 
 /** Checking the optional sheets of the upload: KK details, Kendaraan and Unit, after the Anggota sheet. */
@@ -35,9 +36,11 @@ function checkCardRow(check: Checked, kkTable: Table, row: CellIn[], line: numbe
     fail(check, "KK", line, "kkNumber", "no member of this KK in the Anggota sheet");
     return;
   }
-  const whatsapp = cell(kkTable, row, "WhatsApp");
-  if (whatsapp !== null && !/^\+?\d{9,15}$/.test(whatsapp)) {
-    fail(check, "KK", line, "headWhatsapp", "9 to 15 digits");
+  // Stored as the API stores it (ADR 0047): `0812-3456-7890` and `+62 812…` are `62812…`.
+  const typed = cell(kkTable, row, "WhatsApp");
+  const whatsapp = typed === null ? null : toMsisdn(typed.trim());
+  if (typed !== null && whatsapp === null) {
+    fail(check, "KK", line, "headWhatsapp", "not a phone number (08…, +62…, 62…, or + and the country code)");
   } else {
     card.headWhatsapp = whatsapp;
   }
@@ -71,15 +74,17 @@ function checkVehicleRow(check: Checked, carTable: Table, row: CellIn[], line: n
     fail(check, "Kendaraan", line, "kkNumber", "a KK number from the Anggota sheet is required");
   }
   const rawPlate = cell(carTable, row, "Plat Nomor");
-  const plate = rawPlate === null ? null : normalisePlate(rawPlate);
-  if (plate === null || !/^[A-Z0-9 ]{1,15}$/.test(plate)) {
-    fail(check, "Kendaraan", line, "plate", "letters, digits and spaces, at most 15");
-  } else if (check.seenPlates.has(plate)) {
-    fail(check, "Kendaraan", line, "plate", `the same plate as row ${check.seenPlates.get(plate)}`);
-  } else if (check.taken.plates.has(plate)) {
+  // Compared by key, as the registry's unique index does: `B-1234-XYZ` is row 3's `b 1234 xyz`.
+  const plate = rawPlate === null ? null : displayPlate(rawPlate);
+  const key = plate === null ? null : plateKey(plate);
+  if (plate === null || key === null) {
+    fail(check, "Kendaraan", line, "plate", "not a vehicle plate (letters, digits, spaces, dashes)");
+  } else if (check.seenPlates.has(key)) {
+    fail(check, "Kendaraan", line, "plate", `the same plate as row ${check.seenPlates.get(key)}`);
+  } else if (check.taken.plates.has(key)) {
     fail(check, "Kendaraan", line, "plate", "this plate is already registered");
   } else {
-    check.seenPlates.set(plate, line);
+    check.seenPlates.set(key, line);
   }
   const kind = pick(cell(carTable, row, "Jenis"), VEHICLE_KINDS);
   if ("error" in kind || kind.value === null) {
@@ -100,6 +105,7 @@ function checkVehicleRow(check: Checked, carTable: Table, row: CellIn[], line: n
       id: newId(),
       familyCardId: card.id,
       plate,
+      plateKey: key,
       kind: kind.value,
       brand: "value" in extra.brand ? extra.brand.value : null,
       model: "value" in extra.model ? extra.model.value : null,

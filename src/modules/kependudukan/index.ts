@@ -22,6 +22,7 @@ import { ImportRegistry } from "./routes/importRegistry";
 import { ListCorrections, ListHouseholdCorrections } from "./routes/listCorrections";
 import { ListFamilyCards } from "./routes/listFamilyCards";
 import { ListMutasi } from "./routes/listMutasi";
+import { ListPlateDuplicates } from "./routes/listPlateDuplicates";
 import { ListUnits } from "./routes/listUnits";
 import { ProposeCorrection } from "./routes/proposeCorrection";
 import { RecordMutasi } from "./routes/recordMutasi";
@@ -82,6 +83,8 @@ export const kependudukanModule = defineModule({
     { method: "post", path: `${kk}/members`, endpoint: AddFamilyMember, access: registry },
     { method: "put", path: `${kk}/members/:memberId`, endpoint: UpdateFamilyMember, access: registry },
     { method: "delete", path: `${kk}/members/:memberId`, endpoint: DeleteFamilyMember, access: registry },
+    // Vehicles flagged when plates began to be compared by key (ADR 0047), for the secretary to resolve.
+    { method: "get", path: `${base}/vehicles/duplicates`, endpoint: ListPlateDuplicates, access: registry },
     { method: "post", path: `${kk}/vehicles`, endpoint: AddVehicle, access: registry },
     { method: "put", path: `${kk}/vehicles/:vehicleId`, endpoint: UpdateVehicle, access: registry },
     { method: "delete", path: `${kk}/vehicles/:vehicleId`, endpoint: DeleteVehicle, access: registry },

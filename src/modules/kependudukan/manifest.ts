@@ -76,8 +76,15 @@ export const kependudukanPersonalData = personalData(
     other: [familyMembers.id, familyMembers.familyCardId, familyMembers.createdAt, familyMembers.updatedAt],
   }),
   personalColumns(vehicles, {
-    personal: [vehicles.plate, vehicles.brand, vehicles.model, vehicles.colour],
-    other: [vehicles.id, vehicles.familyCardId, vehicles.kind, vehicles.createdAt, vehicles.updatedAt],
+    personal: [vehicles.plate, vehicles.plateKey, vehicles.brand, vehicles.model, vehicles.colour],
+    other: [
+      vehicles.id,
+      vehicles.familyCardId,
+      vehicles.kind,
+      vehicles.plateDuplicate,
+      vehicles.createdAt,
+      vehicles.updatedAt,
+    ],
   }),
   personalColumns(corrections, {
     subjects: [corrections.userId, corrections.decidedBy],

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
-import { Block, HouseNumber, Line, Paragraph, PLATE_RULE } from "../../core/schemas";
+import { Block, HouseNumber, Line, Paragraph, PhoneNumber, Plate } from "../../core/schemas";
 import {
   EDUCATIONS,
   KK_STATUSES,
@@ -143,10 +143,8 @@ export const UpdateMemberInput = z.object({
 });
 export type UpdateMemberInput = z.infer<typeof UpdateMemberInput>;
 
-const Whatsapp = z
-  .string()
-  .trim()
-  .regex(/^\+?\d{9,15}$/, "9 to 15 digits");
+/** The head's WhatsApp, stored as international digits (ADR 0047). */
+const Whatsapp = PhoneNumber;
 
 export const CreateFamilyCardInput = z.object({
   kkNumber: Digits16("The KK number"),
@@ -212,7 +210,14 @@ export const Vehicle = z
   .object({
     id: z.string(),
     familyCardId: z.string(),
-    plate: z.string(),
+    plate: z
+      .string()
+      .describe("In the standard spaced form (`B 1234 XYZ`); another shape as typed, upper case"),
+    plateDuplicate: z
+      .boolean()
+      .describe(
+        "Another vehicle of the community had this plate first: waiting for the secretary to correct or remove one (GET /api/kependudukan/vehicles/duplicates)",
+      ),
     kind: z.enum(VEHICLE_KINDS),
     brand: z.string().nullable(),
     model: z.string().nullable(),
@@ -221,14 +226,16 @@ export const Vehicle = z
   })
   .openapi("Vehicle");
 
-/** "b 1234  xyz" and "B 1234 XYZ" are the same plate (the guest book's rule). */
-export const normalisePlate = (v: string) => v.trim().toUpperCase().replace(/\s+/g, " ");
-export const Plate = z
-  .string()
-  .max(20)
-  .describe(PLATE_RULE)
-  .transform(normalisePlate)
-  .pipe(z.string().regex(/^[A-Z0-9 ]{1,15}$/, "letters, digits and spaces, at most 15"));
+/** A vehicle in the duplicate-plate report: its plate as it was typed, and its card's head. */
+const ReportedVehicle = Vehicle.extend({
+  typed: z.string().describe("The plate as it was typed and stored, before the comparison by key"),
+  headName: z.string().nullable().describe("The head of the vehicle's family card"),
+});
+export const PlateDuplicate = ReportedVehicle.extend({
+  samePlate: z
+    .array(ReportedVehicle)
+    .describe("Every other vehicle with the same plate, the one that had it first among them"),
+}).openapi("PlateDuplicate");
 
 export const VehicleInput = z.object({
   plate: Plate,

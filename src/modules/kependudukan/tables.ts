@@ -228,7 +228,11 @@ export const unitsBlockCounts = sqliteTable("units_block_counts", {
   vehicles: integer("vehicles").notNull(),
 });
 
-/** A vehicle kept by a household; the plate, normalised like the guest book's, is unique in the tenant. */
+/**
+ * A vehicle kept by a household. The plate is kept in its display form (`B 1234 XYZ`, src/core/plate.ts)
+ * and compared by its key (`B1234XYZ`), which is unique in the tenant among the vehicles not waiting
+ * for the secretary's review (ADR 0047).
+ */
 export const vehicles = sqliteTable(
   "vehicles",
   {
@@ -237,6 +241,18 @@ export const vehicles = sqliteTable(
     rowVersion: rowVersion(),
     familyCardId: text("family_card_id").notNull(),
     plate: text("plate").notNull(),
+    /**
+     * The plate without spaces, dashes or case (`plateKey`): what the uniqueness rule and the search
+     * compare. A row written without it (the seed, an archive from before migration 0034) gets it from
+     * the trigger `vehicles_plate_key_fill`, which flags it as a duplicate rather than failing.
+     */
+    plateKey: text("plate_key"),
+    /**
+     * True for a vehicle whose plate another vehicle of the tenant already had when it was found
+     * (migration 0034, or a row written without a key): listed for the secretary by
+     * `GET /api/kependudukan/vehicles/duplicates` until its plate is corrected or one of them removed.
+     */
+    plateDuplicate: integer("plate_duplicate", { mode: "boolean" }).notNull().default(false),
     kind: text("kind", { enum: VEHICLE_KINDS }).notNull(),
     brand: text("brand"),
     model: text("model"),
@@ -244,7 +260,11 @@ export const vehicles = sqliteTable(
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
     updatedAt: text("updated_at").notNull(),
   },
-  (t) => [uniqueIndex("vehicles_plate_uq").on(t.plate), index("vehicles_card_idx").on(t.familyCardId, t.id)],
+  (t) => [
+    uniqueIndex("vehicles_plate_key_uq").on(t.plateKey).where(sql`${t.plateDuplicate} = 0`),
+    index("vehicles_plate_key_idx").on(t.plateKey, t.plateDuplicate),
+    index("vehicles_card_idx").on(t.familyCardId, t.id),
+  ],
 );
 
 /**

@@ -1,8 +1,10 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
-import type { TenantCtx } from "../../core/context";
+import type { TenantCtx, TenantDb } from "../../core/context";
+import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
 import { NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
+import { plateKey } from "../../core/plate";
 import { presentVehicle, registryConflict } from "./families";
 import type { UpdateVehicleInput, VehicleInput } from "./schemas";
 import { familyCards, vehicles } from "./tables";
@@ -17,6 +19,30 @@ async function vehicleOr404(ctx: TenantCtx, id: string, vehicleId: string) {
     throw new NotFound("Vehicle");
   }
   return row;
+}
+
+/** The key of a plate the schema has already accepted (`Plate` refuses what has none). */
+function keyOf(plate: string): string {
+  const key = plateKey(plate);
+  if (key === null) {
+    throw new Error("a plate the schema accepted has no key");
+  }
+  return key;
+}
+
+/**
+ * After a vehicle left a plate (deleted, or its plate changed), the oldest vehicle still flagged with
+ * that plate takes it over when no unflagged one holds it: it is no longer anyone's duplicate, and the
+ * unique index covers it again. A no-op otherwise (ADR 0047).
+ */
+function promoteDuplicate(db: TenantDb, key: string | null) {
+  return db
+    .update(vehicles)
+    .set({ plateDuplicate: false })
+    .where(
+      sql`${vehicles.id} = (SELECT min(v.id) FROM ${vehicles} v WHERE v.plate_key = ${key} AND v.plate_duplicate = 1)
+        AND NOT EXISTS (SELECT 1 FROM ${vehicles} v WHERE v.plate_key = ${key} AND v.plate_duplicate = 0)`,
+    );
 }
 
 /** The plate goes in the audit detail: it is on the street for anyone to read, unlike a NIK. */
@@ -38,6 +64,7 @@ export async function addVehicle({ ctx, id, input }: { ctx: TenantCtx; id: strin
           id: vehicleId,
           familyCardId: id,
           plate: input.plate,
+          plateKey: keyOf(input.plate),
           kind: input.kind,
           brand: input.brand ?? null,
           model: input.model ?? null,
@@ -72,14 +99,17 @@ export async function updateVehicle({
   vehicleId: string;
   input: UpdateVehicleInput;
 }) {
-  await vehicleOr404(ctx, id, vehicleId);
+  const before = await vehicleOr404(ctx, id, vehicleId);
+  // A new plate is checked against every other vehicle's, this one's own review flag cleared with it.
+  const plate = input.plate === undefined ? {} : { plateKey: keyOf(input.plate), plateDuplicate: false };
   try {
     const [[row]] = await ctx.db.batch([
       ctx.db
         .update(vehicles)
-        .set({ ...input, updatedAt: ctx.now().toISOString() })
+        .set({ ...input, ...plate, updatedAt: ctx.now().toISOString() })
         .where(eq(vehicles.id, vehicleId))
         .returning(),
+      promoteDuplicate(ctx.db, before.plateKey),
       audit(ctx, {
         action: "kk.vehicle.update",
         targetType: "vehicle",
@@ -108,6 +138,7 @@ export async function deleteVehicle({
   const row = await vehicleOr404(ctx, id, vehicleId);
   await ctx.db.batch([
     ctx.db.delete(vehicles).where(eq(vehicles.id, vehicleId)),
+    promoteDuplicate(ctx.db, row.plateKey),
     audit(ctx, {
       action: "kk.vehicle.delete",
       targetType: "vehicle",
@@ -115,4 +146,49 @@ export async function deleteVehicle({
       detail: { familyCardId: id, plate: row.plate },
     }),
   ]);
+}
+
+/**
+ * The vehicles flagged as another's duplicate (ADR 0047), oldest first, each with every other vehicle
+ * holding the same plate: what the secretary corrects or removes. A flagged vehicle leaves the list when
+ * its plate is corrected, or becomes the plate's holder when the other vehicles are removed.
+ */
+export async function listPlateDuplicates({ ctx, input }: { ctx: TenantCtx; input: ListQuery }) {
+  const flagged = await ctx.db
+    .select({ vehicle: vehicles, headName: familyCards.headName })
+    .from(vehicles)
+    .leftJoin(familyCards, eq(familyCards.id, vehicles.familyCardId))
+    .where(and(eq(vehicles.plateDuplicate, true), ...afterCursor(vehicles.id, input.cursor, "asc")))
+    .orderBy(asc(vehicles.id))
+    .limit(input.limit + 1);
+  const page = keysetPage(
+    flagged.map((r) => ({ id: r.vehicle.id, row: r })),
+    input.limit,
+  );
+  const keys = [
+    ...new Set(page.items.flatMap((i) => (i.row.vehicle.plateKey ? [i.row.vehicle.plateKey] : []))),
+  ];
+  const holders =
+    keys.length === 0
+      ? []
+      : await ctx.db
+          .select({ vehicle: vehicles, headName: familyCards.headName })
+          .from(vehicles)
+          .leftJoin(familyCards, eq(familyCards.id, vehicles.familyCardId))
+          .where(inArray(vehicles.plateKey, keys))
+          .orderBy(asc(vehicles.id));
+  const shown = (r: { vehicle: typeof vehicles.$inferSelect; headName: string | null }) => ({
+    ...presentVehicle(r.vehicle),
+    typed: r.vehicle.plate,
+    headName: r.headName,
+  });
+  return {
+    items: page.items.map(({ row }) => ({
+      ...shown(row),
+      samePlate: holders
+        .filter((h) => h.vehicle.plateKey === row.vehicle.plateKey && h.vehicle.id !== row.vehicle.id)
+        .map(shown),
+    })),
+    nextCursor: page.nextCursor,
+  };
 }

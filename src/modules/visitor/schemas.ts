@@ -1,28 +1,18 @@
 import { z } from "zod";
 import { ListQuery } from "../../core/db/paging";
 import { binaryPart } from "../../core/http/openapi";
-import { Line, Paragraph, PLATE_RULE } from "../../core/schemas";
+import { Line, Paragraph, PLATE_RULE, Plate } from "../../core/schemas";
 import { APPROVAL_METHODS, REGULAR_ROLES, VISIT_CATEGORIES } from "./tables";
-
-/** "b 1234  xyz" and "B 1234 XYZ" are the same plate. */
-export const normalisePlate = (v: string) => v.trim().toUpperCase().replace(/\s+/g, " ");
 
 export const CreateVisitorInput = z.object({
   guestName: Line(120, 2),
   purpose: Line(500, 2),
   visitAt: z.iso.datetime({ offset: true }),
-  vehiclePlate: z
-    .string()
-    .max(20)
-    .describe(PLATE_RULE)
-    .transform(normalisePlate)
-    .pipe(z.string().regex(/^[A-Z0-9 ]{1,15}$/, "letters, digits and spaces, at most 15"))
-    .optional()
-    .describe(
-      `${PLATE_RULE}. Required unless the community's setting says it does not record it (GET ` +
-        "/api/visitor/settings `requireVehiclePlate`); left out where required: 400 `invalid_input` with a " +
-        "field error",
-    ),
+  vehiclePlate: Plate.optional().describe(
+    `${PLATE_RULE}. Required unless the community's setting says it does not record it (GET ` +
+      "/api/visitor/settings `requireVehiclePlate`); left out where required: 400 `invalid_input` with a " +
+      "field error",
+  ),
   identity: Line(100)
     .optional()
     .describe(
@@ -40,13 +30,6 @@ export const CreateVisitorInput = z.object({
     ),
 });
 export type CreateVisitorInput = z.infer<typeof CreateVisitorInput>;
-
-const Plate = z
-  .string()
-  .max(20)
-  .describe(PLATE_RULE)
-  .transform(normalisePlate)
-  .pipe(z.string().regex(/^[A-Z0-9 ]{1,15}$/, "letters, digits and spaces, at most 15"));
 
 /** A guest who came to the gate without a registration (issue 45), registered there by the guard. */
 export const WalkInInput = z.object({

@@ -32,6 +32,9 @@ export const ACCESS: AccessTable = {
   "POST /api/kependudukan/mutasi": { who: SEK_ADMIN, flag: "warga" },
   "GET /api/kependudukan/household/corrections": { who: R, flag: "warga" },
   "POST /api/kependudukan/household/corrections": { who: R, flag: "warga" },
+  // Issue 49: the report of vehicles registered under two spellings of one plate is the registry's,
+  // read by the secretary who resolves it.
+  "GET /api/kependudukan/vehicles/duplicates": { who: SEK_ADMIN, flag: "warga" },
   "GET /api/kependudukan/corrections": { who: SEK_ADMIN, flag: "warga" },
   "PUT /api/kependudukan/corrections/:id": { who: SEK_ADMIN, flag: "warga" },
 };

@@ -169,10 +169,21 @@ describe("registry edits, vehicles and units", () => {
       409,
       "plate_taken",
     );
+    // Issue 49: the same plate spelled with dashes, no spaces or in lower case is the same plate.
+    for (const spelling of ["d-5678-XY", "D5678XY", "d 5678-xy"]) {
+      expectProblem(
+        await callJson(`${base}/kk/${other.id}/vehicles`, {
+          token: sek.token,
+          body: { plate: spelling, kind: "mobil" },
+        }),
+        409,
+        "plate_taken",
+      );
+    }
     expectProblem(
       await callJson(`${base}/kk/${other.id}/vehicles`, {
         token: sek.token,
-        body: { plate: "D-5678", kind: "mobil" },
+        body: { plate: "D_5678", kind: "mobil" },
       }),
       400,
       "invalid_input",

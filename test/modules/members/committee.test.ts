@@ -6,6 +6,7 @@ import { newId, sha256Hex } from "../../../src/core/ids";
 import { auditTrail } from "../../helpers/contexts";
 import { bindings, callJson, createTenant, expectProblem, insertUser, PASSWORD } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";
+import { phoneSpellings } from "../../helpers/phone";
 import { tokenIn } from "../identity/helpers";
 import { openPoll, vote } from "../musyawarah/helpers";
 import { household } from "../surat/helpers";
@@ -67,6 +68,13 @@ describe("the member list", () => {
     const stored = byId.get(h.warga.id)?.whatsapp ?? "";
     expect(stored).toMatch(/^628/);
     expect(await ids(`?q=0${stored.slice(2)}`)).toEqual([h.warga.id]);
+    // Issue 49: typed with dashes, spaces or the country code, whole or only its start (ADR 0047).
+    for (const typed of phoneSpellings(stored)) {
+      expect(await ids(`?q=${encodeURIComponent(typed)}`), typed).toEqual([h.warga.id]);
+      expect(await ids(`?q=${encodeURIComponent(typed.slice(0, 9))}`), typed.slice(0, 9)).toContain(
+        h.warga.id,
+      );
+    }
     // LIKE's wildcards are taken literally.
     expect(await ids("?q=%25")).toEqual([]);
     expect(await ids("?q=_")).toEqual([]);

@@ -102,7 +102,17 @@ describe("registering guests", () => {
     expectProblem(await register(warga.token, { visitAt: inHours(-2) }), 400, "visit_in_past");
     expect((await register(warga.token, { visitAt: inHours(-0.5) })).status).toBe(201);
     expectProblem(await register(warga.token, { guestName: "" }), 400, "invalid_input");
-    expectProblem(await register(warga.token, { vehiclePlate: "B-1234-XYZ" }), 400, "invalid_input");
+    expectProblem(await register(warga.token, { vehiclePlate: "B_1234!XYZ" }), 400, "invalid_input");
+  });
+
+  it("keeps a guest's plate in the spaced form however it was typed (issue 49: dashes, no spaces, any case)", async () => {
+    const tenant = await createTenant();
+    const warga = await resident(tenant);
+    for (const typed of ["B-1234-XYZ", "b1234xyz", " b 1234-xyz "]) {
+      const res = await register(warga.token, { vehiclePlate: typed });
+      expect(res.status, typed).toBe(201);
+      expect(res.body.vehiclePlate, typed).toBe("B 1234 XYZ");
+    }
   });
 
   it("requires the guest's plate and identity by default (spec: given at registration), a field error each", async () => {

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api } from "../../api/client";
-import { date, jakartaDay } from "../../format";
+import { date, displayPlate, jakartaDay } from "../../format";
 import { useLanguage } from "../../i18n";
 import { Field, FormError, Select, Submit, TextArea, useSubmit } from "../../ui/forms";
 import { Show, useResource } from "../../ui/states";
@@ -231,7 +231,19 @@ function Vehicles(props: { card: Card; reload: () => void }) {
           rows={props.card.vehicles}
           rowKey={(v) => v.id}
           columns={[
-            { label: tx("plate"), cell: (v) => <span class="reg-mono">{v.plate}</span> },
+            {
+              label: tx("plate"),
+              cell: (v) => (
+                <span class="reg-mono">
+                  {v.plate}
+                  {v.plateDuplicate ? (
+                    <a class="reg-block" href={`${HOME}/plat-ganda`}>
+                      {tx("plateDuplicate")}
+                    </a>
+                  ) : null}
+                </span>
+              ),
+            },
             { label: tx("kind"), cell: (v) => humanize(v.kind) },
             { label: tx("brand"), cell: (v) => [v.brand, v.model].filter(Boolean).join(" ") || tx("none") },
             { label: tx("colour"), cell: (v) => v.colour ?? tx("none") },
@@ -276,6 +288,11 @@ function Vehicles(props: { card: Card; reload: () => void }) {
             required
             error={add.fields.plate}
           />
+          {plate.trim() !== "" && displayPlate(plate) !== null && displayPlate(plate) !== plate.trim() && (
+            <p class="muted" aria-live="polite">
+              {tx("plateSaved", { plate: displayPlate(plate) ?? "" })}
+            </p>
+          )}
           <Select
             label={tx("kind")}
             name="kind"

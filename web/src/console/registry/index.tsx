@@ -7,6 +7,7 @@ import { Exchange } from "./Exchange";
 import { CardList } from "./List";
 import { MemberForm } from "./MemberForm";
 import { MutasiList } from "./Mutasi";
+import { PlateDuplicates } from "./PlateDuplicates";
 import { Stats } from "./Stats";
 import { tx } from "./text";
 import { HOME } from "./types";
@@ -17,6 +18,7 @@ const PARTS = [
   { path: "", label: () => tx("navCards") },
   { path: "/unit", label: () => tx("navUnits") },
   { path: "/koreksi", label: () => tx("navCorrections") },
+  { path: "/plat-ganda", label: () => tx("navDuplicates") },
   { path: "/mutasi", label: () => tx("navMutasi") },
   { path: "/impor", label: () => tx("navExchange") },
   { path: "/statistik", label: () => tx("navStats") },
@@ -25,7 +27,8 @@ const PARTS = [
 /**
  * `/pengurus/warga/*`: the registry for the secretary and admin (issue 46 item 2): family cards (search,
  * detail, add and edit with If-Match, members, vehicles, life events), the houses on a plan, residents'
- * corrections, import with its dry run and export, statistics.
+ * corrections, vehicles registered under two spellings of a plate, import with its dry run and export,
+ * statistics.
  */
 export function Registry() {
   useLanguage();
@@ -58,6 +61,7 @@ export function Registry() {
         <Route path="/kk/:id/anggota/:memberId" component={MemberForm} />
         <Route path="/unit" component={Units} />
         <Route path="/koreksi" component={Corrections} />
+        <Route path="/plat-ganda" component={PlateDuplicates} />
         <Route path="/mutasi" component={MutasiList} />
         <Route path="/impor" component={Exchange} />
         <Route path="/statistik" component={Stats} />

@@ -183,6 +183,18 @@ export const tx = catalog({
     mk_pindah_keluar: "Pindah keluar",
     person: "Nama",
     kindFilter: "Jenis mutasi",
+    // Duplicate plates (issue 49)
+    navDuplicates: "Plat ganda",
+    duplicatesTitle: "Kendaraan dengan plat ganda",
+    duplicatesIntro:
+      "Plat dibandingkan tanpa spasi, tanda hubung, atau huruf besar-kecil (B 1234 XYZ = b1234xyz = B-1234-XYZ). Kendaraan ini terdaftar dengan plat yang sudah dimiliki kendaraan lain: perbaiki platnya atau hapus salah satunya di kartu keluarganya.",
+    duplicatesCaption: "Kendaraan yang menunggu pemeriksaan",
+    noDuplicates: "Tidak ada plat ganda.",
+    typedAs: "Ditulis",
+    sameAs: "Plat yang sama di",
+    openCard: "Buka KK",
+    plateSaved: "Disimpan sebagai {plate}",
+    plateDuplicate: "Plat ganda: menunggu pemeriksaan",
   },
   en: {
     title: "Registry",
@@ -357,6 +369,17 @@ export const tx = catalog({
     mk_pindah_keluar: "Moved out",
     person: "Name",
     kindFilter: "Kind of event",
+    navDuplicates: "Duplicate plates",
+    duplicatesTitle: "Vehicles with a duplicate plate",
+    duplicatesIntro:
+      "Plates are compared without spaces, dashes or case (B 1234 XYZ = b1234xyz = B-1234-XYZ). These vehicles were registered with a plate another vehicle already had: correct the plate or delete one of them on its family card.",
+    duplicatesCaption: "Vehicles waiting for review",
+    noDuplicates: "No duplicate plates.",
+    typedAs: "Typed",
+    sameAs: "Same plate on",
+    openCard: "Open card",
+    plateSaved: "Saved as {plate}",
+    plateDuplicate: "Duplicate plate: waiting for review",
   },
 });
 

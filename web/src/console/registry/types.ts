@@ -78,6 +78,8 @@ export interface Member {
 export interface Vehicle {
   id: string;
   plate: string;
+  /** Registered under another spelling of a plate another vehicle had first (ADR 0047). */
+  plateDuplicate: boolean;
   kind: string;
   brand: string | null;
   model: string | null;
