@@ -3,8 +3,8 @@ import EmailReplyParser from "email-reply-parser";
 import { convert } from "html-to-text";
 import nodeEmailReplyParser from "node-email-reply-parser";
 import planer from "planer";
-import PostalMime from "postal-mime";
 import { htmlToText } from "../src/html-to-text";
+import { readMessage } from "../src/parse";
 import { stripQuotedText } from "../src/strip-quotes";
 import { type CorpusCase, parseCorpus, scoreCase, summarise } from "../test/corpus-cases";
 
@@ -53,12 +53,15 @@ function time(fn: () => void): number {
   return Math.min(...runs);
 }
 
-/** A whole message (a corpus's .eml) becomes its text part, or its HTML part when it has no text. */
+/**
+ * A whole message (a corpus's .eml) becomes its text part, or its HTML part when it has no text,
+ * read as the Worker reads it (parse.ts: format=flowed un-flowed by quote depth).
+ */
 async function fromMessage(c: CorpusCase & { eml?: boolean }): Promise<CorpusCase> {
   if (!c.eml) {
     return c;
   }
-  const email = await PostalMime.parse(c.input);
+  const email = await readMessage(new Blob([c.input]).stream());
   return email.text !== undefined
     ? { ...c, html: false, input: email.text }
     : { ...c, html: true, input: email.html ?? "" };

@@ -1,11 +1,20 @@
 import type { Email, Header } from "postal-mime";
 import PostalMime from "postal-mime";
 import { sha256Hex } from "./attachments";
+import { FlowedRewriter } from "./flowed";
 import { htmlToText } from "./html-to-text";
 import { stripQuotedText } from "./strip-quotes";
 
+/**
+ * The parsed message. format=flowed text is un-flowed by flowed.ts, not by postal-mime, which
+ * joins a quoted line with the unquoted answer below it (RFC 3676 §4.5 never does).
+ */
 export async function readMessage(stream: ReadableStream<Uint8Array>): Promise<Email> {
-  return PostalMime.parse(stream, { attachmentEncoding: "arraybuffer" });
+  const flowed = new FlowedRewriter();
+  const email = await PostalMime.parse(stream.pipeThrough(flowed.stream), {
+    attachmentEncoding: "arraybuffer",
+  });
+  return flowed.apply(email);
 }
 
 // Tokens are base64url or hex; clients keep the bracket but may add spaces or change case of TKT.

@@ -14,6 +14,7 @@ import noToken from "./fixtures/no-token.eml?raw";
 import outlookDesktop from "./fixtures/outlook-desktop.eml?raw";
 import outlookWebHtmlOnly from "./fixtures/outlook-web-id-html-only.eml?raw";
 import thunderbird from "./fixtures/thunderbird-id-flowed.eml?raw";
+import thunderbirdBelowQuote from "./fixtures/thunderbird-id-flowed-below-quote.eml?raw";
 import { deliver, fill, listStored, newToken, registerTicket, sentRequests, unique } from "./helpers";
 
 type SentBody = {
@@ -124,6 +125,18 @@ describe("replies from each client reach the main API with only the new text", (
       expect.objectContaining({ filename: "denah-lokasi.png", contentType: "image/png", size: 70 }),
     ]);
     expect(body.attachments[0]?.key).toMatch(/\/1-denah-lokasi\.png$/);
+  });
+
+  it("Thunderbird (flowed): an answer right below a quoted line ending in a space is kept, not joined into the quote", async () => {
+    // postal-mime 4 alone joins "> masih bocor. " with the answer below it, and the joined line
+    // is then cut as a quote, leaving nothing (test/flowed.test.ts pins that); RFC 3676 never joins
+    // across quote depths. Plain-text only, as Thunderbird sends it when composing in plain text.
+    const { body } = await replyWith(thunderbirdBelowQuote, "andi@pratama.web.id");
+    expect(body.text).toBe(
+      "Masih bocor sedikit di sambungan pipa dekat tandon, tolong dicek lagi hari ini.\n" +
+        "Baik, saya tunggu di pos.",
+    );
+    expect(body.attachments).toEqual([]);
   });
 });
 
