@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { devVar, projectEnv, root, TEST_SECRETS } from "./dev-server.mjs";
+import { deliveryLog } from "./notify-standin.mjs";
 
 const run = promisify(execFile);
 const WRANGLER = join(root, "node_modules", ".bin", "wrangler");
