@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { devVar, projectEnv, root, TEST_SECRETS } from "./dev-server.mjs";
+import { deliveryLog } from "./notify-standin.mjs";
 
 const run = promisify(execFile);
 const WRANGLER = join(root, "node_modules", ".bin", "wrangler");
@@ -89,17 +90,28 @@ const acceptAll = async () => new Response(JSON.stringify({ accepted: true }), {
  * each request's service, method, path and JSON body, in order. Kept in this Node process's memory.
  */
 function keepingStandIn(service, outbox, arrivals) {
+  // The notify Worker's delivery log, for the operator's console (scripts/lib/notify-standin.mjs).
+  const log = service === "NOTIFY" ? deliveryLog() : undefined;
   return async (request) => {
+    const url = new URL(request.url);
+    const logged = log?.answer(request.method, url);
+    if (logged) {
+      return logged;
+    }
     const text = await request.text();
     let body = text;
     try {
       body = text ? JSON.parse(text) : undefined;
     } catch {}
-    outbox.push({ service, method: request.method, path: new URL(request.url).pathname, body });
+    outbox.push({ service, method: request.method, path: url.pathname, body });
     for (const arrived of arrivals) {
       arrived();
     }
     arrivals.clear();
+    if (log && request.method === "POST" && /^\/v1\/(emails|whatsapp|push)\//.test(url.pathname)) {
+      const messageIds = log.record(url.pathname, body);
+      return new Response(JSON.stringify({ accepted: true, messageIds, replayed: false }), { status: 202 });
+    }
     return acceptAll();
   };
 }

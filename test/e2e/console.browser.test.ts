@@ -2,6 +2,7 @@ import { communityJourneys } from "./console/journeys/community";
 import { deskJourneys } from "./console/journeys/desk";
 import { financeJourneys } from "./console/journeys/finance";
 import { operatorJourneys } from "./console/journeys/operator";
+import { operatorOpsJourneys } from "./console/journeys/operator-ops";
 import { peopleJourneys } from "./console/journeys/people";
 import { registryJourneys } from "./console/journeys/registry";
 import { consoleShellJourneys } from "./console/journeys/shell";
@@ -22,4 +23,5 @@ runJourneys("the committee's console in a browser", [
   communityJourneys,
   // The platform operator's console (issue 47), on the same foundation.
   operatorJourneys,
+  operatorOpsJourneys,
 ]);

@@ -2,6 +2,9 @@ import { type NotifyProblem, NotifyRequestError, NotifyUnavailable } from "./err
 import { currentRequestId } from "./requestId";
 import type {
   BlastWhatsAppInput,
+  DeliveryAttempt,
+  DeliveryLogQuery,
+  DeliveryMessage,
   DeliveryStats,
   DeliverySummary,
   Device,
@@ -68,6 +71,30 @@ export class NotifyClient {
   async stats(): Promise<DeliveryStats> {
     const response = await this.request("GET", "/v1/stats");
     return (await response.json()) as DeliveryStats;
+  }
+
+  /** The delivery log, newest first; `nextCursor` is the service's own (the last id shown). */
+  async messages(query: DeliveryLogQuery): Promise<{ items: DeliveryMessage[]; nextCursor: string | null }> {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined) {
+        params.set(key, String(value));
+      }
+    }
+    const response = await this.request("GET", `/v1/messages?${params}`);
+    return (await response.json()) as { items: DeliveryMessage[]; nextCursor: string | null };
+  }
+
+  /** One message with every delivery attempt (and its payload, which operators' views leave out). */
+  async message(id: string): Promise<DeliveryMessage & { attemptLog: DeliveryAttempt[] }> {
+    const response = await this.request("GET", `/v1/messages/${encodeURIComponent(id)}`);
+    return (await response.json()) as DeliveryMessage & { attemptLog: DeliveryAttempt[] };
+  }
+
+  /** Queues a parked (`dead`) or `failed` message again; 409 `message_not_dead` for any other. */
+  async retryMessage(id: string): Promise<{ messageIds: string[] }> {
+    const response = await this.request("POST", `/v1/messages/${encodeURIComponent(id)}/retry`);
+    return (await response.json()) as { messageIds: string[] };
   }
 
   // Logout must not fail because the token was already gone (FCM may have reported it unregistered).

@@ -3,7 +3,10 @@ export { type NotifyProblem, NotifyRequestError, NotifyUnavailable } from "./err
 export type {
   BlastWhatsAppInput,
   ChannelDeliverySummary,
+  DeliveryAttempt,
   DeliveryFailure,
+  DeliveryLogQuery,
+  DeliveryMessage,
   DeliveryStats,
   DeliverySummary,
   Device,

@@ -117,6 +117,47 @@ export interface DeliveryStats {
   alerts?: DeliveryAlert[];
 }
 
+/** One row of the service's delivery log (workers/notify `MessageSummary`). */
+export interface DeliveryMessage {
+  id: string;
+  channel: "email" | "push" | "whatsapp";
+  status: "queued" | "sending" | "sent" | "retrying" | "failed" | "dead" | "skipped";
+  recipient: string;
+  template: string | null;
+  subject: string | null;
+  batchId: string | null;
+  reference: string | null;
+  attempts: number;
+  lastError: string | null;
+  providerMessageId: string | null;
+  notBefore: string | null;
+  createdAt: string;
+  updatedAt: string;
+  sentAt: string | null;
+}
+
+/** One delivery attempt of a message, as the service logged it. */
+export interface DeliveryAttempt {
+  attempt: number;
+  startedAt: string;
+  finishedAt: string;
+  outcome: "sent" | "retrying" | "failed" | "dead" | "unknown" | "claim_lost";
+  providerStatus: number | null;
+  providerResponse: string | null;
+  error: string | null;
+}
+
+/** `GET /v1/messages` filters; `from`/`to` are Asia/Jakarta calendar days, inclusive. */
+export interface DeliveryLogQuery {
+  status?: DeliveryMessage["status"];
+  channel?: DeliveryMessage["channel"];
+  tenant?: string;
+  from?: string;
+  to?: string;
+  limit: number;
+  cursor?: string;
+}
+
 /** Delivery trouble counted per cause and UTC hour; the operators are emailed once per cause per hour. */
 export interface DeliveryAlert {
   cause: string;

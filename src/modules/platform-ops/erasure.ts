@@ -1,6 +1,7 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { platformAudit, rawAudit } from "../../core/audit";
 import type { PlatformCtx } from "../../core/context";
+import { afterCursor, keysetPage } from "../../core/db/paging";
 import { auditLog } from "../../core/db/platform-schema";
 import { rawD1, sqlName } from "../../core/db/raw";
 import type { PersonalColumns } from "../../core/module";
@@ -130,4 +131,51 @@ export async function erasePerson({
     }
   });
   return { reference, rows };
+}
+
+/**
+ * The erasures done in a tenant, newest first: the operator-only platform audit rows that keep each
+ * person's reference (one per person and tenant; a repeated erasure reuses it). Paged by id.
+ */
+export async function listErasures({
+  ctx,
+  id,
+  input,
+}: {
+  ctx: PlatformCtx;
+  id: string;
+  input: { limit: number; cursor?: string };
+}) {
+  const tenant = await tenantRowById(ctx, id);
+  const rows = await ctx.platform
+    .select({
+      id: auditLog.id,
+      userId: auditLog.targetId,
+      detail: auditLog.detail,
+      createdAt: auditLog.createdAt,
+      actorId: auditLog.actorId,
+    })
+    .from(auditLog)
+    .where(
+      and(
+        isNull(auditLog.tenantId),
+        eq(auditLog.action, ERASED),
+        eq(auditLog.targetType, "user"),
+        sql`json_extract(${auditLog.detail}, '$.tenantId') = ${tenant.id}`,
+        ...afterCursor(auditLog.id, input.cursor, "desc"),
+      ),
+    )
+    .orderBy(desc(auditLog.id))
+    .limit(input.limit + 1);
+  const page = keysetPage(rows, input.limit);
+  return {
+    items: page.items.map((r) => ({
+      id: r.id,
+      userId: r.userId ?? "",
+      reference: String(r.detail?.reference ?? ""),
+      erasedAt: r.createdAt,
+      operatorId: r.actorId,
+    })),
+    nextCursor: page.nextCursor,
+  };
 }

@@ -12,6 +12,9 @@ export const PLATFORM_OPS_ERROR_CODES = [
   // The archive's manifest does not carry this platform's signature (issue 31, N7).
   "archive_signature_invalid",
   "tenant_not_empty",
+  // The notification service's delivery log, as operators see it (issue 47 item 4).
+  "message_not_found",
+  "message_not_retryable",
 ] as const;
 
 declare module "../../core/errors" {
@@ -30,4 +33,6 @@ defineIndonesianTitles<(typeof PLATFORM_OPS_ERROR_CODES)[number]>({
   archive_checksum_mismatch: "Checksum arsip tidak cocok",
   archive_signature_invalid: "Tanda tangan arsip tidak sah",
   tenant_not_empty: "Komunitas tujuan tidak kosong",
+  message_not_found: "Pesan notifikasi tidak ditemukan",
+  message_not_retryable: "Hanya pesan yang gagal atau diparkir yang dapat dikirim ulang",
 });

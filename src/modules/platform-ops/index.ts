@@ -7,14 +7,18 @@ import { PLATFORM_OPS_ERROR_CODES } from "./errors";
 import { DownloadPlatformArchive } from "./routes/downloadPlatformArchive";
 import { DownloadTenantArchive } from "./routes/downloadTenantArchive";
 import { ErasePerson } from "./routes/erasePerson";
+import { GetNotificationMessage } from "./routes/getNotificationMessage";
 import { GetPlatformArchive } from "./routes/getPlatformArchive";
 import { GetPlatformHealth } from "./routes/getPlatformHealth";
 import { GetTenantArchive } from "./routes/getTenantArchive";
 import { ImportArchive } from "./routes/importArchive";
+import { ListErasures } from "./routes/listErasures";
+import { ListNotificationMessages } from "./routes/listNotificationMessages";
 import { ListPlatformArchives } from "./routes/listPlatformArchives";
 import { ListTenantArchives } from "./routes/listTenantArchives";
 import { RequestPlatformExport } from "./routes/requestPlatformExport";
 import { RequestTenantExport } from "./routes/requestTenantExport";
+import { RetryNotificationMessage } from "./routes/retryNotificationMessage";
 
 const platform = { scope: "platform" } as const;
 const admin = tenantAccess(ROLES.ADMIN);
@@ -35,6 +39,26 @@ export function platformOpsModule(declarations: readonly (readonly [string, Pers
     routes: [
       { method: "get", path: "/api/platform/health", endpoint: GetPlatformHealth, access: platform },
       { method: "post", path: "/api/platform/tenants/:id/erasures", endpoint: ErasePerson, access: platform },
+      { method: "get", path: "/api/platform/tenants/:id/erasures", endpoint: ListErasures, access: platform },
+      // The notification service's delivery log, reached over its binding (deliveries.ts).
+      {
+        method: "get",
+        path: "/api/platform/notifications/messages",
+        endpoint: ListNotificationMessages,
+        access: platform,
+      },
+      {
+        method: "get",
+        path: "/api/platform/notifications/messages/:id",
+        endpoint: GetNotificationMessage,
+        access: platform,
+      },
+      {
+        method: "post",
+        path: "/api/platform/notifications/messages/:id/retry",
+        endpoint: RetryNotificationMessage,
+        access: platform,
+      },
       { method: "post", path: "/api/archives", endpoint: RequestTenantExport, access: admin },
       { method: "get", path: "/api/archives", endpoint: ListTenantArchives, access: admin },
       { method: "get", path: "/api/archives/:id", endpoint: GetTenantArchive, access: admin },

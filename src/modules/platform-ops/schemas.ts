@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ListQuery } from "../../core/db/paging";
 
 const Failure = z.object({
   messageId: z.string(),
@@ -133,3 +134,71 @@ export const ImportResult = z.object({
     bytes: z.number().int(),
   }),
 });
+
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD");
+const DeliveryStatus = z
+  .enum(["queued", "sending", "sent", "retrying", "failed", "dead", "skipped"])
+  .describe(
+    "`dead` is a parked message: retries exhausted, or an outcome nobody knows; an operator may retry it",
+  );
+
+/** The notification service's delivery log as operators filter it (issue 47 item 4). */
+export const DeliveryListQuery = ListQuery.extend({
+  status: DeliveryStatus.optional(),
+  channel: z.enum(["email", "push", "whatsapp"]).optional(),
+  tenantId: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe("A community's id: the messages the main API sent about it (404 for an unknown community)"),
+  from: Day.optional().describe("Calendar day in Asia/Jakarta, inclusive"),
+  to: Day.optional().describe("Calendar day in Asia/Jakarta, inclusive"),
+});
+
+export const DeliveryView = z
+  .object({
+    id: z.string(),
+    channel: z.enum(["email", "push", "whatsapp"]),
+    status: DeliveryStatus,
+    recipient: z.string().describe("Masked: `b***@example.id`, `6281******890`, a token's first characters"),
+    template: z.string().nullable(),
+    subject: z.string().nullable(),
+    reference: z.string().nullable().describe("What the message was about: `<tenant id>:<what>:<id>`"),
+    tenantId: z.string().nullable().describe("The tenant part of the reference, when there is one"),
+    attempts: z.number().int(),
+    lastError: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    sentAt: z.string().nullable(),
+    retryable: z.boolean().describe("failed or dead (parked): `POST …/retry` queues it again"),
+  })
+  .openapi("NotificationDelivery");
+
+export const DeliveryList = z.object({ items: z.array(DeliveryView), nextCursor: z.string().nullable() });
+
+export const DeliveryDetail = DeliveryView.extend({
+  attemptLog: z.array(
+    z.object({
+      attempt: z.number().int(),
+      startedAt: z.string(),
+      finishedAt: z.string(),
+      outcome: z.enum(["sent", "retrying", "failed", "dead", "unknown", "claim_lost"]),
+      providerStatus: z.number().int().nullable(),
+      providerResponse: z.string().nullable(),
+      error: z.string().nullable(),
+    }),
+  ),
+}).openapi("NotificationDeliveryDetail");
+
+export const ErasureView = z
+  .object({
+    id: z.string(),
+    userId: z.string().describe("The account whose data was erased (operators only ever see this link)"),
+    reference: z.string().describe("The anonymous reference that stands for the person in the tenant"),
+    erasedAt: z.string(),
+    operatorId: z.string().nullable(),
+  })
+  .openapi("PersonalDataErasure");
+
+export const ErasureList = z.object({ items: z.array(ErasureView), nextCursor: z.string().nullable() });

@@ -38,4 +38,16 @@ export const FACTORIES: FactoryTable = {
     why: "its :id is the import's target, which must be an empty tenant (409 otherwise); operators name any tenant by design, walked in test/modules/platform-ops/archives.test.ts",
     probe: { params: { id: "01NOSUCHTENANT000000000000" }, status: 401 },
   },
+  // Issue 47 item 4: a message of the notification service's delivery log is no tenant's row; operators
+  // read and retry any, by design.
+  "/api/platform/notifications/messages/:id": {
+    kind: "exempt",
+    why: "a message of the notification service's delivery log, which operators read across tenants by design; walked in test/modules/platform-ops/deliveries.test.ts",
+    probe: { params: { id: "01NOSUCHMESSAGE00000000000" }, status: 401 },
+  },
+  "/api/platform/notifications/messages/:id/retry": {
+    kind: "exempt",
+    why: "a message of the notification service's delivery log, which operators retry across tenants by design; walked in test/modules/platform-ops/deliveries.test.ts",
+    probe: { params: { id: "01NOSUCHMESSAGE00000000000" }, status: 401 },
+  },
 };

@@ -39,6 +39,11 @@ const AREAS: Area[] = [
     label: "health",
     screen: lazy(() => import("./health").then((m) => m.HealthView)),
   },
+  {
+    path: "/operations",
+    label: "operations",
+    screen: lazy(() => import("./ops").then((m) => m.Operations)),
+  },
 ];
 
 function ToFirst() {

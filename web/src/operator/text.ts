@@ -10,6 +10,7 @@ export const ox = catalog({
     communities: "Komunitas",
     billing: "Tagihan langganan",
     health: "Kesehatan & operasi",
+    operations: "Pengiriman, data & arsip",
     missing: "Halaman ini tidak ada di konsol operator.",
   },
   en: {
@@ -20,6 +21,7 @@ export const ox = catalog({
     communities: "Communities",
     billing: "Subscription billing",
     health: "Health & operations",
+    operations: "Deliveries, data & archives",
     missing: "This page does not exist in the operator's console.",
   },
 });

@@ -202,6 +202,10 @@ export const MessageSummary = z.object({
   template: z.string().nullable(),
   subject: z.string().nullable(),
   batchId: z.string().nullable(),
+  reference: z
+    .string()
+    .nullable()
+    .describe("What the message is about, as the caller named it (`<tenant>:<what>:<id>`)"),
   attempts: z.number().int(),
   lastError: z.string().nullable(),
   providerMessageId: z.string().nullable(),
@@ -233,6 +237,12 @@ export const ListMessagesQuery = z.object({
   channel: z.enum(channels).optional(),
   recipient: z.string().min(1).max(4096).optional(),
   batchId: z.string().min(1).max(64).optional(),
+  tenant: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe("Messages whose reference begins with `<tenant>:` (the main API names them so)"),
   from: Day.optional(),
   to: Day.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),

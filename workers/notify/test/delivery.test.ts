@@ -207,4 +207,23 @@ describe("POST /v1/messages/:id/retry", () => {
     expect(conflict.body).toMatchObject({ code: "message_not_dead" });
     expect((await callJson("POST", "/v1/messages/01JD00000000000000000NOPE0/retry")).status).toBe(404);
   });
+
+  it("queues a failed message again (a permanent refusal the operator may have had fixed)", async () => {
+    net = fakeFetch({
+      "api.resend.com": (_, i) => (i === 0 ? json({ name: "validation_error" }, 422) : resendOk()),
+    });
+    const id = await queueEmail();
+    await deliver([id], { attempts: 1 });
+    expect(await messageRow(id)).toMatchObject({ status: "failed" });
+
+    const retried = await callJson<Accepted>("POST", `/v1/messages/${id}/retry`);
+    expect(retried.status).toBe(202);
+    expect(await messageRow(id)).toMatchObject({ status: "queued" });
+    // Pressed twice: the second finds it queued, not failed, and queues nothing more.
+    const twice = await callJson("POST", `/v1/messages/${id}/retry`);
+    expect(twice.status).toBe(409);
+    expect(twice.body).toMatchObject({ code: "message_not_dead" });
+    await deliver([id], { attempts: 1 });
+    expect(await messageRow(id)).toMatchObject({ status: "sent" });
+  });
 });

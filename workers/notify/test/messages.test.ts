@@ -98,6 +98,36 @@ describe("GET /v1/messages", () => {
     expect((await callJson("GET", "/v1/messages?from=10-11-2026")).status).toBe(400);
   });
 
+  it("filters by tenant: the tenant part of the reference, nothing that merely resembles it", async () => {
+    const seed = async (id: string, reference: string | null) => {
+      await env.NOTIFY_DB.prepare(
+        "INSERT INTO messages (id, channel, status, recipient, payload, attempts, reference, created_at, updated_at) VALUES (?1, 'email', 'failed', 'tenant@example.com', '{}', 1, ?2, '2026-10-01T00:00:00.000Z', '2026-10-01T00:00:00.000Z')",
+      )
+        .bind(id, reference)
+        .run();
+    };
+    await seed("01TEN00000000000000000001A", "01TENANTA:pengumuman:1");
+    await seed("01TEN00000000000000000002A", "01TENANTA:agenda:2");
+    await seed("01TEN00000000000000000003A", "01TENANTAB:pengumuman:3");
+    await seed("01TEN00000000000000000004A", "01TENANT_:pengumuman:4");
+    await seed("01TEN00000000000000000005A", null);
+
+    const page = await callJson<Page & { items: { reference: string }[] }>(
+      "GET",
+      "/v1/messages?tenant=01TENANTA&status=failed",
+    );
+    expect(page.status).toBe(200);
+    expect(page.body.items.map((i) => i.id)).toEqual([
+      "01TEN00000000000000000002A",
+      "01TEN00000000000000000001A",
+    ]);
+    expect(page.body.items[0]?.reference).toBe("01TENANTA:agenda:2");
+    // `_` is LIKE's any-character: escaped, it matches only itself.
+    const underscore = await callJson<Page>("GET", "/v1/messages?tenant=01TENANT_");
+    expect(underscore.body.items.map((i) => i.id)).toEqual(["01TEN00000000000000000004A"]);
+    expect((await callJson("GET", `/v1/messages?tenant=${"x".repeat(129)}`)).status).toBe(400);
+  });
+
   it("answers 404 for an unknown message", async () => {
     const res = await callJson("GET", "/v1/messages/01JD00000000000000000NOPE0");
     expect(res.status).toBe(404);

@@ -118,6 +118,9 @@ export function HealthView() {
                 {h.notify.deadLetters !== undefined && (
                   <p>{hx("deadLetters", { n: h.notify.deadLetters, failed: h.notify.failed ?? 0 })}</p>
                 )}
+                <p>
+                  <a href="/platform/operations">{hx("openDeliveries")}</a>
+                </p>
               </div>
               <h3>{hx("failures")}</h3>
               {failures.length === 0 ? (

@@ -2,6 +2,7 @@ import { catalog } from "../../console/text";
 
 export const hx = catalog({
   id: {
+    openDeliveries: "Buka log pengiriman, kirim ulang yang gagal",
     title: "Kesehatan platform",
     ok: "Semua baik",
     degraded: "Terganggu",
@@ -43,6 +44,7 @@ export const hx = catalog({
     none: "—",
   },
   en: {
+    openDeliveries: "Open the delivery log, send failed ones again",
     title: "Platform health",
     ok: "All good",
     degraded: "Degraded",

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, lt, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import { type Channel, type MessageStatus, messageAttempts, messages } from "../db/schema";
 import { conflict, notFound, unavailable } from "../errors";
 import { currentRequestId } from "../http/requestId";
@@ -16,6 +16,7 @@ export interface ListMessagesInput {
   channel?: Channel;
   recipient?: string;
   batchId?: string;
+  tenant?: string;
   from?: string;
   to?: string;
   limit: number;
@@ -41,6 +42,12 @@ export async function listMessages(ctx: ServiceContext, input: ListMessagesInput
   }
   if (input.batchId) {
     filters.push(eq(messages.batchId, input.batchId));
+  }
+  if (input.tenant) {
+    // The main API names what a message is about `<tenant id>:<what>:<id>` (src/core/notify/types.ts).
+    // LIKE's own wildcards in the id are escaped so a tenant id matches only itself.
+    const escaped = input.tenant.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+    filters.push(sql`${messages.reference} LIKE ${`${escaped}:%`} ESCAPE '\\'`);
   }
   if (input.from) {
     filters.push(gte(messages.createdAt, jakartaDayStart(input.from)));
@@ -85,25 +92,47 @@ export async function getMessage(ctx: ServiceContext, id: string) {
   };
 }
 
+/**
+ * What an operator may send again: a parked message (`dead`: retries exhausted, or an unknown outcome on a
+ * provider without an idempotency key) and a `failed` one (the provider refused it for good, e.g. an
+ * address it did not know, which the operator may have had corrected since).
+ */
+export const RETRYABLE_STATUSES = ["dead", "failed"] as const satisfies readonly MessageStatus[];
+
 export async function retryDeadMessage(ctx: ServiceContext, id: string): Promise<{ messageIds: string[] }> {
   const now = ctx.now().toISOString();
-  // Conditional update: two operators pressing retry at once must not queue the message twice.
+  const before = await ctx.db
+    .select({ status: messages.status })
+    .from(messages)
+    .where(eq(messages.id, id))
+    .get();
+  if (!before) {
+    throw notFound("message_not_found", `Message ${id} does not exist.`);
+  }
+  const was = before.status;
+  const notRetryable = (status: MessageStatus) =>
+    conflict(
+      "message_not_dead",
+      `Only dead (parked) or failed messages can be retried; this one is ${status}.`,
+    );
+  if (!(RETRYABLE_STATUSES as readonly MessageStatus[]).includes(was)) {
+    throw notRetryable(was);
+  }
+  // Conditional update on the status just read: two operators pressing retry at once must not queue the
+  // message twice; the loser sees it queued.
   const claimed = await ctx.db
     .update(messages)
     .set({ status: "queued", leaseUntil: null, notBefore: null, updatedAt: now })
-    .where(and(eq(messages.id, id), eq(messages.status, "dead")))
+    .where(and(eq(messages.id, id), eq(messages.status, was)))
     .returning({ id: messages.id })
     .all();
   if (claimed.length === 0) {
-    const exists = await ctx.db
+    const now2 = await ctx.db
       .select({ status: messages.status })
       .from(messages)
       .where(eq(messages.id, id))
       .get();
-    if (!exists) {
-      throw notFound("message_not_found", `Message ${id} does not exist.`);
-    }
-    throw conflict("message_not_dead", `Only dead messages can be retried; this one is ${exists.status}.`);
+    throw notRetryable(now2?.status ?? was);
   }
   try {
     const requestId = currentRequestId();
@@ -112,9 +141,12 @@ export async function retryDeadMessage(ctx: ServiceContext, id: string): Promise
     console.error("[notify] retry enqueue failed:", err);
     await ctx.db
       .update(messages)
-      .set({ status: "dead", updatedAt: ctx.now().toISOString() })
-      .where(eq(messages.id, id));
-    throw unavailable("dependency_unavailable", "The delivery queue is unavailable; the message stays dead.");
+      .set({ status: was, updatedAt: ctx.now().toISOString() })
+      .where(and(eq(messages.id, id), eq(messages.status, "queued")));
+    throw unavailable(
+      "dependency_unavailable",
+      `The delivery queue is unavailable; the message stays ${was}.`,
+    );
   }
   return { messageIds: [id] };
 }

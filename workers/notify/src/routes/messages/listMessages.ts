@@ -8,7 +8,8 @@ export class ListMessages extends OpenAPIRoute {
   override schema = {
     tags: ["Delivery log"],
     summary: "List messages, newest first",
-    description: "from/to are calendar days (YYYY-MM-DD) in Asia/Jakarta, inclusive.",
+    description:
+      "from/to are calendar days (YYYY-MM-DD) in Asia/Jakarta, inclusive. Parked messages are `status=dead`; `tenant` matches the tenant part of the reference.",
     request: { query: ListMessagesQuery },
     responses: { "200": jsonContent("A page of messages", Page(MessageSummary)), ...problemResponses(400) },
   };

@@ -7,7 +7,7 @@ import { type AppContext, ctxOf, jsonContent } from "../shared";
 export class RetryMessage extends OpenAPIRoute {
   override schema = {
     tags: ["Delivery log"],
-    summary: "Queue a dead message again (a fresh round of attempts)",
+    summary: "Queue a dead (parked) or failed message again (a fresh round of attempts)",
     request: { params: z.object({ id: z.string().min(1).max(64) }) },
     responses: {
       "202": jsonContent("Queued again", z.object({ messageIds: z.array(z.string()) })),
