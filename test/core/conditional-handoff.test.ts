@@ -7,9 +7,11 @@ import { bindings, call, callJson, createTenant, type Member, type TestTenant } 
 
 /**
  * A versioned GET whose handler reads its row by id (`rowById`) takes the ETag's version from that
- * very read once it has seen the handler do so (ADR 0035, "Update"): no read of the version ahead of
- * the handler, and a tag never newer than its body. A GET that did not hand the version over (a 404)
- * answers without an ETag and the next one reads ahead again.
+ * very read (ADR 0035, "Update"; ADR 0048): no read of the version ahead of the handler, and a tag
+ * never newer than its body. The read hands the version to the request's own scope, bound into the
+ * context's database handle; nothing is learnt per isolate, so every GET is answered the same way
+ * whatever ran before it in the isolate, and a GET that did not hand the version over (a 404) answers
+ * without an ETag and changes nothing for the next.
  */
 
 const VERSION_READ = /SELECT "row_version" AS v FROM "units"/;
@@ -36,7 +38,7 @@ async function rowVersion(tenant: TestTenant, id: string): Promise<number> {
 }
 
 describe("a versioned GET takes its version from the handler's own read", () => {
-  it("reads ahead until it has seen the handler hand the version over, then tags from that read", async () => {
+  it("tags from the handler's own read from the first GET on, with no read of the version ahead", async () => {
     const tenant = await createTenant();
     const sek = await tenant.member("sekretaris");
     const other = await createTenant();
@@ -47,14 +49,10 @@ describe("a versioned GET takes its version from the handler's own read", () => 
     });
     expect(made.status).toBe(201);
     const path = `/api/kependudukan/units/${made.body.id}`;
-    // The runtime is shared with the other test files (isolate: false), which may already have taught it
-    // this resource. A GET that hands no version over (another community's id: 404) makes it read ahead
-    // again, whichever state it was in.
-    expect((await get(other, otherSek, path)).status).toBe(404);
 
     const first = await get(tenant, sek, path);
     expect(first.status).toBe(200);
-    expect(first.versionReads).toBe(1);
+    expect(first.versionReads).toBe(0);
     expect(first.etag).toMatch(new RegExp(`^"${await rowVersion(tenant, made.body.id)}-[0-9a-f]{16}"$`));
 
     const second = await get(tenant, sek, path);
@@ -69,13 +67,79 @@ describe("a versioned GET takes its version from the handler's own read", () => 
     expect(moved.etag).toMatch(new RegExp(`^"${await rowVersion(tenant, made.body.id)}-[0-9a-f]{16}"$`));
     expect(moved.etag).not.toBe(first.etag);
 
-    // Another community's id: 404 without a tag; the GET after it reads ahead again, and tags rightly.
+    // Another community's id: 404 without a tag; the GET after it is answered just as before.
     const foreign = await get(other, otherSek, path);
     expect(foreign.status).toBe(404);
     expect(foreign.etag).toBeNull();
     const again = await get(tenant, sek, path);
-    expect(again.versionReads).toBe(1);
+    expect(again.versionReads).toBe(0);
     expect(again.etag).toBe(moved.etag);
+  });
+});
+
+describe("the order of requests in an isolate does not matter (ADR 0048)", () => {
+  /** A fresh unit, and a PUT of it under `If-Match`, with or without a GET of it having run first. */
+  async function putAfter(readFirst: boolean, stale: boolean) {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const made = await callJson<{ id: string }>("/api/kependudukan/units", {
+      token: sek.token,
+      body: { block: "K", number: "1" },
+    });
+    const path = `/api/kependudukan/units/${made.body.id}`;
+    const version = await rowVersion(tenant, made.body.id);
+    let readTag: string | null = null;
+    if (readFirst) {
+      const read = await get(tenant, sek, path);
+      expect(read.versionReads).toBe(0);
+      readTag = read.etag;
+    }
+    const tag = `"${stale ? version + 5 : version}-0000000000000000"`;
+    const put = await callJson<{ number: string }>(path, {
+      method: "PUT",
+      token: sek.token,
+      body: { number: "2" },
+      headers: { "If-Match": tag },
+    });
+    const after = await get(tenant, sek, path);
+    return {
+      status: put.status,
+      code: (put.body as { code?: string }).code ?? null,
+      moved: (await rowVersion(tenant, made.body.id)) - version,
+      tagged: put.headers.get("ETag") !== null,
+      readTagged: readTag !== null,
+      afterReads: after.versionReads,
+      afterTagged: after.etag !== null,
+    };
+  }
+
+  it.each([false, true])(
+    "a PUT with If-Match is answered the same with or without a GET first (stale: %s)",
+    async (stale) => {
+      const plain = await putAfter(false, stale);
+      const afterGet = await putAfter(true, stale);
+      expect(afterGet).toEqual({ ...plain, readTagged: true });
+      expect(plain.status).toBe(stale ? 412 : 200);
+      expect(plain.moved).toBe(stale ? 0 : 1);
+      expect(plain.afterTagged).toBe(true);
+      expect(plain.afterReads).toBe(0);
+    },
+  );
+
+  it("a GET that handed no version over (a 404) changes nothing for the next GET of any resource", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const made = await callJson<{ id: string }>("/api/kependudukan/units", {
+      token: sek.token,
+      body: { block: "L", number: "1" },
+    });
+    const path = `/api/kependudukan/units/${made.body.id}`;
+    const before = await get(tenant, sek, path);
+    for (let i = 0; i < 3; i++) {
+      expect((await get(tenant, sek, "/api/kependudukan/units/01HZZZZZZZZZZZZZZZZZZZZZZZ")).status).toBe(404);
+    }
+    const after = await get(tenant, sek, path);
+    expect(after).toEqual(before);
   });
 });
 

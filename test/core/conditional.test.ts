@@ -1,11 +1,12 @@
 import { eq, getTableName } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it } from "vitest";
 import { routeTable, versionedResources } from "../../src/app";
 import type { TenantRole } from "../../src/core/context";
+import { DbScope, d1Handle, withStatementFacts } from "../../src/core/db/handles";
 import { tenantAuditLog } from "../../src/core/db/tenant-schema";
 import { PreconditionFailed } from "../../src/core/errors";
 import { VersionedWrite } from "../../src/core/http/conditional";
-import { runWithAttachment } from "../../src/core/idempotency/hook";
 import { tenantDb } from "../../src/core/tenancy/slots";
 import { agenda } from "../../src/modules/konten/tables";
 import { tenantD1 } from "../helpers/d1";
@@ -192,22 +193,24 @@ describe("the If-Match guard rides in the write's own batch", () => {
     await db.update(agenda).set({ place: "Pos ronda" }).where(eq(agenda.id, id)).run();
     const late = new VersionedWrite(resource(), target(id), seen?.v ?? 0, bindings.PLATFORM_DB);
     const audit = `conditional-${id}`;
+    // One request's handle, as a context built for it gets (core/tenancy/contexts.ts), with the guard.
+    const request = new DbScope();
+    const scoped = withStatementFacts(drizzle(d1Handle(tenantD1(world.a.tenant), request)));
+    const detach = request.attach(late);
     await expect(
-      runWithAttachment(late, () =>
-        db.batch([
-          db.update(agenda).set({ place: "Lapangan" }).where(eq(agenda.id, id)),
-          db.insert(tenantAuditLog).values({ id: audit, action: "agenda.update", targetType: "agenda" }),
-        ]),
-      ),
+      scoped.batch([
+        scoped.update(agenda).set({ place: "Lapangan" }).where(eq(agenda.id, id)),
+        scoped.insert(tenantAuditLog).values({ id: audit, action: "agenda.update", targetType: "agenda" }),
+      ]),
     ).rejects.toBeInstanceOf(PreconditionFailed);
+    detach();
     expect(await read(id)).toEqual({ v: (seen?.v ?? 0) + 1, place: "Pos ronda" });
     expect(await db.select().from(tenantAuditLog).where(eq(tenantAuditLog.id, audit)).get()).toBeUndefined();
 
     // From the version the row has now, the same write goes through and learns its new version.
     const current = new VersionedWrite(resource(), target(id), (seen?.v ?? 0) + 1, bindings.PLATFORM_DB);
-    await runWithAttachment(current, () =>
-      db.update(agenda).set({ place: "Lapangan" }).where(eq(agenda.id, id)).run(),
-    );
+    request.attach(current);
+    await scoped.update(agenda).set({ place: "Lapangan" }).where(eq(agenda.id, id)).run();
     expect(current.version).toBe((seen?.v ?? 0) + 2);
     expect(await read(id)).toEqual({ v: (seen?.v ?? 0) + 2, place: "Lapangan" });
   });

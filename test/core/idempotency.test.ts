@@ -1,8 +1,9 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { jobs, routeTable } from "../../src/app";
+import { DbScope } from "../../src/core/db/handles";
 import { credentialAnswerOf } from "../../src/core/http/endpoint";
-import { runWithReservation } from "../../src/core/idempotency/hook";
+import { reservationAttachment } from "../../src/core/idempotency/hook";
 import { CRON, runScheduled } from "../../src/core/jobs";
 import { systemPlatformCtx } from "../../src/core/tenancy/contexts";
 import { tenantClient, tenantSessionDb } from "../../src/core/tenancy/slots";
@@ -141,14 +142,14 @@ describe("Idempotency-Key on writes (ADR 0034)", () => {
       )
       .bind(scope, a.id, now)
       .run();
-    const { db } = tenantSessionDb(bindings, tenant.slot, "first-primary");
+    const request = new DbScope();
+    const { db } = tenantSessionDb(bindings, tenant.slot, "first-primary", undefined, request);
     const reservation = {
       ...{ scope, key: "hp-session", actorId: a.id, requestHash: "h", owner: "owner-a", home },
       ...{ lockedUntil: now, createdAt: now, committed: false },
     };
-    await runWithReservation(reservation, () =>
-      tenantClient(db).prepare("UPDATE complaints SET title = title WHERE 0").run(),
-    );
+    request.attach(reservationAttachment(reservation));
+    await tenantClient(db).prepare("UPDATE complaints SET title = title WHERE 0").run();
     expect(reservation.committed).toBe(true);
     const row = await home
       .prepare("SELECT owner, state FROM idempotency_keys WHERE scope = ?1 AND key = 'hp-session'")

@@ -117,7 +117,7 @@ describe("the slot's owner (a closed tenant's slot claimed again)", () => {
     // context on the primary, as a job or another community's view gets).
     const read = await callJson<{ items: Unit[] }>("/api/kependudukan/units", { token: adminA.token });
     expectProblem(read, 410, "tenant_closed");
-    await expect(contextTenantDb(bindings, staleA).run(sql`DELETE FROM units`)).rejects.toMatchObject({
+    await expect(contextTenantDb(bindings, staleA, null).run(sql`DELETE FROM units`)).rejects.toMatchObject({
       cause: { code: "tenant_closed" },
     });
     const units = await callJson<{ items: Unit[] }>("/api/kependudukan/units", { token: adminB.token });

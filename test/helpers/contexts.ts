@@ -1,7 +1,15 @@
-import { type Actor, effectiveRoles, type TenantCtx, type TenantRole } from "../../src/core/context";
-import { platformDb } from "../../src/core/db/platform";
+import {
+  type Actor,
+  effectiveRoles,
+  type PlatformCtx,
+  type TenantCtx,
+  type TenantRole,
+} from "../../src/core/context";
+import type { DbScope } from "../../src/core/db/handles";
+import { platformDb, scopedPlatformDb } from "../../src/core/db/platform";
 import { loadConfig } from "../../src/core/env";
 import { serviceEnv, tenantCtxFor } from "../../src/core/tenancy/contexts";
+import { guardedTenantDb } from "../../src/core/tenancy/slots";
 import { systemNow } from "../../src/core/time";
 import { bindings, callJson, dutiesFor } from "./harness";
 
@@ -25,6 +33,19 @@ export async function memberCtx(slug: string, member: { id: string }, role: Tena
     now: systemNow,
   };
   return tenantCtxFor(base, slug);
+}
+
+/**
+ * The same context with `scope` (one request's part, core/db/handles.ts) bound into its handles, as
+ * `tenantCtx(c)` binds a request's: what a test attaches to `scope` rides in the context's writes.
+ */
+export function inScope<C extends PlatformCtx>(ctx: C, scope: DbScope): C {
+  const platform = scopedPlatformDb(bindings, scope);
+  if (!("tenant" in ctx)) {
+    return { ...ctx, platform };
+  }
+  const tenant = (ctx as unknown as TenantCtx).tenant;
+  return { ...ctx, platform, db: guardedTenantDb(bindings, tenant.slot, (raw) => raw, scope) };
 }
 
 /**

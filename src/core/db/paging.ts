@@ -1,8 +1,18 @@
 import { and, eq, gt, gte, lt, or, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
-import { invalidCursor, MAX_CURSOR_LENGTH } from "../http/cursor";
+import { Invalid } from "../errors";
 import { jakartaDayRange } from "../time";
+
+/** The longest cursor accepted; `ListQuery` states the same bound in the schema (core/http/cursor.ts). */
+export const MAX_CURSOR_LENGTH = 512;
+
+/** 400 `invalid_cursor`: a cursor no list gave (core/http/cursor.ts opens the wire form). */
+export function invalidCursor(): Invalid {
+  return new Invalid("invalid_cursor", "The cursor is not one this list gave.", [
+    { field: "cursor", message: "unknown cursor" },
+  ]);
+}
 
 /**
  * One page of a keyset-paginated list: queries fetch `limit + 1` rows ordered by id, and the extra

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { Duty } from "../context";
-import { idempotencyTable } from "../idempotency/table";
+import { idempotencyTable } from "./idempotency-keys";
 import { preconditionChecksTable, rowVersion } from "./row-version";
 
 /** Control plane: the one database every request may touch besides its own tenant's. */

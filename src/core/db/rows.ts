@@ -2,7 +2,7 @@ import { type Column, eq, getTableColumns, sql } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type ErrorCode, NotFound } from "../errors";
-import { requestScope } from "../http/requestScope";
+import { scopeOfHandle } from "./handles";
 
 /** A table with a text primary key named `id`, as every table of ours has. */
 type TableWithId = SQLiteTable & { id: SQLiteColumn; $inferSelect: object };
@@ -49,9 +49,10 @@ export async function rowById<T extends TableWithId>(
   id: string,
 ): Promise<T["$inferSelect"] | undefined> {
   const { sql: text, columns } = rowQuery(db, table);
-  const [values] = await clientOf(db).prepare(text).bind(id).raw<unknown[]>();
+  const client = clientOf(db);
+  const [values] = await client.prepare(text).bind(id).raw<unknown[]>();
   const row = values ? decodeRow(columns, values) : undefined;
-  noteVersion(table, id, row);
+  noteVersion(client, table, id, row);
   return row as T["$inferSelect"] | undefined;
 }
 
@@ -73,15 +74,14 @@ function decodeRow(columns: RowQuery["columns"], values: readonly unknown[]): Re
   return row;
 }
 
-/** Hands a watched row's version to the versioned GET that watches it (core/http/conditional.ts). */
-function noteVersion(table: SQLiteTable, id: string, row: object | undefined): void {
-  const watch = requestScope()?.rowWatch;
-  if (!watch || watch.version !== null || watch.table !== table || watch.key !== id || !row) {
-    return;
-  }
-  const version = (row as { rowVersion?: unknown }).rowVersion;
+/**
+ * Hands the row's version to the request whose handle read it (core/db/handles.ts `DbScope`): a
+ * versioned GET watching that row (core/http/conditional.ts) tags its answer with it.
+ */
+function noteVersion(client: D1Database, table: SQLiteTable, id: string, row: object | undefined): void {
+  const version = (row as { rowVersion?: unknown } | undefined)?.rowVersion;
   if (typeof version === "number") {
-    watch.version = version;
+    scopeOfHandle(client)?.rowRead(table, id, version);
   }
 }
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { idempotencyTable } from "../idempotency/table";
+import { idempotencyTable } from "./idempotency-keys";
 import { preconditionChecksTable } from "./row-version";
 
 /**

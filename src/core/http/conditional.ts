@@ -1,23 +1,25 @@
 import { getTableName } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Context, MiddlewareHandler } from "hono";
+import {
+  type DbScope,
+  d1Handle,
+  type StatementFacts,
+  type WriteAttachment,
+  type WriteTarget,
+} from "../db/handles";
 import { platformPreconditionChecks } from "../db/platform-schema";
 import { rawD1, sqlName } from "../db/raw";
 import { ROW_VERSION } from "../db/row-version";
 import { tenantPreconditionChecks } from "../db/tenant-schema";
 import type { HonoEnv } from "../env";
 import { PreconditionFailed } from "../errors";
-import {
-  isWriteText,
-  runWithAttachment,
-  type WriteAttachment,
-  withIdempotencyHook,
-} from "../idempotency/hook";
 import { defineModule } from "../module";
 import { tenantCtx } from "../tenancy/contexts";
+import { requestDb } from "../tenancy/sessions";
 import type { HttpMethod } from "./access";
 import { etagOf, keepJsonText } from "./etag";
-import { type RowWatch, requestScope } from "./requestScope";
+import { log } from "./log";
 
 /**
  * Conditional requests (issue 30 item 2, ADR 0035). A module declares which single resources are
@@ -26,18 +28,21 @@ import { type RowWatch, requestScope } from "./requestScope";
  *
  * - GET answers `ETag: "<row_version>-<digest of the body>"` (core/http/etag.ts), and 304 with no body
  *   when `If-None-Match` names it. The version is the one the handler's own read of the row by id
- *   handed over (`conditionalRead` below), or one read ahead of the handler: a tag is never newer than
- *   its body.
+ *   hands over (`rowById`, core/db/rows.ts, tells the request's `DbScope` which this middleware watches:
+ *   `handsOver` below, decided when the resource is declared), or, for a resource whose handler does
+ *   not read it so, one read ahead of the handler: a tag is never newer than its body.
  * - A write with `If-Match` whose tag's version is not the row's is refused with 412
  *   `precondition_failed`, but only once the handler's own checks have passed: it runs, so a caller who
  *   may not touch the row (another member's record) still hears its 404 or 403 and learns neither that
  *   the row exists nor its version (issue 44); its first write of anything, in any database, is refused
  *   before it is sent, and an answer that wrote nothing or refused the row's state (409) is replaced by
- *   the 412. A matching tag lets the
- *   handler run, and its first batch that writes the table starts with a guard statement (the batch
- *   hook, core/idempotency/hook.ts) that fails the whole batch if the row moved in between: the check
- *   and the write are one transaction. A write without `If-Match` runs as before. A successful write
- *   answers the row's version as that batch left it.
+ *   the 412. A matching tag lets the handler run, and its first batch that writes the table (drizzle's
+ *   own metadata of the query builder names the table; raw SQL, which names none, counts as writing it)
+ *   starts with a guard statement that fails the whole batch if the row moved in between: the check
+ *   and the write are one transaction. The guard is a `WriteAttachment` (core/db/handles.ts) added to
+ *   the request's scope around the handler, so every handle of the handler's context carries it
+ *   (ADR 0048). A write without `If-Match` runs as before. A successful write answers the row's version
+ *   as that batch left it.
  *
  * The digest makes a tag change when the body does without the row (a campaign's donation total, a
  * poll's tally); `If-Match` compares the version part only, which is what a lost update is about.
@@ -58,6 +63,12 @@ export interface RowOptions {
    * year with no lines yet) rather than not found. Always so for a settings singleton.
    */
   implicit?: boolean;
+  /**
+   * Whether the GET handler reads the row by id with `rowById` (core/db/rows.ts), which hands its
+   * version over. The default: a tenant table's row named by a path parameter on its `id`; false
+   * makes the GET read the version ahead of the handler.
+   */
+  handsOver?: boolean;
 }
 
 /**
@@ -79,6 +90,10 @@ export interface VersionedResource {
   /** The version of a row that is not there: 0 when the resource exists implicitly, else null (404). */
   absent: 0 | null;
   home: VersionedHome;
+  /** Whether the GET handler's own read hands the version over (see RowOptions); else it is read ahead. */
+  handsOver: boolean;
+  /** The table's SQL name, as drizzle's query metadata names it. */
+  tableName: string;
 }
 
 /**
@@ -97,7 +112,9 @@ export function versioned(
     throw new Error(`versioned ${path}: ${getTableName(table)} has no id column, name the key`);
   }
   const absent = "id" in row || row.implicit ? 0 : null;
-  return { path, table, row, key, absent, home };
+  const byId = home.database === "tenant" && "param" in row && key === (table as { id?: SQLiteColumn }).id;
+  const handsOver = row.handsOver ?? byId;
+  return { path, table, row, key, absent, home, handsOver, tableName: getTableName(table) };
 }
 
 const CONDITIONAL_METHODS: readonly HttpMethod[] = ["get", "put", "patch", "delete"];
@@ -161,19 +178,25 @@ function conditional(resource: VersionedResource): MiddlewareHandler<HonoEnv> {
     }
     const target = rowTarget(resource, c);
     keepJsonText(c);
+    const { scope } = requestDb(c);
     // The request's own handle on the tenant's database (its D1 session, when there is one), so the
-    // handler reads the row no older than this version; the platform's through the same hook.
+    // handler reads the row no older than this version; the platform's through a plain handle.
     const db =
-      resource.home.database === "platform" ? withIdempotencyHook(c.env.PLATFORM_DB) : rawD1(tenantCtx(c));
+      resource.home.database === "platform" ? d1Handle(c.env.PLATFORM_DB, null) : rawD1(tenantCtx(c));
     if (c.req.method === "GET" || c.req.method === "HEAD") {
-      await conditionalRead(c, next, resource, () => readVersion(db, resource, target), target);
+      await conditionalRead(c, next, resource, () => readVersion(db, resource, target), target, scope);
       return;
     }
     const before = await readVersion(db, resource, target);
     const ifMatch = c.req.header("If-Match");
     const from = ifMatch === undefined ? null : expected(ifMatch, before);
     const write = new VersionedWrite(resource, target, from, c.env.PLATFORM_DB, from === STALE);
-    await runWithAttachment(write, next);
+    const detach = scope.attach(write);
+    try {
+      await next();
+    } finally {
+      detach();
+    }
     if (write.refused || (write.stale && staleExplains(c.res.status))) {
       // The handler passed its checks and reached a write (whatever a verb that wraps database errors
       // made of the refusal), answered without writing, or refused the row's state: the stale tag
@@ -185,17 +208,11 @@ function conditional(resource: VersionedResource): MiddlewareHandler<HonoEnv> {
 }
 
 /**
- * The versioned resources (per isolate) whose GET handler was seen reading the row by its id through
- * `rowById` (core/db/rows.ts), which hands the version it read over: their GETs skip the read of the
- * version ahead of the handler (one D1 round trip of each). The version comes from the very read the body
- * was built from, so the tag is never newer than its body.
- */
-const handsOverVersion = new WeakSet<VersionedResource>();
-
-/**
- * A GET of a versioned resource: the handler runs watching its row. A resource not yet seen handing its
- * version over has it read first, as before; one that was, and this time did not (a 404, a branch that
- * read otherwise), answers without an ETag once and goes back to reading first.
+ * A GET of a versioned resource. One whose handler hands its version over (`handsOver`, declared with
+ * the resource) runs the handler watching its row: the version comes from the very read the body was
+ * built from, with no D1 round trip of its own, and a GET that read nothing by id (a 404) answers
+ * without an ETag. Any other has its version read ahead of the handler. The same every time: nothing
+ * is learnt per isolate (ADR 0048).
  */
 async function conditionalRead(
   c: Context<HonoEnv>,
@@ -203,30 +220,24 @@ async function conditionalRead(
   resource: VersionedResource,
   readAhead: () => Promise<number | null>,
   target: RowTarget,
+  scope: DbScope,
 ): Promise<void> {
-  const scope = requestScope();
-  const watch: RowWatch = { table: resource.table, key: target.key, version: null };
-  const trusted = scope !== undefined && handsOverVersion.has(resource);
-  const before = trusted ? null : await readAhead();
-  if (scope) {
-    scope.rowWatch = watch;
-  }
-  try {
+  if (!resource.handsOver) {
+    const before = await readAhead();
     await next();
-  } finally {
-    if (scope) {
-      scope.rowWatch = null;
-    }
-  }
-  if (!trusted) {
-    if (watch.version !== null) {
-      handsOverVersion.add(resource);
-    }
     await tagRead(c, before);
     return;
   }
-  if (watch.version === null) {
-    handsOverVersion.delete(resource);
+  const watch = { table: resource.table, key: target.key, version: null as number | null };
+  const unwatch = scope.watch(watch);
+  try {
+    await next();
+  } finally {
+    unwatch();
+  }
+  if (watch.version === null && c.res.status === 200) {
+    // A handler declared to read its row by id answered without doing so: no tag rather than a guess.
+    log("warn", "conditional.version_not_handed_over", { path: resource.path });
   }
   await tagRead(c, watch.version);
 }
@@ -323,7 +334,10 @@ function errorText(error: unknown): string {
 /**
  * What a write under a versioned path adds to each batch that writes its table in its database: the
  * guard ahead (the first such batch only, when the request sent If-Match) and a read of the row's
- * version behind. Exported for the test that moves the row between the early check and the batch.
+ * version behind. Which batch writes the table is what the handle knows of its statements
+ * (core/db/handles.ts `StatementFacts`): drizzle's metadata of the builder, made from the table object;
+ * raw SQL names no table and counts as writing it. Exported for the test that moves the row between the
+ * early check and the batch.
  */
 export class VersionedWrite implements WriteAttachment {
   wrote = false;
@@ -331,7 +345,6 @@ export class VersionedWrite implements WriteAttachment {
   refused = false;
   version: number | null = null;
   private guarded = false;
-  private readonly writes: RegExp;
 
   /**
    * `platform`: the platform database's binding, to tell its batches from a tenant database's; `stale`:
@@ -343,24 +356,23 @@ export class VersionedWrite implements WriteAttachment {
     private readonly expected: number | null,
     private readonly platform: D1Database,
     readonly stale = false,
-  ) {
-    const name = getTableName(resource.table);
-    const quoted = `["\`]?${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["\`]?`;
-    this.writes = new RegExp(
-      `^\\s*(?:update(?:\\s+or\\s+\\w+)?|delete\\s+from|(?:insert(?:\\s+or\\s+\\w+)?|replace)\\s+into)\\s+${quoted}(?:[\\s(]|$)`,
-      "i",
+  ) {}
+
+  private writesTable(statement: StatementFacts): boolean {
+    return (
+      statement.write && (statement.tables === null || statement.tables.includes(this.resource.tableName))
     );
   }
 
-  attach(raw: D1Database, texts: readonly (string | undefined)[]) {
-    if (this.stale && texts.some(isWriteText)) {
+  attach({ raw, database }: WriteTarget, statements: readonly StatementFacts[]) {
+    if (this.stale && statements.some((s) => s.write)) {
       this.refused = true;
       throw new PreconditionFailed();
     }
-    const onPlatform = raw === this.platform;
+    const onPlatform = database === this.platform;
     if (
       onPlatform !== (this.resource.home.database === "platform") ||
-      !texts.some((text) => text !== undefined && this.writes.test(text))
+      !statements.some((s) => this.writesTable(s))
     ) {
       return null;
     }

@@ -1,4 +1,6 @@
-import { Invalid } from "../errors";
+import { invalidCursor, MAX_CURSOR_LENGTH } from "../db/paging";
+
+export { invalidCursor, MAX_CURSOR_LENGTH };
 
 /**
  * Cursors on the wire (ADR 0040). A list's verb pages by an inner key it understands (the last id,
@@ -14,9 +16,6 @@ import { Invalid } from "../errors";
  * into 400 `invalid_cursor` instead of a silent first page.
  */
 const VERSION = "1";
-
-/** The longest cursor accepted; `ListQuery` states the same bound in the schema. */
-export const MAX_CURSOR_LENGTH = 512;
 
 /** FNV-1a (32 bits) in base 36: a checksum and a list tag, not a secret. */
 function fnv1a(text: string): string {
@@ -48,12 +47,6 @@ function fromBase64Url(token: string): string {
 export function sealCursor(route: string, key: string): string {
   const body = `${VERSION}|${fnv1a(route)}|${key}`;
   return toBase64Url(`${body}|${fnv1a(body)}`);
-}
-
-export function invalidCursor(): Invalid {
-  return new Invalid("invalid_cursor", "The cursor is not one this list gave.", [
-    { field: "cursor", message: "unknown cursor" },
-  ]);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { type HonoEnv, loadConfig } from "../env";
 import { newId } from "../ids";
 import { type RateLimitNote, rateLimitHeaders } from "../rateLimitHeaders";
-import { answerBookmark, requestSessions } from "../tenancy/sessions";
+import { answerBookmark, requestDb } from "../tenancy/sessions";
 import { log } from "./log";
 import { runInRequestScope } from "./requestScope";
 import { loggedPath } from "./secret";
@@ -124,9 +124,11 @@ export const requestContext: MiddlewareHandler<HonoEnv> = async (c, next) => {
     return;
   }
   const rateLimits: RateLimitNote[] = [];
-  // The request's tenant reads go through one D1 session; its bookmark is set below (ADR 0036).
-  const sessions = requestSessions(c);
-  await runInRequestScope({ requestId, rateLimits, sessions }, next);
+  // The request's database part (ADR 0048): its tenant reads go through one D1 session, whose bookmark
+  // is set below (ADR 0036), and what its writes carry; contexts built from `c` bind it in.
+  const { sessions } = requestDb(c);
+  // The log-correlation scope: the request id and the rate-limit notes, nothing that reads or writes.
+  await runInRequestScope({ requestId, rateLimits }, next);
   let res = c.res;
   try {
     finish(res.headers, requestId, allowOrigin);

@@ -2,36 +2,19 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { RateLimitNote } from "../rateLimitHeaders";
 
 /**
- * What one request carries to code far below its handler without every caller passing it, in one
- * store (core/http/middleware.ts `requestContext` opens it around the route):
+ * Log correlation, and only that (ADR 0048): what one request carries to code far below its handler
+ * without every caller passing it, in one store (core/http/middleware.ts `requestContext` opens it
+ * around the route):
  * - the request id, which the notification client forwards as `X-Request-Id` (core/notify/requestId.ts);
  * - the notes of the rate limits it went through, for the `RateLimit` answer headers
- *   (core/rateLimitHeaders.ts);
- * - its community's D1 session slot and the client's bookmark (core/tenancy/sessions.ts), null where
- *   no HTTP request opened one (jobs, queue consumers, tests that only name a request id).
- * The batch hook's write attachments (core/idempotency/hook.ts) keep a store of their own: they nest
- * per write route and per versioned resource, inside this one.
+ *   (core/rateLimitHeaders.ts).
+ * Nothing here changes what a request reads or writes: the idempotency mark, the If-Match guard and the
+ * D1 session ride in the request's contexts (`ctx.db`, `ctx.platform`: core/tenancy/contexts.ts,
+ * core/db/handles.ts), built per request and passed down.
  */
 export interface RequestScope {
   readonly requestId: string;
   readonly rateLimits: RateLimitNote[];
-  /**
-   * `RequestSessions` of core/tenancy/sessions.ts, which alone writes and reads it. Opaque here: the
-   * notify Worker builds core/notify, which reads this file, and must not take in the main Worker's
-   * bindings that the sessions' type names.
-   */
-  readonly sessions: unknown;
-  /**
-   * The row a versioned GET is about (core/http/conditional.ts): the first read of it by id
-   * (core/db/rows.ts `rowById`) writes its version here, so the tag needs no read of its own.
-   */
-  rowWatch?: RowWatch | null;
-}
-
-export interface RowWatch {
-  readonly table: object;
-  readonly key: string | number;
-  version: number | null;
 }
 
 const scope = new AsyncLocalStorage<RequestScope>();

@@ -7,9 +7,10 @@ import { readCapped } from "../http/body";
 import { type CredentialAnswer, credentialAnswerOf, maxBodyBytesOf } from "../http/endpoint";
 import { log } from "../http/log";
 import { newId, randomToken } from "../ids";
+import { requestDb } from "../tenancy/sessions";
 import { slotDatabase } from "../tenancy/slots";
 import { systemNow } from "../time";
-import { type Reservation, runWithReservation } from "./hook";
+import { type Reservation, reservationAttachment } from "./hook";
 
 /** How long a first answer is replayed, and after which the sweep deletes the key (ADR 0034). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
@@ -265,9 +266,12 @@ async function honourKey(
     c.res = replayed;
     return;
   }
+  // Every handle of a context built for this request now carries the mark (ADR 0048).
+  const detach = requestDb(c).scope.attach(reservationAttachment(reservation));
   try {
-    await runWithReservation(reservation, next);
+    await next();
   } finally {
+    detach();
     try {
       await settle(reservation, c.res, credentials);
     } catch (error) {

@@ -11,5 +11,5 @@ export function currentRequestId(): string | undefined {
 
 /** Runs `fn` as work of request `requestId` outside an HTTP request (a job, a test): no limits, no session. */
 export function runWithRequestId<T>(requestId: string, fn: () => T): T {
-  return runInRequestScope({ requestId, rateLimits: [], sessions: null }, fn);
+  return runInRequestScope({ requestId, rateLimits: [] }, fn);
 }

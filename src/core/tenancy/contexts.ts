@@ -1,7 +1,7 @@
 import { and, asc, eq, ne } from "drizzle-orm";
 import type { Context } from "hono";
 import type { Actor, PlatformCtx, Role, ServiceEnv, TenantCtx, TenantInfo } from "../context";
-import { platformDb } from "../db/platform";
+import { platformDb, scopedPlatformDb } from "../db/platform";
 import { tenants } from "../db/platform-schema";
 import { rowByIdOrNotFound } from "../db/rows";
 import { guardNamespace, isNamespace } from "../dependency";
@@ -10,7 +10,7 @@ import { Forbidden, NotFound } from "../errors";
 import type { FeatureFlag } from "../flags";
 import { systemNow } from "../time";
 import { type ResolveOptions, resolveTenant, tenantClosed, tenantFields, toTenantInfo } from "./registry";
-import { contextTenantDb } from "./sessions";
+import { contextTenantDb, type RequestDb, requestDb } from "./sessions";
 import { isSlotBinding } from "./slots";
 
 /** The operator route that changes a tenant evicts its own isolate's cached copy (ADR 0007). */
@@ -52,30 +52,52 @@ export function bindingsOf(ctx: PlatformCtx): Bindings {
   return bindings;
 }
 
+/**
+ * The request each context was built for (ADR 0048): a context made from `c` carries the request's
+ * `RequestDb` on to every context derived from it (`withTenant`), so their handles carry the request's
+ * idempotency mark, If-Match guard and D1 session. A context of no request (a job's) has none.
+ */
+const requestOf = new WeakMap<PlatformCtx, RequestDb>();
+
 function clientIp(c: Context<HonoEnv>): string | null {
   return c.req.header("CF-Connecting-IP") ?? null;
 }
 
-/** The context of a request that acts outside any one tenant (sign-in, profile, operator routes). */
+/**
+ * The context of a request that acts outside any one tenant (sign-in, profile, operator routes).
+ * `platform` carries the request's scope when its writes carry something (an Idempotency-Key, an
+ * If-Match on a platform table); otherwise it is the isolate's one instance (core/db/platform.ts).
+ */
 export function platformCtx(c: Context<HonoEnv>): PlatformCtx {
   const actor = c.get("actor");
   if (!actor) {
     throw new Error("platformCtx used on a route without a guard");
   }
-  return {
+  const request = requestDb(c);
+  const ctx: PlatformCtx = {
     actor,
-    platform: platformDb(c.env),
+    platform: request.scope.carries ? scopedPlatformDb(c.env, request.scope) : platformDb(c.env),
     env: serviceEnv(c.env),
     config: c.get("config"),
     requestId: c.get("requestId"),
     ip: clientIp(c),
     now: systemNow,
   };
+  requestOf.set(ctx, request);
+  return ctx;
 }
 
-/** Inside a request for this very community, `db` is the request's D1 session (ADR 0036, sessions.ts). */
+/**
+ * Inside a request for this very community, `db` is the request's D1 session (ADR 0036, sessions.ts);
+ * inside any request, `db` carries that request's scope (ADR 0048).
+ */
 function withTenant(base: PlatformCtx, tenant: TenantInfo, actor: Actor = base.actor): TenantCtx {
-  return { ...base, actor, tenant, db: contextTenantDb(bindingsOf(base), tenant) };
+  const request = requestOf.get(base) ?? null;
+  const ctx: TenantCtx = { ...base, actor, tenant, db: contextTenantDb(bindingsOf(base), tenant, request) };
+  if (request) {
+    requestOf.set(ctx, request);
+  }
+  return ctx;
 }
 
 /** The context of a tenant route: the guard has resolved the tenant from the token or device key. */

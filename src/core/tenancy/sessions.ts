@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import type { TenantDb, TenantInfo } from "../context";
+import { DbScope } from "../db/handles";
 import type { Bindings, HonoEnv } from "../env";
 import { log } from "../http/log";
-import { requestScope } from "../http/requestScope";
 import { ownerChecked } from "./owner";
 import { guardedTenantDb, slotDatabase, tenantSessionDb } from "./slots";
 
@@ -39,6 +39,29 @@ interface RequestSessions {
 }
 
 /**
+ * What one request binds into the database handles of every context built for it (ADR 0048): its
+ * `DbScope` (what its writes carry, who is told of a row read by id; core/db/handles.ts) and its D1
+ * session slot. Made once per request, on first ask, and reached only through the request's own Hono
+ * context `c` (`requestDb(c)`): the contexts built from `c` (core/tenancy/contexts.ts) carry it on.
+ */
+export interface RequestDb {
+  readonly scope: DbScope;
+  readonly sessions: RequestSessions;
+}
+
+const requests = new WeakMap<Context<HonoEnv>, RequestDb>();
+
+/** The request's database part, made on first ask (core/http/middleware.ts asks first). */
+export function requestDb(c: Context<HonoEnv>): RequestDb {
+  let request = requests.get(c);
+  if (!request) {
+    request = { scope: new DbScope(), sessions: requestSessions(c) };
+    requests.set(c, request);
+  }
+  return request;
+}
+
+/**
  * The client's bookmark, or null for none or a malformed one. A malformed header is not refused: a
  * bookmark only says how fresh a read must be, so without one the request reads as a first request
  * does (`first-unconstrained`), and a change of D1's format on Cloudflare's side can cost
@@ -52,8 +75,8 @@ export function parseBookmark(header: string | null | undefined): SentBookmark |
   return match ? { tenantId: match[1] as string, bookmark: match[2] as string, header } : null;
 }
 
-/** A request's session slot, none open yet (core/http/middleware.ts puts it in the request scope). */
-export function requestSessions(c: Context<HonoEnv>): RequestSessions {
+/** A request's session slot, none open yet (`requestDb` keeps it for the request). */
+function requestSessions(c: Context<HonoEnv>): RequestSessions {
   return { c, sent: parseBookmark(c.req.header(BOOKMARK_HEADER)), opened: null };
 }
 
@@ -72,17 +95,18 @@ function homeSlug(c: Context<HonoEnv>): string | null {
  * community, the request's session (opened on first use from the client's bookmark); anywhere else the
  * slot's binding, which always reads the primary. Either way the handle checks, before its first
  * statement answers, that the slot still belongs to `tenant` (owner.ts): once per session, once per
- * context on the primary.
+ * context on the primary; and carries the request's scope, when the context was built for a request.
  */
-export function contextTenantDb(bindings: Bindings, tenant: TenantInfo): TenantDb {
+export function contextTenantDb(bindings: Bindings, tenant: TenantInfo, request: RequestDb | null): TenantDb {
   const guard = (raw: D1Database) => ownerChecked(bindings, tenant, raw);
-  const state = requestScope()?.sessions as RequestSessions | null | undefined;
+  const state = request?.sessions;
+  const scope = request?.scope ?? null;
   if (!state || homeSlug(state.c) !== tenant.slug) {
-    return guardedTenantDb(bindings, tenant.slot, guard);
+    return guardedTenantDb(bindings, tenant.slot, guard, scope);
   }
   if (state.opened?.tenantId !== tenant.id) {
     const from = state.sent?.tenantId === tenant.id ? state.sent.bookmark : "first-unconstrained";
-    state.opened = { tenantId: tenant.id, ...tenantSessionDb(bindings, tenant.slot, from, guard) };
+    state.opened = { tenantId: tenant.id, ...tenantSessionDb(bindings, tenant.slot, from, guard, scope) };
   }
   return state.opened.db;
 }

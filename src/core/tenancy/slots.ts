@@ -1,10 +1,10 @@
 import { drizzle } from "drizzle-orm/d1";
 import type { TenantDb } from "../context";
+import { type DbScope, d1Handle, withStatementFacts } from "../db/handles";
 import { applyMigrations } from "../db/migrate";
 import { TENANT_MIGRATIONS } from "../db/tenant-migrations.generated";
 import type { Bindings } from "../env";
 import { Unavailable } from "../errors";
-import { withIdempotencyHook } from "../idempotency/hook";
 
 /**
  * The tenant database slots (wrangler.toml `TENANT_DB_NN`). Only core may name a slot: a module gets
@@ -40,7 +40,10 @@ export function slotDatabase(env: Bindings, slot: number): D1Database {
   return binding;
 }
 
-/** One drizzle instance per slot binding and isolate, as for the platform database (core/db/platform.ts). */
+/**
+ * One drizzle instance per slot binding and isolate, as for the platform database (core/db/platform.ts):
+ * core's own handle for work outside any request's context (jobs, tests), carrying no request's scope.
+ */
 const instances = new WeakMap<D1Database, TenantDb>();
 /** Each instance's binding, for core's one raw path (core/db/raw.ts `rawD1`). */
 const clients = new WeakMap<TenantDb, D1Database>();
@@ -49,11 +52,10 @@ export function tenantDb(env: Bindings, slot: number): TenantDb {
   const binding = slotDatabase(env, slot);
   let db = instances.get(binding);
   if (!db) {
-    // Through the batch hook, so a write under an Idempotency-Key also marks the key (ADR 0034).
-    const hooked = withIdempotencyHook(binding);
-    db = drizzle(hooked);
+    const handle = d1Handle(binding, null);
+    db = withStatementFacts(drizzle(handle));
     instances.set(binding, db);
-    clients.set(db, hooked);
+    clients.set(db, handle);
   }
   return db;
 }
@@ -61,20 +63,21 @@ export function tenantDb(env: Bindings, slot: number): TenantDb {
 /**
  * A drizzle instance over one D1 session of a slot's database (core/tenancy/sessions.ts): reads go to
  * the nearest replica at least as new as `constraintOrBookmark`, writes to the primary. One per request,
- * never cached: the session carries that request's bookmark. Through the batch hook like `tenantDb`,
- * which needs only `prepare` and `batch` of what it wraps.
+ * never cached: the session carries that request's bookmark, and the handle that request's `scope`
+ * (core/db/handles.ts: what its writes carry, who is told of a row read by id).
  */
 export function tenantSessionDb(
   env: Bindings,
   slot: number,
   constraintOrBookmark: string,
   guard: Guard = (raw) => raw,
+  scope: DbScope | null = null,
 ): { db: TenantDb; session: D1DatabaseSession } {
   const binding = slotDatabase(env, slot);
   const session = binding.withSession(constraintOrBookmark);
-  const hooked = withIdempotencyHook(guard(session as unknown as D1Database), binding);
-  const db = drizzle(hooked);
-  clients.set(db, hooked);
+  const handle = d1Handle(guard(session as unknown as D1Database), scope, binding);
+  const db = withStatementFacts(drizzle(handle));
+  clients.set(db, handle);
   return { db, session };
 }
 
@@ -83,13 +86,19 @@ export type Guard = (raw: D1Database) => D1Database;
 
 /**
  * A slot's primary behind `guard`, one per call (a tenant context's own handle, owner.ts): the check
- * belongs to the context, so unlike `tenantDb` it is not kept per isolate.
+ * belongs to the context, so unlike `tenantDb` it is not kept per isolate; so does `scope`, the
+ * request's part (core/db/handles.ts), when the context was built for one.
  */
-export function guardedTenantDb(env: Bindings, slot: number, guard: Guard): TenantDb {
+export function guardedTenantDb(
+  env: Bindings,
+  slot: number,
+  guard: Guard,
+  scope: DbScope | null = null,
+): TenantDb {
   const binding = slotDatabase(env, slot);
-  const hooked = withIdempotencyHook(guard(binding), binding);
-  const db = drizzle(hooked);
-  clients.set(db, hooked);
+  const handle = d1Handle(guard(binding), scope, binding);
+  const db = withStatementFacts(drizzle(handle));
+  clients.set(db, handle);
   return db;
 }
 

@@ -46,7 +46,8 @@ export const kependudukanModule = defineModule({
   errorCodes: KEPENDUDUKAN_ERROR_CODES,
   // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
   versioned: [
-    versioned(`${base}/kk/:id`, familyCards),
+    // Its GET reads the card with its members in one batch, not by `rowById`: the version is read ahead.
+    versioned(`${base}/kk/:id`, familyCards, { param: "id", handsOver: false }),
     versioned(`${base}/kk/:id/members/:memberId`, familyMembers, { param: "memberId" }),
     versioned(`${base}/kk/:id/vehicles/:vehicleId`, vehicles, { param: "vehicleId" }),
     versioned(`${base}/units/:id`, units),

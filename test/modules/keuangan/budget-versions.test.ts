@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { versionedResources } from "../../../src/app";
+import { DbScope } from "../../../src/core/db/handles";
 import { PreconditionFailed } from "../../../src/core/errors";
 import { VersionedWrite } from "../../../src/core/http/conditional";
-import { runWithAttachment } from "../../../src/core/idempotency/hook";
 import { putBudget } from "../../../src/modules/keuangan/anggaran";
-import { auditTrail, losingRace, memberCtx } from "../../helpers/contexts";
+import { auditTrail, inScope, losingRace, memberCtx } from "../../helpers/contexts";
 import { tenantD1, withTrigger } from "../../helpers/d1";
 import { bindings, call, callJson, expectProblem } from "../../helpers/harness";
 import { community } from "./helpers";
@@ -140,11 +140,12 @@ describe("the budget's If-Match guard rides in the PUT's own batch", () => {
       bindings.PLATFORM_DB,
     );
     const puts = (await auditTrail(c.admin.token, "action=anggaran.put")).length;
+    const request = new DbScope();
+    const detach = request.attach(late);
     await expect(
-      runWithAttachment(late, () =>
-        putBudget({ ctx: losingRace(ctx, rival), year: 2028, input: lines(9_000_000) }),
-      ),
+      putBudget({ ctx: losingRace(inScope(ctx, request), rival), year: 2028, input: lines(9_000_000) }),
     ).rejects.toBeInstanceOf(PreconditionFailed);
+    detach();
     expect(await yearRows(db, 2028)).toEqual({
       lines: [{ category: "Sosial", amount: 700_000 }],
       version: seen + 1,
@@ -158,7 +159,8 @@ describe("the budget's If-Match guard rides in the PUT's own batch", () => {
       seen + 1,
       bindings.PLATFORM_DB,
     );
-    await runWithAttachment(current, () => putBudget({ ctx, year: 2028, input: lines(9_000_000) }));
+    request.attach(current);
+    await putBudget({ ctx: inScope(ctx, request), year: 2028, input: lines(9_000_000) });
     expect(current.version).toBe(seen + 2);
     expect(await yearRows(db, 2028)).toEqual({
       lines: [{ category: "Keamanan", amount: 9_000_000 }],

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { versionedResources } from "../../../src/app";
 import type { TenantCtx } from "../../../src/core/context";
+import { DbScope } from "../../../src/core/db/handles";
 import { PreconditionFailed } from "../../../src/core/errors";
 import { VersionedWrite } from "../../../src/core/http/conditional";
-import { runWithAttachment } from "../../../src/core/idempotency/hook";
 import { changeRoles } from "../../../src/modules/members/service";
-import { auditTrail, memberCtx } from "../../helpers/contexts";
+import { auditTrail, inScope, memberCtx } from "../../helpers/contexts";
 import { bindings, call, callJson, createTenant, expectProblem } from "../../helpers/harness";
 import { household } from "../surat/helpers";
 import { allMembers, type MemberBody } from "./helpers";
@@ -172,15 +172,16 @@ describe("the membership's If-Match guard rides in the platform batch", () => {
         .run();
     const target = { key: treasurer.id, tenantId: tenant.id };
     const late = new VersionedWrite(resource(), target, seen, bindings.PLATFORM_DB);
+    const request = new DbScope();
+    const detach = request.attach(late);
     await expect(
-      runWithAttachment(late, () =>
-        changeRoles({
-          ctx: losingPlatformRace(ctx, rival),
-          id: treasurer.id,
-          input: { roles: ["sekretaris"] },
-        }),
-      ),
+      changeRoles({
+        ctx: losingPlatformRace(inScope(ctx, request), rival),
+        id: treasurer.id,
+        input: { roles: ["sekretaris"] },
+      }),
     ).rejects.toBeInstanceOf(PreconditionFailed);
+    detach();
     expect(await membershipRow(treasurer.id, tenant.id)).toEqual({
       roles: '["bendahara"]',
       personId: h.childMemberId,
@@ -190,9 +191,8 @@ describe("the membership's If-Match guard rides in the platform batch", () => {
 
     // From the version the row has now, the same change goes through and learns its new version.
     const current = new VersionedWrite(resource(), target, seen + 1, bindings.PLATFORM_DB);
-    await runWithAttachment(current, () =>
-      changeRoles({ ctx, id: treasurer.id, input: { roles: ["sekretaris"] } }),
-    );
+    request.attach(current);
+    await changeRoles({ ctx: inScope(ctx, request), id: treasurer.id, input: { roles: ["sekretaris"] } });
     expect(current.version).toBe(seen + 2);
     expect((await membershipRow(treasurer.id, tenant.id))?.roles).toBe('["sekretaris"]');
   });
