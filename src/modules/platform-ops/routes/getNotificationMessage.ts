@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
@@ -18,7 +18,7 @@ export class GetNotificationMessage extends Endpoint {
     responses: { 200: json(DeliveryDetail), ...problems(401, 403, 404, 503) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();
     return c.json(await getDelivery({ ctx: platformCtx(c), id: params.id }));
   }

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { ListQuery } from "../../../core/db/paging";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
@@ -19,7 +19,7 @@ export class ListErasures extends Endpoint {
     responses: { 200: json(ErasureList), ...problems(400, 401, 403, 404) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { params, query } = await this.getValidatedData<typeof this.schema>();
     return c.json(await listErasures({ ctx: platformCtx(c), id: params.id, input: query }));
   }

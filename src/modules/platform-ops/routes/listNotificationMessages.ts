@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { HonoEnv } from "../../../core/env";
+import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
@@ -19,7 +19,7 @@ export class ListNotificationMessages extends Endpoint {
     responses: { 200: json(DeliveryList), ...problems(400, 401, 403, 404, 503) },
   };
 
-  override async handle(c: Context<HonoEnv>) {
+  override async handle(c: Context<RouteEnv>) {
     const { query } = await this.getValidatedData<typeof this.schema>();
     return c.json(await listDeliveries({ ctx: platformCtx(c), input: query }));
   }
