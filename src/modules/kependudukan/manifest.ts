@@ -77,14 +77,7 @@ export const kependudukanPersonalData = personalData(
   }),
   personalColumns(vehicles, {
     personal: [vehicles.plate, vehicles.plateKey, vehicles.brand, vehicles.model, vehicles.colour],
-    other: [
-      vehicles.id,
-      vehicles.familyCardId,
-      vehicles.kind,
-      vehicles.plateDuplicate,
-      vehicles.createdAt,
-      vehicles.updatedAt,
-    ],
+    other: [vehicles.id, vehicles.familyCardId, vehicles.kind, vehicles.createdAt, vehicles.updatedAt],
   }),
   personalColumns(corrections, {
     subjects: [corrections.userId, corrections.decidedBy],

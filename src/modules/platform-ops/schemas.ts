@@ -135,7 +135,7 @@ export const ImportResult = z.object({
   }),
 });
 
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD");
+const Day = z.iso.date().describe("YYYY-MM-DD, a real calendar day");
 const DeliveryStatus = z
   .enum(["queued", "sending", "sent", "retrying", "failed", "dead", "skipped"])
   .describe(

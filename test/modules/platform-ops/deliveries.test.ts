@@ -149,6 +149,8 @@ describe("GET /api/platform/notifications/messages", () => {
     expectProblem(await list("?status=lost", token), 400, "invalid_input");
     expectProblem(await list("?channel=sms", token), 400, "invalid_input");
     expectProblem(await list("?from=20-11-2026", token), 400, "invalid_input");
+    // A shape of a day that is no day (month 82): refused here, not passed on to fail in the service.
+    expectProblem(await list("?from=1470-82-98", token), 400, "invalid_input");
     expectProblem(await list("?limit=101", token), 400, "invalid_input");
     expectProblem(await list("?tenantId=01UNKNOWNTENANT0000000000", token), 404, "tenant_not_found");
 

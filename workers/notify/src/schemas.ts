@@ -230,7 +230,7 @@ export const MessageDetail = MessageSummary.extend({
   attemptLog: z.array(Attempt),
 });
 
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "use YYYY-MM-DD");
+const Day = z.iso.date();
 
 export const ListMessagesQuery = z.object({
   status: z.enum(messageStatuses).optional(),

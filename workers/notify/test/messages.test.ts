@@ -96,6 +96,7 @@ describe("GET /v1/messages", () => {
     expect((await callJson("GET", "/v1/messages?limit=101")).status).toBe(400);
     expect((await callJson("GET", "/v1/messages?status=lost")).status).toBe(400);
     expect((await callJson("GET", "/v1/messages?from=10-11-2026")).status).toBe(400);
+    expect((await callJson("GET", "/v1/messages?from=2026-13-45")).status).toBe(400);
   });
 
   it("filters by tenant: the tenant part of the reference, nothing that merely resembles it", async () => {

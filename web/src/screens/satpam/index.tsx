@@ -51,6 +51,16 @@ function Gate() {
   const guests = useResource(() =>
     api.get<Page<Visitor>>("/api/visitor", { query: { from: today, to: today, limit: 100 } }),
   );
+  // Whose guest each of today's visitors is, kept across the list's reloads: a passage right after
+  // another finds the list reading again, and the answer still names the host.
+  const hosts = useRef(new Map<string, string>());
+  if (guests.state === "ready") {
+    for (const v of guests.data.items) {
+      if (v.residentName) {
+        hosts.current.set(v.id, v.residentName);
+      }
+    }
+  }
   const [direction, setDirection] = useState<Direction>("in");
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);
@@ -78,9 +88,7 @@ function Gate() {
       const path = dir === "in" ? "/api/visitor/gate/check-in" : "/api/visitor/gate/check-out";
       const result = await api.post<GateResult>(path, body, { idempotencyKey: key });
       lastScan.current = null;
-      const host =
-        guests.state === "ready" ? guests.data.items.find((v) => v.id === result.visitorId) : undefined;
-      setOutcome({ ok: true, direction: dir, result, host: host?.residentName });
+      setOutcome({ ok: true, direction: dir, result, host: hosts.current.get(result.visitorId) });
       changed();
       return true;
     } catch (error) {
