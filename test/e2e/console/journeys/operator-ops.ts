@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { expect } from "vitest";
 import type { Journey, WebApp } from "../../web/harness";
 
@@ -113,26 +114,16 @@ export const operatorOpsJourneys: Journey[] = [
       await ready.waitFor();
       await app.screenshot(page, "operator-ops-archives-desktop");
 
-      // KNOWN GAP (issue 47 item 4): pressing "Unduh" here ends in the client's network error on the e2e
-      // server, while the same route answers the ZIP to a plain fetch (below); not yet understood, so the
-      // journey checks the button is offered and fetches the file as the operator's API caller.
-      await ready.getByRole("button", { name: /^Unduh/ }).waitFor();
-      const operator = await app.apiAs(OPERATOR);
-      const list = (await (
-        await operator("GET", `/api/platform/tenants/${community.id}/archives`)
-      ).json()) as {
-        items: { id: string; status: string }[];
-      };
-      const archive = list.items.find((a) => a.status === "ready");
-      const file = await operator("GET", `/api/platform/archives/${archive?.id}/download`);
-      expect(file.status).toBe(200);
-      expect(file.headers.get("content-type")).toBe("application/zip");
+      // The operator presses "Unduh" and the browser saves the ZIP (the screen asks the route on this
+      // origin: the answer's downloadUrl is absolute on the configured APP_URL, another port here).
+      const [download] = await Promise.all([
+        page.waitForEvent("download", { timeout: 60_000 }),
+        ready.getByRole("button", { name: /^Unduh/ }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/\.zip$/);
+      const file = await readFile((await download.path()) ?? "");
       // A ZIP: local file header "PK\x03\x04".
-      expect(
-        Buffer.from(await file.arrayBuffer())
-          .subarray(0, 4)
-          .toString("hex"),
-      ).toBe("504b0304");
+      expect(file.subarray(0, 4).toString("hex")).toBe("504b0304");
 
       const phone = await app.page();
       await app.signIn(phone, OPERATOR);

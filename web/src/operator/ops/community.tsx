@@ -104,7 +104,9 @@ function Archives({ id, name }: { id: string; name: string }) {
     setDownloadError(null);
     try {
       saveBlob(
-        await api.blob(a.downloadUrl ?? `/api/platform/archives/${a.id}/download`),
+        // The route on this origin: the answer's downloadUrl is absolute on the API's configured
+        // APP_URL, which need not be the origin this page was loaded from (a local server's port).
+        await api.blob(`/api/platform/archives/${encodeURIComponent(a.id)}/download`),
         `arsip-${a.id}.zip`,
       );
     } catch (error) {
