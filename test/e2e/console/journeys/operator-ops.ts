@@ -96,7 +96,7 @@ export const operatorOpsJourneys: Journey[] = [
     },
   },
   {
-    name: "the operator exports a community's archive and it is ready to download",
+    name: "the operator exports a community's archive and downloads it",
     run: async (app) => {
       const community = await newCommunity(app, "arsip", "admin.arsip-{n}@warga.test");
       const page = await opsPage(app);
