@@ -14,7 +14,7 @@ import { ROW_VERSION } from "../db/row-version";
 import { tenantPreconditionChecks } from "../db/tenant-schema";
 import type { HonoEnv } from "../env";
 import { PreconditionFailed } from "../errors";
-import { defineModule } from "../module";
+import { defineModule, personalColumns, personalData } from "../module";
 import { tenantCtx } from "../tenancy/contexts";
 import { requestDb } from "../tenancy/sessions";
 import type { HttpMethod } from "./access";
@@ -415,5 +415,5 @@ export class VersionedWrite implements WriteAttachment {
 export const conditionalModule = defineModule({
   name: "conditional",
   routes: [],
-  personalData: { precondition_checks: {} },
+  personalData: personalData(personalColumns(tenantPreconditionChecks, {})),
 });

@@ -2,7 +2,7 @@ import { lt } from "drizzle-orm";
 import { idempotencyKeys } from "../db/platform-schema";
 import { tenantIdempotencyKeys } from "../db/tenant-schema";
 import { CRON, type Job, tenantJob } from "../jobs";
-import { defineModule } from "../module";
+import { defineModule, personalColumns, personalData } from "../module";
 import { IDEMPOTENCY_TTL_MS } from "./middleware";
 
 export { IDEMPOTENCY_HEADER, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, idempotency } from "./middleware";
@@ -42,14 +42,22 @@ export const idempotencyModule = defineModule({
   name: "idempotency",
   routes: [],
   jobs: [platformSweep, tenantSweep],
-  personalData: {
-    idempotency_keys: {
-      subjects: ["actor_id"],
+  personalData: personalData(
+    personalColumns(tenantIdempotencyKeys, {
+      subjects: [tenantIdempotencyKeys.actorId],
       // The kept answer can hold anything the route answered (a complaint's text, a name).
-      personal: ["body", "headers"],
+      personal: [tenantIdempotencyKeys.body, tenantIdempotencyKeys.headers],
       // `scope` repeats the actor's id inside the primary key, which erasure cannot rewrite row by row;
       // every row is deleted within 24 h by the sweep, erasure or not.
-      other: ["scope", "key", "request_hash", "state", "owner", "locked_until", "created_at"],
-    },
-  },
+      other: [
+        tenantIdempotencyKeys.scope,
+        tenantIdempotencyKeys.key,
+        tenantIdempotencyKeys.requestHash,
+        tenantIdempotencyKeys.state,
+        tenantIdempotencyKeys.owner,
+        tenantIdempotencyKeys.lockedUntil,
+        tenantIdempotencyKeys.createdAt,
+      ],
+    }),
+  ),
 });
