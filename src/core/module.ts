@@ -97,10 +97,18 @@ export function personalColumns<T extends SQLiteTable>(
   return [getTableName(table), columns];
 }
 
+declare const manifestBrand: unique symbol;
+/**
+ * A module's personal-data manifest as only `personalData(...)` builds it: a hand-written object of
+ * string column names does not type-check as one (issue 48 item 3), so every name comes from a drizzle
+ * column and a renamed column is a `tsc` error.
+ */
+export type PersonalDataManifest = Readonly<Record<string, PersonalColumns>> & {
+  readonly [manifestBrand]: true;
+};
+
 /** A module's `personalData`: its tables' declarations (`personalColumns`), by SQL table name. */
-export function personalData(
-  ...declarations: readonly PersonalDeclaration[]
-): Readonly<Record<string, PersonalColumns>> {
+export function personalData(...declarations: readonly PersonalDeclaration[]): PersonalDataManifest {
   const byTable: Record<string, PersonalColumns> = {};
   for (const [table, columns] of declarations) {
     // A second declaration would silently replace the first: one table, one classification.
@@ -109,7 +117,7 @@ export function personalData(
     }
     byTable[table] = columns;
   }
-  return byTable;
+  return byTable as PersonalDataManifest;
 }
 
 /**
@@ -162,7 +170,7 @@ export interface AppModule<
    */
   payments?: readonly PaymentKindHandler[];
   /** Its tenant tables' text columns by SQL table name, classified for export and erasure. */
-  personalData?: Readonly<Record<string, PersonalColumns>>;
+  personalData?: PersonalDataManifest;
   /** The columns of its tenant tables that hold references to stored files (see FileReference). */
   fileReferences?: readonly FileReference[];
   /** Its single resources served with ETag and If-Match (core/http/conditional.ts, ADR 0035). */

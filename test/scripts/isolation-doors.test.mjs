@@ -71,6 +71,16 @@ export const wrong = personalData(personalColumns(doorUnits, { personal: [doorNo
 `,
   },
   {
+    name: "manifest written by hand with string column names, not built by personalData()",
+    where: "module",
+    check: "tsc",
+    expect: ["TS2322", "PersonalDataManifest"],
+    code: `import type { PersonalDataManifest } from "../../core/module";
+
+export const wrong: PersonalDataManifest = { door_units: { personal: ["block"], other: ["id"] } };
+`,
+  },
+  {
     name: "file reference written as a string, not a column object",
     where: "module",
     check: "tsc",
