@@ -264,6 +264,15 @@ export async function updatePoll({ ctx, id, input }: { ctx: TenantCtx; id: strin
     );
   }
   if (status === "ditutup") {
+    // The row is touched first, in a batch of its own: a close sent with If-Match is checked against
+    // the version the officer read here, before the tally closes (closing cannot be undone), and not
+    // after the tally's mirror has moved the row's version on (which answered 412 to a current tag).
+    await ctx.db.batch([
+      ctx.db
+        .update(polls)
+        .set({ updatedAt: nowIso(ctx) })
+        .where(and(eq(polls.id, id), eq(polls.status, "aktif"))),
+    ]);
     await tally(ctx, id).close();
     const now = nowIso(ctx);
     // The tally's mirror normally did this already; repeating it is harmless and covers a failed mirror.

@@ -76,6 +76,41 @@ describe("creating and editing polls", () => {
     expectProblem(await put({ status: "ditutup", title: "lagi" }), 409, "invalid_transition");
   });
 
+  it("closes with If-Match of the version the officer read, and a stale tag closes nothing", async () => {
+    const tenant = await createTenant();
+    const sek = await tenant.member("sekretaris");
+    const [voter] = await tenant.members("warga", 2);
+    const poll = await newPoll(sek.token);
+    const url = `/api/musyawarah/${poll.id}`;
+    const read = async () => callJson<PollBody>(url, { token: sek.token });
+    const close = (tag: string | null) =>
+      callJson<PollBody>(url, {
+        method: "PUT",
+        token: sek.token,
+        body: { status: "ditutup" },
+        headers: { "If-Match": tag ?? "" },
+      });
+    const draftTag = (await read()).headers.get("ETag");
+    expect((await callJson(url, { method: "PUT", token: sek.token, body: { status: "aktif" } })).status).toBe(
+      200,
+    );
+
+    // The draft's tag is stale: 412, and the poll stays open (a ballot still counts).
+    expectProblem(await close(draftTag), 412, "precondition_failed");
+    const open = await read();
+    expect(open.body.status).toBe("aktif");
+    expect((await vote(voter?.token ?? "", poll.id, [poll.options[0]?.id ?? ""])).status).toBe(200);
+    await deliverMirror(tenant, poll.id);
+
+    // The tag read now is current, though the tally's mirror moves the row while it closes (it answered
+    // 412 before the row was checked ahead of the tally).
+    const current = await read();
+    const closed = await close(current.headers.get("ETag"));
+    expect(closed.status).toBe(200);
+    expect(closed.body.status).toBe("ditutup");
+    expect(closed.headers.get("ETag")).not.toBe(current.headers.get("ETag"));
+  });
+
   it("refuses to publish a poll whose end is past", async () => {
     const tenant = await createTenant();
     const sek = await tenant.member("sekretaris");

@@ -108,11 +108,11 @@ function Desk(props: {
       await perform(move, live.etag);
       setAsking(null);
     } catch (error) {
-      // Each ballot counted moves an open poll's version (its tally is kept on its row), and so does the
-      // close itself: the API closes the tally, whose mirror moves the row, before it checks If-Match,
-      // so a close can answer 412 having closed the poll. Read it again: when it now stands where the
-      // move was to take it, the move is done; when nothing but the tally changed since it was shown,
-      // make the move on the version now; anything else (another officer's edit) is a conflict.
+      // Each ballot counted moves an open poll's version (its tally is kept on its row), so a close can
+      // answer 412 (having closed nothing: the API checks If-Match before the tally closes). Read it
+      // again: when it now stands where the move was to take it (another officer made it), the move is
+      // done; when nothing but the tally changed since it was shown, make the move on the version now;
+      // anything else (another officer's edit) is a conflict.
       const now = isConflict(error) ? await api.read<Poll>(props.path).catch(() => null) : null;
       if (now && move !== "delete") {
         if (now.data.status === (move === "publish" ? "aktif" : "ditutup")) {
