@@ -17,8 +17,9 @@ import { TEST_SECRETS } from "../lib/dev-server.mjs";
 import { load as loadRoute } from "../lib/load.mjs";
 import { bundleWorker } from "../lib/workerd.mjs";
 import { workerConfigs } from "../lib/wrangler.mjs";
+import { overFloor as judgeOverFloor } from "./floors.mjs";
 import { ensurePeerTenant, LARGE_PEER } from "./peer-data.mjs";
-import { BENCH_DURABLE_OBJECTS, measureVotes, seedVoters } from "./poll-votes.mjs";
+import { BENCH_DURABLE_OBJECTS, measureVotes, seedVoters, VOTE_ALLOWANCE_MS } from "./poll-votes.mjs";
 import { prepareBenchState, startBenchWorkerd } from "./server.mjs";
 import { benchToken, liveSessionStatements } from "./tokens.mjs";
 
@@ -312,7 +313,16 @@ export async function run() {
     const goal = (text, met) => ({ text, met });
     const cpuGoal = (peerMs, divisor) => {
       const limit = peerMs / divisor;
-      return (s) => goal(`CPU ≤ ${limit.toFixed(1)} ms (OpenSID ${peerMs} / ${divisor})`, s.cpuMs <= limit);
+      // OpenSID's figure is from issue 18's run, not this one: no floor of this run can stand for it, so
+      // the peer rows stay absolute (marked †); the row's CPU in D1 session floors is printed beside it.
+      return (s) => {
+        const floor = stats.bareD1Session?.cpuMs;
+        const inFloors = floor > 0 ? `; ${(s.cpuMs / floor).toFixed(1)} floors of ${floor.toFixed(2)}` : "";
+        return goal(
+          `† CPU ≤ ${limit.toFixed(1)} ms (OpenSID ${peerMs} / ${divisor}${inFloors})`,
+          s.cpuMs <= limit,
+        );
+      };
     };
     // Goals over a floor are in CPU (issue 32): what Workers bill, and what stays steady on a shared
     // machine (p50 ratios of the same code moved from 1.15× to 1.58× between runs). The floor is the
@@ -322,16 +332,15 @@ export async function run() {
     // `SELECT 1` through a session; what the session itself costs over the binding's plain read is
     // shown beside it (`also`), and is D1's: the bookmark it asks for and returns.
     const overFloor = (floorKey, allowanceMs, floorName, also) => (s) => {
-      const floor = stats[floorKey]?.cpuMs;
-      if (floor === undefined) {
-        return goal(`CPU ≤ ${floorName} + ${allowanceMs} ms (floor not measured)`, false);
-      }
       const plain =
         also && stats[also.key] ? `; over ${also.name}: ${(s.cpuMs - stats[also.key].cpuMs).toFixed(2)}` : "";
-      return goal(
-        `CPU ≤ ${floorName} ${floor.toFixed(2)} + ${allowanceMs} ms (adds ${(s.cpuMs - floor).toFixed(2)}${plain})`,
-        s.cpuMs <= floor + allowanceMs,
-      );
+      const judged = judgeOverFloor({
+        figure: s.cpuMs,
+        floor: stats[floorKey]?.cpuMs,
+        ms: allowanceMs,
+        name: `CPU over the ${floorName}`,
+      });
+      return goal(`${judged.text}${plain}`, judged.met);
     };
     const plainD1 = { key: "bareD1", name: "the plain D1 read" };
     // Sign-in is judged on the Worker's own CPU: its total less the rate-limiter Durable Objects (run in
@@ -339,15 +348,13 @@ export async function run() {
     const limiters =
       stats.loginLimits && stats.bare ? Math.max(0, stats.loginLimits.cpuMs - stats.bare.cpuMs) : 0;
     const signInGoal = (s) => {
-      const floor = stats.pbkdf2?.cpuMs;
-      if (floor === undefined) {
-        return goal("CPU ≤ one password check + 8 ms (check not measured)", false);
-      }
-      const own = s.cpuMs - limiters;
-      return goal(
-        `CPU less the limiter objects (${limiters.toFixed(1)}) ≤ one password check ${floor.toFixed(1)} + 8 ms (adds ${(own - floor).toFixed(1)})`,
-        own <= floor + 8,
-      );
+      const judged = judgeOverFloor({
+        figure: s.cpuMs - limiters,
+        floor: stats.pbkdf2?.cpuMs,
+        ms: 8,
+        name: "CPU less the limiter objects over one password check",
+      });
+      return goal(`${judged.text} (limiters ${limiters.toFixed(1)} ms)`, judged.met);
     };
     const label = {
       bare: ["GET /__bare (bare Hono route)", null],
@@ -399,12 +406,19 @@ export async function run() {
         cpu: votes.vote.cpuMs.toFixed(2),
         r50: `${voteRatio.toFixed(2)}*`,
         rcpu: `${(votes.vote.cpuMs / votes.bareDo.cpuMs).toFixed(2)}*`,
-        goal: goal(
-          `CPU ≤ bare DO ${votes.bareDo.cpuMs.toFixed(2)} + 0.7 ms (adds ${(votes.vote.cpuMs - votes.bareDo.cpuMs).toFixed(2)}), counts exact ` +
-            `(${votes.accepted}/${votes.voters}, ${votes.exact ? "exact" : "NOT exact"}; ` +
-            `tenant DB copy ${votes.mirrorMs === null ? "NOT landed" : `landed ${votes.mirrorMs.toFixed(0)} ms after the burst`})`,
-          votes.vote.cpuMs <= votes.bareDo.cpuMs + 0.7 && votes.exact,
-        ),
+        goal: (() => {
+          const judged = judgeOverFloor({
+            figure: votes.vote.cpuMs,
+            floor: votes.bareDo.cpuMs,
+            ms: VOTE_ALLOWANCE_MS,
+            name: "CPU over the bare DO increment",
+          });
+          return goal(
+            `${judged.text}, counts exact (${votes.accepted}/${votes.voters}, ${votes.exact ? "exact" : "NOT exact"}; ` +
+              `tenant DB copy ${votes.mirrorMs === null ? "NOT landed" : `landed ${votes.mirrorMs.toFixed(0)} ms after the burst`})`,
+            judged.met && votes.exact,
+          );
+        })(),
       });
       rows.push({
         name: "POST /__bare-do (bare DO increment)",
@@ -497,6 +511,11 @@ export async function run() {
           "signing, the framework)",
       );
     }
+    console.log(
+      "Goals over a floor measured in this run, rounds interleaved (scripts/bench/floors.mjs): the tenant read, the gate, sign-in, votes.\n" +
+        "† peer rows: absolute CPU against OpenSID's figure of issue 18 (another run; it has no floor here), so load can move them.\n" +
+        "Bundles: not a time: sizes, judged as absolute figures (load does not move them).",
+    );
     const missed = rows.filter((r) => r.goal && !r.goal.met).length;
     console.log(`${rows.filter((r) => r.goal).length - missed} goals met, ${missed} not met`);
     return { stats, votes, bundles: bundles.map(([c, b]) => ({ config: c, gzipKiB: b.gzipKiB })) };

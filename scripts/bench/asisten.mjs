@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { runnerImport } from "vite";
 import { root } from "../lib/dev-server.mjs";
+import { absoluteNote } from "./floors.mjs";
 
 export async function run() {
   const { module } = await runnerImport(join(root, "test", "fixtures", "asisten", "score.ts"), {
@@ -23,4 +24,5 @@ export async function run() {
     `answered correctly: ${result.correct}/${result.total} = ${(result.ratio * 100).toFixed(1)}% ` +
       `(goal ≥ ${module.GOAL * 100}%): ${met ? "met" : "NOT met"}`,
   );
+  console.log(absoluteNote("a share of correct answers"));
 }

@@ -9,10 +9,13 @@
 // D1 before answering. The bare burst runs twice, before the votes and after their copy to the tenant
 // database landed (so the copy's work never slows the baseline), and the ratio is over the faster one.
 import { TEST_SECRETS } from "../lib/dev-server.mjs";
+import { absoluteNote, overFloor } from "./floors.mjs";
 import { prepareBenchState, startBenchWorkerd } from "./server.mjs";
 import { benchToken, liveSessionStatements } from "./tokens.mjs";
 
 const VOTERS = Number(process.env.BENCH_VOTERS ?? 2000);
+/** What a vote may add over the bare Durable Object increment, CPU ms (issue 32; the api table's too). */
+export const VOTE_ALLOWANCE_MS = 0.7;
 const TENANT = "rt-02-sukamaju";
 
 /** The bare Durable Object of the bench entry (scripts/bench/entry.ts), bound only in benchmarks. */
@@ -255,8 +258,17 @@ export async function run() {
       );
     }
     console.log(
-      `  ratio p50 / p99 / CPU   ${(m.vote.p50 / m.bareDo.p50).toFixed(2)} / ${(m.vote.p99 / m.bareDo.p99).toFixed(2)} / ${(m.vote.cpuMs / m.bareDo.cpuMs).toFixed(2)} (goal: CPU ≤ the bare bursts' mean CPU + 0.7 ms, counts exact)`,
+      `  ratio p50 / p99 / CPU   ${(m.vote.p50 / m.bareDo.p50).toFixed(2)} / ${(m.vote.p99 / m.bareDo.p99).toFixed(2)} / ${(m.vote.cpuMs / m.bareDo.cpuMs).toFixed(2)}`,
     );
+    // The api table's goal, judged the same way (scripts/bench/floors.mjs): the floor is the bare bursts'
+    // mean CPU, one fired before the votes and one after their copy landed.
+    const cpuGoal = overFloor({
+      figure: m.vote.cpuMs,
+      floor: m.bareDo.cpuMs,
+      ms: VOTE_ALLOWANCE_MS,
+      name: "CPU over the bare DO increment",
+    });
+    console.log(`  goal: CPU               ${cpuGoal.met ? "met    " : "NOT met"}  ${cpuGoal.text}`);
     console.log(
       `  final counts            ${JSON.stringify(m.counts)} = ${m.counts.reduce((a, b) => a + b, 0)}, ballots ${m.ballots}`,
     );
@@ -264,6 +276,7 @@ export async function run() {
       `  tenant DB copy landed   ${m.mirrorMs === null ? "NO (not within 30 s)" : `${m.mirrorMs.toFixed(0)} ms after the burst`}`,
     );
     console.log(`  counts equal accepted   ${m.exact ? "yes, exactly (object and tenant DB)" : "NO"}`);
+    console.log(`  counts: ${absoluteNote("exact counts")}`);
     if (!m.exact) {
       process.exitCode = 1;
     }

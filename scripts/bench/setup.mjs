@@ -1,15 +1,23 @@
 // `npm run bench -- setup` (issue 49): how long `npm run dev` takes on a fresh clone's state and on a
 // warm restart, measured in one run: until its databases are migrated and seeded ("demo data ready"),
-// and until the API answers /api/health. Goal: a fresh start answers within 90 s on a quiet 2-core
-// machine; the machine's load average is printed beside the figures, since a busy machine stretches
-// them all. `--smoke` times the databases' set-up alone (in this process), without starting wrangler.
+// and until the API answers /api/health. The issue's goal is a fresh start answering within 90 s on a
+// quiet 2-core machine; a busy machine stretches every figure, so the run judges the fresh start against
+// its floor measured in the same run (issue 49, item 6): a warm restart on the same state, the same
+// command with nothing left to migrate or seed (the 90 s line stays, as information, with the load
+// average). `--smoke` times the databases' set-up alone (in this process), without starting wrangler.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { root } from "../lib/dev-server.mjs";
+import { ratioTo } from "./floors.mjs";
 
 const FRESH_GOAL_S = 90;
+/**
+ * A fresh start may take this many warm restarts: 1.3 on a quiet machine (12.2 s against 9.2 s); the
+ * CLI-per-statement set-up the issue replaced took 7 to 14 (5 m 52 s against 24–49 s).
+ */
+export const FRESH_OVER_WARM = 3;
 const PORT = "8797";
 const smoke = process.env.BENCH_SMOKE === "1";
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
@@ -99,8 +107,18 @@ export async function run() {
     console.log(
       `${"warm".padEnd(8)}${seconds(warm.ready).padStart(17)}${seconds(warm.answered).padStart(14)}${load().padStart(7)}`,
     );
+    const judged = ratioTo({
+      figure: fresh.answered / 1000,
+      floor: warm.answered / 1000,
+      max: FRESH_OVER_WARM,
+      name: "the warm restart",
+      unit: "s",
+    });
     console.log(
-      `goal: a fresh start answers within ${FRESH_GOAL_S} s on a quiet machine: ${fresh.answered <= FRESH_GOAL_S * 1000 ? "met" : "NOT met"} (load average ${loadFresh} on ${(await import("node:os")).availableParallelism()} cores)`,
+      `goal: a fresh start until the API answers: ${judged.met ? "met" : "NOT met"}  ${judged.text}`,
+    );
+    console.log(
+      `the issue's ${FRESH_GOAL_S} s on a quiet machine (information, not judged: load moves it): ${seconds(fresh.answered)} at load average ${loadFresh} on ${(await import("node:os")).availableParallelism()} cores`,
     );
   } finally {
     rmSync(state, { recursive: true, force: true });

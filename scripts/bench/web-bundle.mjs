@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { buildWeb, chunkClosure as closure, shellFiles } from "../build-web.mjs";
 import { root } from "../lib/dev-server.mjs";
+import { absoluteNote } from "./floors.mjs";
 import { printLighthouse, runLighthouse } from "./web-lighthouse.mjs";
 
 const FIRST_SCREEN_BUDGET = 70 * 1024;
@@ -74,6 +75,6 @@ export async function run() {
     `service worker /sw.js ${kb(worker)} (installed a few seconds after load, outside the budgets; precaches ${shellFiles().length} files)`,
   );
   const over = rows.filter(([, bytes, budget]) => bytes > budget).length;
-  console.log(`${rows.length - over} goals met, ${over} not met`);
+  console.log(`${rows.length - over} goals met, ${over} not met (${absoluteNote("gzip bytes")})`);
   printLighthouse(await runLighthouse());
 }

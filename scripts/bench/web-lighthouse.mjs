@@ -175,12 +175,18 @@ export function printLighthouse(rows) {
   let failed = 0;
   const notes = [];
   for (const { page, lhr, finalPath } of rows) {
-    const under = Object.entries(page.targets).filter(([c, target]) => score(lhr, c) < target);
+    // Performance is measured, not judged (issue 49, item 6): Lighthouse's simulated throttling scales
+    // the CPU time it observed, so a busy machine lowers the score of the same page; a bare page's
+    // score in the same run would be 100 on any load and so no floor for it. Its target is printed.
+    const under = Object.entries(page.targets).filter(
+      ([c, target]) => c !== "performance" && score(lhr, c) < target,
+    );
+    const slow = score(lhr, "performance") < page.targets.performance;
     failed += under.length > 0 ? 1 : 0;
     const name = page.profile === "desktop" ? `${page.name} (desktop)` : page.name;
     const where = finalPath === page.path ? name : `${name} (ended at ${finalPath})`;
     console.log(
-      `${where.padEnd(26)}${String(score(lhr, "performance")).padStart(13)}${String(score(lhr, "accessibility")).padStart(15)}${String(score(lhr, "best-practices")).padStart(13)}  ${under.length ? "FAIL" : "PASS"}`,
+      `${where.padEnd(26)}${`${score(lhr, "performance")}${slow ? "*" : ""}`.padStart(13)}${String(score(lhr, "accessibility")).padStart(15)}${String(score(lhr, "best-practices")).padStart(13)}  ${under.length ? "FAIL" : "PASS"}`,
     );
     for (const [category] of under) {
       notes.push(
@@ -192,5 +198,9 @@ export function printLighthouse(rows) {
     console.log("under target:");
     console.log(notes.join("\n"));
   }
-  console.log(`${rows.length - failed} pages met every target, ${failed} did not`);
+  console.log(
+    "performance: measured, not judged (* under its target on this run): its simulated throttling scales the CPU time\n" +
+      "observed, so a loaded machine lowers it; accessibility and best practices are not times and are judged as they are.",
+  );
+  console.log(`${rows.length - failed} pages met every judged target, ${failed} did not`);
 }

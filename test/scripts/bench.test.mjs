@@ -213,3 +213,93 @@ describe("routes bench", () => {
     expect(routes.judge({ kind: "heavy", cpuMs: 900, peakMiB: 40, bytes: 1 }).met).toBe(true);
   });
 });
+
+describe("floors (issue 49, item 6): goals judged against a floor measured in the same run", () => {
+  let floors;
+  beforeAll(async () => {
+    floors = await import("../../scripts/bench/floors.mjs");
+  });
+
+  it("judges what a figure adds over its floor, in floors or in ms", () => {
+    expect(floors.overFloor({ figure: 5.1, floor: 1.3, floors: 3 }).met).toBe(true);
+    expect(floors.overFloor({ figure: 5.3, floor: 1.3, floors: 3 }).met).toBe(false);
+    expect(floors.overFloor({ figure: 1.7, floor: 1.3, ms: 0.5 }).met).toBe(true);
+    expect(floors.overFloor({ figure: 1.9, floor: 1.3, ms: 0.5 }).met).toBe(false);
+    // Both given: the larger allowance.
+    expect(floors.overFloor({ figure: 3.5, floor: 1, floors: 2, ms: 3 }).met).toBe(true);
+    const judged = floors.overFloor({ figure: 4, floor: 1, floors: 3, name: "D1 session read" });
+    expect(judged.adds).toBe(3);
+    expect(judged.ratio).toBe(4);
+    expect(judged.text).toContain("D1 session read 1.00 ms, adds 3.00 = 3.0 floors (≤ 3 floors)");
+    expect(() => floors.overFloor({ figure: 1, floor: 1 })).toThrow(/allowance/);
+  });
+
+  it("never passes a goal whose floor was not measured", () => {
+    for (const floor of [undefined, Number.NaN, 0, -1]) {
+      const judged = floors.overFloor({ figure: 0.1, floor, floors: 100 });
+      expect(judged.met).toBe(false);
+      expect(judged.text).toMatch(/not measured/);
+      expect(floors.ratioTo({ figure: 0.1, floor, max: 100 }).met).toBe(false);
+      expect(floors.gapWithin({ a: 1, b: 1, floor, share: 0.25 }).met).toBe(false);
+    }
+    expect(floors.overFloor({ figure: Number.NaN, floor: 1, floors: 3 }).met).toBe(false);
+  });
+
+  it("judges a ratio to the floor", () => {
+    expect(floors.ratioTo({ figure: 30, floor: 10, max: 3 }).met).toBe(true);
+    expect(floors.ratioTo({ figure: 31, floor: 10, max: 3 }).met).toBe(false);
+    expect(floors.ratioTo({ figure: 36.6, floor: 12.2, max: 3, name: "warm", unit: "s" }).text).toBe(
+      "36.6 s = 3.00× warm 12.2 s (≤ 3×)",
+    );
+  });
+
+  it("judges a gap between two medians within one floor or a share of the smaller", () => {
+    // A floor of 4 ms: a 3 ms gap is inside it even where 25 % of the smaller (2.5) is not.
+    expect(floors.gapWithin({ a: 10, b: 13, floor: 4, share: 0.25 }).met).toBe(true);
+    expect(floors.gapWithin({ a: 10, b: 15, floor: 4, share: 0.25 }).met).toBe(false);
+    expect(floors.gapWithin({ a: 100, b: 124, floor: 4, share: 0.25 }).met).toBe(true);
+    expect(floors.gapWithin({ a: 100, b: 126, floor: 4, share: 0.25 }).met).toBe(false);
+  });
+
+  it("does not move a verdict when load stretches the figure and its floor alike", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.2, max: 5, noNaN: true }),
+        fc.double({ min: 0.1, max: 50, noNaN: true }),
+        fc.double({ min: 1, max: 8, noNaN: true }),
+        fc.integer({ min: 1, max: 10 }),
+        (floor, figure, load, allowance) => {
+          const quiet = { figure, floor };
+          const busy = { figure: figure * load, floor: floor * load };
+          return (
+            floors.overFloor({ ...quiet, floors: allowance }).met ===
+              floors.overFloor({ ...busy, floors: allowance }).met &&
+            floors.ratioTo({ ...quiet, max: allowance }).met ===
+              floors.ratioTo({ ...busy, max: allowance }).met &&
+            floors.gapWithin({ a: figure, b: figure + floor * 0.9, floor, share: 0.25 }).met ===
+              floors.gapWithin({
+                a: figure * load,
+                b: (figure + floor * 0.9) * load,
+                floor: floor * load,
+                share: 0.25,
+              }).met
+          );
+        },
+      ),
+    );
+  });
+
+  it("gives each row the mean of the floors measured around it", () => {
+    const measured = [
+      { at: 0, value: 1 },
+      { at: 8, value: 3 },
+      { at: 12, value: 5 },
+    ];
+    expect(floors.floorAround(measured, 0)).toBe(2);
+    expect(floors.floorAround(measured, 7)).toBe(2);
+    expect(floors.floorAround(measured, 8)).toBe(4);
+    expect(floors.floorAround(measured, 11)).toBe(4);
+    // After the last floor (none after it): that floor alone.
+    expect(floors.floorAround(measured, 12)).toBe(5);
+  });
+});

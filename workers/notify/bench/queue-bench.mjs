@@ -253,6 +253,7 @@ try {
     `  provider successes       ${provider.successes.size} distinct, ${duplicates} sent more than once, ${missing} never sent`,
   );
   console.log(`  result                   ${ok ? "OK: every message sent exactly once" : "FAILED"}`);
+  console.log("  judged: counts only (not a time: judged as absolute figures); the rates are information");
   process.exitCode = ok ? 0 : 1;
 } catch (err) {
   console.error(err);

@@ -1,0 +1,103 @@
+// Floors for the benches' goals (issue 49, item 6): a time or CPU goal is judged against a bare operation
+// measured in the same run, the same way, with its rounds interleaved with the row's, so a busy machine
+// stretches the row and its floor alike and met / not met does not flip with the load.
+//
+// The floors the suites use (scripts/bench/entry.ts serves the bare routes):
+// - the bare D1 session read (`GET /__bare-d1-session`): the irreducible part of a tenant read;
+// - the bare D1 read (`GET /__bare-d1`) and the bare route (`GET /__bare`), shown beside it;
+// - the bare Durable Object increment (`POST /__bare-do`, poll-votes.mjs fires it like the votes);
+// - one password check (`GET /__bare-hash/peppered`): sign-in's floor;
+// - a suite's own bare operation where that is the honest floor (a warm restart of `npm run dev` for a
+//   fresh one, a public read through the same `wrangler dev` for the identity routes' gap, one plain
+//   line pass over the same megabyte for the reply stripper).
+//
+// Judging is pure (`overFloor`, `ratioTo`, `floorAround`; test/scripts/bench.test.mjs pins them).
+// An allowance in floors is scale-free: a load that multiplies the row and its floor by the same factor
+// leaves the verdict where it was. An allowance in milliseconds over a floor (the `api` table's tenant
+// read, gate, vote and sign-in goals, ADR 0015) cancels the floor itself but not the load's stretch of
+// what the row adds; the row prints both so a reader sees how close it is.
+
+/** The bare routes of the bench entry, by the floor they stand for. */
+export const FLOOR_PATHS = {
+  bare: "/__bare",
+  d1: "/__bare-d1",
+  d1Session: "/__bare-d1-session",
+  passwordCheck: "/__bare-hash/peppered",
+};
+
+const fmt = (ms) =>
+  Math.abs(ms) >= 100 ? ms.toFixed(0) : Math.abs(ms) >= 10 ? ms.toFixed(1) : ms.toFixed(2);
+
+/**
+ * A figure judged on what it adds over its floor: `floors` (allowance in floors: adds ≤ floors × floor)
+ * or `ms` (adds ≤ ms), or both (the larger allowance). `name` names the floor in the goal's text. A floor
+ * not measured (undefined, NaN, ≤ 0) is a goal not met that says so: never a pass by default.
+ */
+export function overFloor({ figure, floor, floors, ms, name = "floor", unit = "ms" }) {
+  if (!(floor > 0) || !Number.isFinite(floor) || !Number.isFinite(figure)) {
+    return { met: false, adds: Number.NaN, ratio: Number.NaN, text: `${name} not measured: not judged` };
+  }
+  if (floors === undefined && ms === undefined) {
+    throw new Error("overFloor: give an allowance in floors or in ms");
+  }
+  const adds = figure - floor;
+  const limit = Math.max(floors === undefined ? 0 : floors * floor, ms ?? 0);
+  const allowance = [
+    floors === undefined ? null : `${floors} floors`,
+    ms === undefined ? null : `${ms} ${unit}`,
+  ]
+    .filter(Boolean)
+    .join(" or ");
+  return {
+    met: adds <= limit,
+    adds,
+    ratio: figure / floor,
+    text: `${name} ${fmt(floor)} ${unit}, adds ${fmt(adds)} = ${(adds / floor).toFixed(1)} floors (≤ ${allowance})`,
+  };
+}
+
+/** A figure judged as a ratio to its floor: figure ≤ max × floor. */
+export function ratioTo({ figure, floor, max, name = "floor", unit = "ms" }) {
+  if (!(floor > 0) || !Number.isFinite(floor) || !Number.isFinite(figure)) {
+    return { met: false, ratio: Number.NaN, text: `${name} not measured: not judged` };
+  }
+  const ratio = figure / floor;
+  return {
+    met: ratio <= max,
+    ratio,
+    text: `${fmt(figure)} ${unit} = ${ratio.toFixed(2)}× ${name} ${fmt(floor)} ${unit} (≤ ${max}×)`,
+  };
+}
+
+/**
+ * The floor of the row at `index` from floors measured between rows (`[{ at, value }]`, `at` the number
+ * of rows measured before that floor): the mean of the last floor before the row and the first after it.
+ */
+export function floorAround(floors, index) {
+  const before = floors.filter((f) => f.at <= index).at(-1) ?? floors[0];
+  const after = floors.find((f) => f.at > index) ?? before;
+  return (before.value + after.value) / 2;
+}
+
+/** The line a suite prints for goals that are not about time, so they stay absolute. */
+export function absoluteNote(what) {
+  return `not a time: ${what}, judged as absolute figures (load does not move them)`;
+}
+
+/**
+ * Two medians that should match (known against unknown emails), judged on their gap: within `share` of
+ * the smaller, or within one floor (a bare request's own median through the same server, in the same
+ * run), whichever is larger. Both bounds stretch with the load as the medians do.
+ */
+export function gapWithin({ a, b, floor, share, name = "floor" }) {
+  if (!(floor > 0) || !Number.isFinite(a) || !Number.isFinite(b)) {
+    return { met: false, gap: Number.NaN, text: `${name} not measured: not judged` };
+  }
+  const gap = Math.abs(a - b);
+  const bound = Math.max(floor, share * Math.min(a, b));
+  return {
+    met: gap <= bound,
+    gap,
+    text: `medians ${fmt(a)} and ${fmt(b)} ms, ${fmt(gap)} ms apart = ${(gap / floor).toFixed(2)} floors (${name} ${fmt(floor)} ms); ≤ ${fmt(bound)} ms, the larger of one floor and ${share * 100} %`,
+  };
+}
