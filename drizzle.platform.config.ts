@@ -4,6 +4,7 @@ export default defineConfig({
   dialect: "sqlite",
   schema: [
     "./src/core/db/platform-schema.ts",
+    "./src/core/db/identity-schema.ts",
     "./src/core/payments/tables.ts",
     "./src/modules/*/platform-tables.ts",
   ],

@@ -7,9 +7,9 @@ import { rawD1 } from "./db/raw";
 import { rowById } from "./db/rows";
 import { tenantAuditLog } from "./db/tenant-schema";
 import { newId } from "./ids";
-import { bindingsOf } from "./tenancy/contexts";
 import { resolveTenant, toTenantInfo } from "./tenancy/registry";
 import { tenantDb } from "./tenancy/slots";
+import { bindingsOf } from "./tenancy/system";
 import { jakartaDayRange } from "./time";
 
 /**

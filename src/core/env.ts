@@ -1,6 +1,7 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { z } from "zod";
 import type { Actor, ServiceEnv, TenantInfo } from "./context";
+import type * as identitySchema from "./db/identity-schema";
 import type * as platformSchema from "./db/platform-schema";
 import { rememberLogSecrets, setLogLevel } from "./http/log";
 
@@ -55,7 +56,7 @@ export function clientUrl(env: { APP_URL: string; CLIENT_URL?: string }): string
   return (env.CLIENT_URL || env.APP_URL).replace(/\/$/, "");
 }
 
-export type PlatformDb = DrizzleD1Database<typeof platformSchema>;
+export type PlatformDb = DrizzleD1Database<typeof platformSchema & typeof identitySchema>;
 
 export interface Variables {
   requestId: string;

@@ -2,7 +2,7 @@ import type { PlatformCtx, TenantCtx } from "./context";
 import type { Bindings } from "./env";
 import type { FeatureFlag } from "./flags";
 import { log } from "./http/log";
-import { forEachTenant, systemPlatformCtx, systemTenantCtx } from "./tenancy/contexts";
+import { forEachTenant, systemPlatformCtx, systemTenantCtx } from "./tenancy/system";
 
 /**
  * The Cron Triggers the API declares in wrangler.toml (`[triggers] crons`, UTC). Jobs name one of

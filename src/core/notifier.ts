@@ -1,5 +1,5 @@
 import type { PlatformCtx, ServiceEnv } from "./context";
-import { users } from "./db/platform-schema";
+import { users } from "./db/identity-schema";
 import { rowById } from "./db/rows";
 import { log } from "./http/log";
 import type { NotifyClient } from "./notify/client";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { systemPlatformCtx } from "../../src/core/tenancy/contexts";
+import { systemPlatformCtx } from "../../src/core/tenancy/system";
 import { jakartaDay, nowIso, platformClock, systemNow } from "../../src/core/time";
 import { ctxAt, jakartaTime, resetClock, setNow } from "../helpers/clock";
 import { bindings } from "../helpers/harness";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Actor, PlatformCtx } from "../../src/core/context";
 import { DomainError } from "../../src/core/errors";
-import { closedTenantCtx, systemPlatformCtx } from "../../src/core/tenancy/contexts";
+import { closedTenantCtx } from "../../src/core/tenancy/closed";
+import { systemPlatformCtx } from "../../src/core/tenancy/system";
 import { bindings, createTenant } from "../helpers/harness";
 
 /** The platform context of `actor`, as a request or a job would hand it to core. */

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { memberships } from "../../src/core/db/identity-schema";
 import { platformDb } from "../../src/core/db/platform";
-import { memberships } from "../../src/core/db/platform-schema";
 import { MAX_IMAGE_BYTES } from "../../src/core/files";
 import { newId } from "../../src/core/ids";
 import { addDays } from "../../src/core/time";

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it, vi } from "vitest";
-import { users } from "../../src/core/db/platform-schema";
+import { users } from "../../src/core/db/identity-schema";
 import { preparedOnce } from "../../src/core/db/prepared";
 import { bindings, insertUser } from "../helpers/harness";
 

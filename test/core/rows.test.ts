@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it, vi } from "vitest";
-import { tenants, users } from "../../src/core/db/platform-schema";
+import { users } from "../../src/core/db/identity-schema";
+import { tenants } from "../../src/core/db/platform-schema";
 import { rowById, rowByIdOrNotFound } from "../../src/core/db/rows";
 import { NotFound } from "../../src/core/errors";
 import { bindings, createTenant, insertUser } from "../helpers/harness";

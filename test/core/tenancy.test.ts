@@ -2,10 +2,10 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { TenantInfo } from "../../src/core/context";
 import { CRON, runScheduled, tenantJob } from "../../src/core/jobs";
-import { systemPlatformCtx, tenantCtxFor } from "../../src/core/tenancy/contexts";
 import { forgetTenant } from "../../src/core/tenancy/registry";
 import { contextTenantDb } from "../../src/core/tenancy/sessions";
 import { slotDatabase } from "../../src/core/tenancy/slots";
+import { systemPlatformCtx, tenantCtxFor } from "../../src/core/tenancy/system";
 import { emptyClosedSlot } from "../../src/core/tenancy/wipe";
 import {
   bindings,

@@ -8,8 +8,8 @@ import {
 import type { DbScope } from "../../src/core/db/handles";
 import { platformDb, scopedPlatformDb } from "../../src/core/db/platform";
 import { loadConfig } from "../../src/core/env";
-import { serviceEnv, tenantCtxFor } from "../../src/core/tenancy/contexts";
 import { guardedTenantDb } from "../../src/core/tenancy/slots";
+import { serviceEnv, tenantCtxFor } from "../../src/core/tenancy/system";
 import { systemNow } from "../../src/core/time";
 import { bindings, callJson, dutiesFor } from "./harness";
 

@@ -24,6 +24,8 @@ const dirs = {
   module: join(root, "src/modules", tag),
   page: join(root, "src/pages", tag),
   durable: join(root, "src/durable", tag),
+  // Inside identity, which the path rules let import its own tables and memberTenantCtx.
+  identity: join(root, "src/modules/identity", tag),
 };
 
 /** The fake module's own tables: a manifest may name these, by their column objects. */
@@ -178,23 +180,23 @@ export const wrong = cf.env;
 `,
   },
   {
-    name: "module takes core's context builders as a namespace (contexts.systemPlatformCtx)",
+    name: "module takes core's system-wide context builders as a namespace (system.systemPlatformCtx)",
     where: "module",
     check: "biome",
     expect: ["no-namespace-imports"],
-    code: `import * as contexts from "../../core/tenancy/contexts";
+    code: `import * as system from "../../core/tenancy/system";
 
-export const wrong = contexts.systemPlatformCtx;
+export const wrong = system.systemPlatformCtx;
 `,
   },
   {
-    name: "module takes the platform schema as a namespace (schema.users, identity's table)",
+    name: "module takes identity's tables as a namespace (identity.users)",
     where: "module",
     check: "biome",
     expect: ["no-namespace-imports"],
-    code: `import * as schema from "../../core/db/platform-schema";
+    code: `import * as identity from "../../core/db/identity-schema";
 
-export const wrong = schema.users;
+export const wrong = identity.users;
 `,
   },
   {
@@ -208,11 +210,11 @@ export const wrong = coreEnv.loadConfig;
 `,
   },
   {
-    name: "module imports a system-wide context builder by name (the rule the namespace case slips)",
+    name: "module imports a system-wide context builder by name",
     where: "module",
     check: "biome",
     expect: ["lint/style/noRestrictedImports", "core/jobs.ts"],
-    code: `import { systemPlatformCtx } from "../../core/tenancy/contexts";
+    code: `import { systemPlatformCtx } from "../../core/tenancy/system";
 
 export const wrong = systemPlatformCtx;
 `,
@@ -223,18 +225,196 @@ export const wrong = systemPlatformCtx;
     where: "module",
     check: "biome",
     expect: ["no-closed-tenant-ctx"],
-    code: `import { closedTenantCtx } from "../../core/tenancy/contexts";
+    code: `import { closedTenantCtx } from "../../core/tenancy/closed";
 
 export const wrong = closedTenantCtx;
 `,
   },
+  ...PATH_RULE_CASES(),
 ];
+
+/**
+ * Issue 48, item 2 (path rules, ADR 0050): the system-wide context builders (core/tenancy/system.ts),
+ * memberTenantCtx (core/tenancy/member.ts, identity's alone), closedTenantCtx (core/tenancy/closed.ts, two
+ * callers) and identity's tables (core/db/identity-schema.ts, identity's alone) are refused by the FILE
+ * they live in, so every form of import is refused: by name, `* as`, type-only, dynamic, with an
+ * extension. The names are gone from the files modules may import (contexts.ts, platform-schema.ts), so
+ * the old door does not compile. A function so that these entries merge apart from others' cases.
+ */
+function PATH_RULE_CASES() {
+  const system = ["lint/style/noRestrictedImports", "core/tenancy/system.ts"];
+  const member = ["lint/style/noRestrictedImports", "core/tenancy/member.ts"];
+  const identity = ["lint/style/noRestrictedImports", "core/db/identity-schema.ts"];
+  return [
+    // The system-wide builders and the full bindings.
+    {
+      name: "path rule: module takes system.ts as a namespace (refused by the path, not only by the plugin)",
+      where: "module",
+      check: "biome",
+      expect: system,
+      code: `import * as system from "../../core/tenancy/system";
+
+export const wrong = system.forEachTenant;
+`,
+    },
+    {
+      name: "path rule: page imports systemTenantCtx by name from system.ts",
+      where: "page",
+      check: "biome",
+      expect: system,
+      code: `import { systemTenantCtx } from "../../core/tenancy/system";
+
+export const wrong = systemTenantCtx;
+`,
+    },
+    {
+      name: "path rule: page takes system.ts as a namespace (system.serviceEnv)",
+      where: "page",
+      check: "biome",
+      expect: system,
+      code: `import * as system from "../../core/tenancy/system";
+
+export const wrong = system.serviceEnv;
+`,
+    },
+    {
+      name: "path rule: Durable Object imports bindingsOf from system.ts",
+      where: "durable",
+      check: "biome",
+      expect: system,
+      code: `import { bindingsOf } from "../../core/tenancy/system";
+
+export const wrong = bindingsOf;
+`,
+    },
+    {
+      name: "path rule: module imports system.js (an extension does not slip the rule)",
+      where: "module",
+      check: "biome",
+      expect: system,
+      code: `import { tenantCtxFor } from "../../core/tenancy/system.js";
+
+export const wrong = tenantCtxFor;
+`,
+    },
+    {
+      name: "path rule: module loads system.ts with a dynamic import()",
+      where: "module",
+      check: "biome",
+      expect: system,
+      code: `export const wrong = import("../../core/tenancy/system").then((m) => m.systemPlatformCtx);
+`,
+    },
+    {
+      name: "path rule: the old door is gone, contexts.ts no longer exports systemPlatformCtx",
+      where: "module",
+      check: "tsc",
+      expect: ["TS2305", "systemPlatformCtx"],
+      code: `import { systemPlatformCtx } from "../../core/tenancy/contexts";
+
+export const wrong = systemPlatformCtx;
+`,
+    },
+    {
+      name: "path rule: module outside identity imports memberTenantCtx from member.ts",
+      where: "module",
+      check: "biome",
+      expect: member,
+      code: `import { memberTenantCtx } from "../../core/tenancy/member";
+
+export const wrong = memberTenantCtx;
+`,
+    },
+    {
+      name: "path rule: module takes closed.ts as a namespace",
+      where: "module",
+      check: "biome",
+      expect: ["no-closed-tenant-ctx"],
+      code: `import * as closed from "../../core/tenancy/closed";
+
+export const wrong = closed.closedTenantCtx;
+`,
+    },
+    {
+      name: "path rule: page loads closed.ts with a dynamic import()",
+      where: "page",
+      check: "biome",
+      expect: ["no-closed-tenant-ctx"],
+      code: `export const wrong = import("../../core/tenancy/closed").then((m) => m.closedTenantCtx);
+`,
+    },
+    // Identity's tables.
+    {
+      name: "path rule: module imports users by name from identity-schema.ts",
+      where: "module",
+      check: "biome",
+      expect: identity,
+      code: `import { users } from "../../core/db/identity-schema";
+
+export const wrong = users;
+`,
+    },
+    {
+      name: "path rule: module takes identity-schema.ts as a namespace (refused by the path, not only by the plugin)",
+      where: "module",
+      check: "biome",
+      expect: identity,
+      code: `import * as identity from "../../core/db/identity-schema";
+
+export const wrong = identity.sessions;
+`,
+    },
+    {
+      name: "path rule: module imports the type of identity's table (type-only imports are refused too)",
+      where: "module",
+      check: "biome",
+      expect: identity,
+      code: `import type { oneTimeTokens } from "../../core/db/identity-schema";
+
+export type Wrong = typeof oneTimeTokens.$inferSelect;
+`,
+    },
+    {
+      name: "path rule: page imports memberships by name from identity-schema.ts",
+      where: "page",
+      check: "biome",
+      expect: identity,
+      code: `import { memberships } from "../../core/db/identity-schema";
+
+export const wrong = memberships;
+`,
+    },
+    {
+      name: "path rule: page takes identity-schema.ts as a namespace (identity.oneTimeTokens)",
+      where: "page",
+      check: "biome",
+      expect: identity,
+      code: `import * as identity from "../../core/db/identity-schema";
+
+export const wrong = identity.oneTimeTokens;
+`,
+    },
+    {
+      name: "path rule: the old door is gone, platform-schema.ts no longer exports users",
+      where: "module",
+      check: "tsc",
+      expect: ["TS2305", "users"],
+      code: `import { users } from "../../core/db/platform-schema";
+
+export const wrong = users;
+`,
+    },
+  ];
+}
 
 /** A module written the way CONTRIBUTING says: it must compile and lint clean. */
 const CORRECT = `import type { Context } from "hono";
 import type { RouteEnv } from "../../core/env";
+import type { PlatformCtx } from "../../core/context";
+import { tenants } from "../../core/db/platform-schema";
 import { tenantCtx } from "../../core/http/access";
 import { fileReference, personalColumns, personalData } from "../../core/module";
+import { publicTenantCtx } from "../../core/tenancy/contexts";
 import { doorNotes, doorUnits } from "./tables";
 
 export const doorPersonalData = personalData(
@@ -251,10 +431,31 @@ export function handle(c: Context<RouteEnv>) {
   const ctx = tenantCtx(c);
   return { tenant: ctx.tenant.id, app: ctx.env.APP_URL, url: c.env.APP_URL };
 }
+
+/** What contexts.ts and platform-schema.ts still give every module (path rules, ADR 0050). */
+export const byCode = (ctx: PlatformCtx, slug: string) => publicTenantCtx(ctx, slug);
+export const tenantSlug = tenants.slug;
 `;
 
-const fileOf = (i) =>
-  i === "correct" ? join(dirs.module, "correct.ts") : join(dirs[CASES[i].where], `case${i}.ts`);
+/** Identity, the one module the path rules let import its tables and memberTenantCtx (ADR 0050). */
+const CORRECT_IDENTITY = `import type { PlatformCtx } from "../../../core/context";
+import { memberships, users } from "../../../core/db/identity-schema";
+import { memberTenantCtx } from "../../../core/tenancy/member";
+
+export const own = (ctx: PlatformCtx, userId: string, tenantSlug: string) =>
+  memberTenantCtx(ctx, { userId, tenantSlug, roles: [] });
+export const columns = [users.email, memberships.roles];
+`;
+
+const fileOf = (i) => {
+  if (i === "correct") {
+    return join(dirs.module, "correct.ts");
+  }
+  if (i === "correct-identity") {
+    return join(dirs.identity, "correct.ts");
+  }
+  return join(dirs[CASES[i].where], `case${i}.ts`);
+};
 const rel = (path) => relative(root, path).split("\\").join("/");
 
 /** Diagnostics per repository-relative file: `{ tool, text }`. */
@@ -281,6 +482,7 @@ beforeAll(async () => {
   }
   writeFileSync(join(dirs.module, "tables.ts"), TABLES);
   writeFileSync(fileOf("correct"), CORRECT);
+  writeFileSync(fileOf("correct-identity"), CORRECT_IDENTITY);
   CASES.forEach((c, i) => {
     writeFileSync(fileOf(i), c.code);
   });
@@ -298,6 +500,7 @@ beforeAll(async () => {
   const compiled = [
     "tables.ts",
     "correct.ts",
+    relative(dirs.module, fileOf("correct-identity")),
     ...CASES.flatMap((c, i) => (c.check === "tsc" ? [relative(dirs.module, fileOf(i))] : [])),
   ];
   writeFileSync(
@@ -348,6 +551,10 @@ describe("isolation doors (issue 48): each wrong line fails to compile or lint, 
   it("the correct module compiles and lints clean (so the wrong cases fail for their own reason)", () => {
     expect(found.get(rel(fileOf("correct"))) ?? []).toEqual([]);
     expect(found.get(rel(join(dirs.module, "tables.ts"))) ?? []).toEqual([]);
+  });
+
+  it("identity imports its own tables and memberTenantCtx clean (the path rules' one exception)", () => {
+    expect(found.get(rel(fileOf("correct-identity"))) ?? []).toEqual([]);
   });
 
   it.each(CASES.map((c, i) => [c.name, i]))("%s", (_name, i) => {

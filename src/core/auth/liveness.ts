@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { DUTIES, type Duty, isResident } from "../context";
-import { membershipChanges, sessionRevocations } from "../db/platform-schema";
+import { membershipChanges, sessionRevocations } from "../db/identity-schema";
 import type { PlatformDb } from "../env";
 import { Unauthorized } from "../errors";
 import { ACCESS_TOKEN_TTL_SECONDS, type AccessClaims } from "./tokens";

@@ -1,7 +1,11 @@
 import { drizzle } from "drizzle-orm/d1";
 import type { Bindings, PlatformDb } from "../env";
 import { type DbScope, d1Handle, withStatementFacts } from "./handles";
-import * as schema from "./platform-schema";
+import * as identitySchema from "./identity-schema";
+import * as platformSchema from "./platform-schema";
+
+/** Every table of the platform database: core's and identity's (identity-schema.ts, ADR 0050). */
+const schema = { ...platformSchema, ...identitySchema };
 
 /**
  * One drizzle instance per D1 binding and isolate: building one walks the whole schema, and a request

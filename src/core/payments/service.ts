@@ -4,7 +4,7 @@ import { rowById } from "../db/rows";
 import { Conflict, Invalid, NotFound, Unauthorized, Unavailable } from "../errors";
 import { log } from "../http/log";
 import { newId } from "../ids";
-import { bindingsOf, systemTenantCtx } from "../tenancy/contexts";
+import { bindingsOf, systemTenantCtx } from "../tenancy/system";
 import { addDays, nowIso } from "../time";
 import { callbackRateLimit, UNVERIFIED_FIELD_MAX } from "./callbackLimits";
 import { checkoutGateway, gatewayAdapter } from "./config";

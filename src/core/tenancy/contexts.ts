@@ -1,64 +1,28 @@
 import { and, asc, eq, ne } from "drizzle-orm";
 import type { Context } from "hono";
-import type { Actor, PlatformCtx, Role, ServiceEnv, TenantCtx, TenantInfo } from "../context";
+import type { Actor, PlatformCtx, Role, TenantCtx, TenantInfo } from "../context";
 import { platformDb, scopedPlatformDb } from "../db/platform";
 import { tenants } from "../db/platform-schema";
 import { rowByIdOrNotFound } from "../db/rows";
-import { guardNamespace, isNamespace } from "../dependency";
-import { type Bindings, type HonoEnv, loadConfig } from "../env";
+import type { HonoEnv } from "../env";
 import { Forbidden, NotFound } from "../errors";
-import type { FeatureFlag } from "../flags";
 import { systemNow } from "../time";
-import { type ResolveOptions, resolveTenant, tenantClosed, tenantFields, toTenantInfo } from "./registry";
-import { contextTenantDb, type RequestDb, requestDb } from "./sessions";
-import { isSlotBinding } from "./slots";
+import { type ResolveOptions, toTenantInfo } from "./registry";
+import { requestDb } from "./sessions";
+import { rememberRequest, serviceEnv, tenantCtxFor, withTenant } from "./system";
 
 /** The operator route that changes a tenant evicts its own isolate's cached copy (ADR 0007). */
 export { forgetTenant, tenantFields, toTenantInfo } from "./registry";
 
 /**
- * Where contexts are made. Verbs never see the raw bindings: they get `env` without the databases, the
- * platform database as `platform`, and (inside a tenant) that tenant's database as `db`. Every tenant
- * context, whatever proves the tenant (a verified token, a device key, a public slug, a verification
- * code, a poll's stored tenant), passes the same `resolveTenant` checks.
+ * Where a request's contexts are made, and the builders a module may call. Verbs never see the raw
+ * bindings: they get `env` without the databases, the platform database as `platform`, and (inside a
+ * tenant) that tenant's database as `db`. Every tenant context, whatever proves the tenant (a verified
+ * token, a device key, a public slug, a verification code, a poll's stored tenant), passes the same
+ * `resolveTenant` checks. The system-wide builders (jobs', Durable Objects', tests') are in system.ts,
+ * a user's own communities in member.ts and a closed community in closed.ts: files biome.json's path
+ * rules keep modules, pages and Durable Objects out of (ADR 0050).
  */
-const serviceEnvs = new WeakMap<Bindings, ServiceEnv>();
-const fullBindings = new WeakMap<ServiceEnv, Bindings>();
-
-/** The bindings without PLATFORM_DB and the slots; one copy per bindings object (per isolate). */
-export function serviceEnv(bindings: Bindings): ServiceEnv {
-  let narrowed = serviceEnvs.get(bindings);
-  if (!narrowed) {
-    const copy: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(bindings)) {
-      if (key !== "PLATFORM_DB" && !isSlotBinding(key)) {
-        // A Durable Object that fails is retried once when retryable, else 503 (core/dependency.ts).
-        copy[key] = isNamespace(value) ? guardNamespace(value, key) : value;
-      }
-    }
-    narrowed = Object.freeze(copy) as ServiceEnv;
-    serviceEnvs.set(bindings, narrowed);
-    fullBindings.set(narrowed, bindings);
-  }
-  return narrowed;
-}
-
-/** Core's way back from a context to the bindings it was made from (never exported past core). */
-export function bindingsOf(ctx: PlatformCtx): Bindings {
-  const bindings = fullBindings.get(ctx.env);
-  if (!bindings) {
-    throw new Error("context was not built by core/tenancy");
-  }
-  return bindings;
-}
-
-/**
- * The request each context was built for (ADR 0048): a context made from `c` carries the request's
- * `RequestDb` on to every context derived from it (`withTenant`), so their handles carry the request's
- * idempotency mark, If-Match guard and D1 session. A context of no request (a job's) has none.
- */
-const requestOf = new WeakMap<PlatformCtx, RequestDb>();
-
 function clientIp(c: Context<HonoEnv>): string | null {
   return c.req.header("CF-Connecting-IP") ?? null;
 }
@@ -83,20 +47,7 @@ export function platformCtx(c: Context<HonoEnv>): PlatformCtx {
     ip: clientIp(c),
     now: systemNow,
   };
-  requestOf.set(ctx, request);
-  return ctx;
-}
-
-/**
- * Inside a request for this very community, `db` is the request's D1 session (ADR 0036, sessions.ts);
- * inside any request, `db` carries that request's scope (ADR 0048).
- */
-function withTenant(base: PlatformCtx, tenant: TenantInfo, actor: Actor = base.actor): TenantCtx {
-  const request = requestOf.get(base) ?? null;
-  const ctx: TenantCtx = { ...base, actor, tenant, db: contextTenantDb(bindingsOf(base), tenant, request) };
-  if (request) {
-    requestOf.set(ctx, request);
-  }
+  rememberRequest(ctx, request);
   return ctx;
 }
 
@@ -112,20 +63,6 @@ export function tenantCtx(c: Context<HonoEnv>): TenantCtx {
 /** An operator route's tenant `:id`: its platform row, or 404 `tenant_not_found`. */
 export async function tenantRowById(ctx: PlatformCtx, id: string) {
   return rowByIdOrNotFound(ctx.platform, tenants, id, "Tenant", "tenant_not_found");
-}
-
-/**
- * A tenant named by its slug, with the same checks as the guard: the general builder under the named
- * ones below, for core and tests. Modules cannot import it (biome.json): they get a context from the
- * guard or from a builder named by what proves the tenant.
- */
-export async function tenantCtxFor(
-  base: PlatformCtx,
-  slug: string,
-  options: Omit<ResolveOptions, "allowSuspended"> & { actor?: Actor } = {},
-): Promise<TenantCtx> {
-  const tenant = await resolveTenant(bindingsOf(base), base.platform, slug, { flag: options.flag });
-  return withTenant(base, tenant, options.actor);
 }
 
 /**
@@ -160,22 +97,6 @@ export async function tokenTenantCtx(base: PlatformCtx): Promise<TenantCtx> {
 }
 
 /**
- * A community the signed-in user belongs to, by a membership identity read for them: the one way a
- * user's own communities are walked (identity's `ownCommunityCtx`; biome.json keeps this builder to
- * identity). The actor is the user with that membership's roles. Same checks as the guard.
- */
-export async function memberTenantCtx(
-  base: PlatformCtx,
-  membership: { userId: string; tenantSlug: string; roles: readonly Role[] },
-): Promise<TenantCtx> {
-  if (base.actor.kind !== "user" || base.actor.userId !== membership.userId) {
-    throw new Error("memberTenantCtx is for the signed-in user's own memberships");
-  }
-  const actor: Actor = { ...base.actor, roles: membership.roles, tenantSlug: membership.tenantSlug };
-  return tenantCtxFor(base, membership.tenantSlug, { actor });
-}
-
-/**
  * A tenant named by its platform row, for work on the tenant as a whole: an operator's route on
  * `/api/platform/tenants/:id` (import, erasure), the platform's own archive runs, or a context already
  * inside that very tenant (its admin's request for its own archive). Same checks as the guard, so a
@@ -198,94 +119,6 @@ export async function operatorTenantCtx(
     throw new NotFound("Tenant", "tenant_not_found");
   }
   return ctx;
-}
-
-/**
- * A closed community (status `ditutup`) that still holds its slot: its database, for the two readers
- * that need it after the close, both before the slot is emptied (`tenants/closing.ts`): the final
- * archive (ADR 0026) and the copy of its letters' verification records (`surat/kept.ts`, issue 42). The actor is `system`. The row is read here by id, so no caller names a slot;
- * a tenant that is not closed is 404, and one whose slot went back to the pool is 410.
- */
-export async function closedTenantCtx(base: PlatformCtx, id: string): Promise<TenantCtx> {
-  // Only the platform closes a community (the operator's DELETE /api/platform/tenants/:id, then the
-  // close's own steps) and builds its archives (an operator's request, the hourly job): a context of
-  // anyone else, a tenant's own admin or a service included, is refused before anything is read
-  // (issue 48; biome.json also keeps the import to those two callers).
-  const { actor } = base;
-  if (!(actor.kind === "system" || (actor.kind === "user" && actor.roles.includes("super_admin")))) {
-    throw new Forbidden();
-  }
-  const row = await tenantRowById(base, id);
-  if (row.status !== "ditutup") {
-    throw new NotFound("Tenant", "tenant_not_found");
-  }
-  if (row.slot === null) {
-    throw tenantClosed();
-  }
-  const tenant: TenantInfo = { ...tenantFields(row), slot: row.slot, status: "ditutup" };
-  return withTenant(base, tenant, { kind: "system", reason: `closing:${row.slug}` });
-}
-
-/**
- * Work the platform does on its own inside a tenant (a poll's Durable Object mirroring ballots it has
- * already accepted). Suspension does not stop it: the ballots were cast while the tenant was active.
- */
-export async function systemTenantCtx(
-  bindings: Bindings,
-  slug: string,
-  reason: string,
-  options: Pick<ResolveOptions, "flag"> = {},
-): Promise<TenantCtx> {
-  const base = systemPlatformCtx(bindings, reason);
-  const tenant = await resolveTenant(bindings, base.platform, slug, { ...options, allowSuspended: true });
-  return withTenant(base, tenant);
-}
-
-/** Work the platform does on its own outside any one tenant: a Cron Trigger's run, a queue batch. */
-export function systemPlatformCtx(bindings: Bindings, reason: string, requestId?: string): PlatformCtx {
-  return {
-    actor: { kind: "system", reason },
-    platform: platformDb(bindings),
-    env: serviceEnv(bindings),
-    config: loadConfig(bindings),
-    requestId: requestId ?? `system:${reason}`,
-    ip: null,
-    now: systemNow,
-  };
-}
-
-export interface EachTenantResult<T> {
-  slug: string;
-  result?: T;
-  error?: string;
-}
-
-/**
- * Runs `fn` once in every active tenant (suspended ones are skipped: scheduled work is new work, not
- * bookkeeping of work already accepted), a few at a time. One tenant's failure is reported in its
- * entry and never stops the others.
- */
-export async function forEachTenant<T>(
-  ctx: PlatformCtx,
-  fn: (tenantCtx: TenantCtx) => Promise<T>,
-  options: { flag?: FeatureFlag; concurrency?: number } = {},
-): Promise<EachTenantResult<T>[]> {
-  const rows = await ctx.platform.select().from(tenants).where(eq(tenants.status, "active"));
-  const active = rows.map(toTenantInfo).filter((t) => !options.flag || t.flags[options.flag]);
-  const results: EachTenantResult<T>[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < active.length) {
-      const tenant = active[next++] as TenantInfo;
-      try {
-        results.push({ slug: tenant.slug, result: await fn(withTenant(ctx, tenant)) });
-      } catch (err) {
-        results.push({ slug: tenant.slug, error: err instanceof Error ? err.message : String(err) });
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, active.length) }, worker));
-  return results;
 }
 
 export interface ChildTenant {

@@ -1,8 +1,8 @@
 import type { PlatformCtx } from "../context";
 import { TENANT_MIGRATIONS } from "../db/tenant-migrations.generated";
-import { bindingsOf } from "./contexts";
 import { CACHE_TTL_MS } from "./registry";
 import { slotBindingName, slotCount, slotDatabase } from "./slots";
+import { bindingsOf } from "./system";
 
 export interface SlotHealth {
   slot: number;

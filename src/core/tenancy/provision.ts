@@ -1,8 +1,8 @@
 import type { PlatformCtx } from "../context";
 import { isUniqueViolation } from "../db/errors";
 import { Conflict, Unavailable } from "../errors";
-import { bindingsOf } from "./contexts";
 import { claimSlotDatabase, slotCount } from "./slots";
+import { bindingsOf } from "./system";
 
 /**
  * The lowest free slot is chosen and taken in one statement, against unique indexes on slug and slot:

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import type { PlatformCtx } from "../context";
 import { TENANT_NEXT, tenants } from "../db/platform-schema";
 import { InvalidTransition } from "../errors";
-import { bindingsOf } from "./contexts";
 import { slotDatabase } from "./slots";
+import { bindingsOf } from "./system";
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 

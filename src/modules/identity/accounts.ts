@@ -2,7 +2,7 @@ import { and, eq, isNotNull, isNull, ne, not, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Duty, TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
-import { memberships, oneTimeTokens, users } from "../../core/db/platform-schema";
+import { memberships, oneTimeTokens, users } from "../../core/db/identity-schema";
 import { Conflict, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { verifiedHolderOf, whatsappTaken } from "./contacts";

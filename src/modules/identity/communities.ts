@@ -2,7 +2,8 @@ import { and, asc, eq, isNull, ne, not, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { forgetSession } from "../../core/auth/liveness";
 import type { Duty, PlatformCtx } from "../../core/context";
-import { memberships, sessions, tenants, users } from "../../core/db/platform-schema";
+import { memberships, sessions, users } from "../../core/db/identity-schema";
+import { tenants } from "../../core/db/platform-schema";
 import { Conflict } from "../../core/errors";
 import {
   accountByContact,

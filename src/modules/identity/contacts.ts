@@ -2,7 +2,7 @@ import { and, eq, gt, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { platformAudit } from "../../core/audit";
 import type { PlatformCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
-import { contactCodes, users } from "../../core/db/platform-schema";
+import { contactCodes, users } from "../../core/db/identity-schema";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { base64url, newId, timingSafeEqualText } from "../../core/ids";

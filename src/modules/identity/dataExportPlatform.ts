@@ -1,13 +1,7 @@
 import { and, asc, eq, or } from "drizzle-orm";
 import type { PlatformCtx } from "../../core/context";
-import {
-  auditLog,
-  memberships,
-  oneTimeTokens,
-  residentApplications,
-  sessions,
-  tenants,
-} from "../../core/db/platform-schema";
+import { memberships, oneTimeTokens, sessions } from "../../core/db/identity-schema";
+import { auditLog, residentApplications, tenants } from "../../core/db/platform-schema";
 
 // The platform tables' rows about one account, read for the personal-data export (dataExport.ts).
 

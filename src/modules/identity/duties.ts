@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Duty, effectiveRoles, isResident } from "../../core/context";
-import { memberships, sessions, users } from "../../core/db/platform-schema";
+import { memberships, sessions, users } from "../../core/db/identity-schema";
 
 /**
  * Duties and residency in SQL, for identity's own queries over `memberships` (ADR 0027): a member is a

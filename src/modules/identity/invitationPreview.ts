@@ -1,6 +1,7 @@
 import { and, desc, eq, ne } from "drizzle-orm";
 import type { PlatformCtx } from "../../core/context";
-import { memberships, tenants, users } from "../../core/db/platform-schema";
+import { memberships, users } from "../../core/db/identity-schema";
+import { tenants } from "../../core/db/platform-schema";
 import { rowById } from "../../core/db/rows";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { membershipStanding } from "./duties";

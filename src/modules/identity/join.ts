@@ -1,7 +1,8 @@
 import { platformAudit } from "../../core/audit";
 import type { PlatformCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
-import { memberships, tenants, users } from "../../core/db/platform-schema";
+import { memberships, users } from "../../core/db/identity-schema";
+import { tenants } from "../../core/db/platform-schema";
 import { rowById } from "../../core/db/rows";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";

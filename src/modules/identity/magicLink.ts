@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { PlatformCtx } from "../../core/context";
-import { users } from "../../core/db/platform-schema";
+import { users } from "../../core/db/identity-schema";
 import { rowById } from "../../core/db/rows";
 import { Unauthorized } from "../../core/errors";
 import { notifyFor } from "../../core/notifier";

@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { PlatformCtx } from "../../core/context";
-import { oneTimeTokens } from "../../core/db/platform-schema";
+import { oneTimeTokens } from "../../core/db/identity-schema";
 import { clientUrl } from "../../core/env";
 import { Gone } from "../../core/errors";
 import { newId, randomToken, sha256Hex } from "../../core/ids";

@@ -4,7 +4,7 @@ import { platformAudit } from "../../core/audit";
 import { forgetSession } from "../../core/auth/liveness";
 import { hashPassword, verifyPassword } from "../../core/auth/password";
 import type { PlatformCtx } from "../../core/context";
-import { sessions, users } from "../../core/db/platform-schema";
+import { sessions, users } from "../../core/db/identity-schema";
 import { clientUrl } from "../../core/env";
 import { Invalid, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";

@@ -1,8 +1,8 @@
 import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { platformAudit } from "../../core/audit";
 import type { Duty, TenantCtx } from "../../core/context";
+import { memberships, oneTimeTokens, users } from "../../core/db/identity-schema";
 import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
-import { memberships, oneTimeTokens, users } from "../../core/db/platform-schema";
 import { NotFound } from "../../core/errors";
 import { INVITATION_PURPOSES, retireInvitations, tokenTenantSql } from "./oneTimeTokens";
 

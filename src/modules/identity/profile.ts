@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { platformAudit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
-import { users } from "../../core/db/platform-schema";
+import { users } from "../../core/db/identity-schema";
 import { requireUser } from "../../core/http/access";
 import { latestUnitRequest, requestUnit, unitsByIds } from "../kependudukan/service";
 import { verifiedHolderOf, whatsappTaken } from "./contacts";

@@ -1,12 +1,14 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
+import { memberships, users } from "../../core/db/identity-schema";
 import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
-import { memberships, tenants, users } from "../../core/db/platform-schema";
+import { tenants } from "../../core/db/platform-schema";
 import { preparedOnce } from "../../core/db/prepared";
 import { Conflict, Forbidden, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { versioned } from "../../core/http/conditional";
-import { memberTenantCtx, tokenTenantCtx } from "../../core/tenancy/contexts";
+import { tokenTenantCtx } from "../../core/tenancy/contexts";
+import { memberTenantCtx } from "../../core/tenancy/member";
 import { holdsAnyDutySql, holdsDutySql, membershipStanding, residentSql } from "./duties";
 
 /**

@@ -4,7 +4,7 @@ import { forgetSession } from "../../core/auth/liveness";
 import { hashPassword, verifyPassword } from "../../core/auth/password";
 import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from "../../core/auth/tokens";
 import type { Duty, PlatformCtx } from "../../core/context";
-import { sessions, users } from "../../core/db/platform-schema";
+import { sessions, users } from "../../core/db/identity-schema";
 import { rowById } from "../../core/db/rows";
 import { Forbidden, Gone, Unauthorized } from "../../core/errors";
 import { requireUser } from "../../core/http/access";

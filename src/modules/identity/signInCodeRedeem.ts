@@ -1,5 +1,5 @@
 import type { PlatformCtx } from "../../core/context";
-import { users } from "../../core/db/platform-schema";
+import { users } from "../../core/db/identity-schema";
 import { rowById } from "../../core/db/rows";
 import { Unauthorized } from "../../core/errors";
 import { identityRateLimit as rateLimit } from "./limits";

@@ -2,7 +2,7 @@ import { and, eq, ne } from "drizzle-orm";
 import QRCode from "qrcode-svg";
 import { platformAudit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
-import { memberships, oneTimeTokens, users } from "../../core/db/platform-schema";
+import { memberships, oneTimeTokens, users } from "../../core/db/identity-schema";
 import { clientUrl } from "../../core/env";
 import { Conflict, NotFound } from "../../core/errors";
 import { newId, sha256Hex } from "../../core/ids";

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
 import type { PlatformCtx } from "../../core/context";
-import { contactCodes, users } from "../../core/db/platform-schema";
+import { contactCodes, users } from "../../core/db/identity-schema";
 import { Unauthorized } from "../../core/errors";
 import { log } from "../../core/http/log";
 import { newId, timingSafeEqualText } from "../../core/ids";

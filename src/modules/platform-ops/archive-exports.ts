@@ -6,7 +6,8 @@ import { requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
 import { newId } from "../../core/ids";
 import type { After } from "../../core/sharedCalls";
-import { closedTenantCtx, operatorTenantCtx, tenantRowById } from "../../core/tenancy/contexts";
+import { closedTenantCtx } from "../../core/tenancy/closed";
+import { operatorTenantCtx, tenantRowById } from "../../core/tenancy/contexts";
 import { DAY_MS } from "../../core/time";
 import {
   ARCHIVE_TTL_DAYS,

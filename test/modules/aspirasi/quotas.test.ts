@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { memberships } from "../../../src/core/db/identity-schema";
 import { platformDb } from "../../../src/core/db/platform";
-import { memberships } from "../../../src/core/db/platform-schema";
 import { newId } from "../../../src/core/ids";
 import { notifyFor } from "../../../src/core/notifier";
 import { addDays } from "../../../src/core/time";

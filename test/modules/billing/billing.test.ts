@@ -6,7 +6,7 @@ import { platformDb } from "../../../src/core/db/platform";
 import { tenants } from "../../../src/core/db/platform-schema";
 import type { Bindings } from "../../../src/core/env";
 import { CRON, runScheduled } from "../../../src/core/jobs";
-import { systemPlatformCtx } from "../../../src/core/tenancy/contexts";
+import { systemPlatformCtx } from "../../../src/core/tenancy/system";
 import { DAY_MS } from "../../../src/core/time";
 import { billingInvoices, billingSubscriptions } from "../../../src/modules/billing/platform-tables";
 import {

@@ -5,7 +5,7 @@ import { platformDb } from "../../../src/core/db/platform";
 import { checkoutGateway, createPaymentOrder, type PaymentKindHandler } from "../../../src/core/payments";
 import { receiveGatewayCallback } from "../../../src/core/payments/service";
 import { paymentCallbacks, paymentOrders } from "../../../src/core/payments/tables";
-import { systemPlatformCtx } from "../../../src/core/tenancy/contexts";
+import { systemPlatformCtx } from "../../../src/core/tenancy/system";
 import { memberCtx } from "../../helpers/contexts";
 import { call, createTenant, expectProblem } from "../../helpers/harness";
 import {

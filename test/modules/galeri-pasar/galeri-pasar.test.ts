@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { users } from "../../../src/core/db/identity-schema";
 import { platformDb } from "../../../src/core/db/platform";
-import { users } from "../../../src/core/db/platform-schema";
 import { newId } from "../../../src/core/ids";
 import { addPhoto } from "../../../src/modules/galeri/service";
 import { galleryAlbums } from "../../../src/modules/galeri/tables";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { oneTimeTokens } from "../../../src/core/db/identity-schema";
 import { platformDb } from "../../../src/core/db/platform";
-import { oneTimeTokens } from "../../../src/core/db/platform-schema";
 import { sha256Hex } from "../../../src/core/ids";
 import { bindings, call, callJson, createTenant, expectProblem, insertUser } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";

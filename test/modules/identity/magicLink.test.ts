@@ -1,13 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { contactCodes, memberships, oneTimeTokens, users } from "../../../src/core/db/identity-schema";
 import { platformDb } from "../../../src/core/db/platform";
-import {
-  auditLog,
-  contactCodes,
-  memberships,
-  oneTimeTokens,
-  users,
-} from "../../../src/core/db/platform-schema";
+import { auditLog } from "../../../src/core/db/platform-schema";
 import { newId, sha256Hex } from "../../../src/core/ids";
 import { auditTrail } from "../../helpers/contexts";
 import { bindings, callJson, createTenant, expectProblem, insertUser } from "../../helpers/harness";

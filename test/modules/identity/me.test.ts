@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { memberships } from "../../../src/core/db/identity-schema";
 import { platformDb } from "../../../src/core/db/platform";
-import { memberships } from "../../../src/core/db/platform-schema";
 import { newId } from "../../../src/core/ids";
 import { bindings, callJson, createTenant, insertUser, login } from "../../helpers/harness";
 

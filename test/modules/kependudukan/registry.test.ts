@@ -1,7 +1,7 @@
 import { inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { users } from "../../../src/core/db/identity-schema";
 import { platformDb } from "../../../src/core/db/platform";
-import { users } from "../../../src/core/db/platform-schema";
 import { findOrCreateUnit, unitsByIds } from "../../../src/modules/kependudukan/service";
 import { auditTrail, memberCtx } from "../../helpers/contexts";
 import { bindings, callJson, createTenant, expectProblem } from "../../helpers/harness";

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { jobs } from "../../../src/app";
 import { openCursor } from "../../../src/core/http/cursor";
 import { CRON, runScheduled } from "../../../src/core/jobs";
-import { systemPlatformCtx } from "../../../src/core/tenancy/contexts";
+import { systemPlatformCtx } from "../../../src/core/tenancy/system";
 import { tenantD1 } from "../../helpers/d1";
 import {
   bindings,

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { memberships, oneTimeTokens, users } from "../../../src/core/db/identity-schema";
 import { platformDb } from "../../../src/core/db/platform";
-import { memberships, oneTimeTokens, users } from "../../../src/core/db/platform-schema";
 import { newId, sha256Hex } from "../../../src/core/ids";
 import { auditTrail } from "../../helpers/contexts";
 import { bindings, callJson, createTenant, expectProblem, insertUser, PASSWORD } from "../../helpers/harness";

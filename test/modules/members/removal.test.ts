@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { TenantCtx } from "../../../src/core/context";
+import { memberships, sessions } from "../../../src/core/db/identity-schema";
 import { platformDb } from "../../../src/core/db/platform";
-import { memberships, sessions } from "../../../src/core/db/platform-schema";
 import { newId } from "../../../src/core/ids";
 import { setMemberRoles } from "../../../src/modules/identity/service";
 import { removeMember as removeVerb } from "../../../src/modules/members/service";

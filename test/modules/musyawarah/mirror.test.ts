@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { systemTenantCtx } from "../../../src/core/tenancy/contexts";
+import { systemTenantCtx } from "../../../src/core/tenancy/system";
 import { mirrorTally } from "../../../src/modules/musyawarah/service";
 import { tenantD1 } from "../../helpers/d1";
 import { bindings, callJson, createTenant, operatorToken, type TestTenant } from "../../helpers/harness";

@@ -4,7 +4,7 @@ import { vi } from "vitest";
 import { jobs } from "../../../src/app";
 import { CRON, runScheduled } from "../../../src/core/jobs";
 import { pdfRendering } from "../../../src/core/pdf";
-import { systemPlatformCtx } from "../../../src/core/tenancy/contexts";
+import { systemPlatformCtx } from "../../../src/core/tenancy/system";
 import worker from "../../../src/index";
 import { bindings, operatorToken, type TestTenant } from "../../helpers/harness";
 

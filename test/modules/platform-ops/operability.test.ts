@@ -5,8 +5,8 @@ import { loadConfig } from "../../../src/core/env";
 import { log } from "../../../src/core/http/log";
 import { notifyFor } from "../../../src/core/notifier";
 import { runWithRequestId } from "../../../src/core/notify/requestId";
-import { systemPlatformCtx } from "../../../src/core/tenancy/contexts";
 import { slotCount } from "../../../src/core/tenancy/slots";
+import { systemPlatformCtx } from "../../../src/core/tenancy/system";
 import { platformHealth } from "../../../src/modules/platform-ops/service";
 import { bindings, call, callJson, createTenant, operatorToken } from "../../helpers/harness";
 

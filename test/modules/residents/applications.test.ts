@@ -1,12 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { memberships, oneTimeTokens, users } from "../../../src/core/db/identity-schema";
 import { platformDb } from "../../../src/core/db/platform";
-import {
-  memberships,
-  oneTimeTokens,
-  residentApplications,
-  users,
-} from "../../../src/core/db/platform-schema";
+import { residentApplications } from "../../../src/core/db/platform-schema";
 import { newId } from "../../../src/core/ids";
 import {
   bindings,

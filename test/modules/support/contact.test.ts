@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { PlatformCtx, ServiceEnv } from "../../../src/core/context";
 import { platformDb } from "../../../src/core/db/platform";
 import { loadConfig } from "../../../src/core/env";
-import { serviceEnv, tenantCtxFor } from "../../../src/core/tenancy/contexts";
+import { serviceEnv, tenantCtxFor } from "../../../src/core/tenancy/system";
 import { systemNow } from "../../../src/core/time";
 import { supportTickets } from "../../../src/modules/support/platform-tables";
 import { submitContact } from "../../../src/modules/support/public";

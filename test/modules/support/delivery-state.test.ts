@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { systemPlatformCtx } from "../../../src/core/tenancy/contexts";
+import { systemPlatformCtx } from "../../../src/core/tenancy/system";
 import { ticketReference, withDeliveryState } from "../../../src/modules/support/notifications";
 import { bindings, callJson, operatorToken } from "../../helpers/harness";
 import { openTicket, type TicketView, tenantWithAdmin, ticketRow } from "./helpers";

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { memberships, users } from "../../../src/core/db/identity-schema";
 import { platformDb } from "../../../src/core/db/platform";
-import { memberships, users } from "../../../src/core/db/platform-schema";
 import { newId } from "../../../src/core/ids";
 import {
   bindings,

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { memberships } from "../../../src/core/db/identity-schema";
 import { platformDb } from "../../../src/core/db/platform";
-import { memberships, tenants } from "../../../src/core/db/platform-schema";
+import { tenants } from "../../../src/core/db/platform-schema";
 import { newId } from "../../../src/core/ids";
 import { pdfRendering } from "../../../src/core/pdf";
 import { tanggalIndonesia } from "../../../src/modules/surat/dates";

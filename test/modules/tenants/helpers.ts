@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { jobs } from "../../../src/app";
 import { CRON, runScheduled } from "../../../src/core/jobs";
-import { systemPlatformCtx } from "../../../src/core/tenancy/contexts";
+import { systemPlatformCtx } from "../../../src/core/tenancy/system";
 import worker from "../../../src/index";
 import { bindings, operatorToken } from "../../helpers/harness";
 

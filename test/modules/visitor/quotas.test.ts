@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { memberships } from "../../../src/core/db/identity-schema";
 import { platformDb } from "../../../src/core/db/platform";
-import { memberships } from "../../../src/core/db/platform-schema";
 import { newId } from "../../../src/core/ids";
 import { addDays } from "../../../src/core/time";
 import { jakartaTime, setNow } from "../../helpers/clock";

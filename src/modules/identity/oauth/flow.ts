@@ -2,7 +2,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { errors as joseErrors, jwtVerify } from "jose";
 import { z } from "zod";
 import type { PlatformCtx, ServiceEnv } from "../../../core/context";
-import { oauthStates, users } from "../../../core/db/platform-schema";
+import { oauthStates, users } from "../../../core/db/identity-schema";
 import { rowById } from "../../../core/db/rows";
 import { clientUrl } from "../../../core/env";
 import { Unauthorized } from "../../../core/errors";
