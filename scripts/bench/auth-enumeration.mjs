@@ -60,8 +60,14 @@ export async function run() {
     "workers/notify/wrangler.toml",
     ...targetArgs(false),
   ]);
-  // A smoke run asks a few accounts (BENCH_ACCOUNTS); a measurement asks every demo account.
-  const known = (await queryLocal("warga-platform", "SELECT email FROM users WHERE id LIKE 'seed-user-%'"))
+  // A smoke run asks a few accounts (BENCH_ACCOUNTS); a measurement asks every demo account that has an
+  // email (the seed's guard and elder sign in by phone and have none: ADR 0044).
+  const known = (
+    await queryLocal(
+      "warga-platform",
+      "SELECT email FROM users WHERE id LIKE 'seed-user-%' AND email IS NOT NULL ORDER BY id",
+    )
+  )
     .map((r) => r.email)
     .slice(0, Number(process.env.BENCH_ACCOUNTS ?? Number.POSITIVE_INFINITY));
   if (!known.length) {
