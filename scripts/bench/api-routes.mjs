@@ -17,11 +17,22 @@ import { TEST_SECRETS } from "../lib/dev-server.mjs";
 import { load as loadRoute } from "../lib/load.mjs";
 import { bundleWorker } from "../lib/workerd.mjs";
 import { workerConfigs } from "../lib/wrangler.mjs";
-import { overFloor as judgeOverFloor } from "./floors.mjs";
+import { overFloor as judgeOverFloor, ratioTo } from "./floors.mjs";
 import { ensurePeerTenant, LARGE_PEER } from "./peer-data.mjs";
-import { BENCH_DURABLE_OBJECTS, measureVotes, seedVoters, VOTE_ALLOWANCE_MS } from "./poll-votes.mjs";
+import { BENCH_DURABLE_OBJECTS, measureVotes, seedVoters, VOTE_ALLOWANCE_FLOORS } from "./poll-votes.mjs";
 import { prepareBenchState, startBenchWorkerd } from "./server.mjs";
 import { benchToken, liveSessionStatements } from "./tokens.mjs";
+
+// Allowances in floors of this run (issue 49, item 6): what a row may add over its floor, scale-free, so a
+// loaded machine that stretches the row and its floor alike does not flip the verdict. Each is the
+// millisecond goal of issue 32 over the floor it was set against on a quiet machine (ADR 0015, seventh
+// pass): the tenant read +0.5 ms and the gate +1.0 ms over a D1 session read of 1.3 ms, sign-in +8 ms
+// over one password check of 52 ms.
+const TENANT_READ_ALLOWANCE_FLOORS = 0.4;
+const GATE_ALLOWANCE_FLOORS = 0.75;
+const SIGN_IN_ALLOWANCE_FLOORS = 0.15;
+/** The D1 session read's CPU on a quiet machine, in ms: turns OpenSID's millisecond figures into floors. */
+const PEER_FLOOR_MS = 1.3;
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
@@ -311,16 +322,21 @@ export async function run() {
     const bare = stats.bare;
     const rows = [];
     const goal = (text, met) => ({ text, met });
+    // OpenSID's figure is from issue 18's run, in milliseconds; it becomes floors through the D1 session
+    // read that runs measured on a quiet machine (PEER_FLOOR_MS), so the row is judged in floors of this
+    // run like the others, and load that stretches the row and its floor alike leaves the verdict.
     const cpuGoal = (peerMs, divisor) => {
-      const limit = peerMs / divisor;
-      // OpenSID's figure is from issue 18's run, not this one: no floor of this run can stand for it, so
-      // the peer rows stay absolute (marked †); the row's CPU in D1 session floors is printed beside it.
+      const limitFloors = peerMs / divisor / PEER_FLOOR_MS;
       return (s) => {
-        const floor = stats.bareD1Session?.cpuMs;
-        const inFloors = floor > 0 ? `; ${(s.cpuMs / floor).toFixed(1)} floors of ${floor.toFixed(2)}` : "";
+        const judged = ratioTo({
+          figure: s.cpuMs,
+          floor: stats.bareD1Session?.cpuMs,
+          max: Number(limitFloors.toFixed(1)),
+          name: "D1 session read",
+        });
         return goal(
-          `† CPU ≤ ${limit.toFixed(1)} ms (OpenSID ${peerMs} / ${divisor}${inFloors})`,
-          s.cpuMs <= limit,
+          `† CPU ${judged.text} (OpenSID ${peerMs} / ${divisor} ms over ${PEER_FLOOR_MS} ms)`,
+          judged.met,
         );
       };
     };
@@ -331,13 +347,13 @@ export async function run() {
     // A tenant route reads its community through a D1 session (ADR 0036), so its floor is that read,
     // `SELECT 1` through a session; what the session itself costs over the binding's plain read is
     // shown beside it (`also`), and is D1's: the bookmark it asks for and returns.
-    const overFloor = (floorKey, allowanceMs, floorName, also) => (s) => {
+    const overFloor = (floorKey, allowanceFloors, floorName, also) => (s) => {
       const plain =
         also && stats[also.key] ? `; over ${also.name}: ${(s.cpuMs - stats[also.key].cpuMs).toFixed(2)}` : "";
       const judged = judgeOverFloor({
         figure: s.cpuMs,
         floor: stats[floorKey]?.cpuMs,
-        ms: allowanceMs,
+        floors: allowanceFloors,
         name: `CPU over the ${floorName}`,
       });
       return goal(`${judged.text}${plain}`, judged.met);
@@ -351,7 +367,7 @@ export async function run() {
       const judged = judgeOverFloor({
         figure: s.cpuMs - limiters,
         floor: stats.pbkdf2?.cpuMs,
-        ms: 8,
+        floors: SIGN_IN_ALLOWANCE_FLOORS,
         name: "CPU less the limiter objects over one password check",
       });
       return goal(`${judged.text} (limiters ${limiters.toFixed(1)} ms)`, judged.met);
@@ -363,7 +379,7 @@ export async function run() {
       publicRead: ["GET /api/health (public read)", cpuGoal(PEER_MS.publicRead, 20)],
       tenantRead: [
         "GET unit (authenticated tenant read)",
-        overFloor("bareD1Session", 0.5, "bare D1 session read", plainD1),
+        overFloor("bareD1Session", TENANT_READ_ALLOWANCE_FLOORS, "bare D1 session read", plainD1),
       ],
       listSearchPage2: [`GET kk?q=${search} page 2 (10 rows)`, cpuGoal(PEER_MS.listSearch, 20)],
       firstPage: ["GET kk first page (10 rows)", cpuGoal(PEER_MS.firstPage, 20)],
@@ -373,7 +389,7 @@ export async function run() {
       largeDetail: ["GET kk/:id, 18k persons", cpuGoal(PEER_MS.detail, 20)],
       gateWebhook: [
         "POST gate webhook (refusal, 1 D1 trip)",
-        overFloor("bareD1Session", 1.0, "bare D1 session read", plainD1),
+        overFloor("bareD1Session", GATE_ALLOWANCE_FLOORS, "bare D1 session read", plainD1),
       ],
       // Issue 32: one password check (ADR 0012's strength, kept) and a small rest.
       signIn: ["POST /api/auth/login (sequential)", signInGoal],
@@ -410,7 +426,7 @@ export async function run() {
           const judged = judgeOverFloor({
             figure: votes.vote.cpuMs,
             floor: votes.bareDo.cpuMs,
-            ms: VOTE_ALLOWANCE_MS,
+            floors: VOTE_ALLOWANCE_FLOORS,
             name: "CPU over the bare DO increment",
           });
           return goal(
@@ -513,7 +529,7 @@ export async function run() {
     }
     console.log(
       "Goals over a floor measured in this run, rounds interleaved (scripts/bench/floors.mjs): the tenant read, the gate, sign-in, votes.\n" +
-        "† peer rows: absolute CPU against OpenSID's figure of issue 18 (another run; it has no floor here), so load can move them.\n" +
+        `† peer rows: OpenSID's figure of issue 18 (ms, another run) in floors of a quiet machine's D1 session read (${PEER_FLOOR_MS} ms), judged against this run's floor.\n` +
         "Bundles: not a time: sizes, judged as absolute figures (load does not move them).",
     );
     const missed = rows.filter((r) => r.goal && !r.goal.met).length;

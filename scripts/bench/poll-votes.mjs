@@ -14,8 +14,12 @@ import { prepareBenchState, startBenchWorkerd } from "./server.mjs";
 import { benchToken, liveSessionStatements } from "./tokens.mjs";
 
 const VOTERS = Number(process.env.BENCH_VOTERS ?? 2000);
-/** What a vote may add over the bare Durable Object increment, CPU ms (issue 32; the api table's too). */
-export const VOTE_ALLOWANCE_MS = 0.7;
+/**
+ * What a vote may add over the bare Durable Object increment, in floors of the same run (the api table's
+ * too): issue 32's 0.7 ms over an increment of about 1.4 ms CPU on a quiet machine, made scale-free so
+ * load that stretches the votes and the increment alike does not flip the verdict (issue 49, item 6).
+ */
+export const VOTE_ALLOWANCE_FLOORS = 0.5;
 const TENANT = "rt-02-sukamaju";
 
 /** The bare Durable Object of the bench entry (scripts/bench/entry.ts), bound only in benchmarks. */
@@ -265,7 +269,7 @@ export async function run() {
     const cpuGoal = overFloor({
       figure: m.vote.cpuMs,
       floor: m.bareDo.cpuMs,
-      ms: VOTE_ALLOWANCE_MS,
+      floors: VOTE_ALLOWANCE_FLOORS,
       name: "CPU over the bare DO increment",
     });
     const verdict =
