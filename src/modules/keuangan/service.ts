@@ -1,6 +1,6 @@
 import type { TenantCtx } from "../../core/context";
 import { membershipIn } from "../identity/service";
-import { duesOfUnit } from "./iuran";
+import { duesOfUnit } from "./iuran/payments";
 
 /**
  * The finance module's verbs for other modules (the assistant, the watch summary, the RW summary).
@@ -20,11 +20,11 @@ export async function duesOfCaller({ ctx }: { ctx: TenantCtx }) {
   return { ...dues, items: dues.items.filter((bill) => bill.status !== "lunas") };
 }
 
+export { applyGatewayPayment } from "./iuran/payments";
+// A family's move-out (issue 45): the registry's batch settles its bills to its card.
+export { settleBillsToFamily } from "./iuran/pindah";
+export { activeCampaigns } from "./kampanye/campaigns";
 // The finance part of a community's handover pack (platform-ops' archive): sheets, the cash book's
 // printable page, and the monthly report's own workbook and page.
-export { cashBookHtml, cashBookSheets, cashBookYears, duesSheets, reportMonths } from "./handover";
-export { applyGatewayPayment } from "./iuran";
-// A family's move-out (issue 45): the registry's batch settles its bills to its card.
-export { settleBillsToFamily } from "./iuran-pindah";
-export { activeCampaigns } from "./kampanye";
-export { financeReport, reportHtml, reportXlsx } from "./laporan";
+export { cashBookHtml, cashBookSheets, cashBookYears, duesSheets, reportMonths } from "./laporan/handover";
+export { financeReport, reportHtml, reportXlsx } from "./laporan/report";

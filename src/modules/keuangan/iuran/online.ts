@@ -1,13 +1,13 @@
 import { inArray } from "drizzle-orm";
-import type { TenantCtx } from "../../core/context";
-import { clientUrl } from "../../core/env";
-import { Conflict, DomainError, NotFound } from "../../core/errors";
-import { log } from "../../core/http/log";
-import { createPaymentOrder, type PaymentOrder, paymentOrdersFor } from "../../core/payments";
-import { membershipIn, requireCompleteProfile, userContact } from "../identity/service";
-import { applyGatewayPayment, applyGatewayPayments, loadBill } from "./iuran";
-import type { MultiPayInput } from "./schemas";
-import { duesBills } from "./tables";
+import type { TenantCtx } from "../../../core/context";
+import { clientUrl } from "../../../core/env";
+import { Conflict, DomainError, NotFound } from "../../../core/errors";
+import { log } from "../../../core/http/log";
+import { createPaymentOrder, type PaymentOrder, paymentOrdersFor } from "../../../core/payments";
+import { membershipIn, requireCompleteProfile, userContact } from "../../identity/service";
+import type { MultiPayInput } from "../schemas";
+import { duesBills } from "../tables";
+import { applyGatewayPayment, applyGatewayPayments, loadBill } from "./payments";
 
 /** The payment-order kind of dues bills (`iuran-<ULID>` order ids). */
 export const DUES_PAYMENT_KIND = "iuran";

@@ -1,21 +1,21 @@
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, ne, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { audit } from "../../core/audit";
-import type { TenantCtx } from "../../core/context";
-import { abortBatchUnless, isBatchAborted, isUniqueViolation } from "../../core/db/errors";
-import { afterCursor, keysetPage } from "../../core/db/paging";
-import { rowByIdOrNotFound } from "../../core/db/rows";
-import { Conflict, Invalid } from "../../core/errors";
-import { requireUser } from "../../core/http/access";
-import { newId } from "../../core/ids";
-import { jakartaDay, nowIso } from "../../core/time";
-import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
-import { requireCompleteProfile } from "../identity/service";
-import { refreshUnitPeriod } from "./iuran-balances";
-import { postCash } from "./kas";
-import { DEFAULT_DUE_DAY, dueDateOf, isOverdue } from "./periods";
-import type { BillListQuery, PaymentInput } from "./schemas";
-import { duesBills, duesPayments, duesTypes } from "./tables";
+import { audit } from "../../../core/audit";
+import type { TenantCtx } from "../../../core/context";
+import { abortBatchUnless, isBatchAborted, isUniqueViolation } from "../../../core/db/errors";
+import { afterCursor, keysetPage } from "../../../core/db/paging";
+import { rowByIdOrNotFound } from "../../../core/db/rows";
+import { Conflict, Invalid } from "../../../core/errors";
+import { requireUser } from "../../../core/http/access";
+import { newId } from "../../../core/ids";
+import { jakartaDay, nowIso } from "../../../core/time";
+import { requireTenantFile, tenantFileUrl } from "../../../core/uploads";
+import { requireCompleteProfile } from "../../identity/service";
+import { postCash } from "../kas/entries";
+import { DEFAULT_DUE_DAY, dueDateOf, isOverdue } from "../periods";
+import type { BillListQuery, PaymentInput } from "../schemas";
+import { duesBills, duesPayments, duesTypes } from "../tables";
+import { refreshUnitPeriod } from "./balances";
 
 export type BillRow = typeof duesBills.$inferSelect;
 

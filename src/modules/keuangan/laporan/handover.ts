@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, gt, gte, lt, or, sql } from "drizzle-orm";
-import type { TenantCtx } from "../../core/context";
-import { escapeHtml } from "../../core/html";
-import type { CellOut, SheetStream } from "../../core/spreadsheet";
-import { jakartaDay } from "../../core/time";
-import { unitsByIds } from "../kependudukan/service";
-import { cashEntries, cashMonths, duesBills, duesPayments } from "./tables";
+import type { TenantCtx } from "../../../core/context";
+import { escapeHtml } from "../../../core/html";
+import type { CellOut, SheetStream } from "../../../core/spreadsheet";
+import { jakartaDay } from "../../../core/time";
+import { unitsByIds } from "../../kependudukan/service";
+import { cashEntries, cashMonths, duesBills, duesPayments } from "../tables";
 
 /**
  * The finance part of a community's handover pack (platform-ops' archive, issue 45): the dues and the

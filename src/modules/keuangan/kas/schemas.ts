@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { ListQuery } from "../../core/db/paging";
-import { Paragraph } from "../../core/schemas";
-import { Day } from "./periods";
-import { Category, FileId, Rupiah } from "./schemas-shared";
+import { ListQuery } from "../../../core/db/paging";
+import { Paragraph } from "../../../core/schemas";
+import { Day } from "../periods";
+import { Category, FileId, Rupiah } from "../schemas-shared";
 
 // --- cash book ---------------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Period } from "./periods";
+import { Period } from "../periods";
 
 // --- reports and settings ----------------------------------------------------------------------
 
