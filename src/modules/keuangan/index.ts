@@ -91,7 +91,7 @@ export const keuanganModule = defineModule({
     { method: "get", path: "/api/iuran/tunggakan", endpoint: GetArrears, access: staff },
     { method: "get", path: "/api/iuran/tunggakan/pindah", endpoint: GetMovedOutDebts, access: staff },
     // Issue 45: a moved-out family's own debt, for its members in their grace period (no community
-    // role any more, so at the user level; tanggungan.ts decides whose bills are reachable).
+    // role any more, so at the user level; iuran/tanggungan.ts decides whose bills are reachable).
     { method: "get", path: "/api/user/tanggungan", endpoint: GetGraceDebts, access: { scope: "user" } },
     {
       method: "post",

@@ -9,8 +9,9 @@ import {
   arrearsUnitsQuery,
 } from "../../../src/modules/keuangan/iuran/arrears";
 import { generateBills } from "../../../src/modules/keuangan/iuran/generate";
+import { duesOfUnit } from "../../../src/modules/keuangan/iuran/household";
 import { createDuesType, updateDuesType } from "../../../src/modules/keuangan/iuran/jenis";
-import { duesOfUnit, recordPayment } from "../../../src/modules/keuangan/iuran/payments";
+import { recordPayment } from "../../../src/modules/keuangan/iuran/payments";
 import { duesBills } from "../../../src/modules/keuangan/tables";
 import { ctxAt, jakartaTime, setNow } from "../../helpers/clock";
 import { memberCtx } from "../../helpers/contexts";

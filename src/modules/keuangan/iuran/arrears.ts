@@ -17,8 +17,8 @@ import {
   periodOf,
   previousPeriod,
 } from "../periods";
-import type { ArrearsQuery } from "../schemas";
 import { duesBalances, duesTypes, duesUnitBalances } from "../tables";
+import type { ArrearsQuery } from "./schemas";
 
 // --- arrears -------------------------------------------------------------------------------------
 

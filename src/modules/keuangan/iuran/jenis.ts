@@ -7,8 +7,8 @@ import { newId } from "../../../core/ids";
 import { nowIso } from "../../../core/time";
 import { unitsByIds } from "../../kependudukan/service";
 import { DEFAULT_DUE_DAY, nextPeriod, periodOf, rateFor } from "../periods";
-import type { DuesTypeInput } from "../schemas";
 import { type DuesRate, duesBills, duesTypes } from "../tables";
+import type { DuesTypeInput } from "./schemas";
 
 type TypeRow = typeof duesTypes.$inferSelect;
 

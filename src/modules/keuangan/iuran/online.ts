@@ -5,9 +5,10 @@ import { Conflict, DomainError, NotFound } from "../../../core/errors";
 import { log } from "../../../core/http/log";
 import { createPaymentOrder, type PaymentOrder, paymentOrdersFor } from "../../../core/payments";
 import { membershipIn, requireCompleteProfile, userContact } from "../../identity/service";
-import type { MultiPayInput } from "../schemas";
 import { duesBills } from "../tables";
-import { applyGatewayPayment, applyGatewayPayments, loadBill } from "./payments";
+import { loadBill } from "./bills";
+import { applyGatewayPayment, applyGatewayPayments } from "./payments";
+import type { MultiPayInput } from "./schemas";
 
 /** The payment-order kind of dues bills (`iuran-<ULID>` order ids). */
 export const DUES_PAYMENT_KIND = "iuran";

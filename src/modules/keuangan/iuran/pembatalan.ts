@@ -7,10 +7,10 @@ import { Conflict } from "../../../core/errors";
 import { requireUser } from "../../../core/http/access";
 import { nowIso } from "../../../core/time";
 import { postCash, todayJakarta } from "../kas/entries";
-import type { ReversalInput } from "../schemas";
 import { cashEntries, duesBills, duesPayments } from "../tables";
 import { refreshUnitPeriod } from "./balances";
-import { type PaymentRow, presentBill, presentPayment } from "./payments";
+import { type PaymentRow, presentBill, presentPayment } from "./bills";
+import type { ReversalInput } from "./schemas";
 
 async function loadPayment(ctx: TenantCtx, id: string): Promise<PaymentRow> {
   return rowByIdOrNotFound(ctx.db, duesPayments, id, "Payment");

@@ -6,9 +6,9 @@ import { notifyFor } from "../../../core/notifier";
 import { DAY_MS } from "../../../core/time";
 import { membersWithContact } from "../../identity/service";
 import { reminderSendAfter } from "../periods";
-import type { ReminderInput } from "../schemas";
 import { duesReminders } from "../tables";
 import { arrears } from "./arrears";
+import type { ReminderInput } from "./schemas";
 
 /** At most one reminder per unit in this window. */
 const REMINDER_GAP_MS = 3 * DAY_MS;

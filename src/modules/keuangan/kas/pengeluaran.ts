@@ -10,10 +10,10 @@ import { newId } from "../../../core/ids";
 import { nowIso } from "../../../core/time";
 import { requireTenantFile, tenantFileUrl } from "../../../core/uploads";
 import { monthWindow } from "../periods";
-import type { ExpenseDecision, ExpenseInput, ExpenseListQuery } from "../schemas";
 import { loadFinanceSettings } from "../settings";
 import { expenses } from "../tables";
 import { postCash, todayJakarta } from "./entries";
+import type { ExpenseDecision, ExpenseInput, ExpenseListQuery } from "./schemas";
 
 type ExpenseRow = typeof expenses.$inferSelect;
 
