@@ -6,7 +6,7 @@ import { tenantFileUrl } from "../../../core/uploads";
 import { duesBills, type duesPayments } from "../tables";
 import type { BillListQuery } from "./schemas";
 
-/** Dues bills and their payments as staff read them: the rows' shapes and the staff list. */
+// Dues bills and their payments as staff read them: the rows' shapes and the staff list.
 
 export type BillRow = typeof duesBills.$inferSelect;
 

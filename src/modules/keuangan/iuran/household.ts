@@ -5,7 +5,8 @@ import { DEFAULT_DUE_DAY, dueDateOf, isOverdue } from "../periods";
 import { duesBills, duesPayments, duesTypes } from "../tables";
 import { type PaymentRow, presentBill } from "./bills";
 
-/** A household's own dues: its bills, unpaid first, with totals, as the resident (and other modules) see them. */
+// A household's own dues: its bills, unpaid first, with totals, as the resident (and, through
+// service.ts, the assistant and the watch summary) see them.
 
 /** A payment as the household sees it: no cash-book or staff details. */
 function presentOwnPayment(row: PaymentRow) {

@@ -14,7 +14,7 @@ import { refreshUnitPeriod } from "./balances";
 import { type BillRow, loadBill, presentBill } from "./bills";
 import type { PaymentInput } from "./schemas";
 
-/** Paying a dues bill: at the desk (cash or transfer) and by a paid gateway order of one or more bills. */
+// Paying a dues bill: at the desk (cash or transfer), and by a paid gateway order of one or more bills.
 
 export interface PaymentFacts {
   amount: number;

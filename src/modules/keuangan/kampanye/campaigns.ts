@@ -13,7 +13,7 @@ import { campaigns, donations } from "../tables";
 import { isFinance, loadCampaign, presentCampaign, presentDonation, progressOf } from "./present";
 import type { CampaignInput, CampaignListQuery, CampaignUpdate } from "./schemas";
 
-/** Donation campaigns (kampanye): the list, one campaign with its donations, starting and editing one. */
+// Donation campaigns (kampanye): the list, one campaign with its donations, starting and editing one.
 
 export async function listCampaigns({ ctx, input }: { ctx: TenantCtx; input: CampaignListQuery }) {
   const filters: SQL[] = [

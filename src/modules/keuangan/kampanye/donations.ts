@@ -15,10 +15,8 @@ import { donations } from "../tables";
 import { type CampaignRow, type DonationRow, isFinance, loadCampaign, presentDonation } from "./present";
 import type { DonationInput } from "./schemas";
 
-/**
- * Donations to a campaign: a resident's pledge, cash in hand a finance officer records, and the
- * decision on a pledge, with the separation of duties between officers.
- */
+// Donations to a campaign: a resident's pledge, cash in hand a finance officer records, and the
+// decision on a pledge, with the separation of duties between officers.
 
 /** A pledged donation is decided once: `dijanjikan → dikonfirmasi | ditolak`, then final. */
 const DONATION_NEXT: Record<DonationRow["status"], DonationRow["status"][]> = {

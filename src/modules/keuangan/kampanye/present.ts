@@ -5,10 +5,8 @@ import { hasRole, ROLES } from "../../../core/http/access";
 import { tenantFileUrl } from "../../../core/uploads";
 import { campaigns, donations } from "../tables";
 
-/**
- * A campaign and its donations as the caller may see them, and the campaign's progress: what both the
- * campaigns' verbs and the donations' verbs answer with.
- */
+// A campaign and its donations as the caller may see them, and the campaign's progress: what both the
+// campaigns' verbs and the donations' verbs answer with.
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 export type DonationRow = typeof donations.$inferSelect;
