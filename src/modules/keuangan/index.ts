@@ -5,11 +5,11 @@ import { CRON, tenantJob } from "../../core/jobs";
 import { defineModule } from "../../core/module";
 import { jakartaDay } from "../../core/time";
 import { KEUANGAN_ERROR_CODES } from "./errors";
-import { arrearsAmountQuery, arrearsUnitsQuery } from "./iuran-arrears";
-import { generateBills } from "./iuran-generate";
+import { arrearsAmountQuery, arrearsUnitsQuery } from "./iuran/arrears";
+import { generateBills } from "./iuran/generate";
+import { DUES_PAYMENT_KIND, onDuesOrderPaid } from "./iuran/online";
+import { releaseHeldReminders } from "./iuran/pengingat";
 import { keuanganFileReferences, keuanganPersonalData } from "./manifest";
-import { DUES_PAYMENT_KIND, onDuesOrderPaid } from "./online";
-import { releaseHeldReminders } from "./pengingat";
 import { CorrectCashEntry } from "./routes/correctCashEntry";
 import { CreateCampaign } from "./routes/createCampaign";
 import { CreateCashEntry } from "./routes/createCashEntry";
@@ -91,7 +91,7 @@ export const keuanganModule = defineModule({
     { method: "get", path: "/api/iuran/tunggakan", endpoint: GetArrears, access: staff },
     { method: "get", path: "/api/iuran/tunggakan/pindah", endpoint: GetMovedOutDebts, access: staff },
     // Issue 45: a moved-out family's own debt, for its members in their grace period (no community
-    // role any more, so at the user level; tanggungan.ts decides whose bills are reachable).
+    // role any more, so at the user level; iuran/tanggungan.ts decides whose bills are reachable).
     { method: "get", path: "/api/user/tanggungan", endpoint: GetGraceDebts, access: { scope: "user" } },
     {
       method: "post",

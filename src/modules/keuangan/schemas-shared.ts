@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Line } from "../../core/schemas";
 
-// Field primitives shared by the finance schemas (schemas-*.ts; `schemas.ts` re-exports them all).
+// Field primitives shared by the finance schemas (each folder's schemas.ts; `schemas.ts` re-exports them all).
 
 /** Integer rupiah, positive, below a sanity ceiling (one trillion). */
 export const Rupiah = z.number().int().positive().max(1_000_000_000_000);

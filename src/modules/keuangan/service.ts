@@ -1,30 +1,16 @@
-import type { TenantCtx } from "../../core/context";
-import { membershipIn } from "../identity/service";
-import { duesOfUnit } from "./iuran";
-
 /**
- * The finance module's verbs for other modules (the assistant, the watch summary, the RW summary).
- * Everything else in keuangan is reached through its routes.
+ * keuangan's public face: the verbs other modules use (the assistant, the watch summary, the registry's
+ * move-out, platform-ops' archive). It holds no logic: each verb lives in the file named for what it
+ * does, and everything else in keuangan is reached through its routes.
  */
 
-/**
- * The signed-in resident's pending dues: unpaid bills of their household's unit, oldest first, with
- * totals; null when the caller has no unit in this community yet.
- */
-export async function duesOfCaller({ ctx }: { ctx: TenantCtx }) {
-  const membership = await membershipIn({ ctx });
-  if (!membership?.unitId) {
-    return null;
-  }
-  const dues = await duesOfUnit(ctx, membership.unitId);
-  return { ...dues, items: dues.items.filter((bill) => bill.status !== "lunas") };
-}
-
+// A household's own dues (the assistant, the watch summary).
+export { duesOfCaller } from "./iuran/household";
+// A family's move-out (issue 45): the registry's batch settles its bills to its card.
+export { settleBillsToFamily } from "./iuran/pindah";
+// Active campaigns with their progress (the assistant, the watch summary).
+export { activeCampaigns } from "./kampanye/campaigns";
 // The finance part of a community's handover pack (platform-ops' archive): sheets, the cash book's
 // printable page, and the monthly report's own workbook and page.
-export { cashBookHtml, cashBookSheets, cashBookYears, duesSheets, reportMonths } from "./handover";
-export { applyGatewayPayment } from "./iuran";
-// A family's move-out (issue 45): the registry's batch settles its bills to its card.
-export { settleBillsToFamily } from "./iuran-pindah";
-export { activeCampaigns } from "./kampanye";
-export { financeReport, reportHtml, reportXlsx } from "./laporan";
+export { cashBookHtml, cashBookSheets, cashBookYears, duesSheets, reportMonths } from "./laporan/handover";
+export { financeReport, reportHtml, reportXlsx } from "./laporan/report";

@@ -77,7 +77,7 @@ export const duesBills = sqliteTable(
  * What is still owed, kept per unit, billing target (the unit, or the KK for dues billed per KK) and period,
  * with a row only while something of that target and period is unpaid (ADR 0028). Every write of bills
  * or their payments (generation, a payment, a gateway settlement, a reversal) rewrites the rows of the
- * slots it touched in its own batch, from those slots' bills (`balanceRefresh`, iuran-balances.ts), so
+ * slots it touched in its own batch, from those slots' bills (`balanceRefresh`, iuran/balances.ts), so
  * arrears, aging and the dashboard read the open slots instead of every bill ever issued.
  */
 export const duesBalances = sqliteTable(
@@ -103,7 +103,7 @@ export const duesBalances = sqliteTable(
 
 /**
  * What each unit still owes over all its open slots, one row per unit with a `dues_balances` row, kept in
- * the same batches as those rows from them (iuran-balances.ts; ADR 0028, update of issue 32), so the
+ * the same batches as those rows from them (iuran/balances.ts; ADR 0028, update of issue 32), so the
  * arrears list reads a page in owed order on `dues_unit_balances_owed_idx` instead of grouping every slot.
  * `newestPeriod` says whether a unit owes on a period billed ahead (not yet owed as of today).
  */
@@ -190,7 +190,7 @@ export const cashEntries = sqliteTable(
 /**
  * The cash book's totals per Jakarta month and category (ADR 0028): what the month's entries of the
  * category brought in and paid out. Every batch that books an entry rewrites its month's row from the
- * month's entries (`refreshCashMonth`, kas-bulanan.ts), so balances, the monthly report and the budget
+ * month's entries (`refreshCashMonth`, kas/bulanan.ts), so balances, the monthly report and the budget
  * read a few rows per month instead of every entry ever booked.
  */
 export const cashMonths = sqliteTable(
@@ -223,7 +223,7 @@ export const budgetLines = sqliteTable(
 
 /**
  * A year's budget as one resource for `ETag` and `If-Match` (ADR 0035): the lines have no one row to
- * version, so the year has one, written in the very batch that rewrites its lines (anggaran.ts). A year
+ * version, so the year has one, written in the very batch that rewrites its lines (anggaran/budget.ts). A year
  * with no row yet (no budget saved through the API) is version 0.
  */
 export const budgetYears = sqliteTable("budget_years", {

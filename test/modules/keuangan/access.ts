@@ -27,7 +27,7 @@ export const ACCESS: AccessTable = {
   "GET /api/iuran/tunggakan/pindah": { who: S },
   // Issue 45: a moved-out family's members, in their grace period, see and pay that family's own debt.
   // The grace membership holds no role, so these are user-level; which bills are reachable is decided
-  // per call (keuangan/tanggungan.ts), tested in keuangan.test.ts.
+  // per call (keuangan/iuran/tanggungan.ts), tested in keuangan.test.ts.
   "GET /api/user/tanggungan": user,
   "POST /api/user/tanggungan/bayar": user,
   "POST /api/iuran/pengingat": { who: FINANCE },

@@ -2,15 +2,16 @@ import { and, asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { TenantCtx } from "../../../src/core/context";
 import { openCursor, sealCursor } from "../../../src/core/http/cursor";
-import { duesOfUnit, recordPayment } from "../../../src/modules/keuangan/iuran";
 import {
   arrears,
   arrearsAmountQuery,
   arrearsPage,
   arrearsUnitsQuery,
-} from "../../../src/modules/keuangan/iuran-arrears";
-import { generateBills } from "../../../src/modules/keuangan/iuran-generate";
-import { createDuesType, updateDuesType } from "../../../src/modules/keuangan/iuran-types";
+} from "../../../src/modules/keuangan/iuran/arrears";
+import { generateBills } from "../../../src/modules/keuangan/iuran/generate";
+import { duesOfUnit } from "../../../src/modules/keuangan/iuran/household";
+import { createDuesType, updateDuesType } from "../../../src/modules/keuangan/iuran/jenis";
+import { recordPayment } from "../../../src/modules/keuangan/iuran/payments";
 import { duesBills } from "../../../src/modules/keuangan/tables";
 import { ctxAt, jakartaTime, setNow } from "../../helpers/clock";
 import { memberCtx } from "../../helpers/contexts";

@@ -3,11 +3,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { TenantCtx } from "../../../src/core/context";
 import { Conflict } from "../../../src/core/errors";
-import { applyGatewayPayment, recordPayment } from "../../../src/modules/keuangan/iuran";
-import { arrears, arrearsPage } from "../../../src/modules/keuangan/iuran-arrears";
-import { generateBills } from "../../../src/modules/keuangan/iuran-generate";
-import { createDuesType, updateDuesType } from "../../../src/modules/keuangan/iuran-types";
-import { reversePayment } from "../../../src/modules/keuangan/pembatalan";
+import { arrears, arrearsPage } from "../../../src/modules/keuangan/iuran/arrears";
+import { generateBills } from "../../../src/modules/keuangan/iuran/generate";
+import { createDuesType, updateDuesType } from "../../../src/modules/keuangan/iuran/jenis";
+import { applyGatewayPayment, recordPayment } from "../../../src/modules/keuangan/iuran/payments";
+import { reversePayment } from "../../../src/modules/keuangan/iuran/pembatalan";
 import {
   duesBalances,
   duesBills,

@@ -3,7 +3,7 @@ import { versionedResources } from "../../../src/app";
 import { DbScope } from "../../../src/core/db/handles";
 import { PreconditionFailed } from "../../../src/core/errors";
 import { VersionedWrite } from "../../../src/core/http/conditional";
-import { putBudget } from "../../../src/modules/keuangan/anggaran";
+import { putBudget } from "../../../src/modules/keuangan/anggaran/budget";
 import { auditTrail, inScope, losingRace, memberCtx } from "../../helpers/contexts";
 import { tenantD1, withTrigger } from "../../helpers/d1";
 import { bindings, call, callJson, expectProblem } from "../../helpers/harness";

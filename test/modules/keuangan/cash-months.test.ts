@@ -2,14 +2,14 @@ import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { TenantCtx } from "../../../src/core/context";
-import { putBudget } from "../../../src/modules/keuangan/anggaran";
-import { recordPayment } from "../../../src/modules/keuangan/iuran";
-import { generateBills } from "../../../src/modules/keuangan/iuran-generate";
-import { createDuesType } from "../../../src/modules/keuangan/iuran-types";
-import { correctCashEntry, createCashEntry, listCash } from "../../../src/modules/keuangan/kas";
-import { financeReport } from "../../../src/modules/keuangan/laporan";
-import { reversePayment } from "../../../src/modules/keuangan/pembatalan";
-import { decideExpense, submitExpense } from "../../../src/modules/keuangan/pengeluaran";
+import { putBudget } from "../../../src/modules/keuangan/anggaran/budget";
+import { generateBills } from "../../../src/modules/keuangan/iuran/generate";
+import { createDuesType } from "../../../src/modules/keuangan/iuran/jenis";
+import { recordPayment } from "../../../src/modules/keuangan/iuran/payments";
+import { reversePayment } from "../../../src/modules/keuangan/iuran/pembatalan";
+import { correctCashEntry, createCashEntry, listCash } from "../../../src/modules/keuangan/kas/entries";
+import { decideExpense, submitExpense } from "../../../src/modules/keuangan/kas/pengeluaran";
+import { financeReport } from "../../../src/modules/keuangan/laporan/report";
 import {
   cashEntries,
   cashMonths,

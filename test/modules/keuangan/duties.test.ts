@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { donate as donateAs, namesOfficer } from "../../../src/modules/keuangan/kampanye";
-import { submitExpense } from "../../../src/modules/keuangan/pengeluaran";
+import { donate as donateAs, namesOfficer } from "../../../src/modules/keuangan/kampanye/donations";
+import { submitExpense } from "../../../src/modules/keuangan/kas/pengeluaran";
 import { donations, expenses } from "../../../src/modules/keuangan/tables";
 import { setNow } from "../../helpers/clock";
 import { losingRace, memberCtx } from "../../helpers/contexts";

@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
-import { correctCashEntry } from "../kas";
+import { correctCashEntry } from "../kas/entries";
 import { CashEntry, CorrectionInput } from "../schemas";
 
 export class CorrectCashEntry extends Endpoint {

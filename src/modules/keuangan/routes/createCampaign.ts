@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { createCampaign } from "../kampanye";
+import { createCampaign } from "../kampanye/campaigns";
 import { CampaignDetail, CampaignInput } from "../schemas";
 
 export class CreateCampaign extends Endpoint {

@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { createCashEntry } from "../kas";
+import { createCashEntry } from "../kas/entries";
 import { CashEntry, CashEntryInput } from "../schemas";
 
 export class CreateCashEntry extends Endpoint {

@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { createDuesType } from "../iuran-types";
+import { createDuesType } from "../iuran/jenis";
 import { DuesType, DuesTypeInput } from "../schemas";
 
 export class CreateDuesType extends Endpoint {

@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { decideDonation } from "../kampanye";
+import { decideDonation } from "../kampanye/donations";
 import { Donation, DonationDecision, DonationParams } from "../schemas";
 
 export class DecideDonation extends Endpoint {

@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
-import { decideExpense } from "../pengeluaran";
+import { decideExpense } from "../kas/pengeluaran";
 import { Expense, ExpenseDecision } from "../schemas";
 
 export class DecideExpense extends Endpoint {

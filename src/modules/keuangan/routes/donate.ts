@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
-import { donate } from "../kampanye";
+import { donate } from "../kampanye/donations";
 import { Donation, DonationInput } from "../schemas";
 
 export class Donate extends Endpoint {

@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { generateBills } from "../iuran-generate";
+import { generateBills } from "../iuran/generate";
 import { GenerateInput, GenerateResult } from "../schemas";
 
 export class GenerateBills extends Endpoint {

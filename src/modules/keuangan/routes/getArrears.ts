@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, tenantProblems } from "../../../core/http/openapi";
-import { arrearsPage } from "../iuran-arrears";
+import { arrearsPage } from "../iuran/arrears";
 import { Arrears, ArrearsQuery } from "../schemas";
 
 export class GetArrears extends Endpoint {

@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, tenantProblems } from "../../../core/http/openapi";
-import { getBudget } from "../anggaran";
+import { getBudget } from "../anggaran/budget";
 import { Budget, BudgetQuery } from "../schemas";
 
 export class GetBudget extends Endpoint {

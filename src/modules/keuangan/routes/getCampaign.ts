@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, tenantProblems } from "../../../core/http/openapi";
-import { getCampaign } from "../kampanye";
+import { getCampaign } from "../kampanye/campaigns";
 import { CampaignDetail } from "../schemas";
 
 export class GetCampaign extends Endpoint {

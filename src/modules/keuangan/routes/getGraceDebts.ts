@@ -3,8 +3,8 @@ import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
+import { graceDebts } from "../iuran/tanggungan";
 import { GraceDebts } from "../schemas";
-import { graceDebts } from "../tanggungan";
 
 export class GetGraceDebts extends Endpoint {
   override schema = {

@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, tenantProblems } from "../../../core/http/openapi";
-import { movedOutDebts } from "../iuran-pindah";
+import { movedOutDebts } from "../iuran/pindah";
 import { ArrearsQuery, MovedOutDebts } from "../schemas";
 
 export class GetMovedOutDebts extends Endpoint {

@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { myDues } from "../iuran";
+import { myDues } from "../iuran/household";
 import { MyDues } from "../schemas";
 
 export class GetMyDues extends Endpoint {

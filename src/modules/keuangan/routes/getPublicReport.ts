@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { publicFinanceReport } from "../laporan";
+import { publicFinanceReport } from "../laporan/report";
 import { periodOf } from "../periods";
 import { FinanceReport, PublicReportQuery, SlugParam } from "../schemas";
 

@@ -5,7 +5,7 @@ import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { problems } from "../../../core/http/openapi";
 import { XLSX_TYPE } from "../../../core/spreadsheet";
-import { financeReport, reportPdf, reportXlsx } from "../laporan";
+import { financeReport, reportPdf, reportXlsx } from "../laporan/report";
 import { FinanceReport, ReportQuery } from "../schemas";
 
 export class GetReport extends Endpoint {

@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
-import { listBills } from "../iuran";
+import { listBills } from "../iuran/bills";
 import { BillListQuery, StaffBill } from "../schemas";
 
 export class ListBills extends Endpoint {

@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
-import { listCampaigns } from "../kampanye";
+import { listCampaigns } from "../kampanye/campaigns";
 import { Campaign, CampaignListQuery } from "../schemas";
 
 export class ListCampaigns extends Endpoint {

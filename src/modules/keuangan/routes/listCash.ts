@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, tenantProblems } from "../../../core/http/openapi";
-import { listCash } from "../kas";
+import { listCash } from "../kas/entries";
 import { CashBook, CashListQuery } from "../schemas";
 
 export class ListCash extends Endpoint {

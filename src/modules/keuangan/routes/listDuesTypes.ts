@@ -4,7 +4,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, tenantProblems } from "../../../core/http/openapi";
-import { listDuesTypes } from "../iuran-types";
+import { listDuesTypes } from "../iuran/jenis";
 import { DuesType } from "../schemas";
 
 export class ListDuesTypes extends Endpoint {

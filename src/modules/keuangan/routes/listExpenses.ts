@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, tenantProblems } from "../../../core/http/openapi";
-import { listExpenses } from "../pengeluaran";
+import { listExpenses } from "../kas/pengeluaran";
 import { Expense, ExpenseListQuery } from "../schemas";
 
 export class ListExpenses extends Endpoint {

@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { payBillsOnline } from "../online";
+import { payBillsOnline } from "../iuran/online";
 import { MultiOnlinePayment, MultiPayInput } from "../schemas";
 
 export class PayBillsOnline extends Endpoint {

@@ -3,8 +3,8 @@ import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
+import { payGraceDebts } from "../iuran/tanggungan";
 import { GraceDebtPayInput, MultiOnlinePayment } from "../schemas";
-import { payGraceDebts } from "../tanggungan";
 
 export class PayGraceDebts extends Endpoint {
   override schema = {

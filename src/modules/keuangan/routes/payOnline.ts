@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
-import { payOnline } from "../online";
+import { payOnline } from "../iuran/online";
 import { OnlinePayment } from "../schemas";
 
 export class PayOnline extends Endpoint {

@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { previewBills } from "../iuran-generate";
+import { previewBills } from "../iuran/generate";
 import { GenerationPreview, PreviewQuery } from "../schemas";
 
 export class PreviewBills extends Endpoint {

@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { putBudget } from "../anggaran";
+import { putBudget } from "../anggaran/budget";
 import { Budget, BudgetInput, YearParam } from "../schemas";
 
 export class PutBudget extends Endpoint {

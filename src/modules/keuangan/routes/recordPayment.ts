@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
-import { recordPayment } from "../iuran";
+import { recordPayment } from "../iuran/payments";
 import { Payment, PaymentInput } from "../schemas";
 
 export class RecordPayment extends Endpoint {

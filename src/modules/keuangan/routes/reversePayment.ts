@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
-import { reversePayment } from "../pembatalan";
+import { reversePayment } from "../iuran/pembatalan";
 import { Payment, ReversalInput } from "../schemas";
 
 export class ReversePayment extends Endpoint {

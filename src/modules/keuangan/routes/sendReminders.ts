@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { sendReminders } from "../pengingat";
+import { sendReminders } from "../iuran/pengingat";
 import { ReminderInput, ReminderResult } from "../schemas";
 
 export class SendReminders extends Endpoint {

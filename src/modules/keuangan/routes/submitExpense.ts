@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { submitExpense } from "../pengeluaran";
+import { submitExpense } from "../kas/pengeluaran";
 import { Expense, ExpenseInput } from "../schemas";
 
 export class SubmitExpense extends Endpoint {

@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
-import { updateCampaign } from "../kampanye";
+import { updateCampaign } from "../kampanye/campaigns";
 import { CampaignDetail, CampaignUpdate } from "../schemas";
 
 export class UpdateCampaign extends Endpoint {

@@ -3,7 +3,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, json, problems } from "../../../core/http/openapi";
-import { updateDuesType } from "../iuran-types";
+import { updateDuesType } from "../iuran/jenis";
 import { DuesType, DuesTypeInput } from "../schemas";
 
 export class UpdateDuesType extends Endpoint {

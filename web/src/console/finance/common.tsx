@@ -4,7 +4,7 @@ import { useSession } from "../../session";
 import { dutiesOf } from "../duties";
 import { fx } from "./text";
 
-/** What the API's answers look like here (src/modules/keuangan/schemas-*.ts). */
+/** What the API's answers look like here (src/modules/keuangan/schemas.ts and each folder's schemas.ts). */
 export interface Aging {
   d0_30: number;
   d31_60: number;

@@ -1,14 +1,14 @@
 import { and, inArray, isNull, lte, sql } from "drizzle-orm";
-import type { TenantCtx } from "../../core/context";
-import { rupiah } from "../../core/format";
-import { log } from "../../core/http/log";
-import { notifyFor } from "../../core/notifier";
-import { DAY_MS } from "../../core/time";
-import { membersWithContact } from "../identity/service";
-import { arrears } from "./iuran-arrears";
-import { reminderSendAfter } from "./periods";
+import type { TenantCtx } from "../../../core/context";
+import { rupiah } from "../../../core/format";
+import { log } from "../../../core/http/log";
+import { notifyFor } from "../../../core/notifier";
+import { DAY_MS } from "../../../core/time";
+import { membersWithContact } from "../../identity/service";
+import { reminderSendAfter } from "../periods";
+import { duesReminders } from "../tables";
+import { arrears } from "./arrears";
 import type { ReminderInput } from "./schemas";
-import { duesReminders } from "./tables";
 
 /** At most one reminder per unit in this window. */
 const REMINDER_GAP_MS = 3 * DAY_MS;

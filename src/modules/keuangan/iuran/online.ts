@@ -1,13 +1,14 @@
 import { inArray } from "drizzle-orm";
-import type { TenantCtx } from "../../core/context";
-import { clientUrl } from "../../core/env";
-import { Conflict, DomainError, NotFound } from "../../core/errors";
-import { log } from "../../core/http/log";
-import { createPaymentOrder, type PaymentOrder, paymentOrdersFor } from "../../core/payments";
-import { membershipIn, requireCompleteProfile, userContact } from "../identity/service";
-import { applyGatewayPayment, applyGatewayPayments, loadBill } from "./iuran";
+import type { TenantCtx } from "../../../core/context";
+import { clientUrl } from "../../../core/env";
+import { Conflict, DomainError, NotFound } from "../../../core/errors";
+import { log } from "../../../core/http/log";
+import { createPaymentOrder, type PaymentOrder, paymentOrdersFor } from "../../../core/payments";
+import { membershipIn, requireCompleteProfile, userContact } from "../../identity/service";
+import { duesBills } from "../tables";
+import { loadBill } from "./bills";
+import { applyGatewayPayment, applyGatewayPayments } from "./payments";
 import type { MultiPayInput } from "./schemas";
-import { duesBills } from "./tables";
 
 /** The payment-order kind of dues bills (`iuran-<ULID>` order ids). */
 export const DUES_PAYMENT_KIND = "iuran";

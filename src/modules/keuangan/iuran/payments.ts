@@ -1,121 +1,20 @@
-import { and, asc, desc, eq, getTableColumns, inArray, isNull, ne, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { audit } from "../../core/audit";
-import type { TenantCtx } from "../../core/context";
-import { abortBatchUnless, isBatchAborted, isUniqueViolation } from "../../core/db/errors";
-import { afterCursor, keysetPage } from "../../core/db/paging";
-import { rowByIdOrNotFound } from "../../core/db/rows";
-import { Conflict, Invalid } from "../../core/errors";
-import { requireUser } from "../../core/http/access";
-import { newId } from "../../core/ids";
-import { jakartaDay, nowIso } from "../../core/time";
-import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
-import { requireCompleteProfile } from "../identity/service";
-import { refreshUnitPeriod } from "./iuran-balances";
-import { postCash } from "./kas";
-import { DEFAULT_DUE_DAY, dueDateOf, isOverdue } from "./periods";
-import type { BillListQuery, PaymentInput } from "./schemas";
-import { duesBills, duesPayments, duesTypes } from "./tables";
+import { audit } from "../../../core/audit";
+import type { TenantCtx } from "../../../core/context";
+import { abortBatchUnless, isBatchAborted, isUniqueViolation } from "../../../core/db/errors";
+import { Conflict, Invalid } from "../../../core/errors";
+import { requireUser } from "../../../core/http/access";
+import { newId } from "../../../core/ids";
+import { jakartaDay, nowIso } from "../../../core/time";
+import { requireTenantFile, tenantFileUrl } from "../../../core/uploads";
+import { postCash } from "../kas/entries";
+import { duesBills, duesPayments } from "../tables";
+import { refreshUnitPeriod } from "./balances";
+import { type BillRow, loadBill, presentBill } from "./bills";
+import type { PaymentInput } from "./schemas";
 
-export type BillRow = typeof duesBills.$inferSelect;
-
-// --- bills ---------------------------------------------------------------------------------------
-
-export function presentBill(row: BillRow) {
-  return {
-    id: row.id,
-    typeId: row.typeId,
-    typeName: row.typeName,
-    period: row.period,
-    basis: row.basis,
-    unitId: row.unitId,
-    familyId: row.familyId,
-    movedOutFamilyId: row.movedOutFamilyId,
-    amount: row.amount,
-    paidAmount: row.paidAmount,
-    outstanding: row.amount - row.paidAmount,
-    status: row.status,
-    createdAt: row.createdAt,
-  };
-}
-
-export type PaymentRow = typeof duesPayments.$inferSelect;
-
-/** A payment as finance sees it, with its reversal once there is one. */
-export function presentPayment(ctx: TenantCtx, row: PaymentRow) {
-  return {
-    id: row.id,
-    amount: row.amount,
-    method: row.method,
-    paidAt: row.paidAt,
-    proofUrl: row.proofFileId ? tenantFileUrl(ctx, row.proofFileId) : null,
-    cashEntryId: row.cashEntryId,
-    reversal:
-      row.reversedAt && row.reversalEntryId
-        ? {
-            at: row.reversedAt,
-            by: row.reversedBy,
-            reason: row.reversalReason ?? "",
-            cashEntryId: row.reversalEntryId,
-          }
-        : null,
-  };
-}
-
-/** A payment as the household sees it: no cash-book or staff details. */
-function presentOwnPayment(row: PaymentRow) {
-  return {
-    id: row.id,
-    amount: row.amount,
-    method: row.method,
-    paidAt: row.paidAt,
-    orderId: row.gatewayOrderId,
-    reversed: row.reversedAt !== null,
-  };
-}
-
-/** The staff list: bills with their payments (reversed ones included and marked), oldest payment first. */
-export async function listBills({ ctx, input }: { ctx: TenantCtx; input: BillListQuery }) {
-  const filters: SQL[] = [
-    ...afterCursor(duesBills.id, input.cursor, "asc"),
-    ...(input.period ? [eq(duesBills.period, input.period)] : []),
-    ...(input.status ? [eq(duesBills.status, input.status)] : []),
-    // A unit's bills are its current household's: those settled to a family that moved out are not.
-    ...(input.unitId ? [eq(duesBills.unitId, input.unitId), isNull(duesBills.movedOutFamilyId)] : []),
-  ];
-  // One round trip per page (issue 18): each bill's payments ride along as a JSON array of rows, in id
-  // order, built by a correlated subquery over the bill index. Table names are spelled out: inside a
-  // select's fields drizzle writes a column as its bare name, which the subquery would take as its own.
-  const rows = await ctx.db
-    .select({
-      ...getTableColumns(duesBills),
-      payments: sql<string>`(SELECT json_group_array(json(p.row)) FROM (
-        SELECT json_object('id', id, 'billId', bill_id, 'amount', amount, 'method', method,
-          'paidAt', paid_at, 'gatewayOrderId', gateway_order_id, 'proofFileId', proof_file_id,
-          'cashEntryId', cash_entry_id, 'recordedBy', recorded_by, 'reversedAt', reversed_at,
-          'reversedBy', reversed_by, 'reversalReason', reversal_reason,
-          'reversalEntryId', reversal_entry_id, 'createdAt', created_at) AS row
-        FROM dues_payments WHERE bill_id = dues_bills.id ORDER BY id) AS p)`,
-    })
-    .from(duesBills)
-    .where(and(...filters))
-    .orderBy(asc(duesBills.id))
-    .limit(input.limit + 1);
-  const page = keysetPage(rows, input.limit);
-  return {
-    items: page.items.map(({ payments, ...bill }) => ({
-      ...presentBill(bill),
-      payments: (JSON.parse(payments) as PaymentRow[]).map((payment) => presentPayment(ctx, payment)),
-    })),
-    nextCursor: page.nextCursor,
-  };
-}
-
-export async function loadBill(ctx: Pick<TenantCtx, "db">, id: string): Promise<BillRow> {
-  return rowByIdOrNotFound(ctx.db, duesBills, id, "Bill");
-}
-
-// --- payments ----------------------------------------------------------------------------------
+// Paying a dues bill: at the desk (cash or transfer), and by a paid gateway order of one or more bills.
 
 export interface PaymentFacts {
   amount: number;
@@ -340,81 +239,3 @@ export async function applyGatewayPayments(
     throw error;
   }
 }
-
-// --- the resident's own dues -------------------------------------------------------------------
-
-/** How many settled bills the resident's view shows after the unpaid ones. */
-const PAID_SHOWN = 12;
-
-async function duesOfUnit(ctx: TenantCtx, unitId: string) {
-  // The unit's household's bills: never those settled to a family that moved out (issue 45).
-  const ofUnit = and(eq(duesBills.unitId, unitId), isNull(duesBills.movedOutFamilyId));
-  const [unpaid, paid, [totals], payments, types] = await ctx.db.batch([
-    ctx.db
-      .select()
-      .from(duesBills)
-      .where(and(ofUnit, ne(duesBills.status, "lunas")))
-      .orderBy(asc(duesBills.period), asc(duesBills.id)),
-    ctx.db
-      .select()
-      .from(duesBills)
-      .where(and(ofUnit, eq(duesBills.status, "lunas")))
-      .orderBy(desc(duesBills.period), desc(duesBills.id))
-      .limit(PAID_SHOWN),
-    ctx.db
-      .select({
-        billed: sql<number>`coalesce(sum(${duesBills.amount}), 0)`,
-        paid: sql<number>`coalesce(sum(${duesBills.paidAmount}), 0)`,
-      })
-      .from(duesBills)
-      .where(ofUnit),
-    // The household's payments, for its history and receipts (an online one names its gateway order).
-    ctx.db
-      .select()
-      .from(duesPayments)
-      .where(inArray(duesPayments.billId, ctx.db.select({ id: duesBills.id }).from(duesBills).where(ofUnit)))
-      .orderBy(asc(duesPayments.id)),
-    // Each type's due day: a bill is tunggakan only after it (issue 45).
-    ctx.db.select({ id: duesTypes.id, dueDay: duesTypes.dueDay }).from(duesTypes),
-  ]);
-  const billed = Number(totals?.billed ?? 0);
-  const paidSum = Number(totals?.paid ?? 0);
-  const bills = [...unpaid, ...paid];
-  const dueDays = new Map(types.map((t) => [t.id, t.dueDay]));
-  const now = ctx.now();
-  let overdueSum = 0;
-  const items = bills.map((bill) => {
-    const dueDay = dueDays.get(bill.typeId) ?? DEFAULT_DUE_DAY;
-    const overdue = bill.status !== "lunas" && isOverdue(bill.period, dueDay, now);
-    if (overdue) {
-      overdueSum += bill.amount - bill.paidAmount;
-    }
-    return {
-      ...presentBill(bill),
-      payments: payments.filter((p) => p.billId === bill.id).map(presentOwnPayment),
-      dueDate: dueDateOf(bill.period, dueDay),
-      overdue,
-    };
-  });
-  const outstanding = billed - paidSum;
-  return {
-    unitId,
-    items,
-    totals: {
-      billed,
-      paid: paidSum,
-      outstanding,
-      unpaidBills: unpaid.length,
-      overdue: overdueSum,
-      notYetDue: outstanding - overdueSum,
-    },
-  };
-}
-
-/** The caller's household's bills, unpaid first, with totals; 409 `profile_incomplete` without a unit. */
-export async function myDues({ ctx }: { ctx: TenantCtx }) {
-  const { unitId } = await requireCompleteProfile({ ctx });
-  return duesOfUnit(ctx, unitId);
-}
-
-export { duesOfUnit };

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import type { TenantCtx } from "../../core/context";
-import { duesBalances, duesBills, duesUnitBalances } from "./tables";
+import type { TenantCtx } from "../../../core/context";
+import { duesBalances, duesBills, duesUnitBalances } from "../tables";
 
 /**
  * The kept dues balances (ADR 0028). A slot is one unit, period and billing target; its row holds what

@@ -1,16 +1,16 @@
 import { and, asc, desc, eq, gt, gte, lt, or, sql } from "drizzle-orm";
-import type { TenantCtx } from "../../core/context";
-import { escapeHtml } from "../../core/html";
-import type { CellOut, SheetStream } from "../../core/spreadsheet";
-import { jakartaDay } from "../../core/time";
-import { unitsByIds } from "../kependudukan/service";
-import { cashEntries, cashMonths, duesBills, duesPayments } from "./tables";
+import type { TenantCtx } from "../../../core/context";
+import { escapeHtml } from "../../../core/html";
+import type { CellOut, SheetStream } from "../../../core/spreadsheet";
+import { jakartaDay } from "../../../core/time";
+import { unitsByIds } from "../../kependudukan/service";
+import { cashEntries, cashMonths, duesBills, duesPayments } from "../tables";
 
 /**
  * The finance part of a community's handover pack (platform-ops' archive, issue 45): the dues and the
  * cash book as sheets a new committee or a kelurahan opens, read in keyset pages as the workbook writer
  * reaches them, and the cash book of a year as a printable page. The monthly reports come from
- * `laporan.ts` as they are (its workbook and its page), never from a second builder.
+ * `report.ts` as they are (its workbook and its page), never from a second builder.
  */
 
 /** Rows per read: a page is all the writer holds at once. */

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { ListQuery } from "../../core/db/paging";
-import { Line, Paragraph } from "../../core/schemas";
-import { Day } from "./periods";
-import { FileId, Rupiah } from "./schemas-shared";
+import { ListQuery } from "../../../core/db/paging";
+import { Line, Paragraph } from "../../../core/schemas";
+import { Day } from "../periods";
+import { FileId, Rupiah } from "../schemas-shared";
 
 // --- campaigns and donations -------------------------------------------------------------------
 

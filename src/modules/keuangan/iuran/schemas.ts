@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { ListQuery } from "../../core/db/paging";
-import { Line, Paragraph, Slug } from "../../core/schemas";
-import { Period } from "./periods";
-import { FileId, Rupiah } from "./schemas-shared";
+import { ListQuery } from "../../../core/db/paging";
+import { Line, Paragraph, Slug } from "../../../core/schemas";
+import { Period } from "../periods";
+import { FileId, Rupiah } from "../schemas-shared";
 
 // --- dues types --------------------------------------------------------------------------------
 

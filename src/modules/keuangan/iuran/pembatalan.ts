@@ -1,16 +1,16 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { audit } from "../../core/audit";
-import type { TenantCtx } from "../../core/context";
-import { isUniqueViolation } from "../../core/db/errors";
-import { rowByIdOrNotFound } from "../../core/db/rows";
-import { Conflict } from "../../core/errors";
-import { requireUser } from "../../core/http/access";
-import { nowIso } from "../../core/time";
-import { type PaymentRow, presentBill, presentPayment } from "./iuran";
-import { refreshUnitPeriod } from "./iuran-balances";
-import { postCash, todayJakarta } from "./kas";
+import { audit } from "../../../core/audit";
+import type { TenantCtx } from "../../../core/context";
+import { isUniqueViolation } from "../../../core/db/errors";
+import { rowByIdOrNotFound } from "../../../core/db/rows";
+import { Conflict } from "../../../core/errors";
+import { requireUser } from "../../../core/http/access";
+import { nowIso } from "../../../core/time";
+import { postCash, todayJakarta } from "../kas/entries";
+import { cashEntries, duesBills, duesPayments } from "../tables";
+import { refreshUnitPeriod } from "./balances";
+import { type PaymentRow, presentBill, presentPayment } from "./bills";
 import type { ReversalInput } from "./schemas";
-import { cashEntries, duesBills, duesPayments } from "./tables";
 
 async function loadPayment(ctx: TenantCtx, id: string): Promise<PaymentRow> {
   return rowByIdOrNotFound(ctx.db, duesPayments, id, "Payment");

@@ -1,23 +1,22 @@
-import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { audit } from "../../core/audit";
-import type { TenantCtx } from "../../core/context";
-import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
-import { afterCursor, keysetPage } from "../../core/db/paging";
-import { rowById, rowByIdOrNotFound } from "../../core/db/rows";
-import { Conflict, Invalid, InvalidTransition, NotFound } from "../../core/errors";
-import { hasRole, ROLES, requireUser } from "../../core/http/access";
-import { newId } from "../../core/ids";
-import { jakartaDay, nowIso } from "../../core/time";
-import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
-import { userNames } from "../identity/service";
-import { postCash, todayJakarta } from "./kas";
-import { monthWindow } from "./periods";
-import type { CampaignInput, CampaignListQuery, CampaignUpdate, DonationInput } from "./schemas";
-import { loadFinanceSettings } from "./settings";
-import { campaigns, donations } from "./tables";
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import { audit } from "../../../core/audit";
+import type { TenantCtx } from "../../../core/context";
+import { abortBatchUnless, isBatchAborted } from "../../../core/db/errors";
+import { rowById } from "../../../core/db/rows";
+import { Conflict, InvalidTransition, NotFound } from "../../../core/errors";
+import { requireUser } from "../../../core/http/access";
+import { newId } from "../../../core/ids";
+import { jakartaDay, nowIso } from "../../../core/time";
+import { userNames } from "../../identity/service";
+import { postCash, todayJakarta } from "../kas/entries";
+import { monthWindow } from "../periods";
+import { loadFinanceSettings } from "../settings";
+import { donations } from "../tables";
+import { type CampaignRow, type DonationRow, isFinance, loadCampaign, presentDonation } from "./present";
+import type { DonationInput } from "./schemas";
 
-type CampaignRow = typeof campaigns.$inferSelect;
-type DonationRow = typeof donations.$inferSelect;
+// Donations to a campaign: a resident's pledge, cash in hand a finance officer records, and the
+// decision on a pledge, with the separation of duties between officers.
 
 /** A pledged donation is decided once: `dijanjikan → dikonfirmasi | ditolak`, then final. */
 const DONATION_NEXT: Record<DonationRow["status"], DonationRow["status"][]> = {
@@ -25,182 +24,6 @@ const DONATION_NEXT: Record<DonationRow["status"], DonationRow["status"][]> = {
   dikonfirmasi: [],
   ditolak: [],
 };
-
-const isFinance = (ctx: TenantCtx) => hasRole(ctx, ROLES.FINANCE);
-
-async function progressOf(ctx: TenantCtx, ids: readonly string[]) {
-  const found = new Map<string, { confirmed: number; donors: number }>();
-  for (let i = 0; i < ids.length; i += 90) {
-    const rows = await ctx.db
-      .select({
-        campaignId: donations.campaignId,
-        confirmed: sql<number>`coalesce(sum(${donations.amount}), 0)`,
-        donors: sql<number>`count(distinct coalesce(${donations.donorId}, ${donations.id}))`,
-      })
-      .from(donations)
-      .where(and(inArray(donations.campaignId, ids.slice(i, i + 90)), eq(donations.status, "dikonfirmasi")))
-      .groupBy(donations.campaignId);
-    for (const row of rows) {
-      found.set(row.campaignId, { confirmed: Number(row.confirmed), donors: Number(row.donors) });
-    }
-  }
-  return found;
-}
-
-function present(
-  ctx: TenantCtx,
-  row: CampaignRow,
-  progress: { confirmed: number; donors: number } | undefined,
-) {
-  const confirmed = progress?.confirmed ?? 0;
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    target: row.target,
-    deadline: row.deadline,
-    status: row.status,
-    coverUrl: row.coverFileId ? tenantFileUrl(ctx, row.coverFileId) : null,
-    progress: {
-      confirmed,
-      percent: row.target > 0 ? Math.round((confirmed / row.target) * 1000) / 10 : 0,
-      donors: progress?.donors ?? 0,
-    },
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
-
-async function load(ctx: TenantCtx, id: string): Promise<CampaignRow> {
-  return rowByIdOrNotFound(ctx.db, campaigns, id, "Campaign");
-}
-
-export async function listCampaigns({ ctx, input }: { ctx: TenantCtx; input: CampaignListQuery }) {
-  const filters: SQL[] = [
-    ...afterCursor(campaigns.id, input.cursor, "desc"),
-    ...(input.status ? [eq(campaigns.status, input.status)] : []),
-  ];
-  const rows = await ctx.db
-    .select()
-    .from(campaigns)
-    .where(and(...filters))
-    .orderBy(desc(campaigns.id))
-    .limit(input.limit + 1);
-  const page = keysetPage(rows, input.limit);
-  const progress = await progressOf(
-    ctx,
-    page.items.map((r) => r.id),
-  );
-  return {
-    items: page.items.map((row) => present(ctx, row, progress.get(row.id))),
-    nextCursor: page.nextCursor,
-  };
-}
-
-/** Active campaigns with their progress, for other modules (the assistant, the watch summary). */
-export async function activeCampaigns({ ctx }: { ctx: TenantCtx }) {
-  const rows = await ctx.db
-    .select()
-    .from(campaigns)
-    .where(eq(campaigns.status, "aktif"))
-    .orderBy(desc(campaigns.id))
-    .limit(50);
-  const progress = await progressOf(
-    ctx,
-    rows.map((r) => r.id),
-  );
-  return rows.map((row) => present(ctx, row, progress.get(row.id)));
-}
-
-/**
- * Donations as the caller may see them: finance sees every donor; others see pledges only once
- * confirmed, and never the name of an anonymous donor (a resident still sees their own).
- */
-function presentDonation(ctx: TenantCtx, row: DonationRow, names: Map<string, string>) {
-  const own = ctx.actor.kind === "user" && row.donorId === ctx.actor.userId;
-  const name = row.donorName ?? (row.donorId ? (names.get(row.donorId) ?? null) : null);
-  return {
-    id: row.id,
-    campaignId: row.campaignId,
-    donorName: row.anonymous && !isFinance(ctx) && !own ? null : name,
-    anonymous: row.anonymous,
-    amount: row.amount,
-    note: row.note,
-    status: row.status,
-    cashEntryId: isFinance(ctx) ? row.cashEntryId : null,
-    createdAt: row.createdAt,
-  };
-}
-
-export async function getCampaign({ ctx, id }: { ctx: TenantCtx; id: string }) {
-  const row = await load(ctx, id);
-  const viewer = ctx.actor.kind === "user" ? ctx.actor.userId : "";
-  const rows = await ctx.db
-    .select()
-    .from(donations)
-    .where(eq(donations.campaignId, id))
-    .orderBy(desc(donations.id))
-    .limit(200);
-  const visible = isFinance(ctx)
-    ? rows
-    : rows.filter((d) => d.status === "dikonfirmasi" || d.donorId === viewer);
-  const names = await userNames({ ctx, ids: visible.flatMap((d) => (d.donorId ? [d.donorId] : [])) });
-  const progress = await progressOf(ctx, [id]);
-  return {
-    ...present(ctx, row, progress.get(id)),
-    donations: visible.map((d) => presentDonation(ctx, d, names)),
-  };
-}
-
-export async function createCampaign({ ctx, input }: { ctx: TenantCtx; input: CampaignInput }) {
-  const by = requireUser(ctx).userId;
-  if (input.deadline < todayJakarta(ctx)) {
-    throw new Invalid("invalid_date", "The deadline is in the past.", [
-      { field: "deadline", message: "in the past" },
-    ]);
-  }
-  if (input.coverFileId) {
-    await requireTenantFile(ctx, input.coverFileId, { purposes: ["sampul"], field: "coverFileId" });
-  }
-  const id = newId();
-  await ctx.db.batch([
-    ctx.db.insert(campaigns).values({ id, ...input, status: "aktif", createdBy: by, updatedAt: nowIso(ctx) }),
-    audit(ctx, {
-      action: "kampanye.create",
-      targetType: "campaign",
-      targetId: id,
-      detail: { target: input.target },
-    }),
-  ]);
-  return getCampaign({ ctx, id });
-}
-
-/** Edits, and the state moves: `aktif` → `selesai` or `dibatalkan`; a closed campaign stays closed. */
-export async function updateCampaign({
-  ctx,
-  id,
-  input,
-}: {
-  ctx: TenantCtx;
-  id: string;
-  input: CampaignUpdate;
-}) {
-  const current = await load(ctx, id);
-  if (current.status !== "aktif") {
-    throw new Conflict("campaign_closed", `This campaign is ${current.status}; it can no longer change.`);
-  }
-  if (input.coverFileId) {
-    await requireTenantFile(ctx, input.coverFileId, { purposes: ["sampul"], field: "coverFileId" });
-  }
-  await ctx.db.batch([
-    ctx.db
-      .update(campaigns)
-      .set({ ...input, updatedAt: nowIso(ctx) })
-      .where(eq(campaigns.id, id)),
-    audit(ctx, { action: "kampanye.update", targetType: "campaign", targetId: id, detail: { ...input } }),
-  ]);
-  return getCampaign({ ctx, id });
-}
 
 const cashPosting = (
   ctx: TenantCtx,
@@ -281,7 +104,7 @@ function selfConfirmedCash(by: string, now: Date) {
  */
 export async function donate({ ctx, id, input }: { ctx: TenantCtx; id: string; input: DonationInput }) {
   const by = requireUser(ctx).userId;
-  const campaign = await load(ctx, id);
+  const campaign = await loadCampaign(ctx, id);
   if (campaign.status !== "aktif" || campaign.deadline < jakartaDay(ctx.now())) {
     throw new Conflict("campaign_closed", "This campaign no longer takes donations.");
   }
@@ -381,7 +204,7 @@ export async function decideDonation({
   status: "dikonfirmasi" | "ditolak";
 }) {
   const by = requireUser(ctx).userId;
-  const campaign = await load(ctx, id);
+  const campaign = await loadCampaign(ctx, id);
   const donation = await ctx.db
     .select()
     .from(donations)

@@ -1,18 +1,18 @@
 import { and, asc, eq, gte, lte } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { audit } from "../../core/audit";
-import type { TenantCtx } from "../../core/context";
-import { isUniqueViolation } from "../../core/db/errors";
-import { afterKeyset, type Keyset, keysetPageBy } from "../../core/db/paging";
-import { rowByIdOrNotFound } from "../../core/db/rows";
-import { Conflict, Invalid } from "../../core/errors";
-import { requireUser } from "../../core/http/access";
-import { newId } from "../../core/ids";
-import { type Clock, jakartaDay } from "../../core/time";
-import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
-import { balanceOfAll, balanceUpTo, entriesNet, refreshCashMonth, sumOf } from "./kas-bulanan";
+import { audit } from "../../../core/audit";
+import type { TenantCtx } from "../../../core/context";
+import { isUniqueViolation } from "../../../core/db/errors";
+import { afterKeyset, type Keyset, keysetPageBy } from "../../../core/db/paging";
+import { rowByIdOrNotFound } from "../../../core/db/rows";
+import { Conflict, Invalid } from "../../../core/errors";
+import { requireUser } from "../../../core/http/access";
+import { newId } from "../../../core/ids";
+import { type Clock, jakartaDay } from "../../../core/time";
+import { requireTenantFile, tenantFileUrl } from "../../../core/uploads";
+import { cashEntries } from "../tables";
+import { balanceOfAll, balanceUpTo, entriesNet, refreshCashMonth, sumOf } from "./bulanan";
 import type { CashEntryInput, CashListQuery } from "./schemas";
-import { cashEntries } from "./tables";
 
 type CashRow = typeof cashEntries.$inferSelect;
 export type CashSource = CashRow["source"];
@@ -179,7 +179,7 @@ const CASH_ORDER: Keyset<typeof cashEntries.$inferSelect> = {
 
 /**
  * The cash book page with its running balance. Every balance is the kept month totals before its day
- * plus that month's own entries (kas-bulanan.ts), so a page costs the same at any depth of history:
+ * plus that month's own entries (bulanan.ts), so a page costs the same at any depth of history:
  * the opening balance is the balance before `from`, the closing one the balance up to `to` (all of it
  * without), and the page's first balance the balance up to the cursor's day, plus the cursor day's
  * own entries up to the cursor's id.

@@ -1,8 +1,8 @@
 import { and, eq, gte, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { TenantCtx } from "../../core/context";
-import { nextPeriod } from "./periods";
-import { cashEntries, cashMonths } from "./tables";
+import type { TenantCtx } from "../../../core/context";
+import { nextPeriod } from "../periods";
+import { cashEntries, cashMonths } from "../tables";
 
 /**
  * The cash book's kept month totals (ADR 0028). One row per Jakarta month and category holds what the

@@ -1,13 +1,13 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, sql } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/sqlite-core";
-import type { TenantCtx } from "../../core/context";
-import { rupiah } from "../../core/format";
-import { hasRole, ROLES } from "../../core/http/access";
-import { invalidCursor } from "../../core/http/cursor";
-import { normaliseIndonesianMobile, toMsisdn } from "../../core/phone";
-import { jakartaDay } from "../../core/time";
-import { membersWithContact } from "../identity/service";
-import { familyHeadsAt, unitsByIds } from "../kependudukan/service";
+import type { TenantCtx } from "../../../core/context";
+import { rupiah } from "../../../core/format";
+import { hasRole, ROLES } from "../../../core/http/access";
+import { invalidCursor } from "../../../core/http/cursor";
+import { normaliseIndonesianMobile, toMsisdn } from "../../../core/phone";
+import { jakartaDay } from "../../../core/time";
+import { membersWithContact } from "../../identity/service";
+import { familyHeadsAt, unitsByIds } from "../../kependudukan/service";
 import {
   DEFAULT_DUE_DAY,
   daysSincePeriodStart,
@@ -16,9 +16,9 @@ import {
   periodDays,
   periodOf,
   previousPeriod,
-} from "./periods";
+} from "../periods";
+import { duesBalances, duesTypes, duesUnitBalances } from "../tables";
 import type { ArrearsQuery } from "./schemas";
-import { duesBalances, duesTypes, duesUnitBalances } from "./tables";
 
 // --- arrears -------------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { Period } from "./periods";
+import { Period } from "../periods";
 
-// --- reports and settings ----------------------------------------------------------------------
+// --- reports ------------------------------------------------------------------------------------
 
 export const ReportQuery = z.object({
   bulan: Period,
@@ -35,21 +35,3 @@ export const FinanceReport = z
     generatedAt: z.string(),
   })
   .openapi("FinanceReport");
-
-export const FinanceSettingsInput = z.object({
-  transparansi: z.boolean().optional(),
-  expenseApprovalThreshold: z.number().int().min(0).max(1_000_000_000_000).optional(),
-  billEmptyUnits: z
-    .boolean()
-    .optional()
-    .describe("Bill per-unit dues to units marked kosong (empty) too; off unless set"),
-});
-export type FinanceSettingsInput = z.infer<typeof FinanceSettingsInput>;
-export const FinanceSettings = z
-  .object({
-    transparansi: z.boolean(),
-    expenseApprovalThreshold: z.number().int(),
-    billEmptyUnits: z.boolean().describe("Units marked kosong (empty) are billed per-unit dues"),
-    updatedAt: z.string().nullable(),
-  })
-  .openapi("FinanceSettings");

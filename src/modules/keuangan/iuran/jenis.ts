@@ -1,14 +1,14 @@
 import { asc, eq } from "drizzle-orm";
-import { audit } from "../../core/audit";
-import type { TenantCtx } from "../../core/context";
-import { rowByIdOrNotFound } from "../../core/db/rows";
-import { Conflict, Invalid } from "../../core/errors";
-import { newId } from "../../core/ids";
-import { nowIso } from "../../core/time";
-import { unitsByIds } from "../kependudukan/service";
-import { DEFAULT_DUE_DAY, nextPeriod, periodOf, rateFor } from "./periods";
+import { audit } from "../../../core/audit";
+import type { TenantCtx } from "../../../core/context";
+import { rowByIdOrNotFound } from "../../../core/db/rows";
+import { Conflict, Invalid } from "../../../core/errors";
+import { newId } from "../../../core/ids";
+import { nowIso } from "../../../core/time";
+import { unitsByIds } from "../../kependudukan/service";
+import { DEFAULT_DUE_DAY, nextPeriod, periodOf, rateFor } from "../periods";
+import { type DuesRate, duesBills, duesTypes } from "../tables";
 import type { DuesTypeInput } from "./schemas";
-import { type DuesRate, duesBills, duesTypes } from "./tables";
 
 type TypeRow = typeof duesTypes.$inferSelect;
 

@@ -1,19 +1,19 @@
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
-import { audit } from "../../core/audit";
-import type { TenantCtx } from "../../core/context";
-import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
-import { afterCursor, keysetPage } from "../../core/db/paging";
-import { rowByIdOrNotFound } from "../../core/db/rows";
-import { Conflict, Forbidden, Invalid, InvalidTransition } from "../../core/errors";
-import { hasRole, ROLES, requireUser } from "../../core/http/access";
-import { newId } from "../../core/ids";
-import { nowIso } from "../../core/time";
-import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
-import { postCash, todayJakarta } from "./kas";
-import { monthWindow } from "./periods";
+import { audit } from "../../../core/audit";
+import type { TenantCtx } from "../../../core/context";
+import { abortBatchUnless, isBatchAborted } from "../../../core/db/errors";
+import { afterCursor, keysetPage } from "../../../core/db/paging";
+import { rowByIdOrNotFound } from "../../../core/db/rows";
+import { Conflict, Forbidden, Invalid, InvalidTransition } from "../../../core/errors";
+import { hasRole, ROLES, requireUser } from "../../../core/http/access";
+import { newId } from "../../../core/ids";
+import { nowIso } from "../../../core/time";
+import { requireTenantFile, tenantFileUrl } from "../../../core/uploads";
+import { monthWindow } from "../periods";
+import { loadFinanceSettings } from "../settings";
+import { expenses } from "../tables";
+import { postCash, todayJakarta } from "./entries";
 import type { ExpenseDecision, ExpenseInput, ExpenseListQuery } from "./schemas";
-import { loadFinanceSettings } from "./settings";
-import { expenses } from "./tables";
 
 type ExpenseRow = typeof expenses.$inferSelect;
 

@@ -1,10 +1,10 @@
 import { and, asc, eq, gte, lte } from "drizzle-orm";
-import { audit } from "../../core/audit";
-import type { TenantCtx } from "../../core/context";
-import { newId } from "../../core/ids";
-import { monthRows } from "./kas-bulanan";
+import { audit } from "../../../core/audit";
+import type { TenantCtx } from "../../../core/context";
+import { newId } from "../../../core/ids";
+import { monthRows } from "../kas/bulanan";
+import { budgetLines, budgetYears, cashMonths } from "../tables";
 import type { BudgetInput } from "./schemas";
-import { budgetLines, budgetYears, cashMonths } from "./tables";
 
 const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
 

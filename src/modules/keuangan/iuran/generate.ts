@@ -1,13 +1,13 @@
 import { eq, sql } from "drizzle-orm";
-import { audit } from "../../core/audit";
-import type { TenantCtx } from "../../core/context";
-import { newId } from "../../core/ids";
-import { nowIso } from "../../core/time";
-import { billingTargets } from "../kependudukan/service";
-import { refreshPeriod } from "./iuran-balances";
-import { rateFor } from "./periods";
-import { loadFinanceSettings } from "./settings";
-import { duesBills, duesTypes } from "./tables";
+import { audit } from "../../../core/audit";
+import type { TenantCtx } from "../../../core/context";
+import { newId } from "../../../core/ids";
+import { nowIso } from "../../../core/time";
+import { billingTargets } from "../../kependudukan/service";
+import { rateFor } from "../periods";
+import { loadFinanceSettings } from "../settings";
+import { duesBills, duesTypes } from "../tables";
+import { refreshPeriod } from "./balances";
 
 // --- generation --------------------------------------------------------------------------------
 

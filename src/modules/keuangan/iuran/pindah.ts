@@ -1,10 +1,10 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
-import type { TenantCtx } from "../../core/context";
-import type { ListQuery } from "../../core/db/paging";
-import { keysetPage } from "../../core/db/paging";
-import { familyCardsByIds, unitsByIds } from "../kependudukan/service";
-import { refreshUnit } from "./iuran-balances";
-import { duesBills } from "./tables";
+import type { TenantCtx } from "../../../core/context";
+import type { ListQuery } from "../../../core/db/paging";
+import { keysetPage } from "../../../core/db/paging";
+import { familyCardsByIds, unitsByIds } from "../../kependudukan/service";
+import { duesBills } from "../tables";
+import { refreshUnit } from "./balances";
 
 /**
  * A family's dues when it moves out (issue 45). Its bills become its own debt: marked with the card

@@ -1,15 +1,15 @@
 import { and, eq, gte, lt, lte, sql } from "drizzle-orm";
-import type { TenantCtx } from "../../core/context";
-import { NotFound } from "../../core/errors";
-import { escapeHtml } from "../../core/html";
-import { sha256Hex } from "../../core/ids";
-import { pdfRendering } from "../../core/pdf";
-import { writeWorkbook } from "../../core/spreadsheet";
-import { jakartaDayStart } from "../../core/time";
-import { monthRows } from "./kas-bulanan";
-import { nextPeriod } from "./periods";
-import { loadFinanceSettings } from "./settings";
-import { cashMonths, duesBalances, duesBills, duesPayments } from "./tables";
+import type { TenantCtx } from "../../../core/context";
+import { NotFound } from "../../../core/errors";
+import { escapeHtml } from "../../../core/html";
+import { sha256Hex } from "../../../core/ids";
+import { pdfRendering } from "../../../core/pdf";
+import { writeWorkbook } from "../../../core/spreadsheet";
+import { jakartaDayStart } from "../../../core/time";
+import { monthRows } from "../kas/bulanan";
+import { nextPeriod } from "../periods";
+import { loadFinanceSettings } from "../settings";
+import { cashMonths, duesBalances, duesBills, duesPayments } from "../tables";
 
 const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
 

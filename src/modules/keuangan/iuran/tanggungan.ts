@@ -1,12 +1,12 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { PlatformCtx, TenantCtx } from "../../core/context";
-import { Invalid, NotFound } from "../../core/errors";
-import { requireUser } from "../../core/http/access";
-import { membershipsOf, ownCommunityCtx } from "../identity/service";
-import { familyCardOfPerson, familyCardsByIds } from "../kependudukan/service";
+import type { PlatformCtx, TenantCtx } from "../../../core/context";
+import { Invalid, NotFound } from "../../../core/errors";
+import { requireUser } from "../../../core/http/access";
+import { membershipsOf, ownCommunityCtx } from "../../identity/service";
+import { familyCardOfPerson, familyCardsByIds } from "../../kependudukan/service";
+import { duesBills } from "../tables";
 import { openBillsOrder } from "./online";
 import type { GraceDebtPayInput, GraceDebts } from "./schemas";
-import { duesBills } from "./tables";
 
 /**
  * A moved-out family's debt, for the people who moved out (issue 45). When a family moves out its

@@ -1,0 +1,123 @@
+import { and, desc, eq, type SQL } from "drizzle-orm";
+import { audit } from "../../../core/audit";
+import type { TenantCtx } from "../../../core/context";
+import { afterCursor, keysetPage } from "../../../core/db/paging";
+import { Conflict, Invalid } from "../../../core/errors";
+import { requireUser } from "../../../core/http/access";
+import { newId } from "../../../core/ids";
+import { nowIso } from "../../../core/time";
+import { requireTenantFile } from "../../../core/uploads";
+import { userNames } from "../../identity/service";
+import { todayJakarta } from "../kas/entries";
+import { campaigns, donations } from "../tables";
+import { isFinance, loadCampaign, presentCampaign, presentDonation, progressOf } from "./present";
+import type { CampaignInput, CampaignListQuery, CampaignUpdate } from "./schemas";
+
+// Donation campaigns (kampanye): the list, one campaign with its donations, starting and editing one.
+
+export async function listCampaigns({ ctx, input }: { ctx: TenantCtx; input: CampaignListQuery }) {
+  const filters: SQL[] = [
+    ...afterCursor(campaigns.id, input.cursor, "desc"),
+    ...(input.status ? [eq(campaigns.status, input.status)] : []),
+  ];
+  const rows = await ctx.db
+    .select()
+    .from(campaigns)
+    .where(and(...filters))
+    .orderBy(desc(campaigns.id))
+    .limit(input.limit + 1);
+  const page = keysetPage(rows, input.limit);
+  const progress = await progressOf(
+    ctx,
+    page.items.map((r) => r.id),
+  );
+  return {
+    items: page.items.map((row) => presentCampaign(ctx, row, progress.get(row.id))),
+    nextCursor: page.nextCursor,
+  };
+}
+
+/** Active campaigns with their progress, for other modules (the assistant, the watch summary). */
+export async function activeCampaigns({ ctx }: { ctx: TenantCtx }) {
+  const rows = await ctx.db
+    .select()
+    .from(campaigns)
+    .where(eq(campaigns.status, "aktif"))
+    .orderBy(desc(campaigns.id))
+    .limit(50);
+  const progress = await progressOf(
+    ctx,
+    rows.map((r) => r.id),
+  );
+  return rows.map((row) => presentCampaign(ctx, row, progress.get(row.id)));
+}
+
+export async function getCampaign({ ctx, id }: { ctx: TenantCtx; id: string }) {
+  const row = await loadCampaign(ctx, id);
+  const viewer = ctx.actor.kind === "user" ? ctx.actor.userId : "";
+  const rows = await ctx.db
+    .select()
+    .from(donations)
+    .where(eq(donations.campaignId, id))
+    .orderBy(desc(donations.id))
+    .limit(200);
+  const visible = isFinance(ctx)
+    ? rows
+    : rows.filter((d) => d.status === "dikonfirmasi" || d.donorId === viewer);
+  const names = await userNames({ ctx, ids: visible.flatMap((d) => (d.donorId ? [d.donorId] : [])) });
+  const progress = await progressOf(ctx, [id]);
+  return {
+    ...presentCampaign(ctx, row, progress.get(id)),
+    donations: visible.map((d) => presentDonation(ctx, d, names)),
+  };
+}
+
+export async function createCampaign({ ctx, input }: { ctx: TenantCtx; input: CampaignInput }) {
+  const by = requireUser(ctx).userId;
+  if (input.deadline < todayJakarta(ctx)) {
+    throw new Invalid("invalid_date", "The deadline is in the past.", [
+      { field: "deadline", message: "in the past" },
+    ]);
+  }
+  if (input.coverFileId) {
+    await requireTenantFile(ctx, input.coverFileId, { purposes: ["sampul"], field: "coverFileId" });
+  }
+  const id = newId();
+  await ctx.db.batch([
+    ctx.db.insert(campaigns).values({ id, ...input, status: "aktif", createdBy: by, updatedAt: nowIso(ctx) }),
+    audit(ctx, {
+      action: "kampanye.create",
+      targetType: "campaign",
+      targetId: id,
+      detail: { target: input.target },
+    }),
+  ]);
+  return getCampaign({ ctx, id });
+}
+
+/** Edits, and the state moves: `aktif` → `selesai` or `dibatalkan`; a closed campaign stays closed. */
+export async function updateCampaign({
+  ctx,
+  id,
+  input,
+}: {
+  ctx: TenantCtx;
+  id: string;
+  input: CampaignUpdate;
+}) {
+  const current = await loadCampaign(ctx, id);
+  if (current.status !== "aktif") {
+    throw new Conflict("campaign_closed", `This campaign is ${current.status}; it can no longer change.`);
+  }
+  if (input.coverFileId) {
+    await requireTenantFile(ctx, input.coverFileId, { purposes: ["sampul"], field: "coverFileId" });
+  }
+  await ctx.db.batch([
+    ctx.db
+      .update(campaigns)
+      .set({ ...input, updatedAt: nowIso(ctx) })
+      .where(eq(campaigns.id, id)),
+    audit(ctx, { action: "kampanye.update", targetType: "campaign", targetId: id, detail: { ...input } }),
+  ]);
+  return getCampaign({ ctx, id });
+}
