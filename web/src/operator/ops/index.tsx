@@ -5,6 +5,7 @@ import { dateTime } from "../../format";
 import { useLanguage } from "../../i18n";
 import { Select } from "../../ui/forms";
 import { Show, ShowPaged, usePaged, useResource } from "../../ui/states";
+import { communityStatus } from "../communities/text";
 import { CommunityOps } from "./community";
 import { MessageScreen } from "./message";
 import { type Community, type Delivery, RetryButton, StatusBadge, statusLabel } from "./shared";
@@ -169,12 +170,12 @@ function OpsHome() {
           list.length === 0 ? (
             <p class="empty">{opx("noCommunities")}</p>
           ) : (
-            <ul class="card rows">
+            <ul class="card rows operator-rows">
               {list.map((c) => (
                 <li key={c.id}>
                   <a href={`${OPS_BASE}/communities/${c.id}`}>{c.name}</a>
                   <span class="muted">
-                    {c.slug} · {c.type} · {c.status}
+                    {c.slug} · {c.type} · {communityStatus(c.status)}
                   </span>
                 </li>
               ))}
