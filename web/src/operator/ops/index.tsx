@@ -115,24 +115,17 @@ function OpsHome() {
               : []),
           ]}
         />
-        <div class="field">
-          <label for="ops-from">{opx("from")}</label>
-          <input
-            id="ops-from"
-            type="date"
-            value={filters.from}
-            onChange={(e) => set("from", e.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for="ops-to">{opx("to")}</label>
-          <input
-            id="ops-to"
-            type="date"
-            value={filters.to}
-            onChange={(e) => set("to", e.currentTarget.value)}
-          />
-        </div>
+        {(["from", "to"] as const).map((end) => (
+          <div class="field" key={end}>
+            <label for={`ops-${end}`}>{opx(end)}</label>
+            <input
+              id={`ops-${end}`}
+              type="date"
+              value={filters[end]}
+              onChange={(e) => set(end, e.currentTarget.value)}
+            />
+          </div>
+        ))}
       </fieldset>
       <ShowPaged paged={paged} empty={opx("noDeliveries")} lines={6}>
         {(items) => (
