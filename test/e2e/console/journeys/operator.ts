@@ -344,6 +344,9 @@ export const operatorJourneys: Journey[] = [
       await app.signIn(page, OPERATOR);
       await page.goto(`${app.url}/platform/communities/${id}`);
       await page.getByRole("heading", { level: 1, name }).waitFor();
+      // On a phone its facts leave the values a readable column (they were one letter wide).
+      const slugValue = await page.locator("dl.facts dd").first().boundingBox();
+      expect(slugValue?.width ?? 0, "community page 360: the slug's column").toBeGreaterThan(120);
       await page.getByRole("button", { name: "Tutup komunitas" }).click();
       const dialog = page.getByRole("dialog", { name: `Tutup komunitas ${name}?` });
       await dialog.getByText(/Arsip akhir dibuat lebih dulu/).waitFor();
