@@ -1,10 +1,11 @@
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
-import { keysetPage } from "../../core/db/paging";
+import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
 import { rowById } from "../../core/db/rows";
 import { Conflict, Gone, NotFound } from "../../core/errors";
 import { tenantRowById } from "../../core/tenancy/contexts";
 import { type TenantArchiveRow, tenantArchives } from "./platform-tables";
+import type { TenantListArgs } from "./tenant-list";
 
 /** How long a finished archive may be downloaded; the hourly job deletes it afterwards. */
 export const ARCHIVE_TTL_DAYS = 7;
@@ -90,15 +91,12 @@ export async function getPlatformArchive({ ctx, id }: { ctx: PlatformCtx; id: st
   return present(await loadArchive(ctx, id), platformBase(ctx));
 }
 
-async function listFor(ctx: PlatformCtx, tenantId: string, input: { limit: number; cursor?: string }) {
+async function listFor(ctx: PlatformCtx, tenantId: string, input: ListQuery) {
   const rows = await ctx.platform
     .select()
     .from(tenantArchives)
     .where(
-      and(
-        eq(tenantArchives.tenantId, tenantId),
-        input.cursor ? lt(tenantArchives.id, input.cursor) : undefined,
-      ),
+      and(eq(tenantArchives.tenantId, tenantId), ...afterCursor(tenantArchives.id, input.cursor, "desc")),
     )
     .orderBy(desc(tenantArchives.id))
     .limit(input.limit + 1);
@@ -106,27 +104,13 @@ async function listFor(ctx: PlatformCtx, tenantId: string, input: { limit: numbe
 }
 
 /** `GET /api/archives`: this tenant's exports and imports, newest first. */
-export async function listTenantArchives({
-  ctx,
-  input,
-}: {
-  ctx: TenantCtx;
-  input: { limit: number; cursor?: string };
-}) {
+export async function listTenantArchives({ ctx, input }: { ctx: TenantCtx; input: ListQuery }) {
   const page = await listFor(ctx, ctx.tenant.id, input);
   return { items: page.items.map((r) => present(r, tenantBase(ctx))), nextCursor: page.nextCursor };
 }
 
 /** `GET /api/platform/tenants/:id/archives`. */
-export async function listPlatformArchives({
-  ctx,
-  id,
-  input,
-}: {
-  ctx: PlatformCtx;
-  id: string;
-  input: { limit: number; cursor?: string };
-}) {
+export async function listPlatformArchives({ ctx, id, input }: TenantListArgs) {
   const tenant = await tenantById(ctx, id);
   const page = await listFor(ctx, tenant.id, input);
   return { items: page.items.map((r) => present(r, platformBase(ctx))), nextCursor: page.nextCursor };

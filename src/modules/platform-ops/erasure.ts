@@ -6,6 +6,7 @@ import { auditLog } from "../../core/db/platform-schema";
 import { rawD1, sqlName } from "../../core/db/raw";
 import type { PersonalColumns } from "../../core/module";
 import { operatorTenantCtx, tenantRowById } from "../../core/tenancy/contexts";
+import type { TenantListArgs } from "./tenant-list";
 
 /** Every module's tenant tables, classified (set by the composition root: platformOpsModule). */
 let personalDeclarations: readonly (readonly [string, PersonalColumns])[] = [];
@@ -19,6 +20,19 @@ export const ERASED_TEXT = "[dihapus]";
 const ERASED = "personal_data.erased";
 
 /**
+ * The operator-only platform audit rows of the erasures done in a tenant (one per person: the row that
+ * keeps the person's reference). No tenant id on the row, so no tenant admin's trail lists them.
+ */
+function erasuresIn(tenantId: string) {
+  return [
+    isNull(auditLog.tenantId),
+    eq(auditLog.action, ERASED),
+    eq(auditLog.targetType, "user"),
+    sql`json_extract(${auditLog.detail}, '$.tenantId') = ${tenantId}`,
+  ];
+}
+
+/**
  * The person's anonymous reference in this tenant: random, never a function of the ids (issue 31: a
  * `sha256(tenantId:userId)` could be recomputed by any staff member who had seen the ids). It is kept in
  * the one record that links it to the account: an operator-only platform audit row (no tenant, so no
@@ -28,15 +42,7 @@ async function referenceFor(ctx: PlatformCtx, tenantId: string, userId: string) 
   const earlier = await ctx.platform
     .select({ detail: auditLog.detail })
     .from(auditLog)
-    .where(
-      and(
-        isNull(auditLog.tenantId),
-        eq(auditLog.action, ERASED),
-        eq(auditLog.targetType, "user"),
-        eq(auditLog.targetId, userId),
-        sql`json_extract(${auditLog.detail}, '$.tenantId') = ${tenantId}`,
-      ),
-    )
+    .where(and(...erasuresIn(tenantId), eq(auditLog.targetId, userId)))
     .limit(1);
   const known = earlier[0]?.detail?.reference;
   if (typeof known === "string") {
@@ -137,15 +143,7 @@ export async function erasePerson({
  * The erasures done in a tenant, newest first: the operator-only platform audit rows that keep each
  * person's reference (one per person and tenant; a repeated erasure reuses it). Paged by id.
  */
-export async function listErasures({
-  ctx,
-  id,
-  input,
-}: {
-  ctx: PlatformCtx;
-  id: string;
-  input: { limit: number; cursor?: string };
-}) {
+export async function listErasures({ ctx, id, input }: TenantListArgs) {
   const tenant = await tenantRowById(ctx, id);
   const rows = await ctx.platform
     .select({
@@ -156,15 +154,7 @@ export async function listErasures({
       actorId: auditLog.actorId,
     })
     .from(auditLog)
-    .where(
-      and(
-        isNull(auditLog.tenantId),
-        eq(auditLog.action, ERASED),
-        eq(auditLog.targetType, "user"),
-        sql`json_extract(${auditLog.detail}, '$.tenantId') = ${tenant.id}`,
-        ...afterCursor(auditLog.id, input.cursor, "desc"),
-      ),
-    )
+    .where(and(...erasuresIn(tenant.id), ...afterCursor(auditLog.id, input.cursor, "desc")))
     .orderBy(desc(auditLog.id))
     .limit(input.limit + 1);
   const page = keysetPage(rows, input.limit);

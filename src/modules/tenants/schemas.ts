@@ -59,6 +59,10 @@ export type CreateTenantInput = z.infer<typeof CreateTenantInput>;
 export const CreatedTenant = Tenant.extend({ adminInvitation: AdminInvitation }).openapi("CreatedTenant");
 
 export const TenantListItem = Tenant.extend({
+  parentName: z
+    .string()
+    .nullable()
+    .describe("An RT's parent RW by name, read with the list (null when unlinked, and for an RW)"),
   adminCount: z
     .number()
     .int()

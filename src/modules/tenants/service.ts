@@ -1,4 +1,5 @@
 import { and, asc, eq, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { platformAudit } from "../../core/audit";
 import type { PlatformCtx } from "../../core/context";
 import { afterCursor, keysetPage } from "../../core/db/paging";
@@ -109,10 +110,14 @@ function searchFilter(q: string | undefined) {
   return or(sql`instr(${tenants.slug}, ${term}) > 0`, sql`instr(lower(${tenants.name}), ${term}) > 0`);
 }
 
+/** The same table again, as an RT's parent RW: the list names it in the same read (one join). */
+const parentRw = alias(tenants, "parent_rw");
+
 export async function listTenants({ ctx, input }: { ctx: PlatformCtx; input: TenantListQuery }) {
-  const rows = await ctx.platform
-    .select()
+  const joined = await ctx.platform
+    .select({ tenant: tenants, parentName: parentRw.name })
     .from(tenants)
+    .leftJoin(parentRw, eq(parentRw.id, tenants.parentId))
     .where(
       and(
         ...afterCursor(tenants.id, input.cursor, "asc"),
@@ -123,10 +128,15 @@ export async function listTenants({ ctx, input }: { ctx: PlatformCtx; input: Ten
     )
     .orderBy(asc(tenants.id))
     .limit(input.limit + 1);
+  const rows = joined.map((r) => ({ ...r.tenant, parentName: r.parentName }));
   const page = keysetPage(rows, input.limit);
   const admins = await adminCounts({ ctx, tenantIds: page.items.map((t) => t.id) });
   return {
-    items: page.items.map((t) => ({ ...presentTenant(t), adminCount: admins.get(t.id) ?? 0 })),
+    items: page.items.map((t) => ({
+      ...presentTenant(t),
+      parentName: t.parentName,
+      adminCount: admins.get(t.id) ?? 0,
+    })),
     nextCursor: page.nextCursor,
   };
 }
@@ -151,6 +161,7 @@ export async function getTenant({ ctx, id }: { ctx: PlatformCtx; id: string }) {
   ]);
   return {
     ...presentTenant(row),
+    parentName: parent?.name ?? null,
     adminCount: admins.get(row.id) ?? 0,
     invitedAdminCount: invited,
     parent: parent ? ref(parent) : null,

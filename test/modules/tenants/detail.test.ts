@@ -15,6 +15,7 @@ interface Ref {
 interface Item extends Ref {
   type: string;
   parentId: string | null;
+  parentName: string | null;
   adminCount: number;
   slot: number | null;
   subscription: string;
@@ -103,6 +104,35 @@ describe("searching the communities (q)", () => {
       403,
       "forbidden_role",
     );
+  });
+});
+
+describe("the parent RW's name on the list (parentName)", () => {
+  it("names an RT's parent RW in the same answer, as it is named now; null for an RW and an unlinked RT", async () => {
+    const token = await operatorToken();
+    const rw = await named("RW 09 Cempaka", { type: "RW" });
+    const rt = await named("RT 03 Cempaka", { parentSlug: rw.slug });
+    const alone = await named("RT 04 Cempaka");
+    const byId = async () => {
+      const page = await callJson<Page>("/api/platform/tenants?q=cempaka&limit=100", { token });
+      expect(page.status).toBe(200);
+      return new Map(page.body.items.map((t) => [t.id, t.parentName]));
+    };
+    const before = await byId();
+    expect(before.get(rt.id)).toBe("RW 09 Cempaka");
+    expect(before.get(rw.id)).toBeNull();
+    expect(before.get(alone.id)).toBeNull();
+    // Read through the link, not copied onto the RT: a renamed RW is named anew.
+    const renamed = await callJson(`/api/platform/tenants/${rw.id}`, {
+      token,
+      method: "PATCH",
+      body: { name: "RW 09 Cempaka Baru" },
+    });
+    expect(renamed.status).toBe(200);
+    expect((await byId()).get(rt.id)).toBe("RW 09 Cempaka Baru");
+    // The type filter applies to the listed community, not to its parent.
+    const rts = await callJson<Page>("/api/platform/tenants?q=cempaka&type=RT&limit=100", { token });
+    expect(rts.body.items.map((t) => t.id).sort()).toEqual([rt.id, alone.id].sort());
   });
 });
 

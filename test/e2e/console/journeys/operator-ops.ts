@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect } from "vitest";
 import type { Journey, WebApp } from "../../web/harness";
+import { overflowing } from "../overflow";
 
 /**
  * The platform operator's operations (issue 47 item 4): the notification service's delivery log with a
@@ -91,7 +92,10 @@ export const operatorOpsJourneys: Journey[] = [
       await phone.goto(`${app.url}/platform/operations`);
       await phone.getByRole("heading", { level: 1, name: "Operasi platform" }).waitFor();
       await app.settled(phone);
+      // Its row among the communities: the status in words, as the communities section says it.
+      await phone.getByText(`${community.slug} · RT · Aktif`).waitFor();
       expect(await app.seriousViolations(phone), "delivery log 360: axe serious/critical").toEqual([]);
+      expect(await overflowing(phone), "operations 360: nothing past the right edge").toEqual([]);
       await app.screenshot(phone, "operator-ops-deliveries-360");
     },
   },
@@ -131,6 +135,7 @@ export const operatorOpsJourneys: Journey[] = [
       await phone.getByRole("heading", { level: 1, name: `Operasi komunitas ${community.name}` }).waitFor();
       await app.settled(phone);
       expect(await app.seriousViolations(phone), "community ops 360: axe serious/critical").toEqual([]);
+      expect(await overflowing(phone), "community ops 360: nothing past the right edge").toEqual([]);
       await app.screenshot(phone, "operator-ops-archives-360");
     },
   },

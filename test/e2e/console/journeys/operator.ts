@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import { setSupportTicketCreatedAt } from "../../server";
 import type { Journey, WebApp } from "../../web/harness";
+import { overflowing } from "../overflow";
 
 // The platform's operator (issue 47); the community admin on the other side of a ticket.
 const OPERATOR = "operator@warga.test";
@@ -134,9 +135,11 @@ export const operatorJourneys: Journey[] = [
       await phone.getByRole("heading", { level: 1, name: `#${ticket.number} ${title}` }).waitFor();
       await app.settled(phone);
       expect(await app.seriousViolations(phone), "ticket 360: axe serious/critical").toEqual([]);
+      expect(await overflowing(phone), "ticket 360: nothing past the right edge").toEqual([]);
       await app.screenshot(phone, "console-operator-ticket-360");
       await phone.goto(`${app.url}/platform/support-tickets?tenant=${ADMIN_SLUG}`);
       await phone.getByRole("link", { name: title }).waitFor();
+      expect(await overflowing(phone), "inbox 360: nothing past the right edge").toEqual([]);
       await app.screenshot(phone, "console-operator-inbox-360");
 
       // The admin sees the answer, its image and the new status.
@@ -310,6 +313,7 @@ export const operatorJourneys: Journey[] = [
       await phone.getByRole("link", { name }).waitFor();
       await app.settled(phone);
       expect(await app.seriousViolations(phone), "communities 360: axe serious/critical").toEqual([]);
+      expect(await overflowing(phone), "communities 360: nothing past the right edge").toEqual([]);
       await app.screenshot(phone, "console-operator-communities-360");
     },
   },
@@ -340,6 +344,9 @@ export const operatorJourneys: Journey[] = [
       await app.signIn(page, OPERATOR);
       await page.goto(`${app.url}/platform/communities/${id}`);
       await page.getByRole("heading", { level: 1, name }).waitFor();
+      // On a phone its facts leave the values a readable column (they were one letter wide).
+      const slugValue = await page.locator("dl.facts dd").first().boundingBox();
+      expect(slugValue?.width ?? 0, "community page 360: the slug's column").toBeGreaterThan(120);
       await page.getByRole("button", { name: "Tutup komunitas" }).click();
       const dialog = page.getByRole("dialog", { name: `Tutup komunitas ${name}?` });
       await dialog.getByText(/Arsip akhir dibuat lebih dulu/).waitFor();
@@ -348,6 +355,7 @@ export const operatorJourneys: Journey[] = [
       await dialog.getByRole("button", { name: "Ya, tutup komunitas" }).click();
       await dialog.getByText("Slug yang diketik tidak sama.").waitFor();
       expect(await app.seriousViolations(page), "close dialog: axe serious/critical").toEqual([]);
+      expect(await overflowing(page), "community page 360: nothing past the right edge").toEqual([]);
       await app.screenshot(page, "console-operator-close-360");
       await dialog.getByLabel(`Ketik slug komunitas (${slug}) untuk memastikan`).fill(slug);
       await dialog.getByRole("button", { name: "Ya, tutup komunitas" }).click();
@@ -404,6 +412,7 @@ export const operatorJourneys: Journey[] = [
       await phone.getByText("Dibatalkan: Diganti tagihan tahunan.").waitFor();
       await app.settled(phone);
       expect(await app.seriousViolations(phone), "billing 360: axe serious/critical").toEqual([]);
+      expect(await overflowing(phone), "billing 360: nothing past the right edge").toEqual([]);
       await app.screenshot(phone, "console-operator-billing-360");
     },
   },
@@ -422,7 +431,8 @@ export const operatorJourneys: Journey[] = [
       await app.settled(page);
       await page
         .getByRole("table", { name: "Slot basis data komunitas" })
-        .getByText("rt-01-sukamaju (active)")
+        // The holder's status in words, as the communities section says it (never the stored "active").
+        .getByText("rt-01-sukamaju (Aktif)")
         .waitFor();
       await page.getByRole("heading", { name: "Layanan notifikasi" }).waitFor();
       await page.getByRole("heading", { name: "Komunitas tanpa admin" }).waitFor();
@@ -434,6 +444,7 @@ export const operatorJourneys: Journey[] = [
       await phone.getByRole("heading", { level: 1, name: "Kesehatan platform" }).waitFor();
       await app.settled(phone);
       expect(await app.seriousViolations(phone), "health 360: axe serious/critical").toEqual([]);
+      expect(await overflowing(phone), "health 360: nothing past the right edge").toEqual([]);
       await app.screenshot(phone, "console-operator-health-360");
     },
   },

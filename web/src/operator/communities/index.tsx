@@ -6,7 +6,7 @@ import { dateTime } from "../../format";
 import { useLanguage } from "../../i18n";
 import { Field, FormError, Select, Submit, useSubmit } from "../../ui/forms";
 import { Empty, type Page, Show, ShowPaged, usePaged, useResource } from "../../ui/states";
-import { cm } from "./text";
+import { type CommunityStatus, cm, communityStatus } from "./text";
 
 /**
  * `/platform/communities`: every community with its type, parent RW, admins, slot, status and
@@ -28,8 +28,13 @@ export function Communities() {
 const FLAGS = ["pasar", "tamu", "musyawarah", "surat", "warga"] as const;
 type Flag = (typeof FLAGS)[number];
 type Flags = Record<Flag, boolean>;
-const STATUSES = ["active", "provisioning", "suspended", "ditutup"] as const;
-type Status = (typeof STATUSES)[number];
+const STATUSES = [
+  "active",
+  "provisioning",
+  "suspended",
+  "ditutup",
+] as const satisfies readonly CommunityStatus[];
+type Status = CommunityStatus;
 
 interface Tenant {
   id: string;
@@ -37,6 +42,8 @@ interface Tenant {
   name: string;
   type: "RT" | "RW";
   parentId: string | null;
+  /** The parent RW's name, answered by the list itself (null when unlinked, and for an RW). */
+  parentName: string | null;
   flags: Flags;
   slot: number | null;
   status: Status;
@@ -87,8 +94,6 @@ function SlotPool() {
     </Show>
   );
 }
-
-const statusText = (s: Status) => cm(s);
 
 /** How long typing may pause before the search goes to the server (and into the address). */
 const SEARCH_PAUSE_MS = 300;
@@ -151,9 +156,6 @@ function List() {
       }),
     [filters.q, filters.type, filters.status],
   );
-  const rws = useResource(() => allTenants({ type: "RW" }));
-  const rwSlug = (id: string | null) =>
-    id ? ((rws.state === "ready" ? rws.data.find((r) => r.id === id)?.slug : undefined) ?? id) : cm("none");
   const columns: Column<Tenant>[] = [
     {
       label: cm("name"),
@@ -167,10 +169,10 @@ function List() {
       ),
     },
     { label: cm("type"), cell: (t) => t.type },
-    { label: cm("parent"), cell: (t) => rwSlug(t.parentId) },
+    { label: cm("parent"), cell: (t) => t.parentName ?? cm("none") },
     { label: cm("admins"), cell: (t) => String(t.adminCount ?? 0), numeric: true },
     { label: cm("slot"), cell: (t) => (t.slot === null ? cm("none") : String(t.slot)), numeric: true },
-    { label: cm("status"), cell: (t) => statusText(t.status) },
+    { label: cm("status"), cell: (t) => communityStatus(t.status) },
     { label: cm("subscription"), cell: (t) => cm(t.subscription) },
   ];
   const filtered = Boolean(filters.q || filters.type || filters.status);
@@ -201,7 +203,10 @@ function List() {
           name="status"
           value={filters.status}
           onInput={(v) => set({ status: v })}
-          options={[{ value: "", label: cm("all") }, ...STATUSES.map((s) => ({ value: s, label: cm(s) }))]}
+          options={[
+            { value: "", label: cm("all") },
+            ...STATUSES.map((s) => ({ value: s, label: communityStatus(s) })),
+          ]}
         />
       </search>
       <ShowPaged paged={paged} empty={filtered ? cm("noMatch") : cm("empty")} lines={6}>
@@ -507,7 +512,7 @@ function Manage(props: { tenant: TenantDetail; update: Update; closed: (archive:
           </>
         )}
         <dt>{cm("status")}</dt>
-        <dd>{statusText(t.status)}</dd>
+        <dd>{communityStatus(t.status)}</dd>
         <dt>{cm("subscription")}</dt>
         <dd>{cm(t.subscription)}</dd>
         <dt>{cm("admins")}</dt>

@@ -160,3 +160,12 @@ export const cm = catalog({
     open: "Open the community",
   },
 });
+
+/** A community's status as the platform stores it (`tenants.status`). */
+export type CommunityStatus = "active" | "provisioning" | "suspended" | "ditutup";
+
+/**
+ * A community's status in words, Indonesian first: every operator screen that names one (the list, its
+ * page, the operations and health screens) says it the same way, never the stored value.
+ */
+export const communityStatus = (status: CommunityStatus): string => cm(status);

@@ -3,6 +3,8 @@ import { DataTable } from "../../console/ui";
 import { dateTime } from "../../format";
 import { useLanguage } from "../../i18n";
 import { Empty, Show, useResource } from "../../ui/states";
+import { type CommunityStatus, communityStatus } from "../communities/text";
+import { statusLabel } from "../ops/shared";
 import { hx } from "./text";
 
 /**
@@ -30,7 +32,7 @@ interface Health {
     items: {
       slot: number;
       binding: string;
-      tenant: { slug: string; status: string } | null;
+      tenant: { slug: string; status: CommunityStatus } | null;
       answers: boolean;
       ms: number;
       migration: string | null;
@@ -53,7 +55,7 @@ interface Health {
       emailed: boolean;
     }[];
   };
-  tenantsWithoutAdmin: { id: string; slug: string; name: string; status: string }[];
+  tenantsWithoutAdmin: { id: string; slug: string; name: string; status: CommunityStatus }[];
 }
 
 const yesNo = (b: boolean) => (b ? hx("yes") : hx("no"));
@@ -87,12 +89,12 @@ export function HealthView() {
               {h.tenantsWithoutAdmin.length === 0 ? (
                 <Empty>{hx("noAdminNone")}</Empty>
               ) : (
-                <ul class="card rows">
+                <ul class="card rows operator-rows">
                   {h.tenantsWithoutAdmin.map((t) => (
                     <li key={t.id}>
                       <a href={`/platform/communities/${t.id}`}>{t.name}</a>
                       <span class="muted">
-                        {t.slug} · {t.status}
+                        {t.slug} · {communityStatus(t.status)}
                       </span>
                     </li>
                   ))}
@@ -133,7 +135,7 @@ export function HealthView() {
                   columns={[
                     { label: hx("channel"), cell: (f) => f.channel },
                     { label: hx("message"), cell: (f) => f.messageId },
-                    { label: hx("status"), cell: (f) => f.status },
+                    { label: hx("status"), cell: (f) => statusLabel(f.status) },
                     { label: hx("attempts"), cell: (f) => String(f.attempts), numeric: true },
                     { label: hx("error"), cell: (f) => f.error ?? hx("none") },
                     { label: hx("at"), cell: (f) => dateTime(f.at) },
@@ -150,7 +152,7 @@ export function HealthView() {
                   rows={h.notify.alerts ?? []}
                   columns={[
                     { label: hx("cause"), cell: (a) => a.cause },
-                    { label: hx("status"), cell: (a) => a.status },
+                    { label: hx("status"), cell: (a) => statusLabel(a.status) },
                     { label: hx("count"), cell: (a) => String(a.count), numeric: true },
                     { label: hx("at"), cell: (a) => dateTime(a.lastAt) },
                     { label: hx("emailed"), cell: (a) => yesNo(a.emailed) },
@@ -174,7 +176,8 @@ export function HealthView() {
                   { label: hx("slot"), cell: (s) => String(s.slot), numeric: true },
                   {
                     label: hx("tenant"),
-                    cell: (s) => (s.tenant ? `${s.tenant.slug} (${s.tenant.status})` : hx("free")),
+                    cell: (s) =>
+                      s.tenant ? `${s.tenant.slug} (${communityStatus(s.tenant.status)})` : hx("free"),
                   },
                   {
                     label: hx("answersCol"),

@@ -6,7 +6,7 @@ import { dateTime } from "../../format";
 import { useLanguage } from "../../i18n";
 import { Field, FormError, Submit, useSubmit } from "../../ui/forms";
 import { problemText } from "../../ui/problem";
-import { Empty, Failed, ShowPaged, usePaged, useResource } from "../../ui/states";
+import { Failed, ShowPaged, usePaged, useResource } from "../../ui/states";
 import type { Community } from "./shared";
 import { opx } from "./text";
 
@@ -38,14 +38,12 @@ const POLL_MS = 1500;
 export function CommunityOps() {
   useLanguage();
   const id = useRoute().params.id ?? "";
+  // The one community by its id (404 for an unknown one), not the first page of all of them.
   const community = useResource(
-    () =>
-      api
-        .get<{ items: Community[] }>("/api/platform/tenants", { query: { limit: 100 } })
-        .then((p) => p.items.find((c) => c.id === id) ?? null),
+    () => api.get<Community>(`/api/platform/tenants/${encodeURIComponent(id)}`),
     [id],
   );
-  const name = community.state === "ready" && community.data ? community.data.name : id;
+  const name = community.state === "ready" ? community.data.name : id;
   return (
     <section aria-labelledby="ops-community-title">
       <p>
@@ -314,22 +312,18 @@ function Erasures({ id, name }: { id: string; name: string }) {
       </form>
       <h3>{opx("pastErasures")}</h3>
       <ShowPaged paged={past} empty={opx("noErasures")} lines={2}>
-        {(items) =>
-          items.length === 0 ? (
-            <Empty>{opx("noErasures")}</Empty>
-          ) : (
-            <DataTable
-              caption={opx("pastErasures")}
-              rowKey={(e) => e.id}
-              rows={items}
-              columns={[
-                { label: opx("erasedAt"), cell: (e) => dateTime(e.erasedAt) },
-                { label: opx("userId"), cell: (e) => <code>{e.userId}</code> },
-                { label: opx("reference"), cell: (e) => <code>{e.reference}</code> },
-              ]}
-            />
-          )
-        }
+        {(items) => (
+          <DataTable
+            caption={opx("pastErasures")}
+            rowKey={(e) => e.id}
+            rows={items}
+            columns={[
+              { label: opx("erasedAt"), cell: (e) => dateTime(e.erasedAt) },
+              { label: opx("userId"), cell: (e) => <code>{e.userId}</code> },
+              { label: opx("reference"), cell: (e) => <code>{e.reference}</code> },
+            ]}
+          />
+        )}
       </ShowPaged>
     </>
   );

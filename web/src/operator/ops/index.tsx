@@ -5,6 +5,7 @@ import { dateTime } from "../../format";
 import { useLanguage } from "../../i18n";
 import { Select } from "../../ui/forms";
 import { Show, ShowPaged, usePaged, useResource } from "../../ui/states";
+import { communityStatus } from "../communities/text";
 import { CommunityOps } from "./community";
 import { MessageScreen } from "./message";
 import { type Community, type Delivery, RetryButton, StatusBadge, statusLabel } from "./shared";
@@ -114,24 +115,17 @@ function OpsHome() {
               : []),
           ]}
         />
-        <div class="field">
-          <label for="ops-from">{opx("from")}</label>
-          <input
-            id="ops-from"
-            type="date"
-            value={filters.from}
-            onChange={(e) => set("from", e.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for="ops-to">{opx("to")}</label>
-          <input
-            id="ops-to"
-            type="date"
-            value={filters.to}
-            onChange={(e) => set("to", e.currentTarget.value)}
-          />
-        </div>
+        {(["from", "to"] as const).map((end) => (
+          <div class="field" key={end}>
+            <label for={`ops-${end}`}>{opx(end)}</label>
+            <input
+              id={`ops-${end}`}
+              type="date"
+              value={filters[end]}
+              onChange={(e) => set(end, e.currentTarget.value)}
+            />
+          </div>
+        ))}
       </fieldset>
       <ShowPaged paged={paged} empty={opx("noDeliveries")} lines={6}>
         {(items) => (
@@ -169,12 +163,12 @@ function OpsHome() {
           list.length === 0 ? (
             <p class="empty">{opx("noCommunities")}</p>
           ) : (
-            <ul class="card rows">
+            <ul class="card rows operator-rows">
               {list.map((c) => (
                 <li key={c.id}>
                   <a href={`${OPS_BASE}/communities/${c.id}`}>{c.name}</a>
                   <span class="muted">
-                    {c.slug} · {c.type} · {c.status}
+                    {c.slug} · {c.type} · {communityStatus(c.status)}
                   </span>
                 </li>
               ))}

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { api } from "../../api/client";
 import { problemText } from "../../ui/problem";
+import type { CommunityStatus } from "../communities/text";
 import { opx } from "./text";
 
 export type DeliveryStatus = "queued" | "sending" | "sent" | "retrying" | "failed" | "dead" | "skipped";
@@ -28,7 +29,7 @@ export interface Community {
   slug: string;
   name: string;
   type: "RT" | "RW";
-  status: string;
+  status: CommunityStatus;
 }
 
 export const statusLabel = (s: string) => opx(`st_${s}` as Parameters<typeof opx>[0]);
