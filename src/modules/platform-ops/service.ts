@@ -6,8 +6,9 @@ import type { DeliveryStats } from "../../core/notify";
 import { LATEST_TENANT_MIGRATION, slotHealth, TENANT_CACHE_TTL_MS } from "../../core/tenancy/health";
 import { tenantsWithoutAdmin } from "../identity/service";
 
-/** For the tenants module's closing of a community: its final archive (archive-exports.ts). */
 export { closingExport, exportAgain, exportSince, isArchiveUnderWay, runExport } from "./archive-exports";
+/** For the tenants module's closing of a community: its final archive (archive-exports.ts). */
+export { CLOSED_ARCHIVE_TTL_DAYS } from "./archives";
 
 async function timed<T>(
   fn: () => Promise<T>,

@@ -11,10 +11,6 @@ import { userNames } from "../identity/service";
 import { personById } from "../kependudukan/service";
 import { requireRegistryRecord } from "./identity";
 import { jenisOf } from "./jenis";
-import { notifyLetterStatus } from "./notify";
-import { sequenceOf } from "./numberFormat";
-import { bumpSequence, suggestedNumber } from "./numbering";
-import type { UpdateLetterInput } from "./schemas";
 import {
   changedMeanwhile,
   getLetter,
@@ -22,7 +18,11 @@ import {
   letterEvent,
   loadLetter,
   unlessApplied,
-} from "./service";
+} from "./letters";
+import { notifyLetterStatus } from "./notify";
+import { sequenceOf } from "./numberFormat";
+import { bumpSequence, suggestedNumber } from "./numbering";
+import type { UpdateLetterInput } from "./schemas";
 import { type Effective, effectiveSettings, issuedAs } from "./settings";
 import { type LetterStatus, letters } from "./tables";
 
