@@ -20,36 +20,19 @@ export type TenantRow = typeof tenants.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 export const tenantRef = (t: TenantRow) => ({ slug: t.slug, name: t.name, type: t.type });
 
+export { isAccountConflict, isPersonTaken, personTaken } from "./accountConflicts";
 export {
   createResidentAccount,
   type InvitationResult,
   type InvitingCtx,
   inviteMember,
   inviteResident,
-  isAccountConflict,
-  isPersonTaken,
   type NewMember,
   type NewResident,
   type PreparedAccount,
   type PreparedInvitation,
-  personTaken,
-  setInvitationContact,
 } from "./accounts";
-export {
-  type CommitteeMember,
-  checkRemovable,
-  endMembership,
-  endMembershipsOnMoveOut,
-  endMoveOutGrace,
-  getMember,
-  listMembers,
-  type MemberListInput,
-  type MemberStatus,
-  MOVE_OUT_GRACE_DAYS,
-  setMemberPerson,
-  setMemberRoles,
-  setMemberUnit,
-} from "./committee";
+export { checkRemovable, endMembership, setMemberPerson, setMemberRoles, setMemberUnit } from "./committee";
 export {
   type AdminInvitee,
   adminCounts,
@@ -60,7 +43,16 @@ export {
   type PreparedAdminInvitation,
   tenantsWithoutAdmin,
 } from "./communities";
+export { setInvitationContact } from "./invitationContact";
 export { maskEmail, maskWhatsapp } from "./masking";
+export {
+  type CommitteeMember,
+  getMember,
+  listMembers,
+  type MemberListInput,
+  type MemberStatus,
+} from "./memberList";
+export { endMembershipsOnMoveOut, endMoveOutGrace, MOVE_OUT_GRACE_DAYS } from "./moveOut";
 export {
   listPendingInvitations,
   type PendingInvitation,
