@@ -28,7 +28,7 @@ import { type LetterStatus, letters } from "./tables";
 
 /**
  * Staff moves: diajukan → (diproses →) selesai; diajukan|diproses → perlu_perbaikan (the resident
- * corrects and resubmits) or ditolak. The resident's own moves (resubmit, cancel) live in service.ts.
+ * corrects and resubmits) or ditolak. The resident's own moves (resubmit, cancel) live in requests.ts.
  */
 const NEXT: Record<LetterStatus, LetterStatus[]> = {
   // Straight to selesai as well (issue 45): a simple letter needs no separate "being processed" step.
