@@ -7,8 +7,8 @@ export {
   createDevice,
   deactivateDevice,
   deleteDevice,
-  handleWebhook,
   listDeviceEvents,
   listDevices,
   presentDevice,
 } from "./devices";
+export { handleWebhook } from "./webhook";

@@ -11,7 +11,8 @@ import { holdsAnyDutySql, holdsDutySql, membershipStanding, residentSql } from "
 
 /**
  * Identity owns users, memberships and one-time tokens; other modules reach them only through the
- * verbs of this file. The sign-in flows live beside it: sessions.ts (login, refresh, logout, switch),
+ * verbs service.ts re-exports: this file's (who is a member, the caller's own profile, names and
+ * contacts) and its neighbours'. The sign-in flows live beside it: sessions.ts (login, refresh, logout, switch),
  * magicLink.ts, passwordReset.ts, oauth/, profile.ts. Nothing here reads a tenant's own database, so
  * modules that do (kependudukan) may depend on identity without a cycle: routes compose the two.
  */

@@ -11,7 +11,8 @@ import type { CreateUnitInput, UnitListQuery, UpdateUnitInput } from "./schemas"
 import { familyCards, units } from "./tables";
 
 /**
- * The registry's verbs for other modules. This file imports no other module: identity, residents,
+ * The registry's houses (units) and the reads other modules use (re-exported by service.ts). This file
+ * imports no other module: identity, residents,
  * finance and surat build on it, so no import cycle forms through it. The registry's own verbs that
  * must act on others (a house request granted, a family's move-out: mutasi.ts) import their services.
  */
