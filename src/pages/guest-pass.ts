@@ -8,7 +8,7 @@
 import { jakartaDateTime } from "../core/format";
 import { escapeHtml } from "../core/html";
 import type { Language } from "../core/i18n";
-import type { GuestPass, PassState } from "../modules/visitor/pass-link";
+import type { GuestPass, PassState } from "../modules/visitor/service";
 import { htmlPage } from "./layout";
 
 const PAGE_STYLES = `

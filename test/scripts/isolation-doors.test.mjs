@@ -27,6 +27,8 @@ const dirs = {
   // Inside identity, which the path rules let import its own tables and memberTenantCtx.
   identity: join(root, "src/modules/identity", tag),
 };
+/** Where a case's file is written: the three folders above, and a sub-folder of the fake module. */
+const places = { ...dirs, moduleRoutes: join(dirs.module, "routes") };
 
 /** The fake module's own tables: a manifest may name these, by their column objects. */
 const TABLES = `import { sqliteTable, text } from "drizzle-orm/sqlite-core";
@@ -231,6 +233,73 @@ export const wrong = closedTenantCtx;
 `,
   },
   ...PATH_RULE_CASES(),
+  // Item 6: another module is reached through its public face, <module>/service.ts, alone (ADR 0052).
+  {
+    name: "module imports another module's tables",
+    where: "module",
+    check: "biome",
+    expect: ["modules-through-service"],
+    code: `import { visitors } from "../visitor/tables";
+
+export const wrong = visitors;
+`,
+  },
+  {
+    name: "module's sub-folder imports another module's internal file (surat/kept)",
+    where: "moduleRoutes",
+    check: "biome",
+    expect: ["modules-through-service"],
+    code: `import { keptLetter } from "../../surat/kept";
+
+export const wrong = keptLetter;
+`,
+  },
+  {
+    name: "module re-exports a verb from another module's internal file",
+    where: "module",
+    check: "biome",
+    expect: ["modules-through-service"],
+    code: `export { configuredProviders } from "../identity/oauth/providers";
+`,
+  },
+  {
+    name: "module imports another module's file by a type-only import",
+    where: "module",
+    check: "biome",
+    expect: ["modules-through-service"],
+    code: `import type { LetterRow } from "../surat/letters";
+
+export type Wrong = LetterRow;
+`,
+  },
+  {
+    name: "module loads another module's file by a dynamic import",
+    where: "module",
+    check: "biome",
+    expect: ["modules-through-service"],
+    code: `export const wrong = () => import("../platform-ops/archives");
+`,
+  },
+  {
+    name: "module climbs to src/ and back down into another module's routes",
+    where: "module",
+    check: "biome",
+    expect: ["modules-through-service"],
+    code: `import { GetVisitor } from "../../modules/visitor/routes/getVisitor";
+
+export const wrong = GetVisitor;
+`,
+  },
+  {
+    name: "page imports a module's internal file (visitor/pass-link)",
+    where: "page",
+    check: "biome",
+    expect: ["modules-through-service"],
+    code: `import type { GuestPass } from "../../modules/visitor/pass-link";
+
+export type Wrong = GuestPass;
+`,
+  },
 ];
 
 /**
@@ -447,6 +516,17 @@ export const own = (ctx: PlatformCtx, userId: string, tenantSlug: string) =>
 export const columns = [users.email, memberships.roles];
 `;
 
+/**
+ * A route file in the module's own sub-folder, as CONTRIBUTING writes one: its own module's files by
+ * `../`, another module through its service.ts alone. Compiled and linted with the rest.
+ */
+const CORRECT_ROUTE = `import { doorUnits } from "../tables";
+import { countAwaitingGuests } from "../../visitor/service";
+
+export const ownTable = doorUnits;
+export const otherModulesVerb = countAwaitingGuests;
+`;
+
 const fileOf = (i) => {
   if (i === "correct") {
     return join(dirs.module, "correct.ts");
@@ -454,7 +534,10 @@ const fileOf = (i) => {
   if (i === "correct-identity") {
     return join(dirs.identity, "correct.ts");
   }
-  return join(dirs[CASES[i].where], `case${i}.ts`);
+  if (i === "correctRoute") {
+    return join(places.moduleRoutes, "correct.ts");
+  }
+  return join(places[CASES[i].where], `case${i}.ts`);
 };
 const rel = (path) => relative(root, path).split("\\").join("/");
 
@@ -477,12 +560,13 @@ async function output(command, args) {
 }
 
 beforeAll(async () => {
-  for (const dir of Object.values(dirs)) {
+  for (const dir of Object.values(places)) {
     mkdirSync(dir, { recursive: true });
   }
   writeFileSync(join(dirs.module, "tables.ts"), TABLES);
   writeFileSync(fileOf("correct"), CORRECT);
   writeFileSync(fileOf("correct-identity"), CORRECT_IDENTITY);
+  writeFileSync(fileOf("correctRoute"), CORRECT_ROUTE);
   CASES.forEach((c, i) => {
     writeFileSync(fileOf(i), c.code);
   });
@@ -501,6 +585,7 @@ beforeAll(async () => {
     "tables.ts",
     "correct.ts",
     relative(dirs.module, fileOf("correct-identity")),
+    relative(dirs.module, fileOf("correctRoute")),
     ...CASES.flatMap((c, i) => (c.check === "tsc" ? [relative(dirs.module, fileOf(i))] : [])),
   ];
   writeFileSync(
@@ -550,6 +635,7 @@ afterAll(() => {
 describe("isolation doors (issue 48): each wrong line fails to compile or lint, by its rule's name", () => {
   it("the correct module compiles and lints clean (so the wrong cases fail for their own reason)", () => {
     expect(found.get(rel(fileOf("correct"))) ?? []).toEqual([]);
+    expect(found.get(rel(fileOf("correctRoute"))) ?? []).toEqual([]);
     expect(found.get(rel(join(dirs.module, "tables.ts"))) ?? []).toEqual([]);
   });
 

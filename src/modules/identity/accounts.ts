@@ -1,11 +1,10 @@
-import { and, eq, isNotNull, isNull, ne, not, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, not, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Duty, TenantCtx } from "../../core/context";
-import { isUniqueViolation } from "../../core/db/errors";
-import { memberships, oneTimeTokens, users } from "../../core/db/identity-schema";
+import { memberships, users } from "../../core/db/identity-schema";
 import { Conflict, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
-import { verifiedHolderOf, whatsappTaken } from "./contacts";
+import { personTaken } from "./accountConflicts";
 import { residentSql, signedInSql } from "./duties";
 import {
   deliverInvitation,
@@ -14,13 +13,7 @@ import {
   type InvitationTarget,
   invitationChannel,
 } from "./invitations";
-import {
-  newOneTimeToken,
-  retireInvitations,
-  retireTokens,
-  type TokenPurpose,
-  tokenTenantSql,
-} from "./oneTimeTokens";
+import { newOneTimeToken, retireInvitations, retireTokens, type TokenPurpose } from "./oneTimeTokens";
 import type { UserRow } from "./service";
 
 export type { InvitationResult } from "./invitations";
@@ -170,7 +163,7 @@ async function invitedByNumber(ctx: Pick<InvitingCtx, "platform" | "tenant">, wh
 }
 
 /** Whether the account has a password or has opened a session in this community. */
-async function hasSignedIn(ctx: Pick<InvitingCtx, "platform" | "tenant">, userId: string) {
+export async function hasSignedIn(ctx: Pick<InvitingCtx, "platform" | "tenant">, userId: string) {
   const row = await ctx.platform
     .select({ id: users.id })
     .from(users)
@@ -200,7 +193,7 @@ function prepareReinvitation(ctx: InvitingCtx, account: UserRow, input: NewMembe
  * the new link stored, in the caller's batch; `send()` delivers it to `to` (the account's contacts
  * unless the caller names the one to use).
  */
-async function resendInvitation(
+export async function resendInvitation(
   ctx: InvitingCtx,
   account: Pick<UserRow, "id" | "name" | "email" | "whatsapp">,
   opts: { roles?: Duty[]; membership?: BatchItem<"sqlite">; to?: InvitationTarget } = {},
@@ -232,82 +225,6 @@ async function resendInvitation(
 }
 
 /**
- * Adds or replaces the email or WhatsApp number of an account this community invited and nobody has
- * used yet (issue 45), and re-sends its set-password link through that contact. The contact is kept
- * unproven (issue 44: only proven contacts are matched; using the link proves it). `id` is the pending
- * invitation's (as `GET /api/members/invitations` lists it). 404 for no invitation of this community;
- * 409 `invitation_is_join` for a join link (the account's contacts are its holder's), 409
- * `invitation_not_pending` for one accepted, revoked or replaced, 409 `whatsapp_taken` for a number
- * another account has proven, 409 `account_conflict` for an email another account has.
- */
-export async function setInvitationContact(
-  ctx: TenantCtx,
-  input: { id: string; email?: string; whatsapp?: string },
-): Promise<PreparedAccount> {
-  const row = await ctx.platform
-    .select({ purpose: oneTimeTokens.purpose, usedAt: oneTimeTokens.usedAt, user: users })
-    .from(oneTimeTokens)
-    .innerJoin(users, eq(users.id, oneTimeTokens.userId))
-    .where(and(eq(oneTimeTokens.id, input.id), sql`${tokenTenantSql} = ${ctx.tenant.id}`))
-    .get();
-  if (!row || (row.purpose !== "invitation" && row.purpose !== "join")) {
-    throw new NotFound("Invitation");
-  }
-  if (row.purpose === "join") {
-    throw new Conflict(
-      "invitation_is_join",
-      "This invitation asks an existing account to join; its contacts are its holder's. Revoke it and invite by another contact.",
-    );
-  }
-  const member = await ctx.platform
-    .select({ id: memberships.id })
-    .from(memberships)
-    .where(and(eq(memberships.userId, row.user.id), eq(memberships.tenantId, ctx.tenant.id)))
-    .get();
-  if (row.usedAt || !member || (await hasSignedIn(ctx, row.user.id))) {
-    throw new Conflict(
-      "invitation_not_pending",
-      "This invitation was accepted, revoked or replaced. Re-send the newest one, or invite the person again.",
-    );
-  }
-  const { user } = row;
-  if (input.whatsapp && (await verifiedHolderOf(ctx, input.whatsapp, user.id))) {
-    throw whatsappTaken();
-  }
-  if (input.email) {
-    const holder = await ctx.platform
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.email, input.email), ne(users.id, user.id)))
-      .get();
-    if (holder) {
-      throw new Conflict(
-        "account_conflict",
-        "Another account has this email: invite the person by it instead.",
-      );
-    }
-  }
-  const now = ctx.now().toISOString();
-  const change = input.email
-    ? { email: input.email, emailVerifiedAt: user.email === input.email ? user.emailVerifiedAt : null }
-    : { whatsapp: input.whatsapp ?? null, whatsappVerifiedAt: null };
-  const updated = { ...user, ...change };
-  const prepared = await resendInvitation(ctx, updated, {
-    membership: ctx.platform
-      .update(users)
-      .set({ ...change, updatedAt: now })
-      .where(eq(users.id, user.id)),
-    // Through the contact the admin just gave, whatever else the account has.
-    to: {
-      name: user.name,
-      email: input.email ?? null,
-      whatsapp: input.email ? null : (input.whatsapp ?? null),
-    },
-  });
-  return prepared;
-}
-
-/**
  * A resident membership in this tenant for the person named in an application (see `inviteMember`).
  */
 export function createResidentAccount({
@@ -318,14 +235,6 @@ export function createResidentAccount({
   input: NewResident;
 }): Promise<PreparedAccount> {
   return inviteMember({ ctx, input: { ...input, roles: [] } });
-}
-
-/** 409 `person_taken`: the registry person already belongs to another account of the community. */
-export function personTaken(): Conflict {
-  return new Conflict(
-    "person_taken",
-    "This person on the family card already has an account in this community.",
-  );
 }
 
 /**
@@ -469,24 +378,4 @@ export async function inviteResident({
     throw new Conflict("no_contact", "This resident has neither an email nor a WhatsApp number.");
   }
   return resendInvitation(ctx, user);
-}
-
-/**
- * Whether a batch with `createResidentAccount`'s statements failed because someone took the email or
- * number, or made the membership, between the check and the batch.
- */
-export function isAccountConflict(error: unknown): boolean {
-  return (
-    isUniqueViolation(error, "users.email") ||
-    isUniqueViolation(error, "users.whatsapp") ||
-    isUniqueViolation(error, "memberships.user_id")
-  );
-}
-
-/**
- * Whether a batch with a membership's statements (an invitation, an accepted join link) failed because
- * another account was linked to the same registry person meanwhile: answer 409 `person_taken`.
- */
-export function isPersonTaken(error: unknown): boolean {
-  return isUniqueViolation(error, "memberships.person_id");
 }

@@ -1,8 +1,8 @@
 import { type Access, ROLES, tenantAccess } from "../../core/http/access";
 import { CRON } from "../../core/jobs";
 import { defineModule } from "../../core/module";
-import { endMoveOutGrace } from "./committee";
 import { IDENTITY_ERROR_CODES } from "./errors";
+import { endMoveOutGrace } from "./moveOut";
 import { AcceptJoin } from "./routes/acceptJoin";
 import { ExchangeOAuthCode } from "./routes/exchangeOAuthCode";
 import { ForgotPassword } from "./routes/forgotPassword";

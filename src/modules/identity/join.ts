@@ -6,7 +6,7 @@ import { tenants } from "../../core/db/platform-schema";
 import { rowById } from "../../core/db/rows";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
-import { isPersonTaken, personTaken } from "./accounts";
+import { isPersonTaken, personTaken } from "./accountConflicts";
 import { membershipStanding } from "./duties";
 import { identityRateLimit as rateLimit } from "./limits";
 import {

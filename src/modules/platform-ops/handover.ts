@@ -16,7 +16,7 @@ import {
   reportMonths,
   reportXlsx,
 } from "../keuangan/service";
-import { issuedLetterPdfs } from "../surat/handover";
+import { issuedLetterPdfs } from "../surat/service";
 import { sha256Hex, type ZipToR2 } from "./zip";
 
 /**

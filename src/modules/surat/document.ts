@@ -4,7 +4,7 @@ import { escapeHtml } from "../../core/html";
 import { dayPlus, tanggalIndonesia } from "./dates";
 import { rtRwLine, villageLine } from "./identity";
 import { IDENTITY_LABELS, type IdentityField, type JenisDef } from "./jenis";
-import type { LetterRow } from "./service";
+import type { LetterRow } from "./letters";
 import type { IssuedAs } from "./tables";
 
 /** The letter as one self-contained HTML page (no network, no script): what Browser Rendering prints. */

@@ -5,8 +5,8 @@ import { sha256Hex } from "../../core/ids";
 import { jakartaDay } from "../../core/time";
 import { dayPlus } from "./dates";
 import { jenisOf } from "./jenis";
+import type { LetterRow } from "./letters";
 import { letterVerifications } from "./platform-tables";
-import type { LetterRow } from "./service";
 import { effectiveSettings } from "./settings";
 import { letters } from "./tables";
 

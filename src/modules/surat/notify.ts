@@ -6,7 +6,7 @@ type Notifying = Pick<TenantCtx, "env" | "platform" | "requestId" | "tenant" | "
 import { escapeHtml } from "../../core/html";
 import { tellResident } from "../../core/notifier";
 import { jenisOf } from "./jenis";
-import type { LetterRow } from "./service";
+import type { LetterRow } from "./letters";
 
 function message(ctx: Notifying, row: LetterRow): { subject: string; text: string } {
   const jenis = jenisOf(row.jenis).name;

@@ -9,8 +9,8 @@ import { letterHtml, tanggalIndonesia } from "./document";
 import { type Chain, identityValues, type RegistryPerson } from "./identity";
 import { IDENTITY_LABELS, jenisOf } from "./jenis";
 import { keptLetter } from "./kept";
+import { awaitingRw, getLetter, isLetterStaff, type LetterRow, loadLetter, verificationUrl } from "./letters";
 import { pdfRendering } from "./pdf";
-import { awaitingRw, getLetter, isLetterStaff, type LetterRow, loadLetter, verificationUrl } from "./service";
 import { type Effective, effectiveSettings, issuedAs } from "./settings";
 import { type IssuedAs, letters } from "./tables";
 

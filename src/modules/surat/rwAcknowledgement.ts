@@ -7,9 +7,9 @@ import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { type ChildTenant, childTenants } from "../../core/tenancy/contexts";
 import { jenisOf } from "./jenis";
+import { changedMeanwhile, type LetterRow, letterEvent, unlessApplied } from "./letters";
 import { notifyLetterStatus } from "./notify";
 import type { RwAckListQuery } from "./schemas";
-import { changedMeanwhile, type LetterRow, letterEvent, unlessApplied } from "./service";
 import { effectiveSettings, loadSettings } from "./settings";
 import { letters } from "./tables";
 

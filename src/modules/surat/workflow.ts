@@ -11,10 +11,6 @@ import { userNames } from "../identity/service";
 import { personById } from "../kependudukan/service";
 import { requireRegistryRecord } from "./identity";
 import { jenisOf } from "./jenis";
-import { notifyLetterStatus } from "./notify";
-import { sequenceOf } from "./numberFormat";
-import { bumpSequence, suggestedNumber } from "./numbering";
-import type { UpdateLetterInput } from "./schemas";
 import {
   changedMeanwhile,
   getLetter,
@@ -22,13 +18,17 @@ import {
   letterEvent,
   loadLetter,
   unlessApplied,
-} from "./service";
+} from "./letters";
+import { notifyLetterStatus } from "./notify";
+import { sequenceOf } from "./numberFormat";
+import { bumpSequence, suggestedNumber } from "./numbering";
+import type { UpdateLetterInput } from "./schemas";
 import { type Effective, effectiveSettings, issuedAs } from "./settings";
 import { type LetterStatus, letters } from "./tables";
 
 /**
  * Staff moves: diajukan → (diproses →) selesai; diajukan|diproses → perlu_perbaikan (the resident
- * corrects and resubmits) or ditolak. The resident's own moves (resubmit, cancel) live in service.ts.
+ * corrects and resubmits) or ditolak. The resident's own moves (resubmit, cancel) live in requests.ts.
  */
 const NEXT: Record<LetterStatus, LetterStatus[]> = {
   // Straight to selesai as well (issue 45): a simple letter needs no separate "being processed" step.

@@ -11,15 +11,15 @@ import { forgetTenant, tenantRowById } from "../../core/tenancy/contexts";
 import { deleteClosedFiles, emptyClosedSlot, tenantPrefixes } from "../../core/tenancy/wipe";
 import { nowIso } from "../../core/time";
 import { endCommunitySessions, forgetEndedSessions } from "../identity/service";
-import { CLOSED_ARCHIVE_TTL_DAYS } from "../platform-ops/archives";
 import {
+  CLOSED_ARCHIVE_TTL_DAYS,
   closingExport,
   exportAgain,
   exportSince,
   isArchiveUnderWay,
   runExport,
 } from "../platform-ops/service";
-import { dropLapsedVerifications, keepLetterVerifications } from "../surat/kept";
+import { dropLapsedVerifications, keepLetterVerifications } from "../surat/service";
 import { tenantClosed } from "./admins";
 import type { CloseTenantInput } from "./schemas";
 import { presentTenant } from "./service";

@@ -28,7 +28,7 @@ import { visitors } from "./tables";
 
 const flag = "tamu" as const;
 const resident = tenantAccess(ROLES.RESIDENT, flag);
-// Deciding on guests is the staff's (spec: S); service.ts's `isStaff` is the same group. The gate is
+// Deciding on guests is the staff's (spec: S); visitors.ts's `isStaff` is the same group. The gate is
 // theirs and the guard's (satpam): today's guest list, check-in and check-out, nothing else.
 const staff = tenantAccess(ROLES.STAFF, flag);
 const gate = tenantAccess(ROLES.GATE, flag);
