@@ -1,8 +1,9 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { z } from "zod";
-import type { Actor, ServiceEnv, TenantInfo } from "./context";
+import type { Actor } from "./actor";
 import type * as platformSchema from "./db/platform-schema";
 import { rememberLogSecrets, setLogLevel } from "./http/log";
+import type { TenantInfo } from "./tenant-info";
 
 /**
  * Bindings: `Env` comes from `wrangler types` (worker-configuration.d.ts); secrets are not in
@@ -54,6 +55,14 @@ export type Bindings = Env & {
 export function clientUrl(env: { APP_URL: string; CLIENT_URL?: string }): string {
   return (env.CLIENT_URL || env.APP_URL).replace(/\/$/, "");
 }
+
+/**
+ * The bindings a service verb may use: everything but the databases. The platform database comes as
+ * `ctx.platform` and a tenant's database only as `ctx.db`, so no verb can name another tenant's slot.
+ * (At run time this is a copy of the bindings without those keys: see core/tenancy/contexts.ts.)
+ * core/context.ts re-exports it.
+ */
+export type ServiceEnv = Omit<Bindings, "PLATFORM_DB" | `TENANT_DB_${string}`>;
 
 export type PlatformDb = DrizzleD1Database<typeof platformSchema>;
 

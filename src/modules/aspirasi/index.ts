@@ -1,7 +1,7 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
-import { versioned } from "../../core/http/conditional";
 import { indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
+import { versioned } from "../../platform/conditional";
 import { countNewComplaints, openComplaintsQuery } from "./complaints";
 import { ASPIRASI_ERROR_CODES } from "./errors";
 import { aspirasiFileReferences, aspirasiPersonalData } from "./manifest";

@@ -5,9 +5,9 @@ import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { rowById } from "../../core/db/rows";
 import { log } from "../../core/http/log";
 import { newId } from "../../core/ids";
-import type { PaymentOrder } from "../../core/payments";
 import { forgetTenant } from "../../core/tenancy/contexts";
 import { nowIso } from "../../core/time";
+import type { PaymentOrder } from "../../platform/payments";
 import { notifyInvoice } from "./notifications";
 import { billingInvoices, billingSubscriptions } from "./platform-tables";
 import {

@@ -21,7 +21,12 @@ import {
   type TokenPurpose,
   tokenTenantSql,
 } from "./oneTimeTokens";
-import type { UserRow } from "./service";
+
+/**
+ * A user row, as service.ts also names it: declared here so this file does not import its own module's
+ * public face, which re-exports it (an import cycle; docs/adr/0051-a-small-kernel.md).
+ */
+type UserRow = typeof users.$inferSelect;
 
 export type { InvitationResult } from "./invitations";
 

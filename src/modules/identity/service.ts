@@ -5,8 +5,8 @@ import { memberships, tenants, users } from "../../core/db/platform-schema";
 import { preparedOnce } from "../../core/db/prepared";
 import { Conflict, Forbidden, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
-import { versioned } from "../../core/http/conditional";
 import { memberTenantCtx, tokenTenantCtx } from "../../core/tenancy/contexts";
+import { versioned } from "../../platform/conditional";
 import { holdsAnyDutySql, holdsDutySql, membershipStanding, residentSql } from "./duties";
 
 /**

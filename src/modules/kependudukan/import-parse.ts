@@ -1,5 +1,11 @@
 import { Invalid } from "../../core/errors";
-import { type CellIn, looksLikeXlsx, openWorkbookRows, parseCsv, type RowIn } from "../../core/spreadsheet";
+import {
+  type CellIn,
+  looksLikeXlsx,
+  openWorkbookRows,
+  parseCsv,
+  type RowIn,
+} from "../../platform/spreadsheets";
 
 /** Reading the upload: its sheets as tables of cells, and the parsers of one cell each. */
 

@@ -1,9 +1,9 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
-import { versioned } from "../../core/http/conditional";
 import { indicator } from "../../core/indicators";
 import { CRON, tenantJob } from "../../core/jobs";
 import { defineModule } from "../../core/module";
 import { jakartaDay } from "../../core/time";
+import { versioned } from "../../platform/conditional";
 import { KEUANGAN_ERROR_CODES } from "./errors";
 import { arrearsAmountQuery, arrearsUnitsQuery } from "./iuran-arrears";
 import { generateBills } from "./iuran-generate";

@@ -8,7 +8,7 @@ import { Conflict, Invalid, InvalidTransition, NotFound } from "../../core/error
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { jakartaDay, nowIso } from "../../core/time";
-import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
+import { requireTenantFile, tenantFileUrl } from "../../platform/uploads";
 import { userNames } from "../identity/service";
 import { postCash, todayJakarta } from "./kas";
 import { monthWindow } from "./periods";

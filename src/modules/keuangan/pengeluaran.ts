@@ -8,7 +8,7 @@ import { Conflict, Forbidden, Invalid, InvalidTransition } from "../../core/erro
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { nowIso } from "../../core/time";
-import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
+import { requireTenantFile, tenantFileUrl } from "../../platform/uploads";
 import { postCash, todayJakarta } from "./kas";
 import { monthWindow } from "./periods";
 import type { ExpenseDecision, ExpenseInput, ExpenseListQuery } from "./schemas";

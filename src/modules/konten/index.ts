@@ -1,7 +1,7 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
-import { versioned } from "../../core/http/conditional";
 import { CRON, tenantJob } from "../../core/jobs";
 import { defineModule } from "../../core/module";
+import { versioned } from "../../platform/conditional";
 import { remindTomorrow } from "./agenda";
 import { retryOwedBerita } from "./berita";
 import { KONTEN_ERROR_CODES } from "./errors";

@@ -1,6 +1,6 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
-import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
+import { versioned } from "../../platform/conditional";
 import { PASAR_ERROR_CODES } from "./errors";
 import { pasarFileReferences, pasarPersonalData } from "./manifest";
 import { CreateListing } from "./routes/createListing";

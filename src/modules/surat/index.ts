@@ -1,7 +1,7 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
-import { versioned } from "../../core/http/conditional";
 import { indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
+import { versioned } from "../../platform/conditional";
 import { SURAT_ERROR_CODES } from "./errors";
 import { suratPersonalData } from "./manifest";
 import { AcknowledgeLetter } from "./routes/acknowledgeLetter";

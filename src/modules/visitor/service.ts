@@ -11,7 +11,7 @@ import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { tellResident } from "../../core/notifier";
 import { addDays, DAY_MS, jakartaDay, jakartaDayStart, nowIso } from "../../core/time";
-import { planTenantFileDeletion, prepareTenantFile, serveAuthorisedTenantFile } from "../../core/uploads";
+import { planTenantFileDeletion, prepareTenantFile, serveAuthorisedTenantFile } from "../../platform/uploads";
 import { membershipIn, requireCompleteProfile, residentsOf, userNames } from "../identity/service";
 import { unitByAddress } from "../kependudukan/service";
 import { type GateDirection, type GatePassed, gateById, gateRefusalError, passGate } from "./gate-pass";

@@ -1,7 +1,7 @@
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { readWorkbook, streamWorkbook, writeWorkbook, XLSX_LIMITS } from "../../../src/core/spreadsheet";
-import { openWorkbookRows } from "../../../src/core/spreadsheet-rows";
+import { readWorkbook, streamWorkbook, writeWorkbook, XLSX_LIMITS } from "../../../src/platform/spreadsheets";
+import { openWorkbookRows } from "../../../src/platform/spreadsheets/rows";
 import { codeOf } from "../../helpers/domain-errors";
 import { callJson, createTenant, expectProblem } from "../../helpers/harness";
 
