@@ -4,7 +4,7 @@ export default defineConfig({
   dialect: "sqlite",
   schema: [
     "./src/core/db/platform-schema.ts",
-    "./src/core/payments/tables.ts",
+    "./src/platform/payments/tables.ts",
     "./src/modules/*/platform-tables.ts",
   ],
   out: "./migrations/platform",

@@ -77,7 +77,7 @@ const rwFigureRoutes = new Set(
   featureModules.filter(feedsRwFigures).flatMap((m): readonly RouteDef[] => m.routes),
 );
 
-/** What each module does when one of its payments is settled or reversed (core/payments). */
+/** What each module does when one of its payments is settled or reversed (platform/payments). */
 export const paymentHandlers: readonly PaymentKindHandler[] = featureModules.flatMap(
   (m): readonly PaymentKindHandler[] => m.payments ?? [],
 );

@@ -39,7 +39,7 @@ export type Bindings = Env & {
   AI_DAILY_REQUESTS?: string;
   AI_DAILY_TOKENS?: string;
   /**
-   * Payments (core/payments/config.ts): which gateway new orders go to (`midtrans`, the default, or
+   * Payments (platform/payments/config.ts): which gateway new orders go to (`midtrans`, the default, or
    * `xendit`), and each gateway's keys. With no keys at all, `ENVIRONMENT=local` uses the simulator.
    */
   PAYMENT_GATEWAY?: string;

@@ -119,9 +119,9 @@ export function personalData(...declarations: readonly PersonalDeclaration[]): P
 }
 
 /**
- * A column of a module's tenant table that points at files of the tenant's file store (core/uploads),
+ * A column of a module's tenant table that points at files of the tenant's file store (platform/uploads),
  * as the sweep reads it: SQL names, derived by `fileReference` from the column object.
- * The daily sweep of unattached uploads (core/uploads/sweep.ts) deletes an old file only when no
+ * The daily sweep of unattached uploads (platform/uploads/sweep.ts) deletes an old file only when no
  * declared column points at it, so a module that keeps file ids must declare every column holding
  * them; a test checks each declaration against the tenant schema.
  */

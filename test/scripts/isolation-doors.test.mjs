@@ -24,6 +24,8 @@ const dirs = {
   module: join(root, "src/modules", tag),
   page: join(root, "src/pages", tag),
   durable: join(root, "src/durable", tag),
+  core: join(root, "src/core", tag),
+  platform: join(root, "src/platform", tag),
 };
 
 /** The fake module's own tables: a manifest may name these, by their column objects. */
@@ -228,6 +230,41 @@ export const wrong = systemPlatformCtx;
 export const wrong = closedTenantCtx;
 `,
   },
+  // Item 5: a small kernel (docs/adr/0051-a-small-kernel.md). Core imports no platform feature; a
+  // platform feature is reached only through its public face (src/platform/<feature>/index.ts).
+  {
+    name: "kernel imports a platform feature (core names conditional requests' builder)",
+    where: "core",
+    check: "biome",
+    expect: ["lint/style/noRestrictedImports", "The kernel imports no platform feature"],
+    code: `import { versioned } from "../../platform/conditional";
+
+export const wrong = versioned;
+`,
+  },
+  {
+    name: "module reaches into a platform feature's internals, past its public face",
+    where: "module",
+    check: "biome",
+    expect: ["lint/style/noRestrictedImports", "only through its public face"],
+    code: `import { VersionedWrite } from "../../platform/conditional/write-guard";
+
+export const wrong = VersionedWrite;
+`,
+  },
+  {
+    name: "platform feature reaches into another feature's internals (the file sweep's own file)",
+    where: "platform",
+    check: "biome",
+    expect: [
+      "lint/style/noRestrictedImports",
+      "Another platform feature is reached only through its public face",
+    ],
+    code: `import { sweepUnattachedFiles } from "../uploads/sweep";
+
+export const wrong = sweepUnattachedFiles;
+`,
+  },
 ];
 
 /** A module written the way CONTRIBUTING says: it must compile and lint clean. */
@@ -235,6 +272,7 @@ const CORRECT = `import type { Context } from "hono";
 import type { RouteEnv } from "../../core/env";
 import { tenantCtx } from "../../core/http/access";
 import { fileReference, personalColumns, personalData } from "../../core/module";
+import { IDEMPOTENCY_HEADER } from "../../platform/idempotency";
 import { doorNotes, doorUnits } from "./tables";
 
 export const doorPersonalData = personalData(
@@ -249,7 +287,7 @@ export const doorFileReferences = [fileReference(doorUnits.photoFileId)];
 
 export function handle(c: Context<RouteEnv>) {
   const ctx = tenantCtx(c);
-  return { tenant: ctx.tenant.id, app: ctx.env.APP_URL, url: c.env.APP_URL };
+  return { tenant: ctx.tenant.id, app: ctx.env.APP_URL, url: c.env.APP_URL, header: IDEMPOTENCY_HEADER };
 }
 `;
 

@@ -19,7 +19,7 @@ import {
 } from "./subscriptions";
 
 /**
- * The payment handler (core/payments): a settled order marks its invoice paid and extends the
+ * The payment handler (platform/payments): a settled order marks its invoice paid and extends the
  * subscription by the invoice's months from the later of now and the current end. Called again for
  * the same order (a retried callback), the guard on `write_id` stops the second extension. An invoice
  * the operator voided is not paid: the conditional UPDATE refuses it, and the refusal is recorded.

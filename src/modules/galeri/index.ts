@@ -18,7 +18,7 @@ const secretariat = tenantAccess(ROLES.SECRETARIAT);
 export const galeriModule = defineModule({
   name: "galeri",
   errorCodes: GALERI_ERROR_CODES,
-  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  // Served with ETag, If-None-Match and If-Match (platform/conditional, ADR 0035).
   versioned: [versioned("/api/galeri/:id", galleryAlbums)],
   fileReferences: galeriFileReferences,
   personalData: galeriPersonalData,

@@ -69,7 +69,7 @@ export {
 export { issueSignInCode, SIGN_IN_CODE_TTL_SECONDS } from "./signInCodes";
 
 /**
- * A membership as a versioned resource at `path` (ETag and If-Match, core/http/conditional.ts, ADR
+ * A membership as a versioned resource at `path` (ETag and If-Match, platform/conditional, ADR
  * 0035): the row of `memberships` named by the path's `:userId`, in the platform database, matched to
  * the caller's community, so another community's member is not there (404, no ETag).
  */

@@ -44,7 +44,7 @@ const kk = `${base}/kk/:id`;
 export const kependudukanModule = defineModule({
   name: "kependudukan",
   errorCodes: KEPENDUDUKAN_ERROR_CODES,
-  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  // Served with ETag, If-None-Match and If-Match (platform/conditional, ADR 0035).
   versioned: [
     // Its GET reads the card with its members in one batch, not by `rowById`: the version is read ahead.
     versioned(`${base}/kk/:id`, familyCards, { param: "id", handsOver: false }),

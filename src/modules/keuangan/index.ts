@@ -59,7 +59,7 @@ const donor = tenantAccess([...ROLES.RESIDENT, ...ROLES.FINANCE]);
 export const keuanganModule = defineModule({
   name: "keuangan",
   errorCodes: KEUANGAN_ERROR_CODES,
-  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  // Served with ETag, If-None-Match and If-Match (platform/conditional, ADR 0035).
   versioned: [
     versioned("/api/kampanye/:id", campaigns),
     versioned("/api/iuran/jenis/:id", duesTypes),

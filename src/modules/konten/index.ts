@@ -33,7 +33,7 @@ const writer = tenantAccess(ROLES.SECRETARIAT);
 export const kontenModule = defineModule({
   name: "konten",
   errorCodes: KONTEN_ERROR_CODES,
-  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  // Served with ETag, If-None-Match and If-Match (platform/conditional, ADR 0035).
   versioned: [
     versioned("/api/berita/:id", berita),
     versioned("/api/pengumuman/:id", pengumuman),

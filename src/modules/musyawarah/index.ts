@@ -23,7 +23,7 @@ const residents = tenantAccess(ROLES.RESIDENT, flag);
 export const musyawarahModule = defineModule({
   name: "musyawarah",
   errorCodes: MUSYAWARAH_ERROR_CODES,
-  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  // Served with ETag, If-None-Match and If-Match (platform/conditional, ADR 0035).
   versioned: [versioned("/api/musyawarah/:id", polls)],
   personalData: musyawarahPersonalData,
   routes: [

@@ -41,7 +41,7 @@ const member = tenantAccess(ROLES.MEMBER, flag);
 export const suratModule = defineModule({
   name: "surat",
   errorCodes: SURAT_ERROR_CODES,
-  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  // Served with ETag, If-None-Match and If-Match (platform/conditional, ADR 0035).
   versioned: [
     versioned("/api/surat/:id", letters),
     versioned("/api/surat/settings", letterSettings, { id: 1 }),

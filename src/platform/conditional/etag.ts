@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { HonoEnv } from "../../core/env";
 
 /**
- * The opaque part of a versioned resource's tag (core/http/conditional.ts, ADR 0035): a 64-bit digest of
+ * The opaque part of a versioned resource's tag (platform/conditional, ADR 0035): a 64-bit digest of
  * the answer's bytes, so the tag moves when the body does without the row (a poll's tally, a budget
  * year's realisation). A validator only needs two successive bodies of one resource to differ, with no
  * adversary to resist (a client that forges a tag only fools itself), so the digest is two 32-bit

@@ -10,7 +10,7 @@ import type { HonoEnv } from "../../core/env";
  * versioned (`defineModule({ versioned: [versioned("/api/agenda/:id", agenda)] })`); every GET, PUT,
  * PATCH and DELETE route on that path then runs `conditional` after its guard:
  *
- * - GET answers `ETag: "<row_version>-<digest of the body>"` (core/http/etag.ts), and 304 with no body
+ * - GET answers `ETag: "<row_version>-<digest of the body>"` (platform/conditional/etag.ts), and 304 with no body
  *   when `If-None-Match` names it. The version is the one the handler's own read of the row by id
  *   hands over (`rowById`, core/db/rows.ts, tells the request's `DbScope` which this middleware watches:
  *   `handsOver` below, decided when the resource is declared), or, for a resource whose handler does

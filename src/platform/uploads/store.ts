@@ -53,7 +53,7 @@ async function sha256Of(bytes: Uint8Array): Promise<string> {
 }
 
 /**
- * Cleans an image (core/uploads/metadata.ts), puts it in R2 under a key the server chose, and returns
+ * Cleans an image (platform/uploads/metadata.ts), puts it in R2 under a key the server chose, and returns
  * the row's INSERT for the caller's batch, so the file and what it belongs to (a gallery photo, an
  * audit record) are written together. R2 first: a batch that then fails leaves an object nothing
  * points to, never a row pointing at nothing.

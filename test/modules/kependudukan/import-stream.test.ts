@@ -6,7 +6,7 @@ import { codeOf } from "../../helpers/domain-errors";
 import { callJson, createTenant, expectProblem } from "../../helpers/harness";
 
 /**
- * The registry import reads an .xlsx row by row (core/spreadsheet-rows.ts, ADR 0037) instead of through
+ * The registry import reads an .xlsx row by row (platform/spreadsheets/rows.ts, ADR 0037) instead of through
  * SheetJS's whole-workbook model. These tests hold it to the cells SheetJS answers (`readWorkbook`) on
  * the workbooks the export and SheetJS write, and on a workbook laid out as Excel saves one (shared
  * strings, date formats, gaps), and check the import's report and row numbers through the route.
