@@ -5,7 +5,7 @@ export default defineConfig({
   schema: [
     "./src/core/db/platform-schema.ts",
     "./src/core/db/identity-schema.ts",
-    "./src/core/payments/tables.ts",
+    "./src/platform/payments/tables.ts",
     "./src/modules/*/platform-tables.ts",
   ],
   out: "./migrations/platform",

@@ -4,17 +4,13 @@ import type { HonoEnv } from "./core/env";
 import { CORE_ERROR_CODES, type CoreErrorCode, type ErrorCode } from "./core/errors";
 import { type GuardOptions, guard, type RouteDef } from "./core/http/access";
 import type { TypedApp } from "./core/http/client-types";
-import { conditionalHandlers, conditionalModule, type VersionedResource } from "./core/http/conditional";
 import { requestContext } from "./core/http/middleware";
 import { openapiDocument } from "./core/http/openapi-document";
 import { notFound, onError, problemSchema } from "./core/http/problem";
 import { secretRoute } from "./core/http/secret";
-import { idempotency, idempotencyModule } from "./core/idempotency";
 import type { Job } from "./core/jobs";
 import type { AppModule, FileReference } from "./core/module";
-import { type PaymentKindHandler, paymentsModule } from "./core/payments";
-import { tenancyModule } from "./core/tenancy/owner";
-import { fileSweepModule, uploadsModule } from "./core/uploads";
+import { tenancyModule } from "./core/tenancy/module";
 import { asistenModule } from "./modules/asisten";
 import { aspirasiModule } from "./modules/aspirasi";
 import { auditModule } from "./modules/audit";
@@ -40,6 +36,10 @@ import { tenantsModule } from "./modules/tenants";
 import { visitorModule } from "./modules/visitor";
 import { devPaymentPage, devPaymentSubmit } from "./pages/dev-payments";
 import { swaggerPage } from "./pages/swagger";
+import { conditionalHandlers, conditionalModule, type VersionedResource } from "./platform/conditional";
+import { idempotency, idempotencyModule } from "./platform/idempotency";
+import { type PaymentKindHandler, paymentsModule } from "./platform/payments";
+import { fileSweepModule, uploadsModule } from "./platform/uploads";
 
 const featureModules = [
   healthModule,
@@ -77,7 +77,7 @@ const rwFigureRoutes = new Set(
   featureModules.filter(feedsRwFigures).flatMap((m): readonly RouteDef[] => m.routes),
 );
 
-/** What each module does when one of its payments is settled or reversed (core/payments). */
+/** What each module does when one of its payments is settled or reversed (platform/payments). */
 export const paymentHandlers: readonly PaymentKindHandler[] = featureModules.flatMap(
   (m): readonly PaymentKindHandler[] => m.payments ?? [],
 );

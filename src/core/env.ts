@@ -1,9 +1,10 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import { z } from "zod";
-import type { Actor, ServiceEnv, TenantInfo } from "./context";
+import type { Actor } from "./actor";
 import type * as identitySchema from "./db/identity-schema";
 import type * as platformSchema from "./db/platform-schema";
 import { rememberLogSecrets, setLogLevel } from "./http/log";
+import type { TenantInfo } from "./tenant-info";
 
 /**
  * Bindings: `Env` comes from `wrangler types` (worker-configuration.d.ts); secrets are not in
@@ -39,7 +40,7 @@ export type Bindings = Env & {
   AI_DAILY_REQUESTS?: string;
   AI_DAILY_TOKENS?: string;
   /**
-   * Payments (core/payments/config.ts): which gateway new orders go to (`midtrans`, the default, or
+   * Payments (platform/payments/config.ts): which gateway new orders go to (`midtrans`, the default, or
    * `xendit`), and each gateway's keys. With no keys at all, `ENVIRONMENT=local` uses the simulator.
    */
   PAYMENT_GATEWAY?: string;
@@ -55,6 +56,14 @@ export type Bindings = Env & {
 export function clientUrl(env: { APP_URL: string; CLIENT_URL?: string }): string {
   return (env.CLIENT_URL || env.APP_URL).replace(/\/$/, "");
 }
+
+/**
+ * The bindings a service verb may use: everything but the databases. The platform database comes as
+ * `ctx.platform` and a tenant's database only as `ctx.db`, so no verb can name another tenant's slot.
+ * (At run time this is a copy of the bindings without those keys: see core/tenancy/system.ts.)
+ * core/context.ts re-exports it.
+ */
+export type ServiceEnv = Omit<Bindings, "PLATFORM_DB" | `TENANT_DB_${string}`>;
 
 export type PlatformDb = DrizzleD1Database<typeof platformSchema & typeof identitySchema>;
 

@@ -2,10 +2,8 @@ import { getTableName, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { ErrorCode } from "./errors";
 import type { RouteDef } from "./http/access";
-import type { VersionedResource } from "./http/conditional";
 import type { Indicator } from "./indicators";
 import type { Job } from "./jobs";
-import type { PaymentKindHandler } from "./payments/types";
 
 /** Who a resident's own data export is for, in one tenant: what an `ownRows` condition may compare with. */
 export interface OwnRowsPerson {
@@ -121,9 +119,9 @@ export function personalData(...declarations: readonly PersonalDeclaration[]): P
 }
 
 /**
- * A column of a module's tenant table that points at files of the tenant's file store (core/uploads),
+ * A column of a module's tenant table that points at files of the tenant's file store (platform/uploads),
  * as the sweep reads it: SQL names, derived by `fileReference` from the column object.
- * The daily sweep of unattached uploads (core/uploads/sweep.ts) deletes an old file only when no
+ * The daily sweep of unattached uploads (platform/uploads/sweep.ts) deletes an old file only when no
  * declared column points at it, so a module that keeps file ids must declare every column holding
  * them; a test checks each declaration against the tenant schema.
  */
@@ -145,11 +143,20 @@ export function fileReference(column: SQLiteColumn, holds?: FileReference["holds
   return { table: getTableName(column.table), column: column.name, ...(holds ? { holds } : {}) };
 }
 
+/**
+ * What a module declares to a platform feature (src/platform/*, docs/adr/0051-a-small-kernel.md). The
+ * kernel names no feature: each adds its own field here by declaration merging, next to its public face
+ * (`declare module "../../core/module"`): `payments` (src/platform/payments/index.ts) and `versioned`
+ * (src/platform/conditional/index.ts). src/app.ts, which assembles the app, reads them.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: the platform features extend it by declaration merging.
+export interface ModuleDeclarations {}
+
 /** What a module hands the composition root: its routes (with their access rules) and indicators. */
 export interface AppModule<
   R extends readonly RouteDef[] = readonly RouteDef[],
   C extends ErrorCode = ErrorCode,
-> {
+> extends ModuleDeclarations {
   name: string;
   routes: R;
   /**
@@ -164,17 +171,10 @@ export interface AppModule<
   writesWhenInactive?: boolean;
   /** Scheduled work (Cron Triggers); see core/jobs.ts. */
   jobs?: readonly Job[];
-  /**
-   * What happens when an order of the module's kind is paid, failed or reversed (core/payments):
-   * the one gateway callback route calls these. Orders are started with `createPaymentOrder`.
-   */
-  payments?: readonly PaymentKindHandler[];
   /** Its tenant tables' text columns by SQL table name, classified for export and erasure. */
   personalData?: PersonalDataManifest;
   /** The columns of its tenant tables that hold references to stored files (see FileReference). */
   fileReferences?: readonly FileReference[];
-  /** Its single resources served with ETag and If-Match (core/http/conditional.ts, ADR 0035). */
-  versioned?: readonly VersionedResource[];
 }
 
 /**

@@ -1,20 +1,6 @@
-import { requestScope } from "./http/requestScope";
+import { type RateLimitNote, requestScope } from "./http/requestScope";
 
-/**
- * What the rate limits a request went through said, for the IETF `RateLimit-Policy` and `RateLimit`
- * answer headers (draft-ietf-httpapi-ratelimit-headers-10): `RateLimit-Policy: "login:ip";q=10;w=900`
- * names each quota and window, `RateLimit: "login:ip";r=9;t=900` what is left and in how many seconds
- * it is whole again. core/rateLimit.ts notes each decision; core/http/middleware.ts writes the headers.
- */
-export interface RateLimitNote {
-  policy: string;
-  limit: number;
-  windowSeconds: number;
-  remaining: number;
-  /** Seconds until the quota is whole again: Retry-After when refused, else at most the window. */
-  reset: number;
-  unit?: "attempts" | "bytes";
-}
+export type { RateLimitNote };
 
 /** Notes one decision in the request in progress (core/http/requestScope.ts); outside a request, nothing. */
 export function noteRateLimit(note: RateLimitNote): void {

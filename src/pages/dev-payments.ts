@@ -12,8 +12,13 @@ import { clientUrl, isLoopbackHost, type RouteEnv } from "../core/env";
 import { escapeHtml } from "../core/html";
 import { platformCtx } from "../core/http/access";
 import { notFound } from "../core/http/problem";
-import { RETURN_PARAM, simulateResult, simulation, simulatorEnabled } from "../core/payments/simulator";
-import { paymentOrders } from "../core/payments/tables";
+import {
+  paymentOrders,
+  RETURN_PARAM,
+  simulateResult,
+  simulation,
+  simulatorEnabled,
+} from "../platform/payments";
 import { htmlPage } from "./layout";
 
 const STYLES = `

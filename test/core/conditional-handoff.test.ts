@@ -1,7 +1,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { bodyDigest } from "../../src/core/http/etag";
 import worker from "../../src/index";
+import { bodyDigest } from "../../src/platform/conditional/etag";
 import { countingD1, tenantD1 } from "../helpers/d1";
 import { bindings, call, callJson, createTenant, type Member, type TestTenant } from "../helpers/harness";
 

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { routeTable } from "../../src/app";
 import type { TenantRole } from "../../src/core/context";
 import { MAX_CURSOR_LENGTH, openCursor, sealCursor } from "../../src/core/http/cursor";
-import { pdfRendering } from "../../src/core/pdf";
+import { pdfRendering } from "../../src/platform/pdf";
 import { createWorld, type World } from "../helpers/factories";
 import { call } from "../helpers/harness";
 import { type JsonSchema, ulid, validOf } from "../helpers/openapi-arbitrary";

@@ -4,7 +4,7 @@ import { fileReferences, jobs } from "../../src/app";
 import { CRON, runScheduled } from "../../src/core/jobs";
 import type { FileReference } from "../../src/core/module";
 import { systemPlatformCtx, systemTenantCtx } from "../../src/core/tenancy/system";
-import { FILE_SWEEP_GRACE_MS, FILE_SWEEP_JOB, sweepUnattachedFiles } from "../../src/core/uploads/sweep";
+import { FILE_SWEEP_GRACE_MS, FILE_SWEEP_JOB, sweepUnattachedFiles } from "../../src/platform/uploads/sweep";
 import {
   bindings,
   call,

@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { jobs, routeTable } from "../../src/app";
 import { DbScope } from "../../src/core/db/handles";
 import { credentialAnswerOf } from "../../src/core/http/endpoint";
-import { reservationAttachment } from "../../src/core/idempotency/hook";
 import { CRON, runScheduled } from "../../src/core/jobs";
 import { tenantClient, tenantSessionDb } from "../../src/core/tenancy/slots";
 import { systemPlatformCtx } from "../../src/core/tenancy/system";
+import { reservationAttachment } from "../../src/platform/idempotency/hook";
 import { setNow } from "../helpers/clock";
 import { tenantD1, withTrigger } from "../helpers/d1";
 import {

@@ -20,7 +20,7 @@ import { postFile } from "../modules/galeri-pasar/post";
 import { household, request, sampleFields } from "../modules/surat/helpers";
 
 /**
- * Issue 35's quotas that live outside aspirasi and visitor: upload bytes per day (core/uploads/limits.ts)
+ * Issue 35's quotas that live outside aspirasi and visitor: upload bytes per day (platform/uploads/limits.ts)
  * and letter requests per day (surat/limits.ts). ADR 0033 gives the numbers.
  */
 

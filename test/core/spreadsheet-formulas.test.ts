@@ -1,7 +1,7 @@
 import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { parseCsv, streamWorkbook, toCsv, writeWorkbook } from "../../src/core/spreadsheet";
-import { looksLikeFormula } from "../../src/core/spreadsheet-cells";
+import { parseCsv, streamWorkbook, toCsv, writeWorkbook } from "../../src/platform/spreadsheets";
+import { looksLikeFormula } from "../../src/platform/spreadsheets/cells";
 
 /**
  * Issue 31 ("Also"): a value whose formula sign comes after leading whitespace or a control character

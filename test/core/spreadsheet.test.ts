@@ -9,8 +9,8 @@ import {
   streamWorkbook,
   toCsv,
   writeWorkbook,
-} from "../../src/core/spreadsheet";
-import type { Column } from "../../src/core/spreadsheet-cells";
+} from "../../src/platform/spreadsheets";
+import type { Column } from "../../src/platform/spreadsheets/cells";
 import { codeOf } from "../helpers/domain-errors";
 
 describe("spreadsheets (.xlsx)", () => {

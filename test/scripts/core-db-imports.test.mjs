@@ -5,12 +5,13 @@ import { describe, expect, it } from "vitest";
 
 /**
  * The storage layer knows no request feature (ADR 0048): nothing under src/core/db imports
- * src/core/http or src/core/idempotency, by name, by namespace or for its types. biome.json says the
+ * src/core/http or a platform feature (src/platform, ADR 0051: idempotency, conditional requests), by
+ * name, by namespace or for its types. biome.json says the
  * same for the editor; this walks the files themselves, whatever the lint configuration says.
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const db = join(root, "src/core/db");
-const FORBIDDEN = ["src/core/http/", "src/core/idempotency/"];
+const FORBIDDEN = ["src/core/http/", "src/platform/"];
 const IMPORT_RE =
   /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
@@ -24,7 +25,7 @@ describe("src/core/db imports no request feature", () => {
     expect(importsOf(join(db, "platform.ts"))).toContain("./handles");
   });
 
-  it("resolves no import of any file under src/core/db into core/http or core/idempotency", () => {
+  it("resolves no import of any file under src/core/db into core/http or src/platform", () => {
     const offending = [];
     for (const name of readdirSync(db).filter((n) => n.endsWith(".ts"))) {
       const file = join(db, name);

@@ -26,6 +26,8 @@ const dirs = {
   durable: join(root, "src/durable", tag),
   // Inside identity, which the path rules let import its own tables and memberTenantCtx.
   identity: join(root, "src/modules/identity", tag),
+  core: join(root, "src/core", tag),
+  platform: join(root, "src/platform", tag),
 };
 /** Where a case's file is written: the three folders above, and a sub-folder of the fake module. */
 const places = { ...dirs, moduleRoutes: join(dirs.module, "routes") };
@@ -300,6 +302,41 @@ export const wrong = GetVisitor;
 export type Wrong = GuestPass;
 `,
   },
+  // Item 5: a small kernel (docs/adr/0051-a-small-kernel.md). Core imports no platform feature; a
+  // platform feature is reached only through its public face (src/platform/<feature>/index.ts).
+  {
+    name: "kernel imports a platform feature (core names conditional requests' builder)",
+    where: "core",
+    check: "biome",
+    expect: ["lint/style/noRestrictedImports", "The kernel imports no platform feature"],
+    code: `import { versioned } from "../../platform/conditional";
+
+export const wrong = versioned;
+`,
+  },
+  {
+    name: "module reaches into a platform feature's internals, past its public face",
+    where: "module",
+    check: "biome",
+    expect: ["lint/style/noRestrictedImports", "only through its public face"],
+    code: `import { VersionedWrite } from "../../platform/conditional/write-guard";
+
+export const wrong = VersionedWrite;
+`,
+  },
+  {
+    name: "platform feature reaches into another feature's internals (the file sweep's own file)",
+    where: "platform",
+    check: "biome",
+    expect: [
+      "lint/style/noRestrictedImports",
+      "Another platform feature is reached only through its public face",
+    ],
+    code: `import { sweepUnattachedFiles } from "../uploads/sweep";
+
+export const wrong = sweepUnattachedFiles;
+`,
+  },
 ];
 
 /**
@@ -484,6 +521,7 @@ import { tenants } from "../../core/db/platform-schema";
 import { tenantCtx } from "../../core/http/access";
 import { fileReference, personalColumns, personalData } from "../../core/module";
 import { publicTenantCtx } from "../../core/tenancy/contexts";
+import { IDEMPOTENCY_HEADER } from "../../platform/idempotency";
 import { doorNotes, doorUnits } from "./tables";
 
 export const doorPersonalData = personalData(
@@ -498,7 +536,7 @@ export const doorFileReferences = [fileReference(doorUnits.photoFileId)];
 
 export function handle(c: Context<RouteEnv>) {
   const ctx = tenantCtx(c);
-  return { tenant: ctx.tenant.id, app: ctx.env.APP_URL, url: c.env.APP_URL };
+  return { tenant: ctx.tenant.id, app: ctx.env.APP_URL, url: c.env.APP_URL, header: IDEMPOTENCY_HEADER };
 }
 
 /** What contexts.ts and platform-schema.ts still give every module (path rules, ADR 0050). */

@@ -7,8 +7,8 @@ import {
   pruneUnverifiedCallbacks,
   UNVERIFIED_FIELD_MAX,
   UNVERIFIED_KEEP_HOURS,
-} from "../../src/core/payments/callbackLimits";
-import { paymentCallbacks } from "../../src/core/payments/tables";
+} from "../../src/platform/payments/callbackLimits";
+import { paymentCallbacks } from "../../src/platform/payments/tables";
 import { bindings, call, callJson, expectProblem } from "../helpers/harness";
 
 /**

@@ -1,6 +1,6 @@
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { readWorkbook, writeWorkbook, XLSX_LIMITS } from "../../src/core/spreadsheet";
+import { readWorkbook, writeWorkbook, XLSX_LIMITS } from "../../src/platform/spreadsheets";
 import { codeOf } from "../helpers/domain-errors";
 import { callJson, createTenant, expectProblem } from "../helpers/harness";
 

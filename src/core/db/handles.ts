@@ -9,8 +9,8 @@ import { callDependency } from "../dependency";
  * version a versioned GET answers). The scope is an object made per request and passed down
  * explicitly: there is no store of it anywhere else, and a handle without one only forwards.
  *
- * This file knows nothing of requests: the attachments are an interface that core/idempotency and
- * core/http/conditional implement (biome.json keeps src/core/db from importing either).
+ * This file knows nothing of requests: the attachments are an interface that platform/idempotency and
+ * platform/conditional implement (biome.json keeps src/core/db from importing either).
  */
 
 /** What the code path says of one statement of a batch or one statement run alone. */

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type { Duty } from "../context";
+import type { Duty } from "../actor";
 import { createdAt } from "./platform-schema";
 import { rowVersion } from "./row-version";
 

@@ -5,7 +5,7 @@ import { check, integer, sqliteTable } from "drizzle-orm/sqlite-core";
 export const ROW_VERSION = "row_version";
 
 /**
- * The row's version for conditional requests (ETag and If-Match, core/http/conditional.ts, ADR 0035):
+ * The row's version for conditional requests (ETag and If-Match, platform/conditional, ADR 0035):
  * 1 when inserted, one more on every UPDATE of the row, whoever writes it. The bump is the table's
  * `<table>_row_version` trigger (migrations/tenant/0015_row_versions.sql: `AFTER UPDATE … WHEN
  * NEW.row_version <= OLD.row_version … SET row_version = OLD.row_version + 1`), not the writers: a
@@ -20,7 +20,7 @@ export function rowVersion() {
 }
 
 /**
- * The If-Match guard's one row (core/http/conditional.ts, ADR 0035), in each database that holds
+ * The If-Match guard's one row (platform/conditional, ADR 0035), in each database that holds
  * versioned tables: every tenant database and the platform database (memberships). A write under
  * `If-Match` starts its batch with `INSERT OR REPLACE` of `ok` = whether the row still has the version
  * the client named; the named CHECK fails the statement otherwise, and with it the whole batch (one D1

@@ -76,7 +76,7 @@ function decodeRow(columns: RowQuery["columns"], values: readonly unknown[]): Re
 
 /**
  * Hands the row's version to the request whose handle read it (core/db/handles.ts `DbScope`): a
- * versioned GET watching that row (core/http/conditional.ts) tags its answer with it.
+ * versioned GET watching that row (platform/conditional) tags its answer with it.
  */
 function noteVersion(client: D1Database, table: SQLiteTable, id: string, row: object | undefined): void {
   const version = (row as { rowVersion?: unknown } | undefined)?.rowVersion;

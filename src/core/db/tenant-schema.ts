@@ -25,7 +25,7 @@ export const tenantAuditLog = sqliteTable(
 );
 
 /**
- * The tenant's file store (core/uploads): every image a member uploads (proof of payment, receipts,
+ * The tenant's file store (platform/uploads): every image a member uploads (proof of payment, receipts,
  * covers, gallery and marketplace photos) has one row here, and its bytes one object in R2 under a key
  * the server chose. Routes serve a file by this row's id after checking who may see its purpose,
  * never by key. `sha256` is of the stored bytes (metadata already removed): the ETag.
@@ -49,7 +49,7 @@ export const tenantFiles = sqliteTable(
   ],
 );
 
-/** The community's `Idempotency-Key`s (core/idempotency, ADR 0034): marked in the batch of the change. */
+/** The community's `Idempotency-Key`s (platform/idempotency, ADR 0034): marked in the batch of the change. */
 export const tenantIdempotencyKeys = idempotencyTable();
 
 /** The If-Match guard's one row (core/db/row-version.ts, ADR 0035). */

@@ -1,9 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { z } from "zod";
 import type { HonoEnv } from "../env";
-import { IDEMPOTENCY_HEADER } from "../idempotency/middleware";
 import type { RouteDef } from "./access";
-import type { VersionedResource } from "./conditional";
 import { credentialAnswerOf } from "./endpoint";
 import { ACCESS_EXTENSION, operationIdOf, WargaAccess, wargaAccess } from "./openapi-access";
 import { declareBookmarkHeader } from "./openapi-bookmark";
@@ -31,6 +29,20 @@ const problem = (description: string) => ({
   description,
   content: { [PROBLEM_CONTENT_TYPE]: { schema: problemRef } },
 });
+
+/**
+ * The header src/platform/idempotency reads (ADR 0034). Named here, in the kernel, because the document
+ * declares it: the kernel imports no platform feature (docs/adr/0051-a-small-kernel.md).
+ */
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+
+/**
+ * What the document needs of a versioned resource (src/platform/conditional declares them): its route
+ * path, as in the route table.
+ */
+export interface VersionedPath {
+  readonly path: string;
+}
 
 /** The header parameter every write that honours `Idempotency-Key` declares (ADR 0034). */
 export const idempotencyKeyParameter = {
@@ -120,7 +132,7 @@ export function completeDocument(
   doc: Document,
   appUrl: string,
   routes: readonly RouteDef[],
-  versionedResources: readonly VersionedResource[] = [],
+  versionedResources: readonly VersionedPath[] = [],
 ): Document {
   doc.servers = [{ url: appUrl, description: "This deployment (APP_URL)" }];
   doc.info.license = { name: "Proprietary", identifier: "LicenseRef-Warga-Proprietary" };
@@ -216,7 +228,7 @@ const conditionalParameter = (name: "If-Match" | "If-None-Match", description: s
 });
 
 /**
- * What a versioned resource's operations say besides their own (core/http/conditional.ts): the ETag on
+ * What a versioned resource's operations say besides their own (src/platform/conditional): the ETag on
  * every success, If-None-Match and 304 on the read, If-Match and 412 `precondition_failed` on a write.
  */
 function declareConditional(method: string, op: Operation): void {
@@ -253,7 +265,7 @@ function declareConditional(method: string, op: Operation): void {
 /** Rewrites the document chanfana serves at `/openapi.json` on its way out (see `completeDocument`). */
 export function openapiDocument(
   routes: readonly RouteDef[],
-  versionedResources: readonly VersionedResource[] = [],
+  versionedResources: readonly VersionedPath[] = [],
 ): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
     await next();

@@ -4,7 +4,6 @@ import { tenantSlotOwner } from "../db/tenant-schema";
 import { callDependency } from "../dependency";
 import type { Bindings } from "../env";
 import { log } from "../http/log";
-import { defineModule, personalColumns, personalData } from "../module";
 import { forgetTenant, tenantClosed } from "./registry";
 
 /**
@@ -301,14 +300,3 @@ export function ownerChecked(bindings: Bindings, tenant: TenantInfo, raw: D1Data
     withSession: (constraint?: string) => raw.withSession(constraint as never),
   } as unknown as D1Database;
 }
-
-/**
- * The owner row holds no personal data: a tenant id. It is bookkeeping of the slot, like the migration
- * ledger, so archives leave it out (platform-ops/tables.ts) and an import never carries one community's
- * owner into another's database.
- */
-export const tenancyModule = defineModule({
-  name: "tenancy",
-  routes: [],
-  personalData: personalData(personalColumns(tenantSlotOwner, { other: [tenantSlotOwner.tenantId] })),
-});

@@ -52,7 +52,7 @@ export async function emptyClosedSlot(ctx: PlatformCtx, tenantId: string): Promi
 }
 
 /**
- * The R2 prefixes a tenant owns: the file store and support uploads under its id (core/uploads,
+ * The R2 prefixes a tenant owns: the file store and support uploads under its id (platform/uploads,
  * support/files.ts), letter and finance-report PDFs under its slug (surat/publish.ts,
  * keuangan/laporan/report.ts). Archives live under `archives/`, outside both. The slug stays the tenant's for
  * good (the row keeps it, closed or not, and slugs are unique), so its slug prefix is no other's.

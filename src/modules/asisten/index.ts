@@ -1,6 +1,6 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
-import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
+import { versioned } from "../../platform/conditional";
 import { ASISTEN_ERROR_CODES } from "./errors";
 import { asistenPersonalData } from "./manifest";
 import { Chat } from "./routes/chat";
@@ -18,7 +18,7 @@ const resident = tenantAccess(ROLES.RESIDENT);
 export const asistenModule = defineModule({
   name: "asisten",
   errorCodes: ASISTEN_ERROR_CODES,
-  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  // Served with ETag, If-None-Match and If-Match (platform/conditional, ADR 0035).
   versioned: [versioned("/api/ai/info-rt", asistenInfo, { id: "rt" })],
   personalData: asistenPersonalData,
   routes: [

@@ -9,7 +9,7 @@ import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
 import { newId } from "../../core/ids";
 import { notifyFor, tellResident, tellStaff } from "../../core/notifier";
-import { ownFileIdOf, requireOwnImages, tenantFileUrl } from "../../core/uploads";
+import { ownFileIdOf, requireOwnImages, tenantFileUrl } from "../../platform/uploads";
 import { membershipIn, membersWithContact, userNames } from "../identity/service";
 import { aspirasiQuota } from "./limits";
 import type { ComplaintListQuery, CreateComplaintInput, UpdateComplaintInput } from "./schemas";

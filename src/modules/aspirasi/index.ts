@@ -1,7 +1,7 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
-import { versioned } from "../../core/http/conditional";
 import { indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
+import { versioned } from "../../platform/conditional";
 import { countNewComplaints, openComplaintsQuery } from "./complaints";
 import { ASPIRASI_ERROR_CODES } from "./errors";
 import { aspirasiFileReferences, aspirasiPersonalData } from "./manifest";
@@ -34,7 +34,7 @@ const member = tenantAccess(ROLES.MEMBER);
 export const aspirasiModule = defineModule({
   name: "aspirasi",
   errorCodes: ASPIRASI_ERROR_CODES,
-  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  // Served with ETag, If-None-Match and If-Match (platform/conditional, ADR 0035).
   versioned: [versioned("/api/pengaduan/:id", complaints), versioned("/api/usulan/:id", proposals)],
   fileReferences: aspirasiFileReferences,
   personalData: aspirasiPersonalData,

@@ -5,9 +5,9 @@ import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { rowById } from "../../core/db/rows";
 import { log } from "../../core/http/log";
 import { newId } from "../../core/ids";
-import type { PaymentOrder } from "../../core/payments";
 import { forgetTenant } from "../../core/tenancy/contexts";
 import { nowIso } from "../../core/time";
+import type { PaymentOrder } from "../../platform/payments";
 import { notifyInvoice } from "./notifications";
 import { billingInvoices, billingSubscriptions } from "./platform-tables";
 import {
@@ -19,7 +19,7 @@ import {
 } from "./subscriptions";
 
 /**
- * The payment handler (core/payments): a settled order marks its invoice paid and extends the
+ * The payment handler (platform/payments): a settled order marks its invoice paid and extends the
  * subscription by the invoice's months from the later of now and the current end. Called again for
  * the same order (a retried callback), the guard on `write_id` stops the second extension. An invoice
  * the operator voided is not paid: the conditional UPDATE refuses it, and the refusal is recorded.

@@ -14,7 +14,7 @@ import {
   prepareTenantFile,
   type TenantFile,
   tenantFilesByIds,
-} from "../../core/uploads";
+} from "../../platform/uploads";
 import type { CreateAlbumInput } from "./schemas";
 import { galleryAlbums, galleryPhotos } from "./tables";
 

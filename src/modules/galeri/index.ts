@@ -1,6 +1,6 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
-import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
+import { versioned } from "../../platform/conditional";
 import { GALERI_ERROR_CODES } from "./errors";
 import { galeriFileReferences, galeriPersonalData } from "./manifest";
 import { AddPhoto } from "./routes/addPhoto";
@@ -18,7 +18,7 @@ const secretariat = tenantAccess(ROLES.SECRETARIAT);
 export const galeriModule = defineModule({
   name: "galeri",
   errorCodes: GALERI_ERROR_CODES,
-  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  // Served with ETag, If-None-Match and If-Match (platform/conditional, ADR 0035).
   versioned: [versioned("/api/galeri/:id", galleryAlbums)],
   fileReferences: galeriFileReferences,
   personalData: galeriPersonalData,

@@ -17,7 +17,7 @@ export const galleryAlbums = sqliteTable("gallery_albums", {
 });
 
 /**
- * A photo in an album. Its id is the id of its file in the tenant's file store (core/uploads), which
+ * A photo in an album. Its id is the id of its file in the tenant's file store (platform/uploads), which
  * holds the bytes' key, type, size and hash; the photo is served by `GET /api/files/:id`.
  */
 export const galleryPhotos = sqliteTable(

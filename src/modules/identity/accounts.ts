@@ -5,6 +5,7 @@ import { memberships, users } from "../../core/db/identity-schema";
 import { Conflict, NotFound } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { personTaken } from "./accountConflicts";
+import type { UserRow } from "./directory";
 import { residentSql, signedInSql } from "./duties";
 import {
   deliverInvitation,
@@ -14,7 +15,6 @@ import {
   invitationChannel,
 } from "./invitations";
 import { newOneTimeToken, retireInvitations, retireTokens, type TokenPurpose } from "./oneTimeTokens";
-import type { UserRow } from "./service";
 
 export type { InvitationResult } from "./invitations";
 

@@ -6,9 +6,9 @@ import { tenants } from "../../core/db/platform-schema";
 import { preparedOnce } from "../../core/db/prepared";
 import { Conflict, Forbidden, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
-import { versioned } from "../../core/http/conditional";
 import { tokenTenantCtx } from "../../core/tenancy/contexts";
 import { memberTenantCtx } from "../../core/tenancy/member";
+import { versioned } from "../../platform/conditional";
 import { holdsAnyDutySql, holdsDutySql, membershipStanding, residentSql } from "./duties";
 
 /**

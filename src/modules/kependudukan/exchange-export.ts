@@ -9,7 +9,7 @@ import {
   type SheetStream,
   streamCsv,
   streamWorkbook,
-} from "../../core/spreadsheet";
+} from "../../platform/spreadsheets";
 import { familyCards, familyMembers, units, vehicles } from "./tables";
 
 /**

@@ -1,5 +1,11 @@
 import { Invalid } from "../../core/errors";
-import { type CellIn, looksLikeXlsx, openWorkbookRows, parseCsv, type RowIn } from "../../core/spreadsheet";
+import {
+  type CellIn,
+  looksLikeXlsx,
+  openWorkbookRows,
+  parseCsv,
+  type RowIn,
+} from "../../platform/spreadsheets";
 
 /** Reading the upload: its sheets as tables of cells, and the parsers of one cell each. */
 
@@ -58,7 +64,7 @@ function* csvRows(rows: CellIn[][]): Generator<RowIn> {
 
 /**
  * Reads the upload as the export writes it; a CSV is the Anggota sheet alone. A workbook is read row by
- * row as the check asks (core/spreadsheet-rows.ts): only its header rows are read here.
+ * row as the check asks (platform/spreadsheets/rows.ts): only its header rows are read here.
  */
 export function readRegistryFile(bytes: Uint8Array, kind: "xlsx" | "csv"): Table[] {
   if (kind === "csv") {

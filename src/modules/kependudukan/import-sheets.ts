@@ -2,7 +2,7 @@ import { newId } from "../../core/ids";
 import { toMsisdn } from "../../core/phone";
 import { displayPlate, plateKey } from "../../core/plate";
 import { normaliseBlock, normaliseHouseNumber } from "../../core/schemas";
-import type { CellIn } from "../../core/spreadsheet";
+import type { CellIn } from "../../platform/spreadsheets";
 import { cell, day, pick, type Table, text } from "./import-parse";
 import { type Checked, fail } from "./import-validate";
 import { KK_STATUSES, OCCUPANCIES, VEHICLE_KINDS } from "./tables";

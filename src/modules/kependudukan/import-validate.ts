@@ -1,7 +1,7 @@
 import type { RawRow } from "../../core/db/raw";
 import { newId } from "../../core/ids";
 import { normaliseBlock, normaliseHouseNumber } from "../../core/schemas";
-import type { CellIn } from "../../core/spreadsheet";
+import type { CellIn } from "../../platform/spreadsheets";
 import { badFile, cell, day, pick, type RowError, type Table, text } from "./import-parse";
 import { kkNumberProblems, nikProblems } from "./nik";
 import {

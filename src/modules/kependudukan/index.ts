@@ -1,7 +1,7 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
-import { versioned } from "../../core/http/conditional";
 import { indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
+import { versioned } from "../../platform/conditional";
 import { KEPENDUDUKAN_ERROR_CODES } from "./errors";
 import { kependudukanPersonalData } from "./manifest";
 import { AddFamilyMember } from "./routes/addFamilyMember";
@@ -44,7 +44,7 @@ const kk = `${base}/kk/:id`;
 export const kependudukanModule = defineModule({
   name: "kependudukan",
   errorCodes: KEPENDUDUKAN_ERROR_CODES,
-  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  // Served with ETag, If-None-Match and If-Match (platform/conditional, ADR 0035).
   versioned: [
     // Its GET reads the card with its members in one batch, not by `rowById`: the version is read ahead.
     versioned(`${base}/kk/:id`, familyCards, { param: "id", handsOver: false }),

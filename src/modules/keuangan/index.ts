@@ -1,9 +1,9 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
-import { versioned } from "../../core/http/conditional";
 import { indicator } from "../../core/indicators";
 import { CRON, tenantJob } from "../../core/jobs";
 import { defineModule } from "../../core/module";
 import { jakartaDay } from "../../core/time";
+import { versioned } from "../../platform/conditional";
 import { KEUANGAN_ERROR_CODES } from "./errors";
 import { arrearsAmountQuery, arrearsUnitsQuery } from "./iuran/arrears";
 import { generateBills } from "./iuran/generate";
@@ -59,7 +59,7 @@ const donor = tenantAccess([...ROLES.RESIDENT, ...ROLES.FINANCE]);
 export const keuanganModule = defineModule({
   name: "keuangan",
   errorCodes: KEUANGAN_ERROR_CODES,
-  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  // Served with ETag, If-None-Match and If-Match (platform/conditional, ADR 0035).
   versioned: [
     versioned("/api/kampanye/:id", campaigns),
     versioned("/api/iuran/jenis/:id", duesTypes),

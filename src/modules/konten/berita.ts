@@ -3,7 +3,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
-import { requireTenantFile, tenantFileUrl } from "../../core/uploads";
+import { requireTenantFile, tenantFileUrl } from "../../platform/uploads";
 import { audienceOf, fanOut } from "./fanout";
 import { plainExcerpt, renderContent } from "./markdown";
 import {

@@ -1,7 +1,7 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
-import { versioned } from "../../core/http/conditional";
 import { CRON, tenantJob } from "../../core/jobs";
 import { defineModule } from "../../core/module";
+import { versioned } from "../../platform/conditional";
 import { remindTomorrow } from "./agenda";
 import { retryOwedBerita } from "./berita";
 import { KONTEN_ERROR_CODES } from "./errors";
@@ -33,7 +33,7 @@ const writer = tenantAccess(ROLES.SECRETARIAT);
 export const kontenModule = defineModule({
   name: "konten",
   errorCodes: KONTEN_ERROR_CODES,
-  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  // Served with ETag, If-None-Match and If-Match (platform/conditional, ADR 0035).
   versioned: [
     versioned("/api/berita/:id", berita),
     versioned("/api/pengumuman/:id", pengumuman),

@@ -1,6 +1,6 @@
 import MarkdownIt from "markdown-it";
 import type { TenantCtx } from "../../core/context";
-import { ownFileIdOf, requireOwnImages } from "../../core/uploads";
+import { ownFileIdOf, requireOwnImages } from "../../platform/uploads";
 
 /**
  * Markdown → HTML for news and announcements, rendered on the server once per write. markdown-it with

@@ -1,6 +1,6 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
-import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
+import { versioned } from "../../platform/conditional";
 import { MUSYAWARAH_ERROR_CODES } from "./errors";
 import { musyawarahPersonalData } from "./manifest";
 import { CastVote } from "./routes/castVote";
@@ -23,7 +23,7 @@ const residents = tenantAccess(ROLES.RESIDENT, flag);
 export const musyawarahModule = defineModule({
   name: "musyawarah",
   errorCodes: MUSYAWARAH_ERROR_CODES,
-  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  // Served with ETag, If-None-Match and If-Match (platform/conditional, ADR 0035).
   versioned: [versioned("/api/musyawarah/:id", polls)],
   personalData: musyawarahPersonalData,
   routes: [

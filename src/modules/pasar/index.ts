@@ -1,6 +1,6 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
-import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
+import { versioned } from "../../platform/conditional";
 import { PASAR_ERROR_CODES } from "./errors";
 import { pasarFileReferences, pasarPersonalData } from "./manifest";
 import { CreateListing } from "./routes/createListing";
@@ -23,7 +23,7 @@ const moderator = tenantAccess(ROLES.SECRETARIAT, flag);
 export const pasarModule = defineModule({
   name: "pasar",
   errorCodes: PASAR_ERROR_CODES,
-  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  // Served with ETag, If-None-Match and If-Match (platform/conditional, ADR 0035).
   versioned: [versioned("/api/pasar/listings/:id", pasarListings)],
   fileReferences: pasarFileReferences,
   personalData: pasarPersonalData,

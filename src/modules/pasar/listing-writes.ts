@@ -7,7 +7,7 @@ import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { toMsisdn } from "../../core/phone";
 import { nowIso } from "../../core/time";
-import { planTenantFileDeletion, requireTenantFile } from "../../core/uploads";
+import { planTenantFileDeletion, requireTenantFile } from "../../platform/uploads";
 import { userContact } from "../identity/service";
 import { pasarRateLimit } from "./limits";
 import { type Category, type Condition, type ListingRow, loadOwn, presentOne } from "./listings";

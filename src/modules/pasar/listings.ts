@@ -6,7 +6,7 @@ import { tenantFiles } from "../../core/db/tenant-schema";
 import { Forbidden, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { toMsisdn } from "../../core/phone";
-import { presentTenantFile } from "../../core/uploads";
+import { presentTenantFile } from "../../platform/uploads";
 import { userContact, userNames } from "../identity/service";
 import type { ListingListQuery } from "./schemas";
 import { pasarListings, pasarPhotos } from "./tables";

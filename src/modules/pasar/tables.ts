@@ -37,7 +37,7 @@ export const pasarListings = sqliteTable(
   ],
 );
 
-/** A listing's photos, in order; a stored file (core/uploads, purpose `pasar`) belongs to one listing. */
+/** A listing's photos, in order; a stored file (platform/uploads, purpose `pasar`) belongs to one listing. */
 export const pasarPhotos = sqliteTable(
   "pasar_photos",
   {

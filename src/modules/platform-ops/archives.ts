@@ -152,7 +152,7 @@ export async function downloadPlatformArchive({ ctx, id }: { ctx: PlatformCtx; i
 }
 
 /**
- * The file sweep's hold (core/uploads/sweep.ts): while an archive import into this tenant runs, its
+ * The file sweep's hold (platform/uploads/sweep.ts): while an archive import into this tenant runs, its
  * `files` rows are written before the rows that point at them, so the sweep leaves the tenant alone.
  */
 export async function archiveImportRunning(ctx: TenantCtx): Promise<string | null> {

@@ -3,8 +3,8 @@ import { DomainError } from "../../core/errors";
 import { jakartaDate } from "../../core/format";
 import { escapeHtml } from "../../core/html";
 import { log } from "../../core/http/log";
-import { pdfRendering } from "../../core/pdf";
-import { type SheetStream, streamWorkbook, XLSX_TYPE } from "../../core/spreadsheet";
+import { pdfRendering } from "../../platform/pdf";
+import { type SheetStream, streamWorkbook, XLSX_TYPE } from "../../platform/spreadsheets";
 import { registrySheets } from "../kependudukan/service";
 import {
   cashBookHtml,

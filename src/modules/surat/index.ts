@@ -1,7 +1,7 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
-import { versioned } from "../../core/http/conditional";
 import { indicator } from "../../core/indicators";
 import { defineModule } from "../../core/module";
+import { versioned } from "../../platform/conditional";
 import { SURAT_ERROR_CODES } from "./errors";
 import { suratPersonalData } from "./manifest";
 import { AcknowledgeLetter } from "./routes/acknowledgeLetter";
@@ -41,7 +41,7 @@ const member = tenantAccess(ROLES.MEMBER, flag);
 export const suratModule = defineModule({
   name: "surat",
   errorCodes: SURAT_ERROR_CODES,
-  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  // Served with ETag, If-None-Match and If-Match (platform/conditional, ADR 0035).
   versioned: [
     versioned("/api/surat/:id", letters),
     versioned("/api/surat/settings", letterSettings, { id: 1 }),

@@ -1,6 +1,6 @@
 import { ROLES, tenantAccess } from "../../core/http/access";
-import { versioned } from "../../core/http/conditional";
 import { defineModule } from "../../core/module";
+import { versioned } from "../../platform/conditional";
 import { VISITOR_ERROR_CODES } from "./errors";
 import { visitorFileReferences, visitorPersonalData } from "./manifest";
 import { AttachWalkInPhoto } from "./routes/attachWalkInPhoto";
@@ -41,7 +41,7 @@ const memberOrGate = tenantAccess([...ROLES.MEMBER, "satpam"], flag);
 export const visitorModule = defineModule({
   name: "visitor",
   errorCodes: VISITOR_ERROR_CODES,
-  // Served with ETag, If-None-Match and If-Match (core/http/conditional.ts, ADR 0035).
+  // Served with ETag, If-None-Match and If-Match (platform/conditional, ADR 0035).
   versioned: [versioned("/api/visitor/:id", visitors)],
   fileReferences: visitorFileReferences,
   personalData: visitorPersonalData,

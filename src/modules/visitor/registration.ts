@@ -8,7 +8,7 @@ import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { tellResident } from "../../core/notifier";
 import { addDays, DAY_MS, jakartaDay, jakartaDayStart, nowIso } from "../../core/time";
-import { planTenantFileDeletion, prepareTenantFile, serveAuthorisedTenantFile } from "../../core/uploads";
+import { planTenantFileDeletion, prepareTenantFile, serveAuthorisedTenantFile } from "../../platform/uploads";
 import { requireCompleteProfile, residentsOf } from "../identity/service";
 import { unitByAddress } from "../kependudukan/service";
 import { visitorQuota } from "./limits";

@@ -50,7 +50,7 @@ export const visitors = sqliteTable(
     multiEntry: integer("multi_entry", { mode: "boolean" }).notNull().default(false),
     /** The regular visitor's card (`regular_visitors`) this visit entered on; null for any other guest. */
     regularId: text("regular_id"),
-    /** A walk-in's photo taken at the gate (a `tamu` file, core/uploads); null when none was taken. */
+    /** A walk-in's photo taken at the gate (a `tamu` file, platform/uploads); null when none was taken. */
     photoFileId: text("photo_file_id"),
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
     updatedAt: text("updated_at").notNull(),

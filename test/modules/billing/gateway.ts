@@ -1,5 +1,5 @@
 import { vi } from "vitest";
-import { midtransSignature } from "../../../src/core/payments";
+import { midtransSignature } from "../../../src/platform/payments";
 import { bindings, call } from "../../helpers/harness";
 
 /**

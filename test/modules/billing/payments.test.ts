@@ -2,10 +2,10 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TenantCtx } from "../../../src/core/context";
 import { platformDb } from "../../../src/core/db/platform";
-import { checkoutGateway, createPaymentOrder, type PaymentKindHandler } from "../../../src/core/payments";
-import { receiveGatewayCallback } from "../../../src/core/payments/service";
-import { paymentCallbacks, paymentOrders } from "../../../src/core/payments/tables";
 import { systemPlatformCtx } from "../../../src/core/tenancy/system";
+import { checkoutGateway, createPaymentOrder, type PaymentKindHandler } from "../../../src/platform/payments";
+import { receiveGatewayCallback } from "../../../src/platform/payments/service";
+import { paymentCallbacks, paymentOrders } from "../../../src/platform/payments/tables";
 import { memberCtx } from "../../helpers/contexts";
 import { call, createTenant, expectProblem } from "../../helpers/harness";
 import {

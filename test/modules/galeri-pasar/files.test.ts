@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_IMAGE_BYTES } from "../../../src/core/files";
-import { stripImageMetadata } from "../../../src/core/uploads/metadata";
-import { requireTenantFile } from "../../../src/core/uploads/store";
+import { stripImageMetadata } from "../../../src/platform/uploads/metadata";
+import { requireTenantFile } from "../../../src/platform/uploads/store";
 import { memberCtx } from "../../helpers/contexts";
 import {
   bindings,

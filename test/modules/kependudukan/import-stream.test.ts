@@ -1,12 +1,12 @@
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { readWorkbook, streamWorkbook, writeWorkbook, XLSX_LIMITS } from "../../../src/core/spreadsheet";
-import { openWorkbookRows } from "../../../src/core/spreadsheet-rows";
+import { readWorkbook, streamWorkbook, writeWorkbook, XLSX_LIMITS } from "../../../src/platform/spreadsheets";
+import { openWorkbookRows } from "../../../src/platform/spreadsheets/rows";
 import { codeOf } from "../../helpers/domain-errors";
 import { callJson, createTenant, expectProblem } from "../../helpers/harness";
 
 /**
- * The registry import reads an .xlsx row by row (core/spreadsheet-rows.ts, ADR 0037) instead of through
+ * The registry import reads an .xlsx row by row (platform/spreadsheets/rows.ts, ADR 0037) instead of through
  * SheetJS's whole-workbook model. These tests hold it to the cells SheetJS answers (`readWorkbook`) on
  * the workbooks the export and SheetJS write, and on a workbook laid out as Excel saves one (shared
  * strings, date formats, gaps), and check the import's report and row numbers through the route.

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TENANT_MIGRATIONS } from "../../../src/core/db/tenant-migrations.generated";
-import { readWorkbook, writeWorkbook } from "../../../src/core/spreadsheet";
+import { readWorkbook, writeWorkbook } from "../../../src/platform/spreadsheets";
 import { tenantD1, withTrigger } from "../../helpers/d1";
 import { call, callJson, createTenant, expectProblem, type Member } from "../../helpers/harness";
 import { phoneSpellings, storedMobile, typedSpelling } from "../../helpers/phone";

@@ -6,8 +6,6 @@ import { memberships, users } from "../../../src/core/db/identity-schema";
 import { platformDb } from "../../../src/core/db/platform";
 import { openCursor } from "../../../src/core/http/cursor";
 import { CRON, runScheduled } from "../../../src/core/jobs";
-import { pdfRendering } from "../../../src/core/pdf";
-import { readWorkbook, XLSX_TYPE } from "../../../src/core/spreadsheet";
 import { systemPlatformCtx } from "../../../src/core/tenancy/system";
 import { endMoveOutGrace } from "../../../src/modules/identity/service";
 import { arrears } from "../../../src/modules/keuangan/iuran/arrears";
@@ -15,6 +13,8 @@ import { withAmount } from "../../../src/modules/keuangan/iuran/jenis";
 import { sendReminders } from "../../../src/modules/keuangan/iuran/pengingat";
 import { correctCashEntry, createCashEntry, listCash } from "../../../src/modules/keuangan/kas/entries";
 import { reminderSendAfter } from "../../../src/modules/keuangan/periods";
+import { pdfRendering } from "../../../src/platform/pdf";
+import { readWorkbook, XLSX_TYPE } from "../../../src/platform/spreadsheets";
 import { ctxAt } from "../../helpers/clock";
 import { memberCtx } from "../../helpers/contexts";
 import {

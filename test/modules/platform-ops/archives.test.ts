@@ -2,10 +2,10 @@ import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../../src/core/env";
 import { Unavailable } from "../../../src/core/errors";
-import { pdfRendering } from "../../../src/core/pdf";
-import { readWorkbook } from "../../../src/core/spreadsheet";
 import { Printer } from "../../../src/modules/platform-ops/handover";
 import { SIGNATURE_PATH, signManifest } from "../../../src/modules/platform-ops/signature";
+import { pdfRendering } from "../../../src/platform/pdf";
+import { readWorkbook } from "../../../src/platform/spreadsheets";
 import { tenantD1 } from "../../helpers/d1";
 import {
   bindings,

@@ -3,9 +3,9 @@ import { exports } from "cloudflare:workers";
 import { vi } from "vitest";
 import { jobs } from "../../../src/app";
 import { CRON, runScheduled } from "../../../src/core/jobs";
-import { pdfRendering } from "../../../src/core/pdf";
 import { systemPlatformCtx } from "../../../src/core/tenancy/system";
 import worker from "../../../src/index";
+import { pdfRendering } from "../../../src/platform/pdf";
 import { bindings, operatorToken, type TestTenant } from "../../helpers/harness";
 
 /** The archive jobs alone, run as the hourly trigger would at `at`. */

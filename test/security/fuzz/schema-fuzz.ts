@@ -2,7 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { TenantRole } from "../../../src/core/context";
-import { pdfRendering } from "../../../src/core/pdf";
+import { pdfRendering } from "../../../src/platform/pdf";
 import { admittedCaller } from "../../helpers/callers";
 import { call, createTenant, operatorToken } from "../../helpers/harness";
 import { check, type Schema } from "../../helpers/json-schema";

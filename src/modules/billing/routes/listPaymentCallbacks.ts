@@ -4,7 +4,7 @@ import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, listOf, problems } from "../../../core/http/openapi";
-import { paymentCallbacksFor } from "../../../core/payments";
+import { paymentCallbacksFor } from "../../../platform/payments";
 import { PaymentCallback, PaymentCallbackQuery } from "../schemas";
 
 export class ListPaymentCallbacks extends Endpoint {

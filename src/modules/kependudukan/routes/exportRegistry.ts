@@ -4,8 +4,8 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { problems } from "../../../core/http/openapi";
-import { CSV_TYPE, XLSX_TYPE } from "../../../core/spreadsheet";
 import { jakartaDay } from "../../../core/time";
+import { CSV_TYPE, XLSX_TYPE } from "../../../platform/spreadsheets";
 import { exportRegistry } from "../exchange";
 import { ExportQuery } from "../schemas";
 

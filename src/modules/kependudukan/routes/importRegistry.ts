@@ -6,7 +6,7 @@ import { checkMultipart, readForm } from "../../../core/files";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { binaryPart, json, problems } from "../../../core/http/openapi";
-import { looksLikeXlsx } from "../../../core/spreadsheet";
+import { looksLikeXlsx } from "../../../platform/spreadsheets";
 import { importRegistry, readRegistryFile } from "../exchange";
 import { ImportQuery, ImportReport } from "../schemas";
 

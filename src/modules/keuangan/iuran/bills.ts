@@ -2,7 +2,7 @@ import { and, asc, eq, getTableColumns, isNull, type SQL, sql } from "drizzle-or
 import type { TenantCtx } from "../../../core/context";
 import { afterCursor, keysetPage } from "../../../core/db/paging";
 import { rowByIdOrNotFound } from "../../../core/db/rows";
-import { tenantFileUrl } from "../../../core/uploads";
+import { tenantFileUrl } from "../../../platform/uploads";
 import { duesBills, type duesPayments } from "../tables";
 import type { BillListQuery } from "./schemas";
 

@@ -3,7 +3,7 @@ import type { TenantCtx } from "../../../core/context";
 import { clientUrl } from "../../../core/env";
 import { Conflict, DomainError, NotFound } from "../../../core/errors";
 import { log } from "../../../core/http/log";
-import { createPaymentOrder, type PaymentOrder, paymentOrdersFor } from "../../../core/payments";
+import { createPaymentOrder, type PaymentOrder, paymentOrdersFor } from "../../../platform/payments";
 import { membershipIn, requireCompleteProfile, userContact } from "../../identity/service";
 import { duesBills } from "../tables";
 import { loadBill } from "./bills";

@@ -7,7 +7,7 @@ import { Conflict, Invalid } from "../../../core/errors";
 import { requireUser } from "../../../core/http/access";
 import { newId } from "../../../core/ids";
 import { jakartaDay, nowIso } from "../../../core/time";
-import { requireTenantFile, tenantFileUrl } from "../../../core/uploads";
+import { requireTenantFile, tenantFileUrl } from "../../../platform/uploads";
 import { postCash } from "../kas/entries";
 import { duesBills, duesPayments } from "../tables";
 import { refreshUnitPeriod } from "./balances";

@@ -6,7 +6,7 @@ import { Conflict, Invalid } from "../../../core/errors";
 import { requireUser } from "../../../core/http/access";
 import { newId } from "../../../core/ids";
 import { nowIso } from "../../../core/time";
-import { requireTenantFile } from "../../../core/uploads";
+import { requireTenantFile } from "../../../platform/uploads";
 import { userNames } from "../../identity/service";
 import { todayJakarta } from "../kas/entries";
 import { campaigns, donations } from "../tables";

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { TenantCtx } from "../../../core/context";
 import { rowByIdOrNotFound } from "../../../core/db/rows";
 import { hasRole, ROLES } from "../../../core/http/access";
-import { tenantFileUrl } from "../../../core/uploads";
+import { tenantFileUrl } from "../../../platform/uploads";
 import { campaigns, donations } from "../tables";
 
 // A campaign and its donations as the caller may see them, and the campaign's progress: what both the

@@ -9,7 +9,7 @@ import { Conflict, Invalid } from "../../../core/errors";
 import { requireUser } from "../../../core/http/access";
 import { newId } from "../../../core/ids";
 import { type Clock, jakartaDay } from "../../../core/time";
-import { requireTenantFile, tenantFileUrl } from "../../../core/uploads";
+import { requireTenantFile, tenantFileUrl } from "../../../platform/uploads";
 import { cashEntries } from "../tables";
 import { balanceOfAll, balanceUpTo, entriesNet, refreshCashMonth, sumOf } from "./bulanan";
 import type { CashEntryInput, CashListQuery } from "./schemas";

@@ -8,7 +8,7 @@ import { Conflict, Forbidden, Invalid, InvalidTransition } from "../../../core/e
 import { hasRole, ROLES, requireUser } from "../../../core/http/access";
 import { newId } from "../../../core/ids";
 import { nowIso } from "../../../core/time";
-import { requireTenantFile, tenantFileUrl } from "../../../core/uploads";
+import { requireTenantFile, tenantFileUrl } from "../../../platform/uploads";
 import { monthWindow } from "../periods";
 import { loadFinanceSettings } from "../settings";
 import { expenses } from "../tables";

@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, gt, gte, lt, or, sql } from "drizzle-orm";
 import type { TenantCtx } from "../../../core/context";
 import { escapeHtml } from "../../../core/html";
-import type { CellOut, SheetStream } from "../../../core/spreadsheet";
 import { jakartaDay } from "../../../core/time";
+import type { CellOut, SheetStream } from "../../../platform/spreadsheets";
 import { unitsByIds } from "../../kependudukan/service";
 import { cashEntries, cashMonths, duesBills, duesPayments } from "../tables";
 

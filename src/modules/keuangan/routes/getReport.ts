@@ -4,7 +4,7 @@ import type { RouteEnv } from "../../../core/env";
 import { tenantCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { problems } from "../../../core/http/openapi";
-import { XLSX_TYPE } from "../../../core/spreadsheet";
+import { XLSX_TYPE } from "../../../platform/spreadsheets";
 import { financeReport, reportPdf, reportXlsx } from "../laporan/report";
 import { FinanceReport, ReportQuery } from "../schemas";
 

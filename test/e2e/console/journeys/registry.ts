@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { writeWorkbook } from "../../../../src/core/spreadsheet";
+import { writeWorkbook } from "../../../../src/platform/spreadsheets";
 import type { Journey } from "../../web/harness";
 
 // RT 02's officers only: RT 01's data stays as the other areas' journeys expect it.
