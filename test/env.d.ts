@@ -29,5 +29,7 @@ declare module "vitest" {
   interface ProvidedContext {
     /** Whether Chromium (and miniflare's wrapper for it) is installed; see scripts/lib/chromium.mjs. */
     chromium: { ready: boolean; reason?: string };
+    /** The schema fuzz's seed and extra random runs per operation (test/vitest.config.ts). */
+    fuzz: { seed: number; runs: number };
   }
 }

@@ -34,6 +34,15 @@ function d1Databases(): Record<string, string> {
   return dbs;
 }
 
+/**
+ * The schema fuzz (test/security/fuzz/schema-fuzz.ts): its seed, and how many random requests per
+ * operation it sends on top of its coverage cases (none unless asked: `WARGA_FUZZ_RUNS=200`).
+ */
+const fuzz = {
+  seed: Number(process.env.WARGA_FUZZ_SEED ?? 20261123),
+  runs: Number(process.env.WARGA_FUZZ_RUNS ?? 0),
+};
+
 export const TEST_INTERNAL_KEY = "test-internal-key-that-is-long-enough-0123456789";
 
 /**
@@ -164,7 +173,7 @@ export default defineConfig(async () => {
       isolate: false,
       // Up to three runtimes, each taking the next file (the same in every project: vitest.config.ts).
       maxWorkers: 3,
-      provide: { chromium },
+      provide: { chromium, fuzz },
       testTimeout: 20_000,
     },
   };

@@ -149,8 +149,11 @@ function validObject(schema: JsonSchema): fc.Arbitrary<Record<string, unknown>> 
   >;
 }
 
-/** A value of the wrong JSON type for this schema. */
-function wrongType(schema: JsonSchema): fc.Arbitrary<unknown> {
+/**
+ * The wrong JSON types for this schema, one arbitrary each (a string, a number, a boolean, an object, an
+ * array, null: those the schema does not admit).
+ */
+function wrongTypeOptions(schema: JsonSchema): fc.Arbitrary<unknown>[] {
   const types = new Set(typesOf(schema));
   const candidates: fc.Arbitrary<unknown>[] = [];
   if (!types.has("string") && !types.has("enum") && !types.has("any")) {
@@ -171,44 +174,56 @@ function wrongType(schema: JsonSchema): fc.Arbitrary<unknown> {
   if (!types.has("null")) {
     candidates.push(fc.constant(null));
   }
-  return fc.oneof(...candidates);
+  return candidates;
+}
+
+/** A value of the wrong JSON type for this schema. */
+function wrongType(schema: JsonSchema): fc.Arbitrary<unknown> {
+  return fc.oneof(...wrongTypeOptions(schema));
+}
+
+/**
+ * The rules of a string or number schema, each with the values of the right type that break it (length,
+ * pattern, enum, bounds, control characters, a fraction for an integer); empty for other types.
+ */
+function brokenRuleGroups(schema: JsonSchema): unknown[][] {
+  const types = typesOf(schema);
+  if (types.includes("string") || types.includes("enum")) {
+    const groups: unknown[][] = [["Nama\u0000", "Budi\u001b[31m", "abc\u202Egpj.exe", "a\u007fb"]];
+    if (schema.maxLength !== undefined) {
+      groups.push(["y".repeat(schema.maxLength + 1)]);
+    }
+    if ((schema.minLength ?? 0) > 0) {
+      groups.push([""]);
+    }
+    if (schema.enum) {
+      groups.push(["bukan-pilihan"]);
+    }
+    if (schema.pattern || schema.format) {
+      groups.push(["!!not-matching!!"]);
+    }
+    return groups;
+  }
+  if (types.includes("integer") || types.includes("number")) {
+    const groups: unknown[][] = [["NaN"]];
+    if (schema.maximum !== undefined) {
+      groups.push([schema.maximum + 1]);
+    }
+    if (schema.minimum !== undefined) {
+      groups.push([schema.minimum - 1]);
+    }
+    if (types.includes("integer")) {
+      groups.push([1.5]);
+    }
+    return groups;
+  }
+  return [];
 }
 
 /** Values of the right type that break one of its rules (length, pattern, enum, bounds, control characters). */
 function brokenRule(schema: JsonSchema): fc.Arbitrary<unknown> | null {
-  const types = typesOf(schema);
-  if (types.includes("string") || types.includes("enum")) {
-    const options: fc.Arbitrary<unknown>[] = [
-      fc.constantFrom("Nama\u0000", "Budi\u001b[31m", "abc\u202Egpj.exe", "a\u007fb"),
-    ];
-    if (schema.maxLength !== undefined) {
-      options.push(fc.constant("y".repeat(schema.maxLength + 1)));
-    }
-    if ((schema.minLength ?? 0) > 0) {
-      options.push(fc.constant(""));
-    }
-    if (schema.enum) {
-      options.push(fc.constant("bukan-pilihan"));
-    }
-    if (schema.pattern || schema.format) {
-      options.push(fc.constant("!!not-matching!!"));
-    }
-    return fc.oneof(...options);
-  }
-  if (types.includes("integer") || types.includes("number")) {
-    const options: fc.Arbitrary<unknown>[] = [fc.constant(Number.NaN).map(() => "NaN")];
-    if (schema.maximum !== undefined) {
-      options.push(fc.constant(schema.maximum + 1));
-    }
-    if (schema.minimum !== undefined) {
-      options.push(fc.constant(schema.minimum - 1));
-    }
-    if (types.includes("integer")) {
-      options.push(fc.constant(1.5));
-    }
-    return fc.oneof(...options);
-  }
-  return null;
+  const groups = brokenRuleGroups(schema);
+  return groups.length ? fc.oneof(...groups.map((g) => fc.constantFrom(...g))) : null;
 }
 
 /**
@@ -259,3 +274,124 @@ export function queryOf(params: { name: string; schema: JsonSchema; required?: b
 }
 
 export const ulid = ULID;
+
+/**
+ * Every bad value the fuzz knows for one field or parameter, each labelled with its kind: one of each
+ * wrong JSON type (drawn with `seed`) and every value that breaks one of its rules.
+ */
+export function badValuesOf(schema: JsonSchema, seed: number): { kind: string; value: unknown }[] {
+  const out: { kind: string; value: unknown }[] = [];
+  for (const [i, option] of wrongTypeOptions(schema).entries()) {
+    const [value] = fc.sample(option, { numRuns: 1, seed: seed + i });
+    out.push({
+      kind: `wrong type ${value === null ? "null" : Array.isArray(value) ? "array" : typeof value}`,
+      value,
+    });
+  }
+  for (const value of brokenRuleGroups(schema).flat()) {
+    out.push({ kind: `broken rule ${JSON.stringify(value).slice(0, 24)}`, value });
+  }
+  return out;
+}
+
+/** A generated request of the coverage-driven fuzz: its query and body, and what it breaks. */
+export interface CoverageCase {
+  label: string;
+  query: Record<string, unknown>;
+  body: unknown;
+  /** The body breaks a rule of its schema, so the route must not accept it. */
+  bodyBroken: boolean;
+}
+
+type Param = { name: string; schema: JsonSchema; required?: boolean };
+
+/**
+ * The requests the fuzz sends for one operation, chosen for coverage instead of sampled at random
+ * (issue 49: the same assurance in a fraction of the requests), all from `seed` so a failure replays:
+ * - invalid: for every body field and every query parameter, each of its bad values (`badValuesOf`)
+ *   in an otherwise valid request; every required field left out in turn; and bodies that are not
+ *   objects (a string, a number, a boolean, an array, null);
+ * - valid: `validRuns` valid requests, the one with only the required fields, and each value of every
+ *   enumerated field or parameter at least once.
+ * The other fields of each request come from a few valid bases drawn from the schema, taken in turn.
+ */
+export function coverageCases(
+  params: Param[],
+  body: JsonSchema | undefined,
+  seed: number,
+  validRuns: number,
+): { invalid: CoverageCase[]; valid: CoverageCase[] } {
+  const bases = fc.sample(
+    fc.record({
+      query: queryOf(params, true),
+      body: body ? validObject(body) : fc.constant(undefined),
+    }),
+    { numRuns: Math.max(validRuns, 1), seed },
+  ) as { query: Record<string, unknown>; body: Record<string, unknown> | undefined }[];
+  let turn = 0;
+  const base = () => bases[turn++ % bases.length] as (typeof bases)[number];
+  const invalid: CoverageCase[] = [];
+  const valid: CoverageCase[] = bases.map((b, i) => ({ label: `valid ${i}`, ...b, bodyBroken: false }));
+  for (const p of params) {
+    for (const bad of badValuesOf(p.schema, seed)) {
+      const b = base();
+      invalid.push({
+        label: `query ${p.name}: ${bad.kind}`,
+        query: { ...b.query, [p.name]: bad.value },
+        body: b.body,
+        bodyBroken: false,
+      });
+    }
+    for (const value of p.schema.enum ?? []) {
+      const b = base();
+      valid.push({
+        label: `query ${p.name}=${value}`,
+        query: { ...b.query, [p.name]: value },
+        body: b.body,
+        bodyBroken: false,
+      });
+    }
+  }
+  if (body) {
+    const props = body.properties ?? {};
+    const required = (body.required ?? []).filter((k) => k in props);
+    for (const value of ["a string", 42, true, [1, 2], null]) {
+      invalid.push({
+        label: `body ${JSON.stringify(value)}`,
+        query: base().query,
+        body: value,
+        bodyBroken: true,
+      });
+    }
+    for (const key of required) {
+      const b = base();
+      const copy = { ...b.body };
+      delete copy[key];
+      invalid.push({ label: `body without ${key}`, query: b.query, body: copy, bodyBroken: true });
+    }
+    for (const [name, prop] of Object.entries(props)) {
+      for (const bad of badValuesOf(prop, seed)) {
+        const b = base();
+        invalid.push({
+          label: `body ${name}: ${bad.kind}`,
+          query: b.query,
+          body: { ...b.body, [name]: bad.value },
+          bodyBroken: true,
+        });
+      }
+      for (const value of prop.enum ?? []) {
+        const b = base();
+        valid.push({
+          label: `body ${name}=${JSON.stringify(value)}`,
+          query: b.query,
+          body: { ...b.body, [name]: value },
+          bodyBroken: false,
+        });
+      }
+    }
+    const b = base();
+    const minimal = Object.fromEntries(Object.entries(b.body ?? {}).filter(([k]) => required.includes(k)));
+    valid.push({ label: "valid, required fields only", query: b.query, body: minimal, bodyBroken: false });
+  }
+  return { invalid, valid };
+}
