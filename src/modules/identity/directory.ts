@@ -24,7 +24,7 @@ export type UserRow = typeof users.$inferSelect;
 export const tenantRef = (t: TenantRow) => ({ slug: t.slug, name: t.name, type: t.type });
 
 /**
- * A membership as a versioned resource at `path` (ETag and If-Match, core/http/conditional.ts, ADR
+ * A membership as a versioned resource at `path` (ETag and If-Match, platform/conditional, ADR
  * 0035): the row of `memberships` named by the path's `:userId`, in the platform database, matched to
  * the caller's community, so another community's member is not there (404, no ETag).
  */

@@ -148,7 +148,7 @@ export async function createWalkIn({ ctx, input }: { ctx: TenantCtx; input: Walk
 /**
  * The guard attaches a photo to a walk-in, when registering or right after (issue 45): only a walk-in
  * (400 `not_walk_in`); a second photo replaces the first, whose file is deleted. The image is cleaned
- * and stored under the tenant (core/uploads, purpose `tamu`) in the same batch as the walk-in's
+ * and stored under the tenant (platform/uploads, purpose `tamu`) in the same batch as the walk-in's
  * pointer to it. Audited.
  */
 export async function attachWalkInPhoto({

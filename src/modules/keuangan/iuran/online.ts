@@ -18,7 +18,7 @@ const REUSE_MARGIN_MS = 10 * 60_000;
 
 /**
  * A resident pays their household's bill online: one gateway order for what is outstanding, through the
- * shared adapter (src/core/payments). Asking again while an order for the same amount is still open
+ * shared adapter (src/platform/payments). Asking again while an order for the same amount is still open
  * hands out the same link instead of opening a second order. Another household's bill is 404.
  */
 export async function payOnline({ ctx, id }: { ctx: TenantCtx; id: string }) {
