@@ -1,5 +1,5 @@
 import type { PlatformCtx } from "../../src/core/context";
-import { jakartaDayStart, setClockForTests } from "../../src/core/time";
+import { jakartaDay, jakartaDayStart, setClockForTests, systemNow } from "../../src/core/time";
 
 /**
  * The clock in tests. Every context core builds reads the platform's clock (`ctx.now()`), so a test
@@ -32,3 +32,21 @@ export function ctxAt<T extends PlatformCtx>(ctx: T, at: Date | string): T {
 export function jakartaTime(day: string, hour = 12): Date {
   return new Date(jakartaDayStart(day).getTime() + hour * 3_600_000);
 }
+
+/**
+ * For tests that speak of "in half an hour" or "in two hours" and mean the same Jakarta day (a pass is valid
+ * on its visit's day): outside 06:00–18:00 WIB the platform's clock is set to 10:00 WIB of today, so such a
+ * test does not fail when it runs in the last hours before midnight WIB (found at 23:50 WIB: a visit "in half
+ * an hour" fell on the next day). Call it in `beforeEach`; `setup.ts` puts the real time back after each test.
+ */
+export function keepToDaytime(): void {
+  const now = systemNow();
+  const hour = (now.getUTCHours() + 7) % 24;
+  if (hour < 6 || hour >= 18) {
+    setNow(jakartaTime(jakartaDay(now), 10));
+  }
+}
+
+/** `hours` from the platform's clock (which a test may have set), as an ISO string. */
+export const inHours = (hours: number): string =>
+  new Date(systemNow().getTime() + hours * 3_600_000).toISOString();

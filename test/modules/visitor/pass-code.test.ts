@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import { inHours, keepToDaytime } from "../../helpers/clock";
 import { callJson, createTenant, expectProblem, type TestTenant } from "../../helpers/harness";
 import { GUEST_PAPERS } from "./factories";
 
@@ -12,7 +13,6 @@ interface VisitorBody {
   passCode?: string | null;
 }
 
-const inHours = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
 let unitSeq = 0;
 
 async function approved(tenant: TestTenant, decision: Record<string, unknown> = {}) {
@@ -41,6 +41,8 @@ const gate = (token: string, direction: "in" | "out", body: unknown) =>
   callJson<{ visitorId: string; guestName: string }>(`/api/visitor/gate/check-${direction}`, { token, body });
 
 describe("a pass's short code", () => {
+  beforeEach(keepToDaytime);
+
   it("is shown with the approved pass, the same on every read, and never on the guard's list", async () => {
     const tenant = await createTenant();
     const { warga, visit } = await approved(tenant);

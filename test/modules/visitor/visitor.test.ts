@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { MAX_IMAGE_BYTES } from "../../../src/core/files";
-import { jakartaTime, setNow } from "../../helpers/clock";
+import { systemNow } from "../../../src/core/time";
+import { inHours, jakartaTime, keepToDaytime, setNow } from "../../helpers/clock";
 import { tenantD1, withTrigger } from "../../helpers/d1";
 import {
   call,
@@ -29,10 +30,9 @@ interface VisitorBody {
   checkedOutAt: string | null;
 }
 
-const inHours = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
 /** The Asia/Jakarta calendar day `days` from now. */
 const jakartaDayIn = (days: number) =>
-  new Date(Date.now() + days * 86_400_000 + 7 * 3_600_000).toISOString().slice(0, 10);
+  new Date(systemNow().getTime() + days * 86_400_000 + 7 * 3_600_000).toISOString().slice(0, 10);
 let unitSeq = 0;
 
 async function resident(tenant: TestTenant) {
@@ -75,6 +75,9 @@ const gate = (token: string, direction: "in" | "out", qr: string) =>
     `/api/visitor/gate/check-${direction}`,
     { token, body: { qr } },
   );
+
+// A visit "in half an hour" must fall on the same Jakarta day wherever the wall clock stands.
+beforeEach(keepToDaytime);
 
 describe("registering guests", () => {
   it("creates a waiting request with a normalised plate", async () => {
