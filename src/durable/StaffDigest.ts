@@ -1,8 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../core/env";
 import { log } from "../core/http/log";
-import { type DigestDecision, type DigestEvent, notifyFor } from "../core/notifier";
-import { NotifyRequestError } from "../core/notify";
+import { type DigestDecision, type DigestEvent, NotifyRequestError, notifyFor } from "../platform/notify";
 
 const SCHEMA = `CREATE TABLE IF NOT EXISTS digest (
   id INTEGER PRIMARY KEY CHECK (id = 1), pending INTEGER NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL)`;

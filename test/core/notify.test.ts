@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { notifyFor } from "../../src/core/notifier";
+import { notifyFor } from "../../src/platform/notify/notifier";
 import { bindings } from "../helpers/harness";
 import { queuedMessages } from "../helpers/notify";
 

@@ -4,7 +4,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
  * Log correlation, and only that (ADR 0048): what one request carries to code far below its handler
  * without every caller passing it, in one store (core/http/middleware.ts `requestContext` opens it
  * around the route):
- * - the request id, which the notification client forwards as `X-Request-Id` (core/notify/requestId.ts);
+ * - the request id, which the notification client forwards as `X-Request-Id` (platform/notify/requestId.ts);
  * - the notes of the rate limits it went through, for the `RateLimit` answer headers
  *   (core/rateLimitHeaders.ts).
  * Nothing here changes what a request reads or writes: the idempotency mark, the If-Match guard and the

@@ -8,7 +8,7 @@ import { Invalid, InvalidTransition, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { log } from "../../core/http/log";
 import { newId } from "../../core/ids";
-import { notifyFor, tellResident, tellStaff } from "../../core/notifier";
+import { notifyFor, tellResident, tellStaff } from "../../platform/notify";
 import { ownFileIdOf, requireOwnImages, tenantFileUrl } from "../../platform/uploads";
 import { membershipIn, membersWithContact, userNames } from "../identity/service";
 import { aspirasiQuota } from "./limits";
@@ -116,7 +116,7 @@ export async function createComplaint({ ctx, input }: { ctx: TenantCtx; input: C
 }
 
 /**
- * The staff who answer complaints hear of a new one by push; a burst is grouped (core/notifier.ts
+ * The staff who answer complaints hear of a new one by push; a burst is grouped (platform/notify/notifier.ts
  * `tellStaff`): the first at once, the rest of the next ten minutes as one "N pengaduan baru".
  */
 async function tellStaffOfComplaint(ctx: TenantCtx, id: string, title: string) {

@@ -7,7 +7,7 @@ import { rowByIdOrNotFound } from "../../core/db/rows";
 import { Conflict, InvalidTransition } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
-import { tellResident } from "../../core/notifier";
+import { tellResident } from "../../platform/notify";
 import { aspirasiQuota } from "./limits";
 import type { CreateProposalInput, DecideProposalInput, ProposalListQuery } from "./schemas";
 import { proposalEndorsements, proposals } from "./tables";

@@ -1,7 +1,7 @@
 import type { PlatformCtx } from "../../core/context";
 import { jakartaDate, rupiah } from "../../core/format";
 import { log } from "../../core/http/log";
-import { notifyFor } from "../../core/notifier";
+import { notifyFor } from "../../platform/notify";
 import { tenantAdminContacts } from "../identity/service";
 import type { billingInvoices } from "./platform-tables";
 

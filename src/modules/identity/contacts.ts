@@ -6,7 +6,7 @@ import { contactCodes, users } from "../../core/db/identity-schema";
 import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { base64url, newId, timingSafeEqualText } from "../../core/ids";
-import { notifyFor } from "../../core/notifier";
+import { notifyFor } from "../../platform/notify";
 import { contactCodeRateLimit } from "./limits";
 
 /**

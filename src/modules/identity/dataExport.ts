@@ -10,7 +10,7 @@ import { rowById } from "../../core/db/rows";
 import { NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import type { OwnRowsPerson, PersonalColumns } from "../../core/module";
-import { notifyFor } from "../../core/notifier";
+import { notifyFor } from "../../platform/notify";
 import { supportTicketsOf } from "../support/service";
 import {
   applicationsOf,

@@ -1,8 +1,7 @@
 import type { PlatformCtx, TenantCtx } from "../../core/context";
 import { NotFound, Unavailable } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
-import { notifyFor } from "../../core/notifier";
-import { NotifyUnavailable } from "../../core/notify";
+import { NotifyUnavailable, notifyFor } from "../../platform/notify";
 import type { NotificationPreferences, PushTokenInput, WebPushSubscription } from "./schemas";
 
 /**

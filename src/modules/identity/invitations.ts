@@ -1,7 +1,7 @@
 import type { Duty, TenantCtx } from "../../core/context";
 import { clientUrl } from "../../core/env";
 import { log } from "../../core/http/log";
-import { notifyFor } from "../../core/notifier";
+import { notifyFor } from "../../platform/notify";
 import { resetPasswordUrl } from "./passwordReset";
 
 export type InvitationChannel = "email" | "whatsapp";

@@ -3,7 +3,7 @@ import type { PlatformCtx } from "../../core/context";
 import { users } from "../../core/db/identity-schema";
 import { rowById } from "../../core/db/rows";
 import { Unauthorized } from "../../core/errors";
-import { notifyFor } from "../../core/notifier";
+import { notifyFor } from "../../platform/notify";
 import type { Defer } from "./background";
 import { identityRateLimit as rateLimit } from "./limits";
 import { consumeOneTimeToken, magicLinkUrl, newOneTimeToken, TOKEN_TTL_SECONDS } from "./oneTimeTokens";

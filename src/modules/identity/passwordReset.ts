@@ -8,7 +8,7 @@ import { sessions, users } from "../../core/db/identity-schema";
 import { clientUrl } from "../../core/env";
 import { Invalid, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
-import { notifyFor } from "../../core/notifier";
+import { notifyFor } from "../../platform/notify";
 import type { Defer } from "./background";
 import { identityRateLimit as rateLimit } from "./limits";
 import {

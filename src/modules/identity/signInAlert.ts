@@ -1,7 +1,7 @@
 import type { PlatformCtx } from "../../core/context";
 import { RateLimited } from "../../core/errors";
 import { log } from "../../core/http/log";
-import { notifyFor } from "../../core/notifier";
+import { notifyFor } from "../../platform/notify";
 import type { Defer } from "./background";
 import { loginAlertRateLimit } from "./limits";
 import { magicLinkUrl, newOneTimeToken, TOKEN_TTL_SECONDS } from "./oneTimeTokens";

@@ -4,7 +4,7 @@ import { contactCodes, users } from "../../core/db/identity-schema";
 import { Unauthorized } from "../../core/errors";
 import { log } from "../../core/http/log";
 import { newId, timingSafeEqualText } from "../../core/ids";
-import { notifyFor } from "../../core/notifier";
+import { notifyFor } from "../../platform/notify";
 import type { Defer } from "./background";
 import { CONTACT_CODE_TTL_SECONDS, codeHash, countAttempt, newCode } from "./contacts";
 import { identityRateLimit as rateLimit } from "./limits";

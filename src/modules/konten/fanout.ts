@@ -1,7 +1,7 @@
 import type { TenantCtx } from "../../core/context";
 import { log } from "../../core/http/log";
-import { notifyFor } from "../../core/notifier";
-import type { FanoutChannel, FanoutInput, PushData } from "../../core/notify";
+import type { FanoutChannel, FanoutInput, PushData } from "../../platform/notify";
+import { notifyFor } from "../../platform/notify";
 import { membersWithContact } from "../identity/service";
 import { unitsByIds } from "../kependudukan/service";
 

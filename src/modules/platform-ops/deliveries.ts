@@ -1,15 +1,15 @@
 import { platformAudit } from "../../core/audit";
 import type { PlatformCtx } from "../../core/context";
 import { Conflict, DomainError, NotFound } from "../../core/errors";
-import { notifyFor } from "../../core/notifier";
+import { tenantRowById } from "../../core/tenancy/contexts";
 import {
   type DeliveryAttempt,
   type DeliveryLogQuery,
   type DeliveryMessage,
   NotifyRequestError,
   NotifyUnavailable,
-} from "../../core/notify";
-import { tenantRowById } from "../../core/tenancy/contexts";
+  notifyFor,
+} from "../../platform/notify";
 
 /**
  * The operator's view of the notification service's delivery log (issue 47 item 4): the service's

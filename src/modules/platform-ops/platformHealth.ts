@@ -1,9 +1,9 @@
 import type { PlatformCtx } from "../../core/context";
 import { tenants } from "../../core/db/platform-schema";
 import { log } from "../../core/http/log";
-import { notifyFor } from "../../core/notifier";
-import type { DeliveryStats } from "../../core/notify";
 import { LATEST_TENANT_MIGRATION, slotHealth, TENANT_CACHE_TTL_MS } from "../../core/tenancy/health";
+import type { DeliveryStats } from "../../platform/notify";
+import { notifyFor } from "../../platform/notify";
 import { tenantsWithoutAdmin } from "../identity/service";
 
 async function timed<T>(

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { PlatformCtx, ServiceEnv } from "../../core/context";
 import { tenants } from "../../core/db/platform-schema";
 import { log } from "../../core/http/log";
-import { notifyFor } from "../../core/notifier";
+import { notifyFor } from "../../platform/notify";
 import { supportTickets } from "./platform-tables";
 import { currentReplyToken, operatorTicketUrl, replyPageUrl, replyTokenOf, type TicketRow } from "./store";
 

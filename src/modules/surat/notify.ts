@@ -4,7 +4,7 @@ import type { TenantCtx } from "../../core/context";
 type Notifying = Pick<TenantCtx, "env" | "platform" | "requestId" | "tenant" | "config">;
 
 import { escapeHtml } from "../../core/html";
-import { tellResident } from "../../core/notifier";
+import { tellResident } from "../../platform/notify";
 import { jenisOf } from "./jenis";
 import type { LetterRow } from "./letters";
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { memberships } from "../../../src/core/db/identity-schema";
 import { platformDb } from "../../../src/core/db/platform";
 import { newId } from "../../../src/core/ids";
-import { notifyFor } from "../../../src/core/notifier";
 import { addDays } from "../../../src/core/time";
+import { notifyFor } from "../../../src/platform/notify/notifier";
 import { jakartaTime, setNow } from "../../helpers/clock";
 import { tenantD1 } from "../../helpers/d1";
 import {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { NotifyClient } from "../../../src/core/notify/client";
+import { NotifyClient } from "../../../src/platform/notify/client";
 import {
   bindings,
   callJson,

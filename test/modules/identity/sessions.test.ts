@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { memberships, users } from "../../../src/core/db/identity-schema";
 import { platformDb } from "../../../src/core/db/platform";
 import { newId } from "../../../src/core/ids";
-import { notifyFor } from "../../../src/core/notifier";
+import { notifyFor } from "../../../src/platform/notify/notifier";
 import { bindings, callJson, createTenant, expectProblem, insertUser, PASSWORD } from "../../helpers/harness";
 import type { Session } from "./helpers";
 

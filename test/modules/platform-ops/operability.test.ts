@@ -3,11 +3,11 @@ import { describe, expect, it, vi } from "vitest";
 import { modules } from "../../../src/app";
 import { loadConfig } from "../../../src/core/env";
 import { log } from "../../../src/core/http/log";
-import { notifyFor } from "../../../src/core/notifier";
-import { runWithRequestId } from "../../../src/core/notify/requestId";
 import { slotCount } from "../../../src/core/tenancy/slots";
 import { systemPlatformCtx } from "../../../src/core/tenancy/system";
 import { platformHealth } from "../../../src/modules/platform-ops/service";
+import { notifyFor } from "../../../src/platform/notify/notifier";
+import { runWithRequestId } from "../../../src/platform/notify/requestId";
 import { bindings, call, callJson, createTenant, operatorToken } from "../../helpers/harness";
 
 interface Health {

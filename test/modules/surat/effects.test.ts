@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { NotifyClient } from "../../../src/core/notify/client";
 import { updateLetter } from "../../../src/modules/surat/workflow";
+import { NotifyClient } from "../../../src/platform/notify/client";
 import { auditTrail, losingRace, memberCtx } from "../../helpers/contexts";
 import { callJson, expectProblem } from "../../helpers/harness";
 import { queuedMessages } from "../../helpers/notify";

@@ -1,12 +1,11 @@
 import { createExecutionContext } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  createNotifyClient,
-  type NotifyBinding,
-  NotifyRequestError,
-  NotifyUnavailable,
-} from "../../../src/core/notify";
+// The client's own files, not the feature's index: the index also exports the main API's notifier,
+// which needs the main Worker's bindings.
+import { createNotifyClient } from "../../../src/platform/notify/client";
+import { NotifyRequestError, NotifyUnavailable } from "../../../src/platform/notify/errors";
+import type { NotifyBinding } from "../../../src/platform/notify/types";
 import worker from "../src/index";
 import { fakeFetch, gatewayOk } from "./helpers/fakeFetch";
 import { KEY, messageRow, testEnv } from "./helpers/worker";

@@ -1,5 +1,5 @@
 import { desc, gte, sql } from "drizzle-orm";
-import type { DeliveryAlert } from "../../../../src/core/notify/types";
+import type { DeliveryAlert } from "../../../../src/platform/notify/types";
 import { type Channel, type messages, operatorAlerts } from "../db/schema";
 import type { DeliveryResult } from "../providers/types";
 import type { ServiceContext } from "./context";
@@ -178,7 +178,7 @@ export async function raiseAlert(ctx: AlertContext, input: AlertInput): Promise<
   return { cause, hour, first, emailed: messageIds };
 }
 
-/** One alert as the stats answer it: the wire shape the API reads (src/core/notify/types.ts). */
+/** One alert as the stats answer it: the wire shape the API reads (src/platform/notify/types.ts). */
 export type AlertView = DeliveryAlert;
 
 /** How far back the stats show alerts. */

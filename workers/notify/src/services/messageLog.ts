@@ -44,7 +44,7 @@ export async function listMessages(ctx: ServiceContext, input: ListMessagesInput
     filters.push(eq(messages.batchId, input.batchId));
   }
   if (input.tenant) {
-    // The main API names what a message is about `<tenant id>:<what>:<id>` (src/core/notify/types.ts).
+    // The main API names what a message is about `<tenant id>:<what>:<id>` (src/platform/notify/types.ts).
     // LIKE's own wildcards in the id are escaped so a tenant id matches only itself.
     const escaped = input.tenant.replace(/[\\%_]/g, (ch) => `\\${ch}`);
     filters.push(sql`${messages.reference} LIKE ${`${escaped}:%`} ESCAPE '\\'`);

@@ -1,4 +1,4 @@
-import { requestScope, runInRequestScope } from "../http/requestScope";
+import { requestScope, runInRequestScope } from "../../core/http/requestScope";
 
 /**
  * The request id of the request in progress (the request scope, core/http/requestScope.ts), so the

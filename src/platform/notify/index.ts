@@ -1,5 +1,16 @@
 export { createNotifyClient, NotifyClient } from "./client";
 export { type NotifyProblem, NotifyRequestError, NotifyUnavailable } from "./errors";
+export {
+  type DigestDecision,
+  type DigestEvent,
+  type DigestSummary,
+  notifyFor,
+  type ResidentMessage,
+  STAFF_DIGEST_WINDOW_SECONDS,
+  type StaffEvent,
+  tellResident,
+  tellStaff,
+} from "./notifier";
 export type {
   BlastWhatsAppInput,
   ChannelDeliverySummary,

@@ -1,5 +1,5 @@
 import { ulid } from "ulidx";
-import { toMsisdn } from "../phone";
+import { toMsisdn } from "../../core/phone";
 import type { SendResult, WhatsAppFallback } from "./types";
 
 type FetchLike = (input: Request | string, init?: RequestInit) => Promise<Response>;

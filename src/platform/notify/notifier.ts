@@ -1,10 +1,10 @@
-import type { PlatformCtx, ServiceEnv } from "./context";
-import { users } from "./db/identity-schema";
-import { rowById } from "./db/rows";
-import { log } from "./http/log";
-import type { NotifyClient } from "./notify/client";
-import { createNotifyClient } from "./notify/client";
-import type { PushData } from "./notify/types";
+import type { PlatformCtx, ServiceEnv } from "../../core/context";
+import { users } from "../../core/db/identity-schema";
+import { rowById } from "../../core/db/rows";
+import { log } from "../../core/http/log";
+import type { NotifyClient } from "./client";
+import { createNotifyClient } from "./client";
+import type { PushData } from "./types";
 
 /** The notification client every module uses, wired to this deployment's binding and configuration. */
 export function notifyFor(
