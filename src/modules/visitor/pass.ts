@@ -28,10 +28,16 @@ export interface PassWindow {
 }
 
 /** One hour before the visit to the end of that calendar day in Asia/Jakarta. */
+/** A pass opens this long before its visit, so a guest a little early is let in. */
+export const PASS_OPENS_BEFORE_MS = 3_600_000;
+
 export function defaultWindow(visitAt: string): PassWindow {
   const visit = new Date(visitAt);
   const dayEnd = new Date(jakartaDayStart(jakartaDay(visit)).getTime() + DAY_MS - 1000);
-  return { validFrom: new Date(visit.getTime() - 3_600_000).toISOString(), validUntil: dayEnd.toISOString() };
+  return {
+    validFrom: new Date(visit.getTime() - PASS_OPENS_BEFORE_MS).toISOString(),
+    validUntil: dayEnd.toISOString(),
+  };
 }
 
 export async function signPass(

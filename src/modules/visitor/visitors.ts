@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, isNotNull, isNull, lt, or, type SQL } from "drizzle-orm";
 import QRCode from "qrcode-svg";
 import type { TenantCtx } from "../../core/context";
 import { afterCursor, jakartaDayFilters, keysetPage, type ListQuery } from "../../core/db/paging";
@@ -7,7 +7,7 @@ import { Conflict, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { DAY_MS, jakartaDay, jakartaDayStart } from "../../core/time";
 import { membershipIn, userNames } from "../identity/service";
-import { defaultWindow, type PassWindow, passCode, signPass } from "./pass";
+import { defaultWindow, PASS_OPENS_BEFORE_MS, type PassWindow, passCode, signPass } from "./pass";
 import type { VisitorListQuery } from "./schemas";
 import { visitors } from "./tables";
 
@@ -132,17 +132,31 @@ export async function listMyVisitors({ ctx, input }: { ctx: TenantCtx; input: Li
 }
 
 /**
- * Staff see every request; a guard (satpam without a staff duty) sees today's guests only, whatever
- * dates they ask for: the gate's list, not the community's visiting history.
+ * The gate's day: visits from the start of today (Asia/Jakarta) until the end of today, or later while a
+ * visit's pass is already open (it opens an hour before the visit). At 23:50 WIB a guest announced for
+ * 00:00 is at the gate with a valid pass, and the guard's list shows them.
+ */
+function gateDayFilters(now: Date): SQL[] {
+  const start = jakartaDayStart(jakartaDay(now));
+  const end = Math.max(start.getTime() + DAY_MS, now.getTime() + PASS_OPENS_BEFORE_MS);
+  return [gte(visitors.visitAt, start.toISOString()), lt(visitors.visitAt, new Date(end).toISOString())];
+}
+
+/**
+ * Staff see every request; a guard (satpam without a staff duty) sees the gate's day only (today's
+ * guests, and those whose pass is already open), whatever dates they ask for: the gate's list, not the
+ * community's visiting history.
  */
 export async function listVisitors({ ctx, input }: { ctx: TenantCtx; input: VisitorListQuery }) {
-  const today = jakartaDay(ctx.now());
   // Who is inside now is the gate's business whatever day they came (a stay of several days).
-  const [from, to] = isStaff(ctx) || input.inside === "true" ? [input.from, input.to] : [today, today];
+  const days =
+    isStaff(ctx) || input.inside === "true"
+      ? jakartaDayFilters(visitors.visitAt, input.from, input.to)
+      : gateDayFilters(ctx.now());
   const filters: SQL[] = [
     ...afterCursor(visitors.id, input.cursor, "desc"),
     ...(input.status ? [eq(visitors.status, input.status)] : []),
-    ...jakartaDayFilters(visitors.visitAt, from, to),
+    ...days,
     ...(input.inside === "true" ? [isNotNull(visitors.checkedInAt), isNull(visitors.checkedOutAt)] : []),
   ];
   const rows = await ctx.db

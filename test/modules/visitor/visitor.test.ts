@@ -424,6 +424,33 @@ describe("the gate guard (satpam, issue 27)", () => {
     expect(staff.body.items.map((v) => v.id).sort()).toEqual([today.body.id, later.body.id].sort());
   });
 
+  it("at 23:50 WIB also sees the guest announced for 00:20, whose pass is already open, and lets them in", async () => {
+    const tenant = await createTenant();
+    const warga = await resident(tenant);
+    const satpam = await tenant.member("satpam");
+    const sek = await tenant.member("sekretaris");
+    setNow(new Date(jakartaTime("2026-12-01", 23).getTime() + 50 * 60_000));
+    const soon = await register(warga.token, {
+      visitAt: new Date(jakartaTime("2026-12-02", 0).getTime() + 20 * 60_000).toISOString(),
+    });
+    const tomorrow = await register(warga.token, { visitAt: jakartaTime("2026-12-02", 10).toISOString() });
+    expect([soon.status, tomorrow.status]).toEqual([201, 201]);
+    const approved = await callJson<VisitorBody>(`/api/visitor/${soon.body.id}`, {
+      method: "PUT",
+      token: sek.token,
+      body: { status: "disetujui" },
+    });
+    expect(approved.status).toBe(200);
+
+    const guard = await callJson<{ items: VisitorBody[] }>("/api/visitor", { token: satpam.token });
+    expect(guard.body.items.map((v) => v.id)).toEqual([soon.body.id]);
+    const inside = await callJson("/api/visitor/gate/check-in", {
+      token: satpam.token,
+      body: { qr: approved.body.pass },
+    });
+    expect(inside.status).toBe(200);
+  });
+
   it("checks a guest in and out, and reaches no registry, finance or decision route", async () => {
     const tenant = await createTenant();
     const { visit } = await approvedVisit(tenant);
