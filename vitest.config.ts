@@ -3,19 +3,19 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
  * The order the slots take files in. vitest queues every project's files in one pool and hands the next
- * file to the first free slot; a runtime shared across files (`isolate: false`: the api and notify
- * projects) is kept only while the next file queued is of its own project, and starting one again costs
- * most of a minute. So each such project's files stay together, and:
+ * file to the first free slot; a runtime shared across files (`isolate: false`: the api, notify,
+ * ticket-mail and scripts projects) is kept only while the next file queued is of its own project, and
+ * starting one again costs seconds (most of a minute for the api's). So each project's files stay
+ * together, and:
  * 1. the web app's browser journeys go first (minutes in one file, mostly waiting on the browser), so
  *    they run beside everything else;
- * 2. then the api project, largest first, so its runtime starts at once (about 40 s of start-up on this
- *    machine, overlapping the journeys' own build) and the last of its files to finish are short ones;
- * 3. then the other end-to-end file and the notification Worker's files (one runtime);
- * 4. the small projects (web, scripts, ticket-mail) last, three at a time.
- * vitest's own order (by project name, then longest last time or largest) put the api project last,
- * after the journeys had ended, with one slot idle meanwhile. With the api after the notification
- * Worker, its runtime only started once notify's files were done: a run's per-file times showed the
- * first api file starting 110 s in, 42 s after the last notify file, with two slots idle meanwhile.
+ * 2. then the api project, largest first, so its runtime starts at once and the last of its files to
+ *    finish are short ones;
+ * 3. then the other end-to-end file, and the small projects last, three at a time.
+ * Measured on this machine (vitest's Duration, quiet): 372 s with the small projects before the api
+ * project (the api's runtime then started 198 s in), 355 s in this order. vitest's own order (by project
+ * name, then longest last time or largest) put the api project after the journeys had ended, with one
+ * slot idle meanwhile.
  */
 class SlotOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -26,10 +26,8 @@ class SlotOrder extends BaseSequencer {
           return spec.moduleId.endsWith("web.e2e.test.ts") ? 0 : 2;
         case "api":
           return 1;
-        case "notify":
-          return 3;
         default:
-          return 4;
+          return 3;
       }
     };
     // Array.prototype.sort is stable: within a rank, vitest's order stands.

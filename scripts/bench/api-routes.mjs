@@ -1,7 +1,7 @@
 // The API's performance in one table (issue 18), measured in one run on workerd served directly by
 // Miniflare's API (scripts/lib/workerd.mjs: the bundle `wrangler deploy` uploads, on a direct workerd
 // socket; no `wrangler dev` proxy, no Node process in the request path):
-// - CPU-ms per request of the workerd process (from /proc/<pid>/stat over each measurement; local D1
+// - CPU-ms per request of the workerd process (its threads' run time in /proc, over each measurement; local D1
 //   and the Durable Objects run in that process too), beside p50/p99 (from each answer's own time, to a
 //   fraction of a millisecond: scripts/lib/load.mjs) and ratios over a bare route;
 // - the peer workload: one tenant with the registry of the OpenSID install it is compared with (5,862
@@ -36,7 +36,11 @@ const PEER_FLOOR_MS = 1.3;
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+/**
+ * Interleaved rounds (`BENCH_ROUNDS`); a row's CPU is its median round, so one burst of the machine's
+ * other work landing in one round does not decide the row.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SIGN_INS_PER_ROUND = Number(process.env.BENCH_SIGN_INS ?? 8);
 /**
  * `BENCH_ROUTES=bareD1,gateWebhook` measures only those rows (names as in `targets` below, plus `signIn`
@@ -151,6 +155,7 @@ async function json(url, headers) {
   return res.json();
 }
 
+/** The middle value (the upper of the two middle ones for an even count). */
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
 
@@ -293,7 +298,7 @@ export async function run() {
             p50: sequential[k] ? median(sequential[k]) : mean(v.map((s) => s.p50)),
             p99: sequential[k] ? pct(sequential[k], 0.99) : mean(v.map((s) => s.p99)),
             rps: sequential[k] ? Number.NaN : mean(v.map((s) => s.rps)),
-            cpuMs: (v.reduce((a, s) => a + s.cpu, 0) * 1000) / v.reduce((a, s) => a + s.n, 0),
+            cpuMs: median(v.map((s) => (s.cpu * 1000) / s.n)),
           },
         ]),
     );
@@ -506,7 +511,7 @@ export async function run() {
       );
     }
     console.log(
-      "CPU ms: user+system time of the workerd process (the Workers, local D1 and Durable Objects) per request.",
+      "CPU ms: run time of the workerd process's threads (the Workers, local D1 and Durable Objects) per request, the median of the rounds.",
     );
     if (votes) {
       console.log(

@@ -11,8 +11,9 @@
 // once. A new GET route therefore appears in the table without touching the bench; one the bench cannot
 // call (no id found, a filter that answers 4xx) is a row that says so.
 //
-// Per row: CPU ms per request of the workerd process (from /proc over the row's own load; local D1 runs in
-// that process too, as in the api suite), p50 and p99 of the answers, the rows of the first answer, and
+// Per row: CPU ms per request of the workerd process (its threads' run time in /proc over the row's own
+// load, to the nanosecond; local D1 runs in that process too, as in the api suite), the median of three
+// rounds back to back, so a burst of other work in one round does not decide the row; p50 and p99 of the answers, the rows of the first answer, and
 // the goal, judged on what the row adds over its floor (issue 49): the bare D1 session read
 // (`/__bare-d1-session`, the irreducible part of a tenant read) measured on the same server, the same way,
 // before the first row, every few rows and after the last, each row taking the mean of the floors around
@@ -32,8 +33,14 @@ import { LARGE_RT, SIZES, seedLargeRt } from "./routes-data.mjs";
 import { measureAlone, startBenchWorkerd } from "./server.mjs";
 import { benchToken, liveSessionStatements } from "./tokens.mjs";
 
-/** Requests per row (`BENCH_REQUESTS`): enough CPU ticks per row on a busy machine. */
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);
+/** Requests per round of a row (`BENCH_REQUESTS`). */
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 15);
+/**
+ * Rounds per row and per floor (`BENCH_ROW_ROUNDS`), back to back; the row's figure is their median, so
+ * one burst of the machine's other work (or a garbage collection owed by the row before) landing in one
+ * round cannot move the verdict.
+ */
+const ROW_ROUNDS = Number(process.env.BENCH_ROW_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 2);
 /** Sequential runs of each export or PDF (each measured alone: CPU and the process's peak memory). */
 const HEAVY_RUNS = Number(process.env.BENCH_HEAVY_RUNS ?? (process.env.BENCH_SMOKE === "1" ? 1 : 2));
@@ -245,7 +252,7 @@ function variants(op) {
 
 /**
  * REQUESTS answers from CONNECTIONS clients in a closed loop: a fixed count rather than a time window,
- * so a slow route on a busy machine still gives enough requests for /proc's 10 ms CPU ticks.
+ * so a slow route on a busy machine still gives a round of the same size.
  */
 async function fixedLoad(url, headers) {
   const ms = [];
@@ -273,18 +280,43 @@ async function fixedLoad(url, headers) {
   return { total: sent, non2xx, errors, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99) };
 }
 
+/** The middle value (the lower of the two middle ones for an even count). */
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+
+/**
+ * CPU ms per request of `url` on `server`: ROW_ROUNDS rounds of fixedLoad, the median round's figure.
+ * Null when a round had a non-2xx answer or an error (the row says how many).
+ */
+async function measureRounds(server, url, headers) {
+  const perRequest = [];
+  const latencies = [];
+  for (let round = 0; round < ROW_ROUNDS; round++) {
+    const cpu0 = server.cpu();
+    const r = await fixedLoad(url, headers);
+    const cpu = server.cpu() - cpu0;
+    if (r.non2xx > 0 || r.errors > 0 || r.total === 0) {
+      return { failed: `${r.total} answers under load, ${r.non2xx} non-2xx, ${r.errors} errors` };
+    }
+    perRequest.push((cpu * 1000) / r.total);
+    latencies.push(r);
+  }
+  const middle = median(perRequest);
+  const at = latencies[perRequest.indexOf(middle)];
+  return { cpuMs: middle, p50: at.p50, p99: at.p99, rounds: perRequest };
+}
+
 /** CPU ms per request of the floor read on `server`, measured as the rows are (smoke: two calls). */
 async function measureFloor(server) {
   const url = `${server.url}${FLOOR_PATH}`;
-  const cpu0 = server.cpu();
   if (SMOKE) {
+    const cpu0 = server.cpu();
     for (let i = 0; i < 2; i++) {
       await (await fetch(url)).arrayBuffer();
     }
     return ((server.cpu() - cpu0) * 1000) / 2;
   }
-  const r = await fixedLoad(url, {});
-  return ((server.cpu() - cpu0) * 1000) / Math.max(1, r.total);
+  const r = await measureRounds(server, url, {});
+  return r.failed ? Number.NaN : r.cpuMs;
 }
 
 /**
@@ -348,17 +380,12 @@ async function measure(server, ops, tokenFor) {
         row.p50 = Math.min(...ms);
         row.p99 = Math.max(...ms);
       } else {
-        const cpu0 = server.cpu();
-        const r = await fixedLoad(url, headers);
-        const cpu = server.cpu() - cpu0;
-        if (r.non2xx > 0 || r.errors > 0 || r.total === 0) {
-          rows.push({
-            ...row,
-            skipped: `${r.total} answers under load, ${r.non2xx} non-2xx, ${r.errors} errors`,
-          });
+        const r = await measureRounds(server, url, headers);
+        if (r.failed) {
+          rows.push({ ...row, skipped: r.failed });
           continue;
         }
-        row.cpuMs = (cpu * 1000) / r.total;
+        row.cpuMs = r.cpuMs;
         row.p50 = r.p50;
         row.p99 = r.p99;
       }
@@ -485,7 +512,7 @@ export async function run() {
       const rows = await measure(server, rtOps, tokenFor);
       measured = print(
         rows,
-        `Every GET a member may call, large RT on workerd ${server.runtime}: ${REQUESTS} requests from ${CONNECTIONS} clients a row ` +
+        `Every GET a member may call, large RT on workerd ${server.runtime}: ${ROW_ROUNDS} rounds of ${REQUESTS} requests from ${CONNECTIONS} clients a row, the median round ` +
           `(exports and PDFs: ${HEAVY_RUNS} sequential runs, best CPU and worst peak); CPU ms is the workerd process's per request`,
       );
       skipped += rows.filter((r) => r.skipped).length;

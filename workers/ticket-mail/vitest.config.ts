@@ -22,6 +22,9 @@ export default defineConfig({
     testTimeout: 20_000,
     // Three files at a time, the same in every project (vitest.config.ts).
     maxWorkers: 3,
+    // One runtime per slot for every file, as the api and notify projects: the files keep no storage
+    // between them and pass in any order (`--sequence.shuffle.files`).
+    isolate: false,
     include: ["test/**/*.test.ts"],
   },
 });
