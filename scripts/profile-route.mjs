@@ -6,9 +6,10 @@
 //   node scripts/profile-route.mjs [route] [seconds]
 //   route: tenant-read (default), bare, bare-d1, bare-row, bare-row-session, health, sign-in, login-limits,
 //   gate, vote, path (PROFILE_PATH, as PROFILE_EMAIL)
+// PROFILE_OUT=path.cpuprofile also writes the profile itself, for a look at who calls what.
 // The bench state first (scripts/bench/state.mjs): a profile never touches `npm run dev`'s state.
 import "./bench/state.mjs";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { BENCH_DURABLE_OBJECTS } from "./bench/poll-votes.mjs";
 import { prepareBenchState, startBenchWorkerd } from "./bench/server.mjs";
@@ -142,6 +143,10 @@ try {
   ws.close();
   const profile = stopped.profile;
   const requests = result.requests.total;
+  // PROFILE_OUT=f.cpuprofile keeps the profile (Chrome DevTools opens it; so does any .cpuprofile viewer).
+  if (process.env.PROFILE_OUT) {
+    writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile));
+  }
 
   // Bundle line → the source file esbuild noted above it (`// src/core/http/middleware.ts`).
   const bundle = readFileSync(server.bundle.main, "utf8").split("\n");
