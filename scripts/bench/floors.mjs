@@ -11,7 +11,7 @@
 //   fresh one, a public read through the same `wrangler dev` for the identity routes' gap, one plain
 //   line pass over the same megabyte for the reply stripper).
 //
-// Judging is pure (`overFloor`, `ratioTo`, `floorAround`; test/scripts/bench.test.mjs pins them).
+// Judging is pure (`overFloor`, `ratioTo`, `floorNear`; test/scripts/bench.test.mjs pins them).
 // An allowance in floors is scale-free: a load that multiplies the row and its floor by the same factor
 // leaves the verdict where it was. Every time goal is given in floors: the `api` table's millisecond goals
 // of issue 32 were turned into floors of the quiet machine they were set on (ADR 0015, seventh pass). An
@@ -71,12 +71,20 @@ export function ratioTo({ figure, floor, max, name = "floor", unit = "ms" }) {
 
 /**
  * The floor of the row at `index` from floors measured between rows (`[{ at, value }]`, `at` the number
- * of rows measured before that floor): the mean of the last floor before the row and the first after it.
+ * of rows measured before that floor): the median of the `span` floors measured last before the row and
+ * the `span` first after it (the mean of the two middle ones for an even count). The floors nearest the
+ * row follow the load as it drifts through a run, and one floor that caught a burst of other work (a
+ * garbage collection, another process) cannot move the floor of the rows around it by much.
  */
-export function floorAround(floors, index) {
-  const before = floors.filter((f) => f.at <= index).at(-1) ?? floors[0];
-  const after = floors.find((f) => f.at > index) ?? before;
-  return (before.value + after.value) / 2;
+export function floorNear(floors, index, span = 2) {
+  const before = floors.filter((f) => f.at <= index).slice(-span);
+  const after = floors.filter((f) => f.at > index).slice(0, span);
+  const values = [...before, ...after].map((f) => f.value).sort((a, b) => a - b);
+  if (values.length === 0) {
+    return Number.NaN;
+  }
+  const mid = Math.floor(values.length / 2);
+  return values.length % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
 }
 
 /** The line a suite prints for goals that are not about time, so they stay absolute. */

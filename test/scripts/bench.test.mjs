@@ -289,17 +289,27 @@ describe("floors (issue 49, item 6): goals judged against a floor measured in th
     );
   });
 
-  it("gives each row the mean of the floors measured around it", () => {
+  it("gives each row the median of the floors measured nearest it, so one floor caught in a burst does not move it", () => {
     const measured = [
       { at: 0, value: 1 },
       { at: 8, value: 3 },
       { at: 12, value: 5 },
     ];
-    expect(floors.floorAround(measured, 0)).toBe(2);
-    expect(floors.floorAround(measured, 7)).toBe(2);
-    expect(floors.floorAround(measured, 8)).toBe(4);
-    expect(floors.floorAround(measured, 11)).toBe(4);
+    // One before and one after (span 1): their mean.
+    expect(floors.floorNear(measured, 0, 1)).toBe(2);
+    expect(floors.floorNear(measured, 7, 1)).toBe(2);
+    expect(floors.floorNear(measured, 8, 1)).toBe(4);
     // After the last floor (none after it): that floor alone.
-    expect(floors.floorAround(measured, 12)).toBe(5);
+    expect(floors.floorNear(measured, 12, 1)).toBe(5);
+    // Two each side (the default): the median of what there is.
+    expect(floors.floorNear(measured, 0)).toBe(3);
+    expect(floors.floorNear(measured, 9)).toBe(3);
+    expect(floors.floorNear([], 3)).toBeNaN();
+    // A floor of 1.3 ms measured every 8 rows, one of them caught in a burst (2.7 ms): the rows on either
+    // side of it keep a floor of 1.3 ms, where the mean of the two around them read 2.0.
+    const steady = [0, 8, 16, 24, 32, 40].map((at) => ({ at, value: at === 16 ? 2.7 : 1.3 }));
+    for (const row of [8, 15, 16, 23]) {
+      expect(floors.floorNear(steady, row)).toBeCloseTo(1.3, 9);
+    }
   });
 });
