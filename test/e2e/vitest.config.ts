@@ -12,7 +12,9 @@ if (!chromium.ready) {
 
 /**
  * Tests that drive the running Worker from outside, in Node: the deploy bundle on workerd over seeded
- * databases (test/e2e/server.ts), with headless Chromium for the browser journeys.
+ * databases (test/e2e/server.ts). In `npm test`, the `*.e2e.test.ts` files (the generated client); the
+ * browser journeys (`*.browser.test.ts`, headless Chromium) run with these settings from
+ * browser.vitest.config.ts (`npm run test:browser`).
  */
 export default defineConfig({
   test: {
@@ -23,7 +25,7 @@ export default defineConfig({
     include: ["test/e2e/**/*.e2e.test.ts"],
     environment: "node",
     provide: { chromium },
-    // The web journeys run two at a time (web.e2e.test.ts says why).
+    // The web journeys run two at a time (web.browser.test.ts says why).
     maxConcurrency: 2,
     testTimeout: 120_000,
     hookTimeout: 120_000,

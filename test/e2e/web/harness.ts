@@ -10,7 +10,7 @@ import { root } from "../../../scripts/lib/dev-server.mjs";
 import { type E2eServer, type OutboxMessage, startSeededServer } from "../server";
 
 /**
- * What every browser journey of the web app shares (test/e2e/web.e2e.test.ts runs them all against one
+ * What every browser journey of the web app shares (test/e2e/web.browser.test.ts runs them all against one
  * server and one Chromium): the app built from its sources, the deploy bundle on workerd over fresh
  * databases with the demo seed (test/e2e/server.ts), Debian's Chromium driven by playwright-core
  * (nothing downloaded), axe-core, and where screenshots go.
@@ -74,7 +74,7 @@ const SCREENSHOTS =
 /**
  * How long one step (a wait for an element, a navigation) may take before the journey fails. Playwright's
  * 30 s default is minutes too short on a 2-core machine that is also running other tests (Swagger UI's
- * first render timed out there); the journey's own time limit (web.e2e.test.ts) still bounds the whole.
+ * first render timed out there); the journey's own time limit (web.browser.test.ts) still bounds the whole.
  */
 const STEP_MS = 120_000;
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -109,7 +109,7 @@ export interface JourneyScope {
 
 /** Starts everything; the answer is the app, or why this machine cannot run it (a reason to skip). */
 export async function startWebApp(chromiumReady: boolean): Promise<{
-  /** A scope for the next journey (journeys may run side by side: web.e2e.test.ts). */
+  /** A scope for the next journey (journeys may run side by side: web.browser.test.ts). */
   journey?: () => JourneyScope;
   unavailable?: string;
   stop: () => Promise<void>;

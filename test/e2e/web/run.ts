@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type Journey, type JourneyScope, startWebApp } from "./harness";
 
 /**
- * Runs browser journeys against one server and one Chromium (harness.ts): test/e2e/web.e2e.test.ts (the
- * resident's and the guard's app, part of `npm test`) and test/e2e/console.browser.test.ts (the
- * committee's console, `npm run test:console`). `chains` holds one list per area module.
+ * Runs browser journeys against one server and one Chromium (harness.ts): test/e2e/web.browser.test.ts (the
+ * resident's and the guard's app) and test/e2e/console.browser.test.ts (the committee's console), both
+ * run by `npm run test:browser`. `chains` holds one list per area module.
  *
  * Two journeys at a time (the project's `maxConcurrency`): a journey mostly waits on the browser and
  * the server, so two side by side take little more than one. Each module's journeys stay in order, one

@@ -8,10 +8,13 @@ import e2e from "./vitest.config.ts";
 process.env.XDG_CACHE_HOME = fileURLToPath(new URL("../../.cache", import.meta.url));
 
 /**
- * The committee's console journeys (console.browser.test.ts), apart from `npm test`'s projects: run by
- * `npm run test:console` and by .ci/run after `npm test`. The e2e project's settings otherwise.
+ * The browser journeys (`*.browser.test.ts`: the web app's, web.browser.test.ts, and the committee's and
+ * operator's consoles, console.browser.test.ts), apart from `npm test`'s projects: run by
+ * `npm run test:browser` (`test:console` runs the consoles' alone) and by .ci/run after `npm test`. Each
+ * file has its own server and Chromium, and the two run side by side. The e2e project's settings
+ * otherwise.
  */
 export default defineConfig({
   ...e2e,
-  test: { ...e2e.test, name: "console", include: ["test/e2e/console.browser.test.ts"] },
+  test: { ...e2e.test, name: "browser", include: ["test/e2e/*.browser.test.ts"] },
 });

@@ -13,8 +13,8 @@ import { runJourneys } from "./web/run";
  * a person makes (test/e2e/web/journeys/, one module per area), an axe-core check of each screen, and
  * screenshots for the README. One server and one browser for all of them (test/e2e/web/harness.ts);
  * each journey has its own browser profile and, where it changes data, its own demo account.
- * `npx vitest run --project e2e test/e2e/web.e2e.test.ts -t <words of a journey's name>` runs some.
- * The committee's console has its own file (console.browser.test.ts, `npm run test:console`).
+ * `npm run test:browser -- test/e2e/web.browser.test.ts -t <words of a journey's name>` runs some.
+ * Apart from `npm test`, with the committee's console (console.browser.test.ts): `npm run test:browser`.
  */
 runJourneys("the web app in a browser", [
   shellJourneys,
