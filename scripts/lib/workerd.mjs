@@ -57,35 +57,34 @@ export function cpuSeconds(pid) {
  * threads (`/proc/<pid>/task/<tid>/schedstat`, first field), summed. /proc/<pid>/stat counts in clock
  * ticks (10 ms): ±10 ms on a row of 40 requests of 1.3 ms each is ±20 % of a floor, which alone could flip
  * a verdict. A thread that has exited keeps the last time read of it, so the clock never goes back (what
- * it ran after that read is lost, a thread's last moments). Falls back to clock ticks where the kernel
+ * it ran after that read is lost, a thread's last moments). Which clock is decided at the first read and
+ * kept: a clock that switched from nanoseconds to ticks mid-run would jump. Clock ticks where the kernel
  * keeps no schedstat.
  */
 export function cpuClock(pid) {
   const threads = new Map();
-  let precise = true;
-  return () => {
-    if (precise) {
+  const readThreads = () => {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
       try {
-        for (const tid of readdirSync(`/proc/${pid}/task`)) {
-          try {
-            const ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
-            if (Number.isFinite(ns)) {
-              threads.set(tid, ns);
-            }
-          } catch {}
-        }
-        if (threads.size > 0) {
-          let total = 0;
-          for (const ns of threads.values()) {
-            total += ns;
-          }
-          return total / 1e9;
+        const ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+        if (Number.isFinite(ns)) {
+          threads.set(tid, ns);
         }
       } catch {}
-      precise = false;
     }
-    return cpuSeconds(pid);
+    let total = 0;
+    for (const ns of threads.values()) {
+      total += ns;
+    }
+    return total / 1e9;
   };
+  let precise;
+  try {
+    precise = readThreads() > 0;
+  } catch {
+    precise = false;
+  }
+  return () => (precise ? readThreads() : cpuSeconds(pid));
 }
 
 let ticksPerSecond;
