@@ -11,7 +11,7 @@
 //   fresh one, a public read through the same `wrangler dev` for the identity routes' gap, one plain
 //   line pass over the same megabyte for the reply stripper).
 //
-// Judging is pure (`overFloor`, `ratioTo`, `floorNear`; test/scripts/bench.test.mjs pins them).
+// Judging is pure (`overFloor`, `ratioTo`, `floorNear`, `bestOf`; test/scripts/bench.test.mjs pins them).
 // An allowance in floors is scale-free: a load that multiplies the row and its floor by the same factor
 // leaves the verdict where it was. Every time goal is given in floors: the `api` table's millisecond goals
 // of issue 32 were turned into floors of the quiet machine they were set on (ADR 0015, seventh pass). An
@@ -85,6 +85,18 @@ export function floorNear(floors, index, span = 2) {
   }
   const mid = Math.floor(values.length / 2);
   return values.length % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+/**
+ * The least of a figure's rounds (NaN if none was measured): how the `routes` table reads a row measured
+ * in rounds minutes apart. What disturbs a round of CPU (a burst of the machine's other work, a garbage
+ * collection owed by the work before, a storage flush) only ever adds to it, so the least round is the
+ * closest to the work's own cost. Measured on that table (ADR 0015, ninth pass): in four pairs of runs,
+ * the median round flipped 10–15 of 136 verdicts, the least round 2–4.
+ */
+export function bestOf(values) {
+  const measured = values.filter((v) => Number.isFinite(v) && v > 0);
+  return measured.length === 0 ? Number.NaN : Math.min(...measured);
 }
 
 /** The line a suite prints for goals that are not about time, so they stay absolute. */

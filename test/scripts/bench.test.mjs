@@ -2,7 +2,8 @@
 // suites themselves): their state is never `npm run dev`'s, the SQL they seed with runs against the
 // current schema, and the routes bench reads its operations' callers, filters and goals as it should.
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import fc from "fast-check";
@@ -212,6 +213,51 @@ describe("routes bench", () => {
     expect(routes.judge({ kind: "heavy", cpuMs: 900, peakMiB: 130, bytes: 1 }).met).toBe(false);
     expect(routes.judge({ kind: "heavy", cpuMs: 900, peakMiB: 40, bytes: 1 }).met).toBe(true);
   });
+
+  it("sets two saved runs side by side: the rows whose verdicts differ, in lines, and how many agree", () => {
+    const dir = mkdtempSync(join(tmpdir(), "warga-agree-"));
+    const row = (path, cpuMs, met, kind = "read") => ({
+      line: kind === "heavy" ? null : (cpuMs - 1) / 3,
+      path,
+      label: "",
+      role: "sekretaris",
+      kind,
+      cpuMs,
+      floorMs: 1,
+      met,
+    });
+    const quiet = join(dir, "quiet.json");
+    const loaded = join(dir, "loaded.json");
+    const same = join(dir, "same.json");
+    writeFileSync(
+      quiet,
+      JSON.stringify([row("/api/a", 3, true), row("/api/b", 3.9, true), row("/api/x", 1, true, "heavy")]),
+    );
+    writeFileSync(
+      loaded,
+      JSON.stringify([row("/api/a", 3.2, true), row("/api/b", 4.3, false), row("/api/x", 1, false, "heavy")]),
+    );
+    writeFileSync(same, JSON.stringify([row("/api/a", 2.8, true), row("/api/b", 3.5, true)]));
+    const agree = (...files) => {
+      try {
+        return {
+          code: 0,
+          out: execFileSync(process.execPath, [join(ROOT, "scripts", "bench", "agree.mjs"), ...files], {
+            encoding: "utf8",
+          }),
+        };
+      } catch (error) {
+        return { code: error.status, out: error.stdout };
+      }
+    };
+    const differ = agree(quiet, loaded);
+    expect(differ.code).toBe(1);
+    // A file row (heavy) is judged on absolute limits, not set against the other run's.
+    expect(differ.out).toContain("GET /api/b as sekretaris: met / NOT met (0.97 / 1.10 of its line)");
+    expect(differ.out).toContain("1 of 2 judged rows agree across 2 runs");
+    expect(agree(quiet, same)).toEqual({ code: 0, out: expect.stringContaining("2 of 2 judged rows agree") });
+    rmSync(dir, { recursive: true, force: true });
+  });
 });
 
 describe("floors (issue 49, item 6): goals judged against a floor measured in the same run", () => {
@@ -284,6 +330,36 @@ describe("floors (issue 49, item 6): goals judged against a floor measured in th
                 share: 0.25,
               }).met
           );
+        },
+      ),
+    );
+  });
+
+  it("takes a figure's least round, so a disturbance in some rounds but not all moves neither it nor its verdict", () => {
+    expect(floors.bestOf([4.2, 3.1, 7.9])).toBe(3.1);
+    // A round that failed (NaN) or read nothing is not a round.
+    expect(floors.bestOf([Number.NaN, 0, 2.5])).toBe(2.5);
+    expect(floors.bestOf([])).toBeNaN();
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.5, max: 3, noNaN: true }),
+        fc.double({ min: 0.5, max: 40, noNaN: true }),
+        // What disturbs the five rounds of a row and of its floor: any extra CPU, in all rounds but one.
+        fc.array(fc.double({ min: 0, max: 30, noNaN: true }), { minLength: 4, maxLength: 4 }),
+        fc.array(fc.double({ min: 0, max: 3, noNaN: true }), { minLength: 4, maxLength: 4 }),
+        fc.integer({ min: 0, max: 4 }),
+        (floor, figure, rowExtra, floorExtra, clean) => {
+          const rounds = (cost, extra) => {
+            const out = extra.map((e) => cost + e);
+            out.splice(clean, 0, cost);
+            return out;
+          };
+          const judged = floors.overFloor({
+            figure: floors.bestOf(rounds(figure, rowExtra)),
+            floor: floors.bestOf(rounds(floor, floorExtra)),
+            floors: 3,
+          });
+          return judged.met === floors.overFloor({ figure, floor, floors: 3 }).met;
         },
       ),
     );

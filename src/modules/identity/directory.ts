@@ -271,6 +271,20 @@ export async function userNames({
   return new Map((await usersByIds(ctx, ids)).map((u) => [u.id, u.name]));
 }
 
+/**
+ * Users by id with how to reach them (name, email, WhatsApp number), in one read: for a view that shows
+ * names and also links to some of them. Unknown ids are left out.
+ */
+export async function userContacts({
+  ctx,
+  ids,
+}: {
+  ctx: PlatformCtx;
+  ids: readonly string[];
+}): Promise<Map<string, Awaited<ReturnType<typeof usersByIds>>[number]>> {
+  return new Map((await usersByIds(ctx, ids)).map((u) => [u.id, u]));
+}
+
 /** How to reach a user (name, email, WhatsApp number), or null for an unknown id. */
 export async function userContact({ ctx, id }: { ctx: PlatformCtx; id: string }) {
   return (await usersByIds(ctx, [id]))[0] ?? null;

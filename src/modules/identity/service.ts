@@ -42,6 +42,7 @@ export {
   tenantRef,
   type UserRow,
   userContact,
+  userContacts,
   userNames,
   versionedMembership,
 } from "./directory";

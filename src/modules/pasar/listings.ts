@@ -7,7 +7,7 @@ import { Forbidden, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { toMsisdn } from "../../core/phone";
 import { presentTenantFile } from "../../platform/uploads";
-import { userContact, userNames } from "../identity/service";
+import { userContacts } from "../identity/service";
 import type { ListingListQuery } from "./schemas";
 import { pasarListings, pasarPhotos } from "./tables";
 
@@ -39,8 +39,9 @@ export async function present(
   opts: { whatsapp?: boolean } = {},
 ): Promise<Record<string, unknown>[]> {
   const ids = rows.map((r) => r.id);
-  // The photos with their files in one statement, beside the sellers' names.
-  const [photos, names] = await Promise.all([
+  // The photos with their files in one statement, beside the sellers (names, and the number a detail
+  // links to) in one more.
+  const [photos, sellers] = await Promise.all([
     ids.length
       ? ctx.db
           .select({ listingId: pasarPhotos.listingId, file: tenantFiles })
@@ -49,51 +50,47 @@ export async function present(
           .where(inArray(pasarPhotos.listingId, ids))
           .orderBy(pasarPhotos.listingId, pasarPhotos.position)
       : [],
-    userNames({ ctx, ids: rows.map((r) => r.sellerId) }),
+    userContacts({ ctx, ids: rows.map((r) => r.sellerId) }),
   ]);
   const me = requireUser(ctx).userId;
-  return Promise.all(
-    rows.map(async (row) => {
-      const sellerName = names.get(row.sellerId) ?? null;
-      const contact =
-        opts.whatsapp && row.status === "aktif" && row.sellerId !== me
-          ? await userContact({ ctx, id: row.sellerId })
-          : null;
-      const showModeration = row.moderatedAt !== null && (row.sellerId === me || isModerator(ctx));
-      return {
-        id: row.id,
-        sellerId: row.sellerId,
-        sellerName,
-        title: row.title,
-        description: row.description,
-        price: row.price ?? "nego",
-        category: row.category,
-        condition: row.condition,
-        status: row.status,
-        photos: photos
-          .filter((p) => p.listingId === row.id)
-          .map((p) => {
-            const file = presentTenantFile(ctx, p.file);
-            return { id: file.id, url: file.url, contentType: file.contentType };
-          }),
-        ...(opts.whatsapp
-          ? {
-              whatsappUrl: whatsappLink(contact?.whatsapp ?? null, {
-                sellerName: sellerName ?? "Kak",
-                title: row.title,
-                tenantName: ctx.tenant.name,
-              }),
-            }
-          : {}),
-        moderation:
-          showModeration && row.moderationReason && row.moderatedAt
-            ? { reason: row.moderationReason, at: row.moderatedAt }
-            : null,
-        createdAt: row.createdAt,
-        updatedAt: row.updatedAt,
-      };
-    }),
-  );
+  return rows.map((row) => {
+    const seller = sellers.get(row.sellerId);
+    const sellerName = seller?.name ?? null;
+    const contact = opts.whatsapp && row.status === "aktif" && row.sellerId !== me ? (seller ?? null) : null;
+    const showModeration = row.moderatedAt !== null && (row.sellerId === me || isModerator(ctx));
+    return {
+      id: row.id,
+      sellerId: row.sellerId,
+      sellerName,
+      title: row.title,
+      description: row.description,
+      price: row.price ?? "nego",
+      category: row.category,
+      condition: row.condition,
+      status: row.status,
+      photos: photos
+        .filter((p) => p.listingId === row.id)
+        .map((p) => {
+          const file = presentTenantFile(ctx, p.file);
+          return { id: file.id, url: file.url, contentType: file.contentType };
+        }),
+      ...(opts.whatsapp
+        ? {
+            whatsappUrl: whatsappLink(contact?.whatsapp ?? null, {
+              sellerName: sellerName ?? "Kak",
+              title: row.title,
+              tenantName: ctx.tenant.name,
+            }),
+          }
+        : {}),
+      moderation:
+        showModeration && row.moderationReason && row.moderatedAt
+          ? { reason: row.moderationReason, at: row.moderatedAt }
+          : null,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    };
+  });
 }
 
 export async function presentOne(ctx: TenantCtx, row: ListingRow) {
