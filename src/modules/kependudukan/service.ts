@@ -5,7 +5,7 @@
 export { registrySheets } from "./exchange-export";
 export { householdAt, householdMembers, maskNik } from "./families";
 export { familyCardOfPerson, isPersonAt, personById } from "./persons";
-export { latestUnitRequest, requestUnit } from "./unit-requests";
+export { houseAndUnitRequest, latestUnitRequest, requestUnit } from "./unit-requests";
 export {
   billingTargets,
   createUnit,

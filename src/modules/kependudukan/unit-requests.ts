@@ -59,14 +59,46 @@ export async function requestUnit({
   return present(row, null, false);
 }
 
-/** The member's newest `rumah` request (waiting or decided), for their profile; null when none. */
-export async function latestUnitRequest({ ctx, userId }: { ctx: Pick<TenantCtx, "db">; userId: string }) {
-  const row = await ctx.db
+/**
+ * The member's house (block and number) and their newest `rumah` request, read together: the profile
+ * read of every app start. One batch, so the slot owner check rides with them (core/tenancy/owner.ts)
+ * and the tenant database is one round trip, not three.
+ */
+export async function houseAndUnitRequest({
+  ctx,
+  unitId,
+  userId,
+}: {
+  ctx: Pick<TenantCtx, "db">;
+  unitId: string | null;
+  userId: string;
+}) {
+  const request = latestRequestQuery(ctx, userId);
+  if (unitId === null) {
+    const [row] = await request;
+    return { unit: null, unitRequest: row ? present(row, null, false) : null };
+  }
+  const [[unit], [row]] = await ctx.db.batch([
+    ctx.db
+      .select({ id: units.id, block: units.block, number: units.number })
+      .from(units)
+      .where(eq(units.id, unitId)),
+    request,
+  ]);
+  return { unit: unit ?? null, unitRequest: row ? present(row, null, false) : null };
+}
+
+function latestRequestQuery(ctx: Pick<TenantCtx, "db">, userId: string) {
+  return ctx.db
     .select()
     .from(corrections)
     .where(and(eq(corrections.userId, userId), eq(corrections.field, "rumah")))
     .orderBy(desc(corrections.id))
-    .limit(1)
-    .get();
+    .limit(1);
+}
+
+/** The member's newest `rumah` request (waiting or decided), for their profile; null when none. */
+export async function latestUnitRequest({ ctx, userId }: { ctx: Pick<TenantCtx, "db">; userId: string }) {
+  const [row] = await latestRequestQuery(ctx, userId);
   return row ? present(row, null, false) : null;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { TenantCtx } from "../../core/context";
 import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
 import { rowById } from "../../core/db/rows";
@@ -33,23 +33,51 @@ export function whatsappLink(
   return `https://wa.me/${msisdn}?text=${encodeURIComponent(text)}`;
 }
 
+/** The photos of the listings `listingIds` names (ids, or a subquery of them) with their files, in order. */
+function photosQuery(ctx: TenantCtx, listingIds: string[] | SQLWrapper) {
+  return ctx.db
+    .select({ listingId: pasarPhotos.listingId, file: tenantFiles })
+    .from(pasarPhotos)
+    .innerJoin(tenantFiles, eq(tenantFiles.id, pasarPhotos.fileId))
+    .where(inArray(pasarPhotos.listingId, listingIds))
+    .orderBy(pasarPhotos.listingId, pasarPhotos.position);
+}
+type PhotoRow = Awaited<ReturnType<typeof photosQuery>>[number];
+
+/**
+ * A page of listings newest first and their photos, in one round trip: the photos are read by a
+ * subquery of the same page, so the two ride one batch (and the slot owner check with them).
+ */
+async function pageWithPhotos(ctx: TenantCtx, where: SQL | undefined, limit: number) {
+  const ids = ctx.db
+    .select({ id: pasarListings.id })
+    .from(pasarListings)
+    .where(where)
+    .orderBy(desc(pasarListings.id))
+    .limit(limit + 1);
+  const [rows, photos] = await ctx.db.batch([
+    ctx.db
+      .select()
+      .from(pasarListings)
+      .where(where)
+      .orderBy(desc(pasarListings.id))
+      .limit(limit + 1),
+    photosQuery(ctx, ids),
+  ]);
+  const paged = keysetPage(rows, limit);
+  return { items: await present(ctx, paged.items, { photos }), nextCursor: paged.nextCursor };
+}
+
 export async function present(
   ctx: TenantCtx,
   rows: ListingRow[],
-  opts: { whatsapp?: boolean } = {},
+  opts: { whatsapp?: boolean; photos?: PhotoRow[] } = {},
 ): Promise<Record<string, unknown>[]> {
   const ids = rows.map((r) => r.id);
-  // The photos with their files in one statement, beside the sellers (names, and the number a detail
-  // links to) in one more.
+  // The photos with their files in one statement (unless the page's batch read them), beside the
+  // sellers (names, and the number a detail links to) in one more.
   const [photos, sellers] = await Promise.all([
-    ids.length
-      ? ctx.db
-          .select({ listingId: pasarPhotos.listingId, file: tenantFiles })
-          .from(pasarPhotos)
-          .innerJoin(tenantFiles, eq(tenantFiles.id, pasarPhotos.fileId))
-          .where(inArray(pasarPhotos.listingId, ids))
-          .orderBy(pasarPhotos.listingId, pasarPhotos.position)
-      : [],
+    opts.photos ?? (ids.length ? photosQuery(ctx, ids) : []),
     userContacts({ ctx, ids: rows.map((r) => r.sellerId) }),
   ]);
   const me = requireUser(ctx).userId;
@@ -147,31 +175,19 @@ export async function listListings({ ctx, input }: { ctx: TenantCtx; input: List
       filters.push(match);
     }
   }
-  const rows = await ctx.db
-    .select()
-    .from(pasarListings)
-    .where(and(...filters))
-    .orderBy(desc(pasarListings.id))
-    .limit(input.limit + 1);
-  const page = keysetPage(rows, input.limit);
-  return { items: await present(ctx, page.items), nextCursor: page.nextCursor };
+  return pageWithPhotos(ctx, and(...filters), input.limit);
 }
 
 /** The seller's own listings, every status, with the moderation reason on hidden ones. */
 export async function listMyListings({ ctx, input }: { ctx: TenantCtx; input: ListQuery }) {
-  const rows = await ctx.db
-    .select()
-    .from(pasarListings)
-    .where(
-      and(
-        eq(pasarListings.sellerId, requireUser(ctx).userId),
-        ...afterCursor(pasarListings.id, input.cursor, "desc"),
-      ),
-    )
-    .orderBy(desc(pasarListings.id))
-    .limit(input.limit + 1);
-  const page = keysetPage(rows, input.limit);
-  return { items: await present(ctx, page.items), nextCursor: page.nextCursor };
+  return pageWithPhotos(
+    ctx,
+    and(
+      eq(pasarListings.sellerId, requireUser(ctx).userId),
+      ...afterCursor(pasarListings.id, input.cursor, "desc"),
+    ),
+    input.limit,
+  );
 }
 
 export function countActiveListings(ctx: TenantCtx): Promise<number> {

@@ -273,6 +273,21 @@ describe("pasar: listings, photos, WhatsApp contact and moderation", () => {
     const image = await call(pathOf(seen.body.photos[0]?.url ?? ""), { token: buyer.token });
     expect(image.status).toBe(200);
     expect(new Uint8Array(await image.arrayBuffer())).toEqual(CLEAN_JPEG);
+
+    // The market and the seller's own list carry each listing's photos in order (read with the page in
+    // one batch), and a listing without photos has none of another's.
+    const bare = await list({ ...nasiUduk, title: "Nasi uduk tanpa foto" });
+    expect(bare.status).toBe(201);
+    for (const [path, token] of [
+      ["/api/pasar/listings", buyer.token],
+      ["/api/pasar/mine", seller.token],
+    ] as const) {
+      const page = await callJson<{ items: ListingView[] }>(path, { token });
+      expect(page.status).toBe(200);
+      const photosOf = (id: string) => page.body.items.find((l) => l.id === id)?.photos.map((p) => p.id);
+      expect(photosOf(created.body.id)).toEqual([b.id, a.id]);
+      expect(photosOf(bare.body.id)).toEqual([]);
+    }
   });
 
   it("checks the fields: services have no condition, goods need one, used goods are bekas, price or nego", async () => {

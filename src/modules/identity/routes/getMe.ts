@@ -4,7 +4,7 @@ import type { RouteEnv } from "../../../core/env";
 import { platformCtx } from "../../../core/http/access";
 import { Endpoint } from "../../../core/http/endpoint";
 import { json, problems } from "../../../core/http/openapi";
-import { latestUnitRequest, unitsByIds } from "../../kependudukan/service";
+import { houseAndUnitRequest } from "../../kependudukan/service";
 import { unitRequestView } from "../profile";
 import { Me } from "../schemas";
 import { me, ownCommunityCtx } from "../service";
@@ -27,12 +27,12 @@ async function houseOf(
   if (!tenant) {
     return { unit: null, unitRequest: null };
   }
-  const unitId = profile.unitId;
-  const [units, request] = await Promise.all([
-    unitId ? unitsByIds({ ctx: tenant, ids: [unitId] }) : null,
-    latestUnitRequest({ ctx: tenant, userId: profile.id }),
-  ]);
-  return { unit: (unitId && units?.get(unitId)) || null, unitRequest: unitRequestView(request) };
+  const { unit, unitRequest } = await houseAndUnitRequest({
+    ctx: tenant,
+    unitId: profile.unitId,
+    userId: profile.id,
+  });
+  return { unit, unitRequest: unitRequestView(unitRequest) };
 }
 
 export class GetMe extends Endpoint {

@@ -10,7 +10,15 @@ import { requireTenantFile } from "../../../platform/uploads";
 import { userNames } from "../../identity/service";
 import { todayJakarta } from "../kas/entries";
 import { campaigns, donations } from "../tables";
-import { isFinance, loadCampaign, presentCampaign, presentDonation, progressOf } from "./present";
+import {
+  isFinance,
+  loadCampaign,
+  presentCampaign,
+  presentDonation,
+  progressById,
+  progressOf,
+  progressQuery,
+} from "./present";
 import type { CampaignInput, CampaignListQuery, CampaignUpdate } from "./schemas";
 
 // Donation campaigns (kampanye): the list, one campaign with its donations, starting and editing one.
@@ -55,19 +63,22 @@ export async function activeCampaigns({ ctx }: { ctx: TenantCtx }) {
 export async function getCampaign({ ctx, id }: { ctx: TenantCtx; id: string }) {
   const row = await loadCampaign(ctx, id);
   const viewer = ctx.actor.kind === "user" ? ctx.actor.userId : "";
-  const rows = await ctx.db
-    .select()
-    .from(donations)
-    .where(eq(donations.campaignId, id))
-    .orderBy(desc(donations.id))
-    .limit(200);
+  // The newest donations and the campaign's totals in one round trip.
+  const [rows, totals] = await ctx.db.batch([
+    ctx.db
+      .select()
+      .from(donations)
+      .where(eq(donations.campaignId, id))
+      .orderBy(desc(donations.id))
+      .limit(200),
+    progressQuery(ctx, [id]),
+  ]);
   const visible = isFinance(ctx)
     ? rows
     : rows.filter((d) => d.status === "dikonfirmasi" || d.donorId === viewer);
   const names = await userNames({ ctx, ids: visible.flatMap((d) => (d.donorId ? [d.donorId] : [])) });
-  const progress = await progressOf(ctx, [id]);
   return {
-    ...presentCampaign(ctx, row, progress.get(id)),
+    ...presentCampaign(ctx, row, progressById(totals).get(id)),
     donations: visible.map((d) => presentDonation(ctx, d, names)),
   };
 }
