@@ -245,6 +245,19 @@ class HandleStatement implements Tagged {
   }
 }
 
+/**
+ * `statement` (prepared on a handle from raw SQL) marked as a read of `tables`, so a batch carries it as
+ * one: `rowById` sends its read as a batch of one, in which the slot owner check can ride
+ * (core/tenancy/owner.ts), and a batch's raw SQL otherwise counts as a write.
+ */
+export function asRead(statement: D1PreparedStatement, tables: string[]): D1PreparedStatement {
+  const tagged = statement as unknown as Partial<Tagged>;
+  if (RAW in tagged) {
+    tagged.facts = { write: false, tables };
+  }
+  return statement;
+}
+
 /** Each handle's scope, for `rowById` (core/db/rows.ts), which gets the handle and nothing else. */
 const scopes = new WeakMap<D1Database, DbScope>();
 
