@@ -16,7 +16,8 @@ import { forgetTenant, tenantClosed } from "./registry";
  *
  * - the check rides in the first statement's own batch (OWNER_GUARD_SQL below): no extra round trip, and a
  *   batch that writes is refused whole before any of it is applied to a database the tenant does not own;
- * - `raw()` and `exec`, which have no batch form, wait for the full check first;
+ * - `raw()` and `exec`, which have no batch form, wait for the full check first (`rowById`, the commonest
+ *   first read, sends its row as a batch of one so that its check rides with it, core/db/rows.ts);
  * - the check runs once per handle: per request for the request's D1 session, per context for the
  *   primary (never cached across requests: an isolate-wide "slot N is A's" would be the very stale
  *   belief this guards against).
