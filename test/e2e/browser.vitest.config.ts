@@ -16,5 +16,11 @@ process.env.XDG_CACHE_HOME = fileURLToPath(new URL("../../.cache", import.meta.u
  */
 export default defineConfig({
   ...e2e,
-  test: { ...e2e.test, name: "browser", include: ["test/e2e/*.browser.test.ts"] },
+  test: {
+    ...e2e.test,
+    name: "browser",
+    include: ["test/e2e/*.browser.test.ts"],
+    // The web app is built once, before the files start (they share public/).
+    globalSetup: ["test/e2e/build-web.global.ts"],
+  },
 });

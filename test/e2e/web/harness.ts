@@ -125,8 +125,11 @@ export async function startWebApp(chromiumReady: boolean): Promise<{
     await browser?.close();
     await server?.stop();
   };
-  // The app as its sources are now, built before the server lists public/.
-  await buildWeb();
+  // The app as its sources are now, built before the server lists public/: once for the whole run when
+  // the browser config's global setup did it (the journey files run side by side and share public/).
+  if (process.env.WARGA_WEB_BUILT !== "1") {
+    await buildWeb();
+  }
   // Both started together; each is kept as soon as it is up, so stop() ends it even if the other failed.
   await Promise.all([
     startSeededServer({ assets: true, browser: chromiumReady, outbox: true }).then((started) => {
