@@ -73,17 +73,13 @@ export async function houseAndUnitRequest({
   unitId: string | null;
   userId: string;
 }) {
-  const request = latestRequestQuery(ctx, userId);
-  if (unitId === null) {
-    const [row] = await request;
-    return { unit: null, unitRequest: row ? present(row, null, false) : null };
-  }
+  // A member without a house asks for the id "" (no unit has it): the same batch either way.
   const [[unit], [row]] = await ctx.db.batch([
     ctx.db
       .select({ id: units.id, block: units.block, number: units.number })
       .from(units)
-      .where(eq(units.id, unitId)),
-    request,
+      .where(eq(units.id, unitId ?? "")),
+    latestRequestQuery(ctx, userId),
   ]);
   return { unit: unit ?? null, unitRequest: row ? present(row, null, false) : null };
 }
