@@ -66,7 +66,12 @@ const FLOOR_EVERY = 8;
 /** The middle value (the lower of the two middle ones for an even count). */
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const FLOOR_PATH = FLOOR_PATHS.d1Session;
-const AGGREGATE = /statistik|tunggakan|aging|laporan|summary|operasional|dashboard|rekap/;
+/**
+ * Routes that answer figures over the whole community, not rows of it: statistics, arrears, reports,
+ * summaries, and the bill preview (`/tagihan/pratinjau`: per dues type, the month's targets counted
+ * against the bills already issued, over every house and card).
+ */
+const AGGREGATE = /statistik|tunggakan|aging|laporan|summary|operasional|dashboard|rekap|pratinjau/;
 const HEAVY = /export|\/pdf$|download|data-export/;
 const PAGING = new Set(["cursor", "limit", "offset", "page", "pageSize"]);
 const STAFF = ["sekretaris", "bendahara", "admin", "satpam"];

@@ -190,6 +190,7 @@ describe("routes bench", () => {
   it("judges lists and aggregates on what they add over their floor, files against a Worker's memory and CPU", () => {
     expect(routes.kindOf("/api/kependudukan/kk")).toBe("read");
     expect(routes.kindOf("/api/iuran/tunggakan")).toBe("aggregate");
+    expect(routes.kindOf("/api/iuran/tagihan/pratinjau")).toBe("aggregate");
     expect(routes.kindOf("/api/tenant-hierarchy/summary")).toBe("aggregate");
     expect(routes.kindOf("/api/kependudukan/export")).toBe("heavy");
     // A quiet machine's floor (~1.3 ms): a list may add 3 floors, an aggregate 7.

@@ -70,7 +70,7 @@ type MutasiOf<K extends MutasiInput["kind"]> = Extract<MutasiInput, { kind: K }>
  * Records a life event and makes its change to the registry in one batch with the log row and the
  * audit record: `lahir` adds a member born on `date`, `meninggal` marks one dead (and the card
  * `meninggal` when nobody on it is left alive), `pindah_masuk` registers an arriving family,
- * `pindah_keluar` marks a card `pindah` (no dues from the next period: see `billingTargets`).
+ * `pindah_keluar` marks a card `pindah` (no dues from the next period: see `billingTargetsQuery`).
  * A family's move-out, or a death that leaves nobody alive on the card, is one act (issue 45): the
  * memberships of its people (and of everyone at the house, when it leaves the house empty) end with a
  * grace period (identity's `endMembershipsOnMoveOut`), the house is marked `kosong` when no other active

@@ -7,7 +7,7 @@ export { householdAt, householdMembers, maskNik } from "./families";
 export { familyCardOfPerson, isPersonAt, personById } from "./persons";
 export { houseAndUnitRequest, latestUnitRequest, requestUnit } from "./unit-requests";
 export {
-  billingTargets,
+  billingTargetsQuery,
   createUnit,
   deleteUnit,
   familyCardsByIds,

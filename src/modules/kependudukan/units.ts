@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, isNotNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, gte, isNotNull, or, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
@@ -313,29 +313,52 @@ function periodStart(period: string): string {
 }
 
 /**
- * Who dues are billed to for a period (`YYYY-MM`, Asia/Jakarta): every unit, and every family card
- * with its unit. The finance module bills through this verb and never reads the registry's tables.
- * A family that moved out (life event `pindah_keluar`, status `pindah`) or whose last member died
- * (status `meninggal`) is billed for the period of that day and left out from the next period on.
- * Each unit carries its occupancy: finance leaves `kosong` units out of per-unit dues by default.
+ * Who a period's dues of one basis go to (`YYYY-MM`, Asia/Jakarta), as a query of `{ t, u, f }`: the
+ * target (the unit, or the family card), its unit, and the card (null per unit). The finance module bills
+ * and previews through this query, composing it into its own statements (a count, a join with the bills
+ * already issued), and never names the registry's tables.
+ * - Per unit: every unit, less the `kosong` ones unless `includeEmpty` (finance's `billEmptyUnits`).
+ * - Per KK: every family card with its unit. A family that moved out (life event `pindah_keluar`, status
+ *   `pindah`) or whose last member died (status `meninggal`) is billed for the period of that day and
+ *   left out from the next period on.
+ * Targets at the units in `exempt` are left out; the list travels as one JSON parameter, however long.
  */
-export async function billingTargets({ ctx, period }: { ctx: Pick<TenantCtx, "db">; period: string }) {
-  const start = periodStart(period);
-  const billed = or(
-    eq(familyCards.status, "aktif"),
-    and(ne(familyCards.status, "aktif"), gte(familyCards.statusDate, start)),
-  );
-  const [unitRows, familyRows] = await ctx.db.batch([
-    ctx.db
-      .select({ id: units.id, block: units.block, number: units.number, occupancy: units.occupancy })
+export function billingTargetsQuery(
+  db: TenantCtx["db"],
+  {
+    period,
+    basis,
+    includeEmpty,
+    exempt,
+  }: { period: string; basis: "unit" | "kk"; includeEmpty: boolean; exempt: readonly string[] },
+) {
+  const notExempt = (unitId: typeof units.id | typeof familyCards.unitId) =>
+    sql`${unitId} NOT IN (SELECT value FROM json_each(${JSON.stringify(exempt)}))`;
+  if (basis === "unit") {
+    // A unit whose occupancy is not recorded is billed.
+    const billedUnit = includeEmpty ? undefined : sql`coalesce(${units.occupancy}, '') <> 'kosong'`;
+    return db
+      .select({
+        t: sql<string>`${units.id}`.as("t"),
+        u: sql<string>`${units.id}`.as("u"),
+        f: sql<string | null>`NULL`.as("f"),
+      })
       .from(units)
-      .orderBy(asc(units.id)),
-    ctx.db
-      .select({ id: familyCards.id, unitId: familyCards.unitId, headName: familyCards.headName })
-      .from(familyCards)
-      .where(billed)
-      .orderBy(asc(familyCards.id)),
-  ]);
-  return { units: unitRows, families: familyRows };
+      .where(and(billedUnit, notExempt(units.id)));
+  }
+  const start = periodStart(period);
+  return db
+    .select({
+      t: sql<string>`${familyCards.id}`.as("t"),
+      u: sql<string>`${familyCards.unitId}`.as("u"),
+      f: sql<string | null>`${familyCards.id}`.as("f"),
+    })
+    .from(familyCards)
+    .where(
+      and(
+        or(eq(familyCards.status, "aktif"), gte(familyCards.statusDate, start)),
+        notExempt(familyCards.unitId),
+      ),
+    );
 }
 // A member's request for a house (issue 44), filed by identity's profile and shown on it.

@@ -9,14 +9,23 @@ import { financeSettings } from "./tables";
 /** Expenses below this many rupiah are approved on submission unless the admin sets otherwise. */
 export const DEFAULT_APPROVAL_THRESHOLD = 500_000;
 
-export async function loadFinanceSettings(ctx: Pick<TenantCtx, "db">) {
-  const row = await ctx.db.select().from(financeSettings).where(eq(financeSettings.id, 1)).get();
+/** The finance settings' row as a query, for a batch; `financeSettingsOf` reads what it returns. */
+export function financeSettingsQuery(db: TenantCtx["db"]) {
+  return db.select().from(financeSettings).where(eq(financeSettings.id, 1));
+}
+
+/** The settings with their defaults, from the row (none until the admin first saves them). */
+export function financeSettingsOf(row: typeof financeSettings.$inferSelect | undefined) {
   return {
     transparansi: row?.transparansi ?? false,
     expenseApprovalThreshold: row?.expenseApprovalThreshold ?? DEFAULT_APPROVAL_THRESHOLD,
     billEmptyUnits: row?.billEmptyUnits ?? false,
     updatedAt: row?.updatedAt ?? null,
   };
+}
+
+export async function loadFinanceSettings(ctx: Pick<TenantCtx, "db">) {
+  return financeSettingsOf(await financeSettingsQuery(ctx.db).get());
 }
 
 export async function getFinanceSettings({ ctx }: { ctx: TenantCtx }) {

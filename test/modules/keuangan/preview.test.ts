@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { callJson, expectProblem } from "../../helpers/harness";
+import { nik } from "../surat/helpers";
 import { type Community, community } from "./helpers";
 
 /** Issue 46: the console shows what a month's generation would issue before the treasurer runs it. */
@@ -82,6 +83,67 @@ describe("the preview of a month's bills", () => {
     const after = await preview(c, "2026-03", c.admin.token);
     expect(after.status).toBe(200);
     expect(after.body).toMatchObject({ bills: 0, existing: 2, total: 0 });
+  });
+
+  it("counts as the generation bills: exempt and empty houses, billing empty ones, a family that moved out", async () => {
+    const c = await community();
+    const unit = async (number: string, occupancy?: string) => {
+      const res = await callJson<{ id: string }>("/api/kependudukan/units", {
+        token: c.sek.token,
+        body: { block: "P", number, ...(occupancy ? { occupancy } : {}) },
+      });
+      expect(res.status).toBe(201);
+      return res.body.id;
+    };
+    const mutasi = async (body: Record<string, unknown>) => {
+      const res = await callJson<{ familyCardId: string }>("/api/kependudukan/mutasi", {
+        token: c.sek.token,
+        body,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.familyCardId;
+    };
+    await unit("1", "kosong");
+    const exempt = await unit("2");
+    const leaving = await unit("3");
+    const card = await mutasi({
+      kind: "pindah_masuk",
+      date: "2026-01-10",
+      kkNumber: nik(),
+      unitId: leaving,
+      headName: "Slamet Riyadi",
+      headNik: nik("120370"),
+      headSex: "L",
+    });
+    await mutasi({ kind: "pindah_keluar", date: "2026-03-15", familyCardId: card });
+    await duesType(c, { exemptUnitIds: [exempt] });
+    await duesType(c, { name: "Iuran keamanan", amount: 50_000, basis: "kk" });
+
+    // Each month previewed, then generated (the generation's counts are the preview's), then previewed
+    // again (all of it now existing). March: the household's house, its card and the leaving family's
+    // card (billed for the month it left); April: the household alone; May: the empty houses too (the
+    // exempt one never).
+    const expected = { "2026-03": 3, "2026-04": 2, "2026-05": 4 } as Record<string, number>;
+    for (const period of ["2026-03", "2026-04", "2026-05"]) {
+      if (period === "2026-05") {
+        const setting = await callJson("/api/keuangan/pengaturan", {
+          method: "PUT",
+          token: c.admin.token,
+          body: { billEmptyUnits: true },
+        });
+        expect(setting.status).toBe(200);
+      }
+      const before = await preview(c, period);
+      expect(before.body, period).toMatchObject({ bills: expected[period], existing: 0 });
+      const generated = await callJson<{ created: number; existing: number }>("/api/iuran/tagihan/generate", {
+        token: c.bendahara.token,
+        body: { period },
+      });
+      expect(generated.body, period).toMatchObject({ created: before.body.bills, existing: 0 });
+      expect(await billCount(c, period)).toBe(before.body.bills);
+      const after = await preview(c, period);
+      expect(after.body, period).toMatchObject({ bills: 0, existing: before.body.bills, total: 0 });
+    }
   });
 
   it("refuses a bad month, the secretary and a resident; another tenant sees none of it", async () => {
