@@ -19,13 +19,15 @@ const route = process.argv[2] ?? "tenant-read";
 const seconds = Number(process.argv[3] ?? 5);
 const INSPECTOR_PORT = Number(process.env.INSPECTOR_PORT ?? 9339);
 
-// PROFILE_SKIP_SETUP=1 reuses the state a bench run left (migrated and seeded).
-if (process.env.PROFILE_SKIP_SETUP) {
+// PROFILE_SKIP_SETUP=1 reuses the state a bench run left (migrated and seeded); PROFILE_STATE=dir profiles
+// on another one, as a `BENCH_KEEP_STATE=1 npm run bench -- routes` leaves it (the large RT, in /tmp).
+if (process.env.PROFILE_SKIP_SETUP || process.env.PROFILE_STATE) {
   ensureDevVars(["wrangler.toml"]);
 } else {
   await prepareBenchState();
 }
 const server = await startBenchWorkerd({
+  ...(process.env.PROFILE_STATE ? { persistTo: process.env.PROFILE_STATE } : {}),
   vars: { LOG_LEVEL: "info" },
   inspectorPort: INSPECTOR_PORT,
   durableObjects: BENCH_DURABLE_OBJECTS,

@@ -592,7 +592,13 @@ export async function run() {
     }
   } finally {
     await server.stop();
-    rmSync(persistTo, { recursive: true, force: true });
+    // `BENCH_KEEP_STATE=1` leaves the large RT in place (its path printed), to profile a route on it
+    // (`PROFILE_STATE=… node scripts/profile-route.mjs path`) or read it with sqlite3.
+    if (process.env.BENCH_KEEP_STATE) {
+      console.log(`state kept: ${persistTo}`);
+    } else {
+      rmSync(persistTo, { recursive: true, force: true });
+    }
   }
   // `BENCH_ROWS_OUT=run.json` keeps the judged rows, for `node scripts/bench/agree.mjs` to set two runs
   // side by side.

@@ -447,5 +447,11 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
       "-- A vehicle written without a key (the dev seed, an archive made before this migration) gets it here, flagged as a duplicate when an unflagged vehicle already has it, so such a write never fails on the index; the API's own writes set the key and are refused with 409 `plate_taken` instead.\nCREATE TRIGGER `vehicles_plate_key_fill` AFTER INSERT ON `vehicles` WHEN NEW.`plate_key` IS NULL BEGIN\n  UPDATE `vehicles` SET\n    `plate_duplicate` = EXISTS (SELECT 1 FROM `vehicles` o WHERE o.`plate_key` = upper(replace(replace(replace(NEW.`plate`, ' ', ''), '-', ''), char(9), '')) AND o.`id` <> NEW.`id` AND o.`plate_duplicate` = 0),\n    `plate_key` = upper(replace(replace(replace(NEW.`plate`, ' ', ''), '-', ''), char(9), ''))\n  WHERE `id` = NEW.`id`;\nEND;",
       "-- The family cards' WhatsApp numbers as the international digits the API now stores (`toMsisdn`): the old rule let in `+?` and 9 to 15 digits, so a leading `+` is dropped and a leading 0 read as 62. A number that would then exceed 15 digits is left as it was (ADR 0047 says how it is still found).\nUPDATE `family_cards` SET `head_whatsapp` = CASE WHEN ltrim(`head_whatsapp`, '+') LIKE '0%' THEN '62' || substr(ltrim(`head_whatsapp`, '+'), 2) ELSE ltrim(`head_whatsapp`, '+') END\n  WHERE `head_whatsapp` IS NOT NULL AND `head_whatsapp` GLOB '*[0-9]*' AND length(CASE WHEN ltrim(`head_whatsapp`, '+') LIKE '0%' THEN '62' || substr(ltrim(`head_whatsapp`, '+'), 2) ELSE ltrim(`head_whatsapp`, '+') END) BETWEEN 8 AND 15\n  AND ltrim(`head_whatsapp`, '+') NOT GLOB '*[^0-9]*';"
     ]
+  },
+  {
+    "name": "0035_moved_out_debts_index.sql",
+    "statements": [
+      "CREATE INDEX `dues_bills_moved_out_idx` ON `dues_bills` (`moved_out_family_id`,`status`) WHERE \"dues_bills\".\"moved_out_family_id\" IS NOT NULL;"
+    ]
   }
 ];

@@ -318,9 +318,10 @@ export async function tenantAdminContacts({ ctx, tenantId }: { ctx: PlatformCtx;
 
 /**
  * Everyone in the tenant (residents and staff) with how to reach them and their housing unit: the
- * audience of announcements, news and agenda reminders. One query, however many members.
+ * audience of announcements, news and agenda reminders. One query, however many members; with
+ * `unitIds`, only the members housed there (the arrears page reminds a page of houses, not the RT).
  */
-export async function membersWithContact({ ctx }: { ctx: TenantCtx }) {
+export async function membersWithContact({ ctx, unitIds }: { ctx: TenantCtx; unitIds?: readonly string[] }) {
   return ctx.platform
     .select({
       userId: users.id,
@@ -332,6 +333,13 @@ export async function membersWithContact({ ctx }: { ctx: TenantCtx }) {
     })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(eq(memberships.tenantId, ctx.tenant.id))
+    .where(
+      and(
+        eq(memberships.tenantId, ctx.tenant.id),
+        unitIds
+          ? sql`${memberships.unitId} IN (SELECT value FROM json_each(${JSON.stringify(unitIds)}))`
+          : undefined,
+      ),
+    )
     .orderBy(asc(users.id));
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, isNotNull, or, sql } from "drizzle-orm";
+import { and, asc, type Column, eq, gte, isNotNull, or, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
@@ -212,23 +212,23 @@ export async function unitByAddress({
   );
 }
 
-/** Block and number of the given units, for views that show residents with their houses. */
-export async function unitsByIds({ ctx, ids }: { ctx: Pick<TenantCtx, "db">; ids: readonly string[] }) {
-  const found = new Map<string, { id: string; block: string; number: string }>();
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) {
-    return found;
-  }
-  // One statement whatever the count: the ids travel as one JSON parameter (D1 binds at most 100), and
-  // each is looked up on the primary key. The arrears of every house once made 23 queries in a row.
-  const rows = await ctx.db
+/** The ids as one JSON parameter, each looked up on its key (D1 binds at most 100 parameters). */
+const inJson = (column: Column, ids: readonly string[]) =>
+  sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+
+function unitsQuery(db: TenantCtx["db"], ids: readonly string[]) {
+  return db
     .select({ id: units.id, block: units.block, number: units.number })
     .from(units)
-    .where(sql`${units.id} IN (SELECT value FROM json_each(${JSON.stringify(unique)}))`);
-  for (const row of rows) {
-    found.set(row.id, row);
-  }
-  return found;
+    .where(inJson(units.id, ids));
+}
+
+/** Block and number of the given units, for views that show residents with their houses. */
+export async function unitsByIds({ ctx, ids }: { ctx: Pick<TenantCtx, "db">; ids: readonly string[] }) {
+  const unique = [...new Set(ids)];
+  // One statement whatever the count. The arrears of every house once made 23 queries in a row.
+  const rows = unique.length === 0 ? [] : await unitsQuery(ctx.db, unique);
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 // The registry as a workbook's sheets (KK, Anggota, Kendaraan, Unit): the community archive's handover pack.
@@ -259,7 +259,7 @@ export async function familyCardsByIds({ ctx, ids }: { ctx: Pick<TenantCtx, "db"
       statusDate: familyCards.statusDate,
     })
     .from(familyCards)
-    .where(sql`${familyCards.id} IN (SELECT value FROM json_each(${JSON.stringify(unique)}))`);
+    .where(inJson(familyCards.id, unique));
   for (const row of rows) {
     found.set(row.id, row);
   }
@@ -267,38 +267,31 @@ export async function familyCardsByIds({ ctx, ids }: { ctx: Pick<TenantCtx, "db"
 }
 
 /**
- * The kepala keluarga of the active family card living in each of the given units (the oldest card
- * when a house holds more than one), with the WhatsApp number on the card: the arrears list names the
- * family to remind (issue 45). One statement, the ids as one JSON parameter like `unitsByIds`.
+ * The houses of the given units (block and number) and the kepala keluarga of the active family card
+ * living in each (the oldest card when a house holds more than one), with the WhatsApp number on the
+ * card: the arrears list names the family to remind (issue 45). One batch of two statements, the ids
+ * as one JSON parameter like `unitsByIds`.
  */
-export async function familyHeadsAt({
-  ctx,
-  unitIds,
-}: {
-  ctx: Pick<TenantCtx, "db">;
-  unitIds: readonly string[];
-}) {
-  const found = new Map<string, { name: string; whatsapp: string | null }>();
+export async function housesAt({ ctx, unitIds }: { ctx: Pick<TenantCtx, "db">; unitIds: readonly string[] }) {
+  const heads = new Map<string, { name: string; whatsapp: string | null }>();
   const unique = [...new Set(unitIds)];
   if (unique.length === 0) {
-    return found;
+    return { units: new Map<string, { id: string; block: string; number: string }>(), heads };
   }
-  const rows = await ctx.db
-    .select({ unitId: familyCards.unitId, name: familyCards.headName, whatsapp: familyCards.headWhatsapp })
-    .from(familyCards)
-    .where(
-      and(
-        eq(familyCards.status, "aktif"),
-        sql`${familyCards.unitId} IN (SELECT value FROM json_each(${JSON.stringify(unique)}))`,
-      ),
-    )
-    .orderBy(asc(familyCards.id));
-  for (const row of rows) {
-    if (!found.has(row.unitId)) {
-      found.set(row.unitId, { name: row.name, whatsapp: row.whatsapp });
+  const [unitRows, headRows] = await ctx.db.batch([
+    unitsQuery(ctx.db, unique),
+    ctx.db
+      .select({ unitId: familyCards.unitId, name: familyCards.headName, whatsapp: familyCards.headWhatsapp })
+      .from(familyCards)
+      .where(and(eq(familyCards.status, "aktif"), inJson(familyCards.unitId, unique)))
+      .orderBy(asc(familyCards.id)),
+  ]);
+  for (const row of headRows) {
+    if (!heads.has(row.unitId)) {
+      heads.set(row.unitId, { name: row.name, whatsapp: row.whatsapp });
     }
   }
-  return found;
+  return { units: new Map(unitRows.map((row) => [row.id, row])), heads };
 }
 
 // Registry of family cards and their members (families.ts); letters read households through these.

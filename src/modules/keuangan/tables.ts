@@ -69,6 +69,11 @@ export const duesBills = sqliteTable(
     index("dues_bills_unit_idx").on(t.unitId, t.period),
     // In id order: the staff list filtered by status walks it to the page's end instead of sorting.
     index("dues_bills_status_idx").on(t.status, t.id),
+    // The debts of families that moved out (few bills of many): their list reads these alone, grouped
+    // by card in index order, and never walks the community's other bills.
+    index("dues_bills_moved_out_idx")
+      .on(t.movedOutFamilyId, t.status)
+      .where(sql`${t.movedOutFamilyId} IS NOT NULL`),
     check("dues_bills_paid_le_amount", sql`${t.paidAmount} >= 0 AND ${t.paidAmount} <= ${t.amount}`),
   ],
 );

@@ -1,4 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { TenantCtx } from "../../../src/core/context";
 import { openCursor, sealCursor } from "../../../src/core/http/cursor";
@@ -7,11 +8,13 @@ import {
   arrearsAmountQuery,
   arrearsPage,
   arrearsUnitsQuery,
+  bucketStarts,
 } from "../../../src/modules/keuangan/iuran/arrears";
 import { generateBills } from "../../../src/modules/keuangan/iuran/generate";
 import { duesOfUnit } from "../../../src/modules/keuangan/iuran/household";
 import { createDuesType, updateDuesType } from "../../../src/modules/keuangan/iuran/jenis";
 import { recordPayment } from "../../../src/modules/keuangan/iuran/payments";
+import { periodOf, previousPeriod } from "../../../src/modules/keuangan/periods";
 import { duesBills } from "../../../src/modules/keuangan/tables";
 import { ctxAt, jakartaTime, setNow } from "../../helpers/clock";
 import { memberCtx } from "../../helpers/contexts";
@@ -245,6 +248,10 @@ describe("the current month apart from the arrears, and who to remind (issue 45)
     const page = await arrearsPage({ ctx: onTheDay, input: { limit: 20 } });
     expect(page.totals.owed).toBe(25_000);
     expect(page.items).toEqual([expect.objectContaining({ unitId: c.home.unitId, oldestPeriod: "2026-09" })]);
+    // The page ages in SQL before it knows the due day; the whole list ages in JavaScript after it.
+    const whole = await arrears({ ctx: onTheDay });
+    expect(page.totals).toEqual(whole.totals);
+    expect(page.items).toEqual(whole.items);
     expect(page.bulanIni).toEqual({
       period: "2026-10",
       dueDate: "2026-10-10",
@@ -264,6 +271,8 @@ describe("the current month apart from the arrears, and who to remind (issue 45)
     const dayAfter = ctxAt(base, new Date("2026-10-10T17:30:00.000Z"));
     const later = await arrearsPage({ ctx: dayAfter, input: { limit: 20 } });
     expect(later.totals.owed).toBe(50_000);
+    expect(later.totals).toEqual((await arrears({ ctx: dayAfter })).totals);
+    expect(later.totals.aging).toEqual({ d0_30: 25_000, d31_60: 25_000, d61_90: 0, d90plus: 0 });
     expect(later.bulanIni).toMatchObject({ overdue: true, outstanding: 25_000 });
     expect(await dashboard(new Date("2026-10-10T17:30:00.000Z"))).toEqual({ amount: 50_000, units: 1 });
     expect((await duesOfUnit(dayAfter, c.home.unitId)).totals).toMatchObject({
@@ -342,5 +351,32 @@ describe("the current month apart from the arrears, and who to remind (issue 45)
       headName: "Budi Santoso",
       waLink: null,
     });
+  });
+});
+
+describe("the aging buckets' edges", () => {
+  it("from the month before are the current month's, no later than that month (what the page's SQL takes)", () => {
+    // arrearsPage reads the due day in its own batch, so its statements take the edges as
+    // `min(edge as of the current month, latest period owed)`; this is why that is the same.
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date("2020-01-01T00:00:00Z"),
+          max: new Date("2035-12-31T23:59:59Z"),
+          noInvalidDate: true,
+        }),
+        (now) => {
+          const current = periodOf(now);
+          const calendar = bucketStarts(now, current);
+          for (const through of [current, previousPeriod(current)]) {
+            const exact = bucketStarts(now, through);
+            for (const edge of ["p30", "p60", "p90"] as const) {
+              expect(exact[edge]).toBe([calendar[edge], through].sort()[0]);
+            }
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

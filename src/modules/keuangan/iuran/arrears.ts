@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/sqlite-core";
 import type { TenantCtx } from "../../../core/context";
 import { rupiah } from "../../../core/format";
@@ -7,7 +7,7 @@ import { invalidCursor } from "../../../core/http/cursor";
 import { normaliseIndonesianMobile, toMsisdn } from "../../../core/phone";
 import { jakartaDay } from "../../../core/time";
 import { membersWithContact } from "../../identity/service";
-import { familyHeadsAt, unitsByIds } from "../../kependudukan/service";
+import { housesAt } from "../../kependudukan/service";
 import {
   DEFAULT_DUE_DAY,
   daysSincePeriodStart,
@@ -23,6 +23,8 @@ import type { ArrearsQuery } from "./schemas";
 // --- arrears -------------------------------------------------------------------------------------
 
 type Buckets = ReturnType<typeof bucketStarts>;
+/** The bucket edges as the statements take them: periods, or SQL that reads one (`bucketsSql`). */
+type BucketEdges = { [K in keyof Buckets]: string | SQL };
 type Aging = { d0_30: number; d31_60: number; d61_90: number; d90plus: number };
 
 /**
@@ -33,11 +35,19 @@ type Aging = { d0_30: number; d31_60: number; d61_90: number; d90plus: number };
  * current one once that day has passed, else the one before.
  */
 export async function owedThrough(ctx: Pick<TenantCtx, "db">, now: Date) {
-  const row = await ctx.db
+  return monthAt(now, await dueDayQuery(ctx).get());
+}
+
+/** The latest due day among the active types (`dueDay`, null when none): `monthAt` reads it. */
+function dueDayQuery(ctx: Pick<TenantCtx, "db">) {
+  return ctx.db
     .select({ dueDay: sql<number | null>`max(${duesTypes.dueDay})` })
     .from(duesTypes)
-    .where(eq(duesTypes.active, true))
-    .get();
+    .where(eq(duesTypes.active, true));
+}
+
+/** `owedThrough`'s answer from the due day's row. */
+function monthAt(now: Date, row: { dueDay: number | null } | undefined) {
   const dueDay = Number(row?.dueDay ?? DEFAULT_DUE_DAY);
   const current = periodOf(now);
   const overdue = isOverdue(current, dueDay, now);
@@ -53,7 +63,7 @@ export async function owedThrough(ctx: Pick<TenantCtx, "db">, now: Date) {
  * The oldest period still in each aging bucket (0–30, 31–60, 61–90 days since the period began), and as
  * `current` the latest period owed (`owedThrough`): a month not yet due is not in the arrears.
  */
-function bucketStarts(now: Date, through: string) {
+export function bucketStarts(now: Date, through: string) {
   const current = through;
   const starts: string[] = [];
   for (const limit of [30, 60, 90]) {
@@ -72,7 +82,7 @@ function bucketOf(period: string, { p30, p60, p90 }: Buckets): keyof Aging {
 }
 
 /** A unit's open bills, oldest open period and aging, summed over its kept rows (periods up to now). */
-function figures({ p30, p60, p90 }: Buckets) {
+function figures({ p30, p60, p90 }: BucketEdges) {
   const b = duesBalances;
   const out = b.outstanding;
   // Named: D1 keys a row's columns by name, and two unnamed sums of the same text would be one column.
@@ -175,7 +185,12 @@ function parseCursor(cursor: string | undefined) {
  * Each unit's owed as of now (`owing`), their count and sum (`owing_count`), and the page of them after
  * the cursor (`owing_page`), as the common table expressions of the arrears page's statement.
  */
-function owingPage(ctx: TenantCtx, buckets: Buckets, after: ReturnType<typeof parseCursor>, limit: number) {
+function owingPage(
+  ctx: TenantCtx,
+  buckets: BucketEdges,
+  after: ReturnType<typeof parseCursor>,
+  limit: number,
+) {
   const db = ctx.db;
   const b = duesBalances;
   const k = duesUnitBalances;
@@ -221,20 +236,21 @@ function owingPage(ctx: TenantCtx, buckets: Buckets, after: ReturnType<typeof pa
 }
 
 /**
- * The family head (kepala keluarga of the active card at the unit, from the registry) and a WhatsApp
- * number for each unit: a resident account of the unit with a number, else the number on the card;
- * normalised to the international digits wa.me takes (null when none reads as a number).
+ * The house of each unit (block and number) with its family head (kepala keluarga of the active card
+ * at the unit, from the registry) and, `withNumbers`, a WhatsApp number: a resident account of the unit
+ * with a number, else the number on the card, normalised to the international digits wa.me takes (null
+ * when none reads as a number).
  */
-async function contactsAt(ctx: TenantCtx, unitIds: readonly string[]) {
+async function housesAndContacts(ctx: TenantCtx, unitIds: readonly string[], withNumbers: boolean) {
   const found = new Map<string, Contact>();
-  if (unitIds.length === 0) {
-    return found;
-  }
-  const wanted = new Set(unitIds);
-  const [heads, members] = await Promise.all([familyHeadsAt({ ctx, unitIds }), membersWithContact({ ctx })]);
+  const [{ units, heads }, members] = await Promise.all([
+    housesAt({ ctx, unitIds }),
+    // The accounts' numbers only for who is shown them: nobody else needs a read of the platform.
+    withNumbers && unitIds.length > 0 ? membersWithContact({ ctx, unitIds }) : [],
+  ]);
   const memberNumbers = new Map<string, string>();
   for (const m of members) {
-    if (m.unitId && wanted.has(m.unitId) && m.whatsapp && !memberNumbers.has(m.unitId)) {
+    if (m.unitId && m.whatsapp && !memberNumbers.has(m.unitId)) {
       memberNumbers.set(m.unitId, m.whatsapp);
     }
   }
@@ -244,7 +260,7 @@ async function contactsAt(ctx: TenantCtx, unitIds: readonly string[]) {
     const whatsapp = raw ? (normaliseIndonesianMobile(raw) ?? toMsisdn(raw)) : null;
     found.set(unitId, { headName: head?.name ?? null, whatsapp });
   }
-  return found;
+  return { units, contacts: found };
 }
 
 /**
@@ -252,9 +268,12 @@ async function contactsAt(ctx: TenantCtx, unitIds: readonly string[]) {
  * who manage finance and so may see numbers, issue 44) a WhatsApp link to remind them.
  */
 async function lines(ctx: TenantCtx, rows: readonly UnitRow[]) {
-  const ids = rows.map((r) => r.unitId);
-  const [units, contacts] = await Promise.all([unitsByIds({ ctx, ids }), contactsAt(ctx, ids)]);
   const seesNumbers = hasRole(ctx, ROLES.FINANCE);
+  const { units, contacts } = await housesAndContacts(
+    ctx,
+    rows.map((r) => r.unitId),
+    seesNumbers,
+  );
   return rows.map((row) => {
     const contact = contacts.get(row.unitId);
     const item = present(row, units.get(row.unitId), contact);
@@ -290,15 +309,17 @@ export async function arrearsPage({
   input: ArrearsQuery;
   now?: Date;
 }) {
-  const month = await owedThrough(ctx, now);
-  const buckets = bucketStarts(now, month.through);
+  // The latest period owed depends on the active types' due day: read in the same batch (`bucketsSql`),
+  // not by a call of its own before it.
+  const buckets = bucketsSql(now);
   const db = ctx.db;
   const b = duesBalances;
   const { owing, counted, page } = owingPage(ctx, buckets, parseCursor(input.cursor), input.limit);
   // One statement: the count and sum ride on every row of the page (and alone on an empty page), and
   // each page row is joined to its own kept rows for its figures; the aging totals beside it, one batch
   // (one transaction, so the buckets and the total owed they are taken from agree).
-  const [ranked, recent, [thisMonth]] = await db.batch([
+  const [[dueDay], ranked, recent, [thisMonth]] = await db.batch([
+    dueDayQuery(ctx),
     db
       .with(owing, counted, page)
       .select({
@@ -327,8 +348,10 @@ export async function arrearsPage({
         units: sql<number>`count(distinct ${b.unitId})`,
       })
       .from(b)
-      .where(eq(b.period, month.current)),
+      .where(eq(b.period, periodOf(now))),
   ]);
+  const month = monthAt(now, dueDay);
+  const edges = bucketStarts(now, month.through);
   const found = ranked.flatMap(({ unitId, ...row }) => (unitId === null ? [] : [{ ...row, unitId }]));
   const shown = found.slice(0, input.limit);
   const items = await lines(ctx, shown);
@@ -337,7 +360,7 @@ export async function arrearsPage({
   const owed = Number(head?.totalOwed ?? 0);
   const aging: Aging = { d0_30: 0, d31_60: 0, d61_90: 0, d90plus: 0 };
   for (const row of recent) {
-    aging[bucketOf(row.period, buckets)] += Number(row.owed);
+    aging[bucketOf(row.period, edges)] += Number(row.owed);
   }
   aging.d90plus = owed - aging.d0_30 - aging.d31_60 - aging.d61_90;
   return {
@@ -365,6 +388,24 @@ function owedThroughSql(now: Date) {
   const day = Number(jakartaDay(now).slice(8));
   const lastDay = Number(periodDays(current).last.slice(8));
   return sql`CASE WHEN ${day} > min(${lastDay}, (SELECT coalesce(max(${duesTypes.dueDay}), ${DEFAULT_DUE_DAY}) FROM ${duesTypes} WHERE ${duesTypes.active} = 1)) THEN ${current} ELSE ${previousPeriod(current)} END`;
+}
+
+/**
+ * The bucket edges with the latest period owed as SQL (`owedThroughSql`), for a statement that cannot
+ * wait for the due day: an edge is the calendar's (the buckets as of the current period) unless the
+ * month is not yet due, then no later than the period before. Walking back from the period before
+ * stops where walking back from the current one does, or at its start: `bucketStarts(now, through)`
+ * is `min(bucketStarts(now, current), through)` edge by edge.
+ */
+function bucketsSql(now: Date): BucketEdges {
+  const calendar = bucketStarts(now, periodOf(now));
+  const through = owedThroughSql(now);
+  return {
+    current: through,
+    p30: sql`min(${calendar.p30}, ${through})`,
+    p60: sql`min(${calendar.p60}, ${through})`,
+    p90: sql`min(${calendar.p90}, ${through})`,
+  };
 }
 
 /** Dashboard: rupiah owed on bills past their due date (the arrears), from the kept balances (`n`). */

@@ -1,0 +1,1 @@
+CREATE INDEX `dues_bills_moved_out_idx` ON `dues_bills` (`moved_out_family_id`,`status`) WHERE "dues_bills"."moved_out_family_id" IS NOT NULL;
