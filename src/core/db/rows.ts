@@ -90,6 +90,14 @@ function noteVersion(client: D1Database, table: SQLiteTable, id: string, row: ob
   }
 }
 
+/**
+ * Notes the version of a row read by id some other way than `rowById` (in a batch with other reads of
+ * the request), as `rowById` notes it: a versioned GET watching that row tags its answer with it.
+ */
+export function noteRowVersion(db: AnyDb, table: TableWithId, id: string, row: object | undefined): void {
+  noteVersion(clientOf(db), table, id, row);
+}
+
 /** One row by id, or 404 (`NotFound(what, code)`): the "show one" read and most verbs' first step. */
 export async function rowByIdOrNotFound<T extends TableWithId>(
   db: AnyDb,

@@ -1,6 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { TenantCtx } from "../../core/context";
-import { familyCards, familyMembers } from "./tables";
+import { familyCards, familyMembers, units } from "./tables";
 
 /**
  * One person of the registry (a member of a family card) with the card's unit: what an account is
@@ -8,13 +8,46 @@ import { familyCards, familyMembers } from "./tables";
  * person whose card is no longer active (moved away, dissolved): nobody links an account to them.
  */
 export async function personById({ ctx, id }: { ctx: Pick<TenantCtx, "db">; id: string }) {
-  const row = await ctx.db
+  return personOf((await personQuery(ctx.db, id))[0]);
+}
+
+function personQuery(db: TenantCtx["db"], id: string) {
+  return db
     .select({ person: familyMembers, unitId: familyCards.unitId, kkNumber: familyCards.kkNumber })
     .from(familyMembers)
     .innerJoin(familyCards, eq(familyCards.id, familyMembers.familyCardId))
     .where(and(eq(familyMembers.id, id), eq(familyCards.status, "aktif")))
-    .get();
-  return row ? { ...row.person, unitId: row.unitId, kkNumber: row.kkNumber } : undefined;
+    .limit(1);
+}
+
+type PersonRow = Awaited<ReturnType<typeof personQuery>>[number];
+
+const personOf = (row: PersonRow | undefined) =>
+  row ? { ...row.person, unitId: row.unitId, kkNumber: row.kkNumber } : undefined;
+
+/**
+ * A person as `personById` finds them, and the house they live at (block and number), else the house
+ * given (`fallbackUnitId`: a letter's, when its subject's card has moved away): one batch, where the
+ * person and then their house would be two calls in a row.
+ */
+export async function personAndHouse({
+  ctx,
+  id,
+  fallbackUnitId,
+}: {
+  ctx: Pick<TenantCtx, "db">;
+  id: string;
+  fallbackUnitId: string;
+}) {
+  const livesAt = sql`coalesce((SELECT ${familyCards.unitId} FROM ${familyMembers} JOIN ${familyCards} ON ${familyCards.id} = ${familyMembers.familyCardId} WHERE ${familyMembers.id} = ${id} AND ${familyCards.status} = 'aktif'), ${fallbackUnitId})`;
+  const [[person], [house]] = await ctx.db.batch([
+    personQuery(ctx.db, id),
+    ctx.db
+      .select({ id: units.id, block: units.block, number: units.number })
+      .from(units)
+      .where(eq(units.id, livesAt)),
+  ]);
+  return { person: personOf(person), house: house ?? null };
 }
 
 /** Whether the person is on an active card of the unit: a person link survives a move only then. */

@@ -7,7 +7,7 @@ import { and, asc, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, jakartaDayFilters, keysetPage, type ListQuery } from "../../core/db/paging";
-import { rowById } from "../../core/db/rows";
+import { noteRowVersion, rowById } from "../../core/db/rows";
 import { Conflict, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
@@ -126,13 +126,34 @@ export function letterEvent(
   });
 }
 
+/** A letter's row by id, for a batch with the request's other reads; `seenLetter` checks it. */
+export const letterQuery = (ctx: TenantCtx, id: string) =>
+  ctx.db.select().from(letters).where(eq(letters.id, id));
+
+/** A letter's history of moves, oldest first. */
+export const historyQuery = (ctx: TenantCtx, id: string) =>
+  ctx.db.select().from(letterEvents).where(eq(letterEvents.letterId, id)).orderBy(asc(letterEvents.id));
+
+/**
+ * A letter read by `letterQuery`, as `loadLetter` gives it: its version noted for the ETag (as
+ * `rowById` notes it), 404 unless the reader is staff or its requester.
+ */
+export function seenLetter(ctx: TenantCtx, id: string, row: LetterRow | undefined): LetterRow {
+  noteRowVersion(ctx.db, letters, id, row);
+  if (!row || (!isLetterStaff(ctx) && row.residentId !== requireUser(ctx).userId)) {
+    throw new NotFound("Letter");
+  }
+  return row;
+}
+
+/** A letter and its history of moves, one batch; 404 as `loadLetter`. */
+export async function letterAndHistory(ctx: TenantCtx, id: string) {
+  const [[row], history] = await ctx.db.batch([letterQuery(ctx, id), historyQuery(ctx, id)]);
+  return { row: seenLetter(ctx, id, row), history };
+}
+
 export async function getLetter({ ctx, id }: { ctx: TenantCtx; id: string }) {
-  const row = await loadLetter(ctx, id);
-  const history = await ctx.db
-    .select()
-    .from(letterEvents)
-    .where(eq(letterEvents.letterId, id))
-    .orderBy(asc(letterEvents.id));
+  const { row, history } = await letterAndHistory(ctx, id);
   const residentName = isLetterStaff(ctx)
     ? ((await userNames({ ctx, ids: [row.residentId] })).get(row.residentId) ?? null)
     : undefined;

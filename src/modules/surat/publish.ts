@@ -4,14 +4,33 @@ import { Conflict, DomainError } from "../../core/errors";
 import { publicTenantCtx } from "../../core/tenancy/contexts";
 import { jakartaDay } from "../../core/time";
 import type { VerifiedLetter } from "../../pages/verify-surat";
-import { householdMembers, personById, unitsByIds } from "../kependudukan/service";
+import { userNames } from "../identity/service";
+import { householdMembers, personAndHouse } from "../kependudukan/service";
 import { letterHtml, tanggalIndonesia } from "./document";
 import { type Chain, identityValues, type RegistryPerson } from "./identity";
 import { IDENTITY_LABELS, jenisOf } from "./jenis";
 import { keptLetter } from "./kept";
-import { awaitingRw, getLetter, isLetterStaff, type LetterRow, loadLetter, verificationUrl } from "./letters";
+import {
+  awaitingRw,
+  historyQuery,
+  isLetterStaff,
+  type LetterRow,
+  letterAndHistory,
+  letterQuery,
+  loadLetter,
+  presentLetter,
+  seenLetter,
+  verificationUrl,
+} from "./letters";
 import { pdfRendering } from "./pdf";
-import { type Effective, effectiveSettings, issuedAs } from "./settings";
+import {
+  type Effective,
+  effectiveSettings,
+  issuedAs,
+  type Settings,
+  settingsOf,
+  settingsQuery,
+} from "./settings";
 import { type IssuedAs, letters } from "./tables";
 
 export const pdfKey = (slug: string, id: string, version: number) =>
@@ -48,14 +67,14 @@ async function subjectIdentity<C extends Chain>(
   ctx: TenantCtx,
   row: LetterRow,
   chainOf: (settings: Effective) => C,
+  stored?: Settings,
 ) {
-  const [person, current] = await Promise.all([
-    personById({ ctx, id: row.onBehalfOf }),
-    row.issuedAs ? Promise.resolve(null) : effectiveSettings(ctx),
+  const [{ person, house: unit }, current] = await Promise.all([
+    personAndHouse({ ctx, id: row.onBehalfOf, fallbackUnitId: row.unitId }),
+    row.issuedAs ? Promise.resolve(null) : effectiveSettings(ctx, stored),
   ]);
   // A letter finished before letterheads were kept on it prints today's settings.
   const printed: C | IssuedAs = row.issuedAs ?? chainOf(current ?? (await effectiveSettings(ctx)));
-  const unit = (await unitsByIds({ ctx, ids: [person?.unitId ?? row.unitId] })).values().next().value ?? null;
   const identity = person
     ? identityValues(person, unit, printed)
     : { ...identityValues(NOBODY, unit, printed), nama: row.subjectName, nik: "", jenisKelamin: "" };
@@ -68,19 +87,36 @@ async function subjectIdentity<C extends Chain>(
  * is for before numbering it). A resident gets the request as before.
  */
 export async function readLetter({ ctx, id }: { ctx: TenantCtx; id: string }) {
-  const letter = await getLetter({ ctx, id });
   if (!isLetterStaff(ctx)) {
-    return letter;
+    const { row, history } = await letterAndHistory(ctx, id);
+    return presentLetter(ctx, row, { history });
   }
-  // Before the letterhead is complete (the desk is told so elsewhere) the address names what is known.
-  const { identity } = await subjectIdentity(ctx, await loadLetter(ctx, id), (settings) => ({
-    rt: settings.rt,
-    rw: settings.rw,
-    kelurahan: settings.kelurahan ?? "",
-    villageKind: settings.villageKind,
-    kecamatan: settings.kecamatan ?? "",
-    kota: settings.kota ?? "",
-  }));
+  // Staff: the letter, its history and the stored letterhead in one batch.
+  const [[found], history, [stored]] = await ctx.db.batch([
+    letterQuery(ctx, id),
+    historyQuery(ctx, id),
+    settingsQuery(ctx.db),
+  ]);
+  const row = seenLetter(ctx, id, found);
+  // The requester's name and the subject's particulars at once. Before the letterhead is complete (the
+  // desk is told so elsewhere) the address names what is known.
+  const [names, { identity }] = await Promise.all([
+    userNames({ ctx, ids: [row.residentId] }),
+    subjectIdentity(
+      ctx,
+      row,
+      (settings) => ({
+        rt: settings.rt,
+        rw: settings.rw,
+        kelurahan: settings.kelurahan ?? "",
+        villageKind: settings.villageKind,
+        kecamatan: settings.kecamatan ?? "",
+        kota: settings.kota ?? "",
+      }),
+      settingsOf(stored),
+    ),
+  ]);
+  const letter = presentLetter(ctx, row, { history, residentName: names.get(row.residentId) ?? null });
   return {
     ...letter,
     subject: jenisOf(letter.jenis).identity.map((name) => ({

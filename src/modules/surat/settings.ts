@@ -33,8 +33,16 @@ const EMPTY: Omit<SettingsRow, "updatedAt"> & { updatedAt: string | null } = {
 export type Settings = typeof EMPTY;
 
 export async function loadSettings(db: TenantDb): Promise<Settings> {
-  return (await db.select().from(letterSettings).where(eq(letterSettings.id, 1)).get()) ?? EMPTY;
+  return settingsOf(await settingsQuery(db).get());
 }
+
+/** The stored settings' row as a query, for a batch with a request's other reads; `settingsOf` reads it. */
+export function settingsQuery(db: TenantDb) {
+  return db.select().from(letterSettings).where(eq(letterSettings.id, 1));
+}
+
+/** The stored settings from their row (none until first saved). */
+export const settingsOf = (row: Settings | undefined): Settings => row ?? EMPTY;
 
 /** "RT 01 / RW 05 Sukamaju" → 1 for RT: the numbers a community's name already carries. */
 function numberIn(name: string | undefined, word: "RT" | "RW"): string | null {
@@ -74,11 +82,12 @@ export interface Effective {
   missing: SettingName[];
 }
 
-export async function effectiveSettings(ctx: TenantCtx): Promise<Effective> {
+export async function effectiveSettings(ctx: TenantCtx, read?: Settings): Promise<Effective> {
   const isRt = ctx.tenant.type === "RT";
-  // The stored settings first; the admins' names and the parent RW's name are read only for what the
-  // stored settings leave unset (a community that completed its settings reads one row).
-  const stored = await loadSettings(ctx.db);
+  // The stored settings first (`read` when the caller's batch read them already); the admins' names and
+  // the parent RW's name are read only for what the stored settings leave unset (a community that
+  // completed its settings reads one row).
+  const stored = read ?? (await loadSettings(ctx.db));
   const ownRw = stored.rw ?? numberIn(ctx.tenant.name, "RW");
   const parentId = isRt && ownRw === null ? ctx.tenant.parentId : null;
   const [admins, parent] = await Promise.all([
