@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { TenantCtx } from "../../core/context";
 import { familyCards, familyMembers, units } from "./tables";
 
@@ -11,7 +11,7 @@ export async function personById({ ctx, id }: { ctx: Pick<TenantCtx, "db">; id: 
   return personOf((await personQuery(ctx.db, id))[0]);
 }
 
-function personQuery(db: TenantCtx["db"], id: string) {
+function personQuery(db: TenantCtx["db"], id: string | SQL) {
   return db
     .select({ person: familyMembers, unitId: familyCards.unitId, kkNumber: familyCards.kkNumber })
     .from(familyMembers)
@@ -39,15 +39,31 @@ export async function personAndHouse({
   id: string;
   fallbackUnitId: string;
 }) {
+  const { queries, read } = personAndHouseQueries(ctx.db, id, fallbackUnitId);
+  return read(await ctx.db.batch(queries));
+}
+
+/**
+ * `personAndHouse` as two queries for a caller's own batch, `read` turning their results into its
+ * answer; the ids may be SQL (a subquery on the caller's row, read in the same batch).
+ */
+export function personAndHouseQueries(db: TenantCtx["db"], id: string | SQL, fallbackUnitId: string | SQL) {
   const livesAt = sql`coalesce((SELECT ${familyCards.unitId} FROM ${familyMembers} JOIN ${familyCards} ON ${familyCards.id} = ${familyMembers.familyCardId} WHERE ${familyMembers.id} = ${id} AND ${familyCards.status} = 'aktif'), ${fallbackUnitId})`;
-  const [[person], [house]] = await ctx.db.batch([
-    personQuery(ctx.db, id),
-    ctx.db
+  const queries = [
+    personQuery(db, id),
+    db
       .select({ id: units.id, block: units.block, number: units.number })
       .from(units)
       .where(eq(units.id, livesAt)),
-  ]);
-  return { person: personOf(person), house: house ?? null };
+  ] as const;
+  const read = ([[person], [house]]: readonly [
+    PersonRow[],
+    { id: string; block: string; number: string }[],
+  ]) => ({
+    person: personOf(person),
+    house: house ?? null,
+  });
+  return { queries, read };
 }
 
 /** Whether the person is on an active card of the unit: a person link survives a move only then. */

@@ -4,7 +4,7 @@
  */
 export { registrySheets } from "./exchange-export";
 export { householdAt, householdMembers, maskNik } from "./families";
-export { familyCardOfPerson, isPersonAt, personAndHouse, personById } from "./persons";
+export { familyCardOfPerson, isPersonAt, personAndHouse, personAndHouseQueries, personById } from "./persons";
 export { houseAndUnitRequest, latestUnitRequest, requestUnit } from "./unit-requests";
 export {
   billingTargetsQuery,

@@ -193,6 +193,23 @@ describe("requests", () => {
     });
     expect(own.status).toBe(200);
     expect(own.body.subject).toBeUndefined();
+
+    // Once the family has moved away, the desk still sees the letter's subject by the name it stored,
+    // at the house the letter was asked from; the registry's particulars are gone with the card.
+    const moved = await callJson("/api/kependudukan/mutasi", {
+      token: h.sek.token,
+      body: { kind: "pindah_keluar", date: "2026-03-15", familyCardId: h.kkId },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(201);
+    const after = await callJson<{ subject?: { name: string; value: string }[] }>(
+      `/api/surat/${child.body.id}`,
+      {
+        token: h.sek.token,
+      },
+    );
+    const gone = Object.fromEntries((after.body.subject ?? []).map((p) => [p.name, p.value]));
+    expect(gone).toMatchObject({ nama: "Rina Santoso", nik: "", jenisKelamin: "" });
+    expect(gone.alamat).toMatch(/^Blok /);
   });
 
   it("refuses another household's member and an incomplete profile", async () => {
