@@ -131,16 +131,20 @@ export async function listCorrections({ ctx, input }: { ctx: TenantCtx; input: C
   if (input.field) {
     filters.push(eq(corrections.field, input.field));
   }
+  // The member each correction is about, named in the same statement (a house correction has none).
   const rows = await ctx.db
-    .select()
+    .select({ correction: corrections, memberName: familyMembers.name })
     .from(corrections)
+    .leftJoin(familyMembers, eq(familyMembers.id, corrections.memberId))
     .where(and(...filters))
     .orderBy(desc(corrections.id))
     .limit(input.limit + 1);
-  const page = keysetPage(rows, input.limit);
-  const names = await memberNames(ctx, page.items);
+  const page = keysetPage(
+    rows.map((r) => ({ ...r, id: r.correction.id })),
+    input.limit,
+  );
   return {
-    items: page.items.map((r) => present(r, r.memberId ? (names.get(r.memberId) ?? null) : null, staff)),
+    items: page.items.map((r) => present(r.correction, r.memberName, staff)),
     nextCursor: page.nextCursor,
   };
 }

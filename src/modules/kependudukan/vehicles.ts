@@ -154,29 +154,33 @@ export async function deleteVehicle({
  * its plate is corrected, or becomes the plate's holder when the other vehicles are removed.
  */
 export async function listPlateDuplicates({ ctx, input }: { ctx: TenantCtx; input: ListQuery }) {
-  const flagged = await ctx.db
-    .select({ vehicle: vehicles, headName: familyCards.headName })
+  const onPage = and(eq(vehicles.plateDuplicate, true), ...afterCursor(vehicles.id, input.cursor, "asc"));
+  // The page's plates, for the other vehicles holding them: the same page, in the same batch.
+  const pageKeys = ctx.db
+    .select({ plateKey: vehicles.plateKey })
     .from(vehicles)
-    .leftJoin(familyCards, eq(familyCards.id, vehicles.familyCardId))
-    .where(and(eq(vehicles.plateDuplicate, true), ...afterCursor(vehicles.id, input.cursor, "asc")))
+    .where(onPage)
     .orderBy(asc(vehicles.id))
-    .limit(input.limit + 1);
+    .limit(input.limit);
+  const [flagged, holders] = await ctx.db.batch([
+    ctx.db
+      .select({ vehicle: vehicles, headName: familyCards.headName })
+      .from(vehicles)
+      .leftJoin(familyCards, eq(familyCards.id, vehicles.familyCardId))
+      .where(onPage)
+      .orderBy(asc(vehicles.id))
+      .limit(input.limit + 1),
+    ctx.db
+      .select({ vehicle: vehicles, headName: familyCards.headName })
+      .from(vehicles)
+      .leftJoin(familyCards, eq(familyCards.id, vehicles.familyCardId))
+      .where(inArray(vehicles.plateKey, pageKeys))
+      .orderBy(asc(vehicles.id)),
+  ]);
   const page = keysetPage(
     flagged.map((r) => ({ id: r.vehicle.id, row: r })),
     input.limit,
   );
-  const keys = [
-    ...new Set(page.items.flatMap((i) => (i.row.vehicle.plateKey ? [i.row.vehicle.plateKey] : []))),
-  ];
-  const holders =
-    keys.length === 0
-      ? []
-      : await ctx.db
-          .select({ vehicle: vehicles, headName: familyCards.headName })
-          .from(vehicles)
-          .leftJoin(familyCards, eq(familyCards.id, vehicles.familyCardId))
-          .where(inArray(vehicles.plateKey, keys))
-          .orderBy(asc(vehicles.id));
   const shown = (r: { vehicle: typeof vehicles.$inferSelect; headName: string | null }) => ({
     ...presentVehicle(r.vehicle),
     typed: r.vehicle.plate,

@@ -276,6 +276,12 @@ describe("vehicle plates compared as plates", () => {
     const second = await duplicates(sek, `?limit=2&cursor=${encodeURIComponent(first.nextCursor ?? "")}`);
     expect(second.items.map((i) => i.id)).toEqual(["v-p2-b"]);
     expect(second.nextCursor).toBeNull();
+    // Each reported vehicle with the others holding its plate: those of its own page's plates only.
+    expect([...first.items, ...second.items].map((i) => i.samePlate.map((s) => s.id))).toEqual([
+      ["v-p0-a"],
+      ["v-p1-a"],
+      ["v-p2-a"],
+    ]);
     expectProblem(
       await callJson(`${base}/vehicles/duplicates?limit=0`, { token: sek.token }),
       400,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { tenantD1 } from "../../helpers/d1";
 import { callJson, expectProblem } from "../../helpers/harness";
 import {
   finishedLetter,
@@ -235,6 +236,37 @@ describe("numbering", () => {
       },
     );
     expect(after.body.nomorSurat).toBe("002/SKU/RT003.RW005/XII/2026");
+  });
+
+  it("skips past numbers already in use when the counter is behind them", async () => {
+    const h = await newTenantHousehold();
+    await callJson("/api/surat/settings", { method: "PUT", token: h.admin.token, body: settings });
+    await finishedLetter(h, "001/SKD/RT003.RW005/XI/2026", "2026-11-20");
+    // Eleven more letters holding the next numbers (copies of that one), and the counter behind them all
+    // (a sequence kept by hand before the app, say): the twelve taken numbers are skipped, past the
+    // first few tried at once.
+    const db = tenantD1(h.tenant);
+    const columns = (await db.prepare("PRAGMA table_info(letters)").all<{ name: string }>()).results.map(
+      (c) => c.name,
+    );
+    const copied = columns.map((c) =>
+      ["id", "nomor_surat", "verification_code"].includes(c) ? `?${c === "nomor_surat" ? 2 : 1}` : c,
+    );
+    await db.batch([
+      ...Array.from({ length: 11 }, (_, i) =>
+        db
+          .prepare(
+            `INSERT INTO letters (${columns.join(", ")}) SELECT ${copied.join(", ")} FROM letters WHERE nomor_surat = '001/SKD/RT003.RW005/XI/2026'`,
+          )
+          .bind(`copy-${i}`, `${String(i + 2).padStart(3, "0")}/SKD/RT003.RW005/XI/2026`),
+      ),
+      db.prepare("UPDATE letter_sequences SET last = 0 WHERE year = 2026"),
+    ]);
+    const next = await callJson<{ nomorSurat: string }>(
+      "/api/surat/next-number?jenis=domisili&tanggal=2026-11-20",
+      { token: h.sek.token },
+    );
+    expect(next.body.nomorSurat).toBe("013/SKD/RT003.RW005/XI/2026");
   });
 
   it("restarts the sequence every year", async () => {
