@@ -8,11 +8,11 @@ import {
   arrearsAmountQuery,
   arrearsPage,
   arrearsUnitsQuery,
-  bucketStarts,
 } from "../../../src/modules/keuangan/iuran/arrears";
 import { generateBills } from "../../../src/modules/keuangan/iuran/generate";
 import { duesOfUnit } from "../../../src/modules/keuangan/iuran/household";
 import { createDuesType, updateDuesType } from "../../../src/modules/keuangan/iuran/jenis";
+import { bucketStarts } from "../../../src/modules/keuangan/iuran/owed";
 import { recordPayment } from "../../../src/modules/keuangan/iuran/payments";
 import { periodOf, previousPeriod } from "../../../src/modules/keuangan/periods";
 import { duesBills } from "../../../src/modules/keuangan/tables";
