@@ -56,14 +56,14 @@ export function presentVehicle(row: VehicleRow) {
 }
 
 export async function unitRef(db: TenantDb, unitId: string) {
-  return (
-    (await db
-      .select({ id: units.id, block: units.block, number: units.number })
-      .from(units)
-      .where(eq(units.id, unitId))
-      .get()) ?? null
-  );
+  return (await unitRefQuery(db, unitId).get()) ?? null;
 }
+
+const unitRefQuery = (db: TenantDb, unitId: string) =>
+  db
+    .select({ id: units.id, block: units.block, number: units.number })
+    .from(units)
+    .where(eq(units.id, unitId));
 
 /** UNIQUE failures name the index's columns; turn them into the conflict the client can act on. */
 export function registryConflict(error: unknown): never {
@@ -283,13 +283,16 @@ export async function householdMembers({
   ctx: Pick<TenantCtx, "db">;
   id: string;
 }): Promise<MemberRow[]> {
-  const rows = await ctx.db
+  return (await householdQuery(ctx.db, id)).map((r) => r.member);
+}
+
+function householdQuery(db: TenantDb, unitId: string) {
+  return db
     .select({ member: familyMembers })
     .from(familyMembers)
     .innerJoin(familyCards, eq(familyCards.id, familyMembers.familyCardId))
-    .where(and(eq(familyCards.unitId, id), eq(familyCards.status, "aktif")))
+    .where(and(eq(familyCards.unitId, unitId), eq(familyCards.status, "aktif")))
     .orderBy(asc(familyMembers.id));
-  return rows.map((r) => r.member);
 }
 
 /**
@@ -306,10 +309,18 @@ export async function householdAt({
   id: string;
   personId: string | null;
 }) {
-  const members = await householdMembers({ ctx, id });
+  // The members and their house in one batch.
+  const [rows, [unit]] = await ctx.db.batch([
+    householdQuery(ctx.db, id),
+    ctx.db
+      .select({ id: units.id, block: units.block, number: units.number })
+      .from(units)
+      .where(eq(units.id, id)),
+  ]);
+  const members = rows.map((r) => r.member);
   return {
     unitId: id,
-    unit: await unitRef(ctx.db, id),
+    unit: unit ?? null,
     personId,
     members: members.map((m) => ({ ...presentMember(m, false), isMe: m.id === personId })),
   };
