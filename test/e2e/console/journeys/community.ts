@@ -62,7 +62,7 @@ export const communityJourneys: Journey[] = [
       await ack.click();
       await page.getByRole("status").getByText(`Surat ${first.nomorSurat} untuk`).waitFor();
       await app.settled(page);
-      expect(await ack.count()).toBe(0);
+      await ack.waitFor({ state: "detached" });
 
       // The second, declined with a reason in the confirmation dialog.
       await page

@@ -173,7 +173,9 @@ export const deskJourneys: Journey[] = [
       await check(app, desk, "guests-waiting");
       await desk.getByRole("button", { name: `Setujui: ${guest}` }).click();
       await desk.getByText(`Kunjungan ${guest} disetujui; tuan rumah menerima kartu tamunya.`).waitFor();
-      expect(await desk.getByRole("button", { name: `Setujui: ${guest}` }).count()).toBe(0);
+      // The list re-renders after the message: wait for the answered guest's button to go, not a count
+      // read before the new list is drawn.
+      await desk.getByRole("button", { name: `Setujui: ${guest}` }).waitFor({ state: "detached" });
       await desk.getByRole("link", { name: "Kunjungan hari ini" }).click();
       await app.settled(desk);
       await check(app, desk, "guests-today");
