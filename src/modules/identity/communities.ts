@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { forgetSession } from "../../core/auth/liveness";
 import type { Duty, PlatformCtx } from "../../core/context";
 import { memberships, sessions, users } from "../../core/db/identity-schema";
+import { inList } from "../../core/db/lists";
 import { tenants } from "../../core/db/platform-schema";
 import { Conflict } from "../../core/errors";
 import {
@@ -45,7 +46,7 @@ export async function adminCounts({
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(
       and(
-        sql`${memberships.tenantId} IN (SELECT value FROM json_each(${JSON.stringify(tenantIds)}))`,
+        inList(memberships.tenantId, tenantIds),
         activeAdmin,
         signedInSql(sql`${users.id}`, sql`${memberships.tenantId}`),
       ),

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
 import { memberships, users } from "../../core/db/identity-schema";
+import { inList } from "../../core/db/lists";
 import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
 import { tenants } from "../../core/db/platform-schema";
 import { preparedOnce } from "../../core/db/prepared";
@@ -334,12 +335,7 @@ export async function membersWithContact({ ctx, unitIds }: { ctx: TenantCtx; uni
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(
-      and(
-        eq(memberships.tenantId, ctx.tenant.id),
-        unitIds
-          ? sql`${memberships.unitId} IN (SELECT value FROM json_each(${JSON.stringify(unitIds)}))`
-          : undefined,
-      ),
+      and(eq(memberships.tenantId, ctx.tenant.id), unitIds ? inList(memberships.unitId, unitIds) : undefined),
     )
     .orderBy(asc(users.id));
 }

@@ -3,6 +3,7 @@ import { platformAudit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { memberships } from "../../core/db/identity-schema";
+import { inList } from "../../core/db/lists";
 import { tenants } from "../../core/db/platform-schema";
 import { forgetFamilies, keepsAnAdmin, lastAdmin, revokeSessionsIn } from "./memberGuards";
 import { retireInvitations } from "./oneTimeTokens";
@@ -29,9 +30,7 @@ export async function endMembershipsOnMoveOut({
   emptiedUnitId: string | null;
 }): Promise<string[]> {
   const who = or(
-    ...(personIds.length > 0
-      ? [sql`${memberships.personId} IN (SELECT value FROM json_each(${JSON.stringify(personIds)}))`]
-      : []),
+    ...(personIds.length > 0 ? [inList(memberships.personId, personIds)] : []),
     ...(emptiedUnitId ? [eq(memberships.unitId, emptiedUnitId)] : []),
   );
   if (!who) {

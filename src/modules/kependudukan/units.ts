@@ -1,7 +1,8 @@
-import { and, asc, type Column, eq, gte, isNotNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, gte, isNotNull, or, sql } from "drizzle-orm";
 import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
+import { inList, notInList } from "../../core/db/lists";
 import { afterCursor, keysetPage } from "../../core/db/paging";
 import { rowByIdOrNotFound } from "../../core/db/rows";
 import { Conflict, NotFound } from "../../core/errors";
@@ -212,15 +213,11 @@ export async function unitByAddress({
   );
 }
 
-/** The ids as one JSON parameter, each looked up on its key (D1 binds at most 100 parameters). */
-const inJson = (column: Column, ids: readonly string[]) =>
-  sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
-
 function unitsQuery(db: TenantCtx["db"], ids: readonly string[]) {
   return db
     .select({ id: units.id, block: units.block, number: units.number })
     .from(units)
-    .where(inJson(units.id, ids));
+    .where(inList(units.id, ids));
 }
 
 /** Block and number of the given units, for views that show residents with their houses. */
@@ -259,7 +256,7 @@ export async function familyCardsByIds({ ctx, ids }: { ctx: Pick<TenantCtx, "db"
       statusDate: familyCards.statusDate,
     })
     .from(familyCards)
-    .where(inJson(familyCards.id, unique));
+    .where(inList(familyCards.id, unique));
   for (const row of rows) {
     found.set(row.id, row);
   }
@@ -283,7 +280,7 @@ export async function housesAt({ ctx, unitIds }: { ctx: Pick<TenantCtx, "db">; u
     ctx.db
       .select({ unitId: familyCards.unitId, name: familyCards.headName, whatsapp: familyCards.headWhatsapp })
       .from(familyCards)
-      .where(and(eq(familyCards.status, "aktif"), inJson(familyCards.unitId, unique)))
+      .where(and(eq(familyCards.status, "aktif"), inList(familyCards.unitId, unique)))
       .orderBy(asc(familyCards.id)),
   ]);
   for (const row of headRows) {
@@ -325,8 +322,6 @@ export function billingTargetsQuery(
     exempt,
   }: { period: string; basis: "unit" | "kk"; includeEmpty: boolean; exempt: readonly string[] },
 ) {
-  const notExempt = (unitId: typeof units.id | typeof familyCards.unitId) =>
-    sql`${unitId} NOT IN (SELECT value FROM json_each(${JSON.stringify(exempt)}))`;
   if (basis === "unit") {
     // A unit whose occupancy is not recorded is billed.
     const billedUnit = includeEmpty ? undefined : sql`coalesce(${units.occupancy}, '') <> 'kosong'`;
@@ -337,7 +332,7 @@ export function billingTargetsQuery(
         f: sql<string | null>`NULL`.as("f"),
       })
       .from(units)
-      .where(and(billedUnit, notExempt(units.id)));
+      .where(and(billedUnit, notInList(units.id, exempt)));
   }
   const start = periodStart(period);
   return db
@@ -350,7 +345,7 @@ export function billingTargetsQuery(
     .where(
       and(
         or(eq(familyCards.status, "aktif"), gte(familyCards.statusDate, start)),
-        notExempt(familyCards.unitId),
+        notInList(familyCards.unitId, exempt),
       ),
     );
 }

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { TenantCtx, TenantDb } from "../../core/context";
+import { inList } from "../../core/db/lists";
 import { jakartaDay } from "../../core/time";
 import { jenisOf } from "./jenis";
 import { formatNumber } from "./numberFormat";
@@ -76,7 +77,10 @@ export async function suggestedNumber(
       .select({ nomorSurat: letters.nomorSurat })
       .from(letters)
       .where(
-        sql`${letters.nomorSurat} IN (SELECT value FROM json_each(${JSON.stringify(candidates.map((c) => c.nomorSurat))}))`,
+        inList(
+          letters.nomorSurat,
+          candidates.map((c) => c.nomorSurat),
+        ),
       );
     const taken = new Set(used.map((u) => u.nomorSurat));
     const free = candidates.find((c) => !taken.has(c.nomorSurat));

@@ -1,6 +1,7 @@
 import { and, asc, inArray, lt, type SQL, sql } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { TenantCtx } from "../../core/context";
+import { inList } from "../../core/db/lists";
 import { tenantFiles } from "../../core/db/tenant-schema";
 import { CRON, type Job, type JobReport, tenantJob } from "../../core/jobs";
 import { defineModule, type FileReference } from "../../core/module";
@@ -122,7 +123,7 @@ export async function sweepUnattachedFiles(
       const rows = await ctx.db
         .select({ key: tenantFiles.r2Key })
         .from(tenantFiles)
-        .where(sql`${tenantFiles.r2Key} IN (SELECT value FROM json_each(${JSON.stringify(aged)}))`);
+        .where(inList(tenantFiles.r2Key, aged));
       const known = new Set(rows.map((r) => r.key));
       const lost = aged.filter((key) => !known.has(key));
       if (lost.length > 0) {
