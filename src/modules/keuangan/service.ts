@@ -5,7 +5,7 @@
  */
 
 // A household's own dues (the assistant, the watch summary).
-export { duesOfCaller } from "./iuran/household";
+export { duesOfCaller, owedOfCaller } from "./iuran/household";
 // A family's move-out (issue 45): the registry's batch settles its bills to its card.
 export { settleBillsToFamily } from "./iuran/pindah";
 // Active campaigns with their progress (the assistant, the watch summary).

@@ -1,14 +1,22 @@
 import type { TenantCtx } from "../../core/context";
-import { activeCampaigns, duesOfCaller } from "../keuangan/service";
+import { activeCampaigns, owedOfCaller } from "../keuangan/service";
 import { latestBeritaTitles } from "./berita";
 import type { WatchSummary } from "./schemas";
 
-/** The finance part of the watch summary: the caller's dues owed and the tenant's active campaigns. */
-export async function financeForWatch(ctx: TenantCtx): Promise<Pick<WatchSummary, "dues" | "campaigns">> {
-  const [dues, campaigns] = await Promise.all([duesOfCaller({ ctx }), activeCampaigns({ ctx })]);
-  const owed = dues?.items ?? [];
+/** Campaigns the watch shows. */
+const WATCH_CAMPAIGNS = 3;
+
+/**
+ * The finance part of the watch summary: what the caller's household owes (counted in SQL, no bill
+ * read out) and the newest active campaigns.
+ */
+async function financeForWatch(ctx: TenantCtx): Promise<Pick<WatchSummary, "dues" | "campaigns">> {
+  const [owed, campaigns] = await Promise.all([
+    owedOfCaller({ ctx }),
+    activeCampaigns({ ctx, limit: WATCH_CAMPAIGNS }),
+  ]);
   return {
-    dues: { total: owed.reduce((sum, bill) => sum + bill.outstanding, 0), count: owed.length },
+    dues: owed ?? { total: 0, count: 0 },
     campaigns: campaigns.map((c) => ({
       id: c.id,
       title: c.title,
@@ -30,7 +38,7 @@ export async function watchSummary({ ctx }: { ctx: TenantCtx }): Promise<WatchSu
       title: n.title.length > TITLE_MAX ? `${n.title.slice(0, TITLE_MAX - 1)}…` : n.title,
       publishedAt: n.publishedAt,
     })),
-    campaigns: finance.campaigns.slice(0, 3).map((c) => ({
+    campaigns: finance.campaigns.map((c) => ({
       ...c,
       title: c.title.length > TITLE_MAX ? `${c.title.slice(0, TITLE_MAX - 1)}…` : c.title,
     })),

@@ -248,6 +248,38 @@ describe("payments", () => {
     expectProblem(await callJson("/api/iuran/mine", { token: homeless.token }), 409, "profile_incomplete");
     expectProblem(await callJson("/api/iuran/mine", { token: c.sek.token }), 403, "forbidden_role");
   });
+
+  it("counts on the watch what the household's own bills say it owes, and nothing of another house", async () => {
+    const c = await community();
+    await duesType(c);
+    await duesType(c, { name: "Iuran sosial", amount: 10_000, basis: "kk" });
+    for (const period of ["2026-03", "2026-04", "2026-05"]) {
+      await generate(c, period);
+    }
+    const [march] = await billsOf(c, `period=2026-03&unitId=${c.home.unitId}`);
+    const [april] = await billsOf(c, `period=2026-04&unitId=${c.home.unitId}`);
+    await pay(c, march?.id ?? "", march?.amount ?? 0);
+    await pay(c, april?.id ?? "", 5_000);
+    // Another house of the same community owes too; none of it is this household's.
+    await addUnit(c, "9");
+    await generate(c, "2026-06");
+
+    const watch = (token: string) =>
+      callJson<{ dues: { total: number; count: number } }>("/api/watch/summary", { token });
+    const mine = await callJson<{ items: Bill[] }>("/api/iuran/mine", { token: c.home.warga.token });
+    const unpaid = mine.body.items.filter((b) => b.status !== "lunas");
+    const seen = await watch(c.home.warga.token);
+    expect(seen.status).toBe(200);
+    expect(seen.body.dues).toEqual({
+      total: unpaid.reduce((sum, b) => sum + b.outstanding, 0),
+      count: unpaid.length,
+    });
+    // Eight bills of 25,000 and 10,000 over four months, less the March bill paid and 5,000 of April's.
+    expect(seen.body.dues).toEqual({ total: 4 * 35_000 - 25_000 - 5_000, count: 7 });
+    // A member without a house owes nothing; another community's resident sees their own (none).
+    expect((await watch((await c.tenant.member("warga")).token)).body.dues).toEqual({ total: 0, count: 0 });
+    expect((await watch((await community()).home.warga.token)).body.dues).toEqual({ total: 0, count: 0 });
+  });
 });
 
 describe("arrears and reminders", () => {
@@ -938,6 +970,11 @@ describe("moving out (issue 45)", () => {
     const theirs = await callJson<{ items: Bill[] }>("/api/iuran/mine", { token: newcomer.token });
     expect(theirs.status, JSON.stringify(theirs.body)).toBe(200);
     expect(theirs.body.items.map((b) => b.period)).toEqual(["2026-05"]);
+    // The watch counts the same bills: the family's debt that stayed with the house is not the newcomer's.
+    const watch = await callJson<{ dues: { total: number; count: number } }>("/api/watch/summary", {
+      token: newcomer.token,
+    });
+    expect(watch.body.dues).toEqual({ total: theirs.body.items[0]?.outstanding, count: 1 });
     const old = debts.body.items[0] as { familyId: string };
     const [oldBill] = (await billsOf(c, "period=2026-03")).filter((b) => b.basis === "unit");
     expect(oldBill).toMatchObject({ movedOutFamilyId: old.familyId });

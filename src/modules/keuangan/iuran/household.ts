@@ -106,3 +106,33 @@ export async function duesOfCaller({ ctx }: { ctx: TenantCtx }) {
   const dues = await duesOfUnit(ctx, membership.unitId);
   return { ...dues, items: dues.items.filter((bill) => bill.status !== "lunas") };
 }
+
+/**
+ * What the caller's household still owes: how many of its bills are unpaid and their outstanding sum,
+ * counted in SQL over the same bills `duesOfCaller` lists (the watch summary shows no more); null when
+ * the caller has no unit in this community yet.
+ */
+export async function owedOfCaller({
+  ctx,
+}: {
+  ctx: TenantCtx;
+}): Promise<{ total: number; count: number } | null> {
+  const membership = await membershipIn({ ctx });
+  if (!membership?.unitId) {
+    return null;
+  }
+  const [owed] = await ctx.db
+    .select({
+      count: sql<number>`count(*)`,
+      total: sql<number>`coalesce(sum(${duesBills.amount} - ${duesBills.paidAmount}), 0)`,
+    })
+    .from(duesBills)
+    .where(
+      and(
+        eq(duesBills.unitId, membership.unitId),
+        isNull(duesBills.movedOutFamilyId),
+        ne(duesBills.status, "lunas"),
+      ),
+    );
+  return { total: Number(owed?.total ?? 0), count: Number(owed?.count ?? 0) };
+}

@@ -45,14 +45,17 @@ export async function listCampaigns({ ctx, input }: { ctx: TenantCtx; input: Cam
   };
 }
 
-/** Active campaigns with their progress, for other modules (the assistant, the watch summary). */
-export async function activeCampaigns({ ctx }: { ctx: TenantCtx }) {
+/**
+ * Active campaigns with their progress, newest first, for other modules (the assistant, the watch
+ * summary, which shows `limit` of them).
+ */
+export async function activeCampaigns({ ctx, limit = 50 }: { ctx: TenantCtx; limit?: number }) {
   const rows = await ctx.db
     .select()
     .from(campaigns)
     .where(eq(campaigns.status, "aktif"))
     .orderBy(desc(campaigns.id))
-    .limit(50);
+    .limit(limit);
   const progress = await progressOf(
     ctx,
     rows.map((r) => r.id),
