@@ -189,6 +189,24 @@ describe("proposals (usulan)", () => {
     );
     const endorsed = await callJson<ProposalBody>(`/api/usulan/${id}/dukung`, { token: b.token, body: {} });
     expect(endorsed.body).toMatchObject({ endorsements: 1, endorsedByMe: true });
+    // The list says which proposals the caller endorsed, each reader their own.
+    const other = await callJson<ProposalBody>("/api/usulan", {
+      token: a.token,
+      body: { title: "Lampu jalan gang 5", description: "Gelap sekali", estimatedCost: 300_000 },
+    });
+    const listed = async (token: string) =>
+      (await callJson<{ items: ProposalBody[] }>("/api/usulan", { token })).body.items.map((p) => [
+        p.id,
+        p.endorsedByMe,
+      ]);
+    expect(await listed(b.token)).toEqual([
+      [other.body.id, false],
+      [id, true],
+    ]);
+    expect(await listed(a.token)).toEqual([
+      [other.body.id, false],
+      [id, false],
+    ]);
     expectProblem(
       await callJson(`/api/usulan/${id}/dukung`, { token: b.token, body: {} }),
       409,
