@@ -453,5 +453,11 @@ export const TENANT_MIGRATIONS: SqlMigration[] = [
     "statements": [
       "CREATE INDEX `dues_bills_moved_out_idx` ON `dues_bills` (`moved_out_family_id`,`status`) WHERE \"dues_bills\".\"moved_out_family_id\" IS NOT NULL;"
     ]
+  },
+  {
+    "name": "0036_plate_duplicates_index.sql",
+    "statements": [
+      "-- The secretary's list of flagged plates (GET /api/kependudukan/vehicles/duplicates) walks only the flagged vehicles in id order, instead of every vehicle of the community checking its flag (issue 49).\nCREATE INDEX `vehicles_duplicates_idx` ON `vehicles` (`id`) WHERE \"vehicles\".\"plate_duplicate\" = 1;"
+    ]
   }
 ];

@@ -264,6 +264,9 @@ export const vehicles = sqliteTable(
     uniqueIndex("vehicles_plate_key_uq").on(t.plateKey).where(sql`${t.plateDuplicate} = 0`),
     index("vehicles_plate_key_idx").on(t.plateKey, t.plateDuplicate),
     index("vehicles_card_idx").on(t.familyCardId, t.id),
+    // The secretary's list of flagged plates walks only the flagged vehicles in id order (a handful),
+    // not every vehicle of the community checking its flag (issue 49: two scans of 6,000 a request).
+    index("vehicles_duplicates_idx").on(t.id).where(sql`${t.plateDuplicate} = 1`),
   ],
 );
 

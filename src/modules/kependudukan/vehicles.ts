@@ -154,7 +154,9 @@ export async function deleteVehicle({
  * its plate is corrected, or becomes the plate's holder when the other vehicles are removed.
  */
 export async function listPlateDuplicates({ ctx, input }: { ctx: TenantCtx; input: ListQuery }) {
-  const onPage = and(eq(vehicles.plateDuplicate, true), ...afterCursor(vehicles.id, input.cursor, "asc"));
+  // `= 1` written out, not bound: the partial index `vehicles_duplicates_idx` serves only a condition
+  // the planner can see implies its own.
+  const onPage = and(eq(vehicles.plateDuplicate, sql`1`), ...afterCursor(vehicles.id, input.cursor, "asc"));
   // The page's plates, for the other vehicles holding them: the same page, in the same batch.
   const pageKeys = ctx.db
     .select({ plateKey: vehicles.plateKey })

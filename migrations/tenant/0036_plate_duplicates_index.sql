@@ -1,0 +1,2 @@
+-- The secretary's list of flagged plates (GET /api/kependudukan/vehicles/duplicates) walks only the flagged vehicles in id order, instead of every vehicle of the community checking its flag (issue 49).
+CREATE INDEX `vehicles_duplicates_idx` ON `vehicles` (`id`) WHERE "vehicles"."plate_duplicate" = 1;
