@@ -3,7 +3,7 @@ import { audit } from "../../core/audit";
 import type { TenantCtx } from "../../core/context";
 import { abortBatchUnless, isBatchAborted } from "../../core/db/errors";
 import { afterCursor, keysetPage, type ListQuery } from "../../core/db/paging";
-import { rowByIdOrNotFound } from "../../core/db/rows";
+import { noteRowVersion, rowByIdOrNotFound } from "../../core/db/rows";
 import { Conflict, NotFound } from "../../core/errors";
 import type { ImageUpload } from "../../core/files";
 import { requireUser } from "../../core/http/access";
@@ -40,45 +40,75 @@ async function loadAlbum(ctx: TenantCtx, id: string): Promise<AlbumRow> {
   return rowByIdOrNotFound(ctx.db, galleryAlbums, id, "Album", "album_not_found");
 }
 
-/** Photo counts and first photos of some albums, with the files behind those first photos. */
-async function albumSummaries(ctx: TenantCtx, rows: AlbumRow[]) {
-  const ids = rows.map((r) => r.id);
-  const stats = ids.length
-    ? await ctx.db
-        .select({ albumId: galleryPhotos.albumId, photos: count(), first: min(galleryPhotos.id) })
-        .from(galleryPhotos)
-        .where(inArray(galleryPhotos.albumId, ids))
-        .groupBy(galleryPhotos.albumId)
-    : [];
-  const firstIds = stats.flatMap((s) => (s.first ? [s.first] : []));
-  const [covers, files] = await Promise.all([
-    firstIds.length ? ctx.db.select().from(galleryPhotos).where(inArray(galleryPhotos.id, firstIds)) : [],
-    tenantFilesByIds(ctx, firstIds),
-  ]);
-  const coverOf = new Map(covers.map((c) => [c.albumId, presentPhoto(c, files.get(c.id))]));
-  const countOf = new Map(stats.map((s) => [s.albumId, s.photos]));
-  return (row: AlbumRow) => ({
+function presentAlbum(
+  row: AlbumRow,
+  { photoCount, cover }: { photoCount: number; cover: ReturnType<typeof presentPhoto> | null },
+) {
+  return {
     id: row.id,
     title: row.title,
     description: row.description,
     eventDate: row.eventDate,
-    photoCount: countOf.get(row.id) ?? 0,
-    cover: coverOf.get(row.id) ?? null,
+    photoCount,
+    cover,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-  });
+  };
 }
 
+/**
+ * A page of albums with each one's photo count and cover (its first photo): the page, the counts and the
+ * covers in one batch (the counts and covers found through the page's ids in a subquery), then the files
+ * behind the covers.
+ */
 export async function listAlbums({ ctx, input }: { ctx: TenantCtx; input: ListQuery }) {
-  const rows = await ctx.db
-    .select()
+  const onPage = and(...afterCursor(galleryAlbums.id, input.cursor, "desc"));
+  const pageIds = ctx.db
+    .select({ id: galleryAlbums.id })
     .from(galleryAlbums)
-    .where(and(...afterCursor(galleryAlbums.id, input.cursor, "desc")))
+    .where(onPage)
     .orderBy(desc(galleryAlbums.id))
     .limit(input.limit + 1);
+  const ofPage = inArray(galleryPhotos.albumId, pageIds);
+  const [rows, stats, covers] = await ctx.db.batch([
+    ctx.db
+      .select()
+      .from(galleryAlbums)
+      .where(onPage)
+      .orderBy(desc(galleryAlbums.id))
+      .limit(input.limit + 1),
+    ctx.db
+      .select({ albumId: galleryPhotos.albumId, photos: count() })
+      .from(galleryPhotos)
+      .where(ofPage)
+      .groupBy(galleryPhotos.albumId),
+    ctx.db
+      .select()
+      .from(galleryPhotos)
+      .where(
+        inArray(
+          galleryPhotos.id,
+          ctx.db
+            .select({ first: min(galleryPhotos.id) })
+            .from(galleryPhotos)
+            .where(ofPage)
+            .groupBy(galleryPhotos.albumId),
+        ),
+      ),
+  ]);
   const page = keysetPage(rows, input.limit);
-  const present = await albumSummaries(ctx, page.items);
-  return { items: page.items.map(present), nextCursor: page.nextCursor };
+  const files = await tenantFilesByIds(
+    ctx,
+    covers.map((c) => c.id),
+  );
+  const coverOf = new Map(covers.map((c) => [c.albumId, presentPhoto(c, files.get(c.id))]));
+  const countOf = new Map(stats.map((s) => [s.albumId, s.photos]));
+  return {
+    items: page.items.map((row) =>
+      presentAlbum(row, { photoCount: countOf.get(row.id) ?? 0, cover: coverOf.get(row.id) ?? null }),
+    ),
+    nextCursor: page.nextCursor,
+  };
 }
 
 export async function createAlbum({ ctx, input }: { ctx: TenantCtx; input: CreateAlbumInput }) {
@@ -97,24 +127,38 @@ export async function createAlbum({ ctx, input }: { ctx: TenantCtx; input: Creat
     ctx.db.insert(galleryAlbums).values(row),
     audit(ctx, { action: "galeri.album.create", targetType: "gallery_album", targetId: row.id }),
   ]);
-  return { ...(await albumSummaries(ctx, [row]))(row), photos: [] };
+  return { ...presentAlbum(row, { photoCount: 0, cover: null }), photos: [] };
 }
 
 /** An album with all its photos, oldest first (the order they were taken and added in). */
+/**
+ * One album with its photos: the album, its photos and their count in one batch, then the files behind
+ * the photos. Its cover is its first photo, as the list's summary takes it (the smallest id).
+ */
 export async function getAlbum({ ctx, id }: { ctx: TenantCtx; id: string }) {
-  const album = await loadAlbum(ctx, id);
-  const photos = await ctx.db
-    .select()
-    .from(galleryPhotos)
-    .where(eq(galleryPhotos.albumId, id))
-    .orderBy(galleryPhotos.id)
-    .limit(MAX_PHOTOS_PER_ALBUM);
+  const [[album], photos, [counted]] = await ctx.db.batch([
+    ctx.db.select().from(galleryAlbums).where(eq(galleryAlbums.id, id)),
+    ctx.db
+      .select()
+      .from(galleryPhotos)
+      .where(eq(galleryPhotos.albumId, id))
+      .orderBy(galleryPhotos.id)
+      .limit(MAX_PHOTOS_PER_ALBUM),
+    ctx.db.select({ photos: count() }).from(galleryPhotos).where(eq(galleryPhotos.albumId, id)),
+  ]);
+  noteRowVersion(ctx.db, galleryAlbums, id, album);
+  if (!album) {
+    throw new NotFound("Album", "album_not_found");
+  }
   const files = await tenantFilesByIds(
     ctx,
     photos.map((p) => p.id),
   );
-  const summary = (await albumSummaries(ctx, [album]))(album);
-  return { ...summary, photos: photos.map((p) => presentPhoto(p, files.get(p.id))) };
+  const shown = photos.map((p) => presentPhoto(p, files.get(p.id)));
+  return {
+    ...presentAlbum(album, { photoCount: counted?.photos ?? 0, cover: shown[0] ?? null }),
+    photos: shown,
+  };
 }
 
 export async function deleteAlbum({ ctx, id }: { ctx: TenantCtx; id: string }) {

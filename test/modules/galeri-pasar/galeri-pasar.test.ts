@@ -112,6 +112,20 @@ describe("galeri: albums and photos", () => {
 
     const list = await callJson<{ items: AlbumView[] }>("/api/galeri", { token: warga.token });
     expect(list.body.items.find((a) => a.id === album.id)).toMatchObject({ photoCount: 1 });
+    // With a second photo the album's own page and the list agree on its count and its cover (the first).
+    expect((await addJpeg(album.id, "Lomba makan kerupuk")).status).toBe(201);
+    const two = await callJson<AlbumView>(`/api/galeri/${album.id}`, { token: warga.token });
+    const listed = (await callJson<{ items: AlbumView[] }>("/api/galeri", { token: warga.token })).body.items;
+    const { photos, ...summary } = two.body;
+    expect(photos).toHaveLength(2);
+    expect(summary).toEqual(listed.find((a) => a.id === album.id));
+    expect(summary).toMatchObject({ photoCount: 2, cover: { id: photo.id } });
+    // Another album on the same page: its own count and cover, none of the first album's.
+    const second = await newAlbum();
+    const its = (await addJpeg(second.id, "Panggung")).body as Photo;
+    const page = (await callJson<{ items: AlbumView[] }>("/api/galeri", { token: warga.token })).body.items;
+    expect(page.find((a) => a.id === second.id)).toMatchObject({ photoCount: 1, cover: { id: its.id } });
+    expect(page.find((a) => a.id === album.id)).toMatchObject({ photoCount: 2, cover: { id: photo.id } });
     const trail = await auditTrail(admin.token);
     expect(trail.map((e) => e.action)).toEqual(
       expect.arrayContaining(["galeri.album.create", "galeri.photo.add"]),
