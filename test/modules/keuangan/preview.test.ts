@@ -83,6 +83,24 @@ describe("the preview of a month's bills", () => {
     const after = await preview(c, "2026-03", c.admin.token);
     expect(after.status).toBe(200);
     expect(after.body).toMatchObject({ bills: 0, existing: 2, total: 0 });
+
+    // The household's house exempted after its March bill: no longer a target, so its bill is not one of
+    // the month's existing ones either (nothing to issue, nothing counted twice).
+    const exempted = await callJson(`/api/iuran/jenis/${unit}`, {
+      method: "PUT",
+      token: c.bendahara.token,
+      body: {
+        name: "Iuran kebersihan",
+        amount: 25_000,
+        basis: "unit",
+        startPeriod: "2026-01",
+        exemptUnitIds: [c.home.unitId],
+      },
+    });
+    expect(exempted.status, JSON.stringify(exempted.body)).toBe(200);
+    const again = await preview(c, "2026-03");
+    expect(again.body.types.find((t) => t.typeId === unit)).toMatchObject({ bills: 0, existing: 0 });
+    expect(again.body).toMatchObject({ bills: 0, existing: 1, total: 0 });
   });
 
   it("counts as the generation bills: exempt and empty houses, billing empty ones, a family that moved out", async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { audit } from "../../../core/audit";
 import type { TenantCtx } from "../../../core/context";
 import { newId } from "../../../core/ids";
@@ -57,12 +57,19 @@ function nonEmpty<T>(list: T[]): [T, ...T[]] | null {
 export async function previewBills({ ctx, period }: { ctx: TenantCtx; period: string }) {
   const { plan } = await planBills({ ctx, period });
   const b = duesBills;
+  // Per type: its targets counted, and its bills of the period whose target is still a target. The bills
+  // are walked from their (type, period) index, each looked up among the targets by key (EXISTS), so a
+  // month not yet billed costs the targets' count alone; a left join of every target to the bills probed
+  // the bills' index once per house (about 6 ms of SQL a type over 2,000 houses).
   const statements = nonEmpty(
     plan.map(({ type, targets }) =>
       ctx.db
-        .select({ targets: sql<number>`count(*)`, existing: sql<number>`count(${b.id})` })
-        .from(targets)
-        .leftJoin(b, and(eq(b.typeId, type.id), eq(b.period, period), eq(b.targetId, targets.t))),
+        .select({
+          targets: sql<number>`(select count(*) from ${targets})`,
+          existing: sql<number>`(select count(*) from ${b} where ${b.typeId} = ${type.id} and ${b.period} = ${period} and exists (select 1 from ${targets} where ${targets.t} = ${b.targetId}))`,
+        })
+        .from(duesTypes)
+        .where(eq(duesTypes.id, type.id)),
     ),
   );
   const counted = statements ? await ctx.db.batch(statements) : [];
