@@ -1,8 +1,6 @@
-import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "../../../src/index";
-import { countingD1, tenantD1 } from "../../helpers/d1";
-import { bindings, createTenant } from "../../helpers/harness";
+import { createTenant } from "../../helpers/harness";
+import { countedGet, planOf } from "../../helpers/plans";
 
 /**
  * The secretary's list of flagged plates reads the flagged vehicles through their own partial index
@@ -14,26 +12,16 @@ describe("the plate duplicates list", () => {
   it("walks only the flagged vehicles, for the page and for its plates' other holders", async () => {
     const tenant = await createTenant();
     const sek = await tenant.member("sekretaris");
-    const slot = `TENANT_DB_${String(tenant.slot).padStart(2, "0")}`;
-    const trips: string[][] = [];
-    const env = { ...bindings, [slot]: countingD1(tenantD1(tenant), trips) } as typeof bindings;
-    const res = await worker.fetch(
-      new Request("http://api.test/api/kependudukan/vehicles/duplicates?limit=20", {
-        headers: { Authorization: `Bearer ${sek.token}` },
-      }),
-      env,
-      createExecutionContext(),
+    const { res, trips } = await countedGet(
+      tenant,
+      sek.token,
+      "/api/kependudukan/vehicles/duplicates?limit=20",
     );
     expect(res.status).toBe(200);
     const reads = trips.flat().filter((text) => /from "vehicles"/.test(text));
     expect(reads).toHaveLength(2);
     for (const sql of reads) {
-      const params = Array.from(sql.matchAll(/\?/g), () => 20);
-      const plan = await tenantD1(tenant)
-        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
-        .bind(...params)
-        .all<{ detail: string }>();
-      const steps = plan.results.map((r) => r.detail);
+      const steps = await planOf(tenant, sql, 20);
       expect(steps, sql).toContainEqual(expect.stringMatching(/USING INDEX vehicles_duplicates_idx$/));
       // No walk over the community's vehicles: each other step is a search by key.
       expect(

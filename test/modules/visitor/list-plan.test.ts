@@ -1,8 +1,6 @@
-import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "../../../src/index";
-import { countingD1, tenantD1 } from "../../helpers/d1";
-import { bindings, createTenant } from "../../helpers/harness";
+import { createTenant } from "../../helpers/harness";
+import { countedGet, planOf } from "../../helpers/plans";
 
 /**
  * The review list by status reads one range of the (status, id) index, newest first, and stops at the
@@ -13,24 +11,10 @@ import { bindings, createTenant } from "../../helpers/harness";
 async function listPlan(query: string): Promise<string[]> {
   const tenant = await createTenant();
   const sek = await tenant.member("sekretaris");
-  const slot = `TENANT_DB_${String(tenant.slot).padStart(2, "0")}`;
-  const trips: string[][] = [];
-  const env = { ...bindings, [slot]: countingD1(tenantD1(tenant), trips) } as typeof bindings;
-  const res = await worker.fetch(
-    new Request(`http://api.test/api/visitor?${query}`, {
-      headers: { Authorization: `Bearer ${sek.token}` },
-    }),
-    env,
-    createExecutionContext(),
-  );
+  const { res, trips } = await countedGet(tenant, sek.token, `/api/visitor?${query}`);
   expect(res.status).toBe(200);
   const sql = trips.flat().find((text) => /from "visitors"/.test(text)) ?? "";
-  const params = Array.from(sql.matchAll(/\?/g), () => "menunggu");
-  const plan = await tenantD1(tenant)
-    .prepare(`EXPLAIN QUERY PLAN ${sql}`)
-    .bind(...params)
-    .all<{ detail: string }>();
-  return plan.results.map((r) => r.detail);
+  return planOf(tenant, sql, "menunggu");
 }
 
 describe("the guest list by status", () => {
