@@ -130,10 +130,10 @@ export async function createAlbum({ ctx, input }: { ctx: TenantCtx; input: Creat
   return { ...presentAlbum(row, { photoCount: 0, cover: null }), photos: [] };
 }
 
-/** An album with all its photos, oldest first (the order they were taken and added in). */
 /**
- * One album with its photos: the album, its photos and their count in one batch, then the files behind
- * the photos. Its cover is its first photo, as the list's summary takes it (the smallest id).
+ * An album with all its photos, oldest first (the order they were taken and added in): the album, its
+ * photos and their count in one batch, then the files behind the photos. Its cover is its first photo,
+ * as the list's summary takes it (the smallest id).
  */
 export async function getAlbum({ ctx, id }: { ctx: TenantCtx; id: string }) {
   const [[album], photos, [counted]] = await ctx.db.batch([

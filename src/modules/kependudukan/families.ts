@@ -310,13 +310,7 @@ export async function householdAt({
   personId: string | null;
 }) {
   // The members and their house in one batch.
-  const [rows, [unit]] = await ctx.db.batch([
-    householdQuery(ctx.db, id),
-    ctx.db
-      .select({ id: units.id, block: units.block, number: units.number })
-      .from(units)
-      .where(eq(units.id, id)),
-  ]);
+  const [rows, [unit]] = await ctx.db.batch([householdQuery(ctx.db, id), unitRefQuery(ctx.db, id)]);
   const members = rows.map((r) => r.member);
   return {
     unitId: id,

@@ -23,9 +23,12 @@ function presentOwnPayment(row: PaymentRow) {
 /** How many settled bills the resident's view shows after the unpaid ones. */
 const PAID_SHOWN = 12;
 
+/** The unit's household's bills: never those settled to a family that moved out (issue 45). */
+const householdBills = (unitId: string) =>
+  and(eq(duesBills.unitId, unitId), isNull(duesBills.movedOutFamilyId));
+
 export async function duesOfUnit(ctx: TenantCtx, unitId: string) {
-  // The unit's household's bills: never those settled to a family that moved out (issue 45).
-  const ofUnit = and(eq(duesBills.unitId, unitId), isNull(duesBills.movedOutFamilyId));
+  const ofUnit = householdBills(unitId);
   const [unpaid, paid, [totals], payments, types] = await ctx.db.batch([
     ctx.db
       .select()
@@ -127,12 +130,6 @@ export async function owedOfCaller({
       total: sql<number>`coalesce(sum(${duesBills.amount} - ${duesBills.paidAmount}), 0)`,
     })
     .from(duesBills)
-    .where(
-      and(
-        eq(duesBills.unitId, membership.unitId),
-        isNull(duesBills.movedOutFamilyId),
-        ne(duesBills.status, "lunas"),
-      ),
-    );
+    .where(and(householdBills(membership.unitId), ne(duesBills.status, "lunas")));
   return { total: Number(owed?.total ?? 0), count: Number(owed?.count ?? 0) };
 }
