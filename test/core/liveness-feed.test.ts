@@ -5,6 +5,7 @@ import worker from "../../src/index";
 import { setNow } from "../helpers/clock";
 import { countingD1 } from "../helpers/d1";
 import { bindings, callJson, createTenant, expectProblem } from "../helpers/harness";
+import { household } from "../modules/surat/helpers";
 
 /**
  * Whether a sign-in is live comes from the isolate's list of ended sign-ins, fed by the platform table
@@ -199,5 +200,107 @@ describe("the liveness feed", () => {
       .bind(sidOf(member.token))
       .first<{ n: number }>();
     expect(count?.n).toBe(1);
+  });
+});
+
+describe("the feed of renamed accounts (ADR 0053)", () => {
+  /** The staff's list of guests through a platform binding that counts reads of display names. */
+  async function guestList(tenant: Awaited<ReturnType<typeof createTenant>>) {
+    const { warga, sek: sekretaris } = await household(tenant);
+    const registered = await callJson("/api/visitor", {
+      token: warga.token,
+      body: {
+        guestName: "Andi Wijaya",
+        purpose: "Silaturahmi",
+        visitAt: new Date(Date.now() + 2 * 3_600_000).toISOString(),
+        vehiclePlate: "B 1234 XYZ",
+        identity: "KTP 3201010101800001",
+      },
+    });
+    expect(registered.status).toBe(201);
+    const trips: string[][] = [];
+    const env = { ...bindings, PLATFORM_DB: countingD1(bindings.PLATFORM_DB, trips) } as typeof bindings;
+    const read = async () => {
+      const res = await worker.fetch(
+        new Request("http://api.test/api/visitor", {
+          headers: { Authorization: `Bearer ${sekretaris.token}` },
+        }),
+        env,
+        createExecutionContext(),
+      );
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { items: { residentName: string | null }[] };
+      return body.items.map((v) => v.residentName);
+    };
+    const nameReads = () =>
+      trips.flat().filter((sql) => /from "users" where "users"\."id" in/i.test(sql)).length;
+    return { warga, read, nameReads };
+  }
+
+  const rename = (id: string, name: string) =>
+    bindings.PLATFORM_DB.prepare("UPDATE users SET name = ? WHERE id = ?").bind(name, id).run();
+
+  it("reads a name once per isolate, and again once another isolate's rename is read in the same feed", async () => {
+    const tenant = await createTenant();
+    const list = await guestList(tenant);
+    await rename(list.warga.id, "Budi Santoso");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 5_001);
+    expect(await list.read()).toEqual(["Budi Santoso"]);
+    expect(list.nameReads()).toBe(1);
+    // The same list again: its page, and no read of names.
+    expect(await list.read()).toEqual(["Budi Santoso"]);
+    expect(list.nameReads()).toBe(1);
+    // Another isolate renames (the plain UPDATE its route runs): within the feed's 5 s the old name...
+    await rename(list.warga.id, "Budi S.");
+    expect(await list.read()).toEqual(["Budi Santoso"]);
+    // ...then the feed brings the id (in the statement that reads the other feeds) and the name is read.
+    vi.setSystemTime(Date.now() + 5_001);
+    expect(await list.read()).toEqual(["Budi S."]);
+    expect(list.nameReads()).toBe(2);
+    const row = await bindings.PLATFORM_DB.prepare("SELECT * FROM user_name_changes WHERE user_id = ?")
+      .bind(list.warga.id)
+      .first<Record<string, unknown>>();
+    // The feed says that a name changed, never what it was or became.
+    expect(Object.keys(row ?? {}).sort()).toEqual(["at", "user_id"]);
+  });
+
+  it("shows a name changed through the profile at once in the isolate that changed it", async () => {
+    const tenant = await createTenant();
+    const list = await guestList(tenant);
+    const before = await list.read();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now());
+    const saved = await callJson("/api/user/profile", {
+      method: "PUT",
+      token: list.warga.token,
+      body: { fullName: "Siti Aminah", whatsapp: "0812-1111-2222" },
+    });
+    expect(saved.status).toBe(200);
+    expect(before).not.toEqual(["Siti Aminah"]);
+    expect(await list.read()).toEqual(["Siti Aminah"]);
+  });
+
+  it("forgets a deleted account's name, and records no entry for an update that keeps the name", async () => {
+    const tenant = await createTenant();
+    const list = await guestList(tenant);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 5_001);
+    await list.read();
+    await bindings.PLATFORM_DB.prepare("UPDATE users SET updated_at = 'x' WHERE id = ?")
+      .bind(list.warga.id)
+      .run();
+    const kept = await bindings.PLATFORM_DB.prepare(
+      "SELECT count(*) AS n FROM user_name_changes WHERE user_id = ?",
+    )
+      .bind(list.warga.id)
+      .first<{ n: number }>();
+    expect(kept?.n).toBe(0);
+    await bindings.PLATFORM_DB.batch([
+      bindings.PLATFORM_DB.prepare("PRAGMA defer_foreign_keys = on"),
+      bindings.PLATFORM_DB.prepare("DELETE FROM users WHERE id = ?").bind(list.warga.id),
+    ]);
+    vi.setSystemTime(Date.now() + 5_001);
+    expect(await list.read()).toEqual([null]);
   });
 });

@@ -1,6 +1,7 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterAll, afterEach, vi } from "vitest";
+import { resetLivenessFeed } from "../../src/core/auth/liveness";
 import { applyMigrations } from "../../src/core/db/migrate";
 import { TENANT_MIGRATIONS } from "../../src/core/db/tenant-migrations.generated";
 import { resetClock } from "./clock";
@@ -118,6 +119,8 @@ async function freshStorage() {
 
 await freshStorage();
 resetHarness();
+// The isolate's feeds and the display names it keeps were of the previous file's databases.
+resetLivenessFeed();
 
 // A test that set the platform's clock (helpers/clock.ts) leaves the real time to the next one.
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { DUTIES, type Duty, isResident } from "../context";
-import { membershipChanges, sessionRevocations } from "../db/identity-schema";
+import { membershipChanges, sessionRevocations, userNameChanges } from "../db/identity-schema";
 import type { PlatformDb } from "../env";
 import { Unauthorized } from "../errors";
 import { ACCESS_TOKEN_TTL_SECONDS, type AccessClaims } from "./tokens";
@@ -32,12 +32,24 @@ import { ACCESS_TOKEN_TTL_SECONDS, type AccessClaims } from "./tokens";
  * token names its membership and the version it was signed at (`mid`, `mv`); when the list holds a newer
  * version, the request is served with the membership as it stands (`liveStanding`), and the guard hands
  * the caller a token that says so. No request reads more than before: the two feeds share one read.
+ *
+ * And a third feed, of renamed accounts (`user_name_changes`, ADR 0053): the isolate keeps the display
+ * names staff lists show beside their rows (`knownNames`, `keepNames`), and drops one when the feed brings
+ * its id. A list of letters or guests then reads its page and nothing else on the platform database; a
+ * new name shows in this isolate at once (`forgetUserNames`) and in others within FEED_TTL_MS.
  */
 const FEED_TTL_MS = 5_000;
 const FEED_OVERLAP = "-60 seconds";
 /** A token lives 15 minutes (plus 30 s of clock skew); the feed keeps and reads back 20. */
 const KEEP_MS = ACCESS_TOKEN_TTL_SECONDS * 1000 + 5 * 60 * 1000;
 const FIRST_READ_WINDOW = "-20 minutes";
+/** At most this many display names per isolate (about 100 bytes each); the oldest kept go first. */
+const NAMES_KEPT = 5_000;
+/**
+ * An isolate that has not read the feed for this long forgets every name it keeps: the feed keeps a day
+ * of renames, and an hour is far inside it.
+ */
+const NAMES_IDLE_MS = 60 * 60 * 1000;
 
 /** A membership as the feed of changes last saw it. */
 interface ChangedMembership {
@@ -56,10 +68,18 @@ interface Feed {
   changed: Map<string, ChangedMembership>;
   /** How many times this isolate's own writes asked for a new read (`forgetMemberships`). */
   forgets: number;
+  /** User id → display name, as read from `users` after the feed's last word on that id. */
+  names: Map<string, string>;
+  /** User id → the feed entry's time of its latest rename this isolate has read, for pruning by `learnt`. */
+  renamed: Map<string, { at: string; learnt: number }>;
+  /** Renames learnt (and names forgotten) so far: a read of names that saw it move keeps none of them. */
+  renames: number;
   /** The platform database's time at the last read, or null before the first. */
   readAt: string | null;
-  /** Date.now() when the list was last brought up to date. */
+  /** Date.now() when the list was last brought up to date (moved back to force a read). */
   checkedAt: number;
+  /** Date.now() when the feed was last read (never moved back). */
+  readDoneAt: number;
   reading: Promise<void> | null;
 }
 
@@ -67,16 +87,20 @@ const feed: Feed = {
   ended: new Map(),
   changed: new Map(),
   forgets: 0,
+  names: new Map(),
+  renamed: new Map(),
+  renames: 0,
   readAt: null,
   checkedAt: Number.NEGATIVE_INFINITY,
+  readDoneAt: Number.NEGATIVE_INFINITY,
   reading: null,
 };
 
 const ISO_NOW = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
 
 interface FeedRow {
-  /** Null for the marker row, `s` for an ended sign-in, `m` for a changed membership. */
-  kind: "s" | "m" | null;
+  /** Null for the marker row, `s` for an ended sign-in, `m` for a changed membership, `n` a renamed user. */
+  kind: "s" | "m" | "n" | null;
   id: string | null;
   at: string;
   roles: string | null;
@@ -115,10 +139,21 @@ function learnChange(row: FeedRow, now: number): void {
   });
 }
 
+function learnRename(row: FeedRow, now: number): void {
+  if (row.id === null || feed.renamed.get(row.id)?.at === row.at) {
+    return;
+  }
+  feed.renamed.delete(row.id);
+  feed.renamed.set(row.id, { at: row.at, learnt: now });
+  feed.names.delete(row.id);
+  feed.renames += 1;
+}
+
 /**
  * The first row carries the database's own time (a marker with a null kind), then every family ended
  * and every membership changed since FEED_OVERLAP before the last read, or within FIRST_READ_WINDOW on
- * an isolate's first read: one statement, one round trip, for both feeds.
+ * an isolate's first read, and every account renamed in that time: one statement, one round trip, for
+ * the three feeds.
  */
 async function readFeed(platform: PlatformDb): Promise<void> {
   const since = feed.readAt
@@ -133,14 +168,22 @@ async function readFeed(platform: PlatformDb): Promise<void> {
         UNION ALL
         SELECT 'm', ${membershipChanges.membershipId}, ${membershipChanges.at}, ${membershipChanges.roles},
           ${membershipChanges.unitId}, ${membershipChanges.removed}, ${membershipChanges.membershipVersion}
-        FROM ${membershipChanges} WHERE ${membershipChanges.at} > ${since}`,
+        FROM ${membershipChanges} WHERE ${membershipChanges.at} > ${since}
+        UNION ALL
+        SELECT 'n', ${userNameChanges.userId}, ${userNameChanges.at}, NULL, NULL, NULL, NULL
+        FROM ${userNameChanges} WHERE ${userNameChanges.at} > ${since}`,
   );
   const now = Date.now();
+  if (!(now - feed.readDoneAt < NAMES_IDLE_MS)) {
+    forgetAllNames();
+  }
   for (const row of rows) {
     if (row.kind === null) {
       feed.readAt = row.at;
     } else if (row.kind === "m") {
       learnChange(row, now);
+    } else if (row.kind === "n") {
+      learnRename(row, now);
     } else if (row.id !== null && !feed.ended.has(row.id)) {
       feed.ended.set(row.id, now);
     }
@@ -157,7 +200,14 @@ async function readFeed(platform: PlatformDb): Promise<void> {
     }
     feed.changed.delete(membershipId);
   }
+  for (const [userId, rename] of feed.renamed) {
+    if (rename.learnt > now - KEEP_MS) {
+      break;
+    }
+    feed.renamed.delete(userId);
+  }
   feed.checkedAt = now;
+  feed.readDoneAt = now;
 }
 
 /** Brings the list up to date when it is older than FEED_TTL_MS: one read at a time per isolate. */
@@ -206,6 +256,66 @@ export function membershipForgets(): number {
   return feed.forgets;
 }
 
+function forgetAllNames(): void {
+  feed.names.clear();
+  feed.renames += 1;
+}
+
+/**
+ * Display names this isolate keeps, of those asked for, and the ids it does not know; `renames` is handed
+ * back to `keepNames` with what a read of the missing ones found. The feed is brought up to date first
+ * (no read when it is fresh, as it is inside any request that passed the access guard), so no name is
+ * older than the feed's last word on it.
+ */
+export async function knownNames(
+  platform: PlatformDb,
+  ids: Iterable<string>,
+): Promise<{ names: Map<string, string>; missing: string[]; renames: number }> {
+  await upToDate(platform);
+  const names = new Map<string, string>();
+  const missing: string[] = [];
+  for (const id of new Set(ids)) {
+    const name = feed.names.get(id);
+    if (name === undefined) {
+      missing.push(id);
+    } else {
+      names.set(id, name);
+    }
+  }
+  return { names, missing, renames: feed.renames };
+}
+
+/**
+ * Keeps names read from `users`, unless a rename was learnt while they were read (`renames` moved since
+ * `knownNames`): such a read may hold a name from before it, and the next request reads again.
+ */
+export function keepNames(read: ReadonlyMap<string, string>, renames: number): void {
+  if (renames !== feed.renames) {
+    return;
+  }
+  for (const [id, name] of read) {
+    feed.names.delete(id);
+    feed.names.set(id, name);
+  }
+  for (const id of feed.names.keys()) {
+    if (feed.names.size <= NAMES_KEPT) {
+      break;
+    }
+    feed.names.delete(id);
+  }
+}
+
+/**
+ * Called by the code that renamed (or removed) accounts, once its statement has run: this isolate shows
+ * the new names at once; others within FEED_TTL_MS, when the feed brings the trigger's entries.
+ */
+export function forgetUserNames(ids: Iterable<string>): void {
+  for (const id of ids) {
+    feed.names.delete(id);
+  }
+  feed.renames += 1;
+}
+
 /** A member's duties and residency as the request is served, and the membership version they stand at. */
 export interface Standing {
   roles: readonly Duty[];
@@ -239,6 +349,9 @@ export async function liveStanding(platform: PlatformDb, claims: AccessClaims): 
 export function resetLivenessFeed(): void {
   feed.ended.clear();
   feed.changed.clear();
+  feed.renamed.clear();
+  forgetAllNames();
   feed.readAt = null;
   feed.checkedAt = Number.NEGATIVE_INFINITY;
+  feed.readDoneAt = Number.NEGATIVE_INFINITY;
 }

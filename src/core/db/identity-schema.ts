@@ -173,6 +173,22 @@ export const membershipChanges = sqliteTable(
 );
 
 /**
+ * Every account whose display name changed (or that was deleted), as it changes: a trigger on `users`
+ * records the id, stamped by the database's own clock, whenever `name` changes by any statement. The
+ * isolate's cache of display names (core/auth/liveness.ts, ADR 0053) drops a name when the feed brings
+ * its id, read in the same statement as the sign-in and membership feeds. No name is kept here, only
+ * that it changed. Entries older than a day are dropped by the trigger.
+ */
+export const userNameChanges = sqliteTable(
+  "user_name_changes",
+  {
+    userId: text("user_id").primaryKey(),
+    at: text("at").notNull(),
+  },
+  (t) => [index("user_name_changes_at_idx").on(t.at)],
+);
+
+/**
  * Single-use secrets sent to a person or a client: magic links, password resets, invitations (set a
  * first password) and OAuth exchange codes. Only the SHA-256 of the secret is stored; `used_at` is set by
  * the one UPDATE that consumes it, so a token can never be spent twice.

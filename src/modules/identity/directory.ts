@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { keepNames, knownNames } from "../../core/auth/liveness";
 import type { PlatformCtx, TenantCtx } from "../../core/context";
 import { memberships, users } from "../../core/db/identity-schema";
 import { inList } from "../../core/db/lists";
@@ -261,7 +262,11 @@ async function usersByIds(ctx: PlatformCtx, ids: readonly string[]) {
   return found;
 }
 
-/** Display names of users, for staff views that list who did what. Unknown ids are left out. */
+/**
+ * Display names of users, for staff views that list who did what. Unknown ids are left out. Names come
+ * from the isolate's cache where it has them (core/auth/liveness.ts: dropped when the feed of renamed
+ * accounts brings the id, ADR 0053), so a list whose people were shown before reads only its page.
+ */
 export async function userNames({
   ctx,
   ids,
@@ -269,7 +274,16 @@ export async function userNames({
   ctx: PlatformCtx;
   ids: readonly string[];
 }): Promise<Map<string, string>> {
-  return new Map((await usersByIds(ctx, ids)).map((u) => [u.id, u.name]));
+  const { names, missing, renames } = await knownNames(ctx.platform, ids);
+  if (missing.length === 0) {
+    return names;
+  }
+  const read = new Map((await usersByIds(ctx, missing)).map((u) => [u.id, u.name]));
+  keepNames(read, renames);
+  for (const [id, name] of read) {
+    names.set(id, name);
+  }
+  return names;
 }
 
 /**

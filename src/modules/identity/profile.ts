@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { platformAudit } from "../../core/audit";
+import { forgetUserNames } from "../../core/auth/liveness";
 import type { TenantCtx } from "../../core/context";
 import { isUniqueViolation } from "../../core/db/errors";
 import { users } from "../../core/db/identity-schema";
@@ -52,6 +53,8 @@ export async function updateProfile({ ctx, input }: { ctx: TenantCtx; input: Pro
     }
     throw error;
   }
+  // Staff lists in this isolate show the new name on their next read (others when the feed brings it).
+  forgetUserNames([actor.userId]);
   const unitId = (await membershipIn({ ctx }))?.unitId ?? null;
   if (input.block !== undefined && input.houseNumber !== undefined) {
     await requestUnit({
