@@ -6,7 +6,7 @@ import { type AccessClaims, signAccessToken, verifyAccessToken } from "../../src
 import { type Bindings, loadConfig } from "../../src/core/env";
 import { Unauthorized } from "../../src/core/errors";
 import { log } from "../../src/core/http/log";
-import { signPass, verifyPass } from "../../src/modules/visitor/pass";
+import { passCode, signPass, verifyPass } from "../../src/modules/visitor/pass";
 import {
   bindings,
   callJson,
@@ -284,6 +284,40 @@ describe("JWT key rotation (JWT_SECRET_PREVIOUS)", () => {
     });
     expect(decodeProtectedHeader(renewed).kid).toBe(await keyIdOf(NEW));
     expect(await verifyPass(afterOverlap(), renewed, "rt-01", now)).toBe("01VISITOR");
+  });
+
+  it("keeps a pass and its code once made, and makes another for any other claim, issuer or secret", async () => {
+    const config = beforeRotation();
+    const now = new Date();
+    const claims = {
+      tenant: "rt-01",
+      visitorId: "01VISITORKEPT",
+      issuedAt: now.toISOString(),
+      validFrom: new Date(now.getTime() - 3_600_000).toISOString(),
+      validUntil: new Date(now.getTime() + 3_600_000).toISOString(),
+    };
+    const first = await signPass(config, claims);
+    const code = await passCode(config, first);
+    const sign = vi.spyOn(crypto.subtle, "sign");
+    try {
+      // Made again: the same strings, and no MAC computed.
+      expect(await signPass(config, claims)).toBe(first);
+      expect(await passCode(config, first)).toBe(code);
+      expect(sign).not.toHaveBeenCalled();
+    } finally {
+      sign.mockRestore();
+    }
+    const others = [
+      await signPass(config, { ...claims, tenant: "rt-02" }),
+      await signPass(config, { ...claims, visitorId: "01VISITOROTHER" }),
+      await signPass(config, { ...claims, issuedAt: new Date(now.getTime() + 1000).toISOString() }),
+      await signPass(config, { ...claims, validFrom: now.toISOString() }),
+      await signPass(config, { ...claims, validUntil: new Date(now.getTime() + 7_200_000).toISOString() }),
+      await signPass({ ...config, JWT_ISSUER: "https://other.example" }, claims),
+      await signPass(configWith({ JWT_SECRET: NEW }), claims),
+    ];
+    expect(new Set([first, ...others]).size).toBe(others.length + 1);
+    expect(await passCode(configWith({ JWT_SECRET: NEW }), first)).not.toBe(code);
   });
 
   it("checks the previous secret's length, ignores it when empty, and redacts it from logs", () => {

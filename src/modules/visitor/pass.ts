@@ -40,11 +40,53 @@ export function defaultWindow(visitAt: string): PassWindow {
   };
 }
 
+/**
+ * Passes and codes this isolate has made, by everything that goes into them (the secret's `kid`, the
+ * issuer and the claims, or the pass): both are pure functions of those, so a kept one is the one that
+ * would be made again. A resident's list of guests shows twenty passes and their codes, two MACs and a
+ * JWT each; a list read again makes none (ADR 0015, twelfth pass). At most MADE_KEPT of each; the oldest go first.
+ */
+const MADE_KEPT = 2_000;
+const made = { passes: new Map<string, string>(), codes: new Map<string, string>() };
+
+function keep(kept: Map<string, string>, key: string, value: string): string {
+  kept.set(key, value);
+  if (kept.size > MADE_KEPT) {
+    for (const oldest of kept.keys()) {
+      kept.delete(oldest);
+      break;
+    }
+  }
+  return value;
+}
+
 export async function signPass(
   config: Config,
   claims: { tenant: string; visitorId: string; issuedAt: string } & PassWindow,
 ): Promise<string> {
   const { kid, secret } = await currentSecret(config);
+  const key = [
+    kid,
+    config.JWT_ISSUER,
+    claims.tenant,
+    claims.visitorId,
+    claims.issuedAt,
+    claims.validFrom,
+    claims.validUntil,
+  ].join("\n");
+  const known = made.passes.get(key);
+  if (known !== undefined) {
+    return known;
+  }
+  return keep(made.passes, key, await makePass(config, claims, kid, secret));
+}
+
+async function makePass(
+  config: Config,
+  claims: { tenant: string; visitorId: string; issuedAt: string } & PassWindow,
+  kid: string,
+  secret: string,
+): Promise<string> {
   return new SignJWT({ tenant: claims.tenant })
     .setProtectedHeader({ alg: "HS256", typ: "warga-pass", kid })
     .setIssuer(config.JWT_ISSUER)
@@ -68,7 +110,12 @@ const CODE_LENGTH = 8;
  * only staff and the guard can call. A guard's list of guests never carries passes, so it cannot make one.
  */
 export async function passCode(config: Config, pass: string): Promise<string> {
-  const { secret } = await currentSecret(config);
+  const { kid, secret } = await currentSecret(config);
+  const key = `${kid}\n${pass}`;
+  const known = made.codes.get(key);
+  if (known !== undefined) {
+    return known;
+  }
   const mac = new Uint8Array(
     await crypto.subtle.sign(
       "HMAC",
@@ -84,7 +131,7 @@ export async function passCode(config: Config, pass: string): Promise<string> {
   for (let i = CODE_LENGTH - 1; i >= 0; i--) {
     code += CODE_ALPHABET[Number((bits >> BigInt(i * 5)) & 31n)];
   }
-  return `${code.slice(0, 4)}-${code.slice(4)}`;
+  return keep(made.codes, key, `${code.slice(0, 4)}-${code.slice(4)}`);
 }
 
 /** A code as typed ("abcd efgh", "ABCD-EFGH", an O for a zero) written as `passCode` writes it. */
