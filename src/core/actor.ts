@@ -35,6 +35,12 @@ export type Actor =
       roles: readonly Role[];
       sessionId: string;
       tenantSlug: string | null;
+      /**
+       * The member's house in `tenantSlug` as the request is served (the token's `unit`, or the
+       * membership's newer version from the feed: ADR 0043), null for none; absent when the token does
+       * not say (an operator, a token signed before the claim existed): ask identity's `callerUnitId`.
+       */
+      unitId?: string | null;
     }
   | { kind: "device"; deviceId: string; tenantSlug: string; adapter: string }
   | { kind: "service"; name: string }

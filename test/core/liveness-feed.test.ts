@@ -1,11 +1,16 @@
 import { createExecutionContext } from "cloudflare:test";
+import { SignJWT } from "jose";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { keyIdOf } from "../../src/core/auth/keyring";
 import { resetLivenessFeed } from "../../src/core/auth/liveness";
+import { signAccessToken, verifyAccessToken } from "../../src/core/auth/tokens";
+import { loadConfig } from "../../src/core/env";
 import worker from "../../src/index";
 import { setNow } from "../helpers/clock";
 import { countingD1 } from "../helpers/d1";
 import { bindings, callJson, createTenant, expectProblem } from "../helpers/harness";
 import { household } from "../modules/surat/helpers";
+import { GUEST_PAPERS } from "../modules/visitor/factories";
 
 /**
  * Whether a sign-in is live comes from the isolate's list of ended sign-ins, fed by the platform table
@@ -302,5 +307,123 @@ describe("the feed of renamed accounts (ADR 0053)", () => {
     ]);
     vi.setSystemTime(Date.now() + 5_001);
     expect(await list.read()).toEqual([null]);
+  });
+});
+
+describe("the house on the token (ADR 0043)", () => {
+  const payloadOf = (token: string) =>
+    JSON.parse(atob((token.split(".")[1] ?? "").replaceAll("-", "+").replaceAll("_", "/"))) as Record<
+      string,
+      unknown
+    >;
+
+  it("serves a resident's own guests by the house its token names, read again only from the feed", async () => {
+    const tenant = await createTenant();
+    const home = await household(tenant);
+    const satpam = await tenant.member("satpam");
+    const other = await callJson<{ id: string }>("/api/kependudukan/units", {
+      token: home.sek.token,
+      body: { block: "D", number: "7" },
+    });
+    expect(other.status).toBe(201);
+    // A neighbour lives at D 7, so the gate can announce a guest there.
+    await tenant.member("warga", { unitId: other.body.id });
+    const ownUnit = await callJson<{ block: string; number: string }>(
+      `/api/kependudukan/units/${home.unitId}`,
+      {
+        token: home.sek.token,
+      },
+    );
+    for (const [guestName, unit] of [
+      ["Ojol Rumah Sendiri", ownUnit.body],
+      ["Ojol Rumah Lain", { block: "D", number: "7" }],
+    ] as const) {
+      const walkIn = await callJson("/api/visitor/gate/walk-in", {
+        token: satpam.token,
+        body: { guestName, category: "ojol", block: unit.block, number: unit.number, ...GUEST_PAPERS },
+      });
+      expect(walkIn.status, JSON.stringify(walkIn.body)).toBe(201);
+    }
+    expect(payloadOf(home.warga.token).unit).toBe(home.unitId);
+    const trips: string[][] = [];
+    const env = { ...bindings, PLATFORM_DB: countingD1(bindings.PLATFORM_DB, trips) } as typeof bindings;
+    const mine = async (token: string) => {
+      const res = await worker.fetch(
+        new Request("http://api.test/api/visitor/mine", { headers: { Authorization: `Bearer ${token}` } }),
+        env,
+        createExecutionContext(),
+      );
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { items: { guestName: string }[] };
+      return {
+        guests: body.items.map((v) => v.guestName).sort(),
+        restated: res.headers.get("X-Warga-Access-Token"),
+      };
+    };
+    const membershipReads = () => trips.flat().filter((sql) => /from "memberships"/i.test(sql)).length;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 5_001);
+    expect((await mine(home.warga.token)).guests).toEqual(["Ojol Rumah Sendiri"]);
+    expect(membershipReads()).toBe(0);
+    // A token signed before the claim existed: the same answer, from a read of the membership.
+    const config = loadConfig(bindings);
+    const { unit: _, ...claims } = payloadOf(home.warga.token);
+    const older = await signAccessToken(config, {
+      sub: home.warga.id,
+      tenant: tenant.slug,
+      roles: [],
+      resident: true,
+      sid: claims.sid as string,
+      mid: claims.mid as string,
+      mv: claims.mv as number,
+    });
+    expect(payloadOf(older).unit).toBeUndefined();
+    expect((await mine(older)).guests).toEqual(["Ojol Rumah Sendiri"]);
+    expect(membershipReads()).toBe(1);
+    // Another isolate moves the family to D 7 (the plain UPDATE its route runs): within the feed's 5 s
+    // the token's house still stands, as its duties would...
+    await bindings.PLATFORM_DB.prepare("UPDATE memberships SET unit_id = ? WHERE user_id = ?")
+      .bind(other.body.id, home.warga.id)
+      .run();
+    expect((await mine(home.warga.token)).guests).toEqual(["Ojol Rumah Sendiri"]);
+    // ...then the membership as it now stands, and a token that says so.
+    vi.setSystemTime(Date.now() + 5_001);
+    const moved = await mine(home.warga.token);
+    // D 7's guest is now theirs to see (the one announced to them at the old house stays theirs too).
+    expect(moved.guests).toEqual(["Ojol Rumah Lain", "Ojol Rumah Sendiri"]);
+    expect(payloadOf(moved.restated ?? "").unit).toBe(other.body.id);
+    expect(membershipReads()).toBe(1);
+  });
+
+  it("refuses a token whose house is not a string or null, or that names a house without a membership", async () => {
+    const config = loadConfig(bindings);
+    const base = { sub: "u1", tenant: "rt-01", roles: [], resident: true, sid: "s1" } as const;
+    const forged = async (payload: Record<string, unknown>) =>
+      new SignJWT(payload)
+        .setProtectedHeader({ alg: "HS256", typ: "JWT", kid: await keyIdOf(config.JWT_SECRET) })
+        .setSubject("u1")
+        .setIssuer(config.JWT_ISSUER)
+        .setAudience(config.JWT_AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime("5m")
+        .sign(new TextEncoder().encode(config.JWT_SECRET));
+    const { sub: _, ...rest } = base;
+    await expect(verifyAccessToken(config, await forged({ ...rest, unit: "unit-1" }))).rejects.toMatchObject({
+      code: "invalid_token",
+    });
+    await expect(
+      verifyAccessToken(config, await forged({ ...rest, mid: "m1", mv: 1, unit: 7 })),
+    ).rejects.toMatchObject({ code: "invalid_token" });
+    expect(
+      await verifyAccessToken(config, await forged({ ...rest, mid: "m1", mv: 1, unit: null })),
+    ).toMatchObject({
+      unit: null,
+    });
+    expect(
+      await verifyAccessToken(
+        config,
+        await signAccessToken(config, { ...base, mid: "m1", mv: 1, unit: "unit-1" }),
+      ),
+    ).toMatchObject({ mid: "m1", unit: "unit-1" });
   });
 });

@@ -251,6 +251,7 @@ async function enrol(
         sid,
         mid,
         mv: 1,
+        unit: opts.unitId ?? null,
       }),
     })),
   );

@@ -320,6 +320,8 @@ export function forgetUserNames(ids: Iterable<string>): void {
 export interface Standing {
   roles: readonly Duty[];
   resident: boolean;
+  /** Their house as the request is served; undefined when the token does not say (see `AccessClaims.unit`). */
+  unitId?: string | null;
   /** The membership's version when newer than the token's, else null (the token says it all). */
   newer: number | null;
 }
@@ -331,7 +333,12 @@ export interface Standing {
  */
 export async function liveStanding(platform: PlatformDb, claims: AccessClaims): Promise<Standing> {
   await requireLiveSession(platform, claims.sid);
-  const own = { roles: claims.roles as readonly Duty[], resident: claims.resident, newer: null };
+  const own = {
+    roles: claims.roles as readonly Duty[],
+    resident: claims.resident,
+    newer: null,
+    ...(claims.unit === undefined ? {} : { unitId: claims.unit }),
+  };
   if (claims.mid === undefined || claims.tenant === null) {
     return own;
   }
@@ -342,7 +349,12 @@ export async function liveStanding(platform: PlatformDb, claims: AccessClaims): 
   if (change.removed) {
     throw new Unauthorized("session_revoked", "This membership has ended; sign in again.");
   }
-  return { roles: change.roles, resident: isResident(change.roles, change.unitId), newer: change.version };
+  return {
+    roles: change.roles,
+    resident: isResident(change.roles, change.unitId),
+    newer: change.version,
+    unitId: change.unitId,
+  };
 }
 
 /** An isolate's first check, for tests: the list forgotten, the next check reads FIRST_READ_WINDOW back. */

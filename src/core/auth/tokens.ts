@@ -26,6 +26,12 @@ export interface AccessClaims {
    */
   mid?: string;
   mv?: number;
+  /**
+   * The membership's house when the token was signed (only with `mid`), null for none: what a
+   * resident's own pages ask first ("my guests", "my dues", the household's ballot) without a read of
+   * the platform database. A newer version in the feed brings the house as it now stands (ADR 0043).
+   */
+  unit?: string | null;
 }
 
 /** Imported once per isolate and secret: importing an HMAC key on every request costs as much as verifying. */
@@ -62,6 +68,7 @@ export async function signAccessToken(
     resident: claims.resident,
     sid: claims.sid,
     ...(claims.mid === undefined ? {} : { mid: claims.mid, mv: claims.mv ?? 0 }),
+    ...(claims.mid === undefined || claims.unit === undefined ? {} : { unit: claims.unit }),
   })
     .setProtectedHeader({ alg: ALG, typ: "JWT", kid })
     .setSubject(claims.sub)
@@ -164,13 +171,15 @@ export async function verifyAccessToken(config: Config, token: string): Promise<
     if (Number(payload.exp) - Number(payload.iat) > ACCESS_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS) {
       throw new Unauthorized("invalid_token", "The access token lives longer than any this API issues.");
     }
-    const { sub, tenant, roles, resident, sid, mid, mv } = payload as Record<string, unknown>;
+    const { sub, tenant, roles, resident, sid, mid, mv, unit } = payload as Record<string, unknown>;
     const checked = claimedRoles(tenant, roles, resident);
     const membership =
       mid === undefined
         ? mv === undefined
         : tenant !== null && typeof mid === "string" && Number.isSafeInteger(mv) && (mv as number) >= 0;
-    if (typeof sub !== "string" || typeof sid !== "string" || !checked || !membership) {
+    const house =
+      unit === undefined || ((typeof unit === "string" || unit === null) && typeof mid === "string");
+    if (typeof sub !== "string" || typeof sid !== "string" || !checked || !membership || !house) {
       throw new Unauthorized("invalid_token", "The access token is malformed.");
     }
     const claims: AccessClaims = {
@@ -180,6 +189,7 @@ export async function verifyAccessToken(config: Config, token: string): Promise<
       resident: resident as boolean,
       sid,
       ...(typeof mid === "string" ? { mid, mv: mv as number } : {}),
+      ...(unit === undefined ? {} : { unit: unit as string | null }),
     };
     remember(config, token, claims, Number(payload.exp));
     return claims;

@@ -315,6 +315,8 @@ export function guard(access: Access, options: GuardOptions = {}): MiddlewareHan
       roles,
       sessionId: claims.sid,
       tenantSlug: claims.tenant,
+      // The house only as the feed vouches for it (a request that skips liveness keeps the read).
+      ...(live && current.unitId !== undefined ? { unitId: current.unitId } : {}),
     };
     c.set("actor", actor);
     if (access.scope === "platform" && claims.tenant !== null) {
@@ -379,7 +381,13 @@ async function restateToken(
   }
   const token = await signAccessToken(
     c.get("config"),
-    { ...claims, roles: current.roles, resident: current.resident, mv: current.newer },
+    {
+      ...claims,
+      roles: current.roles,
+      resident: current.resident,
+      mv: current.newer,
+      ...(current.unitId === undefined ? {} : { unit: current.unitId }),
+    },
     exp,
   );
   c.header(FRESH_TOKEN_HEADER, token);

@@ -192,6 +192,22 @@ export async function membershipIn({ ctx }: { ctx: TenantCtx }) {
   );
 }
 
+/**
+ * The caller's house in the request's community, or null: as the access guard served the request (the
+ * token's `unit`, or the membership's newer version from the feed, ADR 0043), so a resident's own pages
+ * make no read of the platform database for it; read from the membership when the token does not say.
+ * The same bound as duties: a house changed by another isolate stands within the feed's few seconds.
+ */
+export async function callerUnitId({ ctx }: { ctx: TenantCtx }): Promise<string | null> {
+  const actor = requireUser(ctx);
+  // The token's house is in the token's community; a context of another one (an RW's view of its RT)
+  // reads the membership there.
+  if (actor.unitId !== undefined && actor.tenantSlug === ctx.tenant.slug) {
+    return actor.unitId;
+  }
+  return (await membershipIn({ ctx }))?.unitId ?? null;
+}
+
 /** Resident accounts of the tenant with their housing units (eligible voters, household counts). */
 export async function residentsOf({ ctx }: { ctx: TenantCtx }) {
   return ctx.platform

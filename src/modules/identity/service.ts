@@ -26,6 +26,7 @@ export {
   tenantsWithoutAdmin,
 } from "./communities";
 export {
+  callerUnitId,
   isProfileComplete,
   listResidentAccounts,
   me,

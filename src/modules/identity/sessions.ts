@@ -24,7 +24,7 @@ interface Standing {
   roles: readonly (Duty | "super_admin")[];
   resident: boolean;
   /** The membership and its version, named in the token so a later change reaches it (ADR 0043). */
-  membership?: { id: string; version: number };
+  membership?: { id: string; version: number; unitId: string | null };
 }
 
 const OPERATOR: Standing = { roles: ["super_admin"], resident: false };
@@ -37,7 +37,11 @@ const standingIn = (membership: {
   graceUntil?: string | null;
 }): Standing => {
   const { roles, resident } = membershipStanding(membership);
-  return { roles, resident, membership: { id: membership.id, version: membership.rowVersion } };
+  return {
+    roles,
+    resident,
+    membership: { id: membership.id, version: membership.rowVersion, unitId: membership.unitId },
+  };
 };
 
 export const REFRESH_TOKEN_TTL_DAYS = 30;
@@ -59,7 +63,9 @@ async function tokensFor(
     roles: standing.roles,
     resident: standing.resident,
     sid: familyId,
-    ...(standing.membership ? { mid: standing.membership.id, mv: standing.membership.version } : {}),
+    ...(standing.membership
+      ? { mid: standing.membership.id, mv: standing.membership.version, unit: standing.membership.unitId }
+      : {}),
   });
   return {
     accessToken,

@@ -133,7 +133,7 @@ export function retryOwedBerita(ctx: TenantCtx): Promise<number> {
 }
 
 /** The latest published news (id, title, time): the watch summary's list. */
-export async function latestBeritaTitles(ctx: TenantCtx, count: number) {
+export function latestBeritaTitles(ctx: TenantCtx, count: number) {
   return ctx.db
     .select({ id: berita.id, title: berita.title, publishedAt: berita.publishedAt })
     .from(berita)

@@ -3,7 +3,7 @@ import { Conflict, Invalid, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { type After, sharedCalls } from "../../core/sharedCalls";
 import type { VoteInput as TallyVoteInput, VoteRefusal, VoteResult } from "../../durable/pollTallyTypes";
-import { membershipIn } from "../identity/service";
+import { callerUnitId } from "../identity/service";
 import { presentPoll, tally } from "./polls";
 import type { VoteInput } from "./schemas";
 
@@ -42,7 +42,7 @@ function rememberHouseholdPoll(key: string): void {
 }
 
 async function unitOf(ctx: TenantCtx): Promise<string | null> {
-  return (await membershipIn({ ctx }))?.unitId ?? null;
+  return callerUnitId({ ctx });
 }
 
 /**

@@ -6,7 +6,7 @@ import { rowById } from "../../core/db/rows";
 import { Conflict, NotFound } from "../../core/errors";
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { DAY_MS, jakartaDay, jakartaDayStart } from "../../core/time";
-import { membershipIn, userNames } from "../identity/service";
+import { callerUnitId, userNames } from "../identity/service";
 import { defaultWindow, PASS_OPENS_BEFORE_MS, type PassWindow, passCode, signPass } from "./pass";
 import type { VisitorListQuery } from "./schemas";
 import { visitors } from "./tables";
@@ -77,7 +77,7 @@ const walkInPhotoUrl = (ctx: TenantCtx, id: string) =>
 
 /** The caller's house in this community, or null (a guard, or a resident without one yet). */
 export async function callerUnit(ctx: TenantCtx): Promise<string | null> {
-  return (await membershipIn({ ctx }))?.unitId ?? null;
+  return callerUnitId({ ctx });
 }
 
 /** A walk-in is the host household's to see and answer: every resident account at its unit. */

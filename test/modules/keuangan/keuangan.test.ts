@@ -732,6 +732,16 @@ describe("campaigns and donations", () => {
       percent: 22.5,
       donors: 2,
     });
+    // The watch counts the same confirmed gifts in its one batch; a pledge not yet confirmed is not one.
+    await callJson(`/api/kampanye/${id}/donasi`, { token: neighbour.token, body: { amount: 100_000 } });
+    const watch = await callJson<{ campaigns: { id: string; collected: number; target: number }[] }>(
+      "/api/watch/summary",
+      { token: neighbour.token },
+    );
+    expect(watch.body.campaigns.find((x) => x.id === id)).toMatchObject({
+      collected: 900_000,
+      target: 4_000_000,
+    });
     const seenByNeighbour = await callJson<{ donations: { donorName: string | null; anonymous: boolean }[] }>(
       `/api/kampanye/${id}`,
       { token: neighbour.token },

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { TenantCtx } from "../../../core/context";
-import { membershipIn, requireCompleteProfile } from "../../identity/service";
+import { callerUnitId, requireCompleteProfile } from "../../identity/service";
 import { DEFAULT_DUE_DAY, dueDateOf, isOverdue } from "../periods";
 import { duesBills, duesPayments, duesTypes } from "../tables";
 import { type PaymentRow, presentBill } from "./bills";
@@ -102,34 +102,29 @@ export async function myDues({ ctx }: { ctx: TenantCtx }) {
  * totals; null when the caller has no unit in this community yet (the assistant, the watch summary).
  */
 export async function duesOfCaller({ ctx }: { ctx: TenantCtx }) {
-  const membership = await membershipIn({ ctx });
-  if (!membership?.unitId) {
+  const unitId = await callerUnitId({ ctx });
+  if (!unitId) {
     return null;
   }
-  const dues = await duesOfUnit(ctx, membership.unitId);
+  const dues = await duesOfUnit(ctx, unitId);
   return { ...dues, items: dues.items.filter((bill) => bill.status !== "lunas") };
 }
 
 /**
- * What the caller's household still owes: how many of its bills are unpaid and their outstanding sum,
- * counted in SQL over the same bills `duesOfCaller` lists (the watch summary shows no more); null when
- * the caller has no unit in this community yet.
+ * What a house still owes: how many of its bills are unpaid and their outstanding sum, counted in SQL
+ * over the same bills `duesOfCaller` lists (the watch summary shows no more), as one statement for the
+ * caller's batch; `presentOwed` reads it.
  */
-export async function owedOfCaller({
-  ctx,
-}: {
-  ctx: TenantCtx;
-}): Promise<{ total: number; count: number } | null> {
-  const membership = await membershipIn({ ctx });
-  if (!membership?.unitId) {
-    return null;
-  }
-  const [owed] = await ctx.db
+export function owedQuery(ctx: TenantCtx, unitId: string) {
+  return ctx.db
     .select({
       count: sql<number>`count(*)`,
       total: sql<number>`coalesce(sum(${duesBills.amount} - ${duesBills.paidAmount}), 0)`,
     })
     .from(duesBills)
-    .where(and(householdBills(membership.unitId), ne(duesBills.status, "lunas")));
+    .where(and(householdBills(unitId), ne(duesBills.status, "lunas")));
+}
+
+export function presentOwed([owed]: Awaited<ReturnType<typeof owedQuery>>): { total: number; count: number } {
   return { total: Number(owed?.total ?? 0), count: Number(owed?.count ?? 0) };
 }
