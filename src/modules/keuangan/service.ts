@@ -9,7 +9,7 @@ export { duesOfCaller, owedQuery, presentOwed } from "./iuran/household";
 // A family's move-out (issue 45): the registry's batch settles its bills to its card.
 export { settleBillsToFamily } from "./iuran/pindah";
 // Active campaigns with their progress (the assistant, the watch summary).
-export { activeCampaigns, activeCampaignsQuery, presentActiveCampaigns } from "./kampanye/campaigns";
+export { activeCampaignsQuery, presentActiveCampaigns } from "./kampanye/campaigns";
 // The finance part of a community's handover pack (platform-ops' archive): sheets, the cash book's
 // printable page, and the monthly report's own workbook and page.
 export { cashBookHtml, cashBookSheets, cashBookYears, duesSheets, reportMonths } from "./laporan/handover";

@@ -77,10 +77,6 @@ export function presentActiveCampaigns(
   );
 }
 
-export async function activeCampaigns({ ctx, limit = 50 }: { ctx: TenantCtx; limit?: number }) {
-  return presentActiveCampaigns(ctx, await activeCampaignsQuery(ctx, limit));
-}
-
 export async function getCampaign({ ctx, id }: { ctx: TenantCtx; id: string }) {
   const row = await loadCampaign(ctx, id);
   const viewer = ctx.actor.kind === "user" ? ctx.actor.userId : "";
