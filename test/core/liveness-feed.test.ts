@@ -218,8 +218,7 @@ describe("the feed of renamed accounts (ADR 0053)", () => {
         guestName: "Andi Wijaya",
         purpose: "Silaturahmi",
         visitAt: new Date(Date.now() + 2 * 3_600_000).toISOString(),
-        vehiclePlate: "B 1234 XYZ",
-        identity: "KTP 3201010101800001",
+        ...GUEST_PAPERS,
       },
     });
     expect(registered.status).toBe(201);
