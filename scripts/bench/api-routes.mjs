@@ -90,25 +90,41 @@ export async function signIn(base, email) {
 }
 
 /** A gate device of rt-01 and an approved guest's pass, scanned once so later scans are refusals. */
+/**
+ * The bench's guest, registered by the first demo resident whose daily quota of guest passes (30) is not
+ * spent: the bench keeps its state between runs, and a day of runs spends one resident's quota.
+ */
+async function registerGuest(base) {
+  const residents = ["warga1.rt01@warga.test", "warga2.rt01@warga.test", "warga3.rt01@warga.test"];
+  for (const [i, email] of residents.entries()) {
+    try {
+      return await postJson(
+        `${base}/api/visitor`,
+        {
+          guestName: "Tamu Bench",
+          purpose: "Benchmark",
+          visitAt: new Date(Date.now() + 1_800_000).toISOString(),
+          vehiclePlate: "B 1234 XYZ",
+          identity: "KTP 3201010101800001",
+        },
+        { Authorization: `Bearer ${await signIn(base, email)}` },
+      );
+    } catch (error) {
+      if (i === residents.length - 1 || !String(error).includes(": 429 ")) {
+        throw error;
+      }
+    }
+  }
+}
+
 export async function gateFixture(base, staffAuth) {
   const admin = await signIn(base, "admin.rt01@warga.test");
-  const resident = await signIn(base, "warga1.rt01@warga.test");
   const { apiKey } = await postJson(
     `${base}/api/gate-devices`,
     { name: `Bench ${Date.now()}`, adapter: "generic" },
     { Authorization: `Bearer ${admin}` },
   );
-  const visit = await postJson(
-    `${base}/api/visitor`,
-    {
-      guestName: "Tamu Bench",
-      purpose: "Benchmark",
-      visitAt: new Date(Date.now() + 1_800_000).toISOString(),
-      vehiclePlate: "B 1234 XYZ",
-      identity: "KTP 3201010101800001",
-    },
-    { Authorization: `Bearer ${resident}` },
-  );
+  const visit = await registerGuest(base);
   const res = await fetch(`${base}/api/visitor/${visit.id}`, {
     method: "PUT",
     headers: { ...staffAuth, "Content-Type": "application/json" },
