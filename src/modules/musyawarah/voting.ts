@@ -41,10 +41,6 @@ function rememberHouseholdPoll(key: string): void {
   householdPolls.add(key);
 }
 
-async function unitOf(ctx: TenantCtx): Promise<string | null> {
-  return callerUnitId({ ctx });
-}
-
 /**
  * Ballots on their way to a poll's tally from this isolate: those cast while a call to the same tally is
  * in flight go together in its next call (`voteMany`), so a burst of voters makes one call per round
@@ -77,11 +73,11 @@ export async function castVote({
   let result = await cast({
     userId,
     optionIds: input.optionIds,
-    ...(householdPolls.has(key) ? { unitId: await unitOf(ctx) } : {}),
+    ...(householdPolls.has(key) ? { unitId: await callerUnitId({ ctx }) } : {}),
   });
   if (!result.ok && result.code === "needs_household") {
     rememberHouseholdPoll(key);
-    result = await cast({ userId, optionIds: input.optionIds, unitId: await unitOf(ctx) });
+    result = await cast({ userId, optionIds: input.optionIds, unitId: await callerUnitId({ ctx }) });
   }
   if (!result.ok) {
     if (result.code === "needs_household") {

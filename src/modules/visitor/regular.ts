@@ -8,7 +8,7 @@ import { Conflict, Forbidden, Invalid, NotFound, Unprocessable } from "../../cor
 import { hasRole, ROLES, requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
 import { jakartaDay, jakartaDayStart, nowIso } from "../../core/time";
-import { membershipIn, requireCompleteProfile, residentsOf } from "../identity/service";
+import { callerUnitId, requireCompleteProfile, residentsOf } from "../identity/service";
 import { unitByAddress } from "../kependudukan/service";
 import type { GatePassed } from "./gate-pass";
 import type { RegularVisitorInput } from "./schemas";
@@ -155,7 +155,7 @@ export async function listRegular({ ctx, input }: { ctx: TenantCtx; input: ListQ
   if (worksGate(ctx)) {
     scope = isNull(regularVisitors.revokedAt);
   } else {
-    const unitId = (await membershipIn({ ctx }))?.unitId;
+    const unitId = await callerUnitId({ ctx });
     if (!unitId) {
       return { items: [], nextCursor: null };
     }
@@ -178,7 +178,7 @@ async function loadRegular(ctx: TenantCtx, id: string): Promise<RegularRow> {
   if (!row) {
     throw new NotFound("Regular visitor");
   }
-  if (!isStaff(ctx) && row.unitId !== (await membershipIn({ ctx }))?.unitId) {
+  if (!isStaff(ctx) && row.unitId !== (await callerUnitId({ ctx }))) {
     throw new NotFound("Regular visitor");
   }
   return row;

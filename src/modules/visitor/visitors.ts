@@ -75,14 +75,9 @@ export async function presentVisitor(
 const walkInPhotoUrl = (ctx: TenantCtx, id: string) =>
   `${ctx.config.APP_URL.replace(/\/$/, "")}/api/visitor/${id}/foto`;
 
-/** The caller's house in this community, or null (a guard, or a resident without one yet). */
-export async function callerUnit(ctx: TenantCtx): Promise<string | null> {
-  return callerUnitId({ ctx });
-}
-
 /** A walk-in is the host household's to see and answer: every resident account at its unit. */
 export async function isHostOf(ctx: TenantCtx, row: VisitorRow): Promise<boolean> {
-  return row.registeredBy !== null && row.unitId !== null && row.unitId === (await callerUnit(ctx));
+  return row.registeredBy !== null && row.unitId !== null && row.unitId === (await callerUnitId({ ctx }));
 }
 
 /**
@@ -111,7 +106,7 @@ export const isStay = (window: PassWindow) =>
 
 /** The caller's own registrations, and the walk-ins the guard registered for their house. */
 export async function listMyVisitors({ ctx, input }: { ctx: TenantCtx; input: ListQuery }) {
-  const unitId = await callerUnit(ctx);
+  const unitId = await callerUnitId({ ctx });
   const own = eq(visitors.residentId, requireUser(ctx).userId);
   const rows = await ctx.db
     .select()
