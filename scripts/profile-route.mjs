@@ -201,6 +201,10 @@ try {
   const selfByFn = new Map();
   const selfByFile = new Map();
   const inclByFile = new Map();
+  // Self time charged to the nearest frame of the bundle on its stack: a native call (a Response, a URL,
+  // console.log) or the D1 client counts for the file of ours, or the library's, that made it.
+  const chargedToFile = new Map();
+  const chargedToFn = new Map();
   for (const [id, t] of self) {
     const n = byId.get(id);
     const l = label(n);
@@ -211,6 +215,14 @@ try {
     const text = n.callFrame.url?.endsWith(".js") ? (bundle[l.line - 1] ?? "").trim().slice(0, 60) : "";
     add(selfByFn, `${l.fn}  ${l.file}:${l.line}${text ? `  | ${text}` : ""}`, t);
     add(selfByFile, l.file, t);
+    let caller = id;
+    while (caller !== undefined && !byId.get(caller).callFrame.url?.endsWith(".js")) {
+      caller = parent.get(caller);
+    }
+    const by =
+      caller === undefined ? { fn: "(no bundle frame)", file: l.file, line: 0 } : label(byId.get(caller));
+    add(chargedToFile, by.file, t);
+    add(chargedToFn, `${by.fn}  ${by.file}:${by.line}`, t);
     // Inclusive by file: each file on the stack counted once per sample.
     const seen = new Set();
     for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
@@ -228,6 +240,14 @@ try {
   }
   console.log("\nself time by file (ms/request):");
   for (const [k, t] of top(selfByFile, 25)) {
+    console.log(`  ${perReq(t).padStart(7)}  ${k}`);
+  }
+  console.log("\nself time charged to the nearest bundle frame, by file (ms/request):");
+  for (const [k, t] of top(chargedToFile, 30)) {
+    console.log(`  ${perReq(t).padStart(7)}  ${k}`);
+  }
+  console.log("\nthe same, by function (ms/request):");
+  for (const [k, t] of top(chargedToFn, 40)) {
     console.log(`  ${perReq(t).padStart(7)}  ${k}`);
   }
   console.log("\ninclusive time by file (ms/request):");

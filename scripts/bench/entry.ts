@@ -6,6 +6,9 @@ import { drizzle } from "drizzle-orm/d1";
 import { Hono } from "hono";
 import { hashPassword, verifyPassword } from "../../src/core/auth/password";
 import { rowById } from "../../src/core/db/rows";
+import { log } from "../../src/core/http/log";
+import { newId } from "../../src/core/ids";
+import { OWNER_GUARD_SQL } from "../../src/core/tenancy/owner";
 import { isSlotBinding } from "../../src/core/tenancy/slots";
 import worker from "../../src/index";
 import { identityRateLimit, startLoginAttempt } from "../../src/modules/identity/limits";
@@ -30,6 +33,12 @@ type BenchEnv = Env & { BENCH_COUNTER?: DurableObjectNamespace<BenchCounter> };
 
 const bare = new Hono<{ Bindings: BenchEnv }>();
 bare.get("/__bare", (c) => c.json({ ok: true }));
+// The bare route plus one line of the shape the access line has (core/http/log.ts at `info`): what a
+// request's log line costs on its own (`npm run bench -- read-path`).
+bare.get("/__bare-log", (c) => {
+  log("info", "request", { requestId: newId(), method: "GET", path: "/__bare-log", status: 200, ms: 0 });
+  return c.json({ ok: true });
+});
 // The irreducible part of a tenant read: one D1 round trip, with nothing of ours around it.
 bare.get("/__bare-d1", async (c) => c.json(await c.env.TENANT_DB_01.prepare("SELECT 1 AS one").first()));
 // The same read as a tenant route makes it: through a D1 session (ADR 0036: every tenant request reads
@@ -71,6 +80,19 @@ bare.get("/__bare-row/session", async (c) => {
   const db = (await unitDatabase(c.env)).withSession("first-unconstrained");
   return c.json(await db.prepare("SELECT * FROM units WHERE id = ?").bind(BENCH_UNIT).first());
 });
+let unitOwner: Promise<string | null> | undefined;
+// The same row as the route reads it: in a batch behind the slot owner's check (core/tenancy/owner.ts).
+bare.get("/__bare-row/guarded", async (c) => {
+  const binding = await unitDatabase(c.env);
+  unitOwner ??= binding.prepare("SELECT tenant_id FROM slot_owner WHERE id = 1").first<string>("tenant_id");
+  const owner = await unitOwner;
+  const db = binding.withSession("first-unconstrained");
+  const [, row] = await db.batch([
+    db.prepare(OWNER_GUARD_SQL).bind(owner),
+    db.prepare("SELECT * FROM units WHERE id = ?").bind(BENCH_UNIT),
+  ]);
+  return c.json(row?.results[0] ?? null);
+});
 bare.get("/__bare-row/drizzle", async (c) => {
   const db = await unitDrizzle(c.env);
   return c.json(await db.select().from(units).where(eq(units.id, BENCH_UNIT)).get());
@@ -108,11 +130,145 @@ bare.post("/__bare-do", async (c) => {
   return c.json({ n: await ns.get(ns.idFromName("bench")).increment() });
 });
 
-export default {
-  fetch(request: Request, env: BenchEnv, ctx: ExecutionContext) {
-    if (new URL(request.url).pathname.startsWith("/__bare")) {
-      return bare.fetch(request, env, ctx);
+// What a route's own JavaScript costs, without D1's time in it (`npm run bench -- read-path`, its last
+// line): the route is run `n` times inside this isolate against a tape of the D1 answers its first two
+// runs got (keyed by database, method, SQL and parameters; the same answer objects each time), so the
+// workerd process's CPU over the loop is the Worker's code alone (Hono, chanfana, the guard, the tenant,
+// the answer, the access line), steady to a few per cent where a load over sockets and D1 varies by a
+// third. Nothing else is taped: a Durable Object or a queue the route calls is called for real.
+type Tape = Map<string, unknown>;
+interface TapeMode {
+  replay: boolean;
+  misses: number;
+}
+class TapeStatement {
+  constructor(
+    readonly db: TapeDb,
+    readonly sql: string,
+    readonly params: unknown[] = [],
+  ) {}
+  bind(...params: unknown[]) {
+    return new TapeStatement(this.db, this.sql, params);
+  }
+  key(method: string) {
+    return `${method} ${this.sql} ${JSON.stringify(this.params)}`;
+  }
+  real(): D1PreparedStatement {
+    return this.db.real.prepare(this.sql).bind(...this.params);
+  }
+  first(column?: string) {
+    return this.db.play(this.key(`first:${column ?? ""}`), () =>
+      column === undefined ? this.real().first() : this.real().first(column),
+    );
+  }
+  all() {
+    return this.db.play(this.key("all"), () => this.real().all());
+  }
+  run() {
+    return this.db.play(this.key("run"), () => this.real().run());
+  }
+  raw(options?: { columnNames?: boolean }) {
+    return this.db.play(this.key(`raw:${options?.columnNames ?? false}`), () =>
+      options?.columnNames ? this.real().raw({ columnNames: true }) : this.real().raw(),
+    );
+  }
+}
+class TapeDb {
+  constructor(
+    readonly real: D1Database | D1DatabaseSession,
+    readonly tape: Tape,
+    readonly mode: TapeMode,
+    readonly name: string,
+  ) {}
+  async play(key: string, fetchReal: () => Promise<unknown>): Promise<unknown> {
+    const k = `${this.name} ${key}`;
+    if (this.mode.replay && this.tape.has(k)) {
+      return this.tape.get(k);
     }
-    return worker.fetch(request, env, ctx);
-  },
-} satisfies ExportedHandler<BenchEnv>;
+    if (this.mode.replay) {
+      this.mode.misses += 1;
+    }
+    const answer = await fetchReal();
+    this.tape.set(k, answer);
+    return answer;
+  }
+  prepare(sql: string) {
+    return new TapeStatement(this, sql);
+  }
+  batch(statements: TapeStatement[]) {
+    return this.play(`batch ${statements.map((s) => s.key("all")).join(" | ")}`, () =>
+      this.real.batch(statements.map((s) => s.real())),
+    );
+  }
+  withSession(constraint?: string) {
+    const session = (this.real as D1Database).withSession(constraint as never);
+    return new TapeDb(session, this.tape, this.mode, `${this.name}~`);
+  }
+  getBookmark() {
+    const k = `${this.name} bookmark`;
+    if (!this.mode.replay || !this.tape.has(k)) {
+      this.tape.set(k, (this.real as D1DatabaseSession).getBookmark());
+    }
+    return this.tape.get(k);
+  }
+}
+const tapes = new Map<string, { env: BenchEnv; mode: TapeMode }>();
+function tapedEnv(env: BenchEnv, path: string) {
+  let taped = tapes.get(path);
+  if (!taped) {
+    const tape: Tape = new Map();
+    const mode: TapeMode = { replay: false, misses: 0 };
+    const wrapped: Record<string, unknown> = { ...env };
+    for (const [name, value] of Object.entries(env)) {
+      const v = value as Partial<D1Database>;
+      if (
+        v &&
+        typeof v.prepare === "function" &&
+        typeof v.batch === "function" &&
+        typeof v.withSession === "function"
+      ) {
+        wrapped[name] = new TapeDb(value as D1Database, tape, mode, name);
+      }
+    }
+    taped = { env: wrapped as BenchEnv, mode };
+    tapes.set(path, taped);
+  }
+  return taped;
+}
+bare.get("/__js-cost", async (c) => {
+  const path = c.req.query("path") ?? "/__bare";
+  const n = Number(c.req.query("n") ?? 1000);
+  const headers = new Headers();
+  const authorization = c.req.header("Authorization");
+  if (authorization) {
+    headers.set("Authorization", authorization);
+  }
+  // `real=1`: the same loop on the real bindings, D1 and all.
+  const { env, mode } = c.req.query("real")
+    ? { env: c.env, mode: { replay: false, misses: 0 } }
+    : tapedEnv(c.env, path);
+  const url = new URL(path, c.req.url).toString();
+  const once = async () => {
+    const res = await benchFetch(new Request(url, { headers }), env, c.executionCtx as ExecutionContext);
+    await res.arrayBuffer();
+    return res.status;
+  };
+  mode.replay = false;
+  const statuses = [await once(), await once()];
+  mode.replay = true;
+  mode.misses = 0;
+  for (let i = 0; i < n; i++) {
+    statuses.push(await once());
+  }
+  return c.json({ path, n, misses: mode.misses, statuses: [...new Set(statuses)] });
+});
+
+function benchFetch(request: Request, env: BenchEnv, ctx: ExecutionContext) {
+  const path = new URL(request.url).pathname;
+  if (path.startsWith("/__bare") || path === "/__js-cost") {
+    return bare.fetch(request, env, ctx);
+  }
+  return worker.fetch(request, env, ctx);
+}
+
+export default { fetch: benchFetch } satisfies ExportedHandler<BenchEnv>;

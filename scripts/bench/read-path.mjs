@@ -6,9 +6,16 @@
 // - the same SQL through a D1 session (`/__bare-row/session`), as every tenant route reads (ADR 0036);
 // - the row through drizzle building its query on every request, as every route did before `rowById`;
 // - the row through `rowById` (drizzle builds its SQL once per table and isolate);
+// - the row as the route reads it (`/__bare-row/guarded`): in a batch behind the slot owner's check;
+// - the bare route plus one line of the access line's shape: what the line costs;
 // - the whole route: authentication, tenant, validation, headers, the access line at `info`, `rowById`.
 // The difference between two rows of one run is what the layer between them costs. BENCH_LOG_LEVEL=warn
 // runs without the access line, to see its share.
+//
+// Then the route's own JavaScript, D1 taken out: each round runs the route JS_COST_N times inside the
+// isolate against a tape of the D1 answers its first runs got (`/__js-cost`, scripts/bench/entry.ts), and
+// the same for the bare route. Over sockets and D1 a round of the same route varies by a third; the taped
+// loop by a few per cent, so a change of a few hundredths of a millisecond in the API's code shows.
 
 import { load } from "../lib/load.mjs";
 import { signIn } from "./api-routes.mjs";
@@ -17,6 +24,41 @@ import { prepareBenchState, startBenchWorkerd } from "./server.mjs";
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+/** Requests per round of the taped loop (`BENCH_JS_COST_N`). */
+const JS_COST_N = Number(process.env.BENCH_JS_COST_N ?? 3000);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * The route's JavaScript per request with D1's answers taped, and the bare route's, ROUNDS rounds
+ * interleaved: CPU of the workerd process over each loop, over its requests.
+ */
+async function jsCost(server, token) {
+  const paths = { bare: "/__bare", route: "/api/kependudukan/units/seed-unit-rt01-a1" };
+  const cpu = { bare: [], route: [] };
+  for (let round = -1; round < ROUNDS; round++) {
+    for (const [key, path] of Object.entries(paths)) {
+      const cpu0 = server.cpu();
+      const res = await fetch(`${server.url}/__js-cost?path=${encodeURIComponent(path)}&n=${JS_COST_N}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      const answer = await res.json();
+      if (!res.ok || answer.statuses.join() !== "200") {
+        throw new Error(`js-cost ${key}: ${res.status} ${JSON.stringify(answer)}`);
+      }
+      // Round -1 warms the loop (and records the tape); a statement missing from the tape is run for real.
+      if (round >= 0) {
+        cpu[key].push(((server.cpu() - cpu0) * 1000) / JS_COST_N);
+      }
+    }
+  }
+  const bare = median(cpu.bare);
+  const route = median(cpu.route);
+  console.log(
+    `The route's own JavaScript, D1 taped (${ROUNDS}×${JS_COST_N} requests in the isolate, medians): ` +
+      `route ${route.toFixed(3)} ms, bare route ${bare.toFixed(3)} ms, the API's code ${(route - bare).toFixed(3)} ms ` +
+      `(rounds ${cpu.route.map((v) => v.toFixed(3)).join(", ")})`,
+  );
+}
 
 export async function run() {
   await prepareBenchState();
@@ -28,9 +70,11 @@ export async function run() {
     const token = await signIn(base, "sekretaris.rt01@warga.test");
     const rows = [
       ["bare", "GET /__bare (bare Hono route)", { url: `${base}/__bare` }],
+      ["log", "the bare route plus one access line", { url: `${base}/__bare-log` }],
       ["bareD1", "GET /__bare-d1 (SELECT 1)", { url: `${base}/__bare-d1` }],
       ["sql", "unit row, hand-written SQL", { url: `${base}/__bare-row/sql` }],
       ["session", "unit row, hand-written SQL, D1 session", { url: `${base}/__bare-row/session` }],
+      ["guarded", "unit row, D1 session, behind the owner check", { url: `${base}/__bare-row/guarded` }],
       ["drizzle", "unit row, drizzle query built per request", { url: `${base}/__bare-row/drizzle` }],
       ["rowById", "unit row, rowById (SQL built once per table)", { url: `${base}/__bare-row/rowById` }],
       [
@@ -63,7 +107,6 @@ export async function run() {
         totals[key].p50.push(r.p50);
       }
     }
-    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const stat = Object.fromEntries(
       Object.entries(totals).map(([k, t]) => [k, { cpuMs: (t.cpu * 1000) / t.n, p50: median(t.p50) }]),
     );
@@ -83,9 +126,11 @@ export async function run() {
     // What each row adds to: the unit row's SQL over SELECT 1, the session and both drizzle ways over the SQL, the route
     // over rowById (which it uses).
     const over = {
+      log: "bare",
       bareD1: "bare",
       sql: "bareD1",
       session: "sql",
+      guarded: "session",
       drizzle: "sql",
       rowById: "sql",
       route: "rowById",
@@ -111,6 +156,7 @@ export async function run() {
         `the route over the bare D1 read: CPU ${(stat.route.cpuMs / stat.bareD1.cpuMs).toFixed(2)}×, ` +
         `p50 ${(stat.route.p50 / stat.bareD1.p50).toFixed(2)}×`,
     );
+    await jsCost(server, token);
   } finally {
     await server.stop();
   }

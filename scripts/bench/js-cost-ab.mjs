@@ -1,0 +1,93 @@
+// Two builds of the API side by side: the JavaScript a route costs per request under each, with D1's
+// answers taped (scripts/bench/entry.ts, `/__js-cost`), rounds interleaved A, B, B, A, … so the machine's
+// drift over minutes (a third of a figure, run to run) falls on both alike. A is the bench entry as the
+// tree has it; B the same tree with lines added to wrangler.toml, or another log level:
+//
+//   node scripts/bench/js-cost-ab.mjs                            # B: keep_names = false (ADR 0015, 13th pass)
+//   JS_COST_B_TOML='minify = true' node scripts/bench/js-cost-ab.mjs
+//   JS_COST_B_TOML='' JS_COST_B_LOG_LEVEL=warn node scripts/bench/js-cost-ab.mjs   # the access line's share
+//
+// JS_COST_PATH (a GET of the API, as sekretaris.rt01; default the tenant read), JS_COST_N requests per
+// round (3,000), JS_COST_ROUNDS (8). Prints each side's rounds, their medians and the median of the
+// paired differences B − A: the figure to read.
+import "./state.mjs";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { root } from "../lib/dev-server.mjs";
+import { bundleWorker, startWorkerd } from "../lib/workerd.mjs";
+import { STATE_DIR } from "../lib/wrangler.mjs";
+import { signIn } from "./api-routes.mjs";
+import { prepareBenchState } from "./server.mjs";
+
+const B_TOML = process.env.JS_COST_B_TOML ?? "keep_names = false";
+const B_LOG_LEVEL = process.env.JS_COST_B_LOG_LEVEL ?? "info";
+const PATH = process.env.JS_COST_PATH ?? "/api/kependudukan/units/seed-unit-rt01-a1";
+const N = Number(process.env.JS_COST_N ?? 3000);
+const ROUNDS = Number(process.env.JS_COST_ROUNDS ?? 8);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+await prepareBenchState();
+// B's config beside wrangler.toml (its paths are relative to it), the added lines before the first table.
+const configB = join(root, "wrangler.js-cost-b.toml");
+const toml = readFileSync(join(root, "wrangler.toml"), "utf8");
+const firstTable = toml.search(/^\[/m);
+writeFileSync(configB, `${toml.slice(0, firstTable)}${B_TOML}\n\n${toml.slice(firstTable)}`);
+let bundles;
+try {
+  bundles = await Promise.all(
+    ["wrangler.toml", configB].map((c) => bundleWorker(c, { script: "scripts/bench/entry.ts" })),
+  );
+} finally {
+  rmSync(configB, { force: true });
+}
+// B on a copy of the bench state: two workerd processes never share a database's files.
+const stateB = `${STATE_DIR}-js-cost-b`;
+rmSync(stateB, { recursive: true, force: true });
+cpSync(STATE_DIR, stateB, { recursive: true });
+const sides = {
+  A: await startWorkerd({ persistTo: STATE_DIR, bundle: bundles[0], vars: { LOG_LEVEL: "info" } }),
+  B: await startWorkerd({ persistTo: stateB, bundle: bundles[1], vars: { LOG_LEVEL: B_LOG_LEVEL } }),
+};
+try {
+  const tokens = {};
+  for (const [side, server] of Object.entries(sides)) {
+    tokens[side] = await signIn(server.url, "sekretaris.rt01@warga.test");
+  }
+  const cpu = { A: [], B: [] };
+  for (let round = -1; round < ROUNDS; round++) {
+    for (const side of round % 2 === 0 ? ["A", "B"] : ["B", "A"]) {
+      const server = sides[side];
+      const cpu0 = server.cpu();
+      const res = await fetch(`${server.url}/__js-cost?path=${encodeURIComponent(PATH)}&n=${N}`, {
+        headers: { Authorization: `Bearer ${tokens[side]}` },
+      });
+      const answer = await res.json();
+      if (!res.ok || answer.statuses.join() !== "200") {
+        throw new Error(`${side}: ${res.status} ${JSON.stringify(answer)}`);
+      }
+      // Round -1 warms each side and records its tape.
+      if (round >= 0) {
+        cpu[side].push(((server.cpu() - cpu0) * 1000) / N);
+      }
+    }
+  }
+  console.log(`GET ${PATH}, ${ROUNDS}×${N} requests a side, D1 taped; CPU ms per request`);
+  console.log(
+    `A (the tree):  ${cpu.A.map((v) => v.toFixed(3)).join(" ")}  median ${median(cpu.A).toFixed(3)}`,
+  );
+  console.log(
+    `B (${[B_TOML, B_LOG_LEVEL === "info" ? "" : `LOG_LEVEL=${B_LOG_LEVEL}`].filter(Boolean).join(", ") || "the same"}): ` +
+      `${cpu.B.map((v) => v.toFixed(3)).join(" ")}  median ${median(cpu.B).toFixed(3)}`,
+  );
+  console.log(
+    `B − A, median of the paired rounds: ${median(cpu.B.map((v, i) => v - cpu.A[i])).toFixed(3)} ms`,
+  );
+} finally {
+  for (const server of Object.values(sides)) {
+    await server.stop();
+  }
+  for (const bundle of bundles) {
+    bundle.cleanup();
+  }
+  rmSync(stateB, { recursive: true, force: true });
+}
