@@ -134,8 +134,9 @@ bare.post("/__bare-do", async (c) => {
 // line): the route is run `n` times inside this isolate against a tape of the D1 answers its first two
 // runs got (keyed by database, method, SQL and parameters; the same answer objects each time), so the
 // workerd process's CPU over the loop is the Worker's code alone (Hono, chanfana, the guard, the tenant,
-// the answer, the access line), steady to a few per cent where a load over sockets and D1 varies by a
-// third. Nothing else is taped: a Durable Object or a queue the route calls is called for real.
+// the answer, the access line). Its rounds in one run differ by about a tenth where a load over sockets
+// and D1 differs by a third; runs minutes apart differ by a fifth, so two builds are compared side by
+// side in one run (scripts/bench/js-cost-ab.mjs). Nothing else is taped: a Durable Object or a queue the route calls is called for real.
 type Tape = Map<string, unknown>;
 interface TapeMode {
   replay: boolean;

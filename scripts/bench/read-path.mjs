@@ -14,8 +14,9 @@
 //
 // Then the route's own JavaScript, D1 taken out: each round runs the route JS_COST_N times inside the
 // isolate against a tape of the D1 answers its first runs got (`/__js-cost`, scripts/bench/entry.ts), and
-// the same for the bare route. Over sockets and D1 a round of the same route varies by a third; the taped
-// loop by a few per cent, so a change of a few hundredths of a millisecond in the API's code shows.
+// the same for the bare route. Over sockets and D1 a round of the same route varies by a third, the taped
+// loop's rounds by about a tenth; to tell a change of a few hundredths of a millisecond, compare two
+// builds side by side (scripts/bench/js-cost-ab.mjs).
 
 import { load } from "../lib/load.mjs";
 import { signIn } from "./api-routes.mjs";
