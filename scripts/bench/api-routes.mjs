@@ -89,7 +89,6 @@ export async function signIn(base, email) {
   ).accessToken;
 }
 
-/** A gate device of rt-01 and an approved guest's pass, scanned once so later scans are refusals. */
 /**
  * The bench's guest, registered by the first demo resident whose daily quota of guest passes (30) is not
  * spent: the bench keeps its state between runs, and a day of runs spends one resident's quota.
@@ -117,6 +116,7 @@ async function registerGuest(base) {
   }
 }
 
+/** A gate device of rt-01 and an approved guest's pass, scanned once so later scans are refusals. */
 export async function gateFixture(base, staffAuth) {
   const admin = await signIn(base, "admin.rt01@warga.test");
   const { apiKey } = await postJson(

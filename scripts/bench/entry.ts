@@ -8,7 +8,7 @@ import { hashPassword, verifyPassword } from "../../src/core/auth/password";
 import { rowById } from "../../src/core/db/rows";
 import { log } from "../../src/core/http/log";
 import { newId } from "../../src/core/ids";
-import { OWNER_GUARD_SQL } from "../../src/core/tenancy/owner";
+import { OWNER_GUARD_SQL, SLOT_OWNER_TABLE } from "../../src/core/tenancy/owner";
 import { isSlotBinding } from "../../src/core/tenancy/slots";
 import worker from "../../src/index";
 import { identityRateLimit, startLoginAttempt } from "../../src/modules/identity/limits";
@@ -84,7 +84,9 @@ let unitOwner: Promise<string | null> | undefined;
 // The same row as the route reads it: in a batch behind the slot owner's check (core/tenancy/owner.ts).
 bare.get("/__bare-row/guarded", async (c) => {
   const binding = await unitDatabase(c.env);
-  unitOwner ??= binding.prepare("SELECT tenant_id FROM slot_owner WHERE id = 1").first<string>("tenant_id");
+  unitOwner ??= binding
+    .prepare(`SELECT tenant_id FROM ${SLOT_OWNER_TABLE} WHERE id = 1`)
+    .first<string>("tenant_id");
   const owner = await unitOwner;
   const db = binding.withSession("first-unconstrained");
   const [, row] = await db.batch([
@@ -136,7 +138,8 @@ bare.post("/__bare-do", async (c) => {
 // workerd process's CPU over the loop is the Worker's code alone (Hono, chanfana, the guard, the tenant,
 // the answer, the access line). Its rounds in one run differ by about a tenth where a load over sockets
 // and D1 differs by a third; runs minutes apart differ by a fifth, so two builds are compared side by
-// side in one run (scripts/bench/js-cost-ab.mjs). Nothing else is taped: a Durable Object or a queue the route calls is called for real.
+// side in one run (scripts/bench/js-cost-ab.mjs). Nothing else is taped: a Durable Object or a queue
+// the route calls is called for real.
 type Tape = Map<string, unknown>;
 interface TapeMode {
   replay: boolean;
@@ -244,10 +247,7 @@ bare.get("/__js-cost", async (c) => {
   if (authorization) {
     headers.set("Authorization", authorization);
   }
-  // `real=1`: the same loop on the real bindings, D1 and all.
-  const { env, mode } = c.req.query("real")
-    ? { env: c.env, mode: { replay: false, misses: 0 } }
-    : tapedEnv(c.env, path);
+  const { env, mode } = tapedEnv(c.env, path);
   const url = new URL(path, c.req.url).toString();
   const once = async () => {
     const res = await benchFetch(new Request(url, { headers }), env, c.executionCtx as ExecutionContext);

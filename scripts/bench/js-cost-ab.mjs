@@ -1,9 +1,10 @@
 // Two builds of the API side by side: the JavaScript a route costs per request under each, with D1's
 // answers taped (scripts/bench/entry.ts, `/__js-cost`), rounds interleaved A, B, B, A, … so the machine's
-// drift over minutes (a third of a figure, run to run) falls on both alike. A is the bench entry as the
-// tree has it; B the same tree with lines added to wrangler.toml, or another log level:
+// drift over minutes (a fifth of a figure, run to run) falls on both alike. A is the bench entry as the
+// tree has it; B the same tree with top-level settings of wrangler.toml set (replaced where the file
+// has them, else added), or another log level:
 //
-//   node scripts/bench/js-cost-ab.mjs                            # B: keep_names = false (ADR 0015, 13th pass)
+//   node scripts/bench/js-cost-ab.mjs                            # B: keep_names = true (before ADR 0015's 13th pass)
 //   JS_COST_B_TOML='minify = true' node scripts/bench/js-cost-ab.mjs
 //   JS_COST_B_TOML='' JS_COST_B_LOG_LEVEL=warn node scripts/bench/js-cost-ab.mjs   # the access line's share
 //
@@ -17,21 +18,28 @@ import { root } from "../lib/dev-server.mjs";
 import { bundleWorker, startWorkerd } from "../lib/workerd.mjs";
 import { STATE_DIR } from "../lib/wrangler.mjs";
 import { signIn } from "./api-routes.mjs";
+import { jsCostRound, median } from "./js-cost.mjs";
 import { prepareBenchState } from "./server.mjs";
 
-const B_TOML = process.env.JS_COST_B_TOML ?? "keep_names = false";
+const B_TOML = process.env.JS_COST_B_TOML ?? "keep_names = true";
 const B_LOG_LEVEL = process.env.JS_COST_B_LOG_LEVEL ?? "info";
 const PATH = process.env.JS_COST_PATH ?? "/api/kependudukan/units/seed-unit-rt01-a1";
 const N = Number(process.env.JS_COST_N ?? 3000);
 const ROUNDS = Number(process.env.JS_COST_ROUNDS ?? 8);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 await prepareBenchState();
-// B's config beside wrangler.toml (its paths are relative to it), the added lines before the first table.
+// B's config beside wrangler.toml (its paths are relative to it): each `key = value` line of B_TOML
+// replaces the top-level line of that key, or is added before the first table.
 const configB = join(root, "wrangler.js-cost-b.toml");
 const toml = readFileSync(join(root, "wrangler.toml"), "utf8");
 const firstTable = toml.search(/^\[/m);
-writeFileSync(configB, `${toml.slice(0, firstTable)}${B_TOML}\n\n${toml.slice(firstTable)}`);
+let top = toml.slice(0, firstTable);
+for (const line of B_TOML.split("\n").filter((l) => l.trim())) {
+  const key = line.split("=")[0]?.trim() ?? "";
+  const set = new RegExp(`^${key}\\s*=.*$`, "m");
+  top = set.test(top) ? top.replace(set, line) : `${top}${line}\n\n`;
+}
+writeFileSync(configB, `${top}${toml.slice(firstTable)}`);
 let bundles;
 try {
   bundles = await Promise.all(
@@ -56,18 +64,10 @@ try {
   const cpu = { A: [], B: [] };
   for (let round = -1; round < ROUNDS; round++) {
     for (const side of round % 2 === 0 ? ["A", "B"] : ["B", "A"]) {
-      const server = sides[side];
-      const cpu0 = server.cpu();
-      const res = await fetch(`${server.url}/__js-cost?path=${encodeURIComponent(PATH)}&n=${N}`, {
-        headers: { Authorization: `Bearer ${tokens[side]}` },
-      });
-      const answer = await res.json();
-      if (!res.ok || answer.statuses.join() !== "200") {
-        throw new Error(`${side}: ${res.status} ${JSON.stringify(answer)}`);
-      }
+      const perRequest = await jsCostRound(sides[side], { path: PATH, n: N, token: tokens[side] });
       // Round -1 warms each side and records its tape.
       if (round >= 0) {
-        cpu[side].push(((server.cpu() - cpu0) * 1000) / N);
+        cpu[side].push(perRequest);
       }
     }
   }

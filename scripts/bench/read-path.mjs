@@ -20,6 +20,7 @@
 
 import { load } from "../lib/load.mjs";
 import { signIn } from "./api-routes.mjs";
+import { jsCostRound, median } from "./js-cost.mjs";
 import { prepareBenchState, startBenchWorkerd } from "./server.mjs";
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
@@ -27,7 +28,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 /** Requests per round of the taped loop (`BENCH_JS_COST_N`). */
 const JS_COST_N = Number(process.env.BENCH_JS_COST_N ?? 3000);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
  * The route's JavaScript per request with D1's answers taped, and the bare route's, ROUNDS rounds
@@ -38,17 +38,10 @@ async function jsCost(server, token) {
   const cpu = { bare: [], route: [] };
   for (let round = -1; round < ROUNDS; round++) {
     for (const [key, path] of Object.entries(paths)) {
-      const cpu0 = server.cpu();
-      const res = await fetch(`${server.url}/__js-cost?path=${encodeURIComponent(path)}&n=${JS_COST_N}`, {
-        headers: { Authorization: `Bearer ${token}` },
-      });
-      const answer = await res.json();
-      if (!res.ok || answer.statuses.join() !== "200") {
-        throw new Error(`js-cost ${key}: ${res.status} ${JSON.stringify(answer)}`);
-      }
+      const perRequest = await jsCostRound(server, { path, n: JS_COST_N, token });
       // Round -1 warms the loop (and records the tape); a statement missing from the tape is run for real.
       if (round >= 0) {
-        cpu[key].push(((server.cpu() - cpu0) * 1000) / JS_COST_N);
+        cpu[key].push(perRequest);
       }
     }
   }
@@ -124,8 +117,9 @@ export async function run() {
         "  CPU added over",
       ].join(" "),
     );
-    // What each row adds to: the unit row's SQL over SELECT 1, the session and both drizzle ways over the SQL, the route
-    // over rowById (which it uses).
+    // What each row adds to: the access line over the bare route, the unit row's SQL over SELECT 1, the
+    // session and both drizzle ways over the SQL, the owner check over the session, the route over rowById
+    // (which it uses).
     const over = {
       log: "bare",
       bareD1: "bare",
