@@ -11,7 +11,7 @@
 //   fresh one, a public read through the same `wrangler dev` for the identity routes' gap, one plain
 //   line pass over the same megabyte for the reply stripper).
 //
-// Judging is pure (`overFloor`, `ratioTo`, `floorNear`, `bestOf`; test/scripts/bench.test.mjs pins them).
+// Judging is pure (`overFloor`, `ratioTo`, `floorNear`, `bestOf`, `sandwiched`; test/scripts/bench.test.mjs pins them).
 // An allowance in floors is scale-free: a load that multiplies the row and its floor by the same factor
 // leaves the verdict where it was. Every time goal is given in floors: the `api` table's millisecond goals
 // of issue 32 were turned into floors of the quiet machine they were set on (ADR 0015, seventh pass). An
@@ -97,6 +97,73 @@ export function floorNear(floors, index, span = 2) {
 export function bestOf(values) {
   const measured = values.filter((v) => Number.isFinite(v) && v > 0);
   return measured.length === 0 ? Number.NaN : Math.min(...measured);
+}
+
+/**
+ * A row measured in short slices, each between two slices of its floor (F R F R F …, several rows may
+ * take turns between the floors: F A F B F A …): each slice of the row is set against the mean of the
+ * floor slices either side of it, measured seconds before and after, so a drift of the machine's speed
+ * over the run (a burst of other work, a slower stretch of D1) stretches the slice and its own floor
+ * alike; the row's figure is the median of its slices, so one slice caught in a burst, or one floor
+ * that was, cannot move it. `slices` is the sequence as measured, `[{ kind, value }]` with `kind`
+ * "floor" or the row's name; a slice with no floor on one side is set against the floor on the other.
+ * Returns, for `row`, the median excess in floors (`floors`) and in the unit (`adds`), the median floor
+ * the row's slices met (`floor`), the number of slices judged (`n`) and the least and most of them in
+ * floors (`least`, `most`).
+ */
+export function sandwiched(slices, row) {
+  const ratios = [];
+  const adds = [];
+  const met = [];
+  slices.forEach((s, i) => {
+    if (s.kind !== row || !Number.isFinite(s.value)) {
+      return;
+    }
+    const before = slices.slice(0, i).findLast((f) => f.kind === "floor");
+    const after = slices.slice(i + 1).find((f) => f.kind === "floor");
+    const sides = [before, after].filter((f) => f && Number.isFinite(f.value) && f.value > 0);
+    if (sides.length === 0) {
+      return;
+    }
+    const floor = sides.reduce((sum, f) => sum + f.value, 0) / sides.length;
+    ratios.push((s.value - floor) / floor);
+    adds.push(s.value - floor);
+    met.push(floor);
+  });
+  return {
+    floors: middle(ratios),
+    adds: middle(adds),
+    floor: middle(met),
+    n: ratios.length,
+    least: Math.min(...ratios),
+    most: Math.max(...ratios),
+  };
+}
+
+/** The median of `xs` (the mean of the two middle values for an even count); NaN for none. */
+function middle(xs) {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) {
+    return Number.NaN;
+  }
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * A row judged on what its sandwiched slices add over their floors (`sandwiched`): met when the median
+ * excess is at most `floors` floors. No slice judged, or a floor not measured, is a goal not met.
+ */
+export function sandwichedOverFloor({ slices, row, floors, name = "floor", unit = "ms" }) {
+  const s = sandwiched(slices, row);
+  if (s.n === 0 || !Number.isFinite(s.floors)) {
+    return { met: false, ...s, text: `${name} not measured: not judged` };
+  }
+  return {
+    met: s.floors <= floors,
+    ...s,
+    text: `${name} ${fmt(s.floor)} ${unit}, adds ${fmt(s.adds)} = ${s.floors.toFixed(2)} floors (≤ ${floors} floors; median of ${s.n} slices, ${s.least.toFixed(2)} to ${s.most.toFixed(2)}, each between two of the floor)`,
+  };
 }
 
 /** The line a suite prints for goals that are not about time, so they stay absolute. */

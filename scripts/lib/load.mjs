@@ -16,25 +16,29 @@ export function quantile(xs, q) {
 
 /**
  * Loads `url` and resolves to `{ p50, p99, rps, total, non2xx, errors }`: p50/p99 in milliseconds over
- * the answers with a 2xx status, `rps` the mean requests per second over the run.
+ * the answers with a 2xx status, `rps` the mean requests per second over the run. `amount` sends that
+ * many requests instead of loading for `duration` seconds.
  */
-export function load({ url, headers = {}, method = "GET", body, connections = 8, duration = 5 }) {
+export function load({ url, headers = {}, method = "GET", body, connections = 8, duration = 5, amount }) {
   const ms = [];
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ url, headers, method, body, connections, duration }, (err, result) => {
-      if (err) {
-        reject(err);
-        return;
-      }
-      resolve({
-        p50: quantile(ms, 0.5),
-        p99: quantile(ms, 0.99),
-        rps: result.requests.average,
-        total: result.requests.total,
-        non2xx: result.non2xx,
-        errors: result.errors,
-      });
-    });
+    const instance = autocannon(
+      { url, headers, method, body, connections, duration, ...(amount ? { amount } : {}) },
+      (err, result) => {
+        if (err) {
+          reject(err);
+          return;
+        }
+        resolve({
+          p50: quantile(ms, 0.5),
+          p99: quantile(ms, 0.99),
+          rps: result.requests.average,
+          total: result.requests.total,
+          non2xx: result.non2xx,
+          errors: result.errors,
+        });
+      },
+    );
     instance.on("response", (_client, status, _bytes, responseTime) => {
       if (status >= 200 && status < 300) {
         ms.push(responseTime);

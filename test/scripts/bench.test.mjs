@@ -366,6 +366,73 @@ describe("floors (issue 49, item 6): goals judged against a floor measured in th
     );
   });
 
+  it("judges a row on slices each between two of its floor, so drift of the machine and one burst leave it", () => {
+    const seq = (pattern) => pattern.map(([kind, value]) => ({ kind, value }));
+    // Two rows taking turns between floors of 1 ms: each slice against the mean of its two floors.
+    const slices = seq([
+      ["floor", 1],
+      ["read", 1.3],
+      ["floor", 1.2],
+      ["gate", 1.8],
+      ["floor", 1],
+      ["read", 1.4],
+      ["floor", 1],
+    ]);
+    const read = floors.sandwiched(slices, "read");
+    expect(read.n).toBe(2);
+    // 1.3 over 1.1 and 1.4 over 1.0: the median of 0.1818… and 0.4.
+    expect(read.floors).toBeCloseTo((0.2 / 1.1 + 0.4) / 2, 9);
+    expect(read.adds).toBeCloseTo(0.3, 9);
+    expect(floors.sandwiched(slices, "gate").floors).toBeCloseTo(0.7 / 1.1, 9);
+    const judged = floors.sandwichedOverFloor({ slices, row: "read", floors: 0.4, name: "D1 session read" });
+    expect(judged.met).toBe(true);
+    expect(judged.text).toContain("adds 0.30 = 0.29 floors (≤ 0.4 floors; median of 2 slices");
+    // No slice of the row, or no floor: not judged, not met.
+    expect(floors.sandwichedOverFloor({ slices, row: "votes", floors: 9 }).met).toBe(false);
+    expect(floors.sandwichedOverFloor({ slices: seq([["read", 1]]), row: "read", floors: 9 }).met).toBe(
+      false,
+    );
+
+    const build = (rows, floor, row, speed) => {
+      const out = [{ kind: "floor", value: floor * speed(0) }];
+      for (let i = 0; i < rows; i++) {
+        out.push({ kind: "row", value: row * speed(2 * i + 1) });
+        out.push({ kind: "floor", value: floor * speed(2 * i + 2) });
+      }
+      return out;
+    };
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.5, max: 3, noNaN: true }),
+        fc.double({ min: 0, max: 2, noNaN: true }),
+        fc.integer({ min: 3, max: 16 }),
+        fc.double({ min: 0.5, max: 3, noNaN: true }),
+        fc.double({ min: -0.05, max: 0.2, noNaN: true }),
+        (floor, excess, rows, start, slope) => {
+          // The machine's speed drifts through the run (here linearly, by up to a fifth a slice): each
+          // slice's neighbours average to its own speed, so the excess in floors is exact.
+          const drifting = build(rows, floor, floor * (1 + excess), (i) => start * (1 + slope * i));
+          return Math.abs(floors.sandwiched(drifting, "row").floors - excess) < 1e-9;
+        },
+      ),
+    );
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.5, max: 3, noNaN: true }),
+        fc.double({ min: 0, max: 2, noNaN: true }),
+        fc.integer({ min: 5, max: 16 }),
+        fc.nat(),
+        fc.double({ min: 0.01, max: 30, noNaN: true }),
+        (floor, excess, rows, at, burst) => {
+          // One slice, a floor's or the row's, caught in a burst: the median slice is still a clean one.
+          const measured = build(rows, floor, floor * (1 + excess), () => 1);
+          measured[at % measured.length].value += burst;
+          return Math.abs(floors.sandwiched(measured, "row").floors - excess) < 1e-9;
+        },
+      ),
+    );
+  });
+
   it("gives each row the median of the floors measured nearest it, so one floor caught in a burst does not move it", () => {
     const measured = [
       { at: 0, value: 1 },
