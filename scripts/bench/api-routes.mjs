@@ -58,7 +58,7 @@ const SIGN_INS_PER_ROUND = Number(process.env.BENCH_SIGN_INS ?? 16);
  * slice the figure (floors.mjs, `sandwiched`). The rounds judged the row's least round against its
  * floor's median round, measured up to a minute apart: an estimate that leans low (a row gets its
  * luckiest round, the floor its middle one), and read the tenant read 0.0 to 0.6 floors on the same
- * code. A slice is as noisy (one slice of the tenant read reads 0.2 to 1.1 floors: local D1 varies by
+ * code. A slice is as noisy (one slice of the tenant read reads 0.0 to 1.1 floors: local D1 varies by
  * a third within seconds), but row and floor are treated alike, so the median of many slices settles
  * where the route's cost is (ADR 0015, fourteenth pass).
  */
