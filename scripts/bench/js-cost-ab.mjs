@@ -1,18 +1,22 @@
 // Two builds of the API side by side: the JavaScript a route costs per request under each, with D1's
 // answers taped (scripts/bench/entry.ts, `/__js-cost`), rounds interleaved A, B, B, A, … so the machine's
 // drift over minutes (a fifth of a figure, run to run) falls on both alike. A is the bench entry as the
-// tree has it; B the same tree with top-level settings of wrangler.toml set (replaced where the file
-// has them, else added), or another log level:
+// tree has it, or as a commit had it (`JS_COST_A_REF`: built from a worktree of that commit); B the tree
+// with top-level settings of wrangler.toml set (replaced where the file has them, else added), or another
+// log level:
 //
 //   node scripts/bench/js-cost-ab.mjs                            # B: keep_names = true (before ADR 0015's 13th pass)
 //   JS_COST_B_TOML='minify = true' node scripts/bench/js-cost-ab.mjs
 //   JS_COST_B_TOML='' JS_COST_B_LOG_LEVEL=warn node scripts/bench/js-cost-ab.mjs   # the access line's share
+//   JS_COST_A_REF=HEAD node scripts/bench/js-cost-ab.mjs         # B: the tree's uncommitted change, as is
 //
 // JS_COST_PATH (a GET of the API, as sekretaris.rt01; default the tenant read), JS_COST_N requests per
 // round (3,000), JS_COST_ROUNDS (8). Prints each side's rounds, their medians and the median of the
 // paired differences B − A: the figure to read.
 import "./state.mjs";
-import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { root } from "../lib/dev-server.mjs";
 import { bundleWorker, startWorkerd } from "../lib/workerd.mjs";
@@ -21,7 +25,9 @@ import { signIn } from "./api-routes.mjs";
 import { jsCostRound, median } from "./js-cost.mjs";
 import { prepareBenchState } from "./server.mjs";
 
-const B_TOML = process.env.JS_COST_B_TOML ?? "keep_names = true";
+const A_REF = process.env.JS_COST_A_REF;
+// With A at a commit, B is the tree as it is unless a setting is asked for too.
+const B_TOML = process.env.JS_COST_B_TOML ?? (A_REF ? "" : "keep_names = true");
 const B_LOG_LEVEL = process.env.JS_COST_B_LOG_LEVEL ?? "info";
 const PATH = process.env.JS_COST_PATH ?? "/api/kependudukan/units/seed-unit-rt01-a1";
 const N = Number(process.env.JS_COST_N ?? 3000);
@@ -40,13 +46,33 @@ for (const line of B_TOML.split("\n").filter((l) => l.trim())) {
   top = set.test(top) ? top.replace(set, line) : `${top}${line}\n\n`;
 }
 writeFileSync(configB, `${top}${toml.slice(firstTable)}`);
+// A at a commit: a worktree of it beside the tree, sharing its installed packages and built assets.
+let worktree;
+if (A_REF) {
+  worktree = mkdtempSync(join(tmpdir(), "warga-js-cost-a-"));
+  execFileSync("git", ["worktree", "add", "--detach", worktree, A_REF], { cwd: root, stdio: "ignore" });
+  for (const shared of ["node_modules", "public"]) {
+    if (existsSync(join(root, shared))) {
+      symlinkSync(join(root, shared), join(worktree, shared));
+    }
+  }
+}
+const removeWorktree = () => {
+  if (worktree) {
+    execFileSync("git", ["worktree", "remove", "--force", worktree], { cwd: root, stdio: "ignore" });
+  }
+};
 let bundles;
 try {
-  bundles = await Promise.all(
-    ["wrangler.toml", configB].map((c) => bundleWorker(c, { script: "scripts/bench/entry.ts" })),
-  );
+  bundles = await Promise.all([
+    worktree
+      ? bundleWorker(join(worktree, "wrangler.toml"), { script: join(worktree, "scripts/bench/entry.ts") })
+      : bundleWorker("wrangler.toml", { script: "scripts/bench/entry.ts" }),
+    bundleWorker(configB, { script: "scripts/bench/entry.ts" }),
+  ]);
 } finally {
   rmSync(configB, { force: true });
+  removeWorktree();
 }
 // B on a copy of the bench state: two workerd processes never share a database's files.
 const stateB = `${STATE_DIR}-js-cost-b`;
@@ -73,10 +99,10 @@ try {
   }
   console.log(`GET ${PATH}, ${ROUNDS}×${N} requests a side, D1 taped; CPU ms per request`);
   console.log(
-    `A (the tree):  ${cpu.A.map((v) => v.toFixed(3)).join(" ")}  median ${median(cpu.A).toFixed(3)}`,
+    `A (${A_REF ? `commit ${A_REF}` : "the tree"}):  ${cpu.A.map((v) => v.toFixed(3)).join(" ")}  median ${median(cpu.A).toFixed(3)}`,
   );
   console.log(
-    `B (${[B_TOML, B_LOG_LEVEL === "info" ? "" : `LOG_LEVEL=${B_LOG_LEVEL}`].filter(Boolean).join(", ") || "the same"}): ` +
+    `B (${[A_REF ? "the tree" : "", B_TOML, B_LOG_LEVEL === "info" ? "" : `LOG_LEVEL=${B_LOG_LEVEL}`].filter(Boolean).join(", ") || "the same"}): ` +
       `${cpu.B.map((v) => v.toFixed(3)).join(" ")}  median ${median(cpu.B).toFixed(3)}`,
   );
   console.log(
