@@ -77,7 +77,8 @@ try {
   }
   if (route === "gate") {
     // The bench's gate fixture: a device key and a pass already used, so every scan is the refusal path.
-    const { gateFixture } = await import("./bench/api-routes.mjs");
+    const { clearBenchGateEvents, gateFixture } = await import("./bench/api-routes.mjs");
+    await clearBenchGateEvents(server.mf);
     const gate = await gateFixture(server.url, { Authorization: `Bearer ${token}` });
     targets.gate = { url: `${server.url}/api/gate-hardware/webhook`, method: "POST", ...gate };
   }

@@ -132,6 +132,38 @@ async function registerGuest(base) {
   }
 }
 
+/**
+ * Every event logged by the gate devices of earlier runs (named `Bench …`), deleted from their community's
+ * database: a run scans 20,000 times or more, and a bench state kept between runs had grown rt-01's
+ * database to 87 MB of them after 54 runs (342,267 rows), which every later run's gate and tenant read
+ * then met. The devices themselves stay (a row each).
+ */
+export async function clearBenchGateEvents(mf) {
+  const platform = await mf.getD1Database("PLATFORM_DB");
+  const devices = (
+    await platform
+      .prepare(
+        "SELECT d.id, t.slot FROM gate_devices d JOIN tenants t ON t.id = d.tenant_id WHERE d.name LIKE 'Bench %'",
+      )
+      .all()
+  ).results;
+  let deleted = 0;
+  for (const slot of new Set(devices.map((d) => d.slot))) {
+    const db = await mf.getD1Database(`TENANT_DB_${String(slot).padStart(2, "0")}`);
+    const ids = devices.filter((d) => d.slot === slot).map((d) => d.id);
+    // D1 binds at most 100 parameters a statement.
+    for (let i = 0; i < ids.length; i += 90) {
+      const chunk = ids.slice(i, i + 90);
+      const result = await db
+        .prepare(`DELETE FROM gate_events WHERE device_id IN (${chunk.map(() => "?").join(", ")})`)
+        .bind(...chunk)
+        .run();
+      deleted += result.meta.changes;
+    }
+  }
+  return deleted;
+}
+
 /** A gate device of rt-01 and an approved guest's pass, scanned once so later scans are refusals. */
 export async function gateFixture(base, staffAuth) {
   const admin = await signIn(base, "admin.rt01@warga.test");
@@ -245,6 +277,7 @@ export async function run() {
     const auth = { Authorization: `Bearer ${secretary}` };
     const read = `${base}/api/kependudukan/units/seed-unit-rt01-a1`;
     await json(read, auth);
+    await clearBenchGateEvents(server.mf);
     const gate = await gateFixture(base, auth);
     const targets = {
       bare: { url: `${base}/__bare` },
