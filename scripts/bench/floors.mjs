@@ -79,12 +79,7 @@ export function ratioTo({ figure, floor, max, name = "floor", unit = "ms" }) {
 export function floorNear(floors, index, span = 2) {
   const before = floors.filter((f) => f.at <= index).slice(-span);
   const after = floors.filter((f) => f.at > index).slice(0, span);
-  const values = [...before, ...after].map((f) => f.value).sort((a, b) => a - b);
-  if (values.length === 0) {
-    return Number.NaN;
-  }
-  const mid = Math.floor(values.length / 2);
-  return values.length % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+  return middle([...before, ...after].map((f) => f.value));
 }
 
 /**
