@@ -8,7 +8,7 @@ import { hashPassword, verifyPassword } from "../../src/core/auth/password";
 import { rowById } from "../../src/core/db/rows";
 import { log } from "../../src/core/http/log";
 import { newId } from "../../src/core/ids";
-import { OWNER_GUARD_SQL, SLOT_OWNER_TABLE } from "../../src/core/tenancy/owner";
+import { ownerCheckLimit, SLOT_OWNER_TABLE } from "../../src/core/tenancy/owner";
 import { isSlotBinding } from "../../src/core/tenancy/slots";
 import worker from "../../src/index";
 import { identityRateLimit, startLoginAttempt } from "../../src/modules/identity/limits";
@@ -81,7 +81,7 @@ bare.get("/__bare-row/session", async (c) => {
   return c.json(await db.prepare("SELECT * FROM units WHERE id = ?").bind(BENCH_UNIT).first());
 });
 let unitOwner: Promise<string | null> | undefined;
-// The same row as the route reads it: in a batch behind the slot owner's check (core/tenancy/owner.ts).
+// The same row as the route reads it: a batch of one carrying the slot owner's check (core/tenancy/owner.ts).
 bare.get("/__bare-row/guarded", async (c) => {
   const binding = await unitDatabase(c.env);
   unitOwner ??= binding
@@ -89,9 +89,8 @@ bare.get("/__bare-row/guarded", async (c) => {
     .first<string>("tenant_id");
   const owner = await unitOwner;
   const db = binding.withSession("first-unconstrained");
-  const [, row] = await db.batch([
-    db.prepare(OWNER_GUARD_SQL).bind(owner),
-    db.prepare("SELECT * FROM units WHERE id = ?").bind(BENCH_UNIT),
+  const [row] = await db.batch([
+    db.prepare(`SELECT * FROM units WHERE id = ?1 ${ownerCheckLimit(2)}`).bind(BENCH_UNIT, owner),
   ]);
   return c.json(row?.results[0] ?? null);
 });

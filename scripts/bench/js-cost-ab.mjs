@@ -13,15 +13,23 @@
 // JS_COST_PATH (a GET of the API, as sekretaris.rt01; default the tenant read), JS_COST_N requests per
 // round (3,000), JS_COST_ROUNDS (8). Prints each side's rounds, their medians and the median of the
 // paired differences B − A: the figure to read.
+//
+// JS_COST_D1=real leaves D1 untaped: each round loads the route over HTTP (8 connections, N requests,
+// as the `api` bench does) and takes its workerd's CPU per request, D1's local database included (it
+// runs in the same process). So a change in what the route asks of D1 (a statement fewer) shows too;
+// JS_COST_PATH=gate loads the gate webhook's refusal path (the `api` bench's fixture) instead of a GET:
+//
+//   JS_COST_A_REF=HEAD JS_COST_D1=real JS_COST_PATH=gate JS_COST_N=2000 node scripts/bench/js-cost-ab.mjs
 import "./state.mjs";
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { root } from "../lib/dev-server.mjs";
+import { load } from "../lib/load.mjs";
 import { bundleWorker, startWorkerd } from "../lib/workerd.mjs";
 import { STATE_DIR } from "../lib/wrangler.mjs";
-import { signIn } from "./api-routes.mjs";
+import { clearBenchGateEvents, gateFixture, signIn } from "./api-routes.mjs";
 import { jsCostRound, median } from "./js-cost.mjs";
 import { prepareBenchState } from "./server.mjs";
 
@@ -32,6 +40,7 @@ const B_LOG_LEVEL = process.env.JS_COST_B_LOG_LEVEL ?? "info";
 const PATH = process.env.JS_COST_PATH ?? "/api/kependudukan/units/seed-unit-rt01-a1";
 const N = Number(process.env.JS_COST_N ?? 3000);
 const ROUNDS = Number(process.env.JS_COST_ROUNDS ?? 8);
+const REAL_D1 = process.env.JS_COST_D1 === "real";
 
 await prepareBenchState();
 // B's config beside wrangler.toml (its paths are relative to it): each `key = value` line of B_TOML
@@ -84,20 +93,43 @@ const sides = {
 };
 try {
   const tokens = {};
+  const targets = {};
   for (const [side, server] of Object.entries(sides)) {
     tokens[side] = await signIn(server.url, "sekretaris.rt01@warga.test");
+    const auth = { Authorization: `Bearer ${tokens[side]}` };
+    if (REAL_D1 && PATH === "gate") {
+      await clearBenchGateEvents(server.mf);
+      const gate = await gateFixture(server.url, auth);
+      targets[side] = { url: `${server.url}/api/gate-hardware/webhook`, method: "POST", ...gate };
+    } else {
+      targets[side] = { url: `${server.url}${PATH}`, headers: auth };
+    }
   }
+  /** One round over HTTP with D1 as it is: the side's workerd CPU per request. */
+  const realRound = async (server, target) => {
+    const cpu0 = server.cpu();
+    const r = await load({ ...target, amount: N });
+    if (r.non2xx > 0 || r.errors > 0) {
+      throw new Error(`${target.url}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
+    }
+    return ((server.cpu() - cpu0) * 1000) / r.total;
+  };
   const cpu = { A: [], B: [] };
   for (let round = -1; round < ROUNDS; round++) {
     for (const side of round % 2 === 0 ? ["A", "B"] : ["B", "A"]) {
-      const perRequest = await jsCostRound(sides[side], { path: PATH, n: N, token: tokens[side] });
+      const perRequest = REAL_D1
+        ? await realRound(sides[side], targets[side])
+        : await jsCostRound(sides[side], { path: PATH, n: N, token: tokens[side] });
       // Round -1 warms each side and records its tape.
       if (round >= 0) {
         cpu[side].push(perRequest);
       }
     }
   }
-  console.log(`GET ${PATH}, ${ROUNDS}×${N} requests a side, D1 taped; CPU ms per request`);
+  console.log(
+    `${REAL_D1 && PATH === "gate" ? "POST gate webhook (refusal)" : `GET ${PATH}`}, ${ROUNDS}×${N} requests a side, ` +
+      `${REAL_D1 ? "over HTTP, D1 as it is" : "D1 taped"}; CPU ms per request`,
+  );
   console.log(
     `A (${A_REF ? `commit ${A_REF}` : "the tree"}):  ${cpu.A.map((v) => v.toFixed(3)).join(" ")}  median ${median(cpu.A).toFixed(3)}`,
   );

@@ -1,12 +1,18 @@
+import { createExecutionContext } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { TenantInfo } from "../../src/core/context";
+import { rowById } from "../../src/core/db/rows";
 import { CRON, runScheduled, tenantJob } from "../../src/core/jobs";
+import { carryingOwnerCheck, OWNER_GUARD_SQL } from "../../src/core/tenancy/owner";
 import { forgetTenant } from "../../src/core/tenancy/registry";
 import { contextTenantDb } from "../../src/core/tenancy/sessions";
-import { slotDatabase } from "../../src/core/tenancy/slots";
+import { slotDatabase, tenantClient } from "../../src/core/tenancy/slots";
 import { systemPlatformCtx, tenantCtxFor } from "../../src/core/tenancy/system";
 import { emptyClosedSlot } from "../../src/core/tenancy/wipe";
+import worker from "../../src/index";
+import { units } from "../../src/modules/kependudukan/tables";
+import { sentD1, tenantD1 } from "../helpers/d1";
 import {
   bindings,
   callJson,
@@ -120,8 +126,25 @@ describe("the slot's owner (a closed tenant's slot claimed again)", () => {
     await expect(contextTenantDb(bindings, staleA, null).run(sql`DELETE FROM units`)).rejects.toMatchObject({
       cause: { code: "tenant_closed" },
     });
-    const units = await callJson<{ items: Unit[] }>("/api/kependudukan/units", { token: adminB.token });
-    expect(units.body.items.map((u) => u.id)).toEqual([unitB.body.id]);
+    // Nor by id, where the read carries the check in its own statement: B's row, or no row at all, is
+    // refused alike (a 404 would say the slot is someone's).
+    for (const id of [unitB.body.id, "no-such-unit"]) {
+      await expect(rowById(contextTenantDb(bindings, staleA, null), units, id)).rejects.toMatchObject({
+        code: "tenant_closed",
+      });
+    }
+    // Nor a batch that writes, led by a statement that carries the check: refused whole, nothing applied.
+    const stale = tenantClient(contextTenantDb(bindings, staleA, null));
+    const insert = carryingOwnerCheck(
+      1,
+      (limit) =>
+        `INSERT INTO units (id, block, number, updated_at) SELECT ?1, 'Z', ?1, '2026-11-30T00:00:00Z' ${limit}`,
+    );
+    await expect(
+      stale.batch([stale.prepare(insert).bind("stale-1"), stale.prepare(insert).bind("stale-2")]),
+    ).rejects.toMatchObject({ code: "tenant_closed" });
+    const listed = await callJson<{ items: Unit[] }>("/api/kependudukan/units", { token: adminB.token });
+    expect(listed.body.items.map((u) => u.id)).toEqual([unitB.body.id]);
   });
 
   it("answers a stale entry whose slot was emptied under it as closed, not 500", async () => {
@@ -142,6 +165,54 @@ describe("the slot's owner (a closed tenant's slot claimed again)", () => {
     forgetTenant(tenant.slug);
     expect((await callJson("/api/kependudukan/units", { token: admin.token })).status).toBe(200);
     expect(await ownerOf(tenant.slot)).toBe(tenant.id);
+  });
+
+  it("adopts a legacy slot from a read that carries the check itself, answering the read as asked", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const unit = await callJson<Unit>("/api/kependudukan/units", {
+      token: admin.token,
+      body: { block: "L", number: "1" },
+    });
+    for (const [id, status] of [
+      [unit.body.id, 200],
+      ["no-such-unit", 404],
+    ] as const) {
+      await slotDatabase(bindings, tenant.slot).prepare("DELETE FROM slot_owner").run();
+      forgetTenant(tenant.slug);
+      const read = await callJson<Unit>(`/api/kependudukan/units/${id}`, { token: admin.token });
+      expect(read.status).toBe(status);
+      expect(await ownerOf(tenant.slot)).toBe(tenant.id);
+    }
+  });
+
+  it("sends a request's first read by id with the check inside it, not as a statement in front", async () => {
+    const tenant = await createTenant();
+    const admin = await tenant.member("admin");
+    const unit = await callJson<Unit>("/api/kependudukan/units", {
+      token: admin.token,
+      body: { block: "C", number: "2" },
+    });
+    const slot = `TENANT_DB_${String(tenant.slot).padStart(2, "0")}`;
+    for (const id of [unit.body.id, "no-such-unit"]) {
+      const sent: string[][] = [];
+      const env = { ...bindings, [slot]: sentD1(tenantD1(tenant), sent) } as typeof bindings;
+      const res = await worker.fetch(
+        new Request(`http://api.test/api/kependudukan/units/${id}`, {
+          headers: { Authorization: `Bearer ${admin.token}` },
+        }),
+        env,
+        createExecutionContext(),
+      );
+      expect(res.status).toBe(id === unit.body.id ? 200 : 404);
+      // One statement in all: the unit's row, its LIMIT the slot owner's check.
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toHaveLength(1);
+      expect(sent[0]?.[0]).toMatch(
+        /^select .* from "units" where "units"\."id" = \? LIMIT \(SELECT CASE WHEN/,
+      );
+      expect(sent.flat()).not.toContain(OWNER_GUARD_SQL);
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { OWNER_GUARD_SQL } from "../../src/core/tenancy/owner";
+import { OWNER_GUARD_SQL, uncarried } from "../../src/core/tenancy/owner";
 import { bindings, type TestTenant } from "./harness";
 
 /** A tenant's own D1 database, for tests that read or rig it below the API. */
@@ -42,7 +42,9 @@ export function countingD1(
   hold?: (sql: string) => Promise<void> | undefined,
 ) {
   const sqlOf = new WeakMap<object, { sql: string; real: D1PreparedStatement }>();
-  const wrap = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement => {
+  const wrap = (stmt: D1PreparedStatement, text: string): D1PreparedStatement => {
+    // A statement carrying the owner check itself is listed as the statement it carries it for.
+    const sql = uncarried(text) ?? text;
     const go =
       <T>(run: () => Promise<T>) =>
       async (): Promise<T> => {
@@ -55,7 +57,7 @@ export function countingD1(
         return run();
       };
     const wrapped = {
-      bind: (...values: unknown[]) => wrap(stmt.bind(...values), sql),
+      bind: (...values: unknown[]) => wrap(stmt.bind(...values), text),
       first: (column?: string) => go(() => (column === undefined ? stmt.first() : stmt.first(column)))(),
       all: go(() => stmt.all()),
       run: go(() => stmt.run()),
@@ -85,6 +87,51 @@ export function countingD1(
         // A request reads its community through a D1 session (ADR 0036): count that session's trips too.
         return (constraint?: string) =>
           countingD1(target.withSession(constraint) as unknown as D1Database, trips, hold);
+      }
+      const value = Reflect.get(target, prop);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * A D1 binding that lists the SQL of every statement D1 is sent, call by call (a batch is one, with the
+ * SQL of each statement), the slot owner's check included, whether in front of a batch or carried by its
+ * first statement (core/tenancy/owner.ts): what the database runs, where `countingD1` lists what the
+ * request asked for.
+ */
+export function sentD1(real: D1Database, sent: string[][]): D1Database {
+  // workerd's D1 statement keeps its SQL as `statement` (cloudflare-internal:d1-api).
+  const sqlOf = (statement: D1PreparedStatement) => (statement as unknown as { statement: string }).statement;
+  const watched = (statement: D1PreparedStatement): D1PreparedStatement =>
+    new Proxy(statement, {
+      get(s, p) {
+        const value = Reflect.get(s, p);
+        if (p === "bind") {
+          return (...values: unknown[]) => watched(s.bind(...values));
+        }
+        if (p === "first" || p === "all" || p === "run" || p === "raw") {
+          return (...args: unknown[]) => {
+            sent.push([sqlOf(s)]);
+            return (value as (...a: unknown[]) => unknown).apply(s, args);
+          };
+        }
+        return typeof value === "function" ? value.bind(s) : value;
+      },
+    });
+  return new Proxy(real, {
+    get(target, prop) {
+      if (prop === "prepare") {
+        return (sql: string) => watched(target.prepare(sql));
+      }
+      if (prop === "batch") {
+        return (statements: D1PreparedStatement[]) => {
+          sent.push(statements.map(sqlOf));
+          return target.batch(statements);
+        };
+      }
+      if (prop === "withSession") {
+        return (constraint?: string) => sentD1(target.withSession(constraint) as unknown as D1Database, sent);
       }
       const value = Reflect.get(target, prop);
       return typeof value === "function" ? value.bind(target) : value;

@@ -4,6 +4,12 @@ import type { TenantCtx } from "../context";
 import { tenantClient } from "../tenancy/slots";
 
 /**
+ * A raw statement that commonly leads a request's batch can carry the slot owner check itself, so the
+ * check adds no statement of its own (core/tenancy/owner.ts): the gate's scan does.
+ */
+export { carryingOwnerCheck } from "../tenancy/owner";
+
+/**
  * The one raw path to a tenant's database. Drizzle builds most queries; where building them per request
  * costs measurably (the gate's scan, ADR 0015) or drizzle cannot say it (statements over `sqlite_master`,
  * one batch of generated statements with its audit row: `rawAudit` in core/audit.ts), a verb prepares D1

@@ -2,6 +2,7 @@ import { type Column, eq, getTableColumns, getTableName, sql } from "drizzle-orm
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type ErrorCode, NotFound } from "../errors";
+import { carryingOwnerCheck } from "../tenancy/owner";
 import { asRead, scopeOfHandle } from "./handles";
 
 /** A table with a text primary key named `id`, as every table of ours has. */
@@ -29,7 +30,10 @@ function rowQuery(db: AnyDb, table: TableWithId): RowQuery {
       .from(table as SQLiteTable)
       .where(eq(table.id, sql.placeholder("id")))
       .toSQL();
-    query = { sql: built.sql, columns };
+    // The commonest first read of a request: it carries the slot owner check itself on a tenant handle
+    // (core/tenancy/owner.ts), so the check adds no statement to the request. Its one parameter is the id.
+    const text = carryingOwnerCheck(1, (limit) => (limit ? `${built.sql} ${limit}` : built.sql));
+    query = { sql: text, columns };
     queries.set(table, query);
   }
   return query;
@@ -50,8 +54,8 @@ export async function rowById<T extends TableWithId>(
 ): Promise<T["$inferSelect"] | undefined> {
   const { sql: text, columns } = rowQuery(db, table);
   const client = clientOf(db);
-  // A batch of one: a tenant handle's first statement carries the slot owner check in its own batch
-  // (core/tenancy/owner.ts), where `raw()`, which has no batch form, costs the check a call of its own.
+  // A batch of one: on a tenant handle's first statement the slot owner check rides in the statement
+  // itself (core/tenancy/owner.ts), where `raw()`, which has no batch form, costs the check a call of its own.
   // The row comes back keyed by column name; a table's names are unique, so nothing is lost.
   const statement = asRead(client.prepare(text).bind(id), [getTableName(table)]);
   const [result] = await client.batch<Record<string, unknown>>([statement]);

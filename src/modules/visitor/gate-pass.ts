@@ -1,6 +1,6 @@
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { TenantCtx } from "../../core/context";
-import { rawD1, sqlName } from "../../core/db/raw";
+import { carryingOwnerCheck, rawD1, sqlName } from "../../core/db/raw";
 import { Conflict, type DomainError, NotFound } from "../../core/errors";
 import { requireUser } from "../../core/http/access";
 import { newId } from "../../core/ids";
@@ -117,10 +117,12 @@ const PASSAGE_SQL = byDirection((direction) => {
 });
 
 /** The scan's outcome over the row as the UPDATE will find it: one row, `refused` (NULL: it goes through). */
-const OUTCOME_SQL = byDirection(
-  (direction) =>
-    `SELECT ${refusalSql(direction, "v")} AS refused FROM (SELECT ?1 AS id) AS p ` +
-    `LEFT JOIN ${VISITORS} AS v ON v.${sqlName(visitors.id)} = p.id`,
+const outcomeSql = (direction: GateDirection, limit = "") =>
+  `SELECT ${refusalSql(direction, "v")} AS refused FROM (SELECT ?1 AS id) AS p ` +
+  `LEFT JOIN ${VISITORS} AS v ON v.${sqlName(visitors.id)} = p.id${limit ? ` ${limit}` : ""}`;
+/** Read alone (a staff member's scan), it leads the scan's batch, so it carries the slot owner check. */
+const OUTCOME_SQL = byDirection((direction) =>
+  carryingOwnerCheck(1, (limit) => outcomeSql(direction, limit)),
 );
 
 /**
@@ -155,13 +157,17 @@ function recordSql(log: ScanLog, direction: GateDirection): string {
   if (!sqls) {
     const columns = [...log.columns, log.visitorId, log.verdict.column, log.reason].map(sqlName).join(", ");
     const values = log.columns.map((_, i) => `?${i + 5}`).join(", ");
-    sqls = byDirection(
-      (d) =>
-        `INSERT INTO ${sqlName(log.table)} (${columns}) ` +
-        `SELECT ${values}, CASE WHEN refused IS NULL THEN ?1 END, ` +
-        "CASE WHEN refused IS NULL THEN ?2 ELSE ?3 END, coalesce(refused, ?4) " +
-        `FROM (${OUTCOME_SQL[d]}) ` +
-        `RETURNING CASE WHEN ${sqlName(log.visitorId)} IS NULL THEN ${sqlName(log.reason)} END AS refused`,
+    // It leads the scan's batch, so it carries the slot owner check (a LIMIT of its SELECT).
+    sqls = byDirection((d) =>
+      carryingOwnerCheck(
+        4 + log.columns.length,
+        (limit) =>
+          `INSERT INTO ${sqlName(log.table)} (${columns}) ` +
+          `SELECT ${values}, CASE WHEN refused IS NULL THEN ?1 END, ` +
+          "CASE WHEN refused IS NULL THEN ?2 ELSE ?3 END, coalesce(refused, ?4) " +
+          `FROM (${outcomeSql(d)}) ${limit ? `${limit} ` : ""}` +
+          `RETURNING CASE WHEN ${sqlName(log.visitorId)} IS NULL THEN ${sqlName(log.reason)} END AS refused`,
+      ),
     );
     recordSqls.set(log, sqls);
   }

@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../../src/index";
 import { inHours, keepToDaytime } from "../../helpers/clock";
-import { countingD1, tenantD1, withTrigger } from "../../helpers/d1";
+import { countingD1, sentD1, tenantD1, withTrigger } from "../../helpers/d1";
 import {
   bindings,
   call,
@@ -397,14 +397,15 @@ describe("POST /api/gate-hardware/webhook", () => {
     const counted = (hold?: Promise<void>) => {
       const tenantTrips: string[][] = [];
       const platformTrips: string[][] = [];
+      const sent: string[][] = [];
       const env = {
         ...bindings,
         PLATFORM_DB: countingD1(bindings.PLATFORM_DB, platformTrips),
-        [slot]: countingD1(tenantD1(tenant), tenantTrips, (sql) =>
+        [slot]: countingD1(sentD1(tenantD1(tenant), sent), tenantTrips, (sql) =>
           / VALUES \(/.test(sql) ? hold : undefined,
         ),
       } as typeof bindings;
-      return { env, tenantTrips, platformTrips };
+      return { env, tenantTrips, platformTrips, sent };
     };
     const scan = (direction: string) => ({ event: "qr_scan", qr: visit.pass, direction });
     for (const [direction, expected] of [
@@ -414,7 +415,7 @@ describe("POST /api/gate-hardware/webhook", () => {
       ["out", { action: "deny", reason: "already_checked_out", visitorId: null }],
       ["in", { action: "deny", reason: "pass_used", visitorId: null }],
     ] as const) {
-      const { env, tenantTrips, platformTrips } = counted();
+      const { env, tenantTrips, platformTrips, sent } = counted();
       const { answer, settled } = await webhookCall(apiKey, scan(direction), env);
       expect(answer).toMatchObject({
         status: 200,
@@ -424,6 +425,11 @@ describe("POST /api/gate-hardware/webhook", () => {
       expect(tenantTrips).toHaveLength(1);
       expect(tenantTrips[0]?.[0]).toMatch(/^INSERT INTO "gate_events"/);
       expect(tenantTrips[0]?.[1]).toMatch(/^UPDATE "visitors" SET/);
+      // And nothing more: the event row carries the slot owner's check (its SELECT's LIMIT), no statement
+      // of its own in front (core/tenancy/owner.ts).
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toHaveLength(3);
+      expect(sent[0]?.[0]).toMatch(/^INSERT INTO "gate_events" .* LIMIT \(SELECT CASE WHEN max\(tenant_id\)/);
       expect((await eventsOf())[0]).toMatchObject({ id: answer.body.eventId, ...expected });
       await settled();
       expect(tenantTrips).toHaveLength(1);
