@@ -83,13 +83,16 @@ try {
   rmSync(configB, { force: true });
   removeWorktree();
 }
-// B on a copy of the bench state: two workerd processes never share a database's files.
-const stateB = `${STATE_DIR}-js-cost-b`;
-rmSync(stateB, { recursive: true, force: true });
-cpSync(STATE_DIR, stateB, { recursive: true });
+// Each side on its own copy of the bench state, made afresh: two workerd processes never share a
+// database's files, and neither side starts from a state the other has not (nor leaves it grown).
+const states = { A: `${STATE_DIR}-js-cost-a`, B: `${STATE_DIR}-js-cost-b` };
+for (const state of Object.values(states)) {
+  rmSync(state, { recursive: true, force: true });
+  cpSync(STATE_DIR, state, { recursive: true });
+}
 const sides = {
-  A: await startWorkerd({ persistTo: STATE_DIR, bundle: bundles[0], vars: { LOG_LEVEL: "info" } }),
-  B: await startWorkerd({ persistTo: stateB, bundle: bundles[1], vars: { LOG_LEVEL: B_LOG_LEVEL } }),
+  A: await startWorkerd({ persistTo: states.A, bundle: bundles[0], vars: { LOG_LEVEL: "info" } }),
+  B: await startWorkerd({ persistTo: states.B, bundle: bundles[1], vars: { LOG_LEVEL: B_LOG_LEVEL } }),
 };
 try {
   const tokens = {};
@@ -147,5 +150,7 @@ try {
   for (const bundle of bundles) {
     bundle.cleanup();
   }
-  rmSync(stateB, { recursive: true, force: true });
+  for (const state of Object.values(states)) {
+    rmSync(state, { recursive: true, force: true });
+  }
 }

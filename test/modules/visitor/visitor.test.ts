@@ -365,6 +365,26 @@ describe("the QR pass at the gate", () => {
     expect(record.body.status).toBe("disetujui");
   });
 
+  it("checks a pass it verified before again at every scan: its window at that scan's time, its community", async () => {
+    const tenant = await createTenant();
+    const other = await createTenant();
+    const { sek, visit } = await approvedVisit(tenant);
+    const pass = visit.pass ?? "";
+    // Verified once here, and kept by the isolate (pass.ts): what follows is checked from what was kept.
+    expect((await gate(sek.token, "in", pass)).status).toBe(200);
+    const foreignGuard = await other.member("sekretaris");
+    expectProblem(await gate(foreignGuard.token, "out", pass), 400, "foreign_pass");
+    setNow(new Date(Date.parse(visit.passValidUntil ?? "") + 1_000));
+    expectProblem(await gate(sek.token, "out", pass), 409, "pass_expired");
+    setNow(new Date(Date.parse(visit.passValidFrom ?? "") - 1_000));
+    expectProblem(await gate(sek.token, "out", pass), 409, "pass_not_yet_valid");
+    // A forged pass is never kept: refused at every scan.
+    const [header, payload] = pass.split(".");
+    for (let i = 0; i < 2; i++) {
+      expectProblem(await gate(sek.token, "out", `${header}.${payload}.forged`), 400, "invalid_pass");
+    }
+  });
+
   it("refuses forged, altered, expired, early and foreign passes", async () => {
     const tenant = await createTenant();
     const other = await createTenant();
