@@ -43,16 +43,19 @@ export abstract class Endpoint extends OpenAPIRoute {
     ]?.schema;
   }
 
-  /** Every route with a JSON body may answer 413 and 415 (core/http/body.ts): say so in the OpenAPI. */
+  /**
+   * Every route with a JSON body may answer 413 and 415 (core/http/body.ts): say so in the OpenAPI. A
+   * copy: a route's schema is one object of its module, built once (not a class field, which chanfana's
+   * construction of the endpoint on every request would build again each time), so it is never changed.
+   */
   override getSchema() {
     const schema = super.getSchema();
     const body = (schema.request?.body?.content as Record<string, { schema?: unknown }> | undefined)?.[
       "application/json"
     ]?.schema;
-    if (body instanceof z.ZodType) {
-      schema.responses = { ...bodyProblems, ...schema.responses };
-    }
-    return schema;
+    return body instanceof z.ZodType
+      ? { ...schema, responses: { ...bodyProblems, ...schema.responses } }
+      : schema;
   }
 
   /**

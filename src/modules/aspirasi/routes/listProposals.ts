@@ -6,16 +6,18 @@ import { json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { listProposals } from "../proposals";
 import { Proposal, ProposalListQuery } from "../schemas";
 
+const schema = {
+  tags: ["Usulan"],
+  summary: "List proposals",
+  description:
+    "Members. Proposals, newest first, filtered by `status` (diajukan, diterima, ditolak), each with " +
+    "its endorsement count and whether the caller endorsed it, paged by `cursor`.",
+  request: { query: ProposalListQuery },
+  responses: { 200: json(listOf(Proposal)), ...tenantProblems },
+};
+
 export class ListProposals extends Endpoint {
-  override schema = {
-    tags: ["Usulan"],
-    summary: "List proposals",
-    description:
-      "Members. Proposals, newest first, filtered by `status` (diajukan, diterima, ditolak), each with " +
-      "its endorsement count and whether the caller endorsed it, paged by `cursor`.",
-    request: { query: ProposalListQuery },
-    responses: { 200: json(listOf(Proposal)), ...tenantProblems },
-  };
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const { query } = await this.getValidatedData<typeof this.schema>();

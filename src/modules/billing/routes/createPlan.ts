@@ -6,16 +6,18 @@ import { json, problems } from "../../../core/http/openapi";
 import { CreatePlanInput, Plan } from "../schemas";
 import { createPlan } from "../service";
 
+const schema = {
+  tags: ["Platform"],
+  summary: "Add a subscription plan",
+  description:
+    "Platform operators only. Adds a plan with its code, name, price per month in rupiah and resident " +
+    "limit. 409 `plan_exists` for a code already used. Audited.",
+  request: { body: { content: { "application/json": { schema: CreatePlanInput } } } },
+  responses: { 201: json(Plan, "Created"), ...problems(400, 401, 403, 409) },
+};
+
 export class CreatePlan extends Endpoint {
-  override schema = {
-    tags: ["Platform"],
-    summary: "Add a subscription plan",
-    description:
-      "Platform operators only. Adds a plan with its code, name, price per month in rupiah and resident " +
-      "limit. 409 `plan_exists` for a code already used. Audited.",
-    request: { body: { content: { "application/json": { schema: CreatePlanInput } } } },
-    responses: { 201: json(Plan, "Created"), ...problems(400, 401, 403, 409) },
-  };
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();

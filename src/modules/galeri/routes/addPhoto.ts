@@ -11,17 +11,19 @@ import { addPhoto } from "../service";
 
 const Caption = Line(300, 0).optional();
 
+const schema = {
+  tags: ["Galeri"],
+  summary: "Add a photo to an album",
+  description:
+    "Secretary and admin. A multipart upload (`file`, optional `caption`): JPEG, PNG or WebP " +
+    "recognised by its bytes, at most 5 MB, metadata stripped. An album holds at most 300 photos: 409 " +
+    "`too_many_photos`. 415 `unsupported_image_type` for another format; 413 `file_too_large`.",
+  request: { params: IdParam, body: multipartPhoto },
+  responses: { 201: json(UploadedPhoto, "Stored"), ...problems(400, 401, 403, 404, 409, 413, 415) },
+};
+
 export class AddPhoto extends Endpoint {
-  override schema = {
-    tags: ["Galeri"],
-    summary: "Add a photo to an album",
-    description:
-      "Secretary and admin. A multipart upload (`file`, optional `caption`): JPEG, PNG or WebP " +
-      "recognised by its bytes, at most 5 MB, metadata stripped. An album holds at most 300 photos: 409 " +
-      "`too_many_photos`. 415 `unsupported_image_type` for another format; 413 `file_too_large`.",
-    request: { params: IdParam, body: multipartPhoto },
-    responses: { 201: json(UploadedPhoto, "Stored"), ...problems(400, 401, 403, 404, 409, 413, 415) },
-  };
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();

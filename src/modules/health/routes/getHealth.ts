@@ -15,17 +15,19 @@ const Health = z.object({
   ),
 });
 
+const schema = {
+  tags: ["Health"],
+  summary: "Check liveness and readiness",
+  description:
+    "Public. 200 when the platform database answers, 503 otherwise, for load balancers and uptime " +
+    "monitors; it names no tenant and reveals nothing else. Operators read the deep view at `GET " +
+    "/api/platform/health`.",
+  security: [],
+  responses: { 200: json(Health), 503: json(Health, "A dependency is failing") },
+};
+
 export class GetHealth extends Endpoint {
-  override schema = {
-    tags: ["Health"],
-    summary: "Check liveness and readiness",
-    description:
-      "Public. 200 when the platform database answers, 503 otherwise, for load balancers and uptime " +
-      "monitors; it names no tenant and reveals nothing else. Operators read the deep view at `GET " +
-      "/api/platform/health`.",
-    security: [],
-    responses: { 200: json(Health), 503: json(Health, "A dependency is failing") },
-  };
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const report = await checkHealth({ ctx: platformCtx(c) });

@@ -35,17 +35,19 @@ async function houseOf(
   return { unit, unitRequest: unitRequestView(unitRequest) };
 }
 
+const schema = {
+  tags: ["User"],
+  summary: "Get the signed-in user",
+  description:
+    "Any signed-in user (an operator too). Answers the caller's account, the community and duties of " +
+    "this session, whether they are a resident, their housing unit there (and their newest request " +
+    "for one, `unitRequest`), and every membership they " +
+    "hold, so a client can offer a community switch. 404 when the account no longer exists.",
+  responses: { 200: json(Me), ...problems(401, 404) },
+};
+
 export class GetMe extends Endpoint {
-  override schema = {
-    tags: ["User"],
-    summary: "Get the signed-in user",
-    description:
-      "Any signed-in user (an operator too). Answers the caller's account, the community and duties of " +
-      "this session, whether they are a resident, their housing unit there (and their newest request " +
-      "for one, `unitRequest`), and every membership they " +
-      "hold, so a client can offer a community switch. 404 when the account no longer exists.",
-    responses: { 200: json(Me), ...problems(401, 404) },
-  };
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const ctx = platformCtx(c);

@@ -14,27 +14,29 @@ import {
   WebClientHeaders,
 } from "../webClient";
 
+const schema = {
+  tags: ["Auth"],
+  summary: "Sign out",
+  description:
+    "Public: the refresh token is the credential (the access token may have expired). Ends that " +
+    "token's session, so neither token of it works any longer, and unregisters `pushToken` from push " +
+    "notifications when given (a notification service outage does not stop the sign-out). Always 204, " +
+    "also for an unknown refresh token, for which nothing is unregistered. API clients send " +
+    "`refreshToken` in the body. The web app sends `X-Warga-Client: web` from its own origin (403 " +
+    "`origin_refused` otherwise): the session is its HttpOnly cookie's, and the cookie is cleared.",
+  security: [],
+  request: {
+    headers: WebClientHeaders,
+    body: { content: { "application/json": { schema: LogoutInput } } },
+  },
+  responses: {
+    204: { description: "Signed out (also for an unknown or already ended session)" },
+    ...problems(400, 403),
+  },
+};
+
 export class Logout extends Endpoint {
-  override schema = {
-    tags: ["Auth"],
-    summary: "Sign out",
-    description:
-      "Public: the refresh token is the credential (the access token may have expired). Ends that " +
-      "token's session, so neither token of it works any longer, and unregisters `pushToken` from push " +
-      "notifications when given (a notification service outage does not stop the sign-out). Always 204, " +
-      "also for an unknown refresh token, for which nothing is unregistered. API clients send " +
-      "`refreshToken` in the body. The web app sends `X-Warga-Client: web` from its own origin (403 " +
-      "`origin_refused` otherwise): the session is its HttpOnly cookie's, and the cookie is cleared.",
-    security: [],
-    request: {
-      headers: WebClientHeaders,
-      body: { content: { "application/json": { schema: LogoutInput } } },
-    },
-    responses: {
-      204: { description: "Signed out (also for an unknown or already ended session)" },
-      ...problems(400, 403),
-    },
-  };
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const { body } = await this.getValidatedData<typeof this.schema>();

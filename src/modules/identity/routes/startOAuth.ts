@@ -7,19 +7,21 @@ import { problems } from "../../../core/http/openapi";
 import { STATE_COOKIE, startOAuth } from "../oauth/flow";
 import { OAuthStartQuery, ProviderParam } from "../schemas";
 
+const schema = {
+  tags: ["Auth"],
+  summary: "Start signing in with an OpenID Connect provider",
+  description:
+    "Public. Redirects (302) to the provider named in the path (configured providers only), with a " +
+    "state cookie valid 10 minutes; `tenant` chooses the community to sign in to. 404 " +
+    "`provider_not_found` for a provider that is not configured, 503 `provider_unconfigured` when its " +
+    "client secret is missing.",
+  security: [],
+  request: { params: ProviderParam, query: OAuthStartQuery },
+  responses: { 302: { description: "Redirect to the provider" }, ...problems(400, 404, 503) },
+};
+
 export class StartOAuth extends Endpoint {
-  override schema = {
-    tags: ["Auth"],
-    summary: "Start signing in with an OpenID Connect provider",
-    description:
-      "Public. Redirects (302) to the provider named in the path (configured providers only), with a " +
-      "state cookie valid 10 minutes; `tenant` chooses the community to sign in to. 404 " +
-      "`provider_not_found` for a provider that is not configured, 503 `provider_unconfigured` when its " +
-      "client secret is missing.",
-    security: [],
-    request: { params: ProviderParam, query: OAuthStartQuery },
-    responses: { 302: { description: "Redirect to the provider" }, ...problems(400, 404, 503) },
-  };
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const { params, query } = await this.getValidatedData<typeof this.schema>();

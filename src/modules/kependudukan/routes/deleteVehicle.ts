@@ -6,16 +6,18 @@ import { problems } from "../../../core/http/openapi";
 import { VehicleParams } from "../schemas";
 import { deleteVehicle } from "../vehicles";
 
+const schema = {
+  tags: ["Kependudukan"],
+  summary: "Delete a vehicle",
+  description:
+    "Secretary and admin, with the registry (`warga`) switched on. Removes a vehicle from its KK. " +
+    "Optional If-Match (412 `precondition_failed`). Audited.",
+  request: { params: VehicleParams },
+  responses: { 204: { description: "Deleted" }, ...problems(400, 401, 403, 404) },
+};
+
 export class DeleteVehicle extends Endpoint {
-  override schema = {
-    tags: ["Kependudukan"],
-    summary: "Delete a vehicle",
-    description:
-      "Secretary and admin, with the registry (`warga`) switched on. Removes a vehicle from its KK. " +
-      "Optional If-Match (412 `precondition_failed`). Audited.",
-    request: { params: VehicleParams },
-    responses: { 204: { description: "Deleted" }, ...problems(400, 401, 403, 404) },
-  };
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();

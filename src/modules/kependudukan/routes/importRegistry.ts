@@ -13,30 +13,32 @@ import { ImportQuery, ImportReport } from "../schemas";
 /** The spec's limit for a registry upload. */
 export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 
-export class ImportRegistry extends Endpoint {
-  override schema = {
-    tags: ["Kependudukan"],
-    summary: "Import a registry spreadsheet",
-    description:
-      "Secretary and admin, with the registry (`warga`) switched on. A multipart upload (`file`): an " +
-      ".xlsx as the export writes it, or a CSV of the Anggota sheet. Every row is checked by the rules " +
-      "of the API (NIK rules, enums, dates, uniqueness in the file and in the community), and every " +
-      "problem found is answered with its sheet, row and field. With `dryRun=false` and no problem, " +
-      "units, cards, members and vehicles are written in one batch, all or nothing. 400 " +
-      "`invalid_spreadsheet`, `file_missing` or `file_empty`; 413 `file_too_large`; 409 `nik_taken`, " +
-      "`kk_number_taken` or `plate_taken` when another write took a value meanwhile. Audited.",
-    request: {
-      query: ImportQuery,
-      body: {
-        content: {
-          "multipart/form-data": {
-            schema: z.object({ file: binaryPart(".xlsx or .csv, at most 5 MB") }),
-          },
+const schema = {
+  tags: ["Kependudukan"],
+  summary: "Import a registry spreadsheet",
+  description:
+    "Secretary and admin, with the registry (`warga`) switched on. A multipart upload (`file`): an " +
+    ".xlsx as the export writes it, or a CSV of the Anggota sheet. Every row is checked by the rules " +
+    "of the API (NIK rules, enums, dates, uniqueness in the file and in the community), and every " +
+    "problem found is answered with its sheet, row and field. With `dryRun=false` and no problem, " +
+    "units, cards, members and vehicles are written in one batch, all or nothing. 400 " +
+    "`invalid_spreadsheet`, `file_missing` or `file_empty`; 413 `file_too_large`; 409 `nik_taken`, " +
+    "`kk_number_taken` or `plate_taken` when another write took a value meanwhile. Audited.",
+  request: {
+    query: ImportQuery,
+    body: {
+      content: {
+        "multipart/form-data": {
+          schema: z.object({ file: binaryPart(".xlsx or .csv, at most 5 MB") }),
         },
       },
     },
-    responses: { 200: json(ImportReport, "The per-row report"), ...problems(400, 401, 403, 409, 413, 415) },
-  };
+  },
+  responses: { 200: json(ImportReport, "The per-row report"), ...problems(400, 401, 403, 409, 413, 415) },
+};
+
+export class ImportRegistry extends Endpoint {
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const { query } = await this.getValidatedData<typeof this.schema>();

@@ -6,26 +6,28 @@ import { listOf, tenantProblems } from "../../../core/http/openapi";
 import { Unit, UnitFeatureCollection, UnitListQuery } from "../schemas";
 import { listUnits, unitsGeoJson } from "../service";
 
-export class ListUnits extends Endpoint {
-  override schema = {
-    tags: ["Kependudukan"],
-    summary: "List housing units",
-    description:
-      "Secretary and admin, with the registry (`warga`) switched on. Housing units, filtered by block, " +
-      "paged by `cursor`. With `format=geojson` or `Accept: application/geo+json` the answer is a " +
-      "GeoJSON FeatureCollection of the units that have coordinates, for a map.",
-    request: { query: UnitListQuery },
-    responses: {
-      200: {
-        description: "Success",
-        content: {
-          "application/json": { schema: listOf(Unit) },
-          "application/geo+json": { schema: UnitFeatureCollection },
-        },
+const schema = {
+  tags: ["Kependudukan"],
+  summary: "List housing units",
+  description:
+    "Secretary and admin, with the registry (`warga`) switched on. Housing units, filtered by block, " +
+    "paged by `cursor`. With `format=geojson` or `Accept: application/geo+json` the answer is a " +
+    "GeoJSON FeatureCollection of the units that have coordinates, for a map.",
+  request: { query: UnitListQuery },
+  responses: {
+    200: {
+      description: "Success",
+      content: {
+        "application/json": { schema: listOf(Unit) },
+        "application/geo+json": { schema: UnitFeatureCollection },
       },
-      ...tenantProblems,
     },
-  };
+    ...tenantProblems,
+  },
+};
+
+export class ListUnits extends Endpoint {
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const { query } = await this.getValidatedData<typeof this.schema>();

@@ -8,29 +8,31 @@ import { XLSX_TYPE } from "../../../platform/spreadsheets";
 import { financeReport, reportPdf, reportXlsx } from "../laporan/report";
 import { FinanceReport, ReportQuery } from "../schemas";
 
-export class GetReport extends Endpoint {
-  override schema = {
-    tags: ["Laporan"],
-    summary: "Get the month's finance report",
-    description:
-      "Community staff (sekretaris, bendahara, admin). The month's report: opening and closing " +
-      "balances, income and spending by category, dues billed against collected, and arrears; it names " +
-      "no payer or donor. As JSON, or `format=pdf` (rendered once per version of the figures, then " +
-      "served from storage; 503 `pdf_renderer_unavailable` when the renderer cannot be reached) or " +
-      "`format=xlsx`.",
-    request: { query: ReportQuery },
-    responses: {
-      200: {
-        description: "The report",
-        content: {
-          "application/json": { schema: FinanceReport },
-          "application/pdf": { schema: z.string() },
-          "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": { schema: z.string() },
-        },
+const schema = {
+  tags: ["Laporan"],
+  summary: "Get the month's finance report",
+  description:
+    "Community staff (sekretaris, bendahara, admin). The month's report: opening and closing " +
+    "balances, income and spending by category, dues billed against collected, and arrears; it names " +
+    "no payer or donor. As JSON, or `format=pdf` (rendered once per version of the figures, then " +
+    "served from storage; 503 `pdf_renderer_unavailable` when the renderer cannot be reached) or " +
+    "`format=xlsx`.",
+  request: { query: ReportQuery },
+  responses: {
+    200: {
+      description: "The report",
+      content: {
+        "application/json": { schema: FinanceReport },
+        "application/pdf": { schema: z.string() },
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": { schema: z.string() },
       },
-      ...problems(400, 401, 403, 503),
     },
-  };
+    ...problems(400, 401, 403, 503),
+  },
+};
+
+export class GetReport extends Endpoint {
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const { query } = await this.getValidatedData<typeof this.schema>();

@@ -5,16 +5,18 @@ import { Endpoint } from "../../../core/http/endpoint";
 import { IdParam, problems } from "../../../core/http/openapi";
 import { deletePengumuman } from "../pengumuman";
 
+const schema = {
+  tags: ["Pengumuman"],
+  summary: "Delete an announcement",
+  description:
+    "Secretary and admin. Deletes the announcement for good; messages already sent stay sent. " +
+    "Optional If-Match (412 `precondition_failed`). Audited.",
+  request: { params: IdParam },
+  responses: { 204: { description: "Deleted" }, ...problems(400, 401, 403, 404) },
+};
+
 export class DeletePengumuman extends Endpoint {
-  override schema = {
-    tags: ["Pengumuman"],
-    summary: "Delete an announcement",
-    description:
-      "Secretary and admin. Deletes the announcement for good; messages already sent stay sent. " +
-      "Optional If-Match (412 `precondition_failed`). Audited.",
-    request: { params: IdParam },
-    responses: { 204: { description: "Deleted" }, ...problems(400, 401, 403, 404) },
-  };
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();

@@ -6,16 +6,18 @@ import { json, listOf, problems } from "../../../core/http/openapi";
 import { listAgenda } from "../agenda";
 import { Agenda, AgendaListQuery } from "../schemas";
 
+const schema = {
+  tags: ["Agenda"],
+  summary: "List community events",
+  description:
+    "Members. Events soonest first: without `from`/`to` those that have not ended yet, with them " +
+    "those starting on those Asia/Jakarta days. Paged by `cursor`.",
+  request: { query: AgendaListQuery },
+  responses: { 200: json(listOf(Agenda)), ...problems(400, 401, 403) },
+};
+
 export class ListAgenda extends Endpoint {
-  override schema = {
-    tags: ["Agenda"],
-    summary: "List community events",
-    description:
-      "Members. Events soonest first: without `from`/`to` those that have not ended yet, with them " +
-      "those starting on those Asia/Jakarta days. Paged by `cursor`.",
-    request: { query: AgendaListQuery },
-    responses: { 200: json(listOf(Agenda)), ...problems(400, 401, 403) },
-  };
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const { query } = await this.getValidatedData<typeof this.schema>();

@@ -6,16 +6,18 @@ import { IdParam } from "../../../core/http/openapi";
 import { archiveDownloadResponses, zipResponse } from "../archiveResponse";
 import { downloadTenantArchive } from "../archives";
 
+const schema = {
+  tags: ["Arsip"],
+  summary: "Download the community's archive",
+  description:
+    "Admin only, for this community's archives. Streams the ready ZIP. 409 `archive_not_ready` while " +
+    "it is being built; 410 `archive_expired` once it has expired (ask for a new one).",
+  request: { params: IdParam },
+  responses: archiveDownloadResponses,
+};
+
 export class DownloadTenantArchive extends Endpoint {
-  override schema = {
-    tags: ["Arsip"],
-    summary: "Download the community's archive",
-    description:
-      "Admin only, for this community's archives. Streams the ready ZIP. 409 `archive_not_ready` while " +
-      "it is being built; 410 `archive_expired` once it has expired (ask for a new one).",
-    request: { params: IdParam },
-    responses: archiveDownloadResponses,
-  };
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();

@@ -13,18 +13,20 @@ const Result = z.object({
   rows: z.record(z.string(), z.number().int()).describe("Rows changed, by table and column"),
 });
 
+const schema = {
+  tags: ["Platform: operations"],
+  summary: "Erase one person's personal data from a community",
+  description:
+    "Platform operators only. Under UU 27/2022: every personal column the modules classify (names, " +
+    "NIKs, numbers, text the person wrote) is blanked for that person in the tenant's database; " +
+    "records stay, with an anonymous reference in their place, so books and logs still add up. " +
+    "Audited.",
+  request: { params: Params, body: { content: { "application/json": { schema: Body } } } },
+  responses: { 200: json(Result), ...problems(400, 401, 403, 404) },
+};
+
 export class ErasePerson extends Endpoint {
-  override schema = {
-    tags: ["Platform: operations"],
-    summary: "Erase one person's personal data from a community",
-    description:
-      "Platform operators only. Under UU 27/2022: every personal column the modules classify (names, " +
-      "NIKs, numbers, text the person wrote) is blanked for that person in the tenant's database; " +
-      "records stay, with an anonymous reference in their place, so books and logs still add up. " +
-      "Audited.",
-    request: { params: Params, body: { content: { "application/json": { schema: Body } } } },
-    responses: { 200: json(Result), ...problems(400, 401, 403, 404) },
-  };
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const { params, body } = await this.getValidatedData<typeof this.schema>();

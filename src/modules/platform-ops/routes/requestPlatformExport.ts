@@ -6,16 +6,18 @@ import { IdParam, json, problems } from "../../../core/http/openapi";
 import { requestPlatformExport } from "../archive-exports";
 import { ArchiveRequested } from "../schemas";
 
+const schema = {
+  tags: ["Platform: operations"],
+  summary: "Ask for a community's archive as an operator",
+  description:
+    "Platform operators only. The operator's copy of what a community's admin can ask: queues an " +
+    "archive of the tenant, built in the background (202 with its id). Audited.",
+  request: { params: IdParam },
+  responses: { 202: json(ArchiveRequested, "Queued"), ...problems(401, 403, 404) },
+};
+
 export class RequestPlatformExport extends Endpoint {
-  override schema = {
-    tags: ["Platform: operations"],
-    summary: "Ask for a community's archive as an operator",
-    description:
-      "Platform operators only. The operator's copy of what a community's admin can ask: queues an " +
-      "archive of the tenant, built in the background (202 with its id). Audited.",
-    request: { params: IdParam },
-    responses: { 202: json(ArchiveRequested, "Queued"), ...problems(401, 403, 404) },
-  };
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();

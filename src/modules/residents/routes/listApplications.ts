@@ -6,16 +6,18 @@ import { json, listOf, tenantProblems } from "../../../core/http/openapi";
 import { listApplications } from "../applications";
 import { Application, ApplicationListQuery } from "../schemas";
 
+const schema = {
+  tags: ["Residents"],
+  summary: "List resident applications",
+  description:
+    "Secretary and admin, with `warga` on. The community's applications, newest first, filtered by " +
+    "status (menunggu, disetujui, ditolak), paged by `cursor`.",
+  request: { query: ApplicationListQuery },
+  responses: { 200: json(listOf(Application)), ...tenantProblems },
+};
+
 export class ListApplications extends Endpoint {
-  override schema = {
-    tags: ["Residents"],
-    summary: "List resident applications",
-    description:
-      "Secretary and admin, with `warga` on. The community's applications, newest first, filtered by " +
-      "status (menunggu, disetujui, ditolak), paged by `cursor`.",
-    request: { query: ApplicationListQuery },
-    responses: { 200: json(listOf(Application)), ...tenantProblems },
-  };
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const { query } = await this.getValidatedData<typeof this.schema>();

@@ -6,16 +6,18 @@ import { IdParam, json, problems } from "../../../core/http/openapi";
 import { TicketWithThread } from "../schemas";
 import { getPlatformTicket } from "../tickets";
 
+const schema = {
+  tags: ["Support (operators)"],
+  summary: "Get any support ticket",
+  description:
+    "Platform operators only. Any ticket with its whole thread, its submitter's contact and whether " +
+    "an email to them is still pending.",
+  request: { params: IdParam },
+  responses: { 200: json(TicketWithThread), ...problems(401, 403, 404) },
+};
+
 export class GetPlatformTicket extends Endpoint {
-  override schema = {
-    tags: ["Support (operators)"],
-    summary: "Get any support ticket",
-    description:
-      "Platform operators only. Any ticket with its whole thread, its submitter's contact and whether " +
-      "an email to them is still pending.",
-    request: { params: IdParam },
-    responses: { 200: json(TicketWithThread), ...problems(401, 403, 404) },
-  };
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();

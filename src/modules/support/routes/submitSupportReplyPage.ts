@@ -17,42 +17,44 @@ import {
 import { getPublicTicket, replyPublic } from "../public";
 import { ReplyTokenParam } from "../schemas";
 
+const schema = {
+  tags: ["Pages"],
+  summary: "Submit the login-free ticket page's reply form",
+  description:
+    "Public, no sign-in: the reply token from the ticket's emails is the credential (not logged, not " +
+    "cached). The page's form post, with the rules of `POST " +
+    "/api/public/support-tickets/{reply_token}/messages`: redirects (303) back to the page with the " +
+    "reply added, or answers the page again with the reason (400, 413, 415, 429).",
+  security: [],
+  request: {
+    params: ReplyTokenParam,
+    body: {
+      content: {
+        "multipart/form-data": {
+          schema: z.object({
+            message: z.string().describe("The reply (required; cut at 5,000 characters)"),
+            file: binaryPart("An optional JPEG, PNG or WebP image, at most 5 MB").optional(),
+          }),
+        },
+      },
+    },
+  },
+  responses: {
+    303: { description: "Sent; back to the page" },
+    400: htmlAnswer("The page again, with the reason"),
+    404: htmlAnswer("Unknown token"),
+    413: htmlAnswer("The page again: the image is too large"),
+    415: htmlAnswer("The page again: not a form upload, or not an image"),
+    429: htmlAnswer("The page again: too many replies"),
+  },
+};
+
 /**
  * The page's form (multipart: `message`, optional `file`), answered with a redirect back to the page
  * (so a reload does not post twice) or with the page and the reason.
  */
 export class SubmitSupportReplyPage extends Endpoint {
-  override schema = {
-    tags: ["Pages"],
-    summary: "Submit the login-free ticket page's reply form",
-    description:
-      "Public, no sign-in: the reply token from the ticket's emails is the credential (not logged, not " +
-      "cached). The page's form post, with the rules of `POST " +
-      "/api/public/support-tickets/{reply_token}/messages`: redirects (303) back to the page with the " +
-      "reply added, or answers the page again with the reason (400, 413, 415, 429).",
-    security: [],
-    request: {
-      params: ReplyTokenParam,
-      body: {
-        content: {
-          "multipart/form-data": {
-            schema: z.object({
-              message: z.string().describe("The reply (required; cut at 5,000 characters)"),
-              file: binaryPart("An optional JPEG, PNG or WebP image, at most 5 MB").optional(),
-            }),
-          },
-        },
-      },
-    },
-    responses: {
-      303: { description: "Sent; back to the page" },
-      400: htmlAnswer("The page again, with the reason"),
-      404: htmlAnswer("Unknown token"),
-      413: htmlAnswer("The page again: the image is too large"),
-      415: htmlAnswer("The page again: not a form upload, or not an image"),
-      429: htmlAnswer("The page again: too many replies"),
-    },
-  };
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();

@@ -10,23 +10,25 @@ import { replyPageText, supportReplyNotFound, supportReplyPage } from "../../../
 import { getPublicTicket } from "../public";
 import { ReplyTokenParam } from "../schemas";
 
+const schema = {
+  tags: ["Pages"],
+  summary: "Show the login-free ticket page",
+  description:
+    "Public, no sign-in: the reply token from the ticket's emails is the credential (not logged, not " +
+    "cached). An HTML page with the ticket's thread and a reply form with an optional image, posting " +
+    "to `POST /support/reply/{reply_token}`. In the language Accept-Language asks for; 404 page for " +
+    "an unknown token.",
+  security: [],
+  request: { params: ReplyTokenParam, query: z.object({ terkirim: z.string().max(1).optional() }) },
+  responses: {
+    200: htmlAnswer("The thread and the form"),
+    404: htmlAnswer("Unknown token"),
+    ...problems(400),
+  },
+};
+
 export class SupportReplyPage extends Endpoint {
-  override schema = {
-    tags: ["Pages"],
-    summary: "Show the login-free ticket page",
-    description:
-      "Public, no sign-in: the reply token from the ticket's emails is the credential (not logged, not " +
-      "cached). An HTML page with the ticket's thread and a reply form with an optional image, posting " +
-      "to `POST /support/reply/{reply_token}`. In the language Accept-Language asks for; 404 page for " +
-      "an unknown token.",
-    security: [],
-    request: { params: ReplyTokenParam, query: z.object({ terkirim: z.string().max(1).optional() }) },
-    responses: {
-      200: htmlAnswer("The thread and the form"),
-      404: htmlAnswer("Unknown token"),
-      ...problems(400),
-    },
-  };
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const { params, query } = await this.getValidatedData<typeof this.schema>();

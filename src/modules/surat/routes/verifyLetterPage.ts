@@ -9,24 +9,26 @@ import { pageLanguage } from "../../../pages/layout";
 import { letterUnavailablePage, unknownLetterPage, verifiedLetterPage } from "../../../pages/verify-surat";
 import { verifyLetter } from "../publish";
 
+const schema = {
+  tags: ["Pages"],
+  summary: "Show the public verification page of a letter",
+  description:
+    "Public HTML page that a printed letter's QR code opens (the code is a credential: not logged, " +
+    "not cached). Confirms the number, type, date, community and validity of a finished letter, or " +
+    "says it was not found; it works with the letters module switched off, since an issued letter " +
+    "stays an official document. A suspended community answers 403. In the language Accept-Language " +
+    "asks for.",
+  security: [],
+  request: { params: z.object({ code: z.string().min(1).max(200) }) },
+  responses: {
+    200: htmlAnswer("The letter is valid"),
+    403: htmlAnswer("The community is suspended or its letters are switched off"),
+    404: htmlAnswer("No valid letter has this code"),
+  },
+};
+
 export class VerifyLetterPage extends Endpoint {
-  override schema = {
-    tags: ["Pages"],
-    summary: "Show the public verification page of a letter",
-    description:
-      "Public HTML page that a printed letter's QR code opens (the code is a credential: not logged, " +
-      "not cached). Confirms the number, type, date, community and validity of a finished letter, or " +
-      "says it was not found; it works with the letters module switched off, since an issued letter " +
-      "stays an official document. A suspended community answers 403. In the language Accept-Language " +
-      "asks for.",
-    security: [],
-    request: { params: z.object({ code: z.string().min(1).max(200) }) },
-    responses: {
-      200: htmlAnswer("The letter is valid"),
-      403: htmlAnswer("The community is suspended or its letters are switched off"),
-      404: htmlAnswer("No valid letter has this code"),
-    },
-  };
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     const { params } = await this.getValidatedData<typeof this.schema>();

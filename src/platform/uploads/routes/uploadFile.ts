@@ -8,20 +8,22 @@ import { json, problems } from "../../../core/http/openapi";
 import { FilePurposeSchema, multipartFile, UploadedFile } from "../schemas";
 import { uploadTenantFile } from "../store";
 
+const schema = {
+  tags: ["Berkas"],
+  summary: "Upload an image for a purpose",
+  description:
+    "Members, within what each purpose allows their duties (403 `forbidden_purpose`). A multipart " +
+    "upload (`file`, `purpose`: proof of payment, receipt, cover, gallery, complaint evidence, …): " +
+    "JPEG, PNG or WebP recognised by its bytes, at most 5 MB, metadata stripped. Answers the file's " +
+    "id and URL to put in the record that uses it; an upload no record points at is deleted after 24 " +
+    "hours. 415 `unsupported_image_type`; 413 `file_too_large`; 400 `invalid_file_purpose`; 429 " +
+    "`rate_limited`.",
+  request: { body: multipartFile },
+  responses: { 201: json(UploadedFile, "Stored"), ...problems(400, 401, 403, 413, 415, 429) },
+};
+
 export class UploadFile extends Endpoint {
-  override schema = {
-    tags: ["Berkas"],
-    summary: "Upload an image for a purpose",
-    description:
-      "Members, within what each purpose allows their duties (403 `forbidden_purpose`). A multipart " +
-      "upload (`file`, `purpose`: proof of payment, receipt, cover, gallery, complaint evidence, …): " +
-      "JPEG, PNG or WebP recognised by its bytes, at most 5 MB, metadata stripped. Answers the file's " +
-      "id and URL to put in the record that uses it; an upload no record points at is deleted after 24 " +
-      "hours. 415 `unsupported_image_type`; 413 `file_too_large`; 400 `invalid_file_purpose`; 429 " +
-      "`rate_limited`.",
-    request: { body: multipartFile },
-    responses: { 201: json(UploadedFile, "Stored"), ...problems(400, 401, 403, 413, 415, 429) },
-  };
+  override schema = schema;
 
   override async handle(c: Context<RouteEnv>) {
     await this.getValidatedData<typeof this.schema>();
