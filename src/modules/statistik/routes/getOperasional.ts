@@ -16,16 +16,17 @@ export const Operasional = z
 
 /** Built per app so it sees exactly the indicators of the modules mounted. */
 export function getOperasional(indicators: readonly Indicator[]) {
+  const schema = {
+    tags: ["Statistik"],
+    summary: "Get the staff dashboard indicators",
+    description:
+      "Community staff (sekretaris, bendahara, admin). The dashboard's numbers from every module " +
+      "switched on for this community (guests awaiting approval, letters to process, open complaints, " +
+      "active polls, dues arrears and the like); a module switched off contributes nothing.",
+    responses: { 200: json(Operasional), ...tenantProblems },
+  };
   return class GetOperasional extends Endpoint {
-    override schema = {
-      tags: ["Statistik"],
-      summary: "Get the staff dashboard indicators",
-      description:
-        "Community staff (sekretaris, bendahara, admin). The dashboard's numbers from every module " +
-        "switched on for this community (guests awaiting approval, letters to process, open complaints, " +
-        "active polls, dues arrears and the like); a module switched off contributes nothing.",
-      responses: { 200: json(Operasional), ...tenantProblems },
-    };
+    override schema = schema;
 
     override async handle(c: Context<RouteEnv>) {
       return c.json(await computeIndicators({ ctx: tenantCtx(c), input: { indicators } }));
