@@ -2,7 +2,6 @@ import {
   decodeJwt,
   decodeProtectedHeader,
   type JWTPayload,
-  errors as joseErrors,
   jwtVerify,
   SignJWT,
 } from "jose";
@@ -163,76 +162,53 @@ async function verifiedPass(config: Config, token: string, now: Date): Promise<J
   });
 }
 
-/** What a verified pass says, kept (`scanned`): whose it is and its window, in seconds as the JWT has it. */
-interface ScannedPass {
-  tenant: unknown;
-  sub: unknown;
-  nbf: number;
-  exp: number;
-}
+type ReadPass = NonNullable<Awaited<ReturnType<typeof readPass>>>;
 
 /**
- * Passes this isolate has verified, per configuration (a rotated secret starts afresh), as the access
- * tokens are (core/auth/tokens.ts): a pass is scanned at least twice (in and out, again each day of a
- * longer stay) and a guard may scan one again, and a map lookup is far cheaper than parsing the JWT and
- * an HMAC. Only what was verified is kept, so a forged pass is checked every time; the window is checked
- * on every scan, at that scan's time. Bounded; the oldest go first.
+ * Passes this isolate has verified (`readPass`), per configuration (a rotated secret starts afresh), as
+ * the access tokens are (core/auth/tokens.ts): a pass is scanned at least twice (in and out, again each
+ * day of a longer stay) and a guard may scan one again, and a map lookup is far cheaper than parsing the
+ * JWT and an HMAC. Only what was verified is kept, so a forged pass is checked every time; the window is
+ * checked on every scan, at that scan's time. Bounded; the oldest go first.
  */
-const scanned = new WeakMap<Config, Map<string, ScannedPass>>();
+const scanned = new WeakMap<Config, Map<string, ReadPass>>();
 const SCANNED_MAX = 2_000;
 
-function rememberScan(config: Config, token: string, pass: ScannedPass): void {
+async function scannedPass(config: Config, token: string): Promise<ReadPass | null> {
   let byToken = scanned.get(config);
   if (!byToken) {
     byToken = new Map();
     scanned.set(config, byToken);
   }
-  keepBounded(byToken, token, pass, SCANNED_MAX);
-}
-
-/**
- * The window check jose makes (`nbf` and `exp` in whole seconds, no tolerance: not before `nbf`, expired
- * at `exp`), for a pass verified before.
- */
-function checkWindow(pass: ScannedPass, now: Date): void {
-  const seconds = Math.floor(now.getTime() / 1000);
-  if (pass.nbf > seconds) {
-    throw new Conflict("pass_not_yet_valid", "This pass is not valid yet.");
+  const kept = byToken.get(token);
+  if (kept) {
+    return kept;
   }
-  if (pass.exp <= seconds) {
-    throw new Conflict("pass_expired", "This pass has expired.");
-  }
+  const pass = await readPass(config, token);
+  return pass && keepBounded(byToken, token, pass, SCANNED_MAX);
 }
 
 /**
  * Checks a scanned pass for the tenant whose gate scanned it. Forged or altered passes are 400
- * `invalid_pass`; another tenant's pass is 400 `foreign_pass`; outside its window at `now` (the context's clock) it is 409.
+ * `invalid_pass`; another tenant's pass is 400 `foreign_pass`; outside its window at `now` (the context's
+ * clock) it is 409, by jose's rule in whole seconds: not before `nbf`, expired at `exp`.
  */
 export async function verifyPass(config: Config, token: string, tenant: string, now: Date): Promise<string> {
-  let pass = scanned.get(config)?.get(token);
-  if (pass) {
-    checkWindow(pass, now);
-  } else {
-    let payload: JWTPayload;
-    try {
-      payload = await verifiedPass(config, token, now);
-    } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) {
-        throw new Conflict("pass_expired", "This pass has expired.");
-      }
-      if (error instanceof joseErrors.JWTClaimValidationFailed && error.claim === "nbf") {
-        throw new Conflict("pass_not_yet_valid", "This pass is not valid yet.");
-      }
-      throw new Invalid("invalid_pass", "This is not a valid visitor pass.");
-    }
-    // jose required `nbf` and `exp` and checked them as numbers.
-    pass = { tenant: payload.tenant, sub: payload.sub, nbf: Number(payload.nbf), exp: Number(payload.exp) };
-    rememberScan(config, token, pass);
+  const pass = await scannedPass(config, token);
+  if (!pass) {
+    throw new Invalid("invalid_pass", "This is not a valid visitor pass.");
   }
-  if (pass.tenant !== tenant || typeof pass.sub !== "string") {
+  const seconds = Math.floor(now.getTime() / 1000);
+  if (pass.validFrom.getTime() / 1000 > seconds) {
+    throw new Conflict("pass_not_yet_valid", "This pass is not valid yet.");
+  }
+  if (pass.validUntil.getTime() / 1000 <= seconds) {
+    throw new Conflict("pass_expired", "This pass has expired.");
+  }
+  if (pass.tenant !== tenant) {
     throw new Invalid("foreign_pass", "This pass belongs to another community.");
   }
-  return pass.sub;
+  return pass.visitorId;
 }
 
 /**
