@@ -1,10 +1,4 @@
-import {
-  decodeJwt,
-  decodeProtectedHeader,
-  type JWTPayload,
-  jwtVerify,
-  SignJWT,
-} from "jose";
+import { decodeJwt, decodeProtectedHeader, type JWTPayload, jwtVerify, SignJWT } from "jose";
 import { currentSecret, firstVerified, secretsFor } from "../../core/auth/keyring";
 import { derivedHmacKey } from "../../core/auth/keys";
 import type { Config } from "../../core/env";
