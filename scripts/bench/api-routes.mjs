@@ -629,7 +629,7 @@ export async function run() {
     }
     console.log(
       "Goals over a floor measured in this run, rounds interleaved (scripts/bench/floors.mjs): sign-in, votes; the tenant read and the gate on " +
-        `${SLICES} slices of ${SLICE_REQUESTS} requests each, every one between two slices of the D1 session read (the median slice judged).\n` +
+        `${SLICES} slices of ${SLICE_REQUESTS} requests each, every one between two slices of the D1 session read (the median slice judged; beside it, from the slices' ranks, the interval that holds the true median at 90 % or more: a line inside it is "at its line", a verdict these slices cannot support).\n` +
         `† peer rows: OpenSID's figure of issue 18 (ms, another run) in floors of a quiet machine's D1 session read (${PEER_FLOOR_MS} ms), judged against this run's floor.\n` +
         "Bundles: not a time: sizes, judged as absolute figures (load does not move them).",
     );

@@ -11,7 +11,8 @@
 //   fresh one, a public read through the same `wrangler dev` for the identity routes' gap, one plain
 //   line pass over the same megabyte for the reply stripper).
 //
-// Judging is pure (`overFloor`, `ratioTo`, `floorNear`, `bestOf`, `sandwiched`; test/scripts/bench.test.mjs pins them).
+// Judging is pure (`overFloor`, `ratioTo`, `floorNear`, `bestOf`, `sandwiched`, `medianInterval`,
+// `undecided`; test/scripts/bench.test.mjs pins them).
 // An allowance in floors is scale-free: a load that multiplies the row and its floor by the same factor
 // leaves the verdict where it was. Every time goal is given in floors: the `api` table's millisecond goals
 // of issue 32 were turned into floors of the quiet machine they were set on (ADR 0015, seventh pass). An
@@ -132,7 +133,48 @@ export function sandwiched(slices, row) {
     n: ratios.length,
     least: Math.min(...ratios),
     most: Math.max(...ratios),
+    interval: medianInterval(ratios),
   };
+}
+
+/**
+ * How sure a median of `n` measurements is, without assuming their spread has any shape: the
+ * distribution-free interval of order statistics (the `k`-th least and the `k`-th most of the values hold
+ * the true median with the chance that a fair coin thrown `n` times shows heads at least `k` times and
+ * tails at least `k` times). `k` is the largest that keeps that chance at `confidence` or more; for 24
+ * slices and 0.9 it is the 8th least to the 8th most (93.6 %). Null for fewer than 5 values, where
+ * not even the least and the most reach 0.9.
+ */
+export function medianInterval(xs, confidence = 0.9) {
+  const sorted = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  const n = sorted.length;
+  // P(B ≤ j) for B ~ Binomial(n, ½), j = 0…n, from the binomial coefficients in logarithms (2^n
+  // overflows past n = 1023).
+  const below = [];
+  let logCoefficient = 0;
+  let sum = 0;
+  for (let j = 0; j <= n; j++) {
+    sum += Math.exp(logCoefficient - n * Math.LN2);
+    below.push(sum);
+    logCoefficient += Math.log((n - j) / (j + 1));
+  }
+  let k = 0;
+  while (k + 1 <= n / 2 && 1 - 2 * below[k] >= confidence) {
+    k++;
+  }
+  if (k === 0) {
+    return null;
+  }
+  return { low: sorted[k - 1], high: sorted[n - k], k, coverage: 1 - 2 * below[k - 1] };
+}
+
+/**
+ * Whether a row judged on slices needs more of them: its allowance lies inside the interval of its
+ * median (`medianInterval`), so its slices do not yet say on which side of the line it is. A row whose
+ * interval lies wholly on one side, or that has too few slices for an interval, does not.
+ */
+export function undecided(s, allowance) {
+  return Boolean(s.interval) && s.interval.low <= allowance && allowance < s.interval.high;
 }
 
 /** The median of `xs` (the mean of the two middle values for an even count); NaN for none. */
@@ -154,10 +196,13 @@ export function sandwichedOverFloor({ slices, row, floors, name = "floor", unit 
   if (s.n === 0 || !Number.isFinite(s.floors)) {
     return { met: false, ...s, text: `${name} not measured: not judged` };
   }
+  const interval = s.interval
+    ? `, the median ${s.interval.low.toFixed(2)} to ${s.interval.high.toFixed(2)} at ${Math.floor(s.interval.coverage * 100)} %${undecided(s, floors) ? ": at its line" : ""}`
+    : "";
   return {
     met: s.floors <= floors,
     ...s,
-    text: `${name} ${fmt(s.floor)} ${unit}, adds ${fmt(s.adds)} = ${s.floors.toFixed(2)} floors (≤ ${floors} floors; median of ${s.n} slices, ${s.least.toFixed(2)} to ${s.most.toFixed(2)}, each between two of the floor)`,
+    text: `${name} ${fmt(s.floor)} ${unit}, adds ${fmt(s.adds)} = ${s.floors.toFixed(2)} floors (≤ ${floors} floors; median of ${s.n} slices, ${s.least.toFixed(2)} to ${s.most.toFixed(2)}, each between two of the floor${interval})`,
   };
 }
 

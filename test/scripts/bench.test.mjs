@@ -434,6 +434,60 @@ describe("floors (issue 49, item 6): goals judged against a floor measured in th
     );
   });
 
+  it("says how sure a median of slices is, without assuming a shape for their spread, and when a row needs more", () => {
+    // The classic table: 24 values hold the median between the 8th least and the 8th most at 93.6 %.
+    const ranks = Array.from({ length: 24 }, (_, i) => i + 1);
+    const i24 = floors.medianInterval(ranks);
+    expect([i24.low, i24.high, i24.k]).toEqual([8, 17, 8]);
+    expect(i24.coverage).toBeCloseTo(0.936, 3);
+    // Too few values for 90 %: no interval rather than one that claims more than it holds.
+    expect(floors.medianInterval([1, 2, 3, 4])).toBeNull();
+    expect(floors.medianInterval([5, 1, 4, 2, 3])).toMatchObject({ low: 1, high: 5, k: 1 });
+    // Past 1,023 values 2^n overflows: still an interval.
+    expect(floors.medianInterval(Array.from({ length: 2000 }, (_, i) => i))?.k).toBe(963);
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: -5, max: 5, noNaN: true }), { minLength: 5, maxLength: 300 }),
+        (xs) => {
+          const interval = floors.medianInterval(xs);
+          const sorted = [...xs].sort((a, b) => a - b);
+          const mid = sorted.length / 2;
+          const median = sorted.length % 2 ? sorted[Math.floor(mid)] : (sorted[mid - 1] + sorted[mid]) / 2;
+          // It holds the median, reaches the confidence asked, and one rank narrower would not.
+          const narrower =
+            interval.k < sorted.length / 2 ? 1 - 2 * binomialBelow(sorted.length, interval.k) : 0;
+          return (
+            interval.low <= median &&
+            median <= interval.high &&
+            interval.coverage >= 0.9 &&
+            narrower < 0.9 &&
+            interval.low === sorted[interval.k - 1] &&
+            interval.high === sorted[sorted.length - interval.k]
+          );
+        },
+      ),
+    );
+    // A row is measured more only while its line is inside that interval.
+    const seq = (values) =>
+      values.flatMap((v) => [
+        { kind: "floor", value: 1 },
+        { kind: "row", value: 1 + v },
+      ]);
+    const near = floors.sandwiched(seq([0.1, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7]), "row");
+    expect(floors.undecided(near, 0.4)).toBe(true);
+    expect(
+      floors.sandwichedOverFloor({
+        slices: seq([0.1, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7]),
+        row: "row",
+        floors: 0.4,
+      }).text,
+    ).toContain(": at its line");
+    expect(floors.undecided(near, 0.8)).toBe(false);
+    expect(floors.undecided(near, 0.05)).toBe(false);
+    // Under five slices there is no interval, and nothing to wait for.
+    expect(floors.undecided(floors.sandwiched(seq([0.3, 0.5]), "row"), 0.4)).toBe(false);
+  });
+
   it("gives each row the median of the floors measured nearest it, so one floor caught in a burst does not move it", () => {
     const measured = [
       { at: 0, value: 1 },
@@ -458,3 +512,14 @@ describe("floors (issue 49, item 6): goals judged against a floor measured in th
     }
   });
 });
+
+/** P(B ≤ j) for B ~ Binomial(n, ½), summed directly (the test's own, for small n). */
+function binomialBelow(n, j) {
+  let total = 0;
+  let coefficient = 1;
+  for (let i = 0; i <= j; i++) {
+    total += coefficient;
+    coefficient = (coefficient * (n - i)) / (i + 1);
+  }
+  return total / 2 ** n;
+}
