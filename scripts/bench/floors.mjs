@@ -169,9 +169,10 @@ export function medianInterval(xs, confidence = 0.9) {
 }
 
 /**
- * Whether a row judged on slices needs more of them: its allowance lies inside the interval of its
- * median (`medianInterval`), so its slices do not yet say on which side of the line it is. A row whose
- * interval lies wholly on one side, or that has too few slices for an interval, does not.
+ * Whether a row judged on slices is at its line: its allowance lies inside the interval of its median
+ * (`medianInterval`), so its slices do not say on which side of the line it is, and another run may
+ * give the other verdict. A row whose interval lies wholly on one side, or that has too few slices for
+ * an interval, is not.
  */
 export function undecided(s, allowance) {
   return Boolean(s.interval) && s.interval.low <= allowance && allowance < s.interval.high;

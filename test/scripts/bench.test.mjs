@@ -434,7 +434,7 @@ describe("floors (issue 49, item 6): goals judged against a floor measured in th
     );
   });
 
-  it("says how sure a median of slices is, without assuming a shape for their spread, and when a row needs more", () => {
+  it("says how sure a median of slices is, without assuming a shape for their spread, and when a row is at its line", () => {
     // The classic table: 24 values hold the median between the 8th least and the 8th most at 93.6 %.
     const ranks = Array.from({ length: 24 }, (_, i) => i + 1);
     const i24 = floors.medianInterval(ranks);
@@ -467,7 +467,7 @@ describe("floors (issue 49, item 6): goals judged against a floor measured in th
         },
       ),
     );
-    // A row is measured more only while its line is inside that interval.
+    // A row is at its line while its line is inside that interval.
     const seq = (values) =>
       values.flatMap((v) => [
         { kind: "floor", value: 1 },
@@ -484,7 +484,7 @@ describe("floors (issue 49, item 6): goals judged against a floor measured in th
     ).toContain(": at its line");
     expect(floors.undecided(near, 0.8)).toBe(false);
     expect(floors.undecided(near, 0.05)).toBe(false);
-    // Under five slices there is no interval, and nothing to wait for.
+    // Under five slices there is no interval, and no such claim.
     expect(floors.undecided(floors.sandwiched(seq([0.3, 0.5]), "row"), 0.4)).toBe(false);
   });
 
