@@ -12,7 +12,7 @@
 //   line pass over the same megabyte for the reply stripper).
 //
 // Judging is pure (`overFloor`, `ratioTo`, `floorNear`, `bestOf`, `sandwiched`, `medianInterval`,
-// `undecided`; test/scripts/bench.test.mjs pins them).
+// `atItsLine`; test/scripts/bench.test.mjs pins them).
 // An allowance in floors is scale-free: a load that multiplies the row and its floor by the same factor
 // leaves the verdict where it was. Every time goal is given in floors: the `api` table's millisecond goals
 // of issue 32 were turned into floors of the quiet machine they were set on (ADR 0015, seventh pass). An
@@ -148,12 +148,12 @@ export function sandwiched(slices, row) {
 export function medianInterval(xs, confidence = 0.9) {
   const sorted = xs.filter(Number.isFinite).sort((a, b) => a - b);
   const n = sorted.length;
-  // P(B ≤ j) for B ~ Binomial(n, ½), j = 0…n, from the binomial coefficients in logarithms (2^n
-  // overflows past n = 1023).
+  // P(B ≤ j) for B ~ Binomial(n, ½), j = 0…n/2 (no k past the middle is asked for), from the binomial
+  // coefficients in logarithms (2^n overflows past n = 1023).
   const below = [];
   let logCoefficient = 0;
   let sum = 0;
-  for (let j = 0; j <= n; j++) {
+  for (let j = 0; j <= n / 2; j++) {
     sum += Math.exp(logCoefficient - n * Math.LN2);
     below.push(sum);
     logCoefficient += Math.log((n - j) / (j + 1));
@@ -174,7 +174,7 @@ export function medianInterval(xs, confidence = 0.9) {
  * give the other verdict. A row whose interval lies wholly on one side, or that has too few slices for
  * an interval, is not.
  */
-export function undecided(s, allowance) {
+export function atItsLine(s, allowance) {
   return Boolean(s.interval) && s.interval.low <= allowance && allowance < s.interval.high;
 }
 
@@ -198,7 +198,7 @@ export function sandwichedOverFloor({ slices, row, floors, name = "floor", unit 
     return { met: false, ...s, text: `${name} not measured: not judged` };
   }
   const interval = s.interval
-    ? `, the median ${s.interval.low.toFixed(2)} to ${s.interval.high.toFixed(2)} at ${Math.floor(s.interval.coverage * 100)} %${undecided(s, floors) ? ": at its line" : ""}`
+    ? `, the median ${s.interval.low.toFixed(2)} to ${s.interval.high.toFixed(2)} at ${Math.floor(s.interval.coverage * 100)} %${atItsLine(s, floors) ? ": at its line" : ""}`
     : "";
   return {
     met: s.floors <= floors,

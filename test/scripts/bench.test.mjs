@@ -474,7 +474,7 @@ describe("floors (issue 49, item 6): goals judged against a floor measured in th
         { kind: "row", value: 1 + v },
       ]);
     const near = floors.sandwiched(seq([0.1, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7]), "row");
-    expect(floors.undecided(near, 0.4)).toBe(true);
+    expect(floors.atItsLine(near, 0.4)).toBe(true);
     expect(
       floors.sandwichedOverFloor({
         slices: seq([0.1, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7]),
@@ -482,10 +482,10 @@ describe("floors (issue 49, item 6): goals judged against a floor measured in th
         floors: 0.4,
       }).text,
     ).toContain(": at its line");
-    expect(floors.undecided(near, 0.8)).toBe(false);
-    expect(floors.undecided(near, 0.05)).toBe(false);
+    expect(floors.atItsLine(near, 0.8)).toBe(false);
+    expect(floors.atItsLine(near, 0.05)).toBe(false);
     // Under five slices there is no interval, and no such claim.
-    expect(floors.undecided(floors.sandwiched(seq([0.3, 0.5]), "row"), 0.4)).toBe(false);
+    expect(floors.atItsLine(floors.sandwiched(seq([0.3, 0.5]), "row"), 0.4)).toBe(false);
   });
 
   it("gives each row the median of the floors measured nearest it, so one floor caught in a burst does not move it", () => {
