@@ -8,14 +8,22 @@ export type Resource<T> =
   | { state: "error"; error: unknown; retry: () => void }
   | { state: "ready"; data: T; reload: () => void };
 
+const LOADING = { state: "loading" } as const;
+
 /** Loads `load()` when the screen opens (and when `deps` change); every screen shows all three states. */
 export function useResource<T>(load: () => Promise<T>, deps: unknown[] = []): Resource<T> {
   const [tick, setTick] = useState(0);
-  const again = useCallback(() => setTick((n) => n + 1), []);
-  const [result, setResult] = useState<Resource<T>>({ state: "loading" });
+  const [result, setResult] = useState<Resource<T>>(LOADING);
+  // A reload shows its placeholder in the same render as whatever asked for it (an action's notice), not
+  // one frame later when the effect runs: the rows it replaces never show beside that notice, still
+  // offering to act on what was just answered.
+  const again = useCallback(() => {
+    setResult(LOADING);
+    setTick((n) => n + 1);
+  }, []);
   useEffect(() => {
     let live = true;
-    setResult({ state: "loading" });
+    setResult(LOADING);
     load().then(
       (data) => live && setResult({ state: "ready", data, reload: again }),
       (error: unknown) => live && setResult({ state: "error", error, retry: again }),
