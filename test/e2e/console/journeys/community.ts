@@ -59,8 +59,8 @@ export const communityJourneys: Journey[] = [
       expect(await app.seriousViolations(page), "surat-rw: axe serious/critical").toEqual([]);
       await app.screenshot(page, "console-community-rw-letters-desktop");
 
-      // An answered letter leaves the waiting list with its notice (not when the reload returns): at the
-      // moment the notice shows, nothing offers to answer it again.
+      // The notice and the list's reload placeholder come in one render (not the old rows first): at the
+      // moment the notice shows, nothing offers to answer the letter again.
       await ack.click();
       await page.getByRole("status").getByText(`Surat ${first.nomorSurat} untuk`).waitFor();
       expect(await ack.count()).toBe(0);
